@@ -1,0 +1,316 @@
+/* cli_util.c: shared option parsing of the oracle commands. */
+#include "cli/cli_util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "expmech.h"
+#include "oracle/em_gof.h"
+#include "oracle/em_oracle.h"
+#include "oracle/em_rational.h"
+
+void em_cli_init(em_cli *c, const char *cmd)
+{
+    memset(c, 0, sizeof *c);
+    c->cmd = cmd;
+    mpq_init(c->eps);
+    mpq_init(c->delta);
+    c->variant = EM_STANDARD;
+    c->digits = 17;
+    c->format = EM_FMT_CSV;
+    c->n = 1;
+    c->alpha = EM_GOF_ALPHA;
+    c->rtol = 1e-9;
+    c->min_expected = EM_GOF_MIN_EXPECTED;
+}
+
+void em_cli_free(em_cli *c)
+{
+    mpq_clear(c->eps);
+    mpq_clear(c->delta);
+}
+
+const char *em_variant_name(int variant)
+{
+    return variant == EM_MONOTONE ? "monotone" : "standard";
+}
+
+int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg)
+{
+    if (!s || !*s) {
+        *msg = "empty value";
+        return EM_ERR_PARSE;
+    }
+    int base = 10;
+    const char *p = s;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+    }
+    if (!*p) {
+        *msg = "missing digits";
+        return EM_ERR_PARSE;
+    }
+    uint64_t v = 0;
+    for (; *p; p++) {
+        int d;
+        if (*p >= '0' && *p <= '9') d = *p - '0';
+        else if (base == 16 && *p >= 'a' && *p <= 'f') d = *p - 'a' + 10;
+        else if (base == 16 && *p >= 'A' && *p <= 'F') d = *p - 'A' + 10;
+        else {
+            *msg = "not a non-negative integer";
+            return EM_ERR_PARSE;
+        }
+        if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base) {
+            *msg = "too large (the limit is 2^64 - 1)";
+            return EM_ERR_PARSE;
+        }
+        v = v * (uint64_t)base + (uint64_t)d;
+    }
+    *out = v;
+    return EM_OK;
+}
+
+int em_cli_parse_double(const char *s, double *out, const char **msg)
+{
+    if (!s || !*s) {
+        *msg = "empty value";
+        return EM_ERR_PARSE;
+    }
+    if (s[0] == ' ' || s[0] == '\t') {
+        *msg = "leading white space";
+        return EM_ERR_PARSE;
+    }
+    errno = 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end) {
+        *msg = "not a number";
+        return EM_ERR_PARSE;
+    }
+    if (!isfinite(v)) {
+        *msg = "not a finite number";
+        return EM_ERR_PARSE;
+    }
+    *out = v;
+    return EM_OK;
+}
+
+static int bad(const em_cli *c, const char *opt, const char *val, const char *msg)
+{
+    fprintf(stderr, "%s: %s: bad value '%s': %s\n", c->cmd, opt, val, msg);
+    return EM_EXIT_USAGE;
+}
+
+static const struct {
+    const char *name;
+    unsigned flag;
+} opts[] = {
+    {"--epsilon", EM_OPT_EPSILON},   {"--sensitivity", EM_OPT_SENSITIVITY},
+    {"--variant", EM_OPT_VARIANT},   {"--digits", EM_OPT_DIGITS},
+    {"--format", EM_OPT_FORMAT},     {"--seed", EM_OPT_SEED},
+    {"-n", EM_OPT_N},                {"--alpha", EM_OPT_ALPHA},
+    {"--samples", EM_OPT_SAMPLES},   {"--probs", EM_OPT_PROBS},
+    {"--rtol", EM_OPT_RTOL},         {"--min-expected", EM_OPT_MIN_EXPECTED},
+    {NULL, 0},
+};
+
+static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
+{
+    const char *msg = NULL;
+    int kind;
+    switch (flag) {
+    case EM_OPT_EPSILON:
+    case EM_OPT_SENSITIVITY: {
+        mpq_ptr q = flag == EM_OPT_EPSILON ? c->eps : c->delta;
+        if (em_q_parse_str(v, 0, q, &kind, &msg) != EM_OK)
+            return bad(c, name, v, msg ? msg : "malformed");
+        if (mpq_sgn(q) <= 0)
+            return bad(c, name, v, "must be > 0");
+        break;
+    }
+    case EM_OPT_VARIANT:
+        if (!strcmp(v, "standard"))
+            c->variant = EM_STANDARD;
+        else if (!strcmp(v, "monotone"))
+            c->variant = EM_MONOTONE;
+        else
+            return bad(c, name, v, "expected 'standard' (eps/(2 delta)) or 'monotone' (eps/delta)");
+        break;
+    case EM_OPT_DIGITS: {
+        uint64_t d;
+        if (em_cli_parse_u64(v, &d, &msg) != EM_OK)
+            return bad(c, name, v, msg);
+        if (d < 1 || d > EM_ORACLE_MAX_DIGITS)
+            return bad(c, name, v, "must be between 1 and 1000");
+        c->digits = (int)d;
+        break;
+    }
+    case EM_OPT_FORMAT:
+        if (!strcmp(v, "csv"))
+            c->format = EM_FMT_CSV;
+        else if (!strcmp(v, "json"))
+            c->format = EM_FMT_JSON;
+        else
+            return bad(c, name, v, "expected 'csv' or 'json'");
+        break;
+    case EM_OPT_SEED:
+        if (em_cli_parse_u64(v, &c->seed, &msg) != EM_OK)
+            return bad(c, name, v, msg);
+        break;
+    case EM_OPT_N:
+        if (em_cli_parse_u64(v, &c->n, &msg) != EM_OK)
+            return bad(c, name, v, msg);
+        break;
+    case EM_OPT_ALPHA:
+        if (em_cli_parse_double(v, &c->alpha, &msg) != EM_OK)
+            return bad(c, name, v, msg);
+        if (!(c->alpha > 0 && c->alpha < 1))
+            return bad(c, name, v, "must be in (0, 1)");
+        break;
+    case EM_OPT_RTOL:
+        if (em_cli_parse_double(v, &c->rtol, &msg) != EM_OK)
+            return bad(c, name, v, msg);
+        if (!(c->rtol >= 0))
+            return bad(c, name, v, "must be >= 0");
+        break;
+    case EM_OPT_MIN_EXPECTED:
+        if (em_cli_parse_double(v, &c->min_expected, &msg) != EM_OK)
+            return bad(c, name, v, msg);
+        if (!(c->min_expected >= 1))
+            return bad(c, name, v, "must be >= 1");
+        break;
+    case EM_OPT_SAMPLES:
+        c->samples = v;
+        break;
+    case EM_OPT_PROBS:
+        c->probs = v;
+        break;
+    default:
+        break;
+    }
+    c->seen |= flag;
+    return -1;
+}
+
+int em_cli_parse(em_cli *c, int argc, char **argv, unsigned allowed, const char *help)
+{
+    int only_files = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!only_files && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
+            fputs(help, stdout);
+            return EM_EXIT_OK;
+        }
+        if (!only_files && !strcmp(a, "--")) {
+            only_files = 1;
+            continue;
+        }
+        if (!only_files && a[0] == '-' && a[1] != 0) {
+            const char *eq = strchr(a, '=');
+            size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+            int k;
+            for (k = 0; opts[k].name; k++)
+                if (strlen(opts[k].name) == nl && !strncmp(opts[k].name, a, nl))
+                    break;
+            if (!opts[k].name || !(allowed & opts[k].flag)) {
+                fprintf(stderr, "%s: unknown option '%.*s' (see --help)\n", c->cmd, (int)nl, a);
+                return EM_EXIT_USAGE;
+            }
+            if (c->seen & opts[k].flag) {
+                fprintf(stderr, "%s: %s given twice\n", c->cmd, opts[k].name);
+                return EM_EXIT_USAGE;
+            }
+            const char *v;
+            if (eq) {
+                v = eq + 1;
+            } else {
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "%s: %s needs a value\n", c->cmd, opts[k].name);
+                    return EM_EXIT_USAGE;
+                }
+                v = argv[++i];
+            }
+            int r = set_opt(c, opts[k].flag, opts[k].name, v);
+            if (r >= 0)
+                return r;
+            continue;
+        }
+        if (!(allowed & EM_OPT_FILE) || (c->seen & EM_OPT_FILE)) {
+            fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", c->cmd, a);
+            return EM_EXIT_USAGE;
+        }
+        c->file = a;
+        c->seen |= EM_OPT_FILE;
+    }
+    return -1;
+}
+
+int em_cli_require(const em_cli *c, unsigned required)
+{
+    for (int k = 0; opts[k].name; k++)
+        if ((required & opts[k].flag) && !(c->seen & opts[k].flag)) {
+            fprintf(stderr, "%s: %s is required (see --help)\n", c->cmd, opts[k].name);
+            return EM_EXIT_USAGE;
+        }
+    return -1;
+}
+
+int em_cli_scenario(em_cli *c, em_scenario *sc, mpq_t delta, int *variant)
+{
+    char err[EM_SCENARIO_ERRLEN];
+    int st = em_scenario_load(sc, c->file, err, sizeof err);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s\n", c->cmd, err);
+        return st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+    }
+    if (c->seen & EM_OPT_SENSITIVITY)
+        mpq_set(delta, c->delta);
+    else if (sc->has_sensitivity)
+        mpq_set(delta, sc->sensitivity);
+    else
+        mpq_set_ui(delta, 1, 1);
+    if (c->seen & EM_OPT_VARIANT)
+        *variant = c->variant;
+    else
+        *variant = (sc->has_monotone && sc->monotone) ? EM_MONOTONE : EM_STANDARD;
+    int all_excluded = 1;
+    for (size_t i = 0; i < sc->n; i++)
+        if (!sc->excluded[i])
+            all_excluded = 0;
+    if (all_excluded) {
+        fprintf(stderr, "%s: %s: every candidate is excluded (-inf)\n", c->cmd, sc->name);
+        return EM_EXIT_USAGE;
+    }
+    return -1;
+}
+
+int em_cli_status_exit(int st)
+{
+    switch (st) {
+    case EM_OK:
+        return EM_EXIT_OK;
+    case EM_ERR_NOMEM:
+    case EM_ERR_RNG:
+        return EM_EXIT_INTERNAL;
+    default:
+        return EM_EXIT_USAGE;
+    }
+}
+
+void em_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}

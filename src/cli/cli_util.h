@@ -1,0 +1,80 @@
+/* cli_util.h: option parsing shared by the oracle commands (probs, sample, check, compare).
+ *
+ * Options take their value as the next argument or after '=' (--epsilon=0.5).  Numbers are
+ * parsed strictly: the whole argument must be a number of the expected kind, or the
+ * command stops with exit status 2 and a message naming the option and the value.
+ */
+#ifndef EM_CLI_UTIL_H
+#define EM_CLI_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <gmp.h>
+
+#include "cli/scenario.h"
+
+#define EM_OPT_EPSILON (1u << 0)
+#define EM_OPT_SENSITIVITY (1u << 1)
+#define EM_OPT_VARIANT (1u << 2)
+#define EM_OPT_DIGITS (1u << 3)
+#define EM_OPT_FORMAT (1u << 4)
+#define EM_OPT_SEED (1u << 5)
+#define EM_OPT_N (1u << 6)
+#define EM_OPT_ALPHA (1u << 7)
+#define EM_OPT_SAMPLES (1u << 8)
+#define EM_OPT_PROBS (1u << 9)
+#define EM_OPT_FILE (1u << 10)
+#define EM_OPT_RTOL (1u << 11)
+#define EM_OPT_MIN_EXPECTED (1u << 12)
+
+#define EM_FMT_CSV 0
+#define EM_FMT_JSON 1
+
+typedef struct em_cli {
+    const char *cmd;        /* for messages: "expmech probs" */
+    unsigned seen;          /* EM_OPT_* given on the command line */
+    mpq_t eps, delta;       /* exact */
+    int variant;            /* EM_STANDARD / EM_MONOTONE when given */
+    int digits;             /* default 17 */
+    int format;             /* EM_FMT_* (default CSV) */
+    uint64_t seed;
+    uint64_t n;             /* -n, default 1 */
+    double alpha;           /* default 1e-6 */
+    double rtol;            /* default 1e-9 */
+    double min_expected;    /* default 20 */
+    const char *samples, *probs;
+    const char *file;       /* positional FILE, NULL = standard input */
+} em_cli;
+
+void em_cli_init(em_cli *c, const char *cmd);
+void em_cli_free(em_cli *c);
+
+/* Parse argv[1..argc) (argv[0] is the command name).  `allowed` is a set of EM_OPT_*;
+ * `help` is printed for --help / -h.  Returns -1 to go on, EM_EXIT_OK after --help, or
+ * EM_EXIT_USAGE after printing a message to stderr. */
+int em_cli_parse(em_cli *c, int argc, char **argv, unsigned allowed, const char *help);
+
+/* After em_cli_parse: require options (a set of EM_OPT_*); EM_EXIT_USAGE with a message if
+ * one is missing, else -1. */
+int em_cli_require(const em_cli *c, unsigned required);
+
+/* Load the scenario (c->file, or standard input) and resolve the parameters: the
+ * sensitivity from --sensitivity, else the file's '# sensitivity:' header, else 1; the
+ * variant from --variant, else '# monotone: yes', else standard.  Returns -1 on success
+ * or an exit status after a message. */
+int em_cli_scenario(em_cli *c, em_scenario *sc, mpq_t delta, int *variant);
+
+/* Strict parsers: EM_OK or EM_ERR_PARSE with *msg. */
+int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg);
+int em_cli_parse_double(const char *s, double *out, const char **msg);
+
+/* Exit status for an em_status from the library: usage-type errors 2, others 3. */
+int em_cli_status_exit(int st);
+
+/* JSON string (with quotes) of UTF-8 text. */
+void em_json_string(FILE *f, const char *s);
+
+/* "standard" / "monotone" */
+const char *em_variant_name(int variant);
+
+#endif

@@ -1,0 +1,266 @@
+/* cmd_check.c: `expmech check`: goodness of fit of another implementation's draws. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_util.h"
+#include "cli/commands.h"
+#include "cli/scenario.h"
+#include "expmech.h"
+#include "oracle/em_gof.h"
+#include "oracle/em_oracle.h"
+
+static const char help[] =
+    "usage: expmech check --epsilon E [--sensitivity D] [--variant V] --samples SAMPLES\n"
+    "                     [--alpha A] [--min-expected M] [FILE]\n"
+    "\n"
+    "Tests draws of another implementation (SAMPLES: one label or 0-based index per line;\n"
+    "'-' for standard input; blank lines and '#' comments skipped) against the exact\n"
+    "distribution of the scenario FILE:\n"
+    "  - G-test (likelihood ratio) with a chi-square p-value; cells pooled, smallest\n"
+    "    expected first, until each expects >= M draws (default 20: the G-test keeps its\n"
+    "    nominal level at alpha = 1e-6 there);\n"
+    "  - support check: any draw of a probability-0 candidate (excluded, or below 2^-1075)\n"
+    "    fails;\n"
+    "  - one-sided exact binomial test of the pooled tail (cells expecting < M draws)\n"
+    "    against over-representation;\n"
+    "  - the power: the smallest relative error on the most probable cell that this number\n"
+    "    of draws detects with probability 0.99 at level A (noncentral chi-square).\n"
+    "Prints the per-cell table, the statistics and the verdict.\n"
+    "\n"
+    "  --epsilon E, --sensitivity D, --variant V   as for `expmech probs`\n"
+    "  --samples SAMPLES  the draws (required)\n"
+    "  --alpha A          significance level of each test (default 1e-6)\n"
+    "  --min-expected M   minimum expected draws per pooled cell (default 20)\n"
+    "\n"
+    "Exit status: 0 pass, 1 reject, 2 bad input, 3 internal failure.\n";
+
+static int is_digits(const char *p, size_t n)
+{
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] < '0' || p[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* Counts the draws in buf; EM_EXIT_USAGE after a message naming file and line, or -1. */
+static int read_draws(const char *cmd, const char *name, const char *buf, size_t len,
+                      const em_scenario *sc, uint64_t *counts)
+{
+    size_t pos = 0;
+    unsigned long ln = 0;
+    if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+        pos = 3;
+    while (pos < len) {
+        ln++;
+        const char *p = buf + pos;
+        const char *nl = memchr(p, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - p) : len - pos;
+        pos += n + (nl ? 1 : 0);
+        if (n && p[n - 1] == '\r')
+            n--;
+        while (n && (*p == ' ' || *p == '\t')) { p++; n--; }
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) n--;
+        if (n == 0 || p[0] == '#')
+            continue;
+        if (n > EM_SCENARIO_MAX_LINE) {
+            fprintf(stderr, "%s: %s:%lu: line too long\n", cmd, name, ln);
+            return EM_EXIT_USAGE;
+        }
+        char tmp[EM_SCENARIO_MAX_LINE + 1];
+        const char *lab = p;
+        size_t labn = n;
+        if (p[0] == '"' && n >= 2 && p[n - 1] == '"') { /* CSV-quoted label */
+            size_t o = 0;
+            for (size_t i = 1; i + 1 < n; i++) {
+                tmp[o++] = p[i];
+                if (p[i] == '"' && i + 2 < n && p[i + 1] == '"')
+                    i++;
+            }
+            lab = tmp;
+            labn = o;
+        }
+        long idx = em_scenario_find(sc, lab, labn);
+        if (idx < 0 && lab == p && is_digits(p, n)) {
+            uint64_t v = 0;
+            int over = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (v > (UINT64_MAX - 9) / 10) over = 1;
+                v = v * 10 + (uint64_t)(p[i] - '0');
+            }
+            if (over || v >= sc->n) {
+                fprintf(stderr, "%s: %s:%lu: index %.*s out of range (the scenario has %zu candidates)\n",
+                        cmd, name, ln, (int)(n > 40 ? 40 : n), p, sc->n);
+                return EM_EXIT_USAGE;
+            }
+            idx = (long)v;
+        }
+        if (idx < 0) {
+            fprintf(stderr, "%s: %s:%lu: unknown label '%.*s'\n", cmd, name, ln,
+                    (int)(labn > 60 ? 60 : labn), lab);
+            return EM_EXIT_USAGE;
+        }
+        counts[idx]++;
+    }
+    return -1;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    em_cli c;
+    em_cli_init(&c, "expmech check");
+    em_scenario sc;
+    em_scenario_init(&sc);
+    mpq_t delta;
+    mpq_init(delta);
+    double *p = NULL;
+    uint64_t *counts = NULL;
+    size_t *cell_of = NULL;
+    char *buf = NULL;
+    int variant;
+    int rc = em_cli_parse(&c, argc, argv,
+                          EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_SAMPLES |
+                              EM_OPT_ALPHA | EM_OPT_MIN_EXPECTED | EM_OPT_FILE,
+                          help);
+    if (rc < 0)
+        rc = em_cli_require(&c, EM_OPT_EPSILON | EM_OPT_SAMPLES);
+    if (rc < 0 && !strcmp(c.samples, "-") && (!c.file || !strcmp(c.file, "-"))) {
+        fprintf(stderr, "%s: the scenario and the samples cannot both come from standard input\n", c.cmd);
+        rc = EM_EXIT_USAGE;
+    }
+    if (rc < 0)
+        rc = em_cli_scenario(&c, &sc, delta, &variant);
+    if (rc >= 0)
+        goto done;
+
+    /* the draws */
+    {
+        const char *sname = strcmp(c.samples, "-") ? c.samples : "<stdin>";
+        FILE *f = strcmp(c.samples, "-") ? fopen(c.samples, "rb") : stdin;
+        if (!f) {
+            fprintf(stderr, "%s: %s: cannot open: %s\n", c.cmd, sname, strerror(errno));
+            rc = EM_EXIT_USAGE;
+            goto done;
+        }
+        size_t len;
+        int st = em_read_all(f, (size_t)16 << 30, &buf, &len);
+        if (f != stdin)
+            fclose(f);
+        if (st != EM_OK) {
+            fprintf(stderr, "%s: %s: cannot read\n", c.cmd, sname);
+            rc = EM_EXIT_USAGE;
+            goto done;
+        }
+        counts = calloc(sc.n, sizeof *counts);
+        if (!counts) {
+            rc = EM_EXIT_INTERNAL;
+            goto done;
+        }
+        rc = read_draws(c.cmd, sname, buf, len, &sc, counts);
+        if (rc >= 0)
+            goto done;
+    }
+
+    p = malloc(sc.n * sizeof *p);
+    cell_of = malloc(sc.n * sizeof *cell_of);
+    if (!p || !cell_of) {
+        fprintf(stderr, "%s: out of memory\n", c.cmd);
+        rc = EM_EXIT_INTERNAL;
+        goto done;
+    }
+    int st = em_oracle_doubles(sc.n, sc.u, sc.excluded, c.eps, delta, variant, p, NULL);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s\n", c.cmd, em_strerror(st));
+        rc = em_cli_status_exit(st);
+        goto done;
+    }
+    em_gof_result r;
+    st = em_gof_test(sc.n, p, counts, c.alpha, c.min_expected, &r, cell_of);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s\n", c.cmd,
+                st == EM_ERR_DOMAIN ? "no draws to test" : em_strerror(st));
+        rc = em_cli_status_exit(st);
+        goto done;
+    }
+
+    /* per-cell table */
+    {
+        double *E = calloc(r.ncells, sizeof *E);
+        uint64_t *O = calloc(r.ncells, sizeof *O);
+        size_t *first = malloc(r.ncells * sizeof *first), *members = calloc(r.ncells, sizeof *members);
+        if (!E || !O || !first || !members) {
+            free(E); free(O); free(first); free(members);
+            rc = EM_EXIT_INTERNAL;
+            goto done;
+        }
+        for (size_t i = sc.n; i-- > 0;) {
+            size_t k = cell_of[i];
+            if (k == EM_GOF_NO_CELL)
+                continue;
+            E[k] += (double)r.n_draws * p[i];
+            O[k] += counts[i];
+            first[k] = i;
+            members[k]++;
+        }
+        printf("%-6s %14s %12s %10s  %s\n", "cell", "expected", "observed", "std.resid", "candidates");
+        for (size_t k = 0; k < r.ncells; k++) {
+            double z = ((double)O[k] - E[k]) / sqrt(E[k]);
+            printf("%-6zu %14.2f %12llu %10.3f  ", k, E[k], (unsigned long long)O[k], z);
+            em_csv_label(stdout, sc.labels[first[k]]);
+            if (members[k] > 1)
+                printf(" (+%zu pooled)", members[k] - 1);
+            putchar('\n');
+        }
+        free(E); free(O); free(first); free(members);
+    }
+    size_t zero_cells = 0;
+    for (size_t i = 0; i < sc.n; i++)
+        if (cell_of[i] == EM_GOF_NO_CELL)
+            zero_cells++;
+    printf("\ndraws: %llu over %zu candidates (%zu of probability 0 in double), %zu pooled cells "
+           "(each expecting >= %g)\n",
+           (unsigned long long)r.n_draws, sc.n, zero_cells, r.ncells, c.min_expected);
+    printf("G = %.6g, df = %d, p-value = %.6g\n", r.g, r.df, r.p_value);
+    printf("Pearson X^2 = %.6g, largest |standardised residual| = %.4g\n", r.x2, r.max_std_resid);
+    printf("pooled-tail binomial test: p = %.6g%s\n", r.tail_p,
+           r.tail_p == 1.0 ? " (no draws in a pooled tail, or no tail)" : "");
+    if (r.support_violation)
+        printf("support: VIOLATION: '%s' (probability 0) was drawn %llu time(s)\n",
+               sc.labels[r.support_index], (unsigned long long)counts[r.support_index]);
+    else
+        printf("support: ok (no draw of a probability-0 candidate)\n");
+    if (isinf(r.min_rel_err))
+        printf("power: one cell only, nothing to detect\n");
+    else
+        printf("power: the smallest relative error on the most probable cell detectable with "
+               "probability 0.99 at alpha = %g is %.3g%%\n",
+               c.alpha, 100 * r.min_rel_err);
+    if (r.reject) {
+        printf("verdict: REJECT at alpha = %g:", c.alpha);
+        if (r.p_value < c.alpha)
+            printf(" goodness of fit (p = %.3g)", r.p_value);
+        if (r.tail_p < c.alpha)
+            printf(" pooled tail over-represented (p = %.3g)", r.tail_p);
+        if (r.support_violation)
+            printf(" support violation");
+        printf("\n");
+        rc = EM_EXIT_REJECT;
+    } else {
+        printf("verdict: PASS at alpha = %g\n", c.alpha);
+        rc = EM_EXIT_OK;
+    }
+    fflush(stdout);
+done:
+    free(p);
+    free(counts);
+    free(cell_of);
+    free(buf);
+    mpq_clear(delta);
+    em_scenario_free(&sc);
+    em_cli_free(&c);
+    return rc;
+}

@@ -1,0 +1,370 @@
+/* cmd_compare.c: `expmech compare`: another implementation's probabilities vs the exact ones. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <mpfr.h>
+
+#include "cli/cli_util.h"
+#include "cli/commands.h"
+#include "cli/scenario.h"
+#include "expmech.h"
+#include "oracle/em_oracle.h"
+#include "oracle/em_rational.h"
+
+static const char help[] =
+    "usage: expmech compare --epsilon E [--sensitivity D] [--variant V] --probs PROBS\n"
+    "                       [--rtol R] [FILE]\n"
+    "\n"
+    "Compares another implementation's probability vector with the exact one of the\n"
+    "scenario FILE.  PROBS ('-' for standard input) has one number per line in the\n"
+    "scenario's order, or 'label,probability' lines in any order; numbers are read\n"
+    "exactly (decimal, 0x hex float), and nan, inf, -inf are accepted as values to judge.\n"
+    "Reports the largest absolute and relative errors, the largest error in ulps of\n"
+    "double (ulp at the exact value, subnormals included), zeros given where the exact\n"
+    "probability is positive (underflow; those a double could have represented are\n"
+    "counted apart), NaNs, infinities, negative values and values above 1, and the sum.\n"
+    "\n"
+    "  --epsilon E, --sensitivity D, --variant V   as for `expmech probs`\n"
+    "  --probs PROBS      the probabilities to judge (required)\n"
+    "  --rtol R           a value fails when |given - exact| > max(R * exact, 2^-1074)\n"
+    "                     (default 1e-9; 2^-1074 is the smallest subnormal double)\n"
+    "\n"
+    "Exit status: 0 every value within tolerance, 1 otherwise (any NaN, infinity,\n"
+    "negative value or value above 1 fails), 2 bad input, 3 internal failure.\n";
+
+enum { V_NUM = 0, V_NAN = 1, V_PINF = 2, V_NINF = 3 };
+
+typedef struct given {
+    int kind;
+    mpq_t q;
+    int set;
+    unsigned long line;
+} given;
+
+static int parse_value(const char *p, size_t n, given *g, const char **msg)
+{
+    char w[16];
+    if (n < sizeof w) {
+        memcpy(w, p, n);
+        w[n] = 0;
+        const char *x = w;
+        int neg = 0;
+        if (*x == '+' || *x == '-') {
+            neg = *x == '-';
+            x++;
+        }
+        if (!strcasecmp(x, "nan")) {
+            g->kind = V_NAN;
+            return EM_OK;
+        }
+        if (!strcasecmp(x, "inf") || !strcasecmp(x, "infinity")) {
+            g->kind = neg ? V_NINF : V_PINF;
+            return EM_OK;
+        }
+    }
+    int kind;
+    g->kind = V_NUM;
+    return em_q_parse(p, n, 0, g->q, &kind, msg);
+}
+
+static void trim(const char **p, size_t *n)
+{
+    while (*n && (**p == ' ' || **p == '\t')) { (*p)++; (*n)--; }
+    while (*n && ((*p)[*n - 1] == ' ' || (*p)[*n - 1] == '\t')) (*n)--;
+}
+
+static int read_given(const char *cmd, const char *name, const char *buf, size_t len,
+                      const em_scenario *sc, given *gv)
+{
+    size_t pos = 0, count = 0;
+    unsigned long ln = 0;
+    int form = -1; /* 0 numbers, 1 label,number */
+    if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+        pos = 3;
+    while (pos < len) {
+        ln++;
+        const char *p = buf + pos;
+        const char *nl = memchr(p, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - p) : len - pos;
+        pos += n + (nl ? 1 : 0);
+        if (n && p[n - 1] == '\r')
+            n--;
+        trim(&p, &n);
+        if (n == 0 || p[0] == '#')
+            continue;
+        if (n > EM_SCENARIO_MAX_LINE) {
+            fprintf(stderr, "%s: %s:%lu: line too long\n", cmd, name, ln);
+            return EM_EXIT_USAGE;
+        }
+        const char *comma = NULL;
+        for (size_t i = n; i-- > 0;)
+            if (p[i] == ',') {
+                comma = p + i;
+                break;
+            }
+        int f = comma != NULL;
+        if (form < 0)
+            form = f;
+        else if (form != f) {
+            fprintf(stderr, "%s: %s:%lu: mixed line forms (either numbers only, or 'label,probability' on every line)\n",
+                    cmd, name, ln);
+            return EM_EXIT_USAGE;
+        }
+        size_t idx;
+        const char *v = p;
+        size_t vn = n;
+        if (f) {
+            const char *lab = p;
+            size_t labn = (size_t)(comma - p);
+            v = comma + 1;
+            vn = n - labn - 1;
+            trim(&lab, &labn);
+            trim(&v, &vn);
+            char tmp[EM_SCENARIO_MAX_LINE + 1];
+            if (labn >= 2 && lab[0] == '"' && lab[labn - 1] == '"') {
+                size_t o = 0;
+                for (size_t i = 1; i + 1 < labn; i++) {
+                    tmp[o++] = lab[i];
+                    if (lab[i] == '"' && i + 2 < labn && lab[i + 1] == '"')
+                        i++;
+                }
+                lab = tmp;
+                labn = o;
+            }
+            long k = em_scenario_find(sc, lab, labn);
+            if (k < 0) {
+                fprintf(stderr, "%s: %s:%lu: unknown label '%.*s'\n", cmd, name, ln,
+                        (int)(labn > 60 ? 60 : labn), lab);
+                return EM_EXIT_USAGE;
+            }
+            idx = (size_t)k;
+            if (gv[idx].set) {
+                fprintf(stderr, "%s: %s:%lu: second value for '%s' (first on line %lu)\n", cmd,
+                        name, ln, sc->labels[idx], gv[idx].line);
+                return EM_EXIT_USAGE;
+            }
+        } else {
+            if (count >= sc->n) {
+                fprintf(stderr, "%s: %s:%lu: more values than the scenario's %zu candidates\n",
+                        cmd, name, ln, sc->n);
+                return EM_EXIT_USAGE;
+            }
+            idx = count;
+        }
+        const char *msg = NULL;
+        if (vn == 0 || parse_value(v, vn, &gv[idx], &msg) != EM_OK) {
+            fprintf(stderr, "%s: %s:%lu: bad probability '%.*s': %s\n", cmd, name, ln,
+                    (int)(vn > 60 ? 60 : vn), v, vn == 0 ? "empty" : (msg ? msg : "malformed"));
+            return EM_EXIT_USAGE;
+        }
+        gv[idx].set = 1;
+        gv[idx].line = ln;
+        count++;
+    }
+    if (count == 0) {
+        fprintf(stderr, "%s: %s: no probabilities\n", cmd, name);
+        return EM_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < sc->n; i++)
+        if (!gv[i].set) {
+            if (form == 0)
+                fprintf(stderr, "%s: %s: %zu values for %zu candidates\n", cmd, name, count, sc->n);
+            else
+                fprintf(stderr, "%s: %s: no value for '%s'\n", cmd, name, sc->labels[i]);
+            return EM_EXIT_USAGE;
+        }
+    return -1;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    em_cli c;
+    em_cli_init(&c, "expmech compare");
+    em_scenario sc;
+    em_scenario_init(&sc);
+    mpq_t delta;
+    mpq_init(delta);
+    given *gv = NULL;
+    char *buf = NULL;
+    em_oracle *o = NULL;
+    int variant;
+    int rc = em_cli_parse(&c, argc, argv,
+                          EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_PROBS |
+                              EM_OPT_RTOL | EM_OPT_FILE,
+                          help);
+    if (rc < 0)
+        rc = em_cli_require(&c, EM_OPT_EPSILON | EM_OPT_PROBS);
+    if (rc < 0 && !strcmp(c.probs, "-") && (!c.file || !strcmp(c.file, "-"))) {
+        fprintf(stderr, "%s: the scenario and the probabilities cannot both come from standard input\n", c.cmd);
+        rc = EM_EXIT_USAGE;
+    }
+    if (rc < 0)
+        rc = em_cli_scenario(&c, &sc, delta, &variant);
+    if (rc >= 0)
+        goto done;
+    gv = calloc(sc.n, sizeof *gv);
+    if (!gv) {
+        rc = EM_EXIT_INTERNAL;
+        goto done;
+    }
+    for (size_t i = 0; i < sc.n; i++)
+        mpq_init(gv[i].q);
+    {
+        const char *pname = strcmp(c.probs, "-") ? c.probs : "<stdin>";
+        FILE *f = strcmp(c.probs, "-") ? fopen(c.probs, "rb") : stdin;
+        if (!f) {
+            fprintf(stderr, "%s: %s: cannot open: %s\n", c.cmd, pname, strerror(errno));
+            rc = EM_EXIT_USAGE;
+            goto done;
+        }
+        size_t len;
+        int st = em_read_all(f, (size_t)4 << 30, &buf, &len);
+        if (f != stdin)
+            fclose(f);
+        if (st != EM_OK) {
+            fprintf(stderr, "%s: %s: cannot read\n", c.cmd, pname);
+            rc = EM_EXIT_USAGE;
+            goto done;
+        }
+        rc = read_given(c.cmd, pname, buf, len, &sc, gv);
+        if (rc >= 0)
+            goto done;
+    }
+    int st = em_oracle_new(sc.n, sc.u, sc.excluded, c.eps, delta, variant, 40, &o);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s\n", c.cmd, em_strerror(st));
+        rc = em_cli_status_exit(st);
+        goto done;
+    }
+
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_set_emax(mpfr_get_emax_max());
+    mpfr_t P, Q, err, rel, ulp, tol, maxabs, maxrel, maxulp, sum, tiny;
+    mpfr_inits2(256, P, Q, err, rel, ulp, tol, maxabs, maxrel, maxulp, sum, tiny, (mpfr_ptr)0);
+    mpfr_set_ui(maxabs, 0, MPFR_RNDN);
+    mpfr_set_ui(maxrel, 0, MPFR_RNDN);
+    mpfr_set_ui(maxulp, 0, MPFR_RNDN);
+    mpfr_set_ui(sum, 0, MPFR_RNDN);
+    mpfr_set_ui_2exp(tiny, 1, -1074, MPFR_RNDN);
+    size_t iabs = 0, irel = 0, iulp = 0, nnan = 0, ninf = 0, nneg = 0, nbig = 0;
+    size_t nzero = 0, nzero_repr = 0, nfail = 0, shown = 0;
+    int relinf = 0;
+    for (size_t i = 0; i < sc.n; i++) {
+        em_oracle_cand r;
+        st = em_oracle_get(o, i, &r);
+        if (st != EM_OK) {
+            fprintf(stderr, "%s: %s\n", c.cmd, em_strerror(st));
+            rc = em_cli_status_exit(st);
+            break;
+        }
+        int below_range = (r.flags & EM_OF_FROM_LOG) != 0;
+        if (below_range)
+            mpfr_set_ui(P, 0, MPFR_RNDN); /* positive, but below 2^(-2^62): treated as 0+ */
+        else if (r.flags & EM_OF_NEAR_ONE)
+            mpfr_set_ui(P, 1, MPFR_RNDN), mpfr_nextbelow(P); /* 1 - (far below 2^-256) */
+        else
+            mpfr_strtofr(P, r.prob, NULL, 10, MPFR_RNDN);
+        const int pos = !(r.flags & EM_OF_ZERO);
+        int fail = 0;
+        const char *why = NULL;
+        if (gv[i].kind == V_NAN) {
+            nnan++; fail = 1; why = "NaN";
+        } else if (gv[i].kind != V_NUM) {
+            ninf++; fail = 1; why = "infinite";
+        } else {
+            mpfr_set_q(Q, gv[i].q, MPFR_RNDN);
+            mpfr_add(sum, sum, Q, MPFR_RNDN);
+            if (mpfr_sgn(Q) < 0) { nneg++; fail = 1; why = "negative"; }
+            if (mpfr_cmp_ui(Q, 1) > 0) { nbig++; fail = 1; why = "above 1"; }
+            if (mpfr_zero_p(Q) && pos) {
+                nzero++;
+                /* could a double hold it?  RN-double(P) > 0 iff P > 2^-1075 */
+                if (!below_range && mpfr_cmp_ui_2exp(P, 1, -1075) > 0)
+                    nzero_repr++;
+            }
+            mpfr_sub(err, Q, P, MPFR_RNDN);
+            mpfr_abs(err, err, MPFR_RNDN);
+            if (mpfr_cmp(err, maxabs) > 0) { mpfr_set(maxabs, err, MPFR_RNDN); iabs = i; }
+            if (mpfr_zero_p(P)) {
+                if (!mpfr_zero_p(err) && !relinf) { relinf = 1; irel = i; }
+                if (!pos && !mpfr_zero_p(err)) { fail = 1; why = "positive where the exact probability is 0"; }
+            } else {
+                mpfr_div(rel, err, P, MPFR_RNDN);
+                if (!relinf && mpfr_cmp(rel, maxrel) > 0) { mpfr_set(maxrel, rel, MPFR_RNDN); irel = i; }
+            }
+            /* ulp of double at P: 2^(max(exp(P) - 53, -1074)) */
+            long e = mpfr_zero_p(P) ? -2000 : (long)mpfr_get_exp(P);
+            long ue = e - 53 < -1074 ? -1074 : e - 53;
+            mpfr_set_ui_2exp(ulp, 1, ue, MPFR_RNDN);
+            mpfr_div(rel, err, ulp, MPFR_RNDN);
+            if (mpfr_cmp(rel, maxulp) > 0) { mpfr_set(maxulp, rel, MPFR_RNDN); iulp = i; }
+            /* tolerance */
+            mpfr_mul_d(tol, P, c.rtol, MPFR_RNDN);
+            if (mpfr_cmp(tol, tiny) < 0)
+                mpfr_set(tol, tiny, MPFR_RNDN);
+            if (!fail && mpfr_cmp(err, tol) > 0) { fail = 1; why = "error above tolerance"; }
+        }
+        if (fail) {
+            nfail++;
+            if (shown < 10) {
+                char *gs = gv[i].kind == V_NAN ? strdup("nan") : gv[i].kind == V_PINF ? strdup("inf")
+                           : gv[i].kind == V_NINF ? strdup("-inf") : em_q_to_string(gv[i].q, 25);
+                if (gs && strlen(gs) > 40)
+                    mpfr_sprintf(gs, "%.17Rg", Q); /* long exact decimals: show 17 digits */
+                printf("FAIL ");
+                em_csv_label(stdout, sc.labels[i]);
+                printf(": given %s, exact %s (%s)\n", gs ? gs : "?", r.prob, why);
+                free(gs);
+                shown++;
+            }
+        }
+    }
+    if (rc < 0 || rc == EM_EXIT_OK) {
+        printf("candidates: %zu\n", sc.n);
+        mpfr_printf("max absolute error: %.6Rg at ", maxabs);
+        em_csv_label(stdout, sc.labels[iabs]);
+        if (relinf) {
+            printf("\nmax relative error: infinite at ");
+        } else {
+            mpfr_printf("\nmax relative error: %.6Rg at ", maxrel);
+        }
+        em_csv_label(stdout, sc.labels[irel]);
+        mpfr_printf("\nmax error in ulps of double: %.6Rg at ", maxulp);
+        em_csv_label(stdout, sc.labels[iulp]);
+        printf("\nzeros where the exact probability is positive (underflow): %zu", nzero);
+        if (nzero)
+            printf(" (%zu of them representable as a double, %zu below 2^-1075)", nzero_repr, nzero - nzero_repr);
+        printf("\nNaN: %zu, infinite: %zu, negative: %zu, above 1: %zu\n", nnan, ninf, nneg, nbig);
+        mpfr_sub_ui(sum, sum, 1, MPFR_RNDN);
+        mpfr_printf("sum of the finite values - 1: %.6Rg\n", sum);
+        if (nfail) {
+            printf("verdict: FAIL: %zu of %zu values outside tolerance (rtol %g, floor 2^-1074) or invalid\n",
+                   nfail, sc.n, c.rtol);
+            rc = EM_EXIT_REJECT;
+        } else {
+            printf("verdict: PASS: every value within max(%g * exact, 2^-1074)\n", c.rtol);
+            rc = EM_EXIT_OK;
+        }
+    }
+    mpfr_clears(P, Q, err, rel, ulp, tol, maxabs, maxrel, maxulp, sum, tiny, (mpfr_ptr)0);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    fflush(stdout);
+done:
+    em_oracle_free(o);
+    if (gv) {
+        for (size_t i = 0; i < sc.n; i++)
+            mpq_clear(gv[i].q);
+        free(gv);
+    }
+    free(buf);
+    mpq_clear(delta);
+    em_scenario_free(&sc);
+    em_cli_free(&c);
+    return rc;
+}

@@ -1,0 +1,33 @@
+/* commands.h: the subcommands of the `expmech` program.
+ *
+ * Each subcommand is `int cmd_NAME(int argc, char **argv)` with argv[0] the
+ * subcommand's name; it returns the process exit status:
+ *   0 success (or "pass"), 1 a negative verdict (reject / privacy violated),
+ *   2 bad input or usage (a message naming the problem went to stderr),
+ *   3 internal or resource failure (random source, memory).
+ */
+#ifndef EM_CLI_COMMANDS_H
+#define EM_CLI_COMMANDS_H
+
+#define EM_EXIT_OK 0
+#define EM_EXIT_REJECT 1
+#define EM_EXIT_USAGE 2
+#define EM_EXIT_INTERNAL 3
+
+typedef struct em_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *synopsis; /* one line for `expmech --help` */
+} em_command;
+
+int cmd_demo(int argc, char **argv);
+int cmd_probs(int argc, char **argv);
+int cmd_sample(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_example(int argc, char **argv);
+
+/* The table is defined in expmech.c; each command lives in cmd_NAME.c. */
+extern const em_command em_commands[];
+
+#endif

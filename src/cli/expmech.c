@@ -1,0 +1,43 @@
+/* expmech: the command-line program over libexpmech.  One subcommand per file
+ * (cmd_NAME.c); this file only dispatches. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+
+const em_command em_commands[] = {
+    {"demo", cmd_demo, "demo                      the marital-status example: probabilities and draws"},
+    {"probs", cmd_probs, "probs --epsilon E [FILE]  exact probabilities, correctly rounded (MPFR, any digits)"},
+    {"sample", cmd_sample, "sample --epsilon E [FILE] draws from the verified sampler (-n N, --seed S)"},
+    {"check", cmd_check, "check --samples S [FILE]  test draws of another implementation (G-test, exit 0/1)"},
+    {"compare", cmd_compare, "compare --probs P [FILE]  judge another implementation's probabilities (exit 0/1)"},
+    {"example", cmd_example, "example NAME              print a seed scenario (--list for the names)"},
+    {NULL, NULL, NULL}
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: expmech COMMAND [OPTIONS] [FILE]\n\ncommands:\n", f);
+    for (const em_command *c = em_commands; c->name; c++)
+        fprintf(f, "  %s\n", c->synopsis);
+    fputs("\nRun `expmech COMMAND --help` for a command's options.\n"
+          "Exit status: 0 success/pass, 1 reject/violation, 2 bad input, 3 internal failure.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EM_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return EM_EXIT_OK;
+    }
+    for (const em_command *c = em_commands; c->name; c++)
+        if (!strcmp(argv[1], c->name))
+            return c->run(argc - 1, argv + 1);
+    fprintf(stderr, "expmech: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return EM_EXIT_USAGE;
+}

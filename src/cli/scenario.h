@@ -1,0 +1,66 @@
+/* scenario.h: the scenario file format of the expmech command line.
+ *
+ * One candidate per line, `label,utility`:
+ *   - the utility follows the LAST comma (so a label may contain commas); a label may also
+ *     be a CSV-quoted field ("a ""quoted"" label");
+ *   - utilities are exact: decimals (-12.5e3, 0.1 = 1/10), C99 hex floats (0x1.8p3),
+ *     fractions (4100/4140), or -inf (an excluded candidate); see oracle/em_rational.h;
+ *   - spaces and tabs around fields are ignored; blank lines are skipped;
+ *   - `#` starts a comment line; two comment lines are headers:
+ *       # sensitivity: D        (D exact, > 0; as written by `expmech score`)
+ *       # monotone: yes|no      (the monotone variant, weight exp(eps u / D))
+ *   - a UTF-8 byte-order mark at the start and CRLF line ends are accepted;
+ *   - rejected, with a message "FILE:LINE: ...": a line longer than EM_SCENARIO_MAX_LINE
+ *     bytes, a NUL byte, a stray carriage return, invalid UTF-8, a line without a comma,
+ *     an empty label, a malformed utility, a duplicate label, a repeated or malformed
+ *     header, no candidates at all, more than EM_N_MAX candidates.
+ */
+#ifndef EM_CLI_SCENARIO_H
+#define EM_CLI_SCENARIO_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <gmp.h>
+
+#define EM_SCENARIO_MAX_LINE 4096
+#define EM_SCENARIO_ERRLEN 512
+
+typedef struct em_scenario {
+    size_t n;
+    char **labels;             /* NUL-terminated, unquoted */
+    mpq_t *u;                  /* exact utilities (0 where excluded) */
+    unsigned char *excluded;   /* 1 where the utility is -inf */
+    double *ud;                /* nearest doubles; -inf where excluded, +-inf beyond double */
+    unsigned long *line;       /* line number of each candidate */
+    int has_sensitivity;
+    mpq_t sensitivity;
+    int has_monotone, monotone;
+    char *name;                /* file name used in messages ("<stdin>" for standard input) */
+    /* private: label index */
+    size_t *hash;
+    size_t hcap, cap;
+} em_scenario;
+
+void em_scenario_init(em_scenario *s);
+void em_scenario_free(em_scenario *s);
+
+/* Parse a whole buffer.  Returns EM_OK or EM_ERR_PARSE / EM_ERR_TOO_MANY / EM_ERR_NOMEM
+ * with the message "NAME:LINE: ..." in err (errlen bytes). */
+int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *name,
+                      char *err, size_t errlen);
+
+/* Read a file (NULL or "-": standard input) and parse it. */
+int em_scenario_load(em_scenario *s, const char *path, char *err, size_t errlen);
+
+/* Read all of a stream into a malloc'd buffer (NUL-terminated); EM_OK or EM_ERR_NOMEM /
+ * EM_ERR_PARSE (read error, or larger than max bytes). */
+int em_read_all(FILE *f, size_t max, char **buf, size_t *len);
+
+/* Index of a label (exact bytes), or -1. */
+long em_scenario_find(const em_scenario *s, const char *label, size_t len);
+
+/* Write a label as a CSV field (quoted when it contains a comma, a quote or leading /
+ * trailing white space, or starts with '#'). */
+void em_csv_label(FILE *f, const char *label);
+
+#endif

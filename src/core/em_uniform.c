@@ -1,0 +1,61 @@
+#include "expmech.h"
+
+int em_uniform_below(em_rng *rng, uint64_t m, uint64_t *out)
+{
+    if (rng == NULL || out == NULL)
+        return EM_ERR_NULL;
+    if (m == 0)
+        return EM_ERR_DOMAIN;
+    if (m == 1) {
+        *out = 0;
+        return EM_OK;
+    }
+    /* b = bit length of m - 1 (m >= 2, so 1 <= b <= 64): the fewest bits that
+       can express every value below m, which keeps the rejection rate < 1/2. */
+    unsigned b = 1;
+    /*@ loop invariant b_range: 1 <= b <= 64;
+        loop assigns b;
+        loop variant 64 - b; */
+    while (b < 64 && ((m - 1) >> b) != 0)
+        b++;
+    /*@ loop invariant tries: 0 <= k <= EM_UNIFORM_TRIES;
+        loop assigns k, *rng, *out;
+        loop variant EM_UNIFORM_TRIES - k; */
+    for (unsigned k = 0; k < EM_UNIFORM_TRIES; k++) {
+        uint64_t x;
+        int st = em_rng_u64(rng, &x);
+        if (st != EM_OK)
+            return EM_ERR_RNG;
+        x >>= (64 - b);
+        if (x < m) {
+            *out = x;
+            return EM_OK;
+        }
+    }
+    return EM_ERR_RNG;
+}
+
+int em_sample_fixed(size_t n, const uint64_t *W, uint64_t total, em_rng *rng, size_t *out)
+{
+    if (W == NULL || rng == NULL || out == NULL)
+        return EM_ERR_NULL;
+    if (n == 0)
+        return EM_ERR_EMPTY;
+    if (total == 0)
+        return EM_ERR_DOMAIN;
+    uint64_t t;
+    int st = em_uniform_below(rng, total, &t);
+    if (st != EM_OK)
+        return st;
+    /* The draw wrote the random source's state, which shares WP's memory model
+       with W; this ghost induction re-establishes Sum(W, n) from W's frame. */
+    /*@ ghost
+      /@ loop invariant range: 0 <= j <= n;
+         loop invariant frame: Sum(W, j) == Sum{Pre}(W, j);
+         loop assigns j;
+         loop variant n - j; @/
+      for (size_t j = 0; j < n; j++) { }
+    */
+    *out = em_select(n, W, t);
+    return EM_OK;
+}

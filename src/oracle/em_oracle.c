@@ -1,0 +1,818 @@
+/* em_oracle.c: correctly rounded probabilities of the exponential mechanism (MPFR).
+ *
+ * Notation.  t_i = c (u_i - u_max) <= 0 exact rationals (GMP); the "modes" are the m
+ * candidates with t_i = 0, the "others" those with t_i < 0.  S = m + R, R = sum over
+ * others of exp(t_j); P_i = exp(t_i) / S and log P_i = t_i - ln S, with
+ * ln S = ln m + log1p(R/m) (log1p keeps the relative accuracy of ln S when R << m, so the
+ * log-probability of a mode near 1, e.g. -6.1e-933, comes out to full accuracy).
+ *
+ * Every real quantity is held as an interval [lo, hi] computed with directed rounding
+ * (lower bounds rounded down, upper bounds rounded up), so the true value always lies
+ * inside.  A result is printed only when both ends round to the same K-digit decimal (and
+ * to the same double): then, rounding being monotone, so does the true value.  Otherwise
+ * the working precision is doubled and everything is recomputed (Ziv's strategy).  This
+ * terminates because no output is a rounding boundary: P_i is irrational unless all
+ * candidates tie (Lindemann-Weierstrass: exp of distinct rationals are linearly independent
+ * over the rationals), and that case, 1/m, is rounded exactly in integer arithmetic;
+ * log P_i is irrational unless P_i = 1.  The details are in src/oracle/README.md.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpfr.h>
+
+#include "expmech.h"
+#include "oracle/em_oracle.h"
+#include "oracle/em_rational.h"
+
+#define MAX_LEVELS 18          /* precision doubles per level: p0 * 2^17 > 2^24 bits */
+#define MAX_PREC (1L << 24)
+#define GUARD 9                /* guard digits of dec_direct */
+#define GUARD_POW 1000000000L
+
+enum { CL_EXCLUDED = 0, CL_MODE = 1, CL_OTHER = 2 };
+
+struct level {
+    mpfr_prec_t p;
+    int ready;
+    mpfr_t S_lo, S_hi;       /* S = m + R */
+    mpfr_t lnS_lo, lnS_hi;
+    int extreme;             /* R is below MPFR's exponent range */
+    mpfr_t ly_lo, ly_hi;     /* ln(R/m), computed when extreme */
+    __mpfr_struct *E;        /* level 0: lower bounds of exp(t_j) for others, or NULL */
+    mp_limb_t *Elimbs;
+};
+
+struct em_oracle {
+    size_t n;
+    int K;
+    mpq_t *t;
+    unsigned char *cls;
+    size_t m, nother;
+    long tbits;              /* bits of max |t_j| over others (capped) */
+    mpq_t tau;               /* max t over others */
+    struct level lv[MAX_LEVELS];
+    int passes;
+    long maxprec;
+    char *pstr, *lstr;       /* last results */
+    char *dig1, *dig2;       /* K+GUARD+8 byte scratch */
+    mpfr_t scr_w;            /* scratch for dec_direct */
+    mpfr_t pow10KG;          /* 10^(K+GUARD), rounded up */
+    mpfr_t scr[9];           /* attempt()'s variables, at scr_prec */
+    mpfr_prec_t scr_prec;
+    mpz_t scr_e;
+    char *ratdigits;         /* cached decimal of 1/m (or 1/m - infinitesimal) */
+    mpz_t rat_e;
+    double rat_d;
+};
+
+/* ------------------------------------------------------------------ helpers */
+
+static void set_range(void)
+{
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_set_emax(mpfr_get_emax_max());
+}
+
+/* bits of |q| rounded up (0 for q == 0): an upper bound of log2|q| + 1 */
+static long q_bits(const mpq_t q)
+{
+    if (mpq_sgn(q) == 0)
+        return 0;
+    long b = (long)mpz_sizeinbase(mpq_numref(q), 2) - (long)mpz_sizeinbase(mpq_denref(q), 2) + 1;
+    return b < 0 ? 0 : b;
+}
+
+/* [lo, hi] bounds of the exact rational q at lo's / hi's precision. */
+static void q_bounds(mpfr_t lo, mpfr_t hi, const mpq_t q)
+{
+    int tern = mpfr_set_q(lo, q, MPFR_RNDD);
+    if (mpfr_get_prec(hi) != mpfr_get_prec(lo)) {
+        mpfr_set_q(hi, q, MPFR_RNDU);
+    } else {
+        mpfr_set(hi, lo, MPFR_RNDN);
+        if (tern != 0)
+            mpfr_nextabove(hi);
+    }
+}
+
+/* Upper bound of exp(t) for t in [tlo, thi], given elo = RNDD(exp(tlo)): 
+ * exp(t) <= exp(tlo) exp(thi - tlo) <= nextabove(elo) (1 + 2 (thi - tlo)) for
+ * 0 <= thi - tlo <= 1. */
+static void exp_hi_from_lo(mpfr_t ehi, const mpfr_t elo, const mpfr_t tlo, const mpfr_t thi,
+                           mpfr_t tmp)
+{
+    mpfr_set(ehi, elo, MPFR_RNDU);
+    mpfr_nextabove(ehi);
+    if (mpfr_cmp(thi, tlo) != 0) {
+        mpfr_sub(tmp, thi, tlo, MPFR_RNDU);
+        mpfr_mul_2ui(tmp, tmp, 1, MPFR_RNDU);
+        mpfr_add_ui(tmp, tmp, 1, MPFR_RNDU);
+        mpfr_mul(ehi, ehi, tmp, MPFR_RNDU);
+    }
+}
+
+/* ------------------------------------------------------------ construction */
+
+int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+                  const mpq_t delta, int variant, int digits, em_oracle **out)
+{
+    if (!u || !eps || !delta || !out)
+        return EM_ERR_NULL;
+    if (n == 0)
+        return EM_ERR_EMPTY;
+    if (n > EM_N_MAX)
+        return EM_ERR_TOO_MANY;
+    if (mpq_sgn(eps) <= 0)
+        return EM_ERR_EPSILON;
+    if (mpq_sgn(delta) <= 0)
+        return EM_ERR_SENSITIVITY;
+    if (variant != EM_STANDARD && variant != EM_MONOTONE)
+        return EM_ERR_VARIANT;
+    if (digits < 1 || digits > EM_ORACLE_MAX_DIGITS)
+        return EM_ERR_DOMAIN;
+    size_t imax = SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (!(excluded && excluded[i]) && (imax == SIZE_MAX || mpq_cmp(u[i], u[imax]) > 0))
+            imax = i;
+    if (imax == SIZE_MAX)
+        return EM_ERR_ALL_EXCLUDED;
+
+    em_oracle *o = calloc(1, sizeof *o);
+    if (!o)
+        return EM_ERR_NOMEM;
+    o->n = n;
+    o->K = digits;
+    o->t = malloc(n * sizeof *o->t);
+    o->cls = malloc(n);
+    o->dig1 = malloc((size_t)digits + 24);
+    o->dig2 = malloc((size_t)digits + 24);
+    mpfr_init2(o->scr_w, 64);
+    mpfr_init2(o->pow10KG, 64);
+    for (int k = 0; k < 9; k++)
+        mpfr_init2(o->scr[k], 64);
+    o->scr_prec = 64;
+    mpz_init(o->scr_e);
+    mpfr_ui_pow_ui(o->pow10KG, 10, (unsigned long)digits + GUARD, MPFR_RNDU); /* < 10^1010 */
+    mpq_init(o->tau);
+    mpz_init(o->rat_e);
+    if (!o->t || !o->cls || !o->dig1 || !o->dig2) {
+        free(o->t);
+        o->t = NULL;
+        em_oracle_free(o);
+        return EM_ERR_NOMEM;
+    }
+    mpq_t c;
+    mpq_init(c);
+    mpq_div(c, eps, delta);
+    if (variant == EM_STANDARD) {
+        mpz_mul_2exp(mpq_denref(c), mpq_denref(c), 1);
+        mpq_canonicalize(c);
+    }
+    int have_tau = 0;
+    for (size_t i = 0; i < n; i++) {
+        mpq_init(o->t[i]);
+        if (excluded && excluded[i]) {
+            o->cls[i] = CL_EXCLUDED;
+            continue;
+        }
+        mpq_sub(o->t[i], u[i], u[imax]);
+        if (mpq_sgn(o->t[i]) == 0) {
+            o->cls[i] = CL_MODE;
+            o->m++;
+            continue;
+        }
+        mpq_mul(o->t[i], o->t[i], c);
+        o->cls[i] = CL_OTHER;
+        o->nother++;
+        if (!have_tau || mpq_cmp(o->t[i], o->tau) > 0) {
+            mpq_set(o->tau, o->t[i]);
+            have_tau = 1;
+        }
+        long b = q_bits(o->t[i]);
+        if (b > 64)
+            b = 64; /* beyond, exp(t) leaves MPFR's range: handled through logarithms */
+        if (b > o->tbits)
+            o->tbits = b;
+    }
+    mpq_clear(c);
+    *out = o;
+    return EM_OK;
+}
+
+static void level_clear(struct level *L)
+{
+    if (!L->ready)
+        return;
+    mpfr_clears(L->S_lo, L->S_hi, L->lnS_lo, L->lnS_hi, L->ly_lo, L->ly_hi, (mpfr_ptr)0);
+    free(L->E);
+    free(L->Elimbs);
+    L->E = NULL;
+    L->Elimbs = NULL;
+    L->ready = 0;
+}
+
+void em_oracle_free(em_oracle *o)
+{
+    if (!o)
+        return;
+    for (int k = 0; k < MAX_LEVELS; k++)
+        level_clear(&o->lv[k]);
+    if (o->t) {
+        for (size_t i = 0; i < o->n; i++)
+            mpq_clear(o->t[i]);
+        free(o->t);
+    }
+    mpq_clear(o->tau);
+    mpz_clear(o->rat_e);
+    mpfr_clear(o->scr_w);
+    mpfr_clear(o->pow10KG);
+    for (int k = 0; k < 9; k++)
+        mpfr_clear(o->scr[k]);
+    mpz_clear(o->scr_e);
+    free(o->cls);
+    free(o->pstr);
+    free(o->lstr);
+    free(o->dig1);
+    free(o->dig2);
+    free(o->ratdigits);
+    free(o);
+}
+
+long em_oracle_max_prec(const em_oracle *o)
+{
+    return o ? o->maxprec : 0;
+}
+
+int em_oracle_passes(const em_oracle *o)
+{
+    return o ? o->passes : 0;
+}
+
+static long log2_ceil_sz(size_t n)
+{
+    long b = 0;
+    while (b < 64 && ((size_t)1 << b) < n)
+        b++;
+    return b;
+}
+
+/* The normaliser at level k: one pass over the others. */
+static int level_ensure(em_oracle *o, int k)
+{
+    struct level *L = &o->lv[k];
+    if (L->ready)
+        return EM_OK;
+    mpfr_prec_t p;
+    if (k == 0)
+        p = (mpfr_prec_t)ceil((o->K + 2) * 3.3219280948873623) + log2_ceil_sz(o->n + 1) +
+            o->tbits + 16;
+    else
+        p = o->lv[k - 1].p * 2;
+    p = (p + 63) / 64 * 64; /* whole limbs: the spare bits are free */
+    if (p > MAX_PREC)
+        return EM_ERR_DOMAIN;
+    set_range();
+    L->p = p;
+    mpfr_inits2(p, L->S_lo, L->S_hi, L->lnS_lo, L->lnS_hi, L->ly_lo, L->ly_hi, (mpfr_ptr)0);
+    L->ready = 1;
+    L->extreme = 0;
+    o->passes++;
+    if (p > o->maxprec)
+        o->maxprec = p;
+
+    mpfr_t tlo, thi, elo, ehi, tmp, Rlo, Rhi;
+    mpfr_inits2(p, tlo, thi, elo, ehi, tmp, Rlo, Rhi, (mpfr_ptr)0);
+    mpfr_set_ui(Rlo, 0, MPFR_RNDN);
+    mpfr_set_ui(Rhi, 0, MPFR_RNDN);
+    if (k == 0 && o->nother > 0) {
+        size_t limbs = mpfr_custom_get_size(p) / sizeof(mp_limb_t);
+        L->E = malloc(o->n * sizeof *L->E);
+        L->Elimbs = malloc(o->n * limbs * sizeof(mp_limb_t));
+        if (!L->E || !L->Elimbs) { /* storage is an optimisation only */
+            free(L->E);
+            free(L->Elimbs);
+            L->E = NULL;
+            L->Elimbs = NULL;
+        }
+        if (L->E)
+            for (size_t j = 0; j < o->n; j++) {
+                mpfr_custom_init(L->Elimbs + j * limbs, p);
+                mpfr_custom_init_set(&L->E[j], MPFR_ZERO_KIND, 0, p, L->Elimbs + j * limbs);
+            }
+    }
+    /* Upper bound without a second exponential per term: with tlo = RNDD(t_j) and
+     * elo = RNDD(exp(tlo)) > 0,
+     *   exp(t_j) <= exp(tlo) exp(ulp(tlo)) <= nextabove(elo) (1 + 2 ulp(tlo))
+     *            <= elo (1 + 2^(1-p)) (1 + 2 u),   u = max ulp(tlo) over such terms,
+     * (exp(d) <= 1 + 2d for 0 <= d <= 1; here |t_j| < 2^62 < 2^(p-16), so u < 2^-16),
+     * so R <= RNDU(sum elo) (1 + 2^(1-p)) (1 + 2u) + sum over underflowed terms of
+     * RNDU(exp(RNDU(t_j))), the latter computed directly (rare). */
+    mpfr_t Rup, Ruf;
+    mpfr_inits2(p, Rup, Ruf, (mpfr_ptr)0);
+    mpfr_set_ui(Rup, 0, MPFR_RNDN);
+    mpfr_set_ui(Ruf, 0, MPFR_RNDN);
+    mpfr_exp_t ue = mpfr_get_emin(); /* exponent of u */
+    int any_inexact = 0;
+    for (size_t j = 0; j < o->n; j++) {
+        if (o->cls[j] != CL_OTHER)
+            continue;
+        int tern = mpfr_set_q(tlo, o->t[j], MPFR_RNDD);
+        mpfr_exp(elo, tlo, MPFR_RNDD);
+        if (mpfr_zero_p(elo)) {
+            mpfr_set_q(thi, o->t[j], MPFR_RNDU);
+            mpfr_exp(ehi, thi, MPFR_RNDU);
+            mpfr_add(Ruf, Ruf, ehi, MPFR_RNDU);
+        } else {
+            mpfr_add(Rlo, Rlo, elo, MPFR_RNDD);
+            mpfr_add(Rup, Rup, elo, MPFR_RNDU);
+            if (tern != 0) {
+                any_inexact = 1;
+                mpfr_exp_t e = mpfr_get_exp(tlo) - (mpfr_exp_t)p; /* ulp(tlo) = 2^e */
+                if (e > ue)
+                    ue = e;
+            }
+        }
+        if (L->E)
+            mpfr_set(&L->E[j], elo, MPFR_RNDN); /* same precision: exact */
+    }
+    /* Rhi = Rup (1 + 2^(1-p)) (1 + 2u) + Ruf */
+    mpfr_set_ui_2exp(tmp, 1, 1 - (long)p, MPFR_RNDU);
+    mpfr_add_ui(tmp, tmp, 1, MPFR_RNDU);
+    mpfr_mul(Rhi, Rup, tmp, MPFR_RNDU);
+    if (any_inexact) {
+        mpfr_set_ui_2exp(tmp, 1, ue + 1, MPFR_RNDU);
+        mpfr_add_ui(tmp, tmp, 1, MPFR_RNDU);
+        mpfr_mul(Rhi, Rhi, tmp, MPFR_RNDU);
+    }
+    mpfr_add(Rhi, Rhi, Ruf, MPFR_RNDU);
+    mpfr_clears(Rup, Ruf, (mpfr_ptr)0);
+    mpfr_add_ui(L->S_lo, Rlo, o->m, MPFR_RNDD);
+    mpfr_add_ui(L->S_hi, Rhi, o->m, MPFR_RNDU);
+
+    /* ln S = ln m + log1p(R/m) */
+    mpfr_t lm_lo, lm_hi;
+    mpfr_inits2(p, lm_lo, lm_hi, (mpfr_ptr)0);
+    mpfr_log_ui(lm_lo, o->m, MPFR_RNDD);
+    mpfr_log_ui(lm_hi, o->m, MPFR_RNDU);
+    if (o->nother == 0) {
+        mpfr_set(L->lnS_lo, lm_lo, MPFR_RNDD);
+        mpfr_set(L->lnS_hi, lm_hi, MPFR_RNDU);
+    } else if (mpfr_zero_p(Rlo)) {
+        /* R > 0 but below the exponent range: ln S in [ln m, ln m + tiny] */
+        L->extreme = 1;
+        mpfr_set(L->lnS_lo, lm_lo, MPFR_RNDD);
+        mpfr_set(L->lnS_hi, lm_hi, MPFR_RNDU);
+        mpfr_nextabove(L->lnS_hi);
+        /* ln(R/m) = tau + ln Q - ln m, Q = sum exp(t_j - tau) in [1, n] */
+        mpq_t d;
+        mpq_init(d);
+        mpfr_t Qlo, Qhi;
+        mpfr_inits2(p, Qlo, Qhi, (mpfr_ptr)0);
+        mpfr_set_ui(Qlo, 0, MPFR_RNDN);
+        mpfr_set_ui(Qhi, 0, MPFR_RNDN);
+        for (size_t j = 0; j < o->n; j++) {
+            if (o->cls[j] != CL_OTHER)
+                continue;
+            mpq_sub(d, o->t[j], o->tau);
+            q_bounds(tlo, thi, d);
+            mpfr_exp(elo, tlo, MPFR_RNDD);
+            exp_hi_from_lo(ehi, elo, tlo, thi, tmp);
+            mpfr_add(Qlo, Qlo, elo, MPFR_RNDD);
+            mpfr_add(Qhi, Qhi, ehi, MPFR_RNDU);
+        }
+        mpfr_log(Qlo, Qlo, MPFR_RNDD);
+        mpfr_log(Qhi, Qhi, MPFR_RNDU);
+        mpfr_prec_t pt = p + q_bits(o->tau);
+        mpfr_set_prec(tlo, pt);
+        mpfr_set_prec(thi, pt);
+        mpfr_set_prec(L->ly_lo, pt);
+        mpfr_set_prec(L->ly_hi, pt);
+        q_bounds(tlo, thi, o->tau);
+        mpfr_add(L->ly_lo, tlo, Qlo, MPFR_RNDD);
+        mpfr_sub(L->ly_lo, L->ly_lo, lm_hi, MPFR_RNDD);
+        mpfr_add(L->ly_hi, thi, Qhi, MPFR_RNDU);
+        mpfr_sub(L->ly_hi, L->ly_hi, lm_lo, MPFR_RNDU);
+        mpfr_clears(Qlo, Qhi, (mpfr_ptr)0);
+        mpq_clear(d);
+    } else {
+        mpfr_div_ui(tmp, Rlo, o->m, MPFR_RNDD);
+        mpfr_log1p(tmp, tmp, MPFR_RNDD);
+        mpfr_add(L->lnS_lo, lm_lo, tmp, MPFR_RNDD);
+        mpfr_div_ui(tmp, Rhi, o->m, MPFR_RNDU);
+        mpfr_log1p(tmp, tmp, MPFR_RNDU);
+        mpfr_add(L->lnS_hi, lm_hi, tmp, MPFR_RNDU);
+    }
+    mpfr_clears(lm_lo, lm_hi, tlo, thi, elo, ehi, tmp, Rlo, Rhi, (mpfr_ptr)0);
+    return EM_OK;
+}
+
+/* ------------------------------------------------------------- decimals */
+
+/* K-digit round-to-nearest decimal of x: digits (no sign) into d, exponent into *e,
+ * sign into *neg.  MPFR's RNDN for mpfr_get_str: ties to even. */
+static void dec_of(const mpfr_t x, int K, char *d, mpfr_exp_t *e, int *neg)
+{
+    mpfr_get_str(d, e, 10, (size_t)K, x, MPFR_RNDN);
+    *neg = d[0] == '-';
+    if (*neg)
+        memmove(d, d + 1, strlen(d));
+}
+
+/* Both ends of a direct interval [lo, hi] (same sign, non-zero) round to the same K-digit
+ * decimal?  Then write it to o->dig1 / e / *neg and return 1.
+ *
+ * One conversion instead of two: x0, the end of smaller magnitude, is converted to K+G
+ * digits (D, round-to-nearest, so |x0 - D U| <= U/2 with U the unit of the last digit), and
+ * the interval's width w is bounded in units of U: w/U <= (w/x0) (D + 1/2) < (w/x0) 10^(K+G).
+ * With T the last G digits of D and h = 5 10^(G-1), every magnitude v in the interval
+ * satisfies D - 1/2 <= v/U <= D + 1/2 + W, so v rounds to the first K digits of D when
+ * T + 1/2 + W < h, and to those plus one unit when T - 1/2 > h (and T + 1/2 + W < 10^G + h).
+ * Crossing into the next decade is harmless: the rounding is then 10^e in both readings. */
+static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, int *neg)
+{
+    if (mpfr_zero_p(lo) || mpfr_zero_p(hi) || !mpfr_number_p(lo) || !mpfr_number_p(hi) ||
+        mpfr_sgn(lo) != mpfr_sgn(hi))
+        return 0;
+    const int K = o->K;
+    const mpfr_srcptr x0 = mpfr_sgn(lo) > 0 ? lo : hi;
+    mpfr_t *w = &o->scr_w;
+    mpfr_sub(*w, hi, lo, MPFR_RNDU);
+    mpfr_div(*w, *w, x0, MPFR_RNDU);
+    mpfr_abs(*w, *w, MPFR_RNDU);
+    mpfr_mul(*w, *w, o->pow10KG, MPFR_RNDU);
+    double W = mpfr_get_d(*w, MPFR_RNDU);
+    if (!(W < 1e8))
+        return 0;
+    mpfr_exp_t ex;
+    char *d = o->dig1;
+    mpfr_get_str(d, &ex, 10, (size_t)(K + GUARD), x0, MPFR_RNDN);
+    *neg = d[0] == '-';
+    if (*neg)
+        memmove(d, d + 1, strlen(d));
+    long T = 0;
+    for (int k = K; k < K + GUARD; k++)
+        T = T * 10 + (d[k] - '0');
+    d[K] = 0;
+    const double h = GUARD_POW / 2, Td = (double)T;
+    if (Td + 0.5 + W < h) {
+        /* the first K digits */
+    } else if (Td - 0.5 > h && Td + 0.5 + W < GUARD_POW + h) {
+        int k = K - 1;
+        while (k >= 0 && d[k] == '9')
+            d[k--] = '0';
+        if (k >= 0) {
+            d[k]++;
+        } else {
+            d[0] = '1';
+            ex++;
+        }
+    } else {
+        return 0;
+    }
+    mpz_set_si(e, (long)ex);
+    return 1;
+}
+
+/* Decimal of v = 10^x, x in [xlo, xhi]: floor(x) as an exact integer, 10^frac(x) by MPFR.
+ * d: digits out, e: exponent out (value 0.d * 10^e). */
+static void dec_pow10(const mpfr_t x, int up, int K, char *d, mpz_t e)
+{
+    mpfr_prec_t p = mpfr_get_prec(x);
+    mpfr_t fl, f, M;
+    mpfr_inits2(p, fl, f, M, (mpfr_ptr)0);
+    mpfr_floor(fl, x);                 /* exact: same precision */
+    mpfr_sub(f, x, fl, MPFR_RNDN);     /* exact: 0 <= f < 1 */
+    mpfr_exp10(M, f, up ? MPFR_RNDU : MPFR_RNDD);
+    mpfr_get_z(e, fl, MPFR_RNDN);
+    mpfr_exp_t em;
+    int neg;
+    dec_of(M, K, d, &em, &neg);        /* M in [1, 10]: em is 1 or 2 */
+    if (em >= 0)
+        mpz_add_ui(e, e, (unsigned long)em);
+    else
+        mpz_sub_ui(e, e, (unsigned long)(-em));
+    mpfr_clears(fl, f, M, (mpfr_ptr)0);
+}
+
+/* Decimal of exp(a) for a in [alo, ahi] (any size): via x = a / ln 10. */
+static int dec_from_log(em_oracle *o, const mpfr_t alo, const mpfr_t ahi, mpz_t e)
+{
+    mpfr_prec_t p = mpfr_get_prec(alo) > mpfr_get_prec(ahi) ? mpfr_get_prec(alo) : mpfr_get_prec(ahi);
+    mpfr_t l10lo, l10hi, xlo, xhi;
+    mpfr_inits2(p, l10lo, l10hi, xlo, xhi, (mpfr_ptr)0);
+    mpfr_log_ui(l10lo, 10, MPFR_RNDD);
+    mpfr_log_ui(l10hi, 10, MPFR_RNDU);
+    mpfr_div(xlo, alo, mpfr_sgn(alo) < 0 ? l10lo : l10hi, MPFR_RNDD);
+    mpfr_div(xhi, ahi, mpfr_sgn(ahi) < 0 ? l10hi : l10lo, MPFR_RNDU);
+    mpz_t e2;
+    mpz_init(e2);
+    dec_pow10(xlo, 0, o->K, o->dig1, e);
+    dec_pow10(xhi, 1, o->K, o->dig2, e2);
+    int same = mpz_cmp(e, e2) == 0 && strcmp(o->dig1, o->dig2) == 0;
+    mpz_clear(e2);
+    mpfr_clears(l10lo, l10hi, xlo, xhi, (mpfr_ptr)0);
+    return same;
+}
+
+/* Exact K-digit rounding of a positive rational v; tie: 0 = to even, -1 = down (v is
+ * infinitesimally below the given value). */
+static void dec_rational(const mpq_t v, int K, int tie, char *d, mpz_t e)
+{
+    mpz_t a, b, q, r, t;
+    mpz_inits(a, b, q, r, t, (mpz_ptr)0);
+    long E = (long)mpz_sizeinbase(mpq_numref(v), 10) - (long)mpz_sizeinbase(mpq_denref(v), 10);
+    for (;;) {
+        /* q = floor(v * 10^(K - E)) */
+        mpz_set(a, mpq_numref(v));
+        mpz_set(b, mpq_denref(v));
+        long s = K - E;
+        mpz_ui_pow_ui(t, 10, (unsigned long)(s >= 0 ? s : -s));
+        if (s >= 0)
+            mpz_mul(a, a, t);
+        else
+            mpz_mul(b, b, t);
+        mpz_fdiv_qr(q, r, a, b);
+        /* the estimate of E may be off by one: check against 10^(K-1), 10^K exactly */
+        mpz_ui_pow_ui(t, 10, (unsigned long)K);
+        if (mpz_cmp(q, t) >= 0) { E++; continue; }
+        mpz_ui_pow_ui(t, 10, (unsigned long)(K - 1));
+        if (mpz_cmp(q, t) < 0) { E--; continue; }
+        break;
+    }
+    mpz_mul_2exp(r, r, 1);
+    int c = mpz_cmp(r, b);
+    int up = c > 0 || (c == 0 && tie == 0 && mpz_odd_p(q)) ;
+    if (c == 0 && tie < 0)
+        up = 0;
+    if (up) {
+        mpz_add_ui(q, q, 1);
+        mpz_ui_pow_ui(t, 10, (unsigned long)K);
+        if (mpz_cmp(q, t) == 0) {
+            mpz_ui_pow_ui(q, 10, (unsigned long)(K - 1));
+            E++;
+        }
+    }
+    /* exact value below a K-digit decimal by an infinitesimal, with r == 0: the decimal
+     * itself is the correct rounding (the infinitesimal is far below half a unit). */
+    mpz_get_str(d, 10, q);
+    mpz_set_si(e, E);
+    mpz_clears(a, b, q, r, t, (mpz_ptr)0);
+}
+
+static int is_one(const char *d, const mpz_t e)
+{
+    if (d[0] != '1' || mpz_cmp_ui(e, 1) != 0)
+        return 0;
+    for (const char *p = d + 1; *p; p++)
+        if (*p != '0')
+            return 0;
+    return 1;
+}
+
+static int set_out(char **slot, char *s)
+{
+    free(*slot);
+    *slot = s;
+    return s ? EM_OK : EM_ERR_NOMEM;
+}
+
+static int emit_prob(em_oracle *o, const char *d, const mpz_t e, unsigned *flags)
+{
+    if (is_one(d, e)) {
+        /* P < 1 (exact 1 is handled by the caller): the largest K-digit decimal below 1 */
+        char *s = malloc((size_t)o->K + 3);
+        if (!s)
+            return EM_ERR_NOMEM;
+        s[0] = '0';
+        s[1] = '.';
+        memset(s + 2, '9', (size_t)o->K);
+        s[o->K + 2] = 0;
+        *flags |= EM_OF_NEAR_ONE;
+        return set_out(&o->pstr, s);
+    }
+    return set_out(&o->pstr, em_format_decimal(0, d, e));
+}
+
+/* ------------------------------------------------------------ candidates */
+
+static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
+{
+    struct level *L = &o->lv[k];
+    const mpfr_prec_t p = L->p;
+    const int K = o->K;
+    int st = EM_OK;
+    int pdone = 0, ldone = 0;
+    unsigned flags = 0;
+    double pd = 0, ld = 0;
+    mpz_ptr e = o->scr_e;
+    if (o->scr_prec != p) {
+        for (int v = 0; v < 9; v++)
+            mpfr_set_prec(o->scr[v], p);
+        o->scr_prec = p;
+    } else {
+        /* llo / lhi may have been widened for a log-domain bound */
+        if (mpfr_get_prec(o->scr[2]) != p) mpfr_set_prec(o->scr[2], p);
+        if (mpfr_get_prec(o->scr[3]) != p) mpfr_set_prec(o->scr[3], p);
+    }
+    mpfr_ptr plo = o->scr[0], phi = o->scr[1], llo = o->scr[2], lhi = o->scr[3], tlo = o->scr[4],
+             thi = o->scr[5], tmp = o->scr[6], elo = o->scr[7], ehi = o->scr[8];
+    int neg;
+
+    if (o->cls[i] == CL_MODE) {
+        /* log P = -ln S */
+        if (L->extreme && o->m == 1) {
+            /* -log1p(y), y below the range: |log P| in [y (1 - y/2), y], so
+             * ln|log P| in [ln y - y, ln y] within [nextbelow(ly_lo), ly_hi] */
+            mpfr_set_prec(llo, mpfr_get_prec(L->ly_lo));
+            mpfr_set_prec(lhi, mpfr_get_prec(L->ly_hi));
+            mpfr_set(llo, L->ly_lo, MPFR_RNDD);
+            mpfr_nextbelow(llo);
+            mpfr_set(lhi, L->ly_hi, MPFR_RNDU);
+            if (dec_from_log(o, llo, lhi, e)) {
+                ldone = 1;
+                flags |= EM_OF_LOG_FROM_LOG;
+                st = set_out(&o->lstr, em_format_decimal(1, o->dig1, e));
+                ld = -0.0;
+            }
+        } else {
+            mpfr_neg(llo, L->lnS_hi, MPFR_RNDD);
+            mpfr_neg(lhi, L->lnS_lo, MPFR_RNDU);
+            double d1 = mpfr_get_d(llo, MPFR_RNDN), d2 = mpfr_get_d(lhi, MPFR_RNDN);
+            if (d1 == d2 && dec_direct(o, llo, lhi, e, &neg)) {
+                ldone = 1;
+                ld = d1;
+                st = set_out(&o->lstr, em_format_decimal(neg, o->dig1, e));
+            }
+        }
+        if (st)
+            goto out;
+        if (o->nother == 0 || L->extreme) {
+            /* P = 1/m exactly (all tied), or 1/m minus an infinitesimal (others below range) */
+            if (!o->ratdigits) {
+                mpq_t v;
+                mpq_init(v);
+                mpq_set_ui(v, 1, o->m);
+                o->ratdigits = malloc((size_t)K + 8);
+                if (!o->ratdigits) {
+                    mpq_clear(v);
+                    st = EM_ERR_NOMEM;
+                    goto out;
+                }
+                dec_rational(v, K, o->nother == 0 ? 0 : -1, o->ratdigits, o->rat_e);
+                o->rat_d = em_q_get_d(v, NULL);
+                mpq_clear(v);
+            }
+            pd = o->rat_d;
+            if (o->nother == 0)
+                flags |= EM_OF_RATIONAL;
+            st = emit_prob(o, o->ratdigits, o->rat_e, &flags);
+            pdone = 1;
+        } else {
+            mpfr_ui_div(plo, 1, L->S_hi, MPFR_RNDD);
+            mpfr_ui_div(phi, 1, L->S_lo, MPFR_RNDU);
+            double d1 = mpfr_get_d(plo, MPFR_RNDN), d2 = mpfr_get_d(phi, MPFR_RNDN);
+            if (d1 == d2 && dec_direct(o, plo, phi, e, &neg)) {
+                pdone = 1;
+                pd = d1;
+                st = emit_prob(o, o->dig1, e, &flags);
+            }
+        }
+        goto out;
+    }
+
+    /* an other candidate: t < 0 */
+    q_bounds(tlo, thi, o->t[i]);
+    mpfr_sub(llo, tlo, L->lnS_hi, MPFR_RNDD);
+    mpfr_sub(lhi, thi, L->lnS_lo, MPFR_RNDU);
+    {
+        double d1 = mpfr_get_d(llo, MPFR_RNDN), d2 = mpfr_get_d(lhi, MPFR_RNDN);
+        if (d1 == d2 && dec_direct(o, llo, lhi, e, &neg)) {
+            ldone = 1;
+            ld = d1;
+            st = set_out(&o->lstr, em_format_decimal(neg, o->dig1, e));
+            if (st)
+                goto out;
+        }
+    }
+    if (k == 0 && L->E)
+        mpfr_set(elo, &L->E[i], MPFR_RNDN);
+    else
+        mpfr_exp(elo, tlo, MPFR_RNDD);
+    if (!mpfr_zero_p(elo)) {
+        exp_hi_from_lo(ehi, elo, tlo, thi, tmp);
+        mpfr_div(plo, elo, L->S_hi, MPFR_RNDD);
+        mpfr_div(phi, ehi, L->S_lo, MPFR_RNDU);
+    }
+    if (!mpfr_zero_p(elo) && !mpfr_zero_p(plo)) {
+        double d1 = mpfr_get_d(plo, MPFR_RNDN), d2 = mpfr_get_d(phi, MPFR_RNDN);
+        if (d1 == d2 && dec_direct(o, plo, phi, e, &neg)) {
+            pdone = 1;
+            pd = d1;
+            st = emit_prob(o, o->dig1, e, &flags);
+        }
+    } else {
+        /* P below MPFR's exponent range: from log P at a precision covering the
+         * integer part of log10 P as well */
+        mpfr_prec_t pp = p + q_bits(o->t[i]) + 8;
+        mpfr_t a_lo, a_hi, ulo, uhi;
+        mpfr_inits2(pp, a_lo, a_hi, ulo, uhi, (mpfr_ptr)0);
+        q_bounds(ulo, uhi, o->t[i]);
+        mpfr_sub(a_lo, ulo, L->lnS_hi, MPFR_RNDD);
+        mpfr_sub(a_hi, uhi, L->lnS_lo, MPFR_RNDU);
+        if (pp > o->maxprec)
+            o->maxprec = pp;
+        if (dec_from_log(o, a_lo, a_hi, e)) {
+            pdone = 1;
+            pd = 0.0; /* far below 2^-1075 */
+            flags |= EM_OF_FROM_LOG;
+            st = set_out(&o->pstr, em_format_decimal(0, o->dig1, e));
+        }
+        mpfr_clears(a_lo, a_hi, ulo, uhi, (mpfr_ptr)0);
+    }
+out:
+    if (st == EM_OK && pdone && ldone) {
+        *done = 1;
+        c->prob = o->pstr;
+        c->logprob = o->lstr;
+        c->prob_d = pd;
+        c->logprob_d = ld;
+        c->flags = flags;
+        c->prec = p;
+    }
+    return st;
+}
+
+int em_oracle_get(em_oracle *o, size_t i, em_oracle_cand *c)
+{
+    if (!o || !c)
+        return EM_ERR_NULL;
+    if (i >= o->n)
+        return EM_ERR_DOMAIN;
+    memset(c, 0, sizeof *c);
+    if (o->cls[i] == CL_EXCLUDED) {
+        int st = set_out(&o->pstr, strdup("0"));
+        if (!st)
+            st = set_out(&o->lstr, strdup("-inf"));
+        if (st)
+            return st;
+        c->prob = o->pstr;
+        c->logprob = o->lstr;
+        c->prob_d = 0.0;
+        c->logprob_d = -INFINITY;
+        c->flags = EM_OF_ZERO;
+        return EM_OK;
+    }
+    if (o->m == 1 && o->nother == 0) {
+        int st = set_out(&o->pstr, strdup("1"));
+        if (!st)
+            st = set_out(&o->lstr, strdup("0"));
+        if (st)
+            return st;
+        c->prob = o->pstr;
+        c->logprob = o->lstr;
+        c->prob_d = 1.0;
+        c->logprob_d = 0.0;
+        c->flags = EM_OF_ONE;
+        return EM_OK;
+    }
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    set_range();
+    int st = EM_OK;
+    for (int k = 0; k < MAX_LEVELS; k++) {
+        st = level_ensure(o, k);
+        if (st)
+            break;
+        int done = 0;
+        st = attempt(o, i, k, c, &done);
+        if (st || done)
+            break;
+        if (k == MAX_LEVELS - 1)
+            st = EM_ERR_DOMAIN;
+    }
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    return st;
+}
+
+int em_oracle_doubles(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+                      const mpq_t delta, int variant, double *p, double *logp)
+{
+    em_oracle *o;
+    int st = em_oracle_new(n, u, excluded, eps, delta, variant, 17, &o);
+    if (st)
+        return st;
+    for (size_t i = 0; i < n && !st; i++) {
+        em_oracle_cand c;
+        st = em_oracle_get(o, i, &c);
+        if (!st) {
+            if (p) p[i] = c.prob_d;
+            if (logp) logp[i] = c.logprob_d;
+        }
+    }
+    em_oracle_free(o);
+    return st;
+}

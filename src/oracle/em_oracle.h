@@ -1,0 +1,81 @@
+/* em_oracle.h: exact probabilities of the exponential mechanism, correctly rounded.
+ *
+ * For exact rational utilities u_i (or -inf: excluded), epsilon and delta:
+ *   P_i = exp(c u_i) / sum_j exp(c u_j),  c = eps/(2 delta) (standard) or eps/delta (monotone),
+ * printed correctly rounded (round-to-nearest) to K significant digits, together with
+ * log P_i, and both also correctly rounded to double.  The method (interval bounds with
+ * directed rounding, Ziv's strategy) and the output conventions are documented in
+ * src/oracle/README.md.  Summary of the conventions:
+ *   - "0" / "1" (probability) and "-inf" / "0" (log) only when exactly so: an excluded
+ *     candidate, or the only candidate that is not excluded;
+ *   - a probability strictly below 1 whose correct rounding is 1 prints as K nines
+ *     ("0.999...9", flag EM_OF_NEAR_ONE): the largest K-digit decimal below 1; its
+ *     log-probability (e.g. -6.1e-933) carries the exact distance;
+ *   - numbers print like C's "%#.Kg": K significant digits, trailing zeros kept,
+ *     fixed notation for decimal exponents -5..K-1, else d.ddd...e-3247; the exponent can
+ *     have any number of digits (a probability beyond MPFR's exponent range is obtained
+ *     from its logarithm: flag EM_OF_FROM_LOG).
+ */
+#ifndef EM_ORACLE_H
+#define EM_ORACLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gmp.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EM_ORACLE_MAX_DIGITS 1000
+
+/* flags of one candidate's result */
+#define EM_OF_ZERO 1u          /* excluded: P = 0 exactly */
+#define EM_OF_ONE 2u           /* the only candidate: P = 1 exactly */
+#define EM_OF_RATIONAL 4u      /* P = 1/m exactly (all candidates tied) */
+#define EM_OF_NEAR_ONE 8u      /* P < 1 rounds to 1: printed as K nines */
+#define EM_OF_FROM_LOG 16u     /* P below MPFR's exponent range: decimal from log P */
+#define EM_OF_LOG_FROM_LOG 32u /* |log P| below MPFR's range: decimal from log |log P| */
+
+typedef struct em_oracle em_oracle;
+
+typedef struct em_oracle_cand {
+    const char *prob;     /* valid until the next em_oracle_get on the same oracle */
+    const char *logprob;
+    double prob_d;        /* P correctly rounded to double (0 when P < 2^-1075) */
+    double logprob_d;     /* log P correctly rounded to double (-inf when excluded) */
+    unsigned flags;
+    long prec;            /* working precision (bits) at which the result was decided */
+} em_oracle_cand;
+
+/* Prepare the oracle: n candidates, u[i] exact (ignored where excluded[i]; excluded may be
+ * NULL), eps > 0 and delta > 0 exact, variant EM_STANDARD or EM_MONOTONE, digits K in
+ * [1, EM_ORACLE_MAX_DIGITS].  Computes the normaliser lazily.  Errors: EM_ERR_NULL,
+ * EM_ERR_EMPTY, EM_ERR_TOO_MANY, EM_ERR_EPSILON / EM_ERR_SENSITIVITY (not > 0),
+ * EM_ERR_VARIANT, EM_ERR_ALL_EXCLUDED, EM_ERR_DOMAIN (digits), EM_ERR_NOMEM. */
+int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+                  const mpq_t delta, int variant, int digits, em_oracle **out);
+
+/* Candidate i's correctly rounded results.  Errors: EM_ERR_DOMAIN (i >= n, or the
+ * precision limit of 2^24 bits reached, which no known input does), EM_ERR_NOMEM. */
+int em_oracle_get(em_oracle *o, size_t i, em_oracle_cand *c);
+
+/* Largest precision (bits) used so far, and the number of normaliser passes. */
+long em_oracle_max_prec(const em_oracle *o);
+int em_oracle_passes(const em_oracle *o);
+
+void em_oracle_free(em_oracle *o);
+
+/* Convenience: all candidates' doubles (either array may be NULL). */
+int em_oracle_doubles(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+                      const mpq_t delta, int variant, double *p, double *logp);
+
+/* Format a decimal given as K significant digits d (no sign, d[0] != '0') and exponent e
+ * (value = 0.d * 10^e, MPFR's convention) with sign, in the oracle's output style.
+ * Returns a malloc'd string. */
+char *em_format_decimal(int negative, const char *d, const mpz_t e);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

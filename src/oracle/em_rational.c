@@ -1,0 +1,346 @@
+/* em_rational.c: exact number parsing (GMP mpq) and exact-to-double rounding. */
+#include "oracle/em_rational.h"
+
+#include <ctype.h>
+#include <float.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpfr.h>
+
+#include "expmech.h"
+
+static int fail(const char **msg, const char *m)
+{
+    if (msg)
+        *msg = m;
+    return EM_ERR_PARSE;
+}
+
+static int lower(int c)
+{
+    return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
+}
+
+static int ieq(const char *s, size_t len, const char *word)
+{
+    size_t wl = strlen(word);
+    if (len != wl)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (lower((unsigned char)s[i]) != word[i])
+            return 0;
+    return 1;
+}
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    c = lower(c);
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+
+/* Parse an optionally signed decimal exponent at s[*i..len); value limited to `lim`. */
+static int parse_exp(const char *s, size_t len, size_t *i, long lim, long *out, const char **msg,
+                     const char *toobig)
+{
+    int neg = 0;
+    if (*i < len && (s[*i] == '+' || s[*i] == '-')) {
+        neg = s[*i] == '-';
+        (*i)++;
+    }
+    if (*i >= len || !isdigit((unsigned char)s[*i]))
+        return fail(msg, "missing digits in the exponent");
+    long v = 0;
+    while (*i < len && isdigit((unsigned char)s[*i])) {
+        if (v <= lim)
+            v = v * 10 + (s[*i] - '0');
+        (*i)++;
+    }
+    if (v > lim)
+        return fail(msg, toobig);
+    *out = neg ? -v : v;
+    return EM_OK;
+}
+
+int em_q_parse(const char *s, size_t len, int allow_neg_inf, mpq_t q, int *kind, const char **msg)
+{
+    if (!s || !kind)
+        return EM_ERR_NULL;
+    if (msg)
+        *msg = NULL;
+    if (len == 0)
+        return fail(msg, "empty number");
+    size_t i = 0;
+    int neg = 0, signed_ = 0;
+    if (s[0] == '+' || s[0] == '-') {
+        neg = s[0] == '-';
+        signed_ = 1;
+        i = 1;
+    }
+    const char *r = s + i;
+    size_t rl = len - i;
+    if (ieq(r, rl, "inf") || ieq(r, rl, "infinity")) {
+        if (!neg)
+            return fail(msg, "+inf is not allowed (only -inf, which excludes a candidate)");
+        if (!allow_neg_inf)
+            return fail(msg, "-inf is not allowed here");
+        *kind = EM_Q_NEG_INF;
+        mpq_set_ui(q, 0, 1);
+        return EM_OK;
+    }
+    if (ieq(r, rl, "nan") || (rl > 3 && ieq(r, 3, "nan")))
+        return fail(msg, "NaN is not a number");
+    if (rl == 0)
+        return fail(msg, signed_ ? "a sign without digits" : "empty number");
+
+    mpz_t num, den;
+    mpz_init(num);
+    mpz_init(den);
+    int st = EM_OK;
+    char *buf = NULL;
+
+    if (rl >= 2 && r[0] == '0' && (r[1] == 'x' || r[1] == 'X')) {
+        /* hex float: mantissa hex digits, optional fraction, optional p exponent */
+        size_t j = i + 2;
+        size_t nd = 0, nfrac = 0;
+        int seen_point = 0;
+        buf = malloc(len + 1);
+        if (!buf) { st = EM_ERR_NOMEM; goto out; }
+        size_t bl = 0;
+        for (; j < len; j++) {
+            int c = (unsigned char)s[j];
+            if (c == '.') {
+                if (seen_point) { st = fail(msg, "two decimal points"); goto out; }
+                seen_point = 1;
+                continue;
+            }
+            if (hexval(c) < 0)
+                break;
+            buf[bl++] = (char)c;
+            nd++;
+            if (seen_point)
+                nfrac++;
+        }
+        if (nd == 0) { st = fail(msg, "missing hex digits after 0x"); goto out; }
+        if (nd > EM_Q_MAX_DIGITS) { st = fail(msg, "too many digits"); goto out; }
+        long e2 = 0;
+        if (j < len && (s[j] == 'p' || s[j] == 'P')) {
+            j++;
+            st = parse_exp(s, len, &j, EM_Q_MAX_EXP2, &e2, msg,
+                           "binary exponent too large (the limit is 33220)");
+            if (st) goto out;
+        }
+        if (j != len) {
+            st = fail(msg, "unexpected character in a hex number");
+            goto out;
+        }
+        buf[bl] = 0;
+        mpz_set_str(num, buf, 16);
+        long shift = e2 - 4 * (long)nfrac;
+        mpz_set_ui(den, 1);
+        if (shift >= 0)
+            mpz_mul_2exp(num, num, (mp_bitcnt_t)shift);
+        else
+            mpz_mul_2exp(den, den, (mp_bitcnt_t)(-shift));
+    } else {
+        /* decimal or fraction */
+        size_t j = i;
+        size_t nd = 0, nfrac = 0;
+        int seen_point = 0;
+        buf = malloc(len + 1);
+        if (!buf) { st = EM_ERR_NOMEM; goto out; }
+        size_t bl = 0;
+        for (; j < len; j++) {
+            int c = (unsigned char)s[j];
+            if (c == '.') {
+                if (seen_point) { st = fail(msg, "two decimal points"); goto out; }
+                seen_point = 1;
+                continue;
+            }
+            if (!isdigit(c))
+                break;
+            buf[bl++] = (char)c;
+            nd++;
+            if (seen_point)
+                nfrac++;
+        }
+        if (nd == 0) {
+            if (j < len && !seen_point)
+                st = fail(msg, "not a number (expected digits, a hex float 0x..., a fraction a/b or -inf)");
+            else
+                st = fail(msg, "missing digits");
+            goto out;
+        }
+        if (nd > EM_Q_MAX_DIGITS) { st = fail(msg, "too many digits"); goto out; }
+        buf[bl] = 0;
+        mpz_set_str(num, buf, 10);
+        mpz_set_ui(den, 1);
+        if (j < len && s[j] == '/') {
+            if (seen_point) { st = fail(msg, "a fraction takes integers only (a/b)"); goto out; }
+            j++;
+            size_t k0 = j, bl2 = 0;
+            while (j < len && isdigit((unsigned char)s[j]))
+                buf[bl2++] = s[j++];
+            if (j == k0) { st = fail(msg, "missing denominator after '/'"); goto out; }
+            if (j != len) { st = fail(msg, "unexpected character after the denominator"); goto out; }
+            if (bl2 > EM_Q_MAX_DIGITS) { st = fail(msg, "too many digits"); goto out; }
+            buf[bl2] = 0;
+            mpz_set_str(den, buf, 10);
+            if (mpz_sgn(den) == 0) { st = fail(msg, "zero denominator"); goto out; }
+        } else {
+            long e10 = 0;
+            if (j < len && (s[j] == 'e' || s[j] == 'E')) {
+                j++;
+                st = parse_exp(s, len, &j, EM_Q_MAX_EXP10, &e10, msg,
+                               "decimal exponent too large (the limit is 10000)");
+                if (st) goto out;
+            }
+            if (j != len) {
+                st = fail(msg, "unexpected character in a number");
+                goto out;
+            }
+            long p10 = e10 - (long)nfrac;
+            mpz_t t;
+            mpz_init(t);
+            if (p10 >= 0) {
+                mpz_ui_pow_ui(t, 10, (unsigned long)p10);
+                mpz_mul(num, num, t);
+            } else {
+                mpz_ui_pow_ui(den, 10, (unsigned long)(-p10));
+            }
+            mpz_clear(t);
+        }
+    }
+    if (neg)
+        mpz_neg(num, num);
+    mpq_set_num(q, num);
+    mpq_set_den(q, den);
+    mpq_canonicalize(q);
+    *kind = EM_Q_FINITE;
+out:
+    free(buf);
+    mpz_clear(num);
+    mpz_clear(den);
+    return st;
+}
+
+int em_q_parse_str(const char *s, int allow_neg_inf, mpq_t q, int *kind, const char **msg)
+{
+    if (!s)
+        return EM_ERR_NULL;
+    return em_q_parse(s, strlen(s), allow_neg_inf, q, kind, msg);
+}
+
+double em_q_get_d(const mpq_t q, int *overflow)
+{
+    /* Round once, in double's own format: precision 53 with double's exponent range
+     * (emin = -1073 gives the smallest subnormal 2^-1074 after mpfr_subnormalize). */
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    mpfr_set_emin(-1073);
+    mpfr_set_emax(1024);
+    mpfr_t x;
+    mpfr_init2(x, 53);
+    int t = mpfr_set_q(x, q, MPFR_RNDN);
+    t = mpfr_check_range(x, t, MPFR_RNDN);
+    mpfr_subnormalize(x, t, MPFR_RNDN);
+    double d = mpfr_get_d(x, MPFR_RNDN);
+    mpfr_clear(x);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    if (overflow)
+        *overflow = isinf(d);
+    return d;
+}
+
+char *em_q_to_string(const mpq_t q, int maxdigits)
+{
+    /* q = a/b is a terminating decimal iff b = 2^x 5^y; then q = m * 10^-k with
+     * k = max(x, y) and m = a * 10^k / b. */
+    mpz_t b, five, m;
+    mpz_init_set(b, mpq_denref(q));
+    mpz_init_set_ui(five, 5);
+    mpz_init(m);
+    char *out = NULL;
+    unsigned long x = mpz_scan1(b, 0);
+    mpz_tdiv_q_2exp(b, b, x);
+    unsigned long y = mpz_remove(b, b, five);
+    if (mpz_cmp_ui(b, 1) == 0) {
+        long k = (long)(x > y ? x : y);
+        mpz_ui_pow_ui(m, 10, (unsigned long)k);
+        mpz_mul(m, m, mpq_numref(q));
+        mpz_divexact(m, m, mpq_denref(q));
+        if (mpz_sgn(m) == 0) {
+            out = strdup("0");
+            goto done;
+        }
+        while (mpz_divisible_ui_p(m, 10)) {
+            mpz_divexact_ui(m, m, 10);
+            k--;
+        }
+        int neg = mpz_sgn(m) < 0;
+        mpz_abs(m, m);
+        char *d = mpz_get_str(NULL, 10, m);
+        long nd = (long)strlen(d);
+        if (nd <= maxdigits) {
+            long E = nd - 1 - k; /* value = d[0].d[1..] * 10^E */
+            size_t cap = (size_t)nd + 64 + (size_t)(E < 0 ? -E : E);
+            out = malloc(cap);
+            if (out) {
+                char *p = out;
+                if (neg) *p++ = '-';
+                if (E >= -6 && E < 21) {
+                    if (E >= 0) {
+                        for (long i = 0; i <= E; i++)
+                            *p++ = i < nd ? d[i] : '0';
+                        if (nd > E + 1) {
+                            *p++ = '.';
+                            for (long i = E + 1; i < nd; i++)
+                                *p++ = d[i];
+                        }
+                    } else {
+                        *p++ = '0';
+                        *p++ = '.';
+                        for (long i = 0; i < -E - 1; i++)
+                            *p++ = '0';
+                        for (long i = 0; i < nd; i++)
+                            *p++ = d[i];
+                    }
+                    *p = 0;
+                } else {
+                    *p++ = d[0];
+                    if (nd > 1) {
+                        *p++ = '.';
+                        memcpy(p, d + 1, (size_t)nd - 1);
+                        p += nd - 1;
+                    }
+                    sprintf(p, "e%c%ld", E < 0 ? '-' : '+', E < 0 ? -E : E);
+                }
+            }
+            free(d);
+            goto done;
+        }
+        free(d);
+    }
+    {
+        char *a = mpz_get_str(NULL, 10, mpq_numref(q));
+        char *bb = mpz_get_str(NULL, 10, mpq_denref(q));
+        out = malloc(strlen(a) + strlen(bb) + 2);
+        if (out) {
+            if (mpz_cmp_ui(mpq_denref(q), 1) == 0)
+                strcpy(out, a);
+            else
+                sprintf(out, "%s/%s", a, bb);
+        }
+        free(a);
+        free(bb);
+    }
+done:
+    mpz_clear(b);
+    mpz_clear(five);
+    mpz_clear(m);
+    return out;
+}
