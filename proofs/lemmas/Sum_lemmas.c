@@ -13,15 +13,3 @@
     }
   }
 */
-
-/*@ ghost
-  void Sum_Bounded(uint64_t *a, size_t n, uint64_t bound)
-  {
-    /@ loop invariant range: 0 <= m <= n;
-       loop invariant bounded: Sum(a, m) <= m * bound;
-       loop assigns m;
-       loop variant n - m; @/
-    for (size_t m = 0; m < n; m++) {
-    }
-  }
-*/

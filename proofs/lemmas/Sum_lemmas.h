@@ -16,12 +16,4 @@
   void Sum_Monotone(uint64_t *a, size_t n);
 */
 
-/*@ ghost
-  /@ requires valid: \valid_read(a + (0 .. n - 1));
-     requires bounded: \forall integer i; 0 <= i < n ==> a[i] <= bound;
-     assigns \nothing;
-     ensures bounded: Sum(a, n) <= n * bound;
-  @/
-  void Sum_Bounded(uint64_t *a, size_t n, uint64_t bound);
-*/
 #endif

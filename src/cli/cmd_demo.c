@@ -6,12 +6,9 @@
 
 #include "expmech.h"
 #include "cli/commands.h"
+#include "oracle/em_seeds.h"
 
-static const char *const labels[] = {
-    "Never-married", "Married-civ-spouse", "Divorced", "Married-spouse-absent",
-    "Separated", "Married-AF-spouse", "Widowed"};
-static const double counts[] = {10683, 14976, 4443, 418, 1025, 23, 993};
-#define NCAT (sizeof counts / sizeof counts[0])
+#define NCAT EM_MARITAL_N
 
 static int parse_u64(const char *s, uint64_t *out)
 {
@@ -57,7 +54,7 @@ int cmd_demo(int argc, char **argv)
     uint64_t W[NCAT], total, scale;
     size_t argmax, hits[NCAT] = {0};
     for (size_t i = 0; i < NCAT; i++)
-        u[i] = counts[i] / 1000.0;
+        u[i] = em_marital_counts[i] / 1000.0;
     const double eps = 1.0, delta = 1.0;
 
     int st = em_logweights(NCAT, u, eps, delta, EM_STANDARD, lw, &argmax);
@@ -74,7 +71,7 @@ int cmd_demo(int argc, char **argv)
     printf("%-22s %7s %10s %24s %22s\n", "category", "count", "utility", "probability",
            "log-probability");
     for (size_t i = 0; i < NCAT; i++)
-        printf("%-22s %7.0f %10.3f %24.17g %22.17g\n", labels[i], counts[i], u[i], p[i], logp[i]);
+        printf("%-22s %7ld %10.3f %24.17g %22.17g\n", em_marital_labels[i], em_marital_counts[i], u[i], p[i], logp[i]);
 
     em_rng rng;
     st = seeded ? em_rng_init_chacha(&rng, seed) : em_rng_init_os(&rng);
@@ -93,12 +90,12 @@ int cmd_demo(int argc, char **argv)
         }
         hits[r]++;
         if (d < 20)
-            printf("  %s\n", labels[r]);
+            printf("  %s\n", em_marital_labels[r]);
     }
     if (draws > 20) {
         printf("  ...\ncounts over all %llu draws:\n", (unsigned long long)draws);
         for (size_t i = 0; i < NCAT; i++)
-            printf("  %-22s %zu\n", labels[i], hits[i]);
+            printf("  %-22s %zu\n", em_marital_labels[i], hits[i]);
     }
     return EM_EXIT_OK;
 }

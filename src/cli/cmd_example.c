@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "oracle/em_seeds.h"
 #include "cli/scenario.h"
 
 static const char help[] =
@@ -15,25 +16,13 @@ static const char help[] =
     "  expmech example marital | expmech probs --epsilon 1\n"
     "Run with --list for the names.\n";
 
-static const char *const marital_labels[7] = {"Never-married", "Married-civ-spouse", "Divorced",
-                                               "Married-spouse-absent", "Separated",
-                                               "Married-AF-spouse", "Widowed"};
-static const long marital_counts[7] = {10683, 14976, 4443, 418, 1025, 23, 993};
-
-static const char *const occ_labels[15] = {
-    "Prof-specialty", "Craft-repair", "Exec-managerial", "Adm-clerical", "Sales",
-    "Other-service", "Machine-op-inspct", "Transport-moving", "Handlers-cleaners",
-    "Farming-fishing", "Tech-support", "Protective-serv", "Priv-house-serv", "Armed-Forces", "Baby"};
-static const long occ_counts[15] = {4140, 4100, 4066, 3770, 3650, 3295, 2002, 1597,
-                                    1370, 994,  928,  649,  149,  9,    1};
-
 static void marital(void)
 {
     puts("# example: marital: marital status of the Adult data (seed 000), score = count/1000");
     puts("# (the seed's utilities 10.683 etc. exactly); use epsilon 1 as in the seed");
     puts("# sensitivity: 1");
     for (int i = 0; i < 7; i++)
-        printf("%s,%ld.%03ld\n", marital_labels[i], marital_counts[i] / 1000, marital_counts[i] % 1000);
+        printf("%s,%ld.%03ld\n", em_marital_labels[i], em_marital_counts[i] / 1000, em_marital_counts[i] % 1000);
 }
 
 static void marital_raw(void)
@@ -42,7 +31,7 @@ static void marital_raw(void)
     puts("# with epsilon 1 the mode has probability 1 - 6.1e-933, Married-AF-spouse 9.9e-3248");
     puts("# sensitivity: 1");
     for (int i = 0; i < 7; i++)
-        printf("%s,%ld\n", marital_labels[i], marital_counts[i]);
+        printf("%s,%ld\n", em_marital_labels[i], em_marital_counts[i]);
 }
 
 static void occupation(void)
@@ -51,7 +40,7 @@ static void occupation(void)
     puts("# (exact fractions count/4140); use epsilon 1 as in the seed");
     puts("# sensitivity: 1");
     for (int i = 0; i < 15; i++)
-        printf("%s,%ld/4140\n", occ_labels[i], occ_counts[i]);
+        printf("%s,%ld/4140\n", em_occupation_labels[i], em_occupation_counts[i]);
 }
 
 static void socks(void)

@@ -3,7 +3,7 @@
 #define EM_PARAMS_H
 
 /* A static message for every status code, and for unknown codes; never NULL. */
-/*@ assigns \nothing;
+/*@ assigns \result \from status;
     ensures non_null: \result != \null;
  */
 const char *em_strerror(int status);

@@ -5,4 +5,8 @@
 
 double em_exp_nonpos(double x) { return exp(x); }
 
-double em_log_sum(double x) { return log(x); }
+double em_log1p_sum(double y) { return log1p(y); }
+
+double em_frexp(double x, int *e) { return frexp(x, e); }
+
+double em_ldexp(double x, int e) { return ldexp(x, e); }

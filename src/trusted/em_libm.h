@@ -13,11 +13,29 @@
  */
 double em_exp_nonpos(double x);
 
-/* log(x) for x in [1, 2^31]: a double in [0, 22]. */
-/*@ requires range: \le_double((double)1.0, x) && \le_double(x, (double)0x1p31);
+/* log1p(y) = log(1 + y) for y in [0, 2^31]: a double in [0, 22].  log1p, not
+   log(1 + y), keeps the log-probability of a dominant candidate when y < 2^-53. */
+/*@ requires range: \le_double((double)0.0, y) && \le_double(y, (double)0x1p31);
     assigns \nothing;
     ensures range: \le_double((double)0.0, \result) && \le_double(\result, (double)22.0);
  */
-double em_log_sum(double x);
+double em_log1p_sum(double y);
+
+/* frexp: x = m * 2^e with m in [0.5, 1), for finite x > 0 (subnormals included). */
+/*@ requires valid: \valid(e);
+    requires range: \gt_double(x, (double)0.0) && \le_double(x, (double)0x1.fffffffffffffp1023);
+    assigns *e;
+    ensures exponent: -1073 <= *e <= 1024;
+    ensures mantissa: \le_double((double)0.5, \result) && \lt_double(\result, (double)1.0);
+ */
+double em_frexp(double x, int *e);
+
+/* ldexp: x * 2^e, exact unless the result overflows (to -inf for x < 0) or is
+   subnormal; the sign of x is kept. */
+/*@ requires range: -4200 <= e <= 4200;
+    assigns \nothing;
+    ensures sign: \le_double(x, (double)0.0) ==> \le_double(\result, (double)0.0);
+ */
+double em_ldexp(double x, int e);
 
 #endif

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Read the WP and Why3 reports; the proof gate's verdict and the README table.
+
+  wp_report.py check NAME JSON LOG RC   fail unless every goal of a WP step is proved
+  wp_report.py table                    Markdown status table from proofs/report/*.json
+  wp_report.py readme README TABLE      write TABLE between the status markers
+  wp_report.py readme-check README TABLE  fail if README's table differs from TABLE
+"""
+import glob
+import json
+import os
+import re
+import sys
+
+BEGIN, END = "<!-- status:begin -->", "<!-- status:end -->"
+REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report")
+
+
+def die(msg):
+    print(f"wp_report: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def check(name, path, log, rc):
+    problems = []
+    if rc != "0":
+        problems.append(f"frama-c exited {rc} (a goal unknown, invalid, a warning, or a parse error)")
+    text = open(log, encoding="utf-8", errors="replace").read() if os.path.exists(log) else ""
+    for pat, why in [(r"Failed smoke-test", "a smoke test failed: some contract or code is dead/inconsistent"),
+                     (r"missing cache", "a goal is not in the WP cache: run `make prove` and commit proofs/wp-session"),
+                     (r"[Pp]rover .* not (found|installed)", "a prover is missing"),
+                     (r"\[(Failed|Unknown|Timeout|Invalid)\] Goal", "a goal is not proved")]:
+        if re.search(pat, text):
+            problems.append(why)
+    if not os.path.exists(path):
+        problems.append(f"no report {path}")
+    else:
+        main = json.load(open(path)).get("wp:global", {}).get("wp:main", {})
+        total, valid = main.get("total", 0), main.get("valid", 0)
+        if total == 0:
+            problems.append("the report has no goals")
+        elif valid != total:
+            problems.append(f"{total - valid} of {total} goals not proved (unknown, failed or untried)")
+        print(f"verify: WP step '{name}': {valid}/{total} goals proved")
+    if problems:
+        for p in problems:
+            print(f"verify: WP step '{name}': {p}", file=sys.stderr)
+        sys.exit(1)
+
+
+def wp_rows():
+    rows = []
+    for path in sorted(glob.glob(os.path.join(REPORT, "wp-*.json"))):
+        step = os.path.basename(path)[3:-5]
+        funcs = json.load(open(path)).get("wp:functions", {})
+        for fn in sorted(funcs):
+            goals = {k: v for k, v in funcs[fn].items() if not k.startswith("wp:")}
+            total = sum(g.get("wp:main", {}).get("total", 0) for g in goals.values())
+            valid = sum(g.get("wp:main", {}).get("valid", 0) for g in goals.values())
+            smoke = sum(1 for g in goals if "_wp_smoke_" in g)
+            props = set()
+            for g in goals:
+                if not g.startswith(fn + "_") or "_wp_smoke_" in g:
+                    continue
+                m = re.search(r"_(ensures|exits)_([A-Za-z0-9_]+?)(_part\d+)?$", g)
+                if m:
+                    props.add(m.group(2))
+            rows.append((step, fn, ", ".join(sorted(props)) or "(safety: RTE, assigns)",
+                         valid, total, smoke))
+    return rows
+
+
+def table():
+    out = ["| step | function | named postconditions proved | goals proved / total (smoke tests) |",
+           "|---|---|---|---|"]
+    gv = gt = 0
+    for step, fn, props, v, t, s in wp_rows():
+        out.append(f"| WP {step} | `{fn}` | {props} | {v}/{t} ({s}) |")
+        gv += v
+        gt += t
+    tpath = os.path.join(REPORT, "theorems.json")
+    tv = tt = 0
+    if os.path.exists(tpath):
+        th = json.load(open(tpath))
+        stmts = {}
+        spath = os.path.join(os.path.dirname(REPORT), "theorems", "statements.tsv")
+        if os.path.exists(spath):
+            for line in open(spath, encoding="utf-8"):
+                if "\t" in line:
+                    k, v = line.rstrip("\n").split("\t", 1)
+                    stmts[k] = v
+        goals = {}
+        for f in th.get("files", []):
+            for g in f.get("goals", []):
+                goals[g["name"].split(".")[-1].replace("'vc", "")] = (
+                    g.get("subgoals_proved", 0), g.get("subgoals", 0), f["file"])
+        for t in th.get("theorems", []):
+            name = t["name"]
+            v, n, fil = goals.get(name, (0, 0, t.get("file", "")))
+            if not t.get("proved"):
+                v = 0
+            out.append(f"| Why3 | `{name}` ({os.path.basename(fil)}) | {stmts.get(name, '')} | {v}/{n} |")
+        tot = th.get("totals", {})
+        tv, tt = tot.get("proved", 0), tot.get("total", 0)
+    out.append("")
+    out.append(f"WP: **{gv}/{gt}** goals proved (smoke tests included); "
+               f"Why3 theorems: **{tv}/{tt}** goals proved.")
+    return "\n".join(out) + "\n"
+
+
+def readme_split(readme):
+    text = open(readme, encoding="utf-8").read()
+    if BEGIN not in text or END not in text:
+        die(f"{readme} has no {BEGIN} ... {END} markers")
+    a = text.index(BEGIN) + len(BEGIN)
+    b = text.index(END)
+    return text, a, b
+
+
+def main(argv):
+    if len(argv) < 2:
+        die(__doc__)
+    cmd = argv[1]
+    if cmd == "check" and len(argv) == 6:
+        check(*argv[2:6])
+    elif cmd == "table":
+        sys.stdout.write(table())
+    elif cmd == "readme" and len(argv) == 4:
+        text, a, b = readme_split(argv[2])
+        new = text[:a] + "\n" + open(argv[3]).read() + text[b:]
+        open(argv[2], "w", encoding="utf-8").write(new)
+    elif cmd == "readme-check" and len(argv) == 4:
+        text, a, b = readme_split(argv[2])
+        if text[a:b].strip() != open(argv[3]).read().strip():
+            sys.exit(1)
+    else:
+        die(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,249 @@
+/* test_fixed.c: em_weights_fixed (src/core/em_fixed.h): the scale, the arg-max,
+ * the support, the sum bound, and the distance to the exact distribution. */
+#include "em_test_util.h"
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static const double INF = HUGE_VAL;
+
+/* 2^(63 - ceil(log2 n)), computed here by counting bits. */
+static uint64_t expected_scale(size_t n)
+{
+    unsigned c = 0; /* ceil(log2 n) */
+    while (((size_t)1 << c) < n)
+        c++;
+    return (uint64_t)1 << (63 - c);
+}
+
+/* Every promise of em_weights_fixed on one input; returns the total. */
+static uint64_t check_weights(const char *label, size_t n, const double *lw)
+{
+    uint64_t *W = malloc(n * sizeof *W), total = 0, scale = 0;
+    ck_assert(W != NULL);
+    int st = em_weights_fixed(n, lw, W, &total, &scale);
+    EM_T_REQUIRE(st == EM_OK, "%s: status %d", label, st);
+    EM_T_REQUIRE(scale == expected_scale(n), "%s: scale %llu, expected 2^(63 - ceil(log2 %zu))", label,
+                  (unsigned long long)scale, n);
+    uint64_t sum = 0;
+    int overflow = 0;
+    for (size_t i = 0; i < n; i++) {
+        overflow |= __builtin_add_overflow(sum, W[i], &sum);
+        EM_T_REQUIRE(W[i] <= scale, "%s: W[%zu] = %llu > scale", label, i, (unsigned long long)W[i]);
+        if (lw[i] == 0.0)
+            EM_T_REQUIRE(W[i] == scale, "%s: arg-max W[%zu] = %llu != scale", label, i, (unsigned long long)W[i]);
+        if (lw[i] <= 0.0 && exp(lw[i]) > 0.0)
+            EM_T_REQUIRE(W[i] >= 1, "%s: W[%zu] == 0 but exp(lw) = %g > 0", label, i, exp(lw[i]));
+        if (isinf(lw[i]) && lw[i] < 0)
+            EM_T_REQUIRE(W[i] == 0, "%s: excluded W[%zu] = %llu", label, i, (unsigned long long)W[i]);
+    }
+    EM_T_REQUIRE(!overflow && sum == total, "%s: total %llu != sum of W", label, (unsigned long long)total);
+    EM_T_REQUIRE(total <= ((uint64_t)1 << 63), "%s: total %llu > 2^63", label, (unsigned long long)total);
+    free(W);
+    return total;
+}
+
+START_TEST(scale_values)
+{
+    const size_t ns[] = {1, 2, 3, 7, 8, 9, 1000};
+    const uint64_t want[] = {1ULL << 63, 1ULL << 62, 1ULL << 61, 1ULL << 60, 1ULL << 60, 1ULL << 59, 1ULL << 53};
+    double lw[1000];
+    uint64_t W[1000], total, scale;
+    for (size_t i = 0; i < 1000; i++)
+        lw[i] = -(double)i; /* lw[0] == 0: the arg-max */
+    for (size_t k = 0; k < N_OF(ns); k++) {
+        ck_assert_int_eq(em_weights_fixed(ns[k], lw, W, &total, &scale), EM_OK);
+        ck_assert_msg(scale == want[k], "n = %zu: scale %llu", ns[k], (unsigned long long)scale);
+        ck_assert_msg(W[0] == want[k], "n = %zu: W[argmax] = %llu", ns[k], (unsigned long long)W[0]);
+        ck_assert(total >= scale && total <= (1ULL << 63));
+    }
+    for (size_t n = 1; n <= 1000; n += (n < 70 ? 1 : 37))
+        check_weights("scale sweep", n, lw);
+    const size_t pow2[] = {1023, 1024, 1025};
+    double z[1025] = {0};
+    for (size_t k = 0; k < 3; k++)
+        check_weights("all zero", pow2[k], z);
+}
+END_TEST
+
+START_TEST(all_equal_fills_2_63)
+{
+    /* n a power of two, all arg-max: total is exactly 2^63 */
+    const size_t ns[] = {1, 2, 4, 8, 1024};
+    double z[1024] = {0};
+    for (size_t k = 0; k < N_OF(ns); k++)
+        ck_assert(check_weights("all equal", ns[k], z) == (1ULL << 63));
+    ck_assert(check_weights("three equal", 3, z) == 3 * (1ULL << 61));
+    /* -0.0 compares equal to 0: also the arg-max weight */
+    const double nz[] = {-0.0, 0.0, -1.0};
+    uint64_t W[3], total, scale;
+    ck_assert_int_eq(em_weights_fixed(3, nz, W, &total, &scale), EM_OK);
+    ck_assert(W[0] == scale && W[1] == scale && W[2] < scale && W[2] > 0);
+}
+END_TEST
+
+START_TEST(support_edges)
+{
+    /* exp(-745) is the last positive double region; exp(-746) is 0 */
+    const double lw[] = {0.0, -745.0, -744.4, -746.0, -800.0, -1e308, -INF, -1e-300, -0x1p-1074, -DBL_MIN, -708.4};
+    size_t n = N_OF(lw);
+    uint64_t W[N_OF(lw)], total, scale;
+    check_weights("support edges", n, lw);
+    ck_assert_int_eq(em_weights_fixed(n, lw, W, &total, &scale), EM_OK);
+    ck_assert_uint_eq(scale, 1ULL << 59);
+    ck_assert(W[1] == 1 && W[2] == 1);                /* exp(-745) * 2^59 < 1, rounded up */
+    ck_assert(W[3] == 0 && W[4] == 0 && W[5] == 0 && W[6] == 0);
+    ck_assert(W[7] == scale && W[8] == scale && W[9] == scale); /* exp(tiny) rounds to 1 */
+    ck_assert(W[10] == 1);                            /* e^-708.4 2^59 ~ 1.3e-292 */
+    ck_assert_uint_eq(total, 4 * scale + 3);
+}
+END_TEST
+
+START_TEST(ceil_of_exact_weight)
+{
+    /* W[i] is ceil(exp(lw[i]) 2^k) up to the rounding of exp: within 1 of the exact
+       real weight, and never below it by more than exp's error */
+    em_t_mpfr_wide();
+    uint64_t s = 314159;
+    for (int rep = 0; rep < 40; rep++) {
+        size_t n = 1 + (size_t)(em_t_splitmix(&s) % 200);
+        double *lw = malloc(n * sizeof *lw);
+        uint64_t *W = malloc(n * sizeof *W), total, scale;
+        ck_assert(lw && W);
+        double range = rep % 4 == 0 ? 800.0 : rep % 4 == 1 ? 50.0 : rep % 4 == 2 ? 1e-6 : 1e4;
+        for (size_t i = 0; i < n; i++)
+            lw[i] = -range * (double)(em_t_splitmix(&s) >> 11) * 0x1p-53;
+        lw[em_t_splitmix(&s) % n] = 0.0;
+        if (n > 2)
+            lw[em_t_splitmix(&s) % n] = -INF;
+        check_weights("random", n, lw);
+        ck_assert_int_eq(em_weights_fixed(n, lw, W, &total, &scale), EM_OK);
+        mpfr_t e, t;
+        mpfr_inits2(EM_REF_PREC, e, t, (mpfr_ptr)0);
+        for (size_t i = 0; i < n; i++) {
+            mpfr_set_d(e, lw[i], MPFR_RNDN);
+            mpfr_exp(e, e, MPFR_RNDN);
+            mpfr_set_d(t, (double)scale, MPFR_RNDN);
+            mpfr_mul(e, e, t, MPFR_RNDN);                 /* exact weight w = exp(lw) scale */
+            double w = mpfr_get_d(e, MPFR_RNDN);
+            /* below about -708 exp itself is subnormal or 0 in double: only the
+               upper bound applies there (the double weight may round to 0) */
+            double lo = lw[i] >= -708.0 ? w * (1 - 0x1p-51) : 0.0, hi = w * (1 + 0x1p-51) + 1.0;
+            ck_assert_msg((double)W[i] >= lo && (double)W[i] <= hi,
+                          "lw %.17g: W = %llu, exact real weight %.17g", lw[i], (unsigned long long)W[i], w);
+        }
+        mpfr_clears(e, t, (mpfr_ptr)0);
+        free(lw);
+        free(W);
+    }
+}
+END_TEST
+
+START_TEST(distribution_close_to_exact)
+{
+    /* W[i]/total against p[i] from em_normalize and against the MPFR reference,
+       both within n / scale (+ double rounding) */
+    double u[EM_MARITAL_N];
+    const double counts[] = EM_MARITAL_COUNTS;
+    for (size_t i = 0; i < EM_MARITAL_N; i++)
+        u[i] = counts[i] / 1000.0;
+    const double eps_list[] = {1.0, 0.01, 3.0, 100.0, 1e6};
+    for (size_t k = 0; k < N_OF(eps_list); k++)
+        for (int v = 0; v < 2; v++) {
+            double lw[EM_MARITAL_N], p[EM_MARITAL_N];
+            uint64_t W[EM_MARITAL_N], total, scale;
+            size_t am;
+            ck_assert_int_eq(em_logweights(EM_MARITAL_N, u, eps_list[k], 1.0, v, lw, &am), EM_OK);
+            ck_assert_int_eq(em_normalize(EM_MARITAL_N, lw, NULL, p), EM_OK);
+            ck_assert_int_eq(em_weights_fixed(EM_MARITAL_N, lw, W, &total, &scale), EM_OK);
+            check_weights("marital", EM_MARITAL_N, lw);
+            em_ref r;
+            ck_assert_int_eq(em_ref_compute(&r, EM_MARITAL_N, u, eps_list[k], 1.0, v), 0);
+            double tol = (double)EM_MARITAL_N / (double)scale;
+            for (size_t i = 0; i < EM_MARITAL_N; i++) {
+                double q = (double)W[i] / (double)total;
+                ck_assert_msg(fabs(q - p[i]) <= tol + 1e-15, "eps %g: W/total %.17g vs p %.17g", eps_list[k], q, p[i]);
+                double exact = mpfr_get_d(r.p[i], MPFR_RNDN);
+                ck_assert_msg(fabs(q - exact) <= tol + 1e-15, "eps %g: W/total %.17g vs exact %.17g",
+                              eps_list[k], q, exact);
+            }
+            em_ref_free(&r);
+        }
+}
+END_TEST
+
+START_TEST(large_n)
+{
+    size_t n = ((size_t)1 << 20) + 1;
+    double *lw = calloc(n, sizeof *lw);
+    ck_assert(lw != NULL);
+    uint64_t total = check_weights("2^20 + 1 equal", n, lw);
+    ck_assert(total == (uint64_t)n << 42);
+    for (size_t i = 0; i < n; i++)
+        lw[i] = -(double)(i % 1000) * 0.75;
+    check_weights("2^20 + 1 mixed", n, lw);
+    free(lw);
+}
+END_TEST
+
+START_TEST(any_double_bounded)
+{
+    /* no requirement on lw's values: NaN, +inf and positive entries still give
+       weights in [0, scale] and a total <= 2^63 */
+    const double lw[] = {0.0, NAN, HUGE_VAL, 5.0, DBL_MAX, -INF, -NAN, 1e-300};
+    size_t n = N_OF(lw);
+    uint64_t W[N_OF(lw)], total, scale;
+    ck_assert_int_eq(em_weights_fixed(n, lw, W, &total, &scale), EM_OK);
+    ck_assert_uint_eq(scale, 1ULL << 60);
+    uint64_t sum = 0;
+    int overflow = 0;
+    for (size_t i = 0; i < n; i++) {
+        ck_assert(W[i] <= scale);
+        overflow |= __builtin_add_overflow(sum, W[i], &sum);
+    }
+    ck_assert(!overflow && sum == total && total <= (1ULL << 63));
+    ck_assert(W[0] == scale && W[5] == 0);
+}
+END_TEST
+
+START_TEST(errors)
+{
+    double lw[3] = {0, -1, -2};
+    uint64_t W[3] = {9, 9, 9}, total = 9, scale = 9;
+    ck_assert_int_eq(em_weights_fixed(3, NULL, W, &total, &scale), EM_ERR_NULL);
+    ck_assert_int_eq(em_weights_fixed(3, lw, NULL, &total, &scale), EM_ERR_NULL);
+    ck_assert_int_eq(em_weights_fixed(3, lw, W, NULL, &scale), EM_ERR_NULL);
+    ck_assert_int_eq(em_weights_fixed(3, lw, W, &total, NULL), EM_ERR_NULL);
+    ck_assert_int_eq(em_weights_fixed(0, NULL, W, &total, &scale), EM_ERR_NULL);
+    ck_assert_int_eq(em_weights_fixed(0, lw, W, &total, &scale), EM_ERR_EMPTY);
+    /* refused before any element is touched (the arrays hold 3) */
+    ck_assert_int_eq(em_weights_fixed(EM_N_MAX + 1, lw, W, &total, &scale), EM_ERR_TOO_MANY);
+    ck_assert_int_eq(em_weights_fixed(SIZE_MAX, lw, W, &total, &scale), EM_ERR_TOO_MANY);
+    ck_assert(W[0] == 9 && W[1] == 9 && W[2] == 9 && total == 9 && scale == 9);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("fixed");
+    TCase *tc = tcase_create("fixed");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, scale_values);
+    tcase_add_test(tc, all_equal_fills_2_63);
+    tcase_add_test(tc, support_edges);
+    tcase_add_test(tc, ceil_of_exact_weight);
+    tcase_add_test(tc, distribution_close_to_exact);
+    tcase_add_test(tc, large_n);
+    tcase_add_test(tc, any_double_bounded);
+    tcase_add_test(tc, errors);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int nf = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
