@@ -69,7 +69,10 @@ $(B)/.deps-ok: mk/deps.sh
 
 # ------------------------------------------------------------------- demo
 demo: $(B)/expmech
-	$(B)/expmech demo
+	$(B)/expmech demo --draws 10
+	@echo
+	@echo "The same example through the exact oracle (MPFR, correctly rounded):"
+	$(B)/expmech example marital | $(B)/expmech probs --epsilon 1
 
 # ------------------------------------------------------------------ tests
 check: unit verify stats
