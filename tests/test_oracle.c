@@ -16,6 +16,7 @@
 
 #include <mpfr.h>
 
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "cli/scenario.h"
 #include "expmech.h"
@@ -583,27 +584,13 @@ static char *capture_example(const char *name)
     return buf;
 }
 
-static void jstr(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 /* Write one family's JSON to f.  Returns 0 or -1. */
 static int write_family(FILE *f, const vfamily *fam)
 {
     fprintf(f, "{\n  \"schema\": \"expmech-test-vectors-1\",\n  \"family\": ");
-    jstr(f, fam->name);
+    em_json_string(f, fam->name);
     fprintf(f, ",\n  \"description\": ");
-    jstr(f, fam->description);
+    em_json_string(f, fam->description);
     fprintf(f, ",\n  \"digits\": %d,\n  \"cases\": [\n", VDIGITS);
     for (const vcase *c = fam->cases; c->id; c++) {
         mpq_t e, d;
@@ -615,13 +602,13 @@ static int write_family(FILE *f, const vfamily *fam)
         em_q_parse_str(c->delta, 0, d, &kind, &msg);
         int variant = strcmp(c->variant, "monotone") ? EM_STANDARD : EM_MONOTONE;
         fprintf(f, "    {\n      \"id\": ");
-        jstr(f, c->id);
+        em_json_string(f, c->id);
         fprintf(f, ",\n      \"comment\": ");
-        jstr(f, c->comment);
+        em_json_string(f, c->comment);
         fprintf(f, ",\n      \"epsilon\": ");
-        jstr(f, c->eps);
+        em_json_string(f, c->eps);
         fprintf(f, ",\n      \"sensitivity\": ");
-        jstr(f, c->delta);
+        em_json_string(f, c->delta);
         fprintf(f, ",\n      \"variant\": \"%s\",\n", c->variant);
         int st = EM_OK;
         if (c->gen) {
@@ -679,9 +666,9 @@ static int write_family(FILE *f, const vfamily *fam)
                     break;
                 char *us = sc.excluded[i] ? strdup("-inf") : em_q_to_string(sc.u[i], 60);
                 fprintf(f, "        {\"label\": ");
-                jstr(f, sc.labels[i]);
+                em_json_string(f, sc.labels[i]);
                 fprintf(f, ", \"utility\": ");
-                jstr(f, us);
+                em_json_string(f, us);
                 fprintf(f, ", \"probability\": \"%s\", \"log_probability\": \"%s\"}%s\n", r.prob, r.logprob,
                         i + 1 < sc.n ? "," : "");
                 free(us);

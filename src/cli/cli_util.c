@@ -288,6 +288,87 @@ int em_cli_scenario(em_cli *c, em_scenario *sc, mpq_t delta, int *variant)
     return -1;
 }
 
+int em_cli_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
+                 const char *help, em_scenario *sc, mpq_t delta, int *variant)
+{
+    int rc = em_cli_parse(c, argc, argv, allowed, help);
+    if (rc < 0)
+        rc = em_cli_require(c, required);
+    if (rc < 0) {
+        const char *in2 = (required & EM_OPT_SAMPLES) ? c->samples
+                          : (required & EM_OPT_PROBS) ? c->probs : NULL;
+        if (in2 && !strcmp(in2, "-") && (!c->file || !strcmp(c->file, "-"))) {
+            fprintf(stderr, "%s: the scenario and the %s cannot both come from standard input\n",
+                    c->cmd, (required & EM_OPT_SAMPLES) ? "samples" : "probabilities");
+            rc = EM_EXIT_USAGE;
+        }
+    }
+    if (rc < 0)
+        rc = em_cli_scenario(c, sc, delta, variant);
+    return rc;
+}
+
+int em_cli_read_input(const em_cli *c, const char *path, size_t max, const char **name,
+                      char **buf, size_t *len)
+{
+    *name = strcmp(path, "-") ? path : "<stdin>";
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) {
+        fprintf(stderr, "%s: %s: cannot open: %s\n", c->cmd, *name, strerror(errno));
+        return EM_EXIT_USAGE;
+    }
+    int st = em_read_all(f, max, buf, len);
+    if (f != stdin)
+        fclose(f);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s: cannot read\n", c->cmd, *name);
+        return EM_EXIT_USAGE;
+    }
+    return -1;
+}
+
+void em_cli_trim(const char **p, size_t *n)
+{
+    while (*n && (**p == ' ' || **p == '\t')) { (*p)++; (*n)--; }
+    while (*n && ((*p)[*n - 1] == ' ' || (*p)[*n - 1] == '\t')) (*n)--;
+}
+
+int em_cli_next_line(const char *buf, size_t len, size_t *pos, unsigned long *ln,
+                     const char **p, size_t *n)
+{
+    if (*pos == 0 && len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+        *pos = 3;
+    while (*pos < len) {
+        ++*ln;
+        *p = buf + *pos;
+        const char *nl = memchr(*p, '\n', len - *pos);
+        *n = nl ? (size_t)(nl - *p) : len - *pos;
+        *pos += *n + (nl ? 1 : 0);
+        if (*n && (*p)[*n - 1] == '\r')
+            --*n;
+        em_cli_trim(p, n);
+        if (*n != 0 && (*p)[0] != '#')
+            return 1;
+    }
+    return 0;
+}
+
+void em_cli_unquote(const char **p, size_t *n, char *tmp)
+{
+    const char *q = *p;
+    size_t m = *n;
+    if (m < 2 || q[0] != '"' || q[m - 1] != '"')
+        return;
+    size_t o = 0;
+    for (size_t i = 1; i + 1 < m; i++) {
+        tmp[o++] = q[i];
+        if (q[i] == '"' && i + 2 < m && q[i + 1] == '"')
+            i++;
+    }
+    *p = tmp;
+    *n = o;
+}
+
 int em_cli_status_exit(int st)
 {
     switch (st) {

@@ -51,22 +51,10 @@ static int is_digits(const char *p, size_t n)
 static int read_draws(const char *cmd, const char *name, const char *buf, size_t len,
                       const em_scenario *sc, uint64_t *counts)
 {
-    size_t pos = 0;
+    size_t pos = 0, n;
     unsigned long ln = 0;
-    if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
-        pos = 3;
-    while (pos < len) {
-        ln++;
-        const char *p = buf + pos;
-        const char *nl = memchr(p, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - p) : len - pos;
-        pos += n + (nl ? 1 : 0);
-        if (n && p[n - 1] == '\r')
-            n--;
-        while (n && (*p == ' ' || *p == '\t')) { p++; n--; }
-        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) n--;
-        if (n == 0 || p[0] == '#')
-            continue;
+    const char *p;
+    while (em_cli_next_line(buf, len, &pos, &ln, &p, &n)) {
         if (n > EM_SCENARIO_MAX_LINE) {
             fprintf(stderr, "%s: %s:%lu: line too long\n", cmd, name, ln);
             return EM_EXIT_USAGE;
@@ -74,16 +62,7 @@ static int read_draws(const char *cmd, const char *name, const char *buf, size_t
         char tmp[EM_SCENARIO_MAX_LINE + 1];
         const char *lab = p;
         size_t labn = n;
-        if (p[0] == '"' && n >= 2 && p[n - 1] == '"') { /* CSV-quoted label */
-            size_t o = 0;
-            for (size_t i = 1; i + 1 < n; i++) {
-                tmp[o++] = p[i];
-                if (p[i] == '"' && i + 2 < n && p[i + 1] == '"')
-                    i++;
-            }
-            lab = tmp;
-            labn = o;
-        }
+        em_cli_unquote(&lab, &labn, tmp); /* CSV-quoted label */
         long idx = em_scenario_find(sc, lab, labn);
         if (idx < 0 && lab == p && is_digits(p, n)) {
             uint64_t v = 0;
@@ -122,39 +101,20 @@ int cmd_check(int argc, char **argv)
     size_t *cell_of = NULL;
     char *buf = NULL;
     int variant;
-    int rc = em_cli_parse(&c, argc, argv,
+    int rc = em_cli_start(&c, argc, argv,
                           EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_SAMPLES |
                               EM_OPT_ALPHA | EM_OPT_MIN_EXPECTED | EM_OPT_FILE,
-                          help);
-    if (rc < 0)
-        rc = em_cli_require(&c, EM_OPT_EPSILON | EM_OPT_SAMPLES);
-    if (rc < 0 && !strcmp(c.samples, "-") && (!c.file || !strcmp(c.file, "-"))) {
-        fprintf(stderr, "%s: the scenario and the samples cannot both come from standard input\n", c.cmd);
-        rc = EM_EXIT_USAGE;
-    }
-    if (rc < 0)
-        rc = em_cli_scenario(&c, &sc, delta, &variant);
+                          EM_OPT_EPSILON | EM_OPT_SAMPLES, help, &sc, delta, &variant);
     if (rc >= 0)
         goto done;
 
     /* the draws */
     {
-        const char *sname = strcmp(c.samples, "-") ? c.samples : "<stdin>";
-        FILE *f = strcmp(c.samples, "-") ? fopen(c.samples, "rb") : stdin;
-        if (!f) {
-            fprintf(stderr, "%s: %s: cannot open: %s\n", c.cmd, sname, strerror(errno));
-            rc = EM_EXIT_USAGE;
-            goto done;
-        }
+        const char *sname;
         size_t len;
-        int st = em_read_all(f, (size_t)16 << 30, &buf, &len);
-        if (f != stdin)
-            fclose(f);
-        if (st != EM_OK) {
-            fprintf(stderr, "%s: %s: cannot read\n", c.cmd, sname);
-            rc = EM_EXIT_USAGE;
+        rc = em_cli_read_input(&c, c.samples, (size_t)16 << 30, &sname, &buf, &len);
+        if (rc >= 0)
             goto done;
-        }
         counts = calloc(sc.n, sizeof *counts);
         if (!counts) {
             rc = EM_EXIT_INTERNAL;

@@ -71,31 +71,14 @@ static int parse_value(const char *p, size_t n, given *g, const char **msg)
     return em_q_parse(p, n, 0, g->q, &kind, msg);
 }
 
-static void trim(const char **p, size_t *n)
-{
-    while (*n && (**p == ' ' || **p == '\t')) { (*p)++; (*n)--; }
-    while (*n && ((*p)[*n - 1] == ' ' || (*p)[*n - 1] == '\t')) (*n)--;
-}
-
 static int read_given(const char *cmd, const char *name, const char *buf, size_t len,
                       const em_scenario *sc, given *gv)
 {
-    size_t pos = 0, count = 0;
+    size_t pos = 0, count = 0, n;
     unsigned long ln = 0;
     int form = -1; /* 0 numbers, 1 label,number */
-    if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
-        pos = 3;
-    while (pos < len) {
-        ln++;
-        const char *p = buf + pos;
-        const char *nl = memchr(p, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - p) : len - pos;
-        pos += n + (nl ? 1 : 0);
-        if (n && p[n - 1] == '\r')
-            n--;
-        trim(&p, &n);
-        if (n == 0 || p[0] == '#')
-            continue;
+    const char *p;
+    while (em_cli_next_line(buf, len, &pos, &ln, &p, &n)) {
         if (n > EM_SCENARIO_MAX_LINE) {
             fprintf(stderr, "%s: %s:%lu: line too long\n", cmd, name, ln);
             return EM_EXIT_USAGE;
@@ -122,19 +105,10 @@ static int read_given(const char *cmd, const char *name, const char *buf, size_t
             size_t labn = (size_t)(comma - p);
             v = comma + 1;
             vn = n - labn - 1;
-            trim(&lab, &labn);
-            trim(&v, &vn);
+            em_cli_trim(&lab, &labn);
+            em_cli_trim(&v, &vn);
             char tmp[EM_SCENARIO_MAX_LINE + 1];
-            if (labn >= 2 && lab[0] == '"' && lab[labn - 1] == '"') {
-                size_t o = 0;
-                for (size_t i = 1; i + 1 < labn; i++) {
-                    tmp[o++] = lab[i];
-                    if (lab[i] == '"' && i + 2 < labn && lab[i + 1] == '"')
-                        i++;
-                }
-                lab = tmp;
-                labn = o;
-            }
+            em_cli_unquote(&lab, &labn, tmp);
             long k = em_scenario_find(sc, lab, labn);
             if (k < 0) {
                 fprintf(stderr, "%s: %s:%lu: unknown label '%.*s'\n", cmd, name, ln,
@@ -192,18 +166,10 @@ int cmd_compare(int argc, char **argv)
     char *buf = NULL;
     em_oracle *o = NULL;
     int variant;
-    int rc = em_cli_parse(&c, argc, argv,
+    int rc = em_cli_start(&c, argc, argv,
                           EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_PROBS |
                               EM_OPT_RTOL | EM_OPT_FILE,
-                          help);
-    if (rc < 0)
-        rc = em_cli_require(&c, EM_OPT_EPSILON | EM_OPT_PROBS);
-    if (rc < 0 && !strcmp(c.probs, "-") && (!c.file || !strcmp(c.file, "-"))) {
-        fprintf(stderr, "%s: the scenario and the probabilities cannot both come from standard input\n", c.cmd);
-        rc = EM_EXIT_USAGE;
-    }
-    if (rc < 0)
-        rc = em_cli_scenario(&c, &sc, delta, &variant);
+                          EM_OPT_EPSILON | EM_OPT_PROBS, help, &sc, delta, &variant);
     if (rc >= 0)
         goto done;
     gv = calloc(sc.n, sizeof *gv);
@@ -214,22 +180,11 @@ int cmd_compare(int argc, char **argv)
     for (size_t i = 0; i < sc.n; i++)
         mpq_init(gv[i].q);
     {
-        const char *pname = strcmp(c.probs, "-") ? c.probs : "<stdin>";
-        FILE *f = strcmp(c.probs, "-") ? fopen(c.probs, "rb") : stdin;
-        if (!f) {
-            fprintf(stderr, "%s: %s: cannot open: %s\n", c.cmd, pname, strerror(errno));
-            rc = EM_EXIT_USAGE;
-            goto done;
-        }
+        const char *pname;
         size_t len;
-        int st = em_read_all(f, (size_t)4 << 30, &buf, &len);
-        if (f != stdin)
-            fclose(f);
-        if (st != EM_OK) {
-            fprintf(stderr, "%s: %s: cannot read\n", c.cmd, pname);
-            rc = EM_EXIT_USAGE;
+        rc = em_cli_read_input(&c, c.probs, (size_t)4 << 30, &pname, &buf, &len);
+        if (rc >= 0)
             goto done;
-        }
         rc = read_given(c.cmd, pname, buf, len, &sc, gv);
         if (rc >= 0)
             goto done;

@@ -47,14 +47,10 @@ int cmd_probs(int argc, char **argv)
     mpq_init(delta);
     em_oracle *o = NULL;
     int variant;
-    int rc = em_cli_parse(&c, argc, argv,
+    int rc = em_cli_start(&c, argc, argv,
                           EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
                               EM_OPT_FORMAT | EM_OPT_FILE,
-                          help);
-    if (rc < 0)
-        rc = em_cli_require(&c, EM_OPT_EPSILON);
-    if (rc < 0)
-        rc = em_cli_scenario(&c, &sc, delta, &variant);
+                          EM_OPT_EPSILON, help, &sc, delta, &variant);
     if (rc >= 0)
         goto done;
     int st = em_oracle_new(sc.n, sc.u, sc.excluded, c.eps, delta, variant, c.digits, &o);

@@ -1,4 +1,5 @@
-/* cmd_sample.c: `expmech sample`: draws from the verified core's sampler. */
+/* cmd_sample.c: `expmech sample`: exact draws (src/oracle/em_exact.c, the default) or
+ * draws from the verified core's float sampler (--sampler float). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,21 +9,34 @@
 #include "cli/commands.h"
 #include "cli/scenario.h"
 #include "expmech.h"
+#include "oracle/em_exact.h"
+#include "oracle/em_pf.h"
 #include "oracle/em_rational.h"
 
 static const char help[] =
     "usage: expmech sample --epsilon E [--sensitivity D] [--variant V] [-n N] [--seed S]\n"
-    "                      [FILE]\n"
+    "                      [--sampler exact|float] [FILE]\n"
     "\n"
     "Draws N labels (default 1), one per line, from the exponential mechanism over the\n"
-    "scenario FILE ('-' or none: standard input), using the verified core: utilities, E\n"
-    "and D rounded to the nearest doubles, max-shifted log-weights (em_logweights),\n"
-    "fixed-point weights (em_weights_fixed) and an exact integer draw among them\n"
-    "(em_sample_fixed, rejection sampling, never modulo).\n"
+    "scenario FILE ('-' or none: standard input).\n"
+    "\n"
+    "--sampler exact (the default): exact sampling from the exact rational inputs: the\n"
+    "uniform is drawn bit by bit and a label is output only when the bits drawn place it\n"
+    "certainly inside one cell of the cumulative distribution, bounded by MPFR intervals\n"
+    "(src/oracle/em_exact.c; the integer decision em_exact_select is proven by WP).  Given\n"
+    "fair bits, the output distribution is exactly the ideal one (spec/ExactSampling.md).\n"
+    "\n"
+    "--sampler float: the verified core's fast path: utilities, E and D rounded to the\n"
+    "nearest doubles, max-shifted log-weights (em_logweights), fixed-point weights\n"
+    "(em_weights_fixed) and an exact integer draw among them (em_sample_fixed, rejection\n"
+    "sampling, never modulo); its distribution differs from the ideal by rounding.\n"
     "\n"
     "  --epsilon E        privacy parameter, > 0 (required)\n"
     "  --sensitivity D    sensitivity (default: the file's header, else 1)\n"
-    "  --variant V        standard (default) or monotone\n"
+    "  --variant V        standard (default), monotone, or pf: permute-and-flip\n"
+    "                     (McKenna & Sheldon 2020; acceptance exp(E (u - u*) / (2 D)),\n"
+    "                     exact sampler only; spec/PermuteAndFlip.md)\n"
+    "  --sampler S        exact (default) or float\n"
     "  -n N               number of draws (default 1)\n"
     "  --seed S           reproducible draws from ChaCha20 keyed by S (an integer, decimal\n"
     "                     or 0x hex); without it, the operating system's CSPRNG\n"
@@ -30,8 +44,97 @@ static const char help[] =
     "\n"
     "Exit status: 0 success, 2 bad input, 3 random source or memory failure.\n";
 
+/* The exact sampler's loop: -n draws, labels to stdout. */
+static int sample_exact(em_cli *c, em_scenario *sc, mpq_t delta, int variant, int pf)
+{
+    em_exact *x = NULL;
+    em_pf *y = NULL;
+    int st = pf ? em_pf_new(sc->n, sc->u, sc->excluded, c->eps, delta, EM_STANDARD, &y)
+                : em_exact_new(sc->n, sc->u, sc->excluded, c->eps, delta, variant, &x);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s\n", c->cmd, em_strerror(st));
+        return em_cli_status_exit(st);
+    }
+    em_rng rng;
+    st = (c->seen & EM_OPT_SEED) ? em_rng_init_chacha(&rng, c->seed) : em_rng_init_os(&rng);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: random source: %s\n", c->cmd, em_strerror(st));
+        em_exact_free(x);
+        em_pf_free(y);
+        return EM_EXIT_INTERNAL;
+    }
+    em_bits b;
+    em_bits_init_rng(&b, &rng);
+    for (uint64_t k = 0; k < c->n; k++) {
+        size_t idx;
+        st = pf ? em_pf_sample(y, &b, &idx) : em_exact_sample(x, &b, &idx);
+        if (st != EM_OK) {
+            fprintf(stderr, "%s: draw %llu: %s\n", c->cmd, (unsigned long long)k,
+                    em_strerror(st));
+            em_exact_free(x);
+            em_pf_free(y);
+            return em_cli_status_exit(st);
+        }
+        em_csv_label(stdout, sc->labels[idx]);
+        putchar('\n');
+    }
+    em_exact_free(x);
+    em_pf_free(y);
+    return -1;
+}
+
 int cmd_sample(int argc, char **argv)
 {
+    /* --sampler is this command's own option: taken out before the shared parser */
+    int use_float = 0, bad_sampler = 0, pf = 0;
+    char **av = malloc(((size_t)argc + 1) * sizeof *av);
+    int ac = 0;
+    if (!av) {
+        fprintf(stderr, "expmech sample: out of memory\n");
+        return EM_EXIT_INTERNAL;
+    }
+    for (int i = 0; i < argc; i++) {
+        const char *v = NULL;
+        if (i > 0 && !strcmp(argv[i], "--")) {
+            while (i < argc)
+                av[ac++] = argv[i++];
+            break;
+        }
+        if (i > 0 && (!strcmp(argv[i], "--variant=pf") ||
+                      (!strcmp(argv[i], "--variant") && i + 1 < argc && !strcmp(argv[i + 1], "pf")))) {
+            pf = 1;
+            i += argv[i][9] == '=' ? 0 : 1;
+            continue;
+        }
+        if (i > 0 && !strcmp(argv[i], "--sampler")) {
+            if (i + 1 >= argc) {
+                bad_sampler = 1;
+                break;
+            }
+            v = argv[++i];
+        } else if (i > 0 && !strncmp(argv[i], "--sampler=", 10)) {
+            v = argv[i] + 10;
+        } else {
+            av[ac++] = argv[i];
+            continue;
+        }
+        if (!strcmp(v, "float"))
+            use_float = 1;
+        else if (!strcmp(v, "exact"))
+            use_float = 0;
+        else
+            bad_sampler = 1;
+    }
+    av[ac] = NULL;
+    if (bad_sampler || (pf && use_float)) {
+        fprintf(stderr, bad_sampler ? "expmech sample: --sampler takes 'exact' or 'float'\n"
+                                    : "expmech sample: --variant pf has only the exact sampler\n");
+        free(av);
+        return EM_EXIT_USAGE;
+    }
+    argc = ac;
+    argv = av;
+
     em_cli c;
     em_cli_init(&c, "expmech sample");
     em_scenario sc;
@@ -41,16 +144,18 @@ int cmd_sample(int argc, char **argv)
     double *lw = NULL;
     uint64_t *W = NULL;
     int variant;
-    int rc = em_cli_parse(&c, argc, argv,
+    int rc = em_cli_start(&c, argc, argv,
                           EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_N |
                               EM_OPT_SEED | EM_OPT_FILE,
-                          help);
-    if (rc < 0)
-        rc = em_cli_require(&c, EM_OPT_EPSILON);
-    if (rc < 0)
-        rc = em_cli_scenario(&c, &sc, delta, &variant);
+                          EM_OPT_EPSILON, help, &sc, delta, &variant);
     if (rc >= 0)
         goto done;
+    if (!use_float) {
+        rc = sample_exact(&c, &sc, delta, variant, pf);
+        if (rc >= 0)
+            goto done;
+        goto flush;
+    }
     for (size_t i = 0; i < sc.n; i++)
         if (!sc.excluded[i] && isinf(sc.ud[i])) {
             fprintf(stderr, "%s: %s:%lu: utility of '%s' is beyond double's range; the float "
@@ -102,6 +207,7 @@ int cmd_sample(int argc, char **argv)
         em_csv_label(stdout, sc.labels[idx]);
         putchar('\n');
     }
+flush:
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "%s: write error\n", c.cmd);
         rc = EM_EXIT_INTERNAL;
@@ -114,5 +220,6 @@ done:
     mpq_clear(delta);
     em_scenario_free(&sc);
     em_cli_free(&c);
+    free(av);
     return rc;
 }

@@ -8,9 +8,10 @@
 const em_command em_commands[] = {
     {"demo", cmd_demo, "demo                      the marital-status example: probabilities and draws"},
     {"probs", cmd_probs, "probs --epsilon E [FILE]  exact probabilities, correctly rounded (MPFR, any digits)"},
-    {"sample", cmd_sample, "sample --epsilon E [FILE] draws from the verified sampler (-n N, --seed S)"},
+    {"sample", cmd_sample, "sample --epsilon E [FILE] exact draws (-n N, --seed S, --sampler float)"},
     {"check", cmd_check, "check --samples S [FILE]  test draws of another implementation (G-test, exit 0/1)"},
     {"compare", cmd_compare, "compare --probs P [FILE]  judge another implementation's probabilities (exit 0/1)"},
+    {"audit", cmd_audit, "audit --epsilon E X Y       exact privacy loss between neighbours X, Y (exit 0/1)"},
     {"example", cmd_example, "example NAME              print a seed scenario (--list for the names)"},
     {NULL, NULL, NULL}
 };

@@ -1,4 +1,5 @@
-#include "expmech.h"
+#include "em_base.h"
+#include "core/em_count.h"
 #include "proofs/lemmas/Sum_lemmas.h"
 #include "proofs/lemmas/Count_lemmas.h"
 

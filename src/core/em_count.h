@@ -2,6 +2,7 @@
    Logic: spec/Count.acsl, spec/Sum.acsl.  Tests: tests/test_count.c. */
 #ifndef EM_COUNT_H
 #define EM_COUNT_H
+#include "em_base.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "spec/Count.acsl"

@@ -1,4 +1,5 @@
-#include "expmech.h"
+#include "em_base.h"
+#include "core/em_fixed.h"
 #include "trusted/em_libm.h"
 #include "proofs/lemmas/Sum_lemmas.h"
 

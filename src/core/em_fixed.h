@@ -3,6 +3,7 @@
    Tests: tests/test_fixed.c. */
 #ifndef EM_FIXED_H
 #define EM_FIXED_H
+#include "em_base.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "spec/Sum.acsl"

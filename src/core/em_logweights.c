@@ -1,4 +1,6 @@
-#include "expmech.h"
+#include "em_base.h"
+#include "core/em_logweights.h"
+#include "core/em_params.h"
 #include "trusted/em_libm.h"
 
 /* Every clamp below is a no-op in exact arithmetic and under glibc's rounding;

@@ -4,6 +4,7 @@
    proofs/TRUSTED.md, "special floats").  Tests: tests/test_logweights.c. */
 #ifndef EM_LOGWEIGHTS_H
 #define EM_LOGWEIGHTS_H
+#include "em_base.h"
 #include <stddef.h>
 #include "spec/Weights.acsl"
 

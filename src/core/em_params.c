@@ -1,4 +1,5 @@
-#include "expmech.h"
+#include "em_base.h"
+#include "core/em_params.h"
 
 const char *em_strerror(int status)
 {

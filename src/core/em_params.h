@@ -1,6 +1,7 @@
 /* em_params: status messages and the validation of (epsilon, delta, variant). */
 #ifndef EM_PARAMS_H
 #define EM_PARAMS_H
+#include "em_base.h"
 
 /* A static message for every status code, and for unknown codes; never NULL. */
 /*@ assigns \result \from status;

@@ -1,4 +1,5 @@
-#include "expmech.h"
+#include "em_base.h"
+#include "core/em_select.h"
 #include "proofs/lemmas/Sum_lemmas.h"
 
 size_t em_select(size_t n, const uint64_t *W, uint64_t t)

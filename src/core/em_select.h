@@ -2,6 +2,7 @@
    spec/Sum.acsl.  Tests: tests/test_select.c (every cell boundary). */
 #ifndef EM_SELECT_H
 #define EM_SELECT_H
+#include "em_base.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "spec/Sum.acsl"

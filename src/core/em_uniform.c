@@ -1,4 +1,6 @@
-#include "expmech.h"
+#include "em_base.h"
+#include "core/em_uniform.h"
+#include "core/em_select.h"
 
 int em_uniform_below(em_rng *rng, uint64_t m, uint64_t *out)
 {

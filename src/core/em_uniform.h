@@ -3,6 +3,7 @@
    (scripted words: rejection, never modulo). */
 #ifndef EM_UNIFORM_H
 #define EM_UNIFORM_H
+#include "em_base.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "spec/Sum.acsl"

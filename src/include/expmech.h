@@ -12,82 +12,11 @@
 #ifndef EXPMECH_H
 #define EXPMECH_H
 
-#include <stddef.h>
-#include <stdint.h>
-
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ------------------------------------------------------------------ status */
-
-typedef enum em_status {
-    EM_OK = 0,
-    EM_ERR_NULL = 1,          /* a required pointer is NULL */
-    EM_ERR_EMPTY = 2,         /* n == 0 */
-    EM_ERR_TOO_MANY = 3,      /* n > EM_N_MAX */
-    EM_ERR_NAN = 4,           /* a utility is NaN */
-    EM_ERR_POS_INF = 5,       /* a utility is +inf (only -inf, "excluded", is allowed) */
-    EM_ERR_ALL_EXCLUDED = 6,  /* every utility is -inf */
-    EM_ERR_EPSILON = 7,       /* epsilon is NaN, infinite, or <= 0 */
-    EM_ERR_SENSITIVITY = 8,   /* delta is NaN, infinite, or <= 0 */
-    EM_ERR_VARIANT = 9,       /* not a member of em_variant */
-    EM_ERR_RNG = 10,          /* the random source failed */
-    EM_ERR_NOMEM = 11,        /* allocation failed (outside the core) */
-    EM_ERR_DOMAIN = 12,       /* an argument outside its documented range */
-    EM_ERR_PARSE = 13,        /* malformed input text (outside the core) */
-    EM_ERR_OVERFLOW = 14      /* an exact integer result would not fit its type */
-} em_status;
-
-/* A static English message for every status; never NULL. */
-const char *em_strerror(int status);
-
-typedef enum em_variant {
-    EM_STANDARD = 0, /* weight exp(eps*u/(2*delta)): eps-DP for any score of sensitivity delta */
-    EM_MONOTONE = 1  /* weight exp(eps*u/delta): eps-DP when all scores move the same way */
-} em_variant;
-
-/* The largest n the core accepts: keeps every fixed-point weight sum below 2^63. */
-#define EM_N_MAX ((size_t)1 << 30)
-
-/* ------------------------------------------------------------ random source */
-
-typedef enum em_rng_kind {
-    EM_RNG_OS = 0,      /* getrandom(2): the operating system's CSPRNG */
-    EM_RNG_CHACHA = 1,  /* ChaCha20 (RFC 8439) keystream keyed by an explicit seed */
-    EM_RNG_SCRIPT = 2   /* a caller-supplied word sequence, for exhaustive tests */
-} em_rng_kind;
-
-#define EM_RNG_BUFSZ 512
-
-typedef struct em_rng {
-    int kind;
-    unsigned char key[32];
-    uint32_t block;                      /* next ChaCha20 block counter */
-    uint64_t nonce;                      /* ChaCha20 nonce: stream number under one key */
-    unsigned char buf[EM_RNG_BUFSZ];
-    size_t pos;                          /* bytes of buf already handed out */
-    const uint64_t *script;              /* EM_RNG_SCRIPT: the words, in order */
-    size_t script_len, script_pos;
-    uint64_t words_drawn;                /* 64-bit words handed out so far */
-} em_rng;
-
-/* Trusted (proofs/TRUSTED.md, entry "random source"): on EM_OK, *out is a word
- * whose 64 bits are independent and uniform.  Fails with EM_ERR_RNG when the OS
- * source fails or a script is exhausted. */
-/*@ requires valid_rng: \valid(rng);
-    requires valid_out: \valid(out);
-    requires separated: \separated(rng, out);
-    assigns  *rng, *out;
-    ensures  status: \result == EM_OK || \result == EM_ERR_RNG;
- */
-int em_rng_u64(em_rng *rng, uint64_t *out);
-
-/* Initialisers (not part of the core).  em_rng_init_chacha: the same seed gives the
- * same stream on every machine; use it only when a seed is explicitly wanted. */
-int em_rng_init_os(em_rng *rng);
-int em_rng_init_chacha(em_rng *rng, uint64_t seed);
-int em_rng_init_script(em_rng *rng, const uint64_t *words, size_t len);
+#include "em_base.h"
 
 /* ----------------------------------------------------- the verified core */
 /* Contracts: src/core/<name>.h; logic: spec/<Concept>.acsl; proofs: proofs/. */
@@ -98,6 +27,7 @@ int em_rng_init_script(em_rng *rng, const uint64_t *words, size_t len);
 #include "core/em_fixed.h"
 #include "core/em_select.h"
 #include "core/em_uniform.h"
+#include "core/em_exact_select.h"
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,7 @@
 #include <mpfr.h>
 
 #include "expmech.h"
+#include "oracle/em_exponents.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_rational.h"
 
@@ -32,8 +33,6 @@
 #define MAX_PREC (1L << 24)
 #define GUARD 9                /* guard digits of dec_direct */
 #define GUARD_POW 1000000000L
-
-enum { CL_EXCLUDED = 0, CL_MODE = 1, CL_OTHER = 2 };
 
 struct level {
     mpfr_prec_t p;
@@ -70,12 +69,6 @@ struct em_oracle {
 };
 
 /* ------------------------------------------------------------------ helpers */
-
-static void set_range(void)
-{
-    mpfr_set_emin(mpfr_get_emin_min());
-    mpfr_set_emax(mpfr_get_emax_max());
-}
 
 /* bits of |q| rounded up (0 for q == 0): an upper bound of log2|q| + 1 */
 static long q_bits(const mpq_t q)
@@ -120,26 +113,13 @@ static void exp_hi_from_lo(mpfr_t ehi, const mpfr_t elo, const mpfr_t tlo, const
 int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
                   const mpq_t delta, int variant, int digits, em_oracle **out)
 {
-    if (!u || !eps || !delta || !out)
+    if (!out)
         return EM_ERR_NULL;
-    if (n == 0)
-        return EM_ERR_EMPTY;
-    if (n > EM_N_MAX)
-        return EM_ERR_TOO_MANY;
-    if (mpq_sgn(eps) <= 0)
-        return EM_ERR_EPSILON;
-    if (mpq_sgn(delta) <= 0)
-        return EM_ERR_SENSITIVITY;
-    if (variant != EM_STANDARD && variant != EM_MONOTONE)
-        return EM_ERR_VARIANT;
+    int st = em_exponents_check(n, u, eps, delta, variant);
+    if (st != EM_OK)
+        return st;
     if (digits < 1 || digits > EM_ORACLE_MAX_DIGITS)
         return EM_ERR_DOMAIN;
-    size_t imax = SIZE_MAX;
-    for (size_t i = 0; i < n; i++)
-        if (!(excluded && excluded[i]) && (imax == SIZE_MAX || mpq_cmp(u[i], u[imax]) > 0))
-            imax = i;
-    if (imax == SIZE_MAX)
-        return EM_ERR_ALL_EXCLUDED;
 
     em_oracle *o = calloc(1, sizeof *o);
     if (!o)
@@ -165,28 +145,20 @@ int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t
         em_oracle_free(o);
         return EM_ERR_NOMEM;
     }
-    mpq_t c;
-    mpq_init(c);
-    mpq_div(c, eps, delta);
-    if (variant == EM_STANDARD) {
-        mpz_mul_2exp(mpq_denref(c), mpq_denref(c), 1);
-        mpq_canonicalize(c);
+    for (size_t i = 0; i < n; i++)
+        mpq_init(o->t[i]);
+    size_t live;
+    st = em_exponents(n, u, excluded, eps, delta, variant, o->t, o->cls, &live);
+    if (st != EM_OK) {
+        em_oracle_free(o);
+        return st;
     }
     int have_tau = 0;
     for (size_t i = 0; i < n; i++) {
-        mpq_init(o->t[i]);
-        if (excluded && excluded[i]) {
-            o->cls[i] = CL_EXCLUDED;
-            continue;
-        }
-        mpq_sub(o->t[i], u[i], u[imax]);
-        if (mpq_sgn(o->t[i]) == 0) {
-            o->cls[i] = CL_MODE;
+        if (o->cls[i] == CL_MODE)
             o->m++;
+        if (o->cls[i] != CL_OTHER)
             continue;
-        }
-        mpq_mul(o->t[i], o->t[i], c);
-        o->cls[i] = CL_OTHER;
         o->nother++;
         if (!have_tau || mpq_cmp(o->t[i], o->tau) > 0) {
             mpq_set(o->tau, o->t[i]);
@@ -198,7 +170,6 @@ int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t
         if (b > o->tbits)
             o->tbits = b;
     }
-    mpq_clear(c);
     *out = o;
     return EM_OK;
 }
@@ -275,7 +246,7 @@ static int level_ensure(em_oracle *o, int k)
     p = (p + 63) / 64 * 64; /* whole limbs: the spare bits are free */
     if (p > MAX_PREC)
         return EM_ERR_DOMAIN;
-    set_range();
+    em_mpfr_widest_range();
     L->p = p;
     mpfr_inits2(p, L->S_lo, L->S_hi, L->lnS_lo, L->lnS_hi, L->ly_lo, L->ly_hi, (mpfr_ptr)0);
     L->ready = 1;
@@ -573,6 +544,17 @@ static int is_one(const char *d, const mpz_t e)
     return 1;
 }
 
+/* Both bounds [lo, hi] round to the same double (*d) and the same K-digit decimal
+ * (o->dig1, *e, *neg): then so does the value between them. */
+static int decided(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, int *neg, double *d)
+{
+    double d1 = mpfr_get_d(lo, MPFR_RNDN), d2 = mpfr_get_d(hi, MPFR_RNDN);
+    if (d1 != d2 || !dec_direct(o, lo, hi, e, neg))
+        return 0;
+    *d = d1;
+    return 1;
+}
+
 static int set_out(char **slot, char *s)
 {
     free(*slot);
@@ -641,10 +623,8 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
         } else {
             mpfr_neg(llo, L->lnS_hi, MPFR_RNDD);
             mpfr_neg(lhi, L->lnS_lo, MPFR_RNDU);
-            double d1 = mpfr_get_d(llo, MPFR_RNDN), d2 = mpfr_get_d(lhi, MPFR_RNDN);
-            if (d1 == d2 && dec_direct(o, llo, lhi, e, &neg)) {
+            if (decided(o, llo, lhi, e, &neg, &ld)) {
                 ldone = 1;
-                ld = d1;
                 st = set_out(&o->lstr, em_format_decimal(neg, o->dig1, e));
             }
         }
@@ -674,10 +654,8 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
         } else {
             mpfr_ui_div(plo, 1, L->S_hi, MPFR_RNDD);
             mpfr_ui_div(phi, 1, L->S_lo, MPFR_RNDU);
-            double d1 = mpfr_get_d(plo, MPFR_RNDN), d2 = mpfr_get_d(phi, MPFR_RNDN);
-            if (d1 == d2 && dec_direct(o, plo, phi, e, &neg)) {
+            if (decided(o, plo, phi, e, &neg, &pd)) {
                 pdone = 1;
-                pd = d1;
                 st = emit_prob(o, o->dig1, e, &flags);
             }
         }
@@ -688,15 +666,11 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     q_bounds(tlo, thi, o->t[i]);
     mpfr_sub(llo, tlo, L->lnS_hi, MPFR_RNDD);
     mpfr_sub(lhi, thi, L->lnS_lo, MPFR_RNDU);
-    {
-        double d1 = mpfr_get_d(llo, MPFR_RNDN), d2 = mpfr_get_d(lhi, MPFR_RNDN);
-        if (d1 == d2 && dec_direct(o, llo, lhi, e, &neg)) {
-            ldone = 1;
-            ld = d1;
-            st = set_out(&o->lstr, em_format_decimal(neg, o->dig1, e));
-            if (st)
-                goto out;
-        }
+    if (decided(o, llo, lhi, e, &neg, &ld)) {
+        ldone = 1;
+        st = set_out(&o->lstr, em_format_decimal(neg, o->dig1, e));
+        if (st)
+            goto out;
     }
     if (k == 0 && L->E)
         mpfr_set(elo, &L->E[i], MPFR_RNDN);
@@ -708,10 +682,8 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
         mpfr_div(phi, ehi, L->S_lo, MPFR_RNDU);
     }
     if (!mpfr_zero_p(elo) && !mpfr_zero_p(plo)) {
-        double d1 = mpfr_get_d(plo, MPFR_RNDN), d2 = mpfr_get_d(phi, MPFR_RNDN);
-        if (d1 == d2 && dec_direct(o, plo, phi, e, &neg)) {
+        if (decided(o, plo, phi, e, &neg, &pd)) {
             pdone = 1;
-            pd = d1;
             st = emit_prob(o, o->dig1, e, &flags);
         }
     } else {
@@ -780,7 +752,7 @@ int em_oracle_get(em_oracle *o, size_t i, em_oracle_cand *c)
         return EM_OK;
     }
     mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
-    set_range();
+    em_mpfr_widest_range();
     int st = EM_OK;
     for (int k = 0; k < MAX_LEVELS; k++) {
         st = level_ensure(o, k);

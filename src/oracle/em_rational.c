@@ -66,6 +66,31 @@ static int parse_exp(const char *s, size_t len, size_t *i, long lim, long *out, 
     return EM_OK;
 }
 
+/* The mantissa's digits (hex or decimal) from s[*j], with at most one point, copied
+ * without the point into buf; *nd digits, *nfrac of them after the point.  Stops at the
+ * first other character; EM_ERR_PARSE on a second point. */
+static int scan_digits(const char *s, size_t len, size_t *j, int hex, char *buf, size_t *nd,
+                       size_t *nfrac, int *seen_point, const char **msg)
+{
+    *nd = *nfrac = 0;
+    *seen_point = 0;
+    for (; *j < len; (*j)++) {
+        int c = (unsigned char)s[*j];
+        if (c == '.') {
+            if (*seen_point)
+                return fail(msg, "two decimal points");
+            *seen_point = 1;
+            continue;
+        }
+        if (hex ? hexval(c) < 0 : !isdigit(c))
+            break;
+        buf[(*nd)++] = (char)c;
+        if (*seen_point)
+            (*nfrac)++;
+    }
+    return EM_OK;
+}
+
 int em_q_parse(const char *s, size_t len, int allow_neg_inf, mpq_t q, int *kind, const char **msg)
 {
     if (!s || !kind)
@@ -106,25 +131,12 @@ int em_q_parse(const char *s, size_t len, int allow_neg_inf, mpq_t q, int *kind,
     if (rl >= 2 && r[0] == '0' && (r[1] == 'x' || r[1] == 'X')) {
         /* hex float: mantissa hex digits, optional fraction, optional p exponent */
         size_t j = i + 2;
-        size_t nd = 0, nfrac = 0;
-        int seen_point = 0;
+        size_t nd, nfrac;
+        int seen_point;
         buf = malloc(len + 1);
         if (!buf) { st = EM_ERR_NOMEM; goto out; }
-        size_t bl = 0;
-        for (; j < len; j++) {
-            int c = (unsigned char)s[j];
-            if (c == '.') {
-                if (seen_point) { st = fail(msg, "two decimal points"); goto out; }
-                seen_point = 1;
-                continue;
-            }
-            if (hexval(c) < 0)
-                break;
-            buf[bl++] = (char)c;
-            nd++;
-            if (seen_point)
-                nfrac++;
-        }
+        st = scan_digits(s, len, &j, 1, buf, &nd, &nfrac, &seen_point, msg);
+        if (st) goto out;
         if (nd == 0) { st = fail(msg, "missing hex digits after 0x"); goto out; }
         if (nd > EM_Q_MAX_DIGITS) { st = fail(msg, "too many digits"); goto out; }
         long e2 = 0;
@@ -138,7 +150,7 @@ int em_q_parse(const char *s, size_t len, int allow_neg_inf, mpq_t q, int *kind,
             st = fail(msg, "unexpected character in a hex number");
             goto out;
         }
-        buf[bl] = 0;
+        buf[nd] = 0;
         mpz_set_str(num, buf, 16);
         long shift = e2 - 4 * (long)nfrac;
         mpz_set_ui(den, 1);
@@ -149,25 +161,12 @@ int em_q_parse(const char *s, size_t len, int allow_neg_inf, mpq_t q, int *kind,
     } else {
         /* decimal or fraction */
         size_t j = i;
-        size_t nd = 0, nfrac = 0;
-        int seen_point = 0;
+        size_t nd, nfrac;
+        int seen_point;
         buf = malloc(len + 1);
         if (!buf) { st = EM_ERR_NOMEM; goto out; }
-        size_t bl = 0;
-        for (; j < len; j++) {
-            int c = (unsigned char)s[j];
-            if (c == '.') {
-                if (seen_point) { st = fail(msg, "two decimal points"); goto out; }
-                seen_point = 1;
-                continue;
-            }
-            if (!isdigit(c))
-                break;
-            buf[bl++] = (char)c;
-            nd++;
-            if (seen_point)
-                nfrac++;
-        }
+        st = scan_digits(s, len, &j, 0, buf, &nd, &nfrac, &seen_point, msg);
+        if (st) goto out;
         if (nd == 0) {
             if (j < len && !seen_point)
                 st = fail(msg, "not a number (expected digits, a hex float 0x..., a fraction a/b or -inf)");
@@ -176,7 +175,7 @@ int em_q_parse(const char *s, size_t len, int allow_neg_inf, mpq_t q, int *kind,
             goto out;
         }
         if (nd > EM_Q_MAX_DIGITS) { st = fail(msg, "too many digits"); goto out; }
-        buf[bl] = 0;
+        buf[nd] = 0;
         mpz_set_str(num, buf, 10);
         mpz_set_ui(den, 1);
         if (j < len && s[j] == '/') {

@@ -1,0 +1,612 @@
+/* cmd_audit.c: `expmech audit`: the exact privacy loss between two neighbouring scenarios,
+ * for the ideal mechanism (= the exact samplers) and for the float sampler as implemented,
+ * and optionally a Clopper-Pearson lower bound on epsilon from draws. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stdint.h>
+#define MPFR_USE_INTMAX_T 1
+#include <mpfr.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+
+#include "cli/cli_util.h"
+#include "cli/commands.h"
+#include "cli/scenario.h"
+#include "expmech.h"
+#include "oracle/em_pf.h"
+#include "oracle/em_rational.h"
+
+#define PREC 320
+
+static const char help[] =
+    "usage: expmech audit --epsilon E [--sensitivity D] [--variant V]\n"
+    "                     [--samples-x SX --samples-y SY] [--confidence C] X.csv Y.csv\n"
+    "\n"
+    "Audits the claim that the mechanism run with privacy parameter E is E-differentially\n"
+    "private on the neighbouring scenarios X and Y (the same labels; utilities of X and Y).\n"
+    "Prints, for the ideal mechanism (the distribution of the exact samplers) and for the\n"
+    "float sampler as implemented (its realised distribution W[i]/total, exactly, from\n"
+    "em_weights_fixed on the utilities rounded to doubles):\n"
+    "  - the privacy loss max_o |ln p_X(o) - ln p_Y(o)| and the label o attaining it;\n"
+    "  - delta(E) = sum_o max(0, p_X(o) - e^E p_Y(o)), and the same with X and Y swapped.\n"
+    "Every number is computed in MPFR interval arithmetic (320 bits) from the exact inputs,\n"
+    "and a verdict is given only when the interval decides it.\n"
+    "\n"
+    "  --epsilon E        privacy parameter of the mechanism and the claim, > 0 (required)\n"
+    "  --sensitivity D    sensitivity (default: X's header, else 1)\n"
+    "  --variant V        standard (default), monotone, or pf (permute-and-flip; no float\n"
+    "                     sampler)\n"
+    "  --samples-x SX, --samples-y SY\n"
+    "                     draws of a sampler on X and on Y (labels or 0-based indices, one\n"
+    "                     per line): a Clopper-Pearson lower bound on epsilon, on an event\n"
+    "                     chosen in advance from the exact probabilities and the numbers of\n"
+    "                     draws (never from the draws)\n"
+    "  --confidence C     of that bound (default 0.95; each side at (1 + C)/2)\n"
+    "\n"
+    "Exit status: 0 the claim holds (ideal and float), 1 violated (by the ideal mechanism,\n"
+    "the float sampler, or the draws' lower bound), 2 bad input, 3 internal failure or an\n"
+    "undecided comparison.\n";
+
+typedef struct dist {
+    size_t n;
+    mpfr_t *lo, *hi;
+} dist;
+
+static int dist_init(dist *d, size_t n)
+{
+    d->n = n;
+    d->lo = malloc(n * sizeof *d->lo);
+    d->hi = malloc(n * sizeof *d->hi);
+    if (!d->lo || !d->hi)
+        return EM_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        mpfr_inits2(PREC, d->lo[i], d->hi[i], (mpfr_ptr)0);
+    return EM_OK;
+}
+
+static void dist_free(dist *d)
+{
+    if (d->lo && d->hi)
+        for (size_t i = 0; i < d->n; i++)
+            mpfr_clears(d->lo[i], d->hi[i], (mpfr_ptr)0);
+    free(d->lo);
+    free(d->hi);
+}
+
+/* Ideal exponential mechanism: p_i = exp(t_i) / sum_j exp(t_j), t = c (u - u*), in
+ * interval arithmetic. */
+static int ideal_em(dist *d, mpq_t *u, const unsigned char *ex, const mpq_t eps,
+                    const mpq_t delta, int variant)
+{
+    size_t n = d->n, imax = SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (!ex[i] && (imax == SIZE_MAX || mpq_cmp(u[i], u[imax]) > 0))
+            imax = i;
+    if (imax == SIZE_MAX)
+        return EM_ERR_ALL_EXCLUDED;
+    mpq_t c, t;
+    mpq_inits(c, t, NULL);
+    mpq_div(c, eps, delta);
+    if (variant == EM_STANDARD) {
+        mpz_mul_2exp(mpq_denref(c), mpq_denref(c), 1);
+        mpq_canonicalize(c);
+    }
+    mpfr_t x, Slo, Shi;
+    mpfr_inits2(PREC, x, Slo, Shi, (mpfr_ptr)0);
+    mpfr_set_ui(Slo, 0, MPFR_RNDN);
+    mpfr_set_ui(Shi, 0, MPFR_RNDN);
+    for (size_t i = 0; i < n; i++) {
+        if (ex[i]) {
+            mpfr_set_ui(d->lo[i], 0, MPFR_RNDN);
+            mpfr_set_ui(d->hi[i], 0, MPFR_RNDN);
+            continue;
+        }
+        mpq_sub(t, u[i], u[imax]);
+        mpq_mul(t, t, c);
+        mpfr_set_q(x, t, MPFR_RNDD);
+        mpfr_exp(d->lo[i], x, MPFR_RNDD);
+        mpfr_set_q(x, t, MPFR_RNDU);
+        mpfr_exp(d->hi[i], x, MPFR_RNDU);
+        mpfr_add(Slo, Slo, d->lo[i], MPFR_RNDD);
+        mpfr_add(Shi, Shi, d->hi[i], MPFR_RNDU);
+    }
+    for (size_t i = 0; i < n; i++) {
+        mpfr_div(d->lo[i], d->lo[i], Shi, MPFR_RNDD);
+        mpfr_div(d->hi[i], d->hi[i], Slo, MPFR_RNDU);
+    }
+    mpfr_clears(x, Slo, Shi, (mpfr_ptr)0);
+    mpq_clears(c, t, NULL);
+    return EM_OK;
+}
+
+/* The float sampler as implemented: W / total exactly (rounded to PREC in the right
+ * directions). */
+static int float_em(dist *d, const double *ud, double eps, double del, int variant)
+{
+    size_t n = d->n, argmax;
+    double *lw = malloc(n * sizeof *lw);
+    uint64_t *W = malloc(n * sizeof *W), total, scale;
+    int st = lw && W ? EM_OK : EM_ERR_NOMEM;
+    if (st == EM_OK)
+        st = em_logweights(n, ud, eps, del, variant, lw, &argmax);
+    if (st == EM_OK)
+        st = em_weights_fixed(n, lw, W, &total, &scale);
+    if (st == EM_OK) {
+        mpfr_t T;
+        mpfr_init2(T, 64);
+        mpfr_set_uj(T, total, MPFR_RNDN); /* exact: 64 bits */
+        for (size_t i = 0; i < n; i++) {
+            mpfr_set_uj(d->lo[i], W[i], MPFR_RNDN);
+            mpfr_set(d->hi[i], d->lo[i], MPFR_RNDN);
+            mpfr_div(d->lo[i], d->lo[i], T, MPFR_RNDD);
+            mpfr_div(d->hi[i], d->hi[i], T, MPFR_RNDU);
+        }
+        mpfr_clear(T);
+    }
+    free(lw);
+    free(W);
+    return st;
+}
+
+static int pf_dist(dist *d, mpq_t *u, const unsigned char *ex, const mpq_t eps,
+                   const mpq_t delta)
+{
+    return em_pf_pmf_bounds(d->n, u, ex, eps, delta, EM_STANDARD, PREC, d->lo, d->hi);
+}
+
+/* Privacy loss and delta(eps) between X and Y; prints one block.  Returns 0 holds,
+ * 1 violated, 3 undecided. */
+static int report(const char *what, const em_scenario *sx, const dist *X, const dist *Y,
+                  const mpq_t epsq)
+{
+    size_t n = X->n, where = SIZE_MAX;
+    int inf = 0;
+    mpfr_t a, b, Llo, Lhi, best_lo, best_hi, elo, ehi, dxy[2], dxy_hi[2], tmp;
+    mpfr_inits2(PREC, a, b, Llo, Lhi, best_lo, best_hi, elo, ehi, dxy[0], dxy[1], dxy_hi[0],
+                dxy_hi[1], tmp, (mpfr_ptr)0);
+    mpfr_set_ui(best_lo, 0, MPFR_RNDN);
+    mpfr_set_ui(best_hi, 0, MPFR_RNDN);
+    for (size_t i = 0; i < n; i++) {
+        int zx = mpfr_zero_p(X->hi[i]), zy = mpfr_zero_p(Y->hi[i]);
+        if (zx && zy)
+            continue;
+        if (zx || zy || mpfr_zero_p(X->lo[i]) || mpfr_zero_p(Y->lo[i])) {
+            if (zx != zy) { /* one is exactly 0, the other positive: infinite loss */
+                if (!inf)
+                    where = i;
+                inf = 1;
+            }
+            continue;
+        }
+        /* ln pX - ln pY in [ln lo_X - ln hi_Y, ln hi_X - ln lo_Y]; |.| */
+        mpfr_log(a, X->lo[i], MPFR_RNDD);
+        mpfr_log(b, Y->hi[i], MPFR_RNDU);
+        mpfr_sub(Llo, a, b, MPFR_RNDD);
+        mpfr_log(a, X->hi[i], MPFR_RNDU);
+        mpfr_log(b, Y->lo[i], MPFR_RNDD);
+        mpfr_sub(Lhi, a, b, MPFR_RNDU);
+        /* |L| in [max(0, Llo, -Lhi), max(|Llo|, |Lhi|)] */
+        mpfr_abs(a, Llo, MPFR_RNDU);
+        mpfr_abs(b, Lhi, MPFR_RNDU);
+        mpfr_max(b, a, b, MPFR_RNDU);
+        mpfr_neg(a, Lhi, MPFR_RNDD);
+        mpfr_max(a, a, Llo, MPFR_RNDD);
+        if (mpfr_sgn(a) < 0)
+            mpfr_set_ui(a, 0, MPFR_RNDN);
+        if (where == SIZE_MAX || mpfr_cmp(b, best_hi) > 0) {
+            if (!inf)
+                where = i;
+            mpfr_set(best_hi, b, MPFR_RNDU);
+        }
+        if (mpfr_cmp(a, best_lo) > 0)
+            mpfr_set(best_lo, a, MPFR_RNDD);
+    }
+    /* delta(eps) both ways */
+    mpfr_set_q(tmp, epsq, MPFR_RNDD);
+    mpfr_exp(elo, tmp, MPFR_RNDD);
+    mpfr_set_q(tmp, epsq, MPFR_RNDU);
+    mpfr_exp(ehi, tmp, MPFR_RNDU);
+    for (int dir = 0; dir < 2; dir++) {
+        const dist *P = dir ? Y : X, *Q = dir ? X : Y;
+        mpfr_set_ui(dxy[dir], 0, MPFR_RNDN);
+        mpfr_set_ui(dxy_hi[dir], 0, MPFR_RNDN);
+        for (size_t i = 0; i < n; i++) {
+            mpfr_mul(a, ehi, Q->hi[i], MPFR_RNDU);
+            mpfr_sub(a, P->lo[i], a, MPFR_RNDD);
+            if (mpfr_sgn(a) > 0)
+                mpfr_add(dxy[dir], dxy[dir], a, MPFR_RNDD);
+            mpfr_mul(b, elo, Q->lo[i], MPFR_RNDD);
+            mpfr_sub(b, P->hi[i], b, MPFR_RNDU);
+            if (mpfr_sgn(b) > 0)
+                mpfr_add(dxy_hi[dir], dxy_hi[dir], b, MPFR_RNDU);
+        }
+    }
+    mpfr_set_q(elo, epsq, MPFR_RNDD);
+    mpfr_set_q(ehi, epsq, MPFR_RNDU);
+    int verdict;
+    printf("%s:\n", what);
+    if (inf) {
+        printf("  privacy loss: inf (p = 0 on one side only) at '%s'\n", sx->labels[where]);
+        verdict = 1;
+    } else {
+        mpfr_printf("  privacy loss: %.17Rg  (in [%.6Re, %.6Re]) at '%s'\n", best_hi, best_lo,
+                    best_hi, where == SIZE_MAX ? "-" : sx->labels[where]);
+        verdict = mpfr_cmp(best_lo, ehi) > 0 ? 1 : mpfr_cmp(best_hi, elo) <= 0 ? 0 : 3;
+    }
+    mpfr_printf("  delta(eps) X->Y: %.6Rg  (in [%.3Re, %.3Re])\n", dxy_hi[0], dxy[0], dxy_hi[0]);
+    mpfr_printf("  delta(eps) Y->X: %.6Rg  (in [%.3Re, %.3Re])\n", dxy_hi[1], dxy[1], dxy_hi[1]);
+    printf("  verdict: %s\n", verdict == 0 ? "eps-DP holds on this pair"
+                          : verdict == 1 ? "VIOLATED: the privacy loss exceeds eps"
+                                         : "undecided at this precision");
+    mpfr_clears(a, b, Llo, Lhi, best_lo, best_hi, elo, ehi, dxy[0], dxy[1], dxy_hi[0], dxy_hi[1],
+                tmp, (mpfr_ptr)0);
+    return verdict;
+}
+
+/* Draw counts per candidate from a samples file (labels or 0-based indices). */
+static int load_counts(const char *cmd, const char *path, const em_scenario *sc, uint64_t *cnt,
+                       uint64_t *N)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "%s: cannot open '%s'\n", cmd, path);
+        return EM_EXIT_USAGE;
+    }
+    char line[EM_SCENARIO_MAX_LINE + 2];
+    unsigned long ln = 0;
+    *N = 0;
+    for (size_t i = 0; i < sc->n; i++)
+        cnt[i] = 0;
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        size_t len = strcspn(line, "\r\n");
+        line[len] = 0;
+        if (len == 0)
+            continue;
+        long idx = em_scenario_find(sc, line, len);
+        if (idx < 0) {
+            char *end;
+            unsigned long long v = strtoull(line, &end, 10);
+            if (*end == 0 && line[0] >= '0' && line[0] <= '9' && v < sc->n)
+                idx = (long)v;
+        }
+        if (idx < 0) {
+            fprintf(stderr, "%s: %s:%lu: unknown label or index '%s'\n", cmd, path, ln, line);
+            fclose(f);
+            return EM_EXIT_USAGE;
+        }
+        cnt[idx]++;
+        (*N)++;
+    }
+    fclose(f);
+    if (*N == 0) {
+        fprintf(stderr, "%s: %s: no draws\n", cmd, path);
+        return EM_EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* x with P(Beta(a, b) <= x) = q, by bisection on the regularised incomplete beta
+ * (GSL's own inverse fails to converge for large parameters). */
+static double beta_inv(double q, double a, double b)
+{
+    double lo = 0, hi = 1;
+    for (int it = 0; it < 200; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (gsl_cdf_beta_P(mid, a, b) < q)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* Clopper-Pearson one-sided bounds at level a on each side */
+static double cp_lower(uint64_t k, uint64_t n, double a)
+{
+    return k == 0 ? 0.0 : beta_inv(a, (double)k, (double)(n - k + 1));
+}
+
+static double cp_upper(uint64_t k, uint64_t n, double a)
+{
+    return k == n ? 1.0 : beta_inv(1 - a, (double)(k + 1), (double)(n - k));
+}
+
+/* Clopper-Pearson lower bound on eps; the event (a set of outcomes) is chosen from the
+ * exact probabilities and Nx, Ny only: outcomes sorted by p_X/p_Y, the proper prefix whose
+ * expected-count bound ln(CPlo(Nx pX(E))/CPhi(Ny pY(E))) is largest. */
+static double cp_bound(size_t n, const double *px, const double *py, const uint64_t *cx,
+                       const uint64_t *cy, uint64_t Nx, uint64_t Ny, double a, size_t *evsize)
+{
+    size_t *ord = malloc(n * sizeof *ord);
+    if (!ord)
+        return NAN;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (px[i] > 0)
+            ord[m++] = i;
+    for (size_t i = 1; i < m; i++) /* insertion sort by ratio, descending */
+        for (size_t j = i; j > 0; j--) {
+            double r1 = py[ord[j]] > 0 ? px[ord[j]] / py[ord[j]] : INFINITY;
+            double r0 = py[ord[j - 1]] > 0 ? px[ord[j - 1]] / py[ord[j - 1]] : INFINITY;
+            if (r1 <= r0)
+                break;
+            size_t t = ord[j];
+            ord[j] = ord[j - 1];
+            ord[j - 1] = t;
+        }
+    double best = -INFINITY, PX = 0, PY = 0;
+    size_t bk = 0;
+    for (size_t k = 0; k + 1 < m; k++) { /* the whole support says nothing */
+        PX += px[ord[k]];
+        PY += py[ord[k]];
+        uint64_t ex = (uint64_t)llround(PX * (double)Nx), ey = (uint64_t)llround(PY * (double)Ny);
+        if (ex > Nx)
+            ex = Nx;
+        if (ey > Ny)
+            ey = Ny;
+        double v = log(cp_lower(ex, Nx, a)) - log(cp_upper(ey, Ny, a));
+        if (v > best) {
+            best = v;
+            bk = k + 1;
+        }
+    }
+    uint64_t kx = 0, ky = 0;
+    for (size_t k = 0; k < bk; k++) {
+        kx += cx[ord[k]];
+        ky += cy[ord[k]];
+    }
+    free(ord);
+    *evsize = bk;
+    double lo = cp_lower(kx, Nx, a), hi = cp_upper(ky, Ny, a);
+    return lo > 0 ? log(lo / hi) : -INFINITY;
+}
+
+int cmd_audit(int argc, char **argv)
+{
+    const char *cmd = "expmech audit";
+    gsl_set_error_handler_off();
+    const char *files[2] = {NULL, NULL}, *sxp = NULL, *syp = NULL;
+    const char *eps_s = NULL, *del_s = NULL, *var_s = NULL;
+    double conf = 0.95;
+    int nf = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = NULL;
+        static const char *const opts[] = {"--epsilon", "--sensitivity", "--variant",
+                                           "--samples-x", "--samples-y", "--confidence"};
+        int which = -1;
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            fputs(help, stdout);
+            return EM_EXIT_OK;
+        }
+        for (int k = 0; k < 6; k++) {
+            size_t l = strlen(opts[k]);
+            if (!strncmp(o, opts[k], l) && (o[l] == 0 || o[l] == '=')) {
+                which = k;
+                if (o[l] == '=')
+                    v = o + l + 1;
+                else if (i + 1 < argc)
+                    v = argv[++i];
+                else {
+                    fprintf(stderr, "%s: %s needs a value\n", cmd, opts[k]);
+                    return EM_EXIT_USAGE;
+                }
+            }
+        }
+        if (which < 0) {
+            if (o[0] == '-' && o[1] != 0) {
+                fprintf(stderr, "%s: unknown option '%s'\n", cmd, o);
+                return EM_EXIT_USAGE;
+            }
+            if (nf >= 2) {
+                fprintf(stderr, "%s: exactly two scenario files, X and Y\n", cmd);
+                return EM_EXIT_USAGE;
+            }
+            files[nf++] = o;
+            continue;
+        }
+        const char **dst[] = {&eps_s, &del_s, &var_s, &sxp, &syp, NULL};
+        if (which == 5) {
+            char *end;
+            conf = strtod(v, &end);
+            if (*end || !(conf > 0 && conf < 1)) {
+                fprintf(stderr, "%s: --confidence takes a number in (0, 1)\n", cmd);
+                return EM_EXIT_USAGE;
+            }
+        } else {
+            *dst[which] = v;
+        }
+    }
+    if (!eps_s || nf != 2) {
+        fprintf(stderr, "%s: --epsilon and two scenario files are required (--help)\n", cmd);
+        return EM_EXIT_USAGE;
+    }
+    if (!sxp != !syp) {
+        fprintf(stderr, "%s: --samples-x and --samples-y go together\n", cmd);
+        return EM_EXIT_USAGE;
+    }
+    int variant = EM_STANDARD, pf = 0;
+    if (var_s) {
+        if (!strcmp(var_s, "standard"))
+            variant = EM_STANDARD;
+        else if (!strcmp(var_s, "monotone"))
+            variant = EM_MONOTONE;
+        else if (!strcmp(var_s, "pf"))
+            pf = 1;
+        else {
+            fprintf(stderr, "%s: --variant takes standard, monotone or pf\n", cmd);
+            return EM_EXIT_USAGE;
+        }
+    }
+    int rc = EM_EXIT_INTERNAL;
+    em_scenario sc[2];
+    em_scenario_init(&sc[0]);
+    em_scenario_init(&sc[1]);
+    mpq_t eps, delta;
+    mpq_inits(eps, delta, NULL);
+    mpq_t *uy = NULL;
+    unsigned char *exy = NULL;
+    double *udy = NULL;
+    dist D[4] = {{0, NULL, NULL}, {0, NULL, NULL}, {0, NULL, NULL}, {0, NULL, NULL}};
+    uint64_t *cx = NULL, *cy = NULL;
+    double *px = NULL, *py = NULL;
+    const char *msg = NULL;
+    int kind;
+    if (em_q_parse_str(eps_s, 0, eps, &kind, &msg) != EM_OK || mpq_sgn(eps) <= 0) {
+        fprintf(stderr, "%s: --epsilon '%s': %s\n", cmd, eps_s, msg ? msg : "must be > 0");
+        rc = EM_EXIT_USAGE;
+        goto done;
+    }
+    for (int k = 0; k < 2; k++) {
+        char err[EM_SCENARIO_ERRLEN];
+        int st = em_scenario_load(&sc[k], files[k], err, sizeof err);
+        if (st != EM_OK) {
+            fprintf(stderr, "%s: %s\n", cmd, err);
+            rc = st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+            goto done;
+        }
+    }
+    if (del_s) {
+        if (em_q_parse_str(del_s, 0, delta, &kind, &msg) != EM_OK || mpq_sgn(delta) <= 0) {
+            fprintf(stderr, "%s: --sensitivity '%s': %s\n", cmd, del_s, msg ? msg : "must be > 0");
+            rc = EM_EXIT_USAGE;
+            goto done;
+        }
+    } else if (sc[0].has_sensitivity) {
+        mpq_set(delta, sc[0].sensitivity);
+    } else {
+        mpq_set_ui(delta, 1, 1);
+    }
+    if (!var_s && sc[0].has_monotone && sc[0].monotone)
+        variant = EM_MONOTONE;
+    size_t n = sc[0].n;
+    if (sc[1].n != n) {
+        fprintf(stderr, "%s: X has %zu candidates, Y %zu: neighbours need the same labels\n", cmd,
+                n, sc[1].n);
+        rc = EM_EXIT_USAGE;
+        goto done;
+    }
+    /* Y's utilities in X's label order */
+    uy = malloc(n * sizeof *uy);
+    exy = malloc(n);
+    udy = malloc(n * sizeof *udy);
+    if (!uy || !exy || !udy)
+        goto done;
+    for (size_t i = 0; i < n; i++)
+        mpq_init(uy[i]);
+    for (size_t i = 0; i < n; i++) {
+        long j = em_scenario_find(&sc[1], sc[0].labels[i], strlen(sc[0].labels[i]));
+        if (j < 0) {
+            fprintf(stderr, "%s: label '%s' of X is not in Y\n", cmd, sc[0].labels[i]);
+            rc = EM_EXIT_USAGE;
+            goto done;
+        }
+        mpq_set(uy[i], sc[1].u[j]);
+        exy[i] = sc[1].excluded[j];
+        udy[i] = sc[1].ud[j];
+    }
+    for (int k = 0; k < 4; k++)
+        if (dist_init(&D[k], n) != EM_OK)
+            goto done;
+    int st = pf ? pf_dist(&D[0], sc[0].u, sc[0].excluded, eps, delta)
+                : ideal_em(&D[0], sc[0].u, sc[0].excluded, eps, delta, variant);
+    if (st == EM_OK)
+        st = pf ? pf_dist(&D[1], uy, exy, eps, delta)
+                : ideal_em(&D[1], uy, exy, eps, delta, variant);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s\n", cmd, em_strerror(st));
+        rc = em_cli_status_exit(st);
+        goto done;
+    }
+    char *es = em_q_to_string(eps, 17), *ds = em_q_to_string(delta, 17);
+    printf("audit: X = %s, Y = %s, %zu candidates, epsilon = %s, sensitivity = %s, variant %s\n",
+           sc[0].name, sc[1].name, n, es ? es : "?", ds ? ds : "?",
+           pf ? "pf (permute-and-flip)" : em_variant_name(variant));
+    free(es);
+    free(ds);
+    int v_ideal = report(pf ? "ideal permute-and-flip (= its exact sampler)"
+                            : "ideal mechanism (= the exact sampler)",
+                         &sc[0], &D[0], &D[1], eps);
+    int v_float = 0;
+    if (!pf) {
+        double e = em_q_get_d(eps, NULL), d = em_q_get_d(delta, NULL);
+        int ok = em_check_params(e, d, variant) == EM_OK;
+        for (size_t i = 0; i < n && ok; i++)
+            if ((!sc[0].excluded[i] && isinf(sc[0].ud[i])) || (!exy[i] && isinf(udy[i])))
+                ok = 0;
+        if (ok && float_em(&D[2], sc[0].ud, e, d, variant) == EM_OK &&
+            float_em(&D[3], udy, e, d, variant) == EM_OK) {
+            v_float = report("float sampler as implemented (W[i]/total of em_weights_fixed)",
+                             &sc[0], &D[2], &D[3], eps);
+        } else {
+            printf("float sampler: cannot run on these inputs (beyond double's range)\n");
+        }
+    }
+    int v_samples = 0;
+    if (sxp) {
+        cx = malloc(n * sizeof *cx);
+        cy = malloc(n * sizeof *cy);
+        px = malloc(n * sizeof *px);
+        py = malloc(n * sizeof *py);
+        if (!cx || !cy || !px || !py)
+            goto done;
+        uint64_t Nx, Ny;
+        int r = load_counts(cmd, sxp, &sc[0], cx, &Nx);
+        if (r < 0) {
+            /* samples of Y are labels of Y: map to X's order */
+            uint64_t *tmp = malloc(n * sizeof *tmp);
+            if (!tmp)
+                goto done;
+            r = load_counts(cmd, syp, &sc[1], tmp, &Ny);
+            for (size_t i = 0; r < 0 && i < n; i++)
+                cy[i] = tmp[em_scenario_find(&sc[1], sc[0].labels[i], strlen(sc[0].labels[i]))];
+            free(tmp);
+        }
+        if (r >= 0) {
+            rc = r;
+            goto done;
+        }
+        for (size_t i = 0; i < n; i++) {
+            px[i] = mpfr_get_d(D[0].hi[i], MPFR_RNDN);
+            py[i] = mpfr_get_d(D[1].hi[i], MPFR_RNDN);
+        }
+        double a = (1 - conf) / 2;
+        size_t e1, e2;
+        double b1 = cp_bound(n, px, py, cx, cy, Nx, Ny, a, &e1);
+        double b2 = cp_bound(n, py, px, cy, cx, Ny, Nx, a, &e2);
+        double b = b1 > b2 ? b1 : b2;
+        printf("draws: %llu from X, %llu from Y; Clopper-Pearson lower bound on epsilon at "
+               "confidence %g: %.6g (X->Y, event of %zu outcomes: %.6g; Y->X, %zu: %.6g)\n",
+               (unsigned long long)Nx, (unsigned long long)Ny, conf, b, e1, b1, e2, b2);
+        v_samples = b > em_q_get_d(eps, NULL) ? 1 : 0;
+        printf("  verdict: %s\n", v_samples ? "VIOLATED: the draws show a loss above eps"
+                                           : "consistent with eps");
+    }
+    if (v_ideal == 1 || v_float == 1 || v_samples == 1)
+        rc = EM_EXIT_REJECT;
+    else if (v_ideal == 3 || v_float == 3)
+        rc = EM_EXIT_INTERNAL;
+    else
+        rc = EM_EXIT_OK;
+done:
+    if (uy) {
+        for (size_t i = 0; i < sc[0].n; i++)
+            mpq_clear(uy[i]);
+    }
+    free(uy);
+    free(exy);
+    free(udy);
+    for (int k = 0; k < 4; k++)
+        dist_free(&D[k]);
+    free(cx);
+    free(cy);
+    free(px);
+    free(py);
+    mpq_clears(eps, delta, NULL);
+    em_scenario_free(&sc[0]);
+    em_scenario_free(&sc[1]);
+    return rc;
+}

@@ -1,0 +1,111 @@
+/* em_exact.h: the exact sampler of the exponential mechanism (lazy inverse CDF).
+ *
+ * For exact rational utilities (or -inf: excluded), epsilon and delta, as the oracle
+ * (em_oracle.h) takes them, em_exact_sample outputs r with probability exactly
+ * P(r) = exp(c u_r) / sum_j exp(c u_j), given independent fair bits: no approximation
+ * enters the decision.  Method (spec/ExactSampling.md):
+ *   - the cumulative probabilities F(i) = (w_0 + ... + w_{i-1}) / Z are bounded by MPFR
+ *     intervals with directed rounding, converted to fixed-point words of scale 2^63;
+ *   - the uniform U in [0, 1) is drawn lazily, a few bits at a time, from a bit source;
+ *     after k bits U lies in the dyadic interval [a, a + 2^-k);
+ *   - r is returned only when that interval certainly lies inside cell r,
+ *     [F(r), F(r+1)): the integer decision em_exact_select (src/core/, proven by WP);
+ *   - past 63 bits the same decision is made in MPFR at a precision that grows with the
+ *     number of bits drawn (Ziv-style), so every draw terminates with probability 1.
+ * The output is a function of the bits only (not of cached state), so enumerating all bit
+ * strings gives its exact distribution (tests/test_exact.c).
+ */
+#ifndef EM_EXACT_H
+#define EM_EXACT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gmp.h>
+
+#include "expmech.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------- bit sources */
+
+enum { EM_BITS_RNG = 0, EM_BITS_SCRIPT = 1 };
+
+typedef struct em_bits {
+    int kind;
+    em_rng *rng;                  /* EM_BITS_RNG: 64-bit words, handed out MSB first */
+    uint64_t buf;
+    unsigned avail;
+    const unsigned char *script;  /* EM_BITS_SCRIPT: one bit (0 or 1) per byte */
+    size_t script_len;
+    uint64_t used;                /* bits handed out so far */
+    uint64_t wanted;              /* a script ran out: bits it would have needed */
+} em_bits;
+
+void em_bits_init_rng(em_bits *b, em_rng *rng);
+void em_bits_init_script(em_bits *b, const unsigned char *bits, size_t len);
+
+/* *out = the next nbits bits (1 <= nbits <= 64), the first drawn most significant.
+ * EM_ERR_RNG when the random source fails or the script runs out (then b->wanted is
+ * the script length that would have sufficed and nothing is consumed);
+ * EM_ERR_DOMAIN for nbits outside [1, 64]. */
+int em_bits_get(em_bits *b, unsigned nbits, uint64_t *out);
+
+/* *out uniform on [0, m) from the bit source: b = bitlen(m - 1) bits per try, rejected
+ * when >= m (never modulo); m == 1 draws nothing.  Errors: EM_ERR_DOMAIN (m == 0),
+ * EM_ERR_RNG (source failed or ran out). */
+int em_bits_uniform_below(em_bits *b, uint64_t m, uint64_t *out);
+
+/* ---------------------------------------------------------- exact sampler */
+
+typedef struct em_exact em_exact;
+
+/* The integer decision (em_exact_select's signature); replaceable for tests only. */
+typedef size_t (*em_exact_select_fn)(size_t n, const uint64_t *lo, const uint64_t *hi,
+                                     uint64_t a, uint64_t w);
+
+/* Prepare: n candidates, u[i] exact (ignored where excluded[i]; excluded may be NULL),
+ * eps > 0, delta > 0, variant EM_STANDARD or EM_MONOTONE.  Errors as em_oracle_new:
+ * EM_ERR_NULL, EM_ERR_EMPTY, EM_ERR_TOO_MANY, EM_ERR_EPSILON, EM_ERR_SENSITIVITY,
+ * EM_ERR_VARIANT, EM_ERR_ALL_EXCLUDED, EM_ERR_NOMEM. */
+int em_exact_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+                 const mpq_t delta, int variant, em_exact **out);
+
+/* One exact draw.  Errors: EM_ERR_NULL, EM_ERR_RNG (the bit source failed or ran out),
+ * EM_ERR_DOMAIN (more than EM_EXACT_MAX_BITS bits for one draw: probability below
+ * 2^-(2^20 - 64) times n), EM_ERR_NOMEM. */
+int em_exact_sample(em_exact *s, em_bits *b, size_t *out);
+
+#define EM_EXACT_MAX_BITS (1L << 20)
+
+/* Test hook: replace the integer decision (NULL restores em_exact_select). */
+void em_exact_set_select(em_exact *s, em_exact_select_fn f);
+
+/* Counters since em_exact_new: draws, bits drawn, draws that needed more than 63 bits,
+ * precision levels computed, the largest precision (bits). */
+typedef struct em_exact_stats {
+    uint64_t draws, bits, slow, scans;
+    int levels;
+    long maxprec;
+} em_exact_stats;
+void em_exact_get_stats(const em_exact *s, em_exact_stats *st);
+
+/* Bits of the first chunk (default bitlen(n) + 2, at most 63). */
+unsigned em_exact_first_chunk(const em_exact *s);
+
+/* Set the first chunk to k bits (1..63; EM_ERR_DOMAIN otherwise).  Exactness does not
+ * depend on it.  k = 63 makes almost every draw one word and one scan (the timing
+ * mitigation of spec/ExactSampling.md), at the cost of more random bits. */
+int em_exact_set_first_chunk(em_exact *s, unsigned k);
+
+/* The fixed-point bounds of scale 2^63 used by the integer decision (n + 1 each). */
+const uint64_t *em_exact_lo64(const em_exact *s);
+const uint64_t *em_exact_hi64(const em_exact *s);
+
+void em_exact_free(em_exact *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

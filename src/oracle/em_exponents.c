@@ -1,0 +1,66 @@
+/* em_exponents.c: the exact inputs shared by the MPFR oracles (see em_exponents.h). */
+#include "oracle/em_exponents.h"
+
+#include <stdint.h>
+#include <mpfr.h>
+
+#include "expmech.h"
+
+int em_exponents_check(size_t n, mpq_t *u, const mpq_t eps, const mpq_t delta, int variant)
+{
+    if (!u || !eps || !delta)
+        return EM_ERR_NULL;
+    if (n == 0)
+        return EM_ERR_EMPTY;
+    if (n > EM_N_MAX)
+        return EM_ERR_TOO_MANY;
+    if (mpq_sgn(eps) <= 0)
+        return EM_ERR_EPSILON;
+    if (mpq_sgn(delta) <= 0)
+        return EM_ERR_SENSITIVITY;
+    if (variant != EM_STANDARD && variant != EM_MONOTONE)
+        return EM_ERR_VARIANT;
+    return EM_OK;
+}
+
+int em_exponents(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+                 const mpq_t delta, int variant, mpq_t *t, unsigned char *cls, size_t *m)
+{
+    size_t imax = SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (!(excluded && excluded[i]) && (imax == SIZE_MAX || mpq_cmp(u[i], u[imax]) > 0))
+            imax = i;
+    if (imax == SIZE_MAX)
+        return EM_ERR_ALL_EXCLUDED;
+    mpq_t c;
+    mpq_init(c);
+    mpq_div(c, eps, delta);
+    if (variant == EM_STANDARD) {
+        mpz_mul_2exp(mpq_denref(c), mpq_denref(c), 1);
+        mpq_canonicalize(c);
+    }
+    *m = 0;
+    for (size_t i = 0; i < n; i++) {
+        mpq_set_ui(t[i], 0, 1);
+        if (excluded && excluded[i]) {
+            cls[i] = CL_EXCLUDED;
+            continue;
+        }
+        (*m)++;
+        mpq_sub(t[i], u[i], u[imax]);
+        if (mpq_sgn(t[i]) == 0) {
+            cls[i] = CL_MODE;
+            continue;
+        }
+        mpq_mul(t[i], t[i], c);
+        cls[i] = CL_OTHER;
+    }
+    mpq_clear(c);
+    return EM_OK;
+}
+
+void em_mpfr_widest_range(void)
+{
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_set_emax(mpfr_get_emax_max());
+}

@@ -1,0 +1,27 @@
+/* em_exponents.h: the exact inputs shared by the MPFR oracles (em_oracle.c, em_exact.c,
+ * em_pf.c): argument checks, the exponents t_i = c (u_i - u*) <= 0 with
+ * c = eps/(2 delta) (standard) or eps/delta (monotone) and u* the largest utility, the
+ * class of each candidate, and MPFR's exponent range.  Internal to src/oracle/.
+ */
+#ifndef EM_EXPONENTS_H
+#define EM_EXPONENTS_H
+
+#include <stddef.h>
+#include <gmp.h>
+
+/* class of a candidate: excluded (u = -inf), mode (t = 0), other (t < 0) */
+enum { CL_EXCLUDED = 0, CL_MODE = 1, CL_OTHER = 2 };
+
+/* EM_OK, or EM_ERR_NULL (u, eps or delta NULL), EM_ERR_EMPTY, EM_ERR_TOO_MANY (n >
+ * EM_N_MAX), EM_ERR_EPSILON / EM_ERR_SENSITIVITY (not > 0), EM_ERR_VARIANT. */
+int em_exponents_check(size_t n, mpq_t *u, const mpq_t eps, const mpq_t delta, int variant);
+
+/* t[i] (initialised by the caller) and cls[i] for the n candidates (excluded may be NULL);
+ * t is 0 where excluded.  *m is the number not excluded.  EM_OK, or EM_ERR_ALL_EXCLUDED. */
+int em_exponents(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+                 const mpq_t delta, int variant, mpq_t *t, unsigned char *cls, size_t *m);
+
+/* MPFR's widest exponent range (about 2^(+-2^62)), so 1e-3247 is an ordinary number. */
+void em_mpfr_widest_range(void);
+
+#endif

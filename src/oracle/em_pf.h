@@ -1,0 +1,70 @@
+/* em_pf.h: permute-and-flip (McKenna & Sheldon, NeurIPS 2020): exact sampler and exact pmf.
+ *
+ * Visit the candidates in a uniformly random order; accept candidate r with probability
+ * p_r = exp(c (u_r - u*)), c = eps/(2 delta) (standard) or eps/delta (monotone), u* the
+ * largest utility; output the first accepted.  A mode (p = 1) is always accepted, so one
+ * pass suffices; an excluded candidate (u = -inf) has p = 0.  Exact rational inputs as the
+ * oracle (em_oracle.h).
+ *
+ * Sampler: the order is drawn lazily (the next candidate uniform among those not yet
+ * visited: em_bits_uniform_below, rejection, never modulo), and each coin
+ * Bernoulli(p_r) is decided exactly by comparing a lazily drawn uniform with MPFR interval
+ * bounds of p_r (the same proven decision em_exact_select, on two cells).
+ *
+ * pmf: P(r) = p_r * integral_0^1 prod_{j != r} (1 - p_j x) dx
+ *           = p_r * sum_{k=0}^{n-1} (-1)^k e_k(p without r) / (k + 1),
+ * with e_k the elementary symmetric polynomials, computed in MPFR interval arithmetic and
+ * refined (Ziv) until correctly rounded.  Cost O(n^2) operations at about n + 64 bits;
+ * limit EM_PF_PMF_MAX_N candidates.  Details: spec/PermuteAndFlip.md.
+ */
+#ifndef EM_PF_H
+#define EM_PF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gmp.h>
+#include <mpfr.h>
+
+#include "expmech.h"
+#include "oracle/em_exact.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EM_PF_PMF_MAX_N 4096
+
+typedef struct em_pf em_pf;
+
+/* The uniform integer draw (em_bits_uniform_below's signature); replaceable for tests. */
+typedef int (*em_pf_uniform_fn)(em_bits *b, uint64_t m, uint64_t *out);
+
+/* Errors as em_exact_new. */
+int em_pf_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+              const mpq_t delta, int variant, em_pf **out);
+
+/* One exact draw.  Errors: EM_ERR_NULL, EM_ERR_RNG (bit source failed or ran out),
+ * EM_ERR_DOMAIN (more than EM_EXACT_MAX_BITS bits for one coin), EM_ERR_NOMEM. */
+int em_pf_sample(em_pf *s, em_bits *b, size_t *out);
+
+/* Test hook: replace the uniform integer draw (NULL restores em_bits_uniform_below). */
+void em_pf_set_uniform(em_pf *s, em_pf_uniform_fn f);
+
+void em_pf_free(em_pf *s);
+
+/* Exact pmf as intervals: lo[i] <= P(i) <= hi[i], computed at working precision prec
+ * (lo, hi initialised by the caller, any precision).  Errors: as em_exact_new, and
+ * EM_ERR_TOO_MANY when n > EM_PF_PMF_MAX_N. */
+int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+                     const mpq_t delta, int variant, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi);
+
+/* The pmf correctly rounded to doubles (p) and, if digits > 0 and dec is not NULL, to
+ * `digits` significant decimals (malloc'd strings in the oracle's style, caller frees).
+ * Ziv's strategy on em_pf_pmf_bounds.  P(i) = 0 exactly only for an excluded candidate. */
+int em_pf_pmf(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+              const mpq_t delta, int variant, double *p, int digits, char **dec);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
