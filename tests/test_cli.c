@@ -1,6 +1,7 @@
 /* test_cli.c: the expmech commands of the oracle (probs, sample, check, compare, example),
  * run as a program (build/expmech, or $EM_EXPMECH): outputs, exit codes, messages. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +254,170 @@ START_TEST(compare_verdicts)
 }
 END_TEST
 
+/* ------------------------------------------------------------- --variant pf */
+
+/* independent of src/oracle/em_pf.c: P(r) = sum over all n! orders of
+ * prod_{j before r} (1 - p_j) p_r / n!, long double */
+static void pf_brute(size_t n, const double *p, long double *P)
+{
+    size_t perm[8];
+    for (size_t i = 0; i < n; i++) {
+        perm[i] = i;
+        P[i] = 0;
+    }
+    long double nf = 1;
+    for (size_t i = 2; i <= n; i++)
+        nf *= i;
+    for (;;) {
+        long double rej = 1;
+        for (size_t k = 0; k < n; k++) {
+            P[perm[k]] += rej * p[perm[k]] / nf;
+            rej *= 1 - (long double)p[perm[k]];
+        }
+        size_t i = n - 1;
+        while (i > 0 && perm[i - 1] >= perm[i])
+            i--;
+        if (i == 0)
+            break;
+        size_t j = n - 1;
+        while (perm[j] <= perm[i - 1])
+            j--;
+        size_t t = perm[i - 1];
+        perm[i - 1] = perm[j];
+        perm[j] = t;
+        for (size_t a = i, b = n - 1; a < b; a++, b--) {
+            t = perm[a];
+            perm[a] = perm[b];
+            perm[b] = t;
+        }
+    }
+}
+
+START_TEST(probs_pf_marital)
+{
+    ck_assert_int_eq(run("$E example marital | $E probs --epsilon 1 --variant pf"), 0);
+    /* regression: the correctly rounded values (both columns) */
+    ck_assert_str_eq(out,
+                     "Never-married,0.058285320103216459,-2.8424050165911691\n"
+                     "Married-civ-spouse,0.93774603112810884,-0.064276122363824663\n"
+                     "Divorced,0.0024777448505927019,-6.0004064669390440\n"
+                     "Married-spouse-absent,0.00033067727960199296,-8.0143676442920196\n"
+                     "Separated,0.00044796841791789517,-7.7107878237532129\n"
+                     "Married-AF-spouse,0.00027140239587412265,-8.2119079827685624\n"
+                     "Widowed,0.00044085582468798423,-7.7267926641152451\n");
+    /* against the brute force over all 7! orders (as tests/test_pf.c), the sum, and the
+     * log column against the probability column */
+    static const double cnt[7] = {10683, 14976, 4443, 418, 1025, 23, 993};
+    double p[7];
+    for (int i = 0; i < 7; i++)
+        p[i] = exp((cnt[i] - 14976) / 2000.0);
+    long double B[7];
+    pf_brute(7, p, B);
+    const char *s = out;
+    double sum = 0;
+    for (int i = 0; i < 7; i++) {
+        const char *c1 = strchr(s, ',');
+        ck_assert(c1 != NULL);
+        char *e;
+        double P = strtod(c1 + 1, &e);
+        ck_assert(*e == ',');
+        double L = strtod(e + 1, &e);
+        ck_assert(*e == '\n');
+        s = e + 1;
+        ck_assert_msg(fabsl(B[i] - P) <= 1e-13L * P, "cell %d: brute %Lg vs %g", i, B[i], P);
+        ck_assert_msg(fabs(log(P) - L) <= 4e-16 * fabs(L), "cell %d: log %g vs %g", i, log(P), L);
+        sum += P;
+    }
+    ck_assert_msg(fabs(sum - 1) <= 1e-15, "sum - 1 = %g", sum - 1);
+    /* JSON names the variant; 40 digits agree with the 17 */
+    ck_assert_int_eq(run("$E example marital | $E probs --epsilon 1 --variant=pf --digits 40 --format json"), 0);
+    ck_assert(strstr(out, "\"variant\": \"pf\""));
+    ck_assert(strstr(out, "\"probability\": \"0.9377460311281088436894782961858509181299\", "
+                          "\"log_probability\": \"-0.06427612236382466333625103022908601250575\""));
+    /* far tails and a probability below 1 that rounds to 1: K nines, a note, and the
+     * log-probability carries the distance (1 - P is about P(Never-married)) */
+    ck_assert_int_eq(run("$E example marital-raw | $E probs --epsilon 1 --variant pf"), 0);
+    ck_assert(strstr(out, "Never-married,3.0610089470754886e-933,-2147.1931471805599\n"));
+    ck_assert(strstr(out, "Married-civ-spouse,0.99999999999999999,-3.0610089470754886e-933\n"));
+    ck_assert(strstr(out, "Married-AF-spouse,4.9690807542615628e-3248,-7477.1931471805599\n"));
+    ck_assert(strstr(errtxt, "note: 1 probability below 1 rounds to 1"));
+    /* ties with an excluded candidate: 1/4 each; the only candidate: exactly 1 */
+    put("t.csv", "a,1\nb,1\nc,-inf\nd,1\ne,1\n");
+    ck_assert_int_eq(run("$E probs --epsilon 1 --variant pf --digits 5 t.csv"), 0);
+    ck_assert_str_eq(out, "a,0.25000,-1.3863\nb,0.25000,-1.3863\nc,0,-inf\nd,0.25000,-1.3863\ne,0.25000,-1.3863\n");
+    put("one.csv", "a,1\nb,-inf\n");
+    ck_assert_int_eq(run("$E probs --epsilon 1 --variant pf one.csv"), 0);
+    ck_assert_str_eq(out, "a,1,0\nb,0,-inf\n");
+    /* the --help texts mention pf */
+    const char *cmds[] = {"probs", "sample", "check", "compare"};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(run("$E %s --help", cmds[i]), 0);
+        ck_assert_msg(strstr(out, "pf") != NULL, "%s --help lacks pf", cmds[i]);
+    }
+}
+END_TEST
+
+/* check --variant pf: draws of `sample --variant pf` pass; draws of the exponential
+ * mechanism are rejected.  Separation on the marital example (epsilon 1): the
+ * probabilities differ strongly (Never-married 0.1039 under EM, 0.0583 under PF), so
+ * KL(EM || PF) = 0.0169 and the G statistic of N = 10^5 EM draws against PF is about
+ * 2 N KL = 3.4e3 (standard deviation about sqrt(4 * 3.4e3) = 1.2e2) against a critical
+ * value of 36 at alpha = 1e-6 with df = 6: rejection is certain, for any seed. */
+START_TEST(check_pf)
+{
+    ck_assert_int_eq(run("$E example marital > m.csv && $E sample --epsilon 1 --variant pf -n 100000 --seed 5 m.csv > pf.txt && "
+                         "$E check --epsilon 1 --variant pf --samples pf.txt m.csv"), 0);
+    ck_assert(strstr(out, "verdict: PASS"));
+    ck_assert(strstr(out, "5828.53")); /* expected Never-married count: N P_pf */
+    ck_assert_int_eq(run("$E example marital > m.csv && $E sample --epsilon 1 -n 100000 --seed 6 m.csv > em.txt && "
+                         "$E check --epsilon 1 --variant pf --samples em.txt m.csv"), 1);
+    ck_assert(strstr(out, "verdict: REJECT"));
+    /* and the other way round: PF draws are not the exponential mechanism's */
+    ck_assert_int_eq(run("$E check --epsilon 1 --samples pf.txt m.csv"), 1);
+    ck_assert(strstr(out, "verdict: REJECT"));
+}
+END_TEST
+
+START_TEST(compare_pf)
+{
+    ck_assert_int_eq(run("$E example marital > m.csv && $E probs --epsilon 1 --variant pf --digits 40 m.csv | cut -d, -f2 > p.txt && "
+                         "$E compare --epsilon 1 --variant pf --probs p.txt m.csv"), 0);
+    ck_assert(strstr(out, "verdict: PASS"));
+    ck_assert(strstr(out, "max absolute error: 0 "));
+    /* the exponential mechanism's probabilities are not permute-and-flip's */
+    ck_assert_int_eq(run("$E probs --epsilon 1 --digits 40 m.csv | cut -d, -f2 > e.txt && "
+                         "$E compare --epsilon 1 --variant pf --probs e.txt m.csv"), 1);
+    ck_assert(strstr(out, "verdict: FAIL: 7 of 7"));
+    /* a value below 1 that rounds to 1 at 40 digits is judged at its true distance */
+    ck_assert_int_eq(run("$E example marital-raw > r.csv && $E probs --epsilon 1 --variant pf --digits 40 r.csv 2>/dev/null | cut -d, -f2 > r.txt && "
+                         "$E compare --epsilon 1 --variant pf --probs r.txt r.csv"), 0);
+    ck_assert(strstr(out, "verdict: PASS"));
+}
+END_TEST
+
+START_TEST(pf_bad)
+{
+    /* more candidates than the exact pmf takes (EM_PF_PMF_MAX_N = 4096): exit 2, a message */
+    ck_assert_int_eq(run("seq 0 4096 | sed 's/.*/c&,0/' > big.csv && echo c0 > d.txt && echo 0 > q.txt"), 0);
+    ck_assert_int_eq(run("$E probs --epsilon 1 --variant pf big.csv"), 2);
+    ck_assert(strstr(errtxt, "4097 candidates") && strstr(errtxt, "limited to 4096"));
+    ck_assert_str_eq(out, "");
+    ck_assert_int_eq(run("$E check --epsilon 1 --variant pf --samples d.txt big.csv"), 2);
+    ck_assert(strstr(errtxt, "limited to 4096"));
+    ck_assert_int_eq(run("$E compare --epsilon 1 --variant pf --probs q.txt big.csv"), 2);
+    /* q.txt has 1 value for 4097 candidates: a usage error either way; the limit first */
+    ck_assert_int_eq(run("seq 0 4096 | sed 's/.*/0/' > q.txt && $E compare --epsilon 1 --variant pf --probs q.txt big.csv"), 2);
+    ck_assert(strstr(errtxt, "limited to 4096"));
+    /* pf has no float sampler; an unknown variant names the three */
+    put("x.csv", "a,0\nb,1\n");
+    ck_assert_int_eq(run("$E sample --epsilon 1 --variant pf --sampler float x.csv"), 2);
+    ck_assert(strstr(errtxt, "only the exact sampler"));
+    ck_assert_int_eq(run("$E probs --epsilon 1 --variant PF x.csv"), 2);
+    ck_assert(strstr(errtxt, "'pf'"));
+    ck_assert_int_eq(run("$E probs --epsilon 1 --variant pf --variant pf x.csv"), 2);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cli");
@@ -268,6 +433,10 @@ static Suite *suite(void)
     tcase_add_test(tc, sample_seeded);
     tcase_add_test(tc, check_pass_and_reject);
     tcase_add_test(tc, compare_verdicts);
+    tcase_add_test(tc, probs_pf_marital);
+    tcase_add_test(tc, check_pf);
+    tcase_add_test(tc, compare_pf);
+    tcase_add_test(tc, pf_bad);
     suite_add_tcase(s, tc);
     return s;
 }

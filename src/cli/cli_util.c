@@ -35,7 +35,7 @@ void em_cli_free(em_cli *c)
 
 const char *em_variant_name(int variant)
 {
-    return variant == EM_MONOTONE ? "monotone" : "standard";
+    return variant == EM_CLI_VARIANT_PF ? "pf" : variant == EM_MONOTONE ? "monotone" : "standard";
 }
 
 int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg)
@@ -137,8 +137,12 @@ static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
             c->variant = EM_STANDARD;
         else if (!strcmp(v, "monotone"))
             c->variant = EM_MONOTONE;
+        else if (!strcmp(v, "pf"))
+            c->variant = EM_CLI_VARIANT_PF;
         else
-            return bad(c, name, v, "expected 'standard' (eps/(2 delta)) or 'monotone' (eps/delta)");
+            return bad(c, name, v,
+                       "expected 'standard' (eps/(2 delta)), 'monotone' (eps/delta) or 'pf' "
+                       "(permute-and-flip)");
         break;
     case EM_OPT_DIGITS: {
         uint64_t d;

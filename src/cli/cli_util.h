@@ -30,11 +30,17 @@
 #define EM_FMT_CSV 0
 #define EM_FMT_JSON 1
 
+/* --variant pf: permute-and-flip (src/oracle/em_pf.h).  A CLI-level value only, distinct
+ * from the library's EM_STANDARD / EM_MONOTONE: a command that sees it calls em_pf_*
+ * with EM_STANDARD (acceptance exp(eps (u - u*) / (2 delta))); it is never passed to
+ * the core or to em_oracle_*. */
+#define EM_CLI_VARIANT_PF 100
+
 typedef struct em_cli {
     const char *cmd;        /* for messages: "expmech probs" */
     unsigned seen;          /* EM_OPT_* given on the command line */
     mpq_t eps, delta;       /* exact */
-    int variant;            /* EM_STANDARD / EM_MONOTONE when given */
+    int variant;            /* EM_STANDARD / EM_MONOTONE / EM_CLI_VARIANT_PF when given */
     int digits;             /* default 17 */
     int format;             /* EM_FMT_* (default CSV) */
     uint64_t seed;
@@ -101,7 +107,7 @@ int em_cli_status_exit(int st);
 /* JSON string (with quotes) of UTF-8 text. */
 void em_json_string(FILE *f, const char *s);
 
-/* "standard" / "monotone" */
+/* "standard" / "monotone" / "pf" */
 const char *em_variant_name(int variant);
 
 #endif

@@ -11,6 +11,7 @@
 #include "expmech.h"
 #include "oracle/em_gof.h"
 #include "oracle/em_oracle.h"
+#include "oracle/em_pf.h"
 
 static const char help[] =
     "usage: expmech check --epsilon E [--sensitivity D] [--variant V] --samples SAMPLES\n"
@@ -30,7 +31,9 @@ static const char help[] =
     "    of draws detects with probability 0.99 at level A (noncentral chi-square).\n"
     "Prints the per-cell table, the statistics and the verdict.\n"
     "\n"
-    "  --epsilon E, --sensitivity D, --variant V   as for `expmech probs`\n"
+    "  --epsilon E, --sensitivity D, --variant V   as for `expmech probs`; --variant pf\n"
+    "                     tests against permute-and-flip's exact pmf (at most 4096\n"
+    "                     candidates), e.g. draws of `expmech sample --variant pf`\n"
     "  --samples SAMPLES  the draws (required)\n"
     "  --alpha A          significance level of each test (default 1e-6)\n"
     "  --min-expected M   minimum expected draws per pooled cell (default 20)\n"
@@ -132,9 +135,19 @@ int cmd_check(int argc, char **argv)
         rc = EM_EXIT_INTERNAL;
         goto done;
     }
-    int st = em_oracle_doubles(sc.n, sc.u, sc.excluded, c.eps, delta, variant, p, NULL);
+    const int pf = variant == EM_CLI_VARIANT_PF;
+    if (pf && sc.n > EM_PF_PMF_MAX_N) {
+        fprintf(stderr, "%s: --variant pf: %s has %zu candidates; the exact permute-and-flip pmf "
+                        "is limited to %d\n",
+                c.cmd, sc.name, sc.n, EM_PF_PMF_MAX_N);
+        rc = EM_EXIT_USAGE;
+        goto done;
+    }
+    /* the exact probabilities, correctly rounded to doubles */
+    int st = pf ? em_pf_pmf(sc.n, sc.u, sc.excluded, c.eps, delta, EM_STANDARD, p, 0, NULL)
+                : em_oracle_doubles(sc.n, sc.u, sc.excluded, c.eps, delta, variant, p, NULL);
     if (st != EM_OK) {
-        fprintf(stderr, "%s: %s\n", c.cmd, em_strerror(st));
+        fprintf(stderr, "%s: %s%s\n", c.cmd, pf ? "--variant pf: " : "", em_strerror(st));
         rc = em_cli_status_exit(st);
         goto done;
     }

@@ -13,6 +13,7 @@
 #include "cli/scenario.h"
 #include "expmech.h"
 #include "oracle/em_oracle.h"
+#include "oracle/em_pf.h"
 #include "oracle/em_rational.h"
 
 static const char help[] =
@@ -28,7 +29,9 @@ static const char help[] =
     "probability is positive (underflow; those a double could have represented are\n"
     "counted apart), NaNs, infinities, negative values and values above 1, and the sum.\n"
     "\n"
-    "  --epsilon E, --sensitivity D, --variant V   as for `expmech probs`\n"
+    "  --epsilon E, --sensitivity D, --variant V   as for `expmech probs`; --variant pf\n"
+    "                     judges against permute-and-flip's exact pmf (at most 4096\n"
+    "                     candidates)\n"
     "  --probs PROBS      the probabilities to judge (required)\n"
     "  --rtol R           a value fails when |given - exact| > max(R * exact, 2^-1074)\n"
     "                     (default 1e-9; 2^-1074 is the smallest subnormal double)\n"
@@ -165,6 +168,7 @@ int cmd_compare(int argc, char **argv)
     given *gv = NULL;
     char *buf = NULL;
     em_oracle *o = NULL;
+    char **pfdec = NULL;
     int variant;
     int rc = em_cli_start(&c, argc, argv,
                           EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_PROBS |
@@ -189,9 +193,28 @@ int cmd_compare(int argc, char **argv)
         if (rc >= 0)
             goto done;
     }
-    int st = em_oracle_new(sc.n, sc.u, sc.excluded, c.eps, delta, variant, 40, &o);
+    /* the exact values to 40 digits: the oracle, or permute-and-flip's pmf (em_pf_pmf) */
+    const int pf = variant == EM_CLI_VARIANT_PF;
+    size_t m = 0;
+    for (size_t i = 0; i < sc.n; i++)
+        m += !sc.excluded[i];
+    if (pf && sc.n > EM_PF_PMF_MAX_N) {
+        fprintf(stderr, "%s: --variant pf: %s has %zu candidates; the exact permute-and-flip pmf "
+                        "is limited to %d\n",
+                c.cmd, sc.name, sc.n, EM_PF_PMF_MAX_N);
+        rc = EM_EXIT_USAGE;
+        goto done;
+    }
+    int st;
+    if (pf) {
+        pfdec = calloc(sc.n, sizeof *pfdec);
+        st = pfdec ? em_pf_pmf(sc.n, sc.u, sc.excluded, c.eps, delta, EM_STANDARD, NULL, 40, pfdec)
+                   : EM_ERR_NOMEM;
+    } else {
+        st = em_oracle_new(sc.n, sc.u, sc.excluded, c.eps, delta, variant, 40, &o);
+    }
     if (st != EM_OK) {
-        fprintf(stderr, "%s: %s\n", c.cmd, em_strerror(st));
+        fprintf(stderr, "%s: %s%s\n", c.cmd, pf ? "--variant pf: " : "", em_strerror(st));
         rc = em_cli_status_exit(st);
         goto done;
     }
@@ -211,7 +234,20 @@ int cmd_compare(int argc, char **argv)
     int relinf = 0;
     for (size_t i = 0; i < sc.n; i++) {
         em_oracle_cand r;
-        st = em_oracle_get(o, i, &r);
+        if (pf) {
+            /* em_pf_pmf: "0" only when excluded; a value below 1 may round to 1 at 40 digits */
+            memset(&r, 0, sizeof r);
+            r.prob = pfdec[i];
+            if (sc.excluded[i])
+                r.flags = EM_OF_ZERO;
+            else if (m == 1)
+                r.flags = EM_OF_ONE;
+            else if (pfdec[i][0] == '1' && strspn(pfdec[i] + 1, ".0") == strlen(pfdec[i] + 1))
+                r.flags = EM_OF_NEAR_ONE;
+            st = EM_OK;
+        } else {
+            st = em_oracle_get(o, i, &r);
+        }
         if (st != EM_OK) {
             fprintf(stderr, "%s: %s\n", c.cmd, em_strerror(st));
             rc = em_cli_status_exit(st);
@@ -312,6 +348,11 @@ int cmd_compare(int argc, char **argv)
     fflush(stdout);
 done:
     em_oracle_free(o);
+    if (pfdec) {
+        for (size_t i = 0; i < sc.n; i++)
+            free(pfdec[i]);
+        free(pfdec);
+    }
     if (gv) {
         for (size_t i = 0; i < sc.n; i++)
             mpq_clear(gv[i].q);

@@ -86,7 +86,7 @@ static int sample_exact(em_cli *c, em_scenario *sc, mpq_t delta, int variant, in
 int cmd_sample(int argc, char **argv)
 {
     /* --sampler is this command's own option: taken out before the shared parser */
-    int use_float = 0, bad_sampler = 0, pf = 0;
+    int use_float = 0, bad_sampler = 0;
     char **av = malloc(((size_t)argc + 1) * sizeof *av);
     int ac = 0;
     if (!av) {
@@ -99,12 +99,6 @@ int cmd_sample(int argc, char **argv)
             while (i < argc)
                 av[ac++] = argv[i++];
             break;
-        }
-        if (i > 0 && (!strcmp(argv[i], "--variant=pf") ||
-                      (!strcmp(argv[i], "--variant") && i + 1 < argc && !strcmp(argv[i + 1], "pf")))) {
-            pf = 1;
-            i += argv[i][9] == '=' ? 0 : 1;
-            continue;
         }
         if (i > 0 && !strcmp(argv[i], "--sampler")) {
             if (i + 1 >= argc) {
@@ -126,9 +120,8 @@ int cmd_sample(int argc, char **argv)
             bad_sampler = 1;
     }
     av[ac] = NULL;
-    if (bad_sampler || (pf && use_float)) {
-        fprintf(stderr, bad_sampler ? "expmech sample: --sampler takes 'exact' or 'float'\n"
-                                    : "expmech sample: --variant pf has only the exact sampler\n");
+    if (bad_sampler) {
+        fprintf(stderr, "expmech sample: --sampler takes 'exact' or 'float'\n");
         free(av);
         return EM_EXIT_USAGE;
     }
@@ -150,6 +143,12 @@ int cmd_sample(int argc, char **argv)
                           EM_OPT_EPSILON, help, &sc, delta, &variant);
     if (rc >= 0)
         goto done;
+    const int pf = variant == EM_CLI_VARIANT_PF;
+    if (pf && use_float) {
+        fprintf(stderr, "%s: --variant pf has only the exact sampler\n", c.cmd);
+        rc = EM_EXIT_USAGE;
+        goto done;
+    }
     if (!use_float) {
         rc = sample_exact(&c, &sc, delta, variant, pf);
         if (rc >= 0)
