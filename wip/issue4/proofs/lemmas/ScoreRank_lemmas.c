@@ -84,6 +84,10 @@
     /@ assert subst_pair: SubstAt64(&s[0], &t[0], 2, 0); @/
     /@ assert subst_jump: MedianScore(&s[0], 2, 1) == -2 && MedianScore(&t[0], 2, 1) == 0; @/
     /@ assert mono_pair: InsertAt64(&u[0], 3, &w[0], 0); @/
+    /@ assert counts_u: CountLt(&u[0], 3, 0) == 0 && CountGt(&u[0], 3, 0) == 2 &&
+                        CountLt(&u[0], 3, 20) == 2 && CountGt(&u[0], 3, 20) == 0; @/
+    /@ assert counts_w: CountLt(&w[0], 4, 0) == 1 && CountGt(&w[0], 4, 0) == 2 &&
+                        CountLt(&w[0], 4, 20) == 3 && CountGt(&w[0], 4, 20) == 0; @/
     /@ assert mono_up: MedianScore(&u[0], 3, 0) == -2 && MedianScore(&w[0], 4, 0) == 0; @/
     /@ assert mono_down: MedianScore(&u[0], 3, 20) == -2 && MedianScore(&w[0], 4, 20) == -4; @/
   }
