@@ -67,6 +67,16 @@ def wp_rows():
                     props.add(m.group(2))
             rows.append((step, fn, ", ".join(sorted(props)) or "(safety: RTE, assigns)",
                          valid, total, smoke))
+        # ACSL lemmas (spec/, proofs/lemmas/*.h): one row per step, every lemma named
+        lemmas = {}
+        for ax in json.load(open(path)).get("wp:axiomatics", {}).values():
+            for name, g in ax.items():
+                if name.startswith("lemma_"):
+                    lemmas[name[6:]] = g.get("wp:main", {})
+        if lemmas:
+            rows.append((step, "(ACSL lemmas)", ", ".join(sorted(lemmas)),
+                         sum(g.get("valid", 0) for g in lemmas.values()),
+                         sum(g.get("total", 0) for g in lemmas.values()), 0))
     return rows
 
 

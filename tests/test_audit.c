@@ -1,5 +1,6 @@
 /* test_audit.c: `expmech audit` and the exact default of `expmech sample` (--sampler,
  * --variant pf), run as a program (build/expmech, or $EM_EXPMECH). */
+#include "em_check_main.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,11 +113,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? 0 : 1;
-}
+EM_CHECK_MAIN(suite)

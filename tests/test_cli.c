@@ -1,5 +1,6 @@
 /* test_cli.c: the expmech commands of the oracle (probs, sample, check, compare, example),
  * run as a program (build/expmech, or $EM_EXPMECH): outputs, exit codes, messages. */
+#include "em_check_main.h"
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -441,11 +442,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+EM_CHECK_MAIN(suite)

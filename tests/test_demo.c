@@ -1,6 +1,7 @@
 /* test_demo.c: the `expmech demo` command, run as a program (build/expmech, or
  * $EM_EXPMECH): the table (7 categories, probabilities against MPFR, summing to 1),
  * seeded determinism, the draws, and usage errors (exit 2, message on stderr). */
+#include "em_check_main.h"
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sys/wait.h>
@@ -239,11 +240,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+EM_CHECK_MAIN(suite)

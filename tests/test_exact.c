@@ -13,6 +13,7 @@
  *   - modulo bias in a uniform integer draw (b + 4 bits mod m instead of rejection);
  * and the noncentrality at N = 10^6 draws of the last two is computed and shown to be far
  * below what a chi-square test needs. */
+#include "em_check_main.h"
 #include "test_exact_enum.h"
 
 #include "oracle/em_gof.h"
@@ -462,11 +463,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? 0 : 1;
-}
+EM_CHECK_MAIN(suite)

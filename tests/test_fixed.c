@@ -1,5 +1,6 @@
 /* test_fixed.c: em_weights_fixed (src/core/em_fixed.h): the scale, the arg-max,
  * the support, the sum bound, and the distance to the exact distribution. */
+#include "em_check_main.h"
 #include "em_test_util.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -239,11 +240,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+EM_CHECK_MAIN(suite)

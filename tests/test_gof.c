@@ -1,6 +1,7 @@
 /* test_gof.c: the goodness-of-fit test of src/oracle/em_gof.c.
  * Counts are drawn with GSL's MT19937 at fixed seeds (deterministic), as exact
  * multinomial samples (gsl_ran_multinomial). */
+#include "em_check_main.h"
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -296,11 +297,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+EM_CHECK_MAIN(suite)

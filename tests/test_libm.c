@@ -1,5 +1,6 @@
 /* test_libm.c: the two trusted libm wrappers (src/trusted/em_libm.h): range at the
  * ends and over dense sweeps, monotonicity, and closeness to MPFR (faithful). */
+#include "em_check_main.h"
 #include "em_test_util.h"
 #include "trusted/em_libm.h"
 
@@ -209,11 +210,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+EM_CHECK_MAIN(suite)

@@ -1,5 +1,6 @@
 /* test_logweights.c: em_logweights and em_normalize against an independent MPFR
  * computation (tests/em_test_util.h, 320 bits), plus every error path. */
+#include "em_check_main.h"
 #include "em_test_util.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -414,11 +415,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+EM_CHECK_MAIN(suite)

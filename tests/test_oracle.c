@@ -7,6 +7,7 @@
  * every file in memory and fails on any byte of difference, and "vectors_independent"
  * checks every stored number against tests/vectors_independent.h, which shares no code
  * with the oracle. */
+#include "em_check_main.h"
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -785,9 +786,5 @@ int main(int argc, char **argv)
 {
     if (argc == 2 && !strcmp(argv[1], "--write-vectors"))
         return write_vectors();
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return em_check_run(suite());
 }

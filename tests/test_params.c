@@ -1,4 +1,5 @@
 /* test_params.c: em_strerror and em_check_params (src/core/em_params.h). */
+#include "em_check_main.h"
 #include <limits.h>
 
 #include "em_test_util.h"
@@ -119,11 +120,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+EM_CHECK_MAIN(suite)

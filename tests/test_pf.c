@@ -2,6 +2,7 @@
  * brute force over all orders, its known properties, and the exact sampler against the
  * pmf by exhaustive bit-level enumeration (tests/test_exact_enum.h), including a planted
  * modulo bias in the uniform draw of the random order, which the enumeration detects. */
+#include "em_check_main.h"
 #include "test_exact_enum.h"
 
 #include "oracle/em_pf.h"
@@ -127,6 +128,96 @@ START_TEST(pmf_brute_force)
 }
 END_TEST
 
+/* The definition of PF's output distribution that the Why3 privacy theorem is proven
+ * over (proofs/theorems/PermuteFlip.mlw, spec/PermuteAndFlip.md): P(r) = p_r E[1/(1+K)],
+ * K the number of heads among the other candidates' independent coins (Poisson-binomial).
+ * Computed here independently of em_pf.c (Poisson-binomial DP in MPFR, 256 bits) and
+ * compared with the oracle's e_k formula at n = 60 with ties, both variants: this ties
+ * the theorem's definition to the pmf the command line prints. */
+static void heads_pmf(size_t n, const long *u, double c, double *out)
+{
+    long umax = u[0];
+    for (size_t i = 1; i < n; i++)
+        if (u[i] > umax)
+            umax = u[i];
+    mpfr_t p[64], dist[64], t, acc;
+    mpfr_inits2(256, t, acc, (mpfr_ptr)0);
+    for (size_t i = 0; i < n; i++) {
+        mpfr_inits2(256, p[i], dist[i], (mpfr_ptr)0);
+        mpfr_set_si(p[i], u[i] - umax, MPFR_RNDN);
+        mpfr_mul_d(p[i], p[i], c, MPFR_RNDN);
+        mpfr_exp(p[i], p[i], MPFR_RNDN);
+    }
+    for (size_t r = 0; r < n; r++) {
+        size_t m = 0; /* dist[k] = P(K = k) over the others seen so far */
+        mpfr_set_ui(dist[0], 1, MPFR_RNDN);
+        for (size_t s = 0; s < n; s++) {
+            if (s == r)
+                continue;
+            mpfr_set_ui(dist[m + 1], 0, MPFR_RNDN);
+            for (size_t k = m + 1; k >= 1; k--) { /* dist[k] = (1-p) dist[k] + p dist[k-1] */
+                mpfr_ui_sub(t, 1, p[s], MPFR_RNDN);
+                mpfr_mul(dist[k], dist[k], t, MPFR_RNDN);
+                mpfr_mul(t, p[s], dist[k - 1], MPFR_RNDN);
+                mpfr_add(dist[k], dist[k], t, MPFR_RNDN);
+            }
+            mpfr_ui_sub(t, 1, p[s], MPFR_RNDN);
+            mpfr_mul(dist[0], dist[0], t, MPFR_RNDN);
+            m++;
+        }
+        mpfr_set_ui(acc, 0, MPFR_RNDN);
+        for (size_t k = 0; k <= m; k++) {
+            mpfr_div_ui(t, dist[k], (unsigned long)(k + 1), MPFR_RNDN);
+            mpfr_add(acc, acc, t, MPFR_RNDN);
+        }
+        mpfr_mul(acc, acc, p[r], MPFR_RNDN);
+        out[r] = mpfr_get_d(acc, MPFR_RNDN);
+    }
+    for (size_t i = 0; i < n; i++)
+        mpfr_clears(p[i], dist[i], (mpfr_ptr)0);
+    mpfr_clears(t, acc, (mpfr_ptr)0);
+}
+
+START_TEST(pmf_heads_characterisation)
+{
+    enum { N = 60 };
+    long u[N];
+    mpq_t uq[N], eps, delta;
+    unsigned char ex[N] = {0};
+    mpq_inits(eps, delta, NULL);
+    mpq_set_ui(eps, 1, 1);
+    mpq_set_ui(delta, 1, 1);
+    for (int i = 0; i < N; i++) {
+        u[i] = (i * 37) % 23 - (i % 5 == 0 ? 9 : 0); /* ties, several modes */
+        mpq_init(uq[i]);
+        mpq_set_si(uq[i], u[i], 1);
+    }
+    static const struct { em_variant v; double c; } cases[] = {
+        {EM_STANDARD, 0.5}, {EM_MONOTONE, 1.0}};
+    double P[N], H[N];
+    for (size_t t = 0; t < 2; t++) {
+        double sum = 0;
+        ck_assert_int_eq(em_pf_pmf(N, uq, ex, eps, delta, cases[t].v, P, 0, NULL), EM_OK);
+        heads_pmf(N, u, cases[t].c, H);
+        for (int i = 0; i < N; i++) {
+            ck_assert_msg(fabs(H[i] - P[i]) <= 1e-13 * P[i], "cell %d: %.17g vs %.17g", i, H[i], P[i]);
+            sum += H[i];
+        }
+        ck_assert(fabs(sum - 1) < 1e-13);
+    }
+    /* the comparison can fail: the monotone pmf is far from the standard one */
+    double worst = 0;
+    ck_assert_int_eq(em_pf_pmf(N, uq, ex, eps, delta, EM_STANDARD, P, 0, NULL), EM_OK);
+    heads_pmf(N, u, 1.0, H);
+    for (int i = 0; i < N; i++)
+        worst = fmax(worst, fabs(H[i] - P[i]) / P[i]);
+    ck_assert(worst > 0.1);
+    for (int i = 0; i < N; i++)
+        mpq_clear(uq[i]);
+    mpq_clears(eps, delta, NULL);
+}
+END_TEST
+
 START_TEST(pmf_ties_excluded_single)
 {
     static const char *const u[] = {"1", "-inf", "1", "1", "1"};
@@ -237,6 +328,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, pmf_brute_force);
     tcase_add_test(tc, pmf_ties_excluded_single);
+    tcase_add_test(tc, pmf_heads_characterisation);
     tcase_add_test(tc, bits_pf);
     tcase_add_test(tc, planted_modulo_pf);
     tcase_add_test(tc, pf_rng_draws);
@@ -244,11 +336,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? 0 : 1;
-}
+EM_CHECK_MAIN(suite)

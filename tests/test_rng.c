@@ -1,6 +1,7 @@
 /* test_rng.c: the random sources behind em_rng_u64 (src/trusted/em_rng.c):
  * ChaCha20 streams (deterministic, and equal to libsodium's RFC 8439 keystream under
  * the documented key derivation), the refill boundary, the OS source, scripts. */
+#include "em_check_main.h"
 #include <sodium.h>
 
 #include "em_test_util.h"
@@ -245,11 +246,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+EM_CHECK_MAIN(suite)

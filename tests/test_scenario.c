@@ -1,5 +1,6 @@
 /* test_scenario.c: the scenario file parser (src/cli/scenario.c): every malformed line
  * type, limits, BOM, CRLF, headers, quoting; every message names the file and the line. */
+#include "em_check_main.h"
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -267,11 +268,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+EM_CHECK_MAIN(suite)

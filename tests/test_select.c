@@ -1,5 +1,6 @@
 /* test_select.c: em_select (src/core/em_select.h) against a naive reference, at
  * every t of small weight vectors and at every cell boundary of large ones. */
+#include "em_check_main.h"
 #include "em_test_util.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -181,11 +182,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+EM_CHECK_MAIN(suite)

@@ -1,6 +1,7 @@
 /* test_uniform.c: em_uniform_below and em_sample_fixed (src/core/em_uniform.h) with
  * scripted words: rejection on the top bits (never modulo), exact boundaries,
  * retry limits, and the mapping of draws to cells. */
+#include "em_check_main.h"
 #include "em_test_util.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -385,11 +386,4 @@ static Suite *suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+EM_CHECK_MAIN(suite)

@@ -63,7 +63,10 @@ rr_private rr_private_monotone
 revenue_private revenue_private_monotone revenue_private_subst
 quantile_private quantile_private_subst
 laplace_score_private laplace_count_private laplace_count_private_subst
-pf_opt_sensitive pf_accept_range pf_accept_mode pf_accept_ratio"
+pf_opt_sensitive pf_accept_range pf_accept_mode pf_accept_ratio
+pf_expect_antitone pf_expect_monotone pf_expect_scaling
+pf_prob_q_range pf_prob_range pf_lambda_bounds
+pf_private_q pf_private pf_private_sym"
 
 # The only assumed (unproved) declarations allowed; see TRUSTED.md.
 TRUSTED_VALS="exp_strict_mono"

@@ -28,6 +28,11 @@ extern "C" {
 #include "core/em_select.h"
 #include "core/em_uniform.h"
 #include "core/em_exact_select.h"
+#include "core/em_score_count.h"
+#include "core/em_score_rank.h"
+#include "core/em_score_revenue.h"
+#include "core/em_score_rr.h"
+#include "core/em_score_laplace.h"
 
 #ifdef __cplusplus
 }

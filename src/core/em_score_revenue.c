@@ -1,0 +1,99 @@
+#include "em_base.h"
+#include "core/em_score_revenue.h"
+
+/* #{i < n : bids[i] >= p} */
+/*@ requires valid_bids: \valid_read(bids + (0 .. n - 1));
+    assigns \nothing;
+    ensures count: \result == CountGe(bids, n, p);
+    ensures bounded: \result <= n;
+ */
+static size_t count_ge(size_t n, const int64_t *bids, int64_t p)
+{
+    size_t c = 0;
+    /*@ loop invariant range: 0 <= i <= n;
+        loop invariant count: c == CountGe(bids, i, p);
+        loop invariant bounded: c <= i;
+        loop assigns i, c;
+        loop variant n - i; */
+    for (size_t i = 0; i < n; i++)
+        if (bids[i] >= p)
+            c++;
+    return c;
+}
+
+/* u[j] = v, with the fact WP cannot see on its own (u and bids share the
+   int64_t memory): the counts over bids do not change.  The ghost loop is the
+   induction over the bids. */
+/*@ requires valid_u: \valid(u + j);
+    requires valid_bids: \valid_read(bids + (0 .. n - 1));
+    requires separated: \separated(u + j, bids + (0 .. n - 1));
+    assigns u[j];
+    ensures written: u[j] == v;
+    ensures ge: \forall integer p; CountGe(bids, n, p) == CountGe{Pre}(bids, n, p);
+ */
+static void put_score(int64_t *u, size_t j, int64_t v, const int64_t *bids, size_t n)
+{
+    (void)bids; /* used by the ghost induction only */
+    (void)n;
+    u[j] = v;
+    /*@ ghost
+      /@ loop invariant range: 0 <= i <= n;
+         loop invariant ge: \forall integer p; CountGe(bids, i, p) == CountGe{Pre}(bids, i, p);
+         loop assigns i;
+         loop variant n - i; @/
+      for (size_t i = 0; i < n; i++) { }
+    */
+}
+
+/* p * c without overflow. */
+/*@ requires price: 0 <= p <= pmax;
+    requires buyers: c <= n;
+    requires fits: pmax > 0 && n <= INT64_MAX / pmax;
+    assigns \nothing;
+    ensures revenue: \result == RevenueOf(p, c);
+    ensures range: 0 <= \result <= pmax * n;
+ */
+static int64_t revenue_of(int64_t p, size_t c, size_t n, int64_t pmax)
+{
+    (void)n; /* used by the contract only */
+    (void)pmax;
+    //@ assert fits: n * pmax <= INT64_MAX;
+    //@ assert product: 0 <= p * c <= p * n <= pmax * n;
+    return p * (int64_t)c;
+}
+
+int em_score_revenue(size_t n, const int64_t *bids, size_t m, const int64_t *prices,
+                     int64_t pmax, int64_t *u)
+{
+    if (u == NULL || bids == NULL || prices == NULL)
+        return EM_ERR_NULL;
+    if (n == 0 || m == 0)
+        return EM_ERR_EMPTY;
+    if (pmax <= 0)
+        return EM_ERR_DOMAIN;
+    /*@ loop invariant range: 0 <= j <= m;
+        loop invariant in_range: \forall integer t; 0 <= t < j ==> 0 <= prices[t] <= pmax;
+        loop assigns j;
+        loop variant m - j; */
+    for (size_t j = 0; j < m; j++)
+        if (prices[j] < 0 || prices[j] > pmax)
+            return EM_ERR_DOMAIN;
+    if (n > (uint64_t)(INT64_MAX / pmax))
+        return EM_ERR_OVERFLOW;
+    /*@ loop invariant range: 0 <= j <= m;
+        loop invariant checked: \forall integer t; 0 <= t < m ==> 0 <= prices[t] <= pmax;
+        loop invariant frame: \forall integer p; CountGe(bids, n, p) == CountGe{Pre}(bids, n, p);
+        loop invariant score: \forall integer t; 0 <= t < j ==> u[t] == Revenue{Pre}(bids, n, prices[t]);
+        loop invariant bounded: \forall integer t; 0 <= t < j ==> 0 <= u[t] <= pmax * n;
+        loop assigns j, u[0 .. m - 1];
+        loop variant m - j; */
+    for (size_t j = 0; j < m; j++) {
+        int64_t p = prices[j];
+        size_t c = count_ge(n, bids, p);
+        //@ assert count: c == CountGe{Pre}(bids, n, p);
+        int64_t v = revenue_of(p, c, n, pmax);
+        //@ assert value: v == Revenue{Pre}(bids, n, p);
+        put_score(u, j, v, bids, n);
+    }
+    return EM_OK;
+}
