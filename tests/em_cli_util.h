@@ -4,7 +4,8 @@
  * em_cli_setup with a mkdtemp template, teardown removes it); run() executes a shell
  * command there, with $E the program (build/expmech, or $EM_EXPMECH: absolute, or
  * relative to the directory the test starts in), and captures its standard output in
- * out and its standard error in errtxt (the first 64 KiB of each).
+ * out and its standard error in errtxt (the first EM_CLI_OUT_SIZE bytes, default 64 KiB,
+ * and 64 KiB).
  */
 #ifndef EM_CLI_UTIL_H
 #define EM_CLI_UTIL_H
@@ -18,7 +19,10 @@
 #include <unistd.h>
 
 static char tmpdir[64];
-static char out[1 << 16], errtxt[1 << 16];
+#ifndef EM_CLI_OUT_SIZE
+#define EM_CLI_OUT_SIZE (1 << 16) /* captured stdout; a test may define a larger one */
+#endif
+static char out[EM_CLI_OUT_SIZE], errtxt[1 << 16];
 
 /* the file tmpdir/name into buf (NUL-terminated; empty when missing) */
 static inline void em_cli_slurp(const char *name, char *buf, size_t cap)

@@ -2,74 +2,12 @@
  * seed numbers through the command line, the headers, the pipe into `probs`, and the
  * messages and exit status 2 on bad input. */
 #include "em_check_main.h"
-#include <check.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-static char dir[64];
-static char out[1 << 20], errtxt[1 << 16];
-
-static const char *prog(void)
-{
-    const char *p = getenv("EM_EXPMECH");
-    return p ? p : "build/expmech";
-}
-
-static void slurp(const char *name, char *buf, size_t cap)
-{
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = 0;
-    if (f)
-        fclose(f);
-}
-
-/* Run a shell command in the test directory with $E the program; capture both streams. */
-static int run(const char *fmt, ...)
-{
-    char args[4096], cmd[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    char *cwd = getcwd(NULL, 0);
-    snprintf(cmd, sizeof cmd, "cd %s && E=%s%s%s; export E; %s >out.txt 2>err.txt", dir,
-             prog()[0] == '/' ? "" : cwd, prog()[0] == '/' ? "" : "/", prog(), args);
-    free(cwd);
-    int st = system(cmd);
-    slurp("out.txt", out, sizeof out);
-    slurp("err.txt", errtxt, sizeof errtxt);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void put(const char *name, const char *text)
-{
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    ck_assert(f);
-    fputs(text, f);
-    fclose(f);
-}
+#define EM_CLI_OUT_SIZE (1 << 20) /* the score lists are long */
+#include "em_cli_util.h"
 
 static void setup(void)
 {
-    strcpy(dir, "/tmp/em_test_score_XXXXXX");
-    ck_assert(mkdtemp(dir) != NULL);
-}
-
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    em_cli_setup("/tmp/em_test_score_XXXXXX");
 }
 
 static int has_line(const char *text, const char *line)
