@@ -218,6 +218,65 @@ START_TEST(pmf_heads_characterisation)
 }
 END_TEST
 
+/* Theorem 2 of McKenna & Sheldon (PF's expected score >= the exponential mechanism's)
+ * is not machine-checked here (spec/Theorems.md, section 4); this checks it on 600
+ * random instances (n = 2..12 integer scores in [0, 20], eps/delta in {0.1, 1, 5}, both
+ * coefficients), exact PF pmf against the core's EM probabilities, and shows that the
+ * comparison can fail: the uniform output fails it on most instances. */
+START_TEST(pf_expected_score_dominance)
+{
+    em_rng rng;
+    ck_assert_int_eq(em_rng_init_chacha(&rng, 20261122), EM_OK);
+    static const char *const epss[] = {"1/10", "1", "5"};
+    static const double epsd[] = {0.1, 1.0, 5.0};
+    int checked = 0, uniform_fails = 0;
+    double min_gain = 1e300;
+    for (int it = 0; it < 600; it++) {
+        uint64_t x;
+        ck_assert_int_eq(em_rng_u64(&rng, &x), EM_OK);
+        size_t n = 2 + x % 11;
+        int e = (int)((x >> 8) % 3);
+        int variant = ((x >> 16) & 1) ? EM_MONOTONE : EM_STANDARD;
+        double u[12], lw[12], logp[12], pem[12], ppf[12];
+        mpq_t uq[12], eps, delta;
+        unsigned char ex[12] = {0};
+        mpq_inits(eps, delta, NULL);
+        mpq_set_str(eps, epss[e], 10);
+        mpq_canonicalize(eps);
+        mpq_set_ui(delta, 1, 1);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t y;
+            ck_assert_int_eq(em_rng_u64(&rng, &y), EM_OK);
+            u[i] = (double)(y % 21);
+            mpq_init(uq[i]);
+            mpq_set_ui(uq[i], (unsigned long)(y % 21), 1);
+        }
+        size_t am;
+        ck_assert_int_eq(em_logweights(n, u, epsd[e], 1.0, variant, lw, &am), EM_OK);
+        ck_assert_int_eq(em_normalize(n, lw, logp, pem), EM_OK);
+        ck_assert_int_eq(em_pf_pmf(n, uq, ex, eps, delta, variant, ppf, 0, NULL), EM_OK);
+        double eem = 0, epf = 0, eun = 0;
+        for (size_t i = 0; i < n; i++) {
+            eem += pem[i] * u[i];
+            epf += ppf[i] * u[i];
+            eun += u[i] / (double)n;
+            mpq_clear(uq[i]);
+        }
+        mpq_clears(eps, delta, NULL);
+        ck_assert_msg(epf >= eem - 1e-12, "instance %d: PF %.17g < EM %.17g", it, epf, eem);
+        if (epf - eem < min_gain)
+            min_gain = epf - eem;
+        if (!(eun >= eem - 1e-12))
+            uniform_fails++; /* the same criterion rejects a worse mechanism */
+        checked++;
+    }
+    ck_assert_int_eq(checked, 600);
+    ck_assert_int_gt(uniform_fails, 500);
+    printf("  PF >= EM in expected score on 600 random instances (smallest gain %.3g); "
+           "uniform output fails the same check on %d\n", min_gain, uniform_fails);
+}
+END_TEST
+
 START_TEST(pmf_ties_excluded_single)
 {
     static const char *const u[] = {"1", "-inf", "1", "1", "1"};
@@ -329,6 +388,7 @@ static Suite *suite(void)
     tcase_add_test(tc, pmf_brute_force);
     tcase_add_test(tc, pmf_ties_excluded_single);
     tcase_add_test(tc, pmf_heads_characterisation);
+    tcase_add_test(tc, pf_expected_score_dominance);
     tcase_add_test(tc, bits_pf);
     tcase_add_test(tc, planted_modulo_pf);
     tcase_add_test(tc, pf_rng_draws);
