@@ -6,6 +6,7 @@
 #include "test_exact_enum.h"
 
 #include "oracle/em_pf.h"
+#include "em_pf_brute.h"
 
 /* pmf intervals (exact rationals) from em_pf_pmf_bounds at 320 bits */
 static void pf_intervals(scen *s)
@@ -55,44 +56,6 @@ static int check_pf(scen *s, unsigned L, em_pf_uniform_fn hook)
     return v;
 }
 
-/* independent: sum over all orders of prod_{before r} (1 - p_j) p_r, long double */
-static void brute(size_t n, const double *p, long double *P)
-{
-    size_t perm[8];
-    for (size_t i = 0; i < n; i++) {
-        perm[i] = i;
-        P[i] = 0;
-    }
-    long double nf = 1;
-    for (size_t i = 2; i <= n; i++)
-        nf *= i;
-    for (;;) {
-        long double rej = 1;
-        for (size_t k = 0; k < n; k++) {
-            size_t r = perm[k];
-            P[r] += rej * p[r] / nf;
-            rej *= 1 - (long double)p[r];
-        }
-        /* next permutation (lexicographic) */
-        size_t i = n - 1;
-        while (i > 0 && perm[i - 1] >= perm[i])
-            i--;
-        if (i == 0)
-            break;
-        size_t j = n - 1;
-        while (perm[j] <= perm[i - 1])
-            j--;
-        size_t tmp = perm[i - 1];
-        perm[i - 1] = perm[j];
-        perm[j] = tmp;
-        for (size_t a = i, b = n - 1; a < b; a++, b--) {
-            tmp = perm[a];
-            perm[a] = perm[b];
-            perm[b] = tmp;
-        }
-    }
-}
-
 START_TEST(pmf_brute_force)
 {
     scen s;
@@ -103,7 +66,7 @@ START_TEST(pmf_brute_force)
     for (int i = 0; i < 7; i++)
         p[i] = exp((cnt[i] - 14976) / 2000.0);
     long double B[7];
-    brute(7, p, B);
+    pf_brute(7, p, B);
     double sum = 0, eu_pf = 0, eu_em = 0;
     for (int i = 0; i < 7; i++) {
         ck_assert_msg(fabsl(B[i] - P[i]) <= 1e-13L * P[i], "cell %d: %Lg vs %g", i, B[i], P[i]);
