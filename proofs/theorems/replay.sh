@@ -102,7 +102,8 @@ for f in $FILES; do
       *) fail "$f.mlw: undeclared assumption 'val $v' (add it to TRUSTED.md and TRUSTED_VALS, or prove it)"; static_ok=0 ;;
     esac
   done
-  # remove_prop may only hide stdlib facts, never add anything; any other meta is refused
+  # remove_prop only deletes a hypothesis (a stdlib axiom or a proved lemma), never adds
+  # one; any other meta is refused
   if printf '%s\n' "$body" | grep -E '^[[:space:]]*meta\b' | grep -vE '^[[:space:]]*meta "remove_prop" (axiom|lemma) [A-Za-z_]+$' >"$WORK/bad"; then
     fail "$f.mlw: unexpected meta:"; cat "$WORK/bad" >&2; static_ok=0
   fi

@@ -261,20 +261,14 @@ int em_exact_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t 
     mpz_init(s->a);
     mpfr_init2(s->x, 64);
     mpfr_init2(s->y, 64);
-    s->t = malloc(n * sizeof *s->t);
-    s->cls = malloc(n);
     s->lo64 = malloc((n + 1) * sizeof *s->lo64);
     s->hi64 = malloc((n + 1) * sizeof *s->hi64);
-    if (!s->t || !s->cls || !s->lo64 || !s->hi64) {
-        free(s->t);
-        s->t = NULL;
+    if (!s->lo64 || !s->hi64) {
         em_exact_free(s);
         return EM_ERR_NOMEM;
     }
-    for (size_t i = 0; i < n; i++)
-        mpq_init(s->t[i]);
     size_t m;
-    st = em_exponents(n, u, excluded, eps, delta, variant, s->t, s->cls, &m);
+    st = em_exponents_new(n, u, excluded, eps, delta, variant, &s->t, &s->cls, &m);
     if (st != EM_OK) {
         em_exact_free(s);
         return st;
@@ -308,12 +302,7 @@ void em_exact_free(em_exact *s)
         return;
     for (int k = 0; k < MAX_LEVELS; k++)
         free_level(&s->lv[k], s->n);
-    if (s->t) {
-        for (size_t i = 0; i < s->n; i++)
-            mpq_clear(s->t[i]);
-        free(s->t);
-    }
-    free(s->cls);
+    em_exponents_free(s->n, s->t, s->cls);
     free(s->lo64);
     free(s->hi64);
     mpz_clear(s->a);

@@ -2,6 +2,7 @@
 #include "oracle/em_exponents.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <mpfr.h>
 
 #include "expmech.h"
@@ -63,4 +64,37 @@ void em_mpfr_widest_range(void)
 {
     mpfr_set_emin(mpfr_get_emin_min());
     mpfr_set_emax(mpfr_get_emax_max());
+}
+
+int em_exponents_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+                     const mpq_t delta, int variant, mpq_t **t, unsigned char **cls, size_t *m)
+{
+    *t = malloc(n * sizeof **t);
+    *cls = malloc(n);
+    if (!*t || !*cls) {
+        free(*t);
+        free(*cls);
+        *t = NULL;
+        *cls = NULL;
+        return EM_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        mpq_init((*t)[i]);
+    int st = em_exponents(n, u, excluded, eps, delta, variant, *t, *cls, m);
+    if (st != EM_OK) {
+        em_exponents_free(n, *t, *cls);
+        *t = NULL;
+        *cls = NULL;
+    }
+    return st;
+}
+
+void em_exponents_free(size_t n, mpq_t *t, unsigned char *cls)
+{
+    if (t) {
+        for (size_t i = 0; i < n; i++)
+            mpq_clear(t[i]);
+        free(t);
+    }
+    free(cls);
 }

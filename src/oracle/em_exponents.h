@@ -21,6 +21,16 @@ int em_exponents_check(size_t n, mpq_t *u, const mpq_t eps, const mpq_t delta, i
 int em_exponents(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
                  const mpq_t delta, int variant, mpq_t *t, unsigned char *cls, size_t *m);
 
+/* em_exponents into fresh arrays: *t (n initialised mpq_t) and *cls (n classes), owned
+ * by the caller (em_exponents_free).  EM_OK, EM_ERR_NOMEM, or the error of em_exponents;
+ * on error nothing stays allocated and *t, *cls are NULL.  Callers run
+ * em_exponents_check first. */
+int em_exponents_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+                     const mpq_t delta, int variant, mpq_t **t, unsigned char **cls, size_t *m);
+
+/* Frees what em_exponents_new returned (t may be NULL). */
+void em_exponents_free(size_t n, mpq_t *t, unsigned char *cls);
+
 /* MPFR's widest exponent range (about 2^(+-2^62)), so 1e-3247 is an ordinary number. */
 void em_mpfr_widest_range(void);
 

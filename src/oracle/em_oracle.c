@@ -126,8 +126,6 @@ int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t
         return EM_ERR_NOMEM;
     o->n = n;
     o->K = digits;
-    o->t = malloc(n * sizeof *o->t);
-    o->cls = malloc(n);
     o->dig1 = malloc((size_t)digits + 24);
     o->dig2 = malloc((size_t)digits + 24);
     mpfr_init2(o->scr_w, 64);
@@ -139,16 +137,12 @@ int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t
     mpfr_ui_pow_ui(o->pow10KG, 10, (unsigned long)digits + GUARD, MPFR_RNDU); /* < 10^1010 */
     mpq_init(o->tau);
     mpz_init(o->rat_e);
-    if (!o->t || !o->cls || !o->dig1 || !o->dig2) {
-        free(o->t);
-        o->t = NULL;
+    if (!o->dig1 || !o->dig2) {
         em_oracle_free(o);
         return EM_ERR_NOMEM;
     }
-    for (size_t i = 0; i < n; i++)
-        mpq_init(o->t[i]);
     size_t live;
-    st = em_exponents(n, u, excluded, eps, delta, variant, o->t, o->cls, &live);
+    st = em_exponents_new(n, u, excluded, eps, delta, variant, &o->t, &o->cls, &live);
     if (st != EM_OK) {
         em_oracle_free(o);
         return st;
@@ -192,11 +186,7 @@ void em_oracle_free(em_oracle *o)
         return;
     for (int k = 0; k < MAX_LEVELS; k++)
         level_clear(&o->lv[k]);
-    if (o->t) {
-        for (size_t i = 0; i < o->n; i++)
-            mpq_clear(o->t[i]);
-        free(o->t);
-    }
+    em_exponents_free(o->n, o->t, o->cls);
     mpq_clear(o->tau);
     mpz_clear(o->rat_e);
     mpfr_clear(o->scr_w);
@@ -204,7 +194,6 @@ void em_oracle_free(em_oracle *o)
     for (int k = 0; k < 9; k++)
         mpfr_clear(o->scr[k]);
     mpz_clear(o->scr_e);
-    free(o->cls);
     free(o->pstr);
     free(o->lstr);
     free(o->dig1);

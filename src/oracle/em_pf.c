@@ -59,21 +59,15 @@ int em_pf_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps
     s->uniform = em_bits_uniform_below;
     mpz_init(s->a);
     mpfr_inits2(64, s->x, s->y, s->tb, s->eb, (mpfr_ptr)0);
-    s->t = malloc(n * sizeof *s->t);
-    s->cls = malloc(n);
     s->base = malloc(n * sizeof *s->base);
     s->order = malloc(n * sizeof *s->order);
     s->elo = malloc(n * sizeof *s->elo);
     s->ehi = malloc(n * sizeof *s->ehi);
-    if (!s->t || !s->cls || !s->base || !s->order || !s->elo || !s->ehi) {
-        free(s->t);
-        s->t = NULL;
+    if (!s->base || !s->order || !s->elo || !s->ehi) {
         em_pf_free(s);
         return EM_ERR_NOMEM;
     }
-    for (size_t i = 0; i < n; i++)
-        mpq_init(s->t[i]);
-    st = em_exponents(n, u, excluded, eps, delta, variant, s->t, s->cls, &s->m);
+    st = em_exponents_new(n, u, excluded, eps, delta, variant, &s->t, &s->cls, &s->m);
     if (st != EM_OK) {
         em_pf_free(s);
         return st;
@@ -105,12 +99,7 @@ void em_pf_free(em_pf *s)
 {
     if (!s)
         return;
-    if (s->t) {
-        for (size_t i = 0; i < s->n; i++)
-            mpq_clear(s->t[i]);
-        free(s->t);
-    }
-    free(s->cls);
+    em_exponents_free(s->n, s->t, s->cls);
     free(s->base);
     free(s->order);
     free(s->elo);
@@ -231,25 +220,20 @@ int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mp
     if (n > EM_PF_PMF_MAX_N)
         return EM_ERR_TOO_MANY;
     em_mpfr_widest_range();
-    mpq_t *t = malloc(n * sizeof *t);
-    unsigned char *cls = malloc(n);
-    if (!t || !cls) {
-        free(t);
-        free(cls);
-        return EM_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < n; i++)
-        mpq_init(t[i]);
+    mpq_t *t;
+    unsigned char *cls;
     size_t m;
-    st = em_exponents(n, u, excluded, eps, delta, variant, t, cls, &m);
+    st = em_exponents_new(n, u, excluded, eps, delta, variant, &t, &cls, &m);
+    if (st != EM_OK)
+        return st;
     /* intervals: p_j, q_j = 1 - p_j; E_k = e_k(q over all non-excluded), G_k = e_k(q
      * without r) by deflation G_k = E_k - q_r G_{k-1}; then
      * P(r) = p_r / m * sum_{k=0}^{m-1} G_k / C(m - 1, k)   (all terms >= 0) */
     size_t nv = 4 * n + 2 * (m + 1) * 2 + 8;
-    mpfr_t *v = st == EM_OK ? malloc(nv * sizeof *v) : NULL;
-    if (st == EM_OK && !v)
+    mpfr_t *v = malloc(nv * sizeof *v);
+    if (!v)
         st = EM_ERR_NOMEM;
-    if (st == EM_OK) {
+    else {
         for (size_t i = 0; i < nv; i++)
             mpfr_init2(v[i], prec);
         mpfr_t *plo = v, *phi = v + n, *qlo = v + 2 * n, *qhi = v + 3 * n;
@@ -331,10 +315,7 @@ int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mp
             mpfr_clear(v[i]);
         free(v);
     }
-    for (size_t i = 0; i < n; i++)
-        mpq_clear(t[i]);
-    free(t);
-    free(cls);
+    em_exponents_free(n, t, cls);
     return st;
 }
 
