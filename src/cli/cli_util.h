@@ -70,6 +70,12 @@ int em_cli_require(const em_cli *c, unsigned required);
  * or an exit status after a message. */
 int em_cli_scenario(em_cli *c, em_scenario *sc, mpq_t delta, int *variant);
 
+/* The law of a loaded scenario for the weighted / continuous oracle (oracle/em_cont.h):
+ * pieces when sc->continuous, else atoms (utilities, exclusions, and sc->measure when the
+ * file has '# measure: yes').  Returns -1 with *law set, or an exit status after a message
+ * (a bad piece: 2, naming the file and line). */
+int em_cli_law(em_cli *c, em_scenario *sc, const mpq_t delta, int variant, em_cont **law);
+
 /* The common start of an oracle command: em_cli_parse, em_cli_require(required), a refusal
  * when a required --samples or --probs of '-' and the scenario would both be standard
  * input, then em_cli_scenario.  Returns -1 to go on, else an exit status (after --help,

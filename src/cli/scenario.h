@@ -6,9 +6,15 @@
  *   - utilities are exact: decimals (-12.5e3, 0.1 = 1/10), C99 hex floats (0x1.8p3),
  *     fractions (4100/4140), or -inf (an excluded candidate); see oracle/em_rational.h;
  *   - spaces and tabs around fields are ignored; blank lines are skipped;
- *   - `#` starts a comment line; two comment lines are headers:
+ *   - `#` starts a comment line; these comment lines are headers:
  *       # sensitivity: D        (D exact, > 0; as written by `expmech score`)
  *       # monotone: yes|no      (the monotone variant, weight exp(eps u / D))
+ *       # measure: yes|no       (yes: lines are `label,utility,measure`, a base measure
+ *                                m >= 0 exact; P(r) proportional to m_r exp(c u_r))
+ *       # output: continuous    (before any data line: the file is a continuous scenario,
+ *                                one piece per line `lo,hi,a[,b]`, u = a + b r on
+ *                                [lo, hi]; lo may be -inf on the first piece, hi +inf
+ *                                on the last; see oracle/em_cont.h)
  *   - a UTF-8 byte-order mark at the start and CRLF line ends are accepted;
  *   - rejected, with a message "FILE:LINE: ...": a line longer than EM_SCENARIO_MAX_LINE
  *     bytes, a NUL byte, a stray carriage return, invalid UTF-8, a line without a comma,
@@ -21,6 +27,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <gmp.h>
+
+#include "oracle/em_cont.h"
 
 #define EM_SCENARIO_MAX_LINE 4096
 #define EM_SCENARIO_ERRLEN 512
@@ -35,6 +43,10 @@ typedef struct em_scenario {
     int has_sensitivity;
     mpq_t sensitivity;
     int has_monotone, monotone;
+    int has_measure;           /* '# measure: yes': measure[] is set */
+    mpq_t *measure;            /* base measure of each candidate (NULL without the header) */
+    int continuous;            /* '# output: continuous': n == 0 and pieces holds the law */
+    em_pieces pieces;          /* the pieces (with its own sensitivity/monotone copies) */
     char *name;                /* file name used in messages ("<stdin>" for standard input) */
     /* private: label index */
     size_t *hash;

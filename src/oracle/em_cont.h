@@ -1,0 +1,213 @@
+/* em_cont.h: the exact oracle for weighted and continuous laws of the exponential mechanism.
+ *
+ * Two kinds of law, one machinery (spec/Continuous.md):
+ *   - PIECES: R = a finite union of intervals [lo_j, hi_j] (increasing, interiors disjoint;
+ *     lo_0 may be -inf, hi_{n-1} may be +inf), utility u(r) = a_j + b_j r on piece j,
+ *     density f(r) = exp(c u(r)) / Z with respect to Lebesgue measure on R;
+ *   - ATOMS: finite candidates with a base measure m_j >= 0:
+ *     P(j) = m_j exp(c u_j) / Z (diffprivlib's Exponential(measure=...)).
+ * c = eps/(2 delta) (EM_STANDARD) or eps/delta (EM_MONOTONE).
+ *
+ * Every quantity is a ratio (or the logarithm of a ratio) of exponential polynomials
+ * sum_k q_k exp(t_k) with exact rational q_k, t_k.  Outputs are correctly rounded: interval
+ * bounds in MPFR with directed rounding give a fast decision; when they cannot decide (the
+ * value is within the interval's width of a rounding boundary B), the sign of value - B is
+ * decided exactly as the sign of an exponential polynomial (em_expoly_sign): equal
+ * exponents are merged exactly, and by Lindemann-Weierstrass a non-zero polynomial with
+ * distinct rational exponents is non-zero as a real number, so raising the precision
+ * terminates.  An exact tie (the value is a rounding boundary: possible only for rational
+ * values) is rounded half to even.  So no answer is ever a guess, and none loops forever:
+ * the only failure is EM_ERR_UNDECIDED past EM_CONT_MAX_PREC bits (none known).
+ *
+ * Conventions of em_cval strings: like the finite oracle (C's "%#.Kg" style, any exponent
+ * length); "0", "1", "-inf", "inf" only when exactly so.
+ */
+#ifndef EM_CONT_H
+#define EM_CONT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gmp.h>
+#include <mpfr.h>
+
+#include "expmech.h"
+#include "oracle/em_exact.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Oracle-level status (beyond em_status, which the proven core owns): a value could not be
+ * decided within EM_CONT_MAX_PREC bits; the command line maps it to exit 3. */
+#define EM_ERR_UNDECIDED 64
+#define EM_CONT_MAX_PREC (1L << 20)
+#define EM_CONT_MAX_PIECES ((size_t)1 << 26)
+
+enum { EM_CONT_PIECES = 0, EM_CONT_ATOMS = 1 };
+
+/* ---------------------------------------------------------------- inputs */
+
+/* A continuous scenario (pieces), as parsed from
+ *   # output: continuous
+ *   # sensitivity: D          (optional)
+ *   # monotone: yes|no        (optional)
+ *   lo,hi,a[,b]               one piece per line (src/io/em_cscenario.h). */
+typedef struct em_pieces {
+    size_t n;
+    mpq_t *lo, *hi, *a, *b;    /* exact; lo[0] ignored if lo_inf, hi[n-1] ignored if hi_inf */
+    int lo_inf, hi_inf;        /* lo[0] = -inf, hi[n-1] = +inf */
+    unsigned long *line;       /* source line of each piece (for messages), may be NULL */
+    int has_sensitivity;
+    mpq_t sensitivity;
+    int has_monotone, monotone;
+    char *name;                /* file name for messages */
+} em_pieces;
+
+void em_pieces_init(em_pieces *ps);
+void em_pieces_free(em_pieces *ps);
+/* Append one piece (grows the arrays); EM_OK or EM_ERR_NOMEM / EM_ERR_TOO_MANY. */
+int em_pieces_push(em_pieces *ps, const mpq_t lo, const mpq_t hi, const mpq_t a, const mpq_t b,
+                   unsigned long line);
+
+/* --------------------------------------------------------------- results */
+
+#define EM_CV_EXACT 1u   /* the string is the exact value (0, 1, -inf, inf, or a hit) */
+#define EM_CV_TIE 2u     /* the value was exactly a rounding boundary: rounded half to even */
+
+typedef struct em_cval {
+    char *str;       /* correctly rounded K-digit decimal, malloc'd (em_cval_clear) */
+    double d;        /* correctly rounded double (ties to even; +-inf beyond DBL_MAX) */
+    unsigned flags;
+} em_cval;
+
+void em_cval_init(em_cval *v);
+void em_cval_clear(em_cval *v);
+
+/* ------------------------------------------------------------------ laws */
+
+typedef struct em_cont em_cont;
+
+/* Prepare a continuous law.  Checks, each with a message in err naming the piece by its
+ * line ("NAME:LINE: ..."): pieces unsorted or overlapping (lo_j > hi_j, or lo_{j+1} <
+ * hi_j), an infinite end whose integral diverges (-inf needs c b > 0 on the first piece,
+ * +inf needs c b < 0 on the last), total mass 0 (every piece has lo = hi).
+ * Errors: EM_ERR_NULL, EM_ERR_EMPTY, EM_ERR_TOO_MANY (> EM_CONT_MAX_PIECES),
+ * EM_ERR_EPSILON, EM_ERR_SENSITIVITY, EM_ERR_VARIANT, EM_ERR_DOMAIN (the checks above,
+ * digits outside [1, 1000]), EM_ERR_NOMEM. */
+int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, int variant,
+                       int digits, em_cont **out, char *err, size_t errlen);
+
+/* Prepare a weighted finite law: n candidates, utility u[j] (ignored where excluded[j];
+ * excluded may be NULL), measure m[j] >= 0 (m may be NULL: all 1).  Errors as above, and
+ * EM_ERR_DOMAIN for a negative measure, EM_ERR_ALL_EXCLUDED when every candidate is
+ * excluded or has measure 0. */
+int em_cont_new_atoms(size_t n, mpq_t *u, const unsigned char *excluded, mpq_t *m,
+                      const mpq_t eps, const mpq_t delta, int variant, int digits,
+                      em_cont **out, char *err, size_t errlen);
+
+void em_cont_free(em_cont *C);
+
+int em_cont_kind(const em_cont *C);
+size_t em_cont_size(const em_cont *C);
+int em_cont_digits(const em_cont *C);
+/* Change the number of digits of later results (1..1000; EM_ERR_DOMAIN otherwise). */
+int em_cont_set_digits(em_cont *C, int digits);
+
+/* Probability of piece (or atom) j and its logarithm.  "0" / "-inf" for a piece of zero
+ * length or an atom of measure 0 or excluded; "1" / "0" when it is the only one with
+ * mass.  Errors: EM_ERR_DOMAIN (j >= n), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+int em_cont_prob(em_cont *C, size_t j, em_cval *p, em_cval *logp);
+
+/* Pieces only (EM_ERR_DOMAIN for atoms). */
+/* F(x) = P(X <= x); "0" left of R, "1" right of it. */
+int em_cont_cdf(em_cont *C, const mpq_t x, em_cval *out);
+/* The density, right-continuous: f(x) = lim_{y -> x+} f(y) (so at a breakpoint the piece
+ * starting there; 0 at the right end of R, in gaps and outside R, where log f = -inf). */
+int em_cont_density(em_cont *C, const mpq_t x, em_cval *dens, em_cval *logdens);
+/* Q(p) = inf { x in R : F(x) >= p } for p in (0, 1); Q(0) = the left end of R (may be
+ * "-inf"), Q(1) = the right end (may be "inf").  EM_ERR_DOMAIN for p outside [0, 1]. */
+int em_cont_quantile(em_cont *C, const mpq_t p, em_cval *x);
+
+/* Interval of F(x) at about `prec` bits, for judges that need many fast evaluations:
+ * lo <= F(x) <= hi (lo, hi initialised by the caller; their precision is set). */
+int em_cont_cdf_bounds(em_cont *C, const mpq_t x, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi);
+/* Exact sign of F(x) - q (q rational): *sign in {-1, 0, 1}. */
+int em_cont_cdf_cmp(em_cont *C, const mpq_t x, const mpq_t q, int *sign);
+
+/* Exact c (the coefficient of u) and log of the normaliser: log Z = log sum_j mass_j, as
+ * an interval at about prec bits (Z = integral of exp(c u) over R, or sum m_j exp(c u_j)). */
+void em_cont_coef(const em_cont *C, mpq_t c);
+int em_cont_logz_bounds(em_cont *C, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi);
+
+/* The piece holding x on the right (lo_j <= x < hi_j, pieces of length 0 skipped), or n
+ * when x is outside R, in a gap, or at the right end of R.  The left piece
+ * (lo_j < x <= hi_j) likewise with em_cont_piece_left. */
+size_t em_cont_piece_right(const em_cont *C, const mpq_t x);
+size_t em_cont_piece_left(const em_cont *C, const mpq_t x);
+/* Exact data of piece / atom j: ends (lo_inf/hi_inf set for infinite ends; NULL pointers
+ * allowed), the utility's a and b (atoms: a = u_j, b = 0), measure (atoms; pieces: the
+ * length, or 0 if infinite). */
+void em_cont_piece(const em_cont *C, size_t j, mpq_t lo, mpq_t hi, int *lo_inf, int *hi_inf,
+                   mpq_t a, mpq_t b);
+
+/* ------------------------------------------------------------- sampling */
+
+/* One exact draw: *index = the piece (or atom) drawn; for pieces *x = the double nearest to
+ * an ideal draw X from the continuous law (ties to even), found by a lazy inverse CDF:
+ * the piece by em_exact_select (proven) on 63-bit bounds of the cumulative masses, then
+ * random bits only until the rounding of X to double is certain.  x may be NULL for atoms.
+ * Errors: EM_ERR_RNG (bit source failed or a script ran out), EM_ERR_DOMAIN (more than
+ * EM_EXACT_MAX_BITS bits), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x);
+
+/* The fast path: a double-precision inverse CDF from one 64-bit word (53 bits used for
+ * the piece, 53 for the position): no exactness guarantee (spec/Continuous.md says what
+ * it does not guarantee).  Errors: EM_ERR_RNG. */
+int em_cont_sample_float(em_cont *C, em_rng *rng, size_t *index, double *x);
+
+/* Exact probability that the sampler returns the double y (pieces): F(B+) - F(B-) with B-+
+ * the rounding boundaries of y, as an interval at about prec bits; for the bit-enumeration
+ * tests and judges. */
+int em_cont_double_mass_bounds(em_cont *C, double y, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi);
+
+/* ---------------------------------------------------- exponential polynomials */
+
+/* sum_k q_k exp(t_k), q_k and t_k exact rationals. */
+typedef struct em_expoly {
+    size_t n, cap;
+    mpq_t *q, *t;
+} em_expoly;
+
+void em_expoly_init(em_expoly *P);
+void em_expoly_clear(em_expoly *P);
+void em_expoly_reset(em_expoly *P);
+/* Append q exp(t); EM_OK or EM_ERR_NOMEM. */
+int em_expoly_add(em_expoly *P, const mpq_t q, const mpq_t t);
+/* Append coef * exp(shift) * Z, Z the law's normaliser (the integral of exp(c u) over R,
+ * or sum m_j exp(c u_j)), exactly. */
+int em_cont_append_z(const em_cont *C, em_expoly *P, const mpq_t coef, const mpq_t shift);
+/* Exact sign of the value of P: merges equal exponents, then interval evaluation at rising
+ * precision.  EM_OK with *sign in {-1, 0, 1}, or EM_ERR_UNDECIDED / EM_ERR_NOMEM. */
+int em_expoly_sign(em_expoly *P, int *sign);
+
+/* ------------------------------------------------------ correct rounding */
+
+/* A real value v given by interval bounds at a precision, and an exact comparison with a
+ * rational; em_round finds its correctly rounded K-digit decimal and double. */
+typedef struct em_rval {
+    /* lo <= v <= hi at about prec bits (lo, hi initialised; the callee may set their
+     * precision).  EM_OK or an error. */
+    int (*bounds)(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi);
+    /* exact sign of v - B */
+    int (*cmp)(void *ctx, const mpq_t B, int *sign);
+    void *ctx;
+} em_rval;
+
+/* Correctly rounded K-digit decimal (round half to even at exact ties) and double of v.
+ * prec0: first precision tried.  EM_OK, EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
