@@ -1,0 +1,262 @@
+/* em_ks.c: Kolmogorov-Smirnov statistic and p-values (see em_ks.h for the method).
+ *
+ * Marsaglia, Tsang & Wang (2003).  With k = floor(N d) + 1, m = 2k - 1, h = k - N d
+ * (0 < h <= 1), the m x m matrix H has H[i][j] = 1 / (i - j + 1)! for i - j + 1 >= 0 and
+ * 0 above, corrected in its first column and last row: H[i][0] -= h^(i+1) / (i+1)!,
+ * H[m-1][j] -= h^(m-j) / (m-j)!, and H[m-1][0] gets + (2h - 1)^m / m! when 2h > 1.
+ * Then K_N(d) = N! / N^N * (H^N)[k-1][k-1].  Powers are taken by binary exponentiation;
+ * every product is rescaled by a power of two kept in an integer exponent (the paper
+ * does the same with 10^140), so nothing overflows for any N.  The cost is about
+ * 2 m^3 flops per product, 2 log2 N products.
+ *
+ * Birnbaum & Tingey (1951): for 0 < d < 1,
+ *   P(D+_N >= d) = d sum_{j=0}^{floor(N(1-d))} C(N, j) (1 - d - j/N)^(N-j) (d + j/N)^(j-1),
+ * every term positive; summed in long double from the logarithms of the terms (log C(N, j)
+ * by the recurrence C(N, j+1) = C(N, j) (N - j) / (j + 1)), with a running maximum.
+ */
+#include "judge/em_ks.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* C = A B (m x m, row major), i-k-j order (contiguous inner loop) */
+static void mat_mul(const double *A, const double *B, double *C, size_t m)
+{
+    memset(C, 0, m * m * sizeof *C);
+    for (size_t i = 0; i < m; i++) {
+        double *c = C + i * m;
+        for (size_t k = 0; k < m; k++) {
+            const double a = A[i * m + k];
+            if (a == 0)
+                continue;
+            const double *b = B + k * m;
+            for (size_t j = 0; j < m; j++)
+                c[j] += a * b[j];
+        }
+    }
+}
+
+/* rescale V by a power of two so that its centre entry is near 1; *e keeps the exponent */
+static void rescale(double *V, size_t m, long *e)
+{
+    double c = V[(m / 2) * m + m / 2];
+    if (!(c > 0) || isinf(c))
+        return;
+    int x;
+    frexp(c, &x);
+    if (x > 256 || x < -256) {
+        for (size_t i = 0; i < m * m; i++)
+            V[i] = ldexp(V[i], -x);
+        *e += x;
+    }
+}
+
+static size_t mtw_size(uint64_t n, double d, long double *nd, uint64_t *k)
+{
+    *nd = (long double)n * (long double)d;
+    long double fk = floorl(*nd) + 1;
+    if (fk > 1e9L)
+        return SIZE_MAX;
+    *k = (uint64_t)fk;
+    return (size_t)(2 * *k - 1);
+}
+
+static unsigned bits_of(uint64_t n)
+{
+    unsigned b = 0;
+    while (n) {
+        b++;
+        n >>= 1;
+    }
+    return b;
+}
+
+static double mtw_flops(uint64_t n, size_t m)
+{
+    double md = (double)m;
+    return 2 * md * md * md * 2 * bits_of(n);
+}
+
+double em_ks_mtw_cdf(uint64_t n, double d, size_t max_m)
+{
+    if (n == 0 || isnan(d))
+        return NAN;
+    if (d <= 0)
+        return 0.0;
+    if (d >= 1)
+        return 1.0;
+    long double nd;
+    uint64_t k;
+    size_t m = mtw_size(n, d, &nd, &k);
+    if (m == SIZE_MAX || (max_m && m > max_m))
+        return NAN;
+    const double h = (double)((long double)k - nd);
+    double *H = malloc(m * m * sizeof *H), *V = malloc(m * m * sizeof *V),
+           *T = malloc(m * m * sizeof *T);
+    if (!H || !V || !T) {
+        free(H); free(V); free(T);
+        return NAN;
+    }
+    /* H before the factorial division, as in the paper */
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < m; j++)
+            H[i * m + j] = (i + 1 >= j) ? 1.0 : 0.0;
+    for (size_t i = 0; i < m; i++) {
+        H[i * m] -= pow(h, (double)(i + 1));
+        H[(m - 1) * m + i] -= pow(h, (double)(m - i));
+    }
+    H[(m - 1) * m] += (2 * h - 1 > 0) ? pow(2 * h - 1, (double)m) : 0.0;
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < m; j++)
+            if (i + 1 > j)
+                for (size_t g = 1; g <= i + 1 - j; g++)
+                    H[i * m + j] /= (double)g;
+    /* V = H^n by binary exponentiation, from the top bit */
+    long eH = 0, eV = 0;
+    memcpy(V, H, m * m * sizeof *V);
+    eV = eH;
+    for (int b = (int)bits_of(n) - 2; b >= 0; b--) {
+        mat_mul(V, V, T, m);
+        memcpy(V, T, m * m * sizeof *V);
+        eV *= 2;
+        rescale(V, m, &eV);
+        if ((n >> b) & 1) {
+            mat_mul(H, V, T, m);
+            memcpy(V, T, m * m * sizeof *V);
+            eV += eH;
+            rescale(V, m, &eV);
+        }
+    }
+    /* s = V[k-1][k-1] * n! / n^n, scaled as we go */
+    long double s = V[(k - 1) * m + (k - 1)];
+    long e = eV;
+    for (uint64_t i = 1; i <= n; i++) {
+        s = s * (long double)i / (long double)n;
+        if (s < 0x1p-256L && s > 0) {
+            s = ldexpl(s, 256);
+            e -= 256;
+        }
+    }
+    free(H); free(V); free(T);
+    double r = (double)ldexpl(s, (int)(e < -100000 ? -100000 : e > 100000 ? 100000 : e));
+    if (r < 0)
+        r = 0;
+    if (r > 1)
+        r = 1;
+    return r;
+}
+
+double em_ks_smirnov_upper(uint64_t n, double d)
+{
+    if (n == 0 || isnan(d))
+        return NAN;
+    if (d <= 0)
+        return 1.0;
+    if (d >= 1)
+        return 0.0;
+    const long double N = (long double)n, nd = N * (long double)d, ld = logl((long double)d);
+    long double lc = 0; /* log C(n, j) */
+    long double M = -INFINITY, S = 0;
+    for (uint64_t j = 0; j <= n; j++) {
+        const long double J = (long double)j;
+        const long double a = (N - J) - nd; /* n (1 - d - j/n) */
+        if (a <= 0) /* the last term is j = floor(n (1 - d)); (1-d-j/n) = 0 gives 0 (d > 0) */
+            break;
+        long double L = lc + ld + (J - 1) * logl((nd + J) / N) + (N - J) * logl(a / N);
+        if (L > M) {
+            S = S * expl(M - L) + 1;
+            M = L;
+        } else {
+            S += expl(L - M);
+        }
+        lc += logl((N - J) / (J + 1));
+    }
+    if (S == 0)
+        return 0.0;
+    long double p = expl(M) * S;
+    return p > 1 ? 1.0 : (double)p;
+}
+
+double em_ks_pvalue(uint64_t n, double d, int *method)
+{
+    int mth = EM_KS_EXACT;
+    double p;
+    if (n == 0 || isnan(d)) {
+        p = NAN;
+    } else if (d <= 0.5 / (double)n) {
+        p = 1.0; /* D_N >= 1/(2N) always */
+    } else if (d >= 1) {
+        p = 0.0;
+    } else {
+        double t2 = 2 * em_ks_smirnov_upper(n, d);
+        if (t2 > 1)
+            t2 = 1;
+        if (d >= 0.5 || t2 < EM_KS_TAIL) {
+            p = t2;
+            mth = EM_KS_TAIL2;
+        } else {
+            long double nd;
+            uint64_t k;
+            size_t m = mtw_size(n, d, &nd, &k);
+            double K = NAN;
+            if (m != SIZE_MAX && mtw_flops(n, m) <= EM_KS_MTW_FLOPS)
+                K = em_ks_mtw_cdf(n, d, 0);
+            if (isnan(K)) {
+                p = t2;
+                mth = EM_KS_BOUND;
+            } else {
+                p = 1 - K;
+                if (p > t2) /* the union bound is exact arithmetic's upper bound */
+                    p = t2;
+            }
+        }
+    }
+    if (method)
+        *method = mth;
+    return p;
+}
+
+double em_ks_statistic(size_t m, const double *F, const uint64_t *count, uint64_t N,
+                       size_t *where, int *side)
+{
+    long double best = 0, cum = 0;
+    size_t w = 0;
+    int sd = 1;
+    const long double Nl = (long double)N;
+    for (size_t i = 0; i < m; i++) {
+        long double f = F[i] < 0 ? 0 : F[i] > 1 ? 1 : F[i];
+        long double below = cum / Nl; /* F_N(x_i-) */
+        cum += (long double)count[i];
+        long double at = cum / Nl; /* F_N(x_i) */
+        if (f - below > best) {
+            best = f - below;
+            w = i;
+            sd = -1;
+        }
+        if (at - f > best) {
+            best = at - f;
+            w = i;
+            sd = 1;
+        }
+    }
+    if (where)
+        *where = w;
+    if (side)
+        *side = sd;
+    return (double)best;
+}
+
+const char *em_ks_method_name(int method)
+{
+    switch (method) {
+    case EM_KS_EXACT:
+        return "exact (Marsaglia-Tsang-Wang 2003)";
+    case EM_KS_TAIL2:
+        return "2 x exact one-sided tail (Birnbaum-Tingey 1951; equals the two-sided p-value "
+               "to about its own size relatively)";
+    default:
+        return "upper bound: 2 x exact one-sided tail (Birnbaum-Tingey 1951; the exact "
+               "matrix is too large at this N)";
+    }
+}
