@@ -1,0 +1,517 @@
+/* em_ccheck.c: goodness of fit of draws against an exact continuous law (see em_ccheck.h). */
+#include "judge/em_ccheck.h"
+
+#include <ctype.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "expmech.h"
+#include "judge/em_ks.h"
+#include "oracle/em_rational.h"
+
+#define EDGE_PREC 160
+#define KS_PREC 64
+
+double em_q_to_d_dir(const mpq_t q, int dir)
+{
+    int of = 0;
+    double d = em_q_get_d(q, &of);
+    if (dir == 0)
+        return d;
+    if (isinf(d)) {
+        if (d > 0 && dir < 0)
+            return DBL_MAX;
+        if (d < 0 && dir > 0)
+            return -DBL_MAX;
+        return d;
+    }
+    mpq_t t;
+    mpq_init(t);
+    mpq_set_d(t, d);
+    int c = mpq_cmp(t, q);
+    mpq_clear(t);
+    if (dir < 0 && c > 0)
+        d = nextafter(d, -INFINITY);
+    else if (dir > 0 && c < 0)
+        d = nextafter(d, INFINITY);
+    return d;
+}
+
+void em_ccheck_free(em_ccheck_result *r)
+{
+    if (!r)
+        return;
+    free(r->cells);
+    r->cells = NULL;
+    r->ncells = 0;
+}
+
+int em_cont_doubles(em_cont *C, double *p)
+{
+    if (!C || !p)
+        return EM_ERR_NULL;
+    size_t n = em_cont_size(C);
+    em_cval v, lv;
+    em_cval_init(&v);
+    em_cval_init(&lv);
+    int st = EM_OK;
+    for (size_t j = 0; j < n && st == EM_OK; j++) {
+        st = em_cont_prob(C, j, &v, &lv);
+        if (st == EM_OK)
+            p[j] = v.d;
+        em_cval_clear(&v);
+        em_cval_clear(&lv);
+        em_cval_init(&v);
+        em_cval_init(&lv);
+    }
+    em_cval_clear(&v);
+    em_cval_clear(&lv);
+    return st;
+}
+
+/* ------------------------------------------------------------------ edges */
+
+typedef struct edge {
+    double e;
+    int kind;
+    mpfr_t F; /* F(e), midpoint of an interval of width < 2^-150 */
+} edge;
+
+static int cdf_at(em_cont *C, double x, mpfr_prec_t prec, mpfr_t out)
+{
+    if (isinf(x)) {
+        mpfr_set_ui(out, x > 0 ? 1 : 0, MPFR_RNDN);
+        return EM_OK;
+    }
+    mpq_t q;
+    mpfr_t lo, hi;
+    mpq_init(q);
+    mpfr_inits2(prec, lo, hi, (mpfr_ptr)0);
+    mpq_set_d(q, x);
+    int st = em_cont_cdf_bounds(C, q, prec, lo, hi);
+    if (st == EM_OK) {
+        mpfr_prec_t p = mpfr_get_prec(lo) > mpfr_get_prec(hi) ? mpfr_get_prec(lo) : mpfr_get_prec(hi);
+        mpfr_t s;
+        mpfr_init2(s, p + 2);
+        mpfr_add(s, lo, hi, MPFR_RNDN);
+        mpfr_div_2ui(s, s, 1, MPFR_RNDN);
+        mpfr_set(out, s, MPFR_RNDN);
+        mpfr_clear(s);
+        if (mpfr_sgn(out) < 0)
+            mpfr_set_ui(out, 0, MPFR_RNDN);
+        if (mpfr_cmp_ui(out, 1) > 0)
+            mpfr_set_ui(out, 1, MPFR_RNDN);
+    }
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    mpq_clear(q);
+    return st;
+}
+
+/* insert at position i of a sorted array of ne edges (capacity checked by the caller) */
+static void edge_insert(edge *E, size_t *ne, size_t i, double e, int kind, const mpfr_t F)
+{
+    mpfr_t keep;
+    /* the slot past the end holds an initialised mpfr_t; rotate it into place */
+    mpfr_init2(keep, EDGE_PREC);
+    mpfr_swap(keep, E[*ne].F);
+    for (size_t k = *ne; k > i; k--) {
+        E[k].e = E[k - 1].e;
+        E[k].kind = E[k - 1].kind;
+        mpfr_swap(E[k].F, E[k - 1].F);
+    }
+    mpfr_swap(E[i].F, keep);
+    mpfr_clear(keep);
+    E[i].e = e;
+    E[i].kind = kind;
+    mpfr_set(E[i].F, F, MPFR_RNDN);
+    (*ne)++;
+}
+
+static int dcmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* number of edges <= x */
+static size_t upper(const edge *E, size_t ne, double x)
+{
+    size_t lo = 0, hi = ne;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (E[mid].e <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_expected,
+              int K, em_ccheck_result *r)
+{
+    if (!C || !x || !r)
+        return EM_ERR_NULL;
+    if (n == 0)
+        return EM_ERR_EMPTY;
+    if (K == 0)
+        K = EM_CCHECK_BINS;
+    if (em_cont_kind(C) != EM_CONT_PIECES || K < 2 || K > 10000 || !(alpha > 0 && alpha < 1))
+        return EM_ERR_DOMAIN;
+    memset(r, 0, sizeof *r);
+    r->first_outside = SIZE_MAX;
+    r->n = n;
+
+    const size_t np = em_cont_size(C);
+    int st = EM_OK;
+    mpq_t lo, hi, a, b, q;
+    mpq_inits(lo, hi, a, b, q, NULL);
+    mpfr_t Fb, Fl, Fr, t;
+    mpfr_inits2(EDGE_PREC, Fb, Fl, Fr, t, (mpfr_ptr)0);
+    double *slo = malloc((np + 1) * sizeof *slo), *shi = malloc((np + 1) * sizeof *shi);
+    double *brk = malloc((2 * np + 1) * sizeof *brk);
+    const size_t cap = (size_t)K + 2 * np + 2;
+    edge *E = malloc(cap * sizeof *E);
+    double *p = NULL, *xs = NULL, *F = NULL;
+    uint64_t *cnt = NULL, *mult = NULL;
+    size_t *cell_of = NULL;
+    size_t ns = 0, nb = 0, ne = 0, ninit = 0;
+    if (!slo || !shi || !brk || !E) {
+        st = EM_ERR_NOMEM;
+        goto out;
+    }
+    for (; ninit < cap; ninit++)
+        mpfr_init2(E[ninit].F, EDGE_PREC);
+
+    /* support intervals (merged) and internal breakpoints */
+    for (size_t j = 0; j < np; j++) {
+        int li = 0, hinf = 0;
+        em_cont_piece(C, j, lo, hi, &li, &hinf, a, b);
+        if (!li && !hinf && mpq_cmp(lo, hi) >= 0)
+            continue; /* length 0: no mass */
+        double l = li ? -INFINITY : em_q_to_d_dir(lo, -1);
+        double h = hinf ? INFINITY : em_q_to_d_dir(hi, 1);
+        if (ns > 0 && l <= shi[ns - 1]) {
+            if (h > shi[ns - 1])
+                shi[ns - 1] = h;
+        } else {
+            slo[ns] = l;
+            shi[ns] = h;
+            ns++;
+        }
+        if (!li)
+            brk[nb++] = em_q_to_d_dir(lo, 0);
+        if (!hinf)
+            brk[nb++] = em_q_to_d_dir(hi, 0);
+    }
+    if (ns == 0) {
+        st = EM_ERR_DOMAIN;
+        goto out;
+    }
+
+    /* the quantile edges */
+    {
+        em_cval v;
+        for (int k = 1; k < K && st == EM_OK; k++) {
+            em_cval_init(&v);
+            mpq_set_ui(q, (unsigned long)k, (unsigned long)K);
+            mpq_canonicalize(q);
+            st = em_cont_quantile(C, q, &v);
+            double e = v.d;
+            em_cval_clear(&v);
+            if (st != EM_OK)
+                break;
+            if (!isfinite(e) || (ne > 0 && e <= E[ne - 1].e))
+                continue;
+            st = cdf_at(C, e, EDGE_PREC, Fb);
+            if (st == EM_OK)
+                edge_insert(E, &ne, ne, e, EM_CC_EDGE_QUANTILE, Fb);
+        }
+        if (st != EM_OK)
+            goto out;
+    }
+    /* breakpoints, when the law has few pieces: the internal ones (not the ends of R) */
+    if (np <= (size_t)K) {
+        qsort(brk, nb, sizeof *brk, dcmp);
+        const double minp = 1.0 / (4.0 * K);
+        for (size_t i = 0; i < nb; i++) {
+            double e = brk[i];
+            if (!isfinite(e) || e <= slo[0] || e >= shi[ns - 1])
+                continue;
+            size_t at = upper(E, ne, e);
+            if (at > 0 && E[at - 1].e == e)
+                continue;
+            st = cdf_at(C, e, EDGE_PREC, Fb);
+            if (st != EM_OK)
+                goto out;
+            if (at > 0)
+                mpfr_set(Fl, E[at - 1].F, MPFR_RNDN);
+            else
+                mpfr_set_ui(Fl, 0, MPFR_RNDN);
+            if (at < ne)
+                mpfr_set(Fr, E[at].F, MPFR_RNDN);
+            else
+                mpfr_set_ui(Fr, 1, MPFR_RNDN);
+            mpfr_sub(t, Fb, Fl, MPFR_RNDN);
+            int ok = mpfr_get_d(t, MPFR_RNDN) >= minp;
+            mpfr_sub(t, Fr, Fb, MPFR_RNDN);
+            ok = ok && mpfr_get_d(t, MPFR_RNDN) >= minp;
+            if (ok)
+                edge_insert(E, &ne, at, e, EM_CC_EDGE_BREAK, Fb);
+        }
+    }
+
+    /* the cells */
+    r->ncells = ne + 1;
+    r->cells = calloc(r->ncells, sizeof *r->cells);
+    p = malloc((r->ncells + 1) * sizeof *p);
+    cnt = calloc(r->ncells + 1, sizeof *cnt);
+    cell_of = malloc((r->ncells + 1) * sizeof *cell_of);
+    if (!r->cells || !p || !cnt || !cell_of) {
+        st = EM_ERR_NOMEM;
+        goto out;
+    }
+    for (size_t k = 0; k < r->ncells; k++) {
+        em_ccheck_cell *c = &r->cells[k];
+        c->lo = k == 0 ? -INFINITY : E[k - 1].e;
+        c->hi = k == ne ? INFINITY : E[k].e;
+        c->lo_kind = k == 0 ? EM_CC_EDGE_END : E[k - 1].kind;
+        if (k < ne)
+            mpfr_set(Fr, E[k].F, MPFR_RNDN);
+        else
+            mpfr_set_ui(Fr, 1, MPFR_RNDN);
+        if (k > 0)
+            mpfr_set(Fl, E[k - 1].F, MPFR_RNDN);
+        else
+            mpfr_set_ui(Fl, 0, MPFR_RNDN);
+        mpfr_sub(t, Fr, Fl, MPFR_RNDN);
+        c->p = mpfr_sgn(t) > 0 ? mpfr_get_d(t, MPFR_RNDN) : 0.0;
+        p[k] = c->p;
+    }
+    p[r->ncells] = 0; /* outside R */
+
+    /* binning and support */
+    for (size_t i = 0; i < n; i++) {
+        double v = x[i];
+        int in = 0;
+        if (!isnan(v)) {
+            size_t lo_i = 0, hi_i = ns; /* last interval with slo <= v */
+            while (lo_i < hi_i) {
+                size_t mid = lo_i + (hi_i - lo_i) / 2;
+                if (slo[mid] <= v)
+                    lo_i = mid + 1;
+                else
+                    hi_i = mid;
+            }
+            in = lo_i > 0 && v <= shi[lo_i - 1];
+        }
+        if (!in) {
+            r->outside++;
+            if (r->first_outside == SIZE_MAX)
+                r->first_outside = i;
+            cnt[r->ncells]++;
+            continue;
+        }
+        size_t k = upper(E, ne, v);
+        cnt[k]++;
+        r->cells[k].obs++;
+    }
+    st = em_gof_test(r->ncells + 1, p, cnt, alpha, min_expected, &r->gof, cell_of);
+    if (st != EM_OK)
+        goto out;
+    for (size_t k = 0; k < r->ncells; k++)
+        r->cells[k].pool = cell_of[k];
+
+    /* Kolmogorov-Smirnov */
+    xs = malloc(n * sizeof *xs);
+    if (!xs) {
+        st = EM_ERR_NOMEM;
+        goto out;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(x[i]))
+            xs[m++] = x[i];
+    r->ks_n = m;
+    r->ks_p = 1;
+    r->ks_method = EM_KS_EXACT;
+    if (m > 0) {
+        qsort(xs, m, sizeof *xs, dcmp);
+        size_t d = 0;
+        mult = malloc(m * sizeof *mult);
+        F = malloc(m * sizeof *F);
+        if (!mult || !F) {
+            st = EM_ERR_NOMEM;
+            goto out;
+        }
+        for (size_t i = 0; i < m; i++) {
+            if (d > 0 && xs[d - 1] == xs[i]) {
+                mult[d - 1]++;
+                continue;
+            }
+            xs[d] = xs[i];
+            mult[d] = 1;
+            d++;
+        }
+        mpfr_t Fx;
+        mpfr_init2(Fx, KS_PREC);
+        for (size_t i = 0; i < d && st == EM_OK; i++) {
+            st = cdf_at(C, xs[i], KS_PREC, Fx);
+            F[i] = mpfr_get_d(Fx, MPFR_RNDN);
+        }
+        mpfr_clear(Fx);
+        if (st != EM_OK)
+            goto out;
+        size_t where;
+        r->ks_d = em_ks_statistic(d, F, mult, m, &where, &r->ks_side);
+        r->ks_x = xs[where];
+        r->ks_p = em_ks_pvalue(m, r->ks_d, &r->ks_method);
+    }
+    r->reject_support = r->outside > 0;
+    r->reject_gof = r->gof.p_value < alpha || r->gof.tail_p < alpha;
+    r->reject_ks = r->ks_p < alpha;
+    r->reject = r->reject_support || r->reject_gof || r->reject_ks;
+out:
+    if (st != EM_OK)
+        em_ccheck_free(r);
+    for (size_t k = 0; k < ninit; k++)
+        mpfr_clear(E[k].F);
+    free(E);
+    free(slo);
+    free(shi);
+    free(brk);
+    free(p);
+    free(cnt);
+    free(cell_of);
+    free(xs);
+    free(mult);
+    free(F);
+    mpfr_clears(Fb, Fl, Fr, t, (mpfr_ptr)0);
+    mpq_clears(lo, hi, a, b, q, NULL);
+    return st;
+}
+
+/* ------------------------------------------------------------ reading draws */
+
+static size_t digits_run(const char *p, size_t n, size_t i, int hex)
+{
+    size_t j = i;
+    while (j < n && (hex ? isxdigit((unsigned char)p[j]) : isdigit((unsigned char)p[j])))
+        j++;
+    return j - i;
+}
+
+/* 1 when p[0..n) is a number of the accepted syntax */
+static int number_syntax(const char *p, size_t n)
+{
+    size_t i = 0;
+    if (i < n && (p[i] == '+' || p[i] == '-'))
+        i++;
+    const char *w = p + i;
+    size_t wn = n - i;
+    if ((wn == 3 && (!strncasecmp(w, "nan", 3) || !strncasecmp(w, "inf", 3))) ||
+        (wn == 8 && !strncasecmp(w, "infinity", 8)))
+        return 1;
+    int hex = 0;
+    if (i + 1 < n && p[i] == '0' && (p[i + 1] == 'x' || p[i + 1] == 'X')) {
+        hex = 1;
+        i += 2;
+    }
+    size_t a = digits_run(p, n, i, hex);
+    i += a;
+    size_t f = 0;
+    if (i < n && p[i] == '.') {
+        i++;
+        f = digits_run(p, n, i, hex);
+        i += f;
+    }
+    if (a + f == 0)
+        return 0;
+    if (i < n && (hex ? (p[i] == 'p' || p[i] == 'P') : (p[i] == 'e' || p[i] == 'E'))) {
+        i++;
+        if (i < n && (p[i] == '+' || p[i] == '-'))
+            i++;
+        size_t e = digits_run(p, n, i, 0);
+        if (e == 0)
+            return 0;
+        i += e;
+    }
+    return i == n;
+}
+
+int em_read_draws(const char *buf, size_t len, const char *name, double **x,
+                  unsigned long **line, size_t *n, char *err, size_t errlen)
+{
+    *x = NULL;
+    *line = NULL;
+    *n = 0;
+    size_t cap = 0, cnt = 0, pos = 0;
+    unsigned long ln = 0;
+    double *xv = NULL;
+    unsigned long *lv = NULL;
+    char tmp[4097];
+    if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+        pos = 3;
+    while (pos < len) {
+        ln++;
+        const char *p = buf + pos;
+        const char *nl = memchr(p, '\n', len - pos);
+        size_t m = nl ? (size_t)(nl - p) : len - pos;
+        pos += m + (nl ? 1 : 0);
+        if (m && p[m - 1] == '\r')
+            m--;
+        while (m && (*p == ' ' || *p == '\t')) {
+            p++;
+            m--;
+        }
+        while (m && (p[m - 1] == ' ' || p[m - 1] == '\t'))
+            m--;
+        if (m == 0 || p[0] == '#')
+            continue;
+        if (m >= sizeof tmp) {
+            snprintf(err, errlen, "%s:%lu: line too long (more than %zu bytes)", name, ln,
+                     sizeof tmp - 1);
+            goto bad;
+        }
+        if (memchr(p, 0, m) || !number_syntax(p, m)) {
+            snprintf(err, errlen,
+                     "%s:%lu: bad draw '%.*s': expected one number per line (decimal or hex "
+                     "float; nan and inf are accepted as draws to judge)",
+                     name, ln, (int)(m > 60 ? 60 : m), p);
+            goto bad;
+        }
+        memcpy(tmp, p, m);
+        tmp[m] = 0;
+        if (cnt == cap) {
+            size_t nc = cap ? 2 * cap : 1024;
+            double *nx = realloc(xv, nc * sizeof *nx);
+            if (nx)
+                xv = nx;
+            unsigned long *nlv = realloc(lv, nc * sizeof *nlv);
+            if (nlv)
+                lv = nlv;
+            if (!nx || !nlv) {
+                free(xv);
+                free(lv);
+                snprintf(err, errlen, "%s: out of memory", name);
+                return EM_ERR_NOMEM;
+            }
+            cap = nc;
+        }
+        xv[cnt] = strtod(tmp, NULL);
+        lv[cnt] = ln;
+        cnt++;
+    }
+    *x = xv;
+    *line = lv;
+    *n = cnt;
+    return EM_OK;
+bad:
+    free(xv);
+    free(lv);
+    return EM_ERR_PARSE;
+}

@@ -1,0 +1,104 @@
+/* em_ccheck.h: draws of another implementation against an exact continuous law (pieces of
+ * oracle/em_cont.h), and the weighted finite law's probabilities as doubles.
+ *
+ * Part of the judges (outside the verified core).  Method (/work/shared/notes/statistics.md,
+ * "Continuous outputs"):
+ *   - bins: K (default EM_CCHECK_BINS = 20) cells of equal exact probability; their edges are
+ *     the exact quantiles Q(k/K), k = 1..K-1 (em_cont_quantile), correctly rounded to
+ *     doubles; when the law has at most K pieces, the piece breakpoints are added as edges
+ *     (rounded to nearest) where both parts of the cell they split keep probability
+ *     >= 1/(4K).  Each cell is [e_k, e_(k+1)) over doubles (the first from -inf, the last
+ *     to +inf), and its exact probability F(e_(k+1)) - F(e_k) is recomputed at the rounded
+ *     edges (em_cont_cdf_bounds at 160 bits: absolute error below 2^-150).  Draws are
+ *     doubles, the rounding of ideal draws, so the cell probabilities are those of the
+ *     rounded draws up to the mass of half an ulp at each edge (density x 2^-53 relative:
+ *     invisible at any feasible N);
+ *   - support: the draws must lie in R up to rounding: a value v is in R when
+ *     RD(lo_j) <= v <= RU(hi_j) for a piece of positive length (RD, RU: the rational end
+ *     rounded down / up to a double; +-inf only where R is unbounded on that side).  Any
+ *     other value (beyond the ends, in a gap between pieces, NaN) rejects;
+ *   - G-test over the cells (em_gof_test: pooling to >= min_expected per cell, chi-square
+ *     p-value, power), the draws outside R in a probability-0 cell (a support violation);
+ *   - Kolmogorov-Smirnov D against the exact CDF (em_cont_cdf_bounds at 64 bits at every
+ *     distinct draw; NaN draws left out) and its p-value (judge/em_ks.h, method named);
+ *   - reject when the G-test, the pooled-tail test or KS has p < alpha, or a draw is
+ *     outside R.
+ */
+#ifndef EM_JUDGE_CCHECK_H
+#define EM_JUDGE_CCHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "oracle/em_cont.h"
+#include "oracle/em_gof.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EM_CCHECK_BINS 20
+
+/* the kind of a cell's left edge */
+enum { EM_CC_EDGE_END = 0, EM_CC_EDGE_QUANTILE = 1, EM_CC_EDGE_BREAK = 2 };
+
+typedef struct em_ccheck_cell {
+    double lo, hi;     /* [lo, hi) over doubles; lo = -inf for the first, hi = +inf for the last */
+    int lo_kind;       /* EM_CC_EDGE_*: what the left edge is */
+    double p;          /* exact probability of the cell (correct to 2^-150 absolute) */
+    uint64_t obs;      /* draws inside R that fall in the cell */
+    size_t pool;       /* the pooled cell of em_gof_test it belongs to */
+} em_ccheck_cell;
+
+typedef struct em_ccheck_result {
+    size_t ncells;
+    em_ccheck_cell *cells;    /* malloc'd (em_ccheck_free) */
+    em_gof_result gof;        /* over the cells and one probability-0 cell "outside R" */
+    uint64_t n;               /* draws */
+    uint64_t outside;         /* draws outside R (including NaN) */
+    size_t first_outside;     /* index in x[] of the first, SIZE_MAX if none */
+    double ks_d;              /* the Kolmogorov-Smirnov statistic */
+    double ks_p;              /* its p-value (an upper bound when ks_method == EM_KS_BOUND) */
+    int ks_method;            /* EM_KS_* of judge/em_ks.h */
+    double ks_x;              /* the draw at which ks_d is attained */
+    int ks_side;              /* +1: F_N(x) - F(x) there; -1: F(x) - F_N(x-) */
+    uint64_t ks_n;            /* draws in the KS statistic (all but NaN) */
+    int reject_gof, reject_ks, reject_support;
+    int reject;
+} em_ccheck_result;
+
+void em_ccheck_free(em_ccheck_result *r);
+
+/* Tests the n draws x[] against the continuous law C (EM_CONT_PIECES) at level alpha
+ * (in (0, 1)), pooling cells to >= min_expected (<= 0: 20), with K bins (0: 20; at most
+ * 10000).  x is not modified.  Returns EM_OK with *r filled, or EM_ERR_NULL, EM_ERR_EMPTY
+ * (n == 0), EM_ERR_DOMAIN (atoms, alpha or K out of range), EM_ERR_UNDECIDED,
+ * EM_ERR_NOMEM. */
+int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_expected,
+              int K, em_ccheck_result *r);
+
+/* The correctly rounded double of every probability of a law (em_cont_prob(.).d), for the
+ * finite check of scenarios with a base measure.  p has em_cont_size(C) entries. */
+int em_cont_doubles(em_cont *C, double *p);
+
+/* The double nearest to the rational q rounded down (dir < 0) or up (dir > 0), or to
+ * nearest (dir == 0); +-inf beyond the range of double in that direction. */
+double em_q_to_d_dir(const mpq_t q, int dir);
+
+/* ------------------------------------------------------------ reading draws */
+
+/* One number per line: decimal ([+-] digits [. digits] [e [+-] digits], also .5 and 5.),
+ * C99 hex float (0x1.8p3), or nan / inf / infinity (any case, signed) as values to judge;
+ * spaces and tabs around it ignored; blank lines and lines starting with '#' skipped; a
+ * UTF-8 byte-order mark at the start and CRLF line ends accepted.  Each value is read as
+ * the nearest double (strtod; beyond the range of double: +-inf, or +-0 below it).
+ * On success EM_OK with *x and *line (the line number of each, 1-based) malloc'd and *n
+ * set (possibly 0); on a malformed line EM_ERR_PARSE with "NAME:LINE: message" in err;
+ * EM_ERR_NOMEM. */
+int em_read_draws(const char *buf, size_t len, const char *name, double **x,
+                  unsigned long **line, size_t *n, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
