@@ -115,6 +115,7 @@ static const struct {
     {"-n", EM_OPT_N},                {"--alpha", EM_OPT_ALPHA},
     {"--samples", EM_OPT_SAMPLES},   {"--probs", EM_OPT_PROBS},
     {"--rtol", EM_OPT_RTOL},         {"--min-expected", EM_OPT_MIN_EXPECTED},
+    {"--at", EM_OPT_AT},             {"--grid", EM_OPT_GRID},
     {NULL, 0},
 };
 
@@ -192,6 +193,12 @@ static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
         break;
     case EM_OPT_PROBS:
         c->probs = v;
+        break;
+    case EM_OPT_AT:
+        c->at = v;
+        break;
+    case EM_OPT_GRID:
+        c->grid = v;
         break;
     default:
         break;
@@ -281,7 +288,7 @@ int em_cli_scenario(em_cli *c, em_scenario *sc, mpq_t delta, int *variant)
         *variant = c->variant;
     else
         *variant = (sc->has_monotone && sc->monotone) ? EM_MONOTONE : EM_STANDARD;
-    int all_excluded = 1;
+    int all_excluded = !sc->continuous;
     for (size_t i = 0; i < sc->n; i++)
         if (!sc->excluded[i])
             all_excluded = 0;
@@ -290,6 +297,29 @@ int em_cli_scenario(em_cli *c, em_scenario *sc, mpq_t delta, int *variant)
         return EM_EXIT_USAGE;
     }
     return -1;
+}
+
+int em_cli_law(em_cli *c, em_scenario *sc, const mpq_t delta, int variant, em_cont **law)
+{
+    char err[EM_SCENARIO_ERRLEN] = "";
+    int st;
+    if (variant != EM_STANDARD && variant != EM_MONOTONE) {
+        fprintf(stderr, "%s: --variant %s is not available for %s scenarios\n", c->cmd,
+                em_variant_name(variant), sc->continuous ? "continuous" : "weighted (measure)");
+        return EM_EXIT_USAGE;
+    }
+    if (sc->continuous)
+        st = em_cont_new_pieces(&sc->pieces, c->eps, delta, variant, c->digits, law, err, sizeof err);
+    else
+        st = em_cont_new_atoms(sc->n, sc->u, sc->excluded, sc->has_measure ? sc->measure : NULL,
+                               c->eps, delta, variant, c->digits, law, err, sizeof err);
+    if (st == EM_OK)
+        return -1;
+    if (err[0])
+        fprintf(stderr, "%s: %s\n", c->cmd, err);
+    else
+        fprintf(stderr, "%s: %s: %s\n", c->cmd, sc->name, em_strerror(st));
+    return st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
 }
 
 int em_cli_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,

@@ -26,6 +26,8 @@
 #define EM_OPT_FILE (1u << 10)
 #define EM_OPT_RTOL (1u << 11)
 #define EM_OPT_MIN_EXPECTED (1u << 12)
+#define EM_OPT_AT (1u << 13)   /* --at X[,X...]: points (cdf, density) or probabilities (quantile) */
+#define EM_OPT_GRID (1u << 14) /* --grid LO:HI:N */
 
 #define EM_FMT_CSV 0
 #define EM_FMT_JSON 1
@@ -49,6 +51,7 @@ typedef struct em_cli {
     double rtol;            /* default 1e-9 */
     double min_expected;    /* default 20 */
     const char *samples, *probs;
+    const char *at, *grid;  /* --at, --grid (unparsed) */
     const char *file;       /* positional FILE, NULL = standard input */
 } em_cli;
 

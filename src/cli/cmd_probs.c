@@ -6,6 +6,7 @@
 #include <mpfr.h>
 
 #include "cli/cli_util.h"
+#include "cli/cmd_cont.h"
 #include "cli/commands.h"
 #include "cli/scenario.h"
 #include "expmech.h"
@@ -257,6 +258,12 @@ int cmd_probs(int argc, char **argv)
                           EM_OPT_EPSILON, help, &sc, delta, &variant);
     if (rc >= 0)
         goto done;
+    if (sc.continuous || sc.has_measure) {
+        rc = em_cli_cont_probs(&c, &sc, delta, variant);
+        if (rc >= 0)
+            goto done;
+        goto flush;
+    }
     if (variant == EM_CLI_VARIANT_PF) {
         rc = probs_pf(&c, &sc, delta);
         if (rc >= 0)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli_util.h"
+#include "cli/cmd_cont.h"
 #include "cli/commands.h"
 #include "cli/scenario.h"
 #include "expmech.h"
@@ -143,6 +144,12 @@ int cmd_sample(int argc, char **argv)
                           EM_OPT_EPSILON, help, &sc, delta, &variant);
     if (rc >= 0)
         goto done;
+    if (sc.continuous || sc.has_measure) {
+        rc = em_cli_cont_sample(&c, &sc, delta, variant, use_float);
+        if (rc >= 0)
+            goto done;
+        goto flush;
+    }
     const int pf = variant == EM_CLI_VARIANT_PF;
     if (pf && use_float) {
         fprintf(stderr, "%s: --variant pf has only the exact sampler\n", c.cmd);

@@ -28,6 +28,9 @@ int cmd_compare(int argc, char **argv);
 int cmd_example(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
 int cmd_score(int argc, char **argv);
+int cmd_cdf(int argc, char **argv);
+int cmd_density(int argc, char **argv);
+int cmd_quantile(int argc, char **argv);
 
 /* The table is defined in expmech.c; each command lives in cmd_NAME.c. */
 extern const em_command em_commands[];

@@ -12,6 +12,9 @@ const em_command em_commands[] = {
     {"check", cmd_check, "check --samples S [FILE]  test draws of another implementation (G-test, exit 0/1)"},
     {"compare", cmd_compare, "compare --probs P [FILE]  judge another implementation's probabilities (exit 0/1)"},
     {"audit", cmd_audit, "audit --epsilon E X Y       exact privacy loss between neighbours X, Y (exit 0/1)"},
+    {"cdf", cmd_cdf, "cdf --epsilon E --at X [FILE]  exact CDF of a continuous scenario, correctly rounded"},
+    {"density", cmd_density, "density --epsilon E --at X [FILE] exact density (and its log) of a continuous scenario"},
+    {"quantile", cmd_quantile, "quantile --epsilon E --at P [FILE] exact quantile function, correctly rounded"},
     {"score", cmd_score, "score FUNCTION --data F    a scenario from raw data: proven score, sensitivity"},
     {"example", cmd_example, "example NAME              print a seed scenario (--list for the names)"},
     {NULL, NULL, NULL}

@@ -16,6 +16,7 @@ void em_scenario_init(em_scenario *s)
 {
     memset(s, 0, sizeof *s);
     mpq_init(s->sensitivity);
+    em_pieces_init(&s->pieces);
 }
 
 void em_scenario_free(em_scenario *s)
@@ -25,7 +26,11 @@ void em_scenario_free(em_scenario *s)
     for (size_t i = 0; i < s->n; i++) {
         free(s->labels[i]);
         mpq_clear(s->u[i]);
+        if (s->measure)
+            mpq_clear(s->measure[i]);
     }
+    free(s->measure);
+    em_pieces_free(&s->pieces);
     free(s->labels);
     free(s->u);
     free(s->excluded);
@@ -36,6 +41,7 @@ void em_scenario_free(em_scenario *s)
     mpq_clear(s->sensitivity);
     memset(s, 0, sizeof *s);
     mpq_init(s->sensitivity);
+    em_pieces_init(&s->pieces);
 }
 
 static uint64_t hash_bytes(const char *p, size_t n)
@@ -98,6 +104,11 @@ static int grow(em_scenario *s)
     unsigned long *ln = realloc(s->line, nc * sizeof *ln);
     if (!ln) return EM_ERR_NOMEM;
     s->line = ln;
+    if (s->has_measure) {
+        mpq_t *m = realloc(s->measure, nc * sizeof *m);
+        if (!m) return EM_ERR_NOMEM;
+        s->measure = m;
+    }
     s->cap = nc;
     return rehash(s, nc * 2);
 }
@@ -229,7 +240,115 @@ static int header(em_scenario *s, const char *p, size_t n, unsigned long ln, cha
         s->has_monotone = 1;
         return EM_OK;
     }
+    if (ieq_prefix(p, n, "measure:") || ieq_prefix(p, n, "output:")) {
+        int is_measure = ieq_prefix(p, n, "measure:");
+        const char *v = p + (is_measure ? 8 : 7);
+        size_t vn = n - (is_measure ? 8 : 7);
+        trim(&v, &vn);
+        if (s->n > 0 || s->pieces.n > 0)
+            return perr(err, errlen, s->name, ln, "the '# %s' header must come before the first data line",
+                        is_measure ? "measure:" : "output:");
+        if (is_measure) {
+            if (s->has_measure)
+                return perr(err, errlen, s->name, ln, "repeated '# measure:' header");
+            if (ieq(v, vn, "yes") || ieq(v, vn, "true") || ieq(v, vn, "1"))
+                s->has_measure = 1;
+            else if (!(ieq(v, vn, "no") || ieq(v, vn, "false") || ieq(v, vn, "0"))) {
+                quote_for_msg(q, sizeof q, v, vn);
+                return perr(err, errlen, s->name, ln, "bad '# measure:' value '%s' (expected yes or no)", q);
+            }
+        } else {
+            if (ieq(v, vn, "continuous"))
+                s->continuous = 1;
+            else if (!ieq(v, vn, "finite")) {
+                quote_for_msg(q, sizeof q, v, vn);
+                return perr(err, errlen, s->name, ln,
+                            "bad '# output:' value '%s' (expected continuous or finite)", q);
+            }
+        }
+        if (s->has_measure && s->continuous)
+            return perr(err, errlen, s->name, ln,
+                        "'# measure:' is for finite scenarios (a continuous one is weighted by length)");
+        return EM_OK;
+    }
     return EM_OK; /* any other comment */
+}
+
+/* 'inf', '+inf', 'infinity', '+infinity' (any case) */
+static int is_pos_inf(const char *p, size_t n)
+{
+    if (n > 0 && p[0] == '+')
+        p++, n--;
+    return ieq(p, n, "inf") || ieq(p, n, "infinity");
+}
+
+/* One piece `lo,hi,a[,b]` of a continuous scenario. */
+static int piece_line(em_scenario *s, const char *p, size_t n, unsigned long ln, char *err, size_t errlen)
+{
+    static const char *const names[4] = {"lo", "hi", "a", "b"};
+    const char *f[5];
+    size_t fn[5];
+    int nf = 0;
+    const char *start = p;
+    for (size_t i = 0; i <= n; i++) {
+        if (i == n || p[i] == ',') {
+            if (nf == 4)
+                return perr(err, errlen, s->name, ln,
+                            "a piece has at most 4 fields 'lo,hi,a,b' (found more)");
+            f[nf] = start;
+            fn[nf] = (size_t)(p + i - start);
+            trim(&f[nf], &fn[nf]);
+            nf++;
+            start = p + i + 1;
+        }
+    }
+    if (nf < 3)
+        return perr(err, errlen, s->name, ln, "expected a piece 'lo,hi,a[,b]' (u = a + b r on [lo, hi]), found %d field%s",
+                    nf, nf == 1 ? "" : "s");
+    mpq_t v[4];
+    for (int k = 0; k < 4; k++)
+        mpq_init(v[k]);
+    int lo_inf = 0, hi_inf = 0, st = EM_OK;
+    char q[128];
+    for (int k = 0; k < nf && st == EM_OK; k++) {
+        int kind = EM_Q_FINITE;
+        const char *msg = NULL;
+        if (fn[k] == 0) {
+            st = perr(err, errlen, s->name, ln, "empty field '%s'", names[k]);
+            break;
+        }
+        if (k == 1 && is_pos_inf(f[k], fn[k])) {
+            hi_inf = 1;
+            continue;
+        }
+        if (em_q_parse(f[k], fn[k], k == 0, v[k], &kind, &msg) != EM_OK) {
+            quote_for_msg(q, sizeof q, f[k], fn[k]);
+            if (k != 1 && is_pos_inf(f[k], fn[k]))
+                msg = k == 0 ? "lo may be -inf (first piece), never +inf" : "a utility coefficient must be finite";
+            st = perr(err, errlen, s->name, ln, "bad %s '%s': %s", names[k], q, msg ? msg : "malformed");
+            break;
+        }
+        if (kind == EM_Q_NEG_INF)
+            lo_inf = 1;
+    }
+    if (st == EM_OK && lo_inf && s->pieces.n > 0)
+        st = perr(err, errlen, s->name, ln, "lo = -inf is allowed only on the first piece");
+    if (st == EM_OK && s->pieces.hi_inf)
+        st = perr(err, errlen, s->name, ln, "a piece after one that reaches +inf");
+    if (st == EM_OK) {
+        st = em_pieces_push(&s->pieces, v[0], v[1], v[2], v[3], ln);
+        if (st == EM_ERR_TOO_MANY)
+            perr(err, errlen, s->name, ln, "more than %zu pieces", (size_t)EM_CONT_MAX_PIECES);
+        if (st == EM_OK) {
+            if (lo_inf)
+                s->pieces.lo_inf = 1;
+            if (hi_inf)
+                s->pieces.hi_inf = 1;
+        }
+    }
+    for (int k = 0; k < 4; k++)
+        mpq_clear(v[k]);
+    return st;
 }
 
 /* Unquote a CSV-quoted label into a new string; NULL on malformed quoting. */
@@ -266,6 +385,28 @@ static char *unquote(const char *p, size_t n, const char **why)
 static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, char *err, size_t errlen)
 {
     char q[128];
+    if (s->continuous)
+        return piece_line(s, p, n, ln, err, errlen);
+    const char *mval = NULL;
+    size_t mvaln = 0;
+    if (s->has_measure) {
+        const char *c = NULL;
+        for (size_t i = n; i-- > 0;)
+            if (p[i] == ',') {
+                c = p + i;
+                break;
+            }
+        if (!c) {
+            quote_for_msg(q, sizeof q, p, n);
+            return perr(err, errlen, s->name, ln, "expected 'label,utility,measure', found '%s'", q);
+        }
+        mval = c + 1;
+        mvaln = n - (size_t)(c - p) - 1;
+        trim(&mval, &mvaln);
+        n = (size_t)(c - p);
+        if (mvaln == 0)
+            return perr(err, errlen, s->name, ln, "missing measure after the last comma");
+    }
     const char *comma = NULL;
     for (size_t i = n; i-- > 0;)
         if (p[i] == ',') {
@@ -329,6 +470,19 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
         free(label);
         quote_for_msg(q, sizeof q, val, valn);
         return perr(err, errlen, s->name, ln, "bad utility '%s': %s", q, msg ? msg : "malformed");
+    }
+    if (s->has_measure) {
+        mpq_init(s->measure[i]);
+        int mk;
+        if (em_q_parse(mval, mvaln, 0, s->measure[i], &mk, &msg) != EM_OK || mpq_sgn(s->measure[i]) < 0) {
+            int neg = mpq_sgn(s->measure[i]) < 0;
+            mpq_clear(s->measure[i]);
+            mpq_clear(s->u[i]);
+            free(label);
+            quote_for_msg(q, sizeof q, mval, mvaln);
+            return perr(err, errlen, s->name, ln, "bad measure '%s': %s", q,
+                        neg ? "a measure must be >= 0" : (msg ? msg : "malformed"));
+        }
     }
     s->labels[i] = label;
     s->excluded[i] = kind == EM_Q_NEG_INF;
@@ -394,6 +548,17 @@ int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *n
                 perr(err, errlen, s->name, ln, "out of memory");
             return st;
         }
+    }
+    if (s->continuous) {
+        if (s->pieces.n == 0)
+            return perr(err, errlen, s->name, 0, "no pieces (expected lines 'lo,hi,a[,b]')");
+        s->pieces.has_sensitivity = s->has_sensitivity;
+        mpq_set(s->pieces.sensitivity, s->sensitivity);
+        s->pieces.has_monotone = s->has_monotone;
+        s->pieces.monotone = s->monotone;
+        free(s->pieces.name);
+        s->pieces.name = strdup(s->name);
+        return s->pieces.name ? EM_OK : EM_ERR_NOMEM;
     }
     if (s->n == 0)
         return perr(err, errlen, s->name, 0, "no candidates (expected lines 'label,utility')");

@@ -118,6 +118,12 @@ int em_cont_set_digits(em_cont *C, int digits);
  * mass.  Errors: EM_ERR_DOMAIN (j >= n), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 int em_cont_prob(em_cont *C, size_t j, em_cval *p, em_cval *logp);
 
+/* The correctly rounded K-digit decimal and double of an exact rational (e.g. a grid point). */
+int em_cont_round_q(em_cont *C, const mpq_t q, em_cval *out);
+
+/* A message for an em_status or EM_ERR_UNDECIDED. */
+const char *em_cont_strerror(int st);
+
 /* Pieces only (EM_ERR_DOMAIN for atoms). */
 /* F(x) = P(X <= x); "0" left of R, "1" right of it. */
 int em_cont_cdf(em_cont *C, const mpq_t x, em_cval *out);
@@ -160,8 +166,8 @@ void em_cont_piece(const em_cont *C, size_t j, mpq_t lo, mpq_t hi, int *lo_inf, 
  * EM_EXACT_MAX_BITS bits), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x);
 
-/* The fast path: a double-precision inverse CDF from one 64-bit word (53 bits used for
- * the piece, 53 for the position): no exactness guarantee (spec/Continuous.md says what
+/* The fast path: a double-precision inverse CDF from two 64-bit words (53 bits for the
+ * piece, 53 for the position inside it): no exactness guarantee (spec/Continuous.md says what
  * it does not guarantee).  Errors: EM_ERR_RNG. */
 int em_cont_sample_float(em_cont *C, em_rng *rng, size_t *index, double *x);
 

@@ -1,0 +1,2284 @@
+/* em_cont.c: the exact oracle for weighted finite and continuous (piecewise-linear utility)
+ * laws.  The method and its exactness argument: spec/Continuous.md; API: em_cont.h.
+ *
+ * Notation.  c = eps/(2 delta) or eps/delta; every exponent is shifted by T = the largest
+ * c u over the finite ends (atoms: over the candidates), so the exponents used are <= 0
+ * and nothing overflows.  For piece j, k_j = c b_j, tl_j = c u(lo_j) - T, th_j = c u(hi_j)
+ * - T, ca_j = c a_j - T (so c u(x) - T = ca_j + k_j x).  The mass of a segment [s, e] of a
+ * piece is (exp(te) - exp(ts)) / k (k != 0, a missing term at an infinite end) or
+ * (e - s) exp(ts) (k == 0); for computing it is written exp(ts) expm1(k (e - s)) / k, or
+ * with -inf as s, exp(te) / k.  An atom's mass is m exp(t). */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/em_cont.h"
+#include "oracle/em_exponents.h"
+#include "oracle/em_oracle.h"
+#include "oracle/em_rational.h"
+#include "core/em_exact_select.h"
+
+#define NLEV 12                /* precision levels p0 * 2^k cached */
+#define FAST_LEVELS 3          /* interval levels tried before an exact comparison */
+#define WALK_MAX 64            /* neighbour steps of a rounding walk (a guard, never reached) */
+#define SAMPLE_STEP 8          /* bits drawn per refinement of a draw */
+
+struct level {
+    mpfr_prec_t p;
+    mpfr_t *Mlo, *Mhi;         /* masses (T-shifted) */
+    mpfr_t *Clo, *Chi;         /* prefix sums C_0 = 0 .. C_n = Z */
+    mpfr_t *Elo, *Ehi;         /* exp(tl_j) (pieces with a finite lo; atoms: exp(t_j)) */
+    int done;
+};
+
+struct em_cont {
+    int kind;
+    size_t n;
+    int K;
+    mpq_t c, T;
+    mpq_t *lo, *hi, *a, *b, *k, *tl, *th, *ca, *len;
+    int lo_inf, hi_inf;
+    unsigned char *zero;       /* mass exactly 0 */
+    unsigned char *excl;       /* atoms: excluded */
+    size_t npos, onlypos;
+    unsigned long *line;
+    mpfr_prec_t p0;
+    struct level lev[NLEV];
+    /* sampling */
+    uint64_t *lo64, *hi64;
+    double *Fd;                /* approximate F at the cell starts (float path) */
+    double *Ed, *kd, *lod;     /* approximate exp(tl - tlmax), k, lo (float path) */
+    mpq_t scratch_q[4];
+};
+
+/* ------------------------------------------------------------- small pieces */
+
+void em_cval_init(em_cval *v)
+{
+    v->str = NULL;
+    v->d = 0;
+    v->flags = 0;
+}
+
+void em_cval_clear(em_cval *v)
+{
+    free(v->str);
+    v->str = NULL;
+}
+
+void em_pieces_init(em_pieces *ps)
+{
+    memset(ps, 0, sizeof *ps);
+    mpq_init(ps->sensitivity);
+}
+
+void em_pieces_free(em_pieces *ps)
+{
+    for (size_t j = 0; j < ps->n; j++) {
+        mpq_clear(ps->lo[j]);
+        mpq_clear(ps->hi[j]);
+        mpq_clear(ps->a[j]);
+        mpq_clear(ps->b[j]);
+    }
+    free(ps->lo);
+    free(ps->hi);
+    free(ps->a);
+    free(ps->b);
+    free(ps->line);
+    mpq_clear(ps->sensitivity);
+    free(ps->name);
+    memset(ps, 0, sizeof *ps);
+    mpq_init(ps->sensitivity);
+}
+
+int em_pieces_push(em_pieces *ps, const mpq_t lo, const mpq_t hi, const mpq_t a, const mpq_t b,
+                   unsigned long line)
+{
+    if (ps->n >= EM_CONT_MAX_PIECES)
+        return EM_ERR_TOO_MANY;
+    size_t cap = ps->n + 1;
+    if ((cap & (cap - 1)) == 0 || ps->n == 0) {
+        size_t nc = cap < 16 ? 16 : cap * 2;
+        mpq_t *l = realloc(ps->lo, nc * sizeof *l);
+        if (l)
+            ps->lo = l;
+        mpq_t *h = realloc(ps->hi, nc * sizeof *h);
+        if (h)
+            ps->hi = h;
+        mpq_t *aa = realloc(ps->a, nc * sizeof *aa);
+        if (aa)
+            ps->a = aa;
+        mpq_t *bb = realloc(ps->b, nc * sizeof *bb);
+        if (bb)
+            ps->b = bb;
+        unsigned long *li = realloc(ps->line, nc * sizeof *li);
+        if (li)
+            ps->line = li;
+        if (!l || !h || !aa || !bb || !li)
+            return EM_ERR_NOMEM;
+    }
+    size_t j = ps->n;
+    mpq_init(ps->lo[j]);
+    mpq_init(ps->hi[j]);
+    mpq_init(ps->a[j]);
+    mpq_init(ps->b[j]);
+    mpq_set(ps->lo[j], lo);
+    mpq_set(ps->hi[j], hi);
+    mpq_set(ps->a[j], a);
+    mpq_set(ps->b[j], b);
+    ps->line[j] = line;
+    ps->n++;
+    return EM_OK;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* [lo, hi] around the rational q at their precisions */
+static void qb(mpfr_t lo, mpfr_t hi, const mpq_t q)
+{
+    mpfr_set_q(lo, q, MPFR_RNDD);
+    mpfr_set_q(hi, q, MPFR_RNDU);
+}
+
+/* exp(t) bounds for rational t */
+static void exp_b(mpfr_t lo, mpfr_t hi, const mpq_t t, mpfr_t s1, mpfr_t s2)
+{
+    qb(s1, s2, t);
+    mpfr_exp(lo, s1, MPFR_RNDD);
+    mpfr_exp(hi, s2, MPFR_RNDU);
+}
+
+/* g = expm1(d) / k bounds for rational d = k (e - s) (same sign as k, k != 0): positive */
+static void g_b(mpfr_t lo, mpfr_t hi, const mpq_t d, const mpq_t k, mpfr_t s1, mpfr_t s2)
+{
+    qb(s1, s2, d);
+    if (mpq_sgn(k) > 0) {
+        mpfr_expm1(lo, s1, MPFR_RNDD);
+        mpfr_expm1(hi, s2, MPFR_RNDU);
+        mpfr_div_q(lo, lo, k, MPFR_RNDD);
+        mpfr_div_q(hi, hi, k, MPFR_RNDU);
+    } else {
+        /* expm1(d) <= 0 increasing in d; divided by k < 0: decreasing in d, >= 0 */
+        mpfr_expm1(lo, s2, MPFR_RNDU);     /* largest expm1 (closest to 0) */
+        mpfr_expm1(hi, s1, MPFR_RNDD);     /* smallest (most negative) */
+        mpfr_div_q(lo, lo, k, MPFR_RNDD);
+        mpfr_div_q(hi, hi, k, MPFR_RNDU);
+    }
+    if (mpfr_sgn(lo) < 0)
+        mpfr_set_zero(lo, 1);
+}
+
+/* --------------------------------------------------- exponential polynomials */
+
+void em_expoly_init(em_expoly *P)
+{
+    memset(P, 0, sizeof *P);
+}
+
+void em_expoly_clear(em_expoly *P)
+{
+    for (size_t i = 0; i < P->cap; i++) {
+        mpq_clear(P->q[i]);
+        mpq_clear(P->t[i]);
+    }
+    free(P->q);
+    free(P->t);
+    memset(P, 0, sizeof *P);
+}
+
+void em_expoly_reset(em_expoly *P)
+{
+    P->n = 0;
+}
+
+int em_expoly_add(em_expoly *P, const mpq_t q, const mpq_t t)
+{
+    if (mpq_sgn(q) == 0)
+        return EM_OK;
+    if (P->n == P->cap) {
+        size_t nc = P->cap ? 2 * P->cap : 16;
+        mpq_t *nq = realloc(P->q, nc * sizeof *nq);
+        if (!nq)
+            return EM_ERR_NOMEM;
+        P->q = nq;
+        mpq_t *nt = realloc(P->t, nc * sizeof *nt);
+        if (!nt)
+            return EM_ERR_NOMEM;
+        P->t = nt;
+        for (size_t i = P->cap; i < nc; i++) {
+            mpq_init(P->q[i]);
+            mpq_init(P->t[i]);
+        }
+        P->cap = nc;
+    }
+    mpq_set(P->q[P->n], q);
+    mpq_set(P->t[P->n], t);
+    P->n++;
+    return EM_OK;
+}
+
+static const em_expoly *sort_P;
+static int cmp_term(const void *x, const void *y)
+{
+    size_t i = *(const size_t *)x, j = *(const size_t *)y;
+    return mpq_cmp(sort_P->t[i], sort_P->t[j]);
+}
+
+int em_expoly_sign(em_expoly *P, int *sign)
+{
+    if (P->n == 0) {
+        *sign = 0;
+        return EM_OK;
+    }
+    /* merge equal exponents exactly */
+    size_t *ix = malloc(P->n * sizeof *ix);
+    if (!ix)
+        return EM_ERR_NOMEM;
+    for (size_t i = 0; i < P->n; i++)
+        ix[i] = i;
+    sort_P = P;
+    qsort(ix, P->n, sizeof *ix, cmp_term);
+    em_expoly M;
+    em_expoly_init(&M);
+    mpq_t acc;
+    mpq_init(acc);
+    int st = EM_OK;
+    for (size_t i = 0; i < P->n && st == EM_OK;) {
+        size_t j = i;
+        mpq_set_ui(acc, 0, 1);
+        while (j < P->n && mpq_equal(P->t[ix[j]], P->t[ix[i]])) {
+            mpq_add(acc, acc, P->q[ix[j]]);
+            j++;
+        }
+        st = em_expoly_add(&M, acc, P->t[ix[i]]);
+        i = j;
+    }
+    free(ix);
+    mpq_clear(acc);
+    if (st != EM_OK) {
+        em_expoly_clear(&M);
+        return st;
+    }
+    if (M.n == 0) {
+        em_expoly_clear(&M);
+        *sign = 0;
+        return EM_OK;
+    }
+    /* largest exponent last (sorted ascending); evaluate sum q exp(t - tmax) */
+    mpq_t d;
+    mpq_init(d);
+    st = EM_ERR_UNDECIDED;
+    for (mpfr_prec_t p = 64; p <= EM_CONT_MAX_PREC; p *= 2) {
+        mpfr_t slo, shi, elo, ehi, s1, s2, x;
+        mpfr_inits2(p, slo, shi, elo, ehi, s1, s2, x, (mpfr_ptr)0);
+        mpfr_set_zero(slo, 1);
+        mpfr_set_zero(shi, 1);
+        for (size_t i = 0; i < M.n; i++) {
+            mpq_sub(d, M.t[i], M.t[M.n - 1]);
+            exp_b(elo, ehi, d, s1, s2);
+            if (mpq_sgn(M.q[i]) > 0) {
+                mpfr_mul_q(x, elo, M.q[i], MPFR_RNDD);
+                mpfr_add(slo, slo, x, MPFR_RNDD);
+                mpfr_mul_q(x, ehi, M.q[i], MPFR_RNDU);
+                mpfr_add(shi, shi, x, MPFR_RNDU);
+            } else {
+                mpfr_mul_q(x, ehi, M.q[i], MPFR_RNDD);
+                mpfr_add(slo, slo, x, MPFR_RNDD);
+                mpfr_mul_q(x, elo, M.q[i], MPFR_RNDU);
+                mpfr_add(shi, shi, x, MPFR_RNDU);
+            }
+        }
+        int done = 0;
+        if (mpfr_sgn(slo) > 0) {
+            *sign = 1;
+            done = 1;
+        } else if (mpfr_sgn(shi) < 0) {
+            *sign = -1;
+            done = 1;
+        }
+        mpfr_clears(slo, shi, elo, ehi, s1, s2, x, (mpfr_ptr)0);
+        if (done) {
+            st = EM_OK;
+            break;
+        }
+    }
+    mpq_clear(d);
+    em_expoly_clear(&M);
+    return st;
+}
+
+/* ------------------------------------------------------------ construction */
+
+static void cont_free_arrays(em_cont *C)
+{
+    mpq_t **arrs[] = {&C->lo, &C->hi, &C->a, &C->b, &C->k, &C->tl, &C->th, &C->ca, &C->len};
+    for (size_t a = 0; a < sizeof arrs / sizeof arrs[0]; a++) {
+        if (*arrs[a]) {
+            for (size_t j = 0; j < C->n; j++)
+                mpq_clear((*arrs[a])[j]);
+            free(*arrs[a]);
+            *arrs[a] = NULL;
+        }
+    }
+}
+
+static void level_clear(em_cont *C, struct level *L)
+{
+    if (!L->done)
+        return;
+    for (size_t j = 0; j <= C->n; j++) {
+        mpfr_clear(L->Clo[j]);
+        mpfr_clear(L->Chi[j]);
+    }
+    for (size_t j = 0; j < C->n; j++) {
+        mpfr_clear(L->Mlo[j]);
+        mpfr_clear(L->Mhi[j]);
+        mpfr_clear(L->Elo[j]);
+        mpfr_clear(L->Ehi[j]);
+    }
+    free(L->Clo);
+    free(L->Chi);
+    free(L->Mlo);
+    free(L->Mhi);
+    free(L->Elo);
+    free(L->Ehi);
+    L->done = 0;
+}
+
+void em_cont_free(em_cont *C)
+{
+    if (!C)
+        return;
+    for (int l = 0; l < NLEV; l++)
+        level_clear(C, &C->lev[l]);
+    cont_free_arrays(C);
+    mpq_clear(C->c);
+    mpq_clear(C->T);
+    for (int i = 0; i < 4; i++)
+        mpq_clear(C->scratch_q[i]);
+    free(C->zero);
+    free(C->excl);
+    free(C->line);
+    free(C->lo64);
+    free(C->hi64);
+    free(C->Fd);
+    free(C->Ed);
+    free(C->kd);
+    free(C->lod);
+    free(C);
+}
+
+static int alloc_q(mpq_t **p, size_t n)
+{
+    *p = malloc((n ? n : 1) * sizeof **p);
+    if (!*p)
+        return 0;
+    for (size_t j = 0; j < n; j++)
+        mpq_init((*p)[j]);
+    return 1;
+}
+
+static em_cont *cont_alloc(size_t n, int kind, int digits)
+{
+    em_cont *C = calloc(1, sizeof *C);
+    if (!C)
+        return NULL;
+    C->n = n;
+    C->kind = kind;
+    C->K = digits;
+    mpq_init(C->c);
+    mpq_init(C->T);
+    for (int i = 0; i < 4; i++)
+        mpq_init(C->scratch_q[i]);
+    int ok = alloc_q(&C->lo, n) && alloc_q(&C->hi, n) && alloc_q(&C->a, n) && alloc_q(&C->b, n) &&
+             alloc_q(&C->k, n) && alloc_q(&C->tl, n) && alloc_q(&C->th, n) && alloc_q(&C->ca, n) &&
+             alloc_q(&C->len, n);
+    C->zero = calloc(n ? n : 1, 1);
+    C->excl = calloc(n ? n : 1, 1);
+    C->line = calloc(n ? n : 1, sizeof *C->line);
+    if (!ok || !C->zero || !C->excl || !C->line) {
+        C->n = ok ? n : 0;
+        em_cont_free(C);
+        return NULL;
+    }
+    return C;
+}
+
+static int check_params(const mpq_t eps, const mpq_t delta, int variant, int digits)
+{
+    if (mpq_sgn(eps) <= 0)
+        return EM_ERR_EPSILON;
+    if (mpq_sgn(delta) <= 0)
+        return EM_ERR_SENSITIVITY;
+    if (variant != EM_STANDARD && variant != EM_MONOTONE)
+        return EM_ERR_VARIANT;
+    if (digits < 1 || digits > EM_ORACLE_MAX_DIGITS)
+        return EM_ERR_DOMAIN;
+    return EM_OK;
+}
+
+static void set_c(mpq_t c, const mpq_t eps, const mpq_t delta, int variant)
+{
+    mpq_div(c, eps, delta);
+    if (variant == EM_STANDARD) {
+        mpz_mul_ui(mpq_denref(c), mpq_denref(c), 2);
+        mpq_canonicalize(c);
+    }
+}
+
+static long qbits(const mpq_t q)
+{
+    if (mpq_sgn(q) == 0)
+        return 0;
+    long b = (long)mpz_sizeinbase(mpq_numref(q), 2) - (long)mpz_sizeinbase(mpq_denref(q), 2) + 1;
+    return b < 0 ? 0 : b;
+}
+
+static void finish_common(em_cont *C)
+{
+    long lg = 0;
+    while (((size_t)1 << lg) < C->n + 1)
+        lg++;
+    mpfr_prec_t p = (mpfr_prec_t)((double)C->K * 3.3219280948873623) + 2 * lg + 64;
+    p = (p + 63) / 64 * 64;
+    C->p0 = p;
+    C->npos = 0;
+    for (size_t j = 0; j < C->n; j++)
+        if (!C->zero[j]) {
+            if (C->npos == 0)
+                C->onlypos = j;
+            C->npos++;
+        }
+}
+
+int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, int variant,
+                       int digits, em_cont **out, char *err, size_t errlen)
+{
+    if (!ps || !out || !eps || !delta)
+        return EM_ERR_NULL;
+    *out = NULL;
+    const char *name = ps->name ? ps->name : "<scenario>";
+    int st = check_params(eps, delta, variant, digits);
+    if (st != EM_OK)
+        return st;
+    const size_t n = ps->n;
+    if (n == 0) {
+        set_err(err, errlen, "%s: no pieces", name);
+        return EM_ERR_EMPTY;
+    }
+    if (n > EM_CONT_MAX_PIECES) {
+        set_err(err, errlen, "%s: more than %zu pieces", name, (size_t)EM_CONT_MAX_PIECES);
+        return EM_ERR_TOO_MANY;
+    }
+#define LINE(j) (ps->line ? ps->line[j] : (unsigned long)(j) + 1)
+    for (size_t j = 0; j < n; j++) {
+        int linf = j == 0 && ps->lo_inf, hinf = j == n - 1 && ps->hi_inf;
+        if (!linf && !hinf && mpq_cmp(ps->lo[j], ps->hi[j]) > 0) {
+            set_err(err, errlen, "%s:%lu: piece %zu: lo > hi", name, LINE(j), j + 1);
+            return EM_ERR_DOMAIN;
+        }
+        if (j + 1 < n && mpq_cmp(ps->lo[j + 1], ps->hi[j]) < 0) {
+            set_err(err, errlen,
+                    "%s:%lu: piece %zu starts before the end of piece %zu (pieces must be in "
+                    "increasing order, interiors disjoint)",
+                    name, LINE(j + 1), j + 2, j + 1);
+            return EM_ERR_DOMAIN;
+        }
+    }
+    if (ps->lo_inf && mpq_sgn(ps->b[0]) <= 0) {
+        set_err(err, errlen,
+                "%s:%lu: piece 1 reaches -inf but its slope b is %s 0: the integral of "
+                "exp(c u) diverges (needs b > 0)",
+                name, LINE(0), mpq_sgn(ps->b[0]) == 0 ? "=" : "<");
+        return EM_ERR_DOMAIN;
+    }
+    if (ps->hi_inf && mpq_sgn(ps->b[n - 1]) >= 0) {
+        set_err(err, errlen,
+                "%s:%lu: piece %zu reaches +inf but its slope b is %s 0: the integral of "
+                "exp(c u) diverges (needs b < 0)",
+                name, LINE(n - 1), n, mpq_sgn(ps->b[n - 1]) == 0 ? "=" : ">");
+        return EM_ERR_DOMAIN;
+    }
+    if (n == 1 && ps->lo_inf && ps->hi_inf) {
+        set_err(err, errlen, "%s:%lu: a single linear piece over (-inf, +inf) has no finite integral",
+                name, LINE(0));
+        return EM_ERR_DOMAIN;
+    }
+    em_cont *C = cont_alloc(n, EM_CONT_PIECES, digits);
+    if (!C)
+        return EM_ERR_NOMEM;
+    C->lo_inf = ps->lo_inf;
+    C->hi_inf = ps->hi_inf;
+    set_c(C->c, eps, delta, variant);
+    int haveT = 0;
+    mpq_t u;
+    mpq_init(u);
+    for (size_t j = 0; j < n; j++) {
+        C->line[j] = LINE(j);
+        mpq_set(C->lo[j], ps->lo[j]);
+        mpq_set(C->hi[j], ps->hi[j]);
+        mpq_set(C->a[j], ps->a[j]);
+        mpq_set(C->b[j], ps->b[j]);
+        mpq_mul(C->k[j], C->c, ps->b[j]);
+        int linf = j == 0 && C->lo_inf, hinf = j == n - 1 && C->hi_inf;
+        for (int e = 0; e < 2; e++) {
+            if (e == 0 ? linf : hinf)
+                continue;
+            mpq_mul(u, ps->b[j], e == 0 ? ps->lo[j] : ps->hi[j]);
+            mpq_add(u, u, ps->a[j]);
+            mpq_mul(u, u, C->c);
+            if (!haveT || mpq_cmp(u, C->T) > 0) {
+                mpq_set(C->T, u);
+                haveT = 1;
+            }
+        }
+        if (!linf && !hinf) {
+            mpq_sub(C->len[j], C->hi[j], C->lo[j]);
+            C->zero[j] = mpq_sgn(C->len[j]) == 0;
+        }
+    }
+    for (size_t j = 0; j < n; j++) {
+        int linf = j == 0 && C->lo_inf, hinf = j == n - 1 && C->hi_inf;
+        mpq_mul(C->ca[j], C->c, C->a[j]);
+        mpq_sub(C->ca[j], C->ca[j], C->T);
+        if (!linf) {
+            mpq_mul(u, C->k[j], C->lo[j]);
+            mpq_add(C->tl[j], C->ca[j], u);
+        }
+        if (!hinf) {
+            mpq_mul(u, C->k[j], C->hi[j]);
+            mpq_add(C->th[j], C->ca[j], u);
+        }
+    }
+    mpq_clear(u);
+#undef LINE
+    finish_common(C);
+    if (C->npos == 0) {
+        set_err(err, errlen, "%s: every piece has length 0: the total mass is 0", name);
+        em_cont_free(C);
+        return EM_ERR_DOMAIN;
+    }
+    /* exponents enter the precision: |t| large needs more bits for exp's argument */
+    long tb = 0;
+    for (size_t j = 0; j < n; j++) {
+        long b1 = qbits(C->tl[j]), b2 = qbits(C->th[j]);
+        if (b1 > tb)
+            tb = b1;
+        if (b2 > tb)
+            tb = b2;
+    }
+    C->p0 += (tb + 63) / 64 * 64;
+    *out = C;
+    return EM_OK;
+}
+
+int em_cont_new_atoms(size_t n, mpq_t *u, const unsigned char *excluded, mpq_t *m,
+                      const mpq_t eps, const mpq_t delta, int variant, int digits,
+                      em_cont **out, char *err, size_t errlen)
+{
+    if (!u || !out || !eps || !delta)
+        return EM_ERR_NULL;
+    *out = NULL;
+    int st = check_params(eps, delta, variant, digits);
+    if (st != EM_OK)
+        return st;
+    if (n == 0)
+        return EM_ERR_EMPTY;
+    if (n > EM_N_MAX)
+        return EM_ERR_TOO_MANY;
+    for (size_t j = 0; m && j < n; j++)
+        if (mpq_sgn(m[j]) < 0) {
+            set_err(err, errlen, "candidate %zu: negative measure", j + 1);
+            return EM_ERR_DOMAIN;
+        }
+    em_cont *C = cont_alloc(n, EM_CONT_ATOMS, digits);
+    if (!C)
+        return EM_ERR_NOMEM;
+    set_c(C->c, eps, delta, variant);
+    int haveT = 0;
+    mpq_t t;
+    mpq_init(t);
+    for (size_t j = 0; j < n; j++) {
+        C->line[j] = (unsigned long)j + 1;
+        if (m)
+            mpq_set(C->len[j], m[j]);
+        else
+            mpq_set_ui(C->len[j], 1, 1);
+        C->excl[j] = excluded && excluded[j];
+        C->zero[j] = C->excl[j] || mpq_sgn(C->len[j]) == 0;
+        if (C->excl[j])
+            continue;
+        mpq_set(C->a[j], u[j]);
+        mpq_mul(t, C->c, u[j]);
+        if (!C->zero[j] && (!haveT || mpq_cmp(t, C->T) > 0)) {
+            mpq_set(C->T, t);
+            haveT = 1;
+        }
+    }
+    for (size_t j = 0; j < n; j++)
+        if (!C->excl[j]) {
+            mpq_mul(C->tl[j], C->c, u[j]);
+            mpq_sub(C->tl[j], C->tl[j], C->T);
+            mpq_set(C->th[j], C->tl[j]);
+            mpq_set(C->ca[j], C->tl[j]);
+        }
+    mpq_clear(t);
+    finish_common(C);
+    if (C->npos == 0) {
+        set_err(err, errlen, "every candidate is excluded or has measure 0");
+        em_cont_free(C);
+        return EM_ERR_ALL_EXCLUDED;
+    }
+    long tb = 0;
+    for (size_t j = 0; j < n; j++) {
+        long b1 = qbits(C->tl[j]);
+        if (b1 > tb)
+            tb = b1;
+    }
+    C->p0 += (tb + 63) / 64 * 64;
+    *out = C;
+    return EM_OK;
+}
+
+int em_cont_kind(const em_cont *C) { return C->kind; }
+size_t em_cont_size(const em_cont *C) { return C->n; }
+int em_cont_digits(const em_cont *C) { return C->K; }
+
+int em_cont_set_digits(em_cont *C, int digits)
+{
+    if (digits < 1 || digits > EM_ORACLE_MAX_DIGITS)
+        return EM_ERR_DOMAIN;
+    C->K = digits;
+    return EM_OK;
+}
+
+void em_cont_coef(const em_cont *C, mpq_t c)
+{
+    mpq_set(c, C->c);
+}
+
+static int finite_lo(const em_cont *C, size_t j) { return !(j == 0 && C->lo_inf); }
+static int finite_hi(const em_cont *C, size_t j) { return !(j == C->n - 1 && C->hi_inf); }
+
+void em_cont_piece(const em_cont *C, size_t j, mpq_t lo, mpq_t hi, int *lo_inf, int *hi_inf,
+                   mpq_t a, mpq_t b)
+{
+    if (lo)
+        mpq_set(lo, C->lo[j]);
+    if (hi)
+        mpq_set(hi, C->hi[j]);
+    if (lo_inf)
+        *lo_inf = C->kind == EM_CONT_PIECES && !finite_lo(C, j);
+    if (hi_inf)
+        *hi_inf = C->kind == EM_CONT_PIECES && !finite_hi(C, j);
+    if (a)
+        mpq_set(a, C->a[j]);
+    if (b)
+        mpq_set(b, C->b[j]);
+}
+
+/* ------------------------------------------------------------------ levels */
+
+/* mass of segment [s, e] of piece j, s = lo_j (or -inf), e given by its exponent te and
+ * d = k (e - lo) (k != 0) or e - lo (k == 0); bounds at the precision of lo/hi */
+static void seg_b(const em_cont *C, size_t j, const struct level *L, const mpq_t te,
+                  const mpq_t d, mpfr_t lo, mpfr_t hi, mpfr_t s1, mpfr_t s2, mpfr_t s3, mpfr_t s4)
+{
+    if (C->kind == EM_CONT_ATOMS) {
+        mpfr_mul_q(lo, L->Elo[j], C->len[j], MPFR_RNDD);
+        mpfr_mul_q(hi, L->Ehi[j], C->len[j], MPFR_RNDU);
+        return;
+    }
+    if (!finite_lo(C, j)) {
+        /* exp(te) / k, k > 0 */
+        exp_b(lo, hi, te, s1, s2);
+        mpfr_div_q(lo, lo, C->k[j], MPFR_RNDD);
+        mpfr_div_q(hi, hi, C->k[j], MPFR_RNDU);
+        return;
+    }
+    if (mpq_sgn(d) == 0) {
+        mpfr_set_zero(lo, 1);
+        mpfr_set_zero(hi, 1);
+        return;
+    }
+    if (mpq_sgn(C->k[j]) == 0) {
+        qb(s1, s2, d);
+        mpfr_mul(lo, L->Elo[j], s1, MPFR_RNDD);
+        mpfr_mul(hi, L->Ehi[j], s2, MPFR_RNDU);
+        return;
+    }
+    g_b(s3, s4, d, C->k[j], s1, s2);
+    mpfr_mul(lo, L->Elo[j], s3, MPFR_RNDD);
+    mpfr_mul(hi, L->Ehi[j], s4, MPFR_RNDU);
+}
+
+/* whole-piece mass when the right end is +inf: exp(tl) / (-k) */
+static void seg_hi_inf_b(const em_cont *C, size_t j, const struct level *L, mpfr_t lo, mpfr_t hi)
+{
+    mpq_t mk;
+    mpq_init(mk);
+    mpq_neg(mk, C->k[j]);
+    mpfr_div_q(lo, L->Elo[j], mk, MPFR_RNDD);
+    mpfr_div_q(hi, L->Ehi[j], mk, MPFR_RNDU);
+    mpq_clear(mk);
+}
+
+/* d of the whole piece j: k (hi - lo), or hi - lo when k == 0 */
+static void piece_d(const em_cont *C, size_t j, mpq_t d)
+{
+    if (mpq_sgn(C->k[j]) == 0)
+        mpq_set(d, C->len[j]);
+    else
+        mpq_sub(d, C->th[j], C->tl[j]);
+}
+
+static int level_get(em_cont *C, int l, struct level **out)
+{
+    struct level *L = &C->lev[l];
+    if (L->done) {
+        *out = L;
+        return EM_OK;
+    }
+    const size_t n = C->n;
+    mpfr_prec_t p = C->p0 << l;
+    L->p = p;
+    L->Mlo = malloc(n * sizeof(mpfr_t));
+    L->Mhi = malloc(n * sizeof(mpfr_t));
+    L->Elo = malloc(n * sizeof(mpfr_t));
+    L->Ehi = malloc(n * sizeof(mpfr_t));
+    L->Clo = malloc((n + 1) * sizeof(mpfr_t));
+    L->Chi = malloc((n + 1) * sizeof(mpfr_t));
+    if (!L->Mlo || !L->Mhi || !L->Elo || !L->Ehi || !L->Clo || !L->Chi) {
+        free(L->Mlo);
+        free(L->Mhi);
+        free(L->Elo);
+        free(L->Ehi);
+        free(L->Clo);
+        free(L->Chi);
+        return EM_ERR_NOMEM;
+    }
+    mpfr_t s1, s2, s3, s4;
+    mpfr_inits2(p, s1, s2, s3, s4, (mpfr_ptr)0);
+    mpq_t d;
+    mpq_init(d);
+    for (size_t j = 0; j < n; j++) {
+        mpfr_inits2(p, L->Mlo[j], L->Mhi[j], L->Elo[j], L->Ehi[j], (mpfr_ptr)0);
+        if (C->zero[j]) {
+            mpfr_set_zero(L->Elo[j], 1);
+            mpfr_set_zero(L->Ehi[j], 1);
+            mpfr_set_zero(L->Mlo[j], 1);
+            mpfr_set_zero(L->Mhi[j], 1);
+            continue;
+        }
+        if (finite_lo(C, j))
+            exp_b(L->Elo[j], L->Ehi[j], C->tl[j], s1, s2);
+        else
+            mpfr_set_zero(L->Elo[j], 1), mpfr_set_zero(L->Ehi[j], 1);
+        if (C->kind == EM_CONT_PIECES && !finite_hi(C, j) && finite_lo(C, j)) {
+            seg_hi_inf_b(C, j, L, L->Mlo[j], L->Mhi[j]);
+        } else {
+            piece_d(C, j, d);
+            seg_b(C, j, L, C->th[j], d, L->Mlo[j], L->Mhi[j], s1, s2, s3, s4);
+        }
+    }
+    for (size_t j = 0; j <= n; j++)
+        mpfr_inits2(p, L->Clo[j], L->Chi[j], (mpfr_ptr)0);
+    mpfr_set_zero(L->Clo[0], 1);
+    mpfr_set_zero(L->Chi[0], 1);
+    for (size_t j = 0; j < n; j++) {
+        mpfr_add(L->Clo[j + 1], L->Clo[j], L->Mlo[j], MPFR_RNDD);
+        mpfr_add(L->Chi[j + 1], L->Chi[j], L->Mhi[j], MPFR_RNDU);
+    }
+    mpq_clear(d);
+    mpfr_clears(s1, s2, s3, s4, (mpfr_ptr)0);
+    L->done = 1;
+    *out = L;
+    return EM_OK;
+}
+
+/* ------------------------------------------------------------ exact terms */
+
+/* append coef * exp(shift) * (mass of segment [lo_j, x] of piece j) (T-shifted exponents);
+ * x_end: NULL = the whole piece */
+static int append_seg(const em_cont *C, em_expoly *P, size_t j, const mpq_t x, const mpq_t coef,
+                      const mpq_t shift)
+{
+    if (C->zero[j])
+        return EM_OK;
+    mpq_t q, t, d;
+    mpq_inits(q, t, d, (mpq_ptr)0);
+    int st = EM_OK;
+    if (C->kind == EM_CONT_ATOMS) {
+        mpq_mul(q, coef, C->len[j]);
+        mpq_add(t, C->tl[j], shift);
+        st = em_expoly_add(P, q, t);
+        goto out;
+    }
+    int whole = x == NULL;
+    int hinf = whole && !finite_hi(C, j), linf = !finite_lo(C, j);
+    /* te = exponent at the end */
+    mpq_t te;
+    mpq_init(te);
+    if (!whole) {
+        mpq_mul(te, C->k[j], x);
+        mpq_add(te, te, C->ca[j]);
+    } else if (!hinf) {
+        mpq_set(te, C->th[j]);
+    }
+    if (mpq_sgn(C->k[j]) == 0) {
+        /* (e - lo) exp(tl) */
+        if (whole)
+            mpq_set(d, C->len[j]);
+        else
+            mpq_sub(d, x, C->lo[j]);
+        mpq_mul(q, coef, d);
+        mpq_add(t, C->tl[j], shift);
+        st = em_expoly_add(P, q, t);
+    } else {
+        /* (exp(te) - exp(tl)) / k */
+        if (!hinf) {
+            mpq_div(q, coef, C->k[j]);
+            mpq_add(t, te, shift);
+            st = em_expoly_add(P, q, t);
+        }
+        if (st == EM_OK && !linf) {
+            mpq_div(q, coef, C->k[j]);
+            mpq_neg(q, q);
+            mpq_add(t, C->tl[j], shift);
+            st = em_expoly_add(P, q, t);
+        }
+    }
+    mpq_clear(te);
+out:
+    mpq_clears(q, t, d, (mpq_ptr)0);
+    return st;
+}
+
+static int append_z_shifted(const em_cont *C, em_expoly *P, const mpq_t coef, const mpq_t shift)
+{
+    for (size_t j = 0; j < C->n; j++) {
+        int st = append_seg(C, P, j, NULL, coef, shift);
+        if (st != EM_OK)
+            return st;
+    }
+    return EM_OK;
+}
+
+int em_cont_append_z(const em_cont *C, em_expoly *P, const mpq_t coef, const mpq_t shift)
+{
+    mpq_t s;
+    mpq_init(s);
+    mpq_add(s, shift, C->T);
+    int st = append_z_shifted(C, P, coef, s);
+    mpq_clear(s);
+    return st;
+}
+
+/* ------------------------------------------------------------- locating x */
+
+/* largest j with lo_j <= x (pieces with lo = -inf count as <= every x); n if none */
+static size_t last_start_le(const em_cont *C, const mpq_t x)
+{
+    size_t lo = 0, hi = C->n; /* answer in [lo-1, hi-1] */
+    if (finite_lo(C, 0) && mpq_cmp(C->lo[0], x) > 0)
+        return C->n;
+    /* invariant: lo_{lo} <= x (or lo == 0 with -inf), answer >= lo */
+    lo = 0;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (mpq_cmp(C->lo[mid], x) <= 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+size_t em_cont_piece_right(const em_cont *C, const mpq_t x)
+{
+    if (C->kind != EM_CONT_PIECES)
+        return C->n;
+    size_t j = last_start_le(C, x);
+    if (j == C->n)
+        return C->n;
+    /* pieces of length 0 starting at x: the piece at x on the right is the last one with
+     * lo <= x whose interval [lo, hi) contains x and has positive length */
+    for (size_t i = j + 1; i-- > 0;) {
+        if (C->zero[i]) {
+            if (i == 0)
+                break;
+            continue;
+        }
+        if (!finite_hi(C, i) || mpq_cmp(x, C->hi[i]) < 0)
+            return i;
+        break;
+    }
+    return C->n;
+}
+
+size_t em_cont_piece_left(const em_cont *C, const mpq_t x)
+{
+    if (C->kind != EM_CONT_PIECES)
+        return C->n;
+    size_t j = last_start_le(C, x);
+    if (j == C->n)
+        return C->n;
+    for (size_t i = j + 1; i-- > 0;) {
+        if (C->zero[i] || (finite_lo(C, i) && mpq_cmp(C->lo[i], x) >= 0)) {
+            if (i == 0)
+                break;
+            continue;
+        }
+        if (!finite_hi(C, i) || mpq_cmp(x, C->hi[i]) <= 0)
+            return i;
+        break;
+    }
+    return C->n;
+}
+
+/* F(x) = N(x) / Z: where x is.  *where: -1 left of R (F = 0), +1 right of R (F = 1), 0
+ * inside; *j the piece with lo_j <= x (inside); *partial whether x lies strictly inside
+ * piece j (else N = C_{j+1} when x >= hi_j, or C_j when x == lo_j). */
+static void locate(const em_cont *C, const mpq_t x, int *where, size_t *j, int *partial,
+                   size_t *cidx)
+{
+    size_t n = C->n;
+    *partial = 0;
+    if (finite_lo(C, 0) && mpq_cmp(x, C->lo[0]) <= 0) {
+        *where = -1;
+        *cidx = 0;
+        return;
+    }
+    if (finite_hi(C, n - 1) && mpq_cmp(x, C->hi[n - 1]) >= 0) {
+        *where = 1;
+        *cidx = n;
+        return;
+    }
+    *where = 0;
+    size_t i = last_start_le(C, x);
+    *j = i;
+    if (finite_hi(C, i) && mpq_cmp(x, C->hi[i]) >= 0) {
+        *cidx = i + 1;
+    } else if (finite_lo(C, i) && mpq_cmp(x, C->lo[i]) == 0) {
+        *cidx = i;
+    } else {
+        *cidx = i;
+        *partial = 1;
+    }
+}
+
+/* N(x) bounds at level L */
+static void n_bounds(const em_cont *C, const struct level *L, const mpq_t x, mpfr_t lo, mpfr_t hi)
+{
+    int where, partial;
+    size_t j = 0, ci;
+    locate(C, x, &where, &j, &partial, &ci);
+    mpfr_set(lo, L->Clo[ci], MPFR_RNDD);
+    mpfr_set(hi, L->Chi[ci], MPFR_RNDU);
+    if (!partial)
+        return;
+    mpfr_prec_t p = L->p;
+    mpfr_t a, b, s1, s2, s3, s4;
+    mpfr_inits2(p, a, b, s1, s2, s3, s4, (mpfr_ptr)0);
+    mpq_t te, d;
+    mpq_inits(te, d, (mpq_ptr)0);
+    mpq_mul(te, C->k[j], x);
+    mpq_add(te, te, C->ca[j]);
+    if (finite_lo(C, j)) {
+        if (mpq_sgn(C->k[j]) == 0)
+            mpq_sub(d, x, C->lo[j]);
+        else
+            mpq_sub(d, te, C->tl[j]);
+    }
+    seg_b(C, j, L, te, d, a, b, s1, s2, s3, s4);
+    mpfr_add(lo, lo, a, MPFR_RNDD);
+    mpfr_add(hi, hi, b, MPFR_RNDU);
+    mpq_clears(te, d, (mpq_ptr)0);
+    mpfr_clears(a, b, s1, s2, s3, s4, (mpfr_ptr)0);
+}
+
+static int append_n(const em_cont *C, em_expoly *P, const mpq_t x, const mpq_t coef, const mpq_t shift)
+{
+    int where, partial;
+    size_t j = 0, ci;
+    locate(C, x, &where, &j, &partial, &ci);
+    for (size_t i = 0; i < ci; i++) {
+        int st = append_seg(C, P, i, NULL, coef, shift);
+        if (st != EM_OK)
+            return st;
+    }
+    if (partial)
+        return append_seg(C, P, j, x, coef, shift);
+    return EM_OK;
+}
+
+/* -------------------------------------------------------- correct rounding */
+
+struct rounder {
+    const em_rval *v;
+    mpfr_prec_t p, pmax_fast;
+    mpfr_t lo, hi;
+    int have;
+};
+
+/* sign(v - B) exactly: cached interval, refined a few times, then the exact comparison */
+static int rcmp(struct rounder *R, const mpq_t B, int *sign)
+{
+    for (;;) {
+        if (R->have) {
+            if (mpfr_cmp_q(R->lo, B) > 0) {
+                *sign = 1;
+                return EM_OK;
+            }
+            if (mpfr_cmp_q(R->hi, B) < 0) {
+                *sign = -1;
+                return EM_OK;
+            }
+        }
+        if (!R->v->bounds || R->p >= R->pmax_fast)
+            return R->v->cmp(R->v->ctx, B, sign);
+        R->p *= 2;
+        mpfr_set_prec(R->lo, R->p);
+        mpfr_set_prec(R->hi, R->p);
+        int st = R->v->bounds(R->v->ctx, R->p, R->lo, R->hi);
+        if (st != EM_OK)
+            return st;
+        R->have = 1;
+    }
+}
+
+/* K-digit decimal m * 10^e (|m| in [10^(K-1), 10^K)) neighbours */
+static void dec_next(mpz_t m, long *e, int K, int dir)
+{
+    /* dir +1: next larger value; -1: next smaller */
+    mpz_t lim;
+    mpz_init(lim);
+    int s = mpz_sgn(m);
+    if ((s > 0) == (dir > 0)) {
+        /* magnitude grows */
+        mpz_add_ui(m, m, 0);
+        if (s > 0)
+            mpz_add_ui(m, m, 1);
+        else
+            mpz_sub_ui(m, m, 1);
+        mpz_ui_pow_ui(lim, 10, (unsigned long)K);
+        if (mpz_cmpabs(m, lim) == 0) {
+            mpz_ui_pow_ui(m, 10, (unsigned long)K - 1);
+            if (s < 0)
+                mpz_neg(m, m);
+            (*e)++;
+        }
+    } else {
+        if (s > 0)
+            mpz_sub_ui(m, m, 1);
+        else
+            mpz_add_ui(m, m, 1);
+        mpz_ui_pow_ui(lim, 10, (unsigned long)K - 1);
+        if (mpz_cmpabs(m, lim) < 0) {
+            mpz_ui_pow_ui(m, 10, (unsigned long)K);
+            mpz_sub_ui(m, m, 1);
+            if (s < 0)
+                mpz_neg(m, m);
+            (*e)--;
+        }
+    }
+    mpz_clear(lim);
+}
+
+static void dec_value(mpq_t q, const mpz_t m, long e)
+{
+    mpz_t p;
+    mpz_init(p);
+    mpz_ui_pow_ui(p, 10, (unsigned long)(e < 0 ? -e : e));
+    mpq_set_z(q, m);
+    if (e >= 0) {
+        mpz_mul(mpq_numref(q), mpq_numref(q), p);
+    } else {
+        mpz_mul(mpq_denref(q), mpq_denref(q), p);
+    }
+    mpq_canonicalize(q);
+    mpz_clear(p);
+}
+
+static void dec_mid(mpq_t B, const mpz_t m1, long e1, const mpz_t m2, long e2)
+{
+    mpq_t x;
+    mpq_init(x);
+    dec_value(B, m1, e1);
+    dec_value(x, m2, e2);
+    mpq_add(B, B, x);
+    mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
+    mpq_canonicalize(B);
+    mpq_clear(x);
+}
+
+static char *dec_string(const mpz_t m, long e, int K)
+{
+    char *d = mpz_get_str(NULL, 10, m);
+    if (!d)
+        return NULL;
+    int neg = d[0] == '-';
+    mpz_t E;
+    mpz_init_set_si(E, e + K);
+    char *s = em_format_decimal(neg, d + neg, E);
+    mpz_clear(E);
+    free(d);
+    return s;
+}
+
+typedef int (*cmp_fn)(void *ctx, const mpq_t B, int *sign);
+
+/* walk from the approximation x (non-zero) to the correct K-digit decimal */
+static int walk_decimal(cmp_fn cmp, void *ctx, const mpfr_t x, int K, char **out, unsigned *flags)
+{
+    char *buf = malloc((size_t)K + 16);
+    if (!buf)
+        return EM_ERR_NOMEM;
+    mpfr_exp_t E;
+    mpfr_get_str(buf, &E, 10, (size_t)K, x, MPFR_RNDN);
+    mpz_t m, m2;
+    mpz_inits(m, m2, (mpz_ptr)0);
+    mpz_set_str(m, buf, 10);
+    free(buf);
+    long e = (long)E - K, e2;
+    mpq_t B;
+    mpq_init(B);
+    int st = EM_OK, done = 0;
+    for (int it = 0; it < WALK_MAX && st == EM_OK && !done; it++) {
+        int s1, s2;
+        mpz_set(m2, m);
+        e2 = e;
+        dec_next(m2, &e2, K, -1);
+        dec_mid(B, m2, e2, m, e);
+        if ((st = cmp(ctx, B, &s1)) != EM_OK)
+            break;
+        if (s1 < 0) {
+            mpz_set(m, m2);
+            e = e2;
+            continue;
+        }
+        if (s1 == 0) {
+            /* tie between m2 and m: the even one */
+            *flags |= EM_CV_TIE;
+            if (mpz_odd_p(m)) {
+                mpz_set(m, m2);
+                e = e2;
+            }
+            done = 1;
+            break;
+        }
+        mpz_set(m2, m);
+        e2 = e;
+        dec_next(m2, &e2, K, +1);
+        dec_mid(B, m, e, m2, e2);
+        if ((st = cmp(ctx, B, &s2)) != EM_OK)
+            break;
+        if (s2 > 0) {
+            mpz_set(m, m2);
+            e = e2;
+            continue;
+        }
+        if (s2 == 0) {
+            *flags |= EM_CV_TIE;
+            if (mpz_odd_p(m)) {
+                mpz_set(m, m2);
+                e = e2;
+            }
+        }
+        done = 1;
+    }
+    if (st == EM_OK && !done)
+        st = EM_ERR_UNDECIDED;
+    if (st == EM_OK) {
+        *out = dec_string(m, e, K);
+        if (!*out)
+            st = EM_ERR_NOMEM;
+    }
+    mpq_clear(B);
+    mpz_clears(m, m2, (mpz_ptr)0);
+    return st;
+}
+
+static double dnext(double y, int dir)
+{
+    return nextafter(y, dir > 0 ? INFINITY : -INFINITY);
+}
+
+static int walk_double(cmp_fn cmp, void *ctx, const mpfr_t x, double *out, unsigned *flags)
+{
+    double y = mpfr_get_d(x, MPFR_RNDN);
+    if (isinf(y))
+        y = y > 0 ? DBL_MAX : -DBL_MAX;
+    mpq_t B, t;
+    mpq_inits(B, t, (mpq_ptr)0);
+    int st = EM_OK, done = 0;
+    for (int it = 0; it < WALK_MAX && !done; it++) {
+        int s1, s2;
+        double ym = dnext(y, -1), yp = dnext(y, +1);
+        /* boundary below y */
+        if (isinf(ym)) {
+            mpq_set_d(B, -DBL_MAX);
+            mpq_set_d(t, ldexp(1.0, 970));
+            mpq_sub(B, B, t);
+        } else {
+            mpq_set_d(B, ym);
+            mpq_set_d(t, y);
+            mpq_add(B, B, t);
+            mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
+            mpq_canonicalize(B);
+        }
+        if ((st = cmp(ctx, B, &s1)) != EM_OK)
+            break;
+        if (s1 < 0 || (s1 == 0 && isinf(ym))) {
+            if (isinf(ym)) {
+                y = -INFINITY;
+                done = 1;
+                break;
+            }
+            y = ym;
+            continue;
+        }
+        if (s1 == 0) {
+            *flags |= EM_CV_TIE;
+            uint64_t bits;
+            memcpy(&bits, &y, sizeof bits);
+            if (bits & 1)
+                y = ym;
+            done = 1;
+            break;
+        }
+        if (isinf(yp)) {
+            mpq_set_d(B, DBL_MAX);
+            mpq_set_d(t, ldexp(1.0, 970));
+            mpq_add(B, B, t);
+        } else {
+            mpq_set_d(B, yp);
+            mpq_set_d(t, y);
+            mpq_add(B, B, t);
+            mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
+            mpq_canonicalize(B);
+        }
+        if ((st = cmp(ctx, B, &s2)) != EM_OK)
+            break;
+        if (s2 > 0 || (s2 == 0 && isinf(yp))) {
+            if (isinf(yp)) {
+                y = INFINITY;
+                done = 1;
+                break;
+            }
+            y = yp;
+            continue;
+        }
+        if (s2 == 0) {
+            *flags |= EM_CV_TIE;
+            uint64_t bits;
+            memcpy(&bits, &y, sizeof bits);
+            if (bits & 1)
+                y = yp;
+        }
+        done = 1;
+    }
+    if (st == EM_OK && !done)
+        st = EM_ERR_UNDECIDED;
+    if (st == EM_OK)
+        *out = y;
+    mpq_clears(B, t, (mpq_ptr)0);
+    return st;
+}
+
+static int rcmp_cb(void *ctx, const mpq_t B, int *sign)
+{
+    return rcmp((struct rounder *)ctx, B, sign);
+}
+
+static int set_exact(em_cval *out, const char *s, double d)
+{
+    em_cval_clear(out);
+    out->str = strdup(s);
+    out->d = d;
+    out->flags = EM_CV_EXACT;
+    return out->str ? EM_OK : EM_ERR_NOMEM;
+}
+
+/* round with a comparison function and an approximation getter */
+static int round_with(cmp_fn cmp, void *ctx, mpfr_t approx, int K, em_cval *out)
+{
+    em_cval_clear(out);
+    out->flags = 0;
+    int st = walk_decimal(cmp, ctx, approx, K, &out->str, &out->flags);
+    if (st == EM_OK)
+        st = walk_double(cmp, ctx, approx, &out->d, &out->flags);
+    return st;
+}
+
+int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
+{
+    struct rounder R;
+    R.v = v;
+    R.p = prec0 < 64 ? 64 : prec0;
+    R.pmax_fast = R.p << FAST_LEVELS;
+    mpfr_inits2(R.p, R.lo, R.hi, (mpfr_ptr)0);
+    int st = v->bounds(v->ctx, R.p, R.lo, R.hi);
+    R.have = st == EM_OK;
+    if (st == EM_OK) {
+        /* exact zero? */
+        if (mpfr_sgn(R.lo) <= 0 && mpfr_sgn(R.hi) >= 0) {
+            mpq_t z;
+            mpq_init(z);
+            int s = 0;
+            st = rcmp(&R, z, &s);
+            mpq_clear(z);
+            if (st == EM_OK && s == 0) {
+                st = set_exact(out, "0", 0.0);
+                goto done;
+            }
+            /* refine until the sign is visible, so the approximation has it */
+            while (st == EM_OK && mpfr_sgn(R.lo) <= 0 && mpfr_sgn(R.hi) >= 0) {
+                if (R.p >= EM_CONT_MAX_PREC) {
+                    st = EM_ERR_UNDECIDED;
+                    break;
+                }
+                R.p *= 2;
+                mpfr_set_prec(R.lo, R.p);
+                mpfr_set_prec(R.hi, R.p);
+                st = v->bounds(v->ctx, R.p, R.lo, R.hi);
+            }
+            if (st != EM_OK)
+                goto done;
+        }
+        mpfr_t x;
+        mpfr_init2(x, R.p + 8);
+        mpfr_add(x, R.lo, R.hi, MPFR_RNDN);
+        mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+        st = round_with(rcmp_cb, &R, x, K, out);
+        mpfr_clear(x);
+    }
+done:
+    mpfr_clears(R.lo, R.hi, (mpfr_ptr)0);
+    return st;
+}
+
+/* ---------------------------------------------------------- value kinds */
+
+enum { V_PROB, V_LOGPROB, V_CDF, V_DENS, V_LOGDENS, V_RATIONAL };
+
+struct vctx {
+    em_cont *C;
+    int kind;
+    size_t j;
+    const mpq_t *x;       /* the point (CDF, density) or the rational value */
+    mpq_t te;             /* density: exponent c u(x) - T */
+};
+
+static int level_for(em_cont *C, mpfr_prec_t prec, struct level **L)
+{
+    int l = 0;
+    while (l + 1 < NLEV && (C->p0 << l) < prec)
+        l++;
+    return level_get(C, l, L);
+}
+
+static int v_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    struct vctx *V = ctx;
+    em_cont *C = V->C;
+    if (V->kind == V_RATIONAL) {
+        mpfr_set_prec(lo, prec);
+        mpfr_set_prec(hi, prec);
+        qb(lo, hi, *V->x);
+        return EM_OK;
+    }
+    struct level *L;
+    int st = level_for(C, prec, &L);
+    if (st != EM_OK)
+        return st;
+    mpfr_prec_t p = L->p;
+    mpfr_set_prec(lo, p);
+    mpfr_set_prec(hi, p);
+    const size_t n = C->n;
+    mpfr_t a, b, s1, s2;
+    mpfr_inits2(p, a, b, s1, s2, (mpfr_ptr)0);
+    switch (V->kind) {
+    case V_PROB:
+        mpfr_div(lo, L->Mlo[V->j], L->Chi[n], MPFR_RNDD);
+        mpfr_div(hi, L->Mhi[V->j], L->Clo[n], MPFR_RNDU);
+        break;
+    case V_LOGPROB:
+        mpfr_log(a, L->Mlo[V->j], MPFR_RNDD);
+        mpfr_log(b, L->Chi[n], MPFR_RNDU);
+        mpfr_sub(lo, a, b, MPFR_RNDD);
+        mpfr_log(a, L->Mhi[V->j], MPFR_RNDU);
+        mpfr_log(b, L->Clo[n], MPFR_RNDD);
+        mpfr_sub(hi, a, b, MPFR_RNDU);
+        break;
+    case V_CDF:
+        n_bounds(C, L, *V->x, a, b);
+        mpfr_div(lo, a, L->Chi[n], MPFR_RNDD);
+        mpfr_div(hi, b, L->Clo[n], MPFR_RNDU);
+        if (mpfr_cmp_ui(hi, 1) > 0)
+            mpfr_set_ui(hi, 1, MPFR_RNDU);
+        break;
+    case V_DENS:
+        exp_b(a, b, V->te, s1, s2);
+        mpfr_div(lo, a, L->Chi[n], MPFR_RNDD);
+        mpfr_div(hi, b, L->Clo[n], MPFR_RNDU);
+        break;
+    case V_LOGDENS:
+        qb(a, b, V->te);
+        mpfr_log(s1, L->Chi[n], MPFR_RNDU);
+        mpfr_log(s2, L->Clo[n], MPFR_RNDD);
+        mpfr_sub(lo, a, s1, MPFR_RNDD);
+        mpfr_sub(hi, b, s2, MPFR_RNDU);
+        break;
+    }
+    mpfr_clears(a, b, s1, s2, (mpfr_ptr)0);
+    return EM_OK;
+}
+
+static int v_cmp(void *ctx, const mpq_t B, int *sign)
+{
+    struct vctx *V = ctx;
+    em_cont *C = V->C;
+    if (V->kind == V_RATIONAL) {
+        int c = mpq_cmp(*V->x, B);
+        *sign = (c > 0) - (c < 0);
+        return EM_OK;
+    }
+    em_expoly P;
+    em_expoly_init(&P);
+    mpq_t one, mB, zero;
+    mpq_inits(one, mB, zero, (mpq_ptr)0);
+    mpq_set_ui(one, 1, 1);
+    mpq_neg(mB, B);
+    int st = EM_OK;
+    switch (V->kind) {
+    case V_PROB: /* M_j - B Z */
+        st = append_seg(C, &P, V->j, NULL, one, zero);
+        if (st == EM_OK)
+            st = append_z_shifted(C, &P, mB, zero);
+        break;
+    case V_LOGPROB: /* M_j - e^B Z */
+        st = append_seg(C, &P, V->j, NULL, one, zero);
+        mpq_neg(one, one);
+        if (st == EM_OK)
+            st = append_z_shifted(C, &P, one, B);
+        break;
+    case V_CDF: /* N(x) - B Z */
+        st = append_n(C, &P, *V->x, one, zero);
+        if (st == EM_OK)
+            st = append_z_shifted(C, &P, mB, zero);
+        break;
+    case V_DENS: /* e^te - B Z */
+        st = em_expoly_add(&P, one, V->te);
+        if (st == EM_OK)
+            st = append_z_shifted(C, &P, mB, zero);
+        break;
+    case V_LOGDENS: /* e^te - e^B Z */
+        st = em_expoly_add(&P, one, V->te);
+        mpq_neg(one, one);
+        if (st == EM_OK)
+            st = append_z_shifted(C, &P, one, B);
+        break;
+    }
+    if (st == EM_OK)
+        st = em_expoly_sign(&P, sign);
+    mpq_clears(one, mB, zero, (mpq_ptr)0);
+    em_expoly_clear(&P);
+    return st;
+}
+
+static int round_value(em_cont *C, struct vctx *V, em_cval *out)
+{
+    em_rval rv = {v_bounds, v_cmp, V};
+    return em_round(&rv, C->K, C->p0, out);
+}
+
+int em_cont_prob(em_cont *C, size_t j, em_cval *p, em_cval *logp)
+{
+    if (!C || !p || !logp)
+        return EM_ERR_NULL;
+    if (j >= C->n)
+        return EM_ERR_DOMAIN;
+    if (C->zero[j]) {
+        int st = set_exact(p, "0", 0.0);
+        return st == EM_OK ? set_exact(logp, "-inf", -INFINITY) : st;
+    }
+    if (C->npos == 1) {
+        int st = set_exact(p, "1", 1.0);
+        return st == EM_OK ? set_exact(logp, "0", 0.0) : st;
+    }
+    struct vctx V = {.C = C, .kind = V_PROB, .j = j, .x = NULL};
+    int st = round_value(C, &V, p);
+    if (st == EM_OK) {
+        V.kind = V_LOGPROB;
+        st = round_value(C, &V, logp);
+    }
+    return st;
+}
+
+int em_cont_cdf(em_cont *C, const mpq_t x, em_cval *out)
+{
+    if (!C || !x || !out)
+        return EM_ERR_NULL;
+    if (C->kind != EM_CONT_PIECES)
+        return EM_ERR_DOMAIN;
+    int where, partial;
+    size_t j = 0, ci;
+    locate(C, x, &where, &j, &partial, &ci);
+    if (where < 0 || (where == 0 && ci == 0 && !partial))
+        return set_exact(out, "0", 0.0);
+    if (where > 0)
+        return set_exact(out, "1", 1.0);
+    /* every piece after the point has mass 0: F = 1 exactly */
+    int rest = 0;
+    for (size_t i = partial ? j : ci; i < C->n; i++)
+        if (!C->zero[i])
+            rest = 1;
+    if (!rest)
+        return set_exact(out, "1", 1.0);
+    int before = partial;
+    for (size_t i = 0; i < ci && !before; i++)
+        if (!C->zero[i])
+            before = 1;
+    if (!before)
+        return set_exact(out, "0", 0.0);
+    struct vctx V = {.C = C, .kind = V_CDF, .j = 0, .x = (const mpq_t *)x};
+    return round_value(C, &V, out);
+}
+
+int em_cont_density(em_cont *C, const mpq_t x, em_cval *dens, em_cval *logdens)
+{
+    if (!C || !x || !dens || !logdens)
+        return EM_ERR_NULL;
+    if (C->kind != EM_CONT_PIECES)
+        return EM_ERR_DOMAIN;
+    size_t j = em_cont_piece_right(C, x);
+    if (j >= C->n) {
+        int st = set_exact(dens, "0", 0.0);
+        return st == EM_OK ? set_exact(logdens, "-inf", -INFINITY) : st;
+    }
+    struct vctx V = {.C = C, .kind = V_DENS, .j = j, .x = (const mpq_t *)x};
+    mpq_init(V.te);
+    mpq_mul(V.te, C->k[j], x);
+    mpq_add(V.te, V.te, C->ca[j]);
+    int st = round_value(C, &V, dens);
+    if (st == EM_OK) {
+        V.kind = V_LOGDENS;
+        st = round_value(C, &V, logdens);
+    }
+    mpq_clear(V.te);
+    return st;
+}
+
+static int round_rational(em_cont *C, const mpq_t q, em_cval *out)
+{
+    if (mpq_sgn(q) == 0)
+        return set_exact(out, "0", 0.0);
+    struct vctx V = {.C = C, .kind = V_RATIONAL, .j = 0, .x = (const mpq_t *)q};
+    int st = round_value(C, &V, out);
+    if (st == EM_OK) {
+        /* exact if the decimal is the value */
+        mpq_t r;
+        mpq_init(r);
+        int kind;
+        if (em_q_parse_str(out->str, 0, r, &kind, NULL) == EM_OK && mpq_equal(r, q))
+            out->flags |= EM_CV_EXACT;
+        mpq_clear(r);
+    }
+    return st;
+}
+
+int em_cont_round_q(em_cont *C, const mpq_t q, em_cval *out)
+{
+    if (!C || !q || !out)
+        return EM_ERR_NULL;
+    return round_rational(C, q, out);
+}
+
+const char *em_cont_strerror(int st)
+{
+    if (st == EM_ERR_UNDECIDED)
+        return "the correctly rounded value could not be decided within 2^20 bits "
+               "(an internal limit; please report the input)";
+    return em_strerror(st);
+}
+
+/* --------------------------------------------------------------- CDF API */
+
+int em_cont_cdf_bounds(em_cont *C, const mpq_t x, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    if (!C || !x)
+        return EM_ERR_NULL;
+    if (C->kind != EM_CONT_PIECES)
+        return EM_ERR_DOMAIN;
+    struct vctx V = {.C = C, .kind = V_CDF, .j = 0, .x = (const mpq_t *)x};
+    int where, partial;
+    size_t j, ci;
+    locate(C, x, &where, &j, &partial, &ci);
+    if (where != 0) {
+        mpfr_set_prec(lo, prec < 64 ? 64 : prec);
+        mpfr_set_prec(hi, prec < 64 ? 64 : prec);
+        mpfr_set_ui(lo, where > 0, MPFR_RNDN);
+        mpfr_set_ui(hi, where > 0, MPFR_RNDN);
+        return EM_OK;
+    }
+    return v_bounds(&V, prec, lo, hi);
+}
+
+/* sign(F(x) - q) */
+int em_cont_cdf_cmp(em_cont *C, const mpq_t x, const mpq_t q, int *sign)
+{
+    if (!C || !x || !q || !sign)
+        return EM_ERR_NULL;
+    if (C->kind != EM_CONT_PIECES)
+        return EM_ERR_DOMAIN;
+    int where, partial;
+    size_t j, ci;
+    locate(C, x, &where, &j, &partial, &ci);
+    if (where != 0) {
+        int c = mpq_cmp_ui(q, where > 0, 1);
+        *sign = -((c > 0) - (c < 0));
+        return EM_OK;
+    }
+    struct vctx V = {.C = C, .kind = V_CDF, .j = 0, .x = (const mpq_t *)x};
+    struct level *L;
+    mpfr_t lo, hi;
+    mpfr_inits2(C->p0, lo, hi, (mpfr_ptr)0);
+    int st = EM_OK, decided = 0;
+    for (int l = 0; l < FAST_LEVELS && !decided; l++) {
+        if ((st = level_get(C, l, &L)) != EM_OK)
+            break;
+        if ((st = v_bounds(&V, L->p, lo, hi)) != EM_OK)
+            break;
+        if (mpfr_cmp_q(lo, q) > 0) {
+            *sign = 1;
+            decided = 1;
+        } else if (mpfr_cmp_q(hi, q) < 0) {
+            *sign = -1;
+            decided = 1;
+        }
+    }
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    if (st == EM_OK && !decided)
+        st = v_cmp(&V, q, sign);
+    return st;
+}
+
+int em_cont_logz_bounds(em_cont *C, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    struct level *L;
+    int st = level_for(C, prec, &L);
+    if (st != EM_OK)
+        return st;
+    mpfr_set_prec(lo, L->p);
+    mpfr_set_prec(hi, L->p);
+    mpfr_t a, b;
+    mpfr_inits2(L->p, a, b, (mpfr_ptr)0);
+    qb(a, b, C->T);
+    mpfr_log(lo, L->Clo[C->n], MPFR_RNDD);
+    mpfr_log(hi, L->Chi[C->n], MPFR_RNDU);
+    mpfr_add(lo, lo, a, MPFR_RNDD);
+    mpfr_add(hi, hi, b, MPFR_RNDU);
+    mpfr_clears(a, b, (mpfr_ptr)0);
+    return EM_OK;
+}
+
+/* -------------------------------------------------------------- quantile */
+
+struct qctx {
+    em_cont *C;
+    const mpq_t *p;
+};
+
+/* sign(Q(p) - B) */
+static int q_cmp(void *ctx, const mpq_t B, int *sign)
+{
+    struct qctx *Q = ctx;
+    int s;
+    int st = em_cont_cdf_cmp(Q->C, B, *Q->p, &s);
+    if (st != EM_OK)
+        return st;
+    if (s < 0)
+        *sign = 1;
+    else if (s > 0)
+        *sign = -1;
+    else
+        *sign = em_cont_piece_left(Q->C, B) < Q->C->n ? 0 : -1;
+    return EM_OK;
+}
+
+/* approximate inverse of F inside piece j for the target partial mass v (MPFR, RNDN) */
+static void invert_in_piece(const em_cont *C, size_t j, const mpfr_t v, const struct level *L,
+                            mpfr_t x)
+{
+    mpfr_prec_t p = mpfr_get_prec(x);
+    mpfr_t t, e, kk;
+    mpfr_inits2(p, t, e, kk, (mpfr_ptr)0);
+    mpfr_set_q(kk, C->k[j], MPFR_RNDN);
+    if (!finite_lo(C, j)) {
+        /* exp(c u(x) - T) / k = v: ca + k x = log(v k) */
+        mpfr_mul(t, v, kk, MPFR_RNDN);
+        mpfr_log(t, t, MPFR_RNDN);
+        mpfr_set_q(e, C->ca[j], MPFR_RNDN);
+        mpfr_sub(t, t, e, MPFR_RNDN);
+        mpfr_div(x, t, kk, MPFR_RNDN);
+    } else {
+        mpfr_set(e, L->Elo[j], MPFR_RNDN);
+        mpfr_div(t, v, e, MPFR_RNDN);     /* v / exp(tl) */
+        if (mpq_sgn(C->k[j]) == 0) {
+            mpfr_add_q(x, t, C->lo[j], MPFR_RNDN);
+        } else {
+            mpfr_mul(t, t, kk, MPFR_RNDN);
+            if (mpfr_cmp_si(t, -1) <= 0)
+                mpfr_set_si(t, -1, MPFR_RNDN), mpfr_nextabove(t);
+            mpfr_log1p(t, t, MPFR_RNDN);
+            mpfr_div(t, t, kk, MPFR_RNDN);
+            mpfr_add_q(x, t, C->lo[j], MPFR_RNDN);
+        }
+    }
+    /* clamp into the piece */
+    if (finite_lo(C, j) && mpfr_cmp_q(x, C->lo[j]) < 0)
+        mpfr_set_q(x, C->lo[j], MPFR_RNDN);
+    if (finite_hi(C, j) && mpfr_cmp_q(x, C->hi[j]) > 0)
+        mpfr_set_q(x, C->hi[j], MPFR_RNDN);
+    mpfr_clears(t, e, kk, (mpfr_ptr)0);
+}
+
+/* the piece j with F(lo_j) < p <= F(hi_j), p in (0, 1), pieces of positive mass; exact */
+static int quantile_piece(em_cont *C, const mpq_t p, size_t *out)
+{
+    /* binary search on F(hi_j) >= p over positive pieces */
+    size_t lo = 0, hi = C->n - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int s;
+        if (!finite_hi(C, mid)) {
+            hi = mid;
+            continue;
+        }
+        int st = em_cont_cdf_cmp(C, C->hi[mid], p, &s);
+        if (st != EM_OK)
+            return st;
+        if (s >= 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    /* skip back over zero pieces is unnecessary: F(hi_j) >= p > F(hi_{j-1}) = F(lo_j)
+     * means piece j has mass */
+    *out = lo;
+    return EM_OK;
+}
+
+int em_cont_quantile(em_cont *C, const mpq_t p, em_cval *out)
+{
+    if (!C || !p || !out)
+        return EM_ERR_NULL;
+    if (C->kind != EM_CONT_PIECES)
+        return EM_ERR_DOMAIN;
+    if (mpq_sgn(p) < 0 || mpq_cmp_ui(p, 1, 1) > 0)
+        return EM_ERR_DOMAIN;
+    const size_t n = C->n;
+    if (mpq_sgn(p) == 0) {
+        /* the left end of R: the first piece with mass */
+        size_t j = 0;
+        while (C->zero[j])
+            j++;
+        if (!finite_lo(C, j))
+            return set_exact(out, "-inf", -INFINITY);
+        return round_rational(C, C->lo[j], out);
+    }
+    if (mpq_cmp_ui(p, 1, 1) == 0) {
+        size_t j = n - 1;
+        while (C->zero[j])
+            j--;
+        if (!finite_hi(C, j))
+            return set_exact(out, "inf", INFINITY);
+        return round_rational(C, C->hi[j], out);
+    }
+    size_t j;
+    int st = quantile_piece(C, p, &j);
+    if (st != EM_OK)
+        return st;
+    /* exactly at the piece's right end (F(hi_j) == p): Q = hi_j unless the density is 0
+     * just left of it, impossible inside a piece of positive mass */
+    if (finite_hi(C, j)) {
+        int s;
+        if ((st = em_cont_cdf_cmp(C, C->hi[j], p, &s)) != EM_OK)
+            return st;
+        if (s == 0)
+            return round_rational(C, C->hi[j], out);
+    }
+    struct level *L;
+    if ((st = level_get(C, 1, &L)) != EM_OK)
+        return st;
+    mpfr_prec_t pr = L->p;
+    mpfr_t v, x, z;
+    mpfr_inits2(pr, v, x, z, (mpfr_ptr)0);
+    mpfr_set_q(z, p, MPFR_RNDN);
+    mpfr_mul(v, z, L->Clo[n], MPFR_RNDN);
+    mpfr_sub(v, v, L->Clo[j], MPFR_RNDN);
+    if (mpfr_sgn(v) < 0)
+        mpfr_set_zero(v, 1);
+    invert_in_piece(C, j, v, L, x);
+    struct qctx Q = {C, (const mpq_t *)p};
+    if (mpfr_zero_p(x)) {
+        mpq_t zq;
+        mpq_init(zq);
+        int s;
+        st = q_cmp(&Q, zq, &s);
+        mpq_clear(zq);
+        if (st == EM_OK && s == 0) {
+            st = set_exact(out, "0", 0.0);
+            goto done;
+        }
+        if (st == EM_OK)
+            mpfr_set_si_2exp(x, s, -1074, MPFR_RNDN);
+    }
+    if (st == EM_OK)
+        st = round_with(q_cmp, &Q, x, C->K, out);
+done:
+    mpfr_clears(v, x, z, (mpfr_ptr)0);
+    return st;
+}
+
+/* ------------------------------------------------------------- sampling */
+
+static int sample_setup(em_cont *C)
+{
+    if (C->lo64)
+        return EM_OK;
+    const size_t n = C->n;
+    struct level *L;
+    int st = level_get(C, 0, &L);
+    if (st != EM_OK)
+        return st;
+    C->lo64 = malloc((n + 1) * sizeof *C->lo64);
+    C->hi64 = malloc((n + 1) * sizeof *C->hi64);
+    C->Fd = malloc((n + 1) * sizeof *C->Fd);
+    C->Ed = malloc(n * sizeof *C->Ed);
+    C->kd = malloc(n * sizeof *C->kd);
+    C->lod = malloc(n * sizeof *C->lod);
+    if (!C->lo64 || !C->hi64 || !C->Fd || !C->Ed || !C->kd || !C->lod)
+        return EM_ERR_NOMEM;
+    mpfr_t f, s;
+    mpfr_inits2(L->p, f, s, (mpfr_ptr)0);
+    for (size_t j = 0; j <= n; j++) {
+        uint64_t lo, hi;
+        if (j == 0) {
+            lo = hi = 0;
+        } else if (j == n) {
+            lo = hi = (uint64_t)1 << 63;
+        } else {
+            mpfr_div(f, L->Clo[j], L->Chi[n], MPFR_RNDD);
+            mpfr_mul_2ui(f, f, 63, MPFR_RNDD);
+            mpfr_floor(f, f);
+            lo = mpfr_get_uj(f, MPFR_RNDD);
+            mpfr_div(f, L->Chi[j], L->Clo[n], MPFR_RNDU);
+            mpfr_mul_2ui(f, f, 63, MPFR_RNDU);
+            mpfr_ceil(f, f);
+            if (mpfr_cmp_ui_2exp(f, 1, 63) > 0)
+                mpfr_set_ui_2exp(f, 1, 63, MPFR_RNDN);
+            hi = mpfr_get_uj(f, MPFR_RNDU);
+        }
+        C->lo64[j] = lo;
+        C->hi64[j] = hi;
+        mpfr_div(f, L->Clo[j], L->Clo[n], MPFR_RNDN);
+        C->Fd[j] = mpfr_get_d(f, MPFR_RNDN);
+    }
+    for (size_t j = 1; j <= n; j++)
+        if (C->lo64[j] < C->lo64[j - 1])
+            C->lo64[j] = C->lo64[j - 1];
+    for (size_t j = n; j-- > 0;)
+        if (C->hi64[j] > C->hi64[j + 1])
+            C->hi64[j] = C->hi64[j + 1];
+    for (size_t j = 0; j <= n; j++)
+        if (C->lo64[j] > C->hi64[j])
+            C->lo64[j] = C->hi64[j];
+    for (size_t j = 0; j < n; j++) {
+        C->kd[j] = mpq_get_d(C->k[j]);
+        C->lod[j] = finite_lo(C, j) ? mpq_get_d(C->lo[j]) : -INFINITY;
+        /* exp(tl) relative to Z, for the float path: mass density at lo over Z */
+        if (finite_lo(C, j) && !C->zero[j]) {
+            mpfr_div(f, L->Elo[j], L->Clo[n], MPFR_RNDN);
+            C->Ed[j] = mpfr_get_d(f, MPFR_RNDN);
+        } else if (!C->zero[j]) {
+            /* lo = -inf: store exp(ca)/Z via log */
+            mpfr_log(f, L->Clo[n], MPFR_RNDN);
+            mpfr_set_q(s, C->ca[j], MPFR_RNDN);
+            mpfr_sub(f, s, f, MPFR_RNDN);
+            C->Ed[j] = mpfr_get_d(f, MPFR_RNDN); /* log(exp(ca)/Z) */
+        } else {
+            C->Ed[j] = 0;
+        }
+    }
+    mpfr_clears(f, s, (mpfr_ptr)0);
+    return EM_OK;
+}
+
+/* sign(F(x) - q) for a dyadic q held in an mpfr (exact); x rational */
+static int cdf_cmp_fr(em_cont *C, const mpq_t x, const mpfr_t q, int *sign)
+{
+    mpq_t qq;
+    mpq_init(qq);
+    mpfr_get_q(qq, q);
+    int st = em_cont_cdf_cmp(C, x, qq, sign);
+    mpq_clear(qq);
+    return st;
+}
+
+/* the cell (piece/atom) holding the dyadic interval [A, A + 2^-k): *j, or n if it straddles
+ * a cell boundary.  Exact comparisons of F(start_j) = C_j / Z with the ends. */
+static int cell_of(em_cont *C, const mpfr_t A, const mpfr_t Aw, size_t *out)
+{
+    const size_t n = C->n;
+    /* binary search: the last j with F(start_j) <= A (F(start_0) = 0) */
+    size_t lo = 0, hi = n; /* F(start_lo) <= A; answer < hi */
+    mpq_t qa, qw, z, mz;
+    mpq_inits(qa, qw, z, mz, (mpq_ptr)0);
+    mpfr_get_q(qa, A);
+    mpfr_get_q(qw, Aw);
+    int st = EM_OK;
+    em_expoly P;
+    em_expoly_init(&P);
+    /* sign(C_j - q Z) */
+#define CJ_CMP(jj, q, s)                                                                 \
+    do {                                                                                 \
+        em_expoly_reset(&P);                                                             \
+        mpq_set_ui(z, 1, 1);                                                             \
+        for (size_t i_ = 0; i_ < (jj) && st == EM_OK; i_++)                              \
+            st = append_seg(C, &P, i_, NULL, z, mz);                                     \
+        mpq_neg(z, q);                                                                   \
+        if (st == EM_OK)                                                                 \
+            st = append_z_shifted(C, &P, z, mz);                                         \
+        if (st == EM_OK)                                                                 \
+            st = em_expoly_sign(&P, &(s));                                               \
+    } while (0)
+    struct level *L = NULL;
+    st = level_get(C, 0, &L);
+    mpfr_t f1, f2;
+    mpfr_inits2(st == EM_OK ? L->p : 64, f1, f2, (mpfr_ptr)0);
+    while (st == EM_OK && hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        /* F(start_mid) vs A, fast */
+        mpfr_div(f1, L->Clo[mid], L->Chi[n], MPFR_RNDD);
+        mpfr_div(f2, L->Chi[mid], L->Clo[n], MPFR_RNDU);
+        int s;
+        if (mpfr_cmp(f2, A) <= 0)
+            s = -1;
+        else if (mpfr_cmp(f1, A) > 0)
+            s = 1;
+        else {
+            CJ_CMP(mid, qa, s);
+            if (s == 0)
+                s = -1; /* F == A: A is in cell mid or later */
+        }
+        if (s <= 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    /* cell lo: certain iff A + w <= F(start_{lo+1}) (and cell has mass) */
+    *out = n;
+    if (st == EM_OK) {
+        size_t j = lo;
+        /* skip zero-mass cells: F(start_j) == F(start_{j+1}); the search lands on the last
+         * j with F(start_j) <= A, so j has positive mass unless A... j == n-1 edge */
+        int s;
+        if (j + 1 == n) {
+            s = 1;
+        } else {
+            mpfr_div(f1, L->Clo[j + 1], L->Chi[n], MPFR_RNDD);
+            mpfr_div(f2, L->Chi[j + 1], L->Clo[n], MPFR_RNDU);
+            if (mpfr_cmp(f1, Aw) >= 0)
+                s = 1;
+            else if (mpfr_cmp(f2, Aw) < 0)
+                s = -1;
+            else {
+                CJ_CMP(j + 1, qw, s);
+                s = s >= 0 ? 1 : -1;
+            }
+        }
+        if (st == EM_OK && s > 0 && !C->zero[j])
+            *out = j;
+    }
+#undef CJ_CMP
+    mpfr_clears(f1, f2, (mpfr_ptr)0);
+    em_expoly_clear(&P);
+    mpq_clears(qa, qw, z, mz, (mpq_ptr)0);
+    return st;
+}
+
+/* the rounding boundary between double y and its neighbour in direction dir, as a rational */
+static void dbound(mpq_t B, double y, int dir)
+{
+    double yn = dnext(y, dir);
+    mpq_t t;
+    mpq_init(t);
+    if (isinf(yn)) {
+        mpq_set_d(B, dir > 0 ? DBL_MAX : -DBL_MAX);
+        mpq_set_d(t, ldexp(dir > 0 ? 1.0 : -1.0, 970));
+        mpq_add(B, B, t);
+    } else {
+        mpq_set_d(B, y);
+        mpq_set_d(t, yn);
+        mpq_add(B, B, t);
+        mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
+        mpq_canonicalize(B);
+    }
+    mpq_clear(t);
+}
+
+int em_cont_double_mass_bounds(em_cont *C, double y, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    if (!C)
+        return EM_ERR_NULL;
+    if (C->kind != EM_CONT_PIECES || isnan(y))
+        return EM_ERR_DOMAIN;
+    mpq_t Bm, Bp;
+    mpq_inits(Bm, Bp, (mpq_ptr)0);
+    mpfr_t a1, a2, b1, b2;
+    mpfr_inits2(prec < 64 ? 64 : prec, a1, a2, b1, b2, (mpfr_ptr)0);
+    int st = EM_OK;
+    if (isinf(y)) {
+        mpfr_set_prec(lo, 64);
+        mpfr_set_prec(hi, 64);
+        mpfr_set_zero(a1, 1);
+        mpfr_set_zero(a2, 1);
+        /* P(X beyond the overflow boundary) */
+        dbound(Bm, y > 0 ? DBL_MAX : -DBL_MAX, y > 0 ? 1 : -1);
+        st = em_cont_cdf_bounds(C, Bm, prec, b1, b2);
+        if (st == EM_OK) {
+            mpfr_set_prec(lo, mpfr_get_prec(b1));
+            mpfr_set_prec(hi, mpfr_get_prec(b1));
+            if (y > 0) {
+                mpfr_ui_sub(lo, 1, b2, MPFR_RNDD);
+                mpfr_ui_sub(hi, 1, b1, MPFR_RNDU);
+            } else {
+                mpfr_set(lo, b1, MPFR_RNDD);
+                mpfr_set(hi, b2, MPFR_RNDU);
+            }
+        }
+    } else {
+        dbound(Bm, y, -1);
+        dbound(Bp, y, +1);
+        st = em_cont_cdf_bounds(C, Bm, prec, a1, a2);
+        if (st == EM_OK)
+            st = em_cont_cdf_bounds(C, Bp, prec, b1, b2);
+        if (st == EM_OK) {
+            mpfr_prec_t p = mpfr_get_prec(b1) > mpfr_get_prec(a1) ? mpfr_get_prec(b1) : mpfr_get_prec(a1);
+            mpfr_set_prec(lo, p);
+            mpfr_set_prec(hi, p);
+            mpfr_sub(lo, b1, a2, MPFR_RNDD);
+            mpfr_sub(hi, b2, a1, MPFR_RNDU);
+        }
+    }
+    if (st == EM_OK && mpfr_sgn(lo) < 0)
+        mpfr_set_zero(lo, 1);
+    mpfr_clears(a1, a2, b1, b2, (mpfr_ptr)0);
+    mpq_clears(Bm, Bp, (mpq_ptr)0);
+    return st;
+}
+
+/* approximate Q(u) for u in (0, 1) inside piece j, in double */
+static double approx_in_piece(em_cont *C, size_t j, double u)
+{
+    double v = u - C->Fd[j]; /* mass / Z from the piece start */
+    if (v < 0)
+        v = 0;
+    double k = C->kd[j], x;
+    if (C->lod[j] == -INFINITY) {
+        /* exp(ca + k x)/(k Z) = v: x = (log(v k) - log(exp(ca)/Z)) / k */
+        x = (log(v * k) - C->Ed[j]) / k;
+    } else if (k == 0) {
+        x = C->lod[j] + v / C->Ed[j];
+    } else {
+        double t = v * k / C->Ed[j];
+        if (t <= -1)
+            t = -1 + 0x1p-53;
+        x = C->lod[j] + log1p(t) / k;
+    }
+    if (isnan(x) || x < C->lod[j])
+        x = isinf(C->lod[j]) ? (isnan(x) ? 0 : x) : C->lod[j];
+    if (finite_hi(C, j)) {
+        double h = mpq_get_d(C->hi[j]);
+        if (x > h)
+            x = h;
+    }
+    return x;
+}
+
+/* doubles in order as integers (finite values; -0 and +0 adjacent) */
+static uint64_t dkey(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return (u >> 63) ? ~u : (u | ((uint64_t)1 << 63));
+}
+
+static double dunkey(uint64_t k)
+{
+    uint64_t u = (k >> 63) ? (k & ~((uint64_t)1 << 63)) : ~k;
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+/* U in [A, Aw): k more bits (A's precision grows as needed, exactly) */
+static int draw_more(em_bits *b, long *k, mpfr_t A, mpfr_t Aw)
+{
+    if (*k + SAMPLE_STEP > EM_EXACT_MAX_BITS)
+        return EM_ERR_DOMAIN;
+    uint64_t more;
+    int st = em_bits_get(b, SAMPLE_STEP, &more);
+    if (st != EM_OK)
+        return st;
+    *k += SAMPLE_STEP;
+    if (mpfr_get_prec(A) < *k + 2) {
+        mpfr_prec_t np = 2 * mpfr_get_prec(A);
+        while (np < *k + 2)
+            np *= 2;
+        mpfr_prec_round(A, np, MPFR_RNDN); /* exact: more bits */
+        mpfr_set_prec(Aw, np);
+    }
+    mpfr_t t;
+    mpfr_init2(t, 64);
+    mpfr_set_uj_2exp(t, more, -*k, MPFR_RNDN);
+    mpfr_add(A, A, t, MPFR_RNDN); /* exact: A has k bits after the point */
+    mpfr_set_ui_2exp(t, 1, -*k, MPFR_RNDN);
+    mpfr_add(Aw, A, t, MPFR_RNDN);
+    mpfr_clear(t);
+    return EM_OK;
+}
+
+int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
+{
+    if (!C || !b || !index)
+        return EM_ERR_NULL;
+    int st = sample_setup(C);
+    if (st != EM_OK)
+        return st;
+    const size_t n = C->n;
+    uint64_t w64;
+    if ((st = em_bits_get(b, 63, &w64)) != EM_OK)
+        return st;
+    long k = 63;
+    /* the cell, by the proven integer decision on the 63-bit bounds */
+    size_t j = em_exact_select(n, C->lo64, C->hi64, w64, 1);
+    mpfr_t A, Aw;
+    mpfr_inits2(128, A, Aw, (mpfr_ptr)0);
+    mpfr_set_uj_2exp(A, w64, -63, MPFR_RNDN);
+    mpfr_set_uj_2exp(Aw, w64 + 1, -63, MPFR_RNDN);
+    while (j >= n) {
+        if ((st = cell_of(C, A, Aw, &j)) != EM_OK)
+            goto out;
+        if (j < n)
+            break;
+        if ((st = draw_more(b, &k, A, Aw)) != EM_OK)
+            goto out;
+    }
+    *index = j;
+    if (C->kind == EM_CONT_ATOMS) {
+        if (x)
+            *x = 0;
+        goto out;
+    }
+    /* the double y: F(B-) <= A and A + 2^-k <= F(B+), so X = Q(U) lies in y's rounding
+     * interval whatever the undrawn bits are.  Walk from the approximation; after a few
+     * steps, bisect on the doubles between the bounds learnt (at most 64 halvings). */
+    {
+        mpq_t Bm, Bp;
+        mpq_inits(Bm, Bp, (mpq_ptr)0);
+        double y = approx_in_piece(C, j, mpfr_get_d(A, MPFR_RNDN));
+        uint64_t klo = dkey(-DBL_MAX), khi = dkey(DBL_MAX); /* answer in [klo, khi] */
+        int steps = 0;
+        for (;;) {
+            int s1, s2, s3;
+            if (steps++ > 4) {
+                y = dunkey(klo + (khi - klo) / 2);
+            }
+            dbound(Bm, y, -1);
+            if ((st = cdf_cmp_fr(C, Bm, A, &s1)) != EM_OK)
+                break;
+            if (s1 > 0) {
+                if ((st = cdf_cmp_fr(C, Bm, Aw, &s3)) != EM_OK)
+                    break;
+                if (s3 >= 0) { /* X < B-: below y */
+                    khi = dkey(y) - 1;
+                    y = dnext(y, -1);
+                    continue;
+                }
+                if ((st = draw_more(b, &k, A, Aw)) != EM_OK)
+                    break;
+                continue;
+            }
+            dbound(Bp, y, +1);
+            if ((st = cdf_cmp_fr(C, Bp, Aw, &s2)) != EM_OK)
+                break;
+            if (s2 < 0) {
+                if ((st = cdf_cmp_fr(C, Bp, A, &s3)) != EM_OK)
+                    break;
+                if (s3 <= 0) { /* X >= B+: above y */
+                    klo = dkey(y) + 1;
+                    y = dnext(y, +1);
+                    continue;
+                }
+                if ((st = draw_more(b, &k, A, Aw)) != EM_OK)
+                    break;
+                continue;
+            }
+            break; /* decided */
+        }
+        if (st == EM_OK && x)
+            *x = y;
+        mpq_clears(Bm, Bp, (mpq_ptr)0);
+    }
+out:
+    mpfr_clears(A, Aw, (mpfr_ptr)0);
+    return st;
+}
+
+int em_cont_sample_float(em_cont *C, em_rng *rng, size_t *index, double *x)
+{
+    if (!C || !rng || !index)
+        return EM_ERR_NULL;
+    int st = sample_setup(C);
+    if (st != EM_OK)
+        return st;
+    uint64_t w1, w2;
+    if (em_rng_u64(rng, &w1) != EM_OK)
+        return EM_ERR_RNG;
+    double u = (double)(w1 >> 11) * 0x1p-53;
+    /* the cell: last j with Fd[j] <= u, among cells of positive mass */
+    size_t lo = 0, hi = C->n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (C->Fd[mid] <= u)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    while (C->zero[lo] && lo > 0)
+        lo--;
+    *index = lo;
+    if (C->kind == EM_CONT_PIECES && x) {
+        if (em_rng_u64(rng, &w2) != EM_OK)
+            return EM_ERR_RNG;
+        double v = (double)(w2 >> 11) * 0x1p-53;
+        double u2 = C->Fd[lo] + v * (C->Fd[lo + 1] - C->Fd[lo]);
+        *x = approx_in_piece(C, lo, u2);
+    }
+    return EM_OK;
+}
