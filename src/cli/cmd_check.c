@@ -9,6 +9,9 @@
 #include "cli/commands.h"
 #include "cli/scenario.h"
 #include "expmech.h"
+#include "judge/em_ccheck.h"
+#include "judge/em_ks.h"
+#include "oracle/em_cont.h"
 #include "oracle/em_gof.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
@@ -30,6 +33,23 @@ static const char help[] =
     "  - the power: the smallest relative error on the most probable cell that this number\n"
     "    of draws detects with probability 0.99 at level A (noncentral chi-square).\n"
     "Prints the per-cell table, the statistics and the verdict.\n"
+    "\n"
+    "A scenario with a measure column ('# measure: yes') is tested the same way against\n"
+    "P(r) proportional to m_r exp(c u_r) (the weighted oracle's correctly rounded doubles).\n"
+    "\n"
+    "A continuous scenario ('# output: continuous'): SAMPLES has one number per line\n"
+    "(decimal or hex float, e.g. %.17g; each read as the nearest double; nan and inf are\n"
+    "draws to judge), tested against the exact law:\n"
+    "  - 20 bins of equal exact probability, edges at the exact quantiles k/20 rounded to\n"
+    "    doubles, plus the piece breakpoints (when the law has at most 20 pieces) where\n"
+    "    both parts keep probability >= 1/80; each bin's exact probability recomputed at\n"
+    "    the rounded edges; G-test over the bins as above;\n"
+    "  - Kolmogorov-Smirnov D against the exact CDF, its p-value exact (Marsaglia-Tsang-\n"
+    "    Wang) or, below 1e-3 or for large N, twice the exact one-sided tail (never below\n"
+    "    the exact p-value; the output names the method);\n"
+    "  - support: a draw outside R (beyond its ends or in a gap between pieces, allowing\n"
+    "    the rounding of the ends to doubles), or NaN, rejects.\n"
+    "  The verdict rejects when any of G, the pooled tail or KS has p < A, or on support.\n"
     "\n"
     "  --epsilon E, --sensitivity D, --variant V   as for `expmech probs`; --variant pf\n"
     "                     tests against permute-and-flip's exact pmf (at most 4096\n"
@@ -91,6 +111,119 @@ static int read_draws(const char *cmd, const char *name, const char *buf, size_t
     return -1;
 }
 
+static void print_edge(double e)
+{
+    if (isinf(e))
+        printf("%24s", e < 0 ? "-inf" : "inf");
+    else
+        printf("%24.17g", e);
+}
+
+/* `check` on a continuous scenario: em_ccheck does the work; this prints it. */
+static int check_cont(em_cli *c, em_scenario *sc, const mpq_t delta, int variant)
+{
+    em_cont *C = NULL;
+    double *x = NULL;
+    unsigned long *line = NULL;
+    char *buf = NULL;
+    size_t n = 0;
+    em_ccheck_result r;
+    memset(&r, 0, sizeof r);
+    int rc = em_cli_law(c, sc, delta, variant, &C);
+    if (rc >= 0)
+        goto done;
+    {
+        const char *sname;
+        size_t len;
+        char err[EM_SCENARIO_ERRLEN];
+        rc = em_cli_read_input(c, c->samples, (size_t)16 << 30, &sname, &buf, &len);
+        if (rc >= 0)
+            goto done;
+        int st = em_read_draws(buf, len, sname, &x, &line, &n, err, sizeof err);
+        if (st != EM_OK) {
+            fprintf(stderr, "%s: %s\n", c->cmd, err);
+            rc = st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+            goto done;
+        }
+        if (n == 0) {
+            fprintf(stderr, "%s: %s: no draws\n", c->cmd, sname);
+            rc = EM_EXIT_USAGE;
+            goto done;
+        }
+    }
+    int st = em_ccheck(C, x, n, c->alpha, c->min_expected, EM_CCHECK_BINS, &r);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s\n", c->cmd, em_cont_strerror(st));
+        rc = st == EM_ERR_UNDECIDED || st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+        goto done;
+    }
+    printf("%-5s %24s %24s %12s %14s %10s %10s %5s\n", "bin", "from", "to", "probability",
+           "expected", "observed", "std.resid", "pool");
+    for (size_t k = 0; k < r.ncells; k++) {
+        const em_ccheck_cell *b = &r.cells[k];
+        double E = (double)r.n * b->p;
+        printf("%-5zu ", k);
+        print_edge(b->lo);
+        putchar(' ');
+        print_edge(b->hi);
+        printf(" %12.6g %14.2f %10llu %10.3f %5zu%s\n", b->p, E, (unsigned long long)b->obs,
+               E > 0 ? ((double)b->obs - E) / sqrt(E) : 0.0, b->pool,
+               b->lo_kind == EM_CC_EDGE_BREAK ? "  (from a piece breakpoint)" : "");
+    }
+    size_t nb = 0;
+    for (size_t k = 0; k < r.ncells; k++)
+        nb += r.cells[k].lo_kind == EM_CC_EDGE_BREAK;
+    printf("\ndraws: %llu; %zu bins (%zu edges at exact quantiles k/%d rounded to doubles, %zu "
+           "at piece breakpoints), %zu pooled cells (each expecting >= %g)\n",
+           (unsigned long long)r.n, r.ncells, r.ncells - 1 - nb, EM_CCHECK_BINS, nb,
+           r.gof.ncells, c->min_expected);
+    printf("G = %.6g, df = %d, p-value = %.6g\n", r.gof.g, r.gof.df, r.gof.p_value);
+    printf("Pearson X^2 = %.6g, largest |standardised residual| = %.4g\n", r.gof.x2,
+           r.gof.max_std_resid);
+    printf("pooled-tail binomial test: p = %.6g%s\n", r.gof.tail_p,
+           r.gof.tail_p == 1.0 ? " (no draws in a pooled tail, or no tail)" : "");
+    printf("Kolmogorov-Smirnov: D = %.6g (sqrt(N) D = %.4g) at x = %.17g (%s), p-value %s %.6g "
+           "[%s]\n",
+           r.ks_d, sqrt((double)r.ks_n) * r.ks_d, r.ks_x,
+           r.ks_side > 0 ? "F_N(x) - F(x)" : "F(x) - F_N(x-)",
+           r.ks_method == EM_KS_BOUND ? "<=" : "=", r.ks_p, em_ks_method_name(r.ks_method));
+    if (r.outside)
+        printf("support: VIOLATION: %llu draw(s) outside R, the first %.17g (line %lu)\n",
+               (unsigned long long)r.outside, x[r.first_outside], line[r.first_outside]);
+    else
+        printf("support: ok (every draw in R, up to the rounding of its ends to doubles)\n");
+    if (isinf(r.gof.min_rel_err))
+        printf("power: one cell only, nothing to detect\n");
+    else
+        printf("power: the smallest relative error on the probability of the most probable "
+               "cell detectable with probability 0.99 at alpha = %g is %.3g%%\n",
+               c->alpha, 100 * r.gof.min_rel_err);
+    if (r.reject) {
+        printf("verdict: REJECT at alpha = %g:", c->alpha);
+        if (r.gof.p_value < c->alpha)
+            printf(" goodness of fit (p = %.3g)", r.gof.p_value);
+        if (r.gof.tail_p < c->alpha)
+            printf(" pooled tail over-represented (p = %.3g)", r.gof.tail_p);
+        if (r.reject_ks)
+            printf(" Kolmogorov-Smirnov (p = %.3g)", r.ks_p);
+        if (r.reject_support)
+            printf(" support violation");
+        printf("\n");
+        rc = EM_EXIT_REJECT;
+    } else {
+        printf("verdict: PASS at alpha = %g\n", c->alpha);
+        rc = EM_EXIT_OK;
+    }
+    fflush(stdout);
+done:
+    em_ccheck_free(&r);
+    em_cont_free(C);
+    free(x);
+    free(line);
+    free(buf);
+    return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
     em_cli c;
@@ -110,6 +243,10 @@ int cmd_check(int argc, char **argv)
                           EM_OPT_EPSILON | EM_OPT_SAMPLES, help, &sc, delta, &variant);
     if (rc >= 0)
         goto done;
+    if (sc.continuous) {
+        rc = check_cont(&c, &sc, delta, variant);
+        goto done;
+    }
 
     /* the draws */
     {
@@ -143,9 +280,25 @@ int cmd_check(int argc, char **argv)
         rc = EM_EXIT_USAGE;
         goto done;
     }
-    /* the exact probabilities, correctly rounded to doubles */
-    int st = pf ? em_pf_pmf(sc.n, sc.u, sc.excluded, c.eps, delta, EM_STANDARD, p, 0, NULL)
+    /* the exact probabilities, correctly rounded to doubles; with a measure column, from the
+     * weighted oracle */
+    int st;
+    if (sc.has_measure) {
+        em_cont *law = NULL;
+        rc = em_cli_law(&c, &sc, delta, variant, &law);
+        if (rc >= 0)
+            goto done;
+        st = em_cont_doubles(law, p);
+        em_cont_free(law);
+        if (st != EM_OK) {
+            fprintf(stderr, "%s: %s\n", c.cmd, em_cont_strerror(st));
+            rc = st == EM_ERR_UNDECIDED || st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+            goto done;
+        }
+    } else {
+        st = pf ? em_pf_pmf(sc.n, sc.u, sc.excluded, c.eps, delta, EM_STANDARD, p, 0, NULL)
                 : em_oracle_doubles(sc.n, sc.u, sc.excluded, c.eps, delta, variant, p, NULL);
+    }
     if (st != EM_OK) {
         fprintf(stderr, "%s: %s%s\n", c.cmd, pf ? "--variant pf: " : "", em_strerror(st));
         rc = em_cli_status_exit(st);

@@ -257,11 +257,22 @@ int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_ex
             else
                 mpfr_set_ui(Fr, 1, MPFR_RNDN);
             mpfr_sub(t, Fb, Fl, MPFR_RNDN);
-            int ok = mpfr_get_d(t, MPFR_RNDN) >= minp;
+            const int left_ok = mpfr_get_d(t, MPFR_RNDN) >= minp;
             mpfr_sub(t, Fr, Fb, MPFR_RNDN);
-            ok = ok && mpfr_get_d(t, MPFR_RNDN) >= minp;
-            if (ok)
+            const int right_ok = mpfr_get_d(t, MPFR_RNDN) >= minp;
+            if (left_ok && right_ok) {
                 edge_insert(E, &ne, at, e, EM_CC_EDGE_BREAK, Fb);
+            } else if (!left_ok && right_ok && at > 0 && E[at - 1].kind == EM_CC_EDGE_QUANTILE) {
+                /* snap the near quantile edge onto the breakpoint (the small part joins the
+                 * neighbouring cell, whose probability stays below 1/K + 1/(4K)) */
+                E[at - 1].e = e;
+                E[at - 1].kind = EM_CC_EDGE_BREAK;
+                mpfr_set(E[at - 1].F, Fb, MPFR_RNDN);
+            } else if (left_ok && !right_ok && at < ne && E[at].kind == EM_CC_EDGE_QUANTILE) {
+                E[at].e = e;
+                E[at].kind = EM_CC_EDGE_BREAK;
+                mpfr_set(E[at].F, Fb, MPFR_RNDN);
+            }
         }
     }
 
@@ -277,8 +288,8 @@ int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_ex
     }
     for (size_t k = 0; k < r->ncells; k++) {
         em_ccheck_cell *c = &r->cells[k];
-        c->lo = k == 0 ? -INFINITY : E[k - 1].e;
-        c->hi = k == ne ? INFINITY : E[k].e;
+        c->lo = k == 0 ? slo[0] : E[k - 1].e;         /* the ends of R (rounded outwards) */
+        c->hi = k == ne ? shi[ns - 1] : E[k].e;
         c->lo_kind = k == 0 ? EM_CC_EDGE_END : E[k - 1].kind;
         if (k < ne)
             mpfr_set(Fr, E[k].F, MPFR_RNDN);

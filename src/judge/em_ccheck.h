@@ -5,10 +5,12 @@
  * "Continuous outputs"):
  *   - bins: K (default EM_CCHECK_BINS = 20) cells of equal exact probability; their edges are
  *     the exact quantiles Q(k/K), k = 1..K-1 (em_cont_quantile), correctly rounded to
- *     doubles; when the law has at most K pieces, the piece breakpoints are added as edges
- *     (rounded to nearest) where both parts of the cell they split keep probability
- *     >= 1/(4K).  Each cell is [e_k, e_(k+1)) over doubles (the first from -inf, the last
- *     to +inf), and its exact probability F(e_(k+1)) - F(e_k) is recomputed at the rounded
+ *     doubles; when the law has at most K pieces, each internal piece breakpoint (rounded
+ *     to nearest) becomes an edge: added when both parts of the cell it splits keep
+ *     probability >= 1/(4K), else the quantile edge next to it is moved onto it (the small
+ *     part joins the neighbouring cell), so no cell straddles a breakpoint by less than
+ *     1/(4K).  Each cell is [e_k, e_(k+1)) over doubles (the first from the left end of R,
+ *     the last to its right end), and its exact probability F(e_(k+1)) - F(e_k) is recomputed at the rounded
  *     edges (em_cont_cdf_bounds at 160 bits: absolute error below 2^-150).  Draws are
  *     doubles, the rounding of ideal draws, so the cell probabilities are those of the
  *     rounded draws up to the mass of half an ulp at each edge (density x 2^-53 relative:
@@ -43,7 +45,9 @@ extern "C" {
 enum { EM_CC_EDGE_END = 0, EM_CC_EDGE_QUANTILE = 1, EM_CC_EDGE_BREAK = 2 };
 
 typedef struct em_ccheck_cell {
-    double lo, hi;     /* [lo, hi) over doubles; lo = -inf for the first, hi = +inf for the last */
+    double lo, hi;     /* [lo, hi) over doubles; the first from the left end of R rounded
+                        * down (or -inf), the last to its right end rounded up (or +inf),
+                        * both ends included */
     int lo_kind;       /* EM_CC_EDGE_*: what the left edge is */
     double p;          /* exact probability of the cell (correct to 2^-150 absolute) */
     uint64_t obs;      /* draws inside R that fall in the cell */
