@@ -16,6 +16,8 @@
 #include "cli/commands.h"
 #include "cli/scenario.h"
 #include "expmech.h"
+#include "judge/em_closs.h"
+#include "oracle/em_cont.h"
 #include "oracle/em_pf.h"
 #include "oracle/em_rational.h"
 
@@ -45,6 +47,16 @@ static const char help[] =
     "                     chosen in advance from the exact probabilities and the numbers of\n"
     "                     draws (never from the draws)\n"
     "  --confidence C     of that bound (default 0.95; each side at (1 + C)/2)\n"
+    "\n"
+    "Scenarios with a measure column ('# measure: yes', P(r) ~ m_r exp(c u_r)): the same,\n"
+    "for the ideal mechanism only, and the exact loss max_r |ln P_X(r) - ln P_Y(r)|\n"
+    "correctly rounded to 17 digits with its verdict decided exactly.\n"
+    "Continuous scenarios ('# output: continuous', both): the exact privacy loss\n"
+    "sup_r |ln f_X(r) - ln f_Y(r)| of the densities, in both directions, correctly rounded\n"
+    "to 17 digits, where it is attained (a breakpoint of the merged partitions, with the\n"
+    "side of the limit), and the verdict decided exactly; infinite when the supports differ\n"
+    "by a set of positive length or the utilities' slopes differ on an unbounded piece.\n"
+    "(No float sampler, --samples-x/-y or --variant pf there.)\n"
     "\n"
     "Exit status: 0 the claim holds (ideal and float), 1 violated (by the ideal mechanism,\n"
     "the float sampler, or the draws' lower bound), 2 bad input, 3 internal failure or an\n"
@@ -78,7 +90,7 @@ static void dist_free(dist *d)
 
 /* Ideal exponential mechanism: p_i = exp(t_i) / sum_j exp(t_j), t = c (u - u*), in
  * interval arithmetic. */
-static int ideal_em(dist *d, mpq_t *u, const unsigned char *ex, const mpq_t eps,
+static int ideal_em(dist *d, mpq_t *u, const unsigned char *ex, mpq_t *m, const mpq_t eps,
                     const mpq_t delta, int variant)
 {
     size_t n = d->n, imax = SIZE_MAX;
@@ -110,6 +122,10 @@ static int ideal_em(dist *d, mpq_t *u, const unsigned char *ex, const mpq_t eps,
         mpfr_exp(d->lo[i], x, MPFR_RNDD);
         mpfr_set_q(x, t, MPFR_RNDU);
         mpfr_exp(d->hi[i], x, MPFR_RNDU);
+        if (m) { /* base measure m_i >= 0 (exact) */
+            mpfr_mul_q(d->lo[i], d->lo[i], m[i], MPFR_RNDD);
+            mpfr_mul_q(d->hi[i], d->hi[i], m[i], MPFR_RNDU);
+        }
         mpfr_add(Slo, Slo, d->lo[i], MPFR_RNDD);
         mpfr_add(Shi, Shi, d->hi[i], MPFR_RNDU);
     }
@@ -365,6 +381,146 @@ static double cp_bound(size_t n, const double *px, const double *py, const uint6
     return lo > 0 ? log(lo / hi) : -INFINITY;
 }
 
+/* ------------------------------------------------ weighted and continuous laws */
+
+static void print_q(const mpq_t q)
+{
+    char *t = em_q_to_string(q, 17);
+    if (t && strchr(t, '/')) { /* no short decimal: the fraction and 17 digits */
+        mpfr_t x;
+        mpfr_init2(x, 128);
+        mpfr_set_q(x, q, MPFR_RNDN);
+        mpfr_printf("%s (%.17Rg)", t, x);
+        mpfr_clear(x);
+    } else {
+        printf("%s", t ? t : "?");
+    }
+    free(t);
+}
+
+static void print_interval(const em_closs_dir *d)
+{
+    if (d->lo_inf)
+        printf("(-inf, ");
+    else {
+        printf("(");
+        print_q(d->lo);
+        printf(", ");
+    }
+    if (d->hi_inf)
+        printf("inf)");
+    else {
+        print_q(d->hi);
+        printf(")");
+    }
+}
+
+/* one direction of an exact loss (k = 0: X over Y) */
+static void print_dir(const em_closs_dir *d, int k, const em_scenario *sx)
+{
+    const char *A = k == 0 ? "X" : "Y", *B = k == 0 ? "Y" : "X";
+    printf("  sup ln(%s) = ", k == 0 ? (sx ? "P_X/P_Y" : "f_X/f_Y") : (sx ? "P_Y/P_X" : "f_Y/f_X"));
+    if (d->infinite) {
+        if (d->reason == EM_CLOSS_SUPPORT && sx) {
+            printf("inf: '%s' has positive probability under %s only\n", sx->labels[d->atom], A);
+        } else if (d->reason == EM_CLOSS_SUPPORT) {
+            printf("inf: %s has positive density on ", A);
+            print_interval(d);
+            printf(" where %s has none\n", B);
+        } else {
+            printf("inf: the log-ratio grows without bound as r -> %sinf on ", d->at_inf < 0 ? "-" : "+");
+            print_interval(d);
+            printf(" (the slopes of c u differ on an unbounded piece)\n");
+        }
+        return;
+    }
+    printf("%s", d->value.str);
+    if (sx) {
+        printf(" at '%s'\n", sx->labels[d->atom]);
+    } else if (d->everywhere) {
+        printf(" everywhere (the log-ratio is constant on the common support)\n");
+    } else {
+        printf(" at r = ");
+        print_q(d->at);
+        printf(" (%s)\n", d->side < 0 ? "limit from the left" : d->side > 0 ? "limit from the right"
+                                                              : "both sides");
+    }
+}
+
+/* the exact block; returns 0 holds, 1 violated */
+static int print_closs(const char *what, const em_closs *L, const em_scenario *sx)
+{
+    printf("%s:\n", what);
+    print_dir(&L->d[0], 0, sx);
+    print_dir(&L->d[1], 1, sx);
+    const em_closs_dir *w = &L->d[L->worst];
+    if (w->infinite)
+        printf("  exact privacy loss: inf\n");
+    else
+        printf("  exact privacy loss: %s (correctly rounded to 17 digits; = sup ln(%s))\n",
+               w->value.str, L->worst == 0 ? "X/Y" : "Y/X");
+    printf("  verdict: %s\n", L->cmp_eps <= 0 ? "eps-DP holds on this pair (loss <= eps, decided exactly)"
+                                              : "VIOLATED: the privacy loss exceeds eps (decided exactly)");
+    return L->cmp_eps > 0;
+}
+
+static int cont_fail(const char *cmd, const char *name, const char *err, int st)
+{
+    if (err && err[0])
+        fprintf(stderr, "%s: %s\n", cmd, err);
+    else
+        fprintf(stderr, "%s: %s: %s\n", cmd, name, em_cont_strerror(st));
+    return st == EM_ERR_NOMEM || st == EM_ERR_UNDECIDED ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+}
+
+/* two continuous scenarios */
+static int audit_cont(const char *cmd, em_scenario *sc, const mpq_t eps, const mpq_t delta,
+                      int variant, int pf, int samples)
+{
+    if (!sc[0].continuous || !sc[1].continuous) {
+        fprintf(stderr, "%s: %s is continuous and %s is not: neighbours need the same kind of "
+                        "output\n",
+                cmd, sc[sc[0].continuous ? 0 : 1].name, sc[sc[0].continuous ? 1 : 0].name);
+        return EM_EXIT_USAGE;
+    }
+    if (pf || samples) {
+        fprintf(stderr, "%s: %s is not available for continuous scenarios\n", cmd,
+                pf ? "--variant pf" : "--samples-x/--samples-y");
+        return EM_EXIT_USAGE;
+    }
+    em_cont *C[2] = {NULL, NULL};
+    int rc = -1;
+    for (int k = 0; k < 2 && rc < 0; k++) {
+        char err[EM_SCENARIO_ERRLEN] = "";
+        int st = em_cont_new_pieces(&sc[k].pieces, eps, delta, variant, 17, &C[k], err, sizeof err);
+        if (st != EM_OK)
+            rc = cont_fail(cmd, sc[k].name, err, st);
+    }
+    if (rc < 0) {
+        em_closs L;
+        em_closs_init(&L);
+        int st = em_closs_pieces(C[0], C[1], eps, 17, &L);
+        if (st != EM_OK) {
+            rc = cont_fail(cmd, "exact privacy loss", NULL, st);
+        } else {
+            char *es = em_q_to_string(eps, 17), *ds = em_q_to_string(delta, 17);
+            printf("audit: X = %s, Y = %s, continuous (%zu and %zu pieces), epsilon = %s, "
+                   "sensitivity = %s, variant %s\n",
+                   sc[0].name, sc[1].name, sc[0].pieces.n, sc[1].pieces.n, es ? es : "?",
+                   ds ? ds : "?", em_variant_name(variant));
+            free(es);
+            free(ds);
+            int v = print_closs("ideal mechanism (densities; merged breakpoints, exact)", &L, NULL);
+            rc = v ? EM_EXIT_REJECT : EM_EXIT_OK;
+        }
+        em_closs_clear(&L);
+    }
+    em_cont_free(C[0]);
+    em_cont_free(C[1]);
+    fflush(stdout);
+    return rc;
+}
+
 int cmd_audit(int argc, char **argv)
 {
     const char *cmd = "expmech audit";
@@ -447,7 +603,9 @@ int cmd_audit(int argc, char **argv)
     em_scenario_init(&sc[1]);
     mpq_t eps, delta;
     mpq_inits(eps, delta, NULL);
-    mpq_t *uy = NULL;
+    mpq_t *uy = NULL, *my = NULL, *mx1 = NULL;
+    size_t nq = 0;
+    em_cont *law[2] = {NULL, NULL};
     unsigned char *exy = NULL;
     double *udy = NULL;
     dist D[4] = {{0, NULL, NULL}, {0, NULL, NULL}, {0, NULL, NULL}, {0, NULL, NULL}};
@@ -482,6 +640,17 @@ int cmd_audit(int argc, char **argv)
     }
     if (!var_s && sc[0].has_monotone && sc[0].monotone)
         variant = EM_MONOTONE;
+    if (sc[0].continuous || sc[1].continuous) {
+        rc = audit_cont(cmd, sc, eps, delta, variant, pf, sxp != NULL);
+        goto done;
+    }
+    const int measure = sc[0].has_measure || sc[1].has_measure;
+    if (measure && pf) {
+        fprintf(stderr, "%s: --variant pf is not available for scenarios with a measure column\n",
+                cmd);
+        rc = EM_EXIT_USAGE;
+        goto done;
+    }
     size_t n = sc[0].n;
     if (sc[1].n != n) {
         fprintf(stderr, "%s: X has %zu candidates, Y %zu: neighbours need the same labels\n", cmd,
@@ -491,12 +660,16 @@ int cmd_audit(int argc, char **argv)
     }
     /* Y's utilities in X's label order */
     uy = malloc(n * sizeof *uy);
+    my = malloc(n * sizeof *my);
     exy = malloc(n);
     udy = malloc(n * sizeof *udy);
-    if (!uy || !exy || !udy)
+    if (!uy || !my || !exy || !udy)
         goto done;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         mpq_init(uy[i]);
+        mpq_init(my[i]);
+    }
+    nq = n;
     for (size_t i = 0; i < n; i++) {
         long j = em_scenario_find(&sc[1], sc[0].labels[i], strlen(sc[0].labels[i]));
         if (j < 0) {
@@ -505,17 +678,44 @@ int cmd_audit(int argc, char **argv)
             goto done;
         }
         mpq_set(uy[i], sc[1].u[j]);
+        if (sc[1].has_measure)
+            mpq_set(my[i], sc[1].measure[j]);
+        else
+            mpq_set_ui(my[i], 1, 1);
         exy[i] = sc[1].excluded[j];
         udy[i] = sc[1].ud[j];
+    }
+    if (measure) { /* the weighted laws (X's measure: all 1 without its column) */
+        mx1 = malloc(n * sizeof *mx1);
+        if (!mx1)
+            goto done;
+        for (size_t i = 0; i < n; i++) {
+            mpq_init(mx1[i]);
+            if (sc[0].has_measure)
+                mpq_set(mx1[i], sc[0].measure[i]);
+            else
+                mpq_set_ui(mx1[i], 1, 1);
+        }
+        for (int k = 0; k < 2; k++) {
+            char err[EM_SCENARIO_ERRLEN] = "";
+            int st = em_cont_new_atoms(n, k ? uy : sc[0].u, k ? exy : sc[0].excluded,
+                                       k ? my : mx1, eps, delta, variant, 17, &law[k], err,
+                                       sizeof err);
+            if (st != EM_OK) {
+                rc = cont_fail(cmd, sc[k].name, err, st);
+                goto done;
+            }
+        }
     }
     for (int k = 0; k < 4; k++)
         if (dist_init(&D[k], n) != EM_OK)
             goto done;
     int st = pf ? pf_dist(&D[0], sc[0].u, sc[0].excluded, eps, delta)
-                : ideal_em(&D[0], sc[0].u, sc[0].excluded, eps, delta, variant);
+                : ideal_em(&D[0], sc[0].u, sc[0].excluded, measure ? mx1 : NULL, eps, delta,
+                           variant);
     if (st == EM_OK)
         st = pf ? pf_dist(&D[1], uy, exy, eps, delta)
-                : ideal_em(&D[1], uy, exy, eps, delta, variant);
+                : ideal_em(&D[1], uy, exy, measure ? my : NULL, eps, delta, variant);
     if (st != EM_OK) {
         fprintf(stderr, "%s: %s\n", cmd, em_strerror(st));
         rc = em_cli_status_exit(st);
@@ -530,8 +730,22 @@ int cmd_audit(int argc, char **argv)
     int v_ideal = report(pf ? "ideal permute-and-flip (= its exact sampler)"
                             : "ideal mechanism (= the exact sampler)",
                          &sc[0], &D[0], &D[1], eps);
+    if (measure) {
+        em_closs L;
+        em_closs_init(&L);
+        st = em_closs_atoms(law[0], law[1], n, sc[0].u, sc[0].excluded, mx1, uy, exy, my, eps,
+                            17, &L);
+        if (st != EM_OK) {
+            em_closs_clear(&L);
+            rc = cont_fail(cmd, "exact privacy loss", NULL, st);
+            goto done;
+        }
+        v_ideal = print_closs("ideal mechanism with the base measure, exact", &L, &sc[0]);
+        em_closs_clear(&L);
+        printf("float sampler: none for scenarios with a measure column\n");
+    }
     int v_float = 0;
-    if (!pf) {
+    if (!pf && !measure) {
         double e = em_q_get_d(eps, NULL), d = em_q_get_d(delta, NULL);
         int ok = em_check_params(e, d, variant) == EM_OK;
         for (size_t i = 0; i < n && ok; i++)
@@ -592,11 +806,17 @@ int cmd_audit(int argc, char **argv)
     else
         rc = EM_EXIT_OK;
 done:
-    if (uy) {
-        for (size_t i = 0; i < sc[0].n; i++)
-            mpq_clear(uy[i]);
+    for (size_t i = 0; i < nq; i++) {
+        mpq_clear(uy[i]);
+        mpq_clear(my[i]);
+        if (mx1)
+            mpq_clear(mx1[i]);
     }
     free(uy);
+    free(my);
+    free(mx1);
+    em_cont_free(law[0]);
+    em_cont_free(law[1]);
     free(exy);
     free(udy);
     for (int k = 0; k < 4; k++)
