@@ -48,6 +48,7 @@ struct em_cont {
     unsigned long *line;
     mpfr_prec_t p0;
     struct level lev[NLEV];
+    struct level slev;         /* the sampling level: 64 bits */
     /* sampling */
     uint64_t *lo64, *hi64;
     double *Fd;                /* approximate F at the cell starts (float path) */
@@ -363,6 +364,7 @@ void em_cont_free(em_cont *C)
         return;
     for (int l = 0; l < NLEV; l++)
         level_clear(C, &C->lev[l]);
+    level_clear(C, &C->slev);
     cont_free_arrays(C);
     mpq_clear(C->c);
     mpq_clear(C->T);
@@ -744,15 +746,23 @@ static void piece_d(const em_cont *C, size_t j, mpq_t d)
         mpq_sub(d, C->th[j], C->tl[j]);
 }
 
+static int level_fill(em_cont *C, struct level *L, mpfr_prec_t p);
+
 static int level_get(em_cont *C, int l, struct level **out)
 {
     struct level *L = &C->lev[l];
-    if (L->done) {
-        *out = L;
-        return EM_OK;
+    if (!L->done) {
+        int st = level_fill(C, L, C->p0 << l);
+        if (st != EM_OK)
+            return st;
     }
+    *out = L;
+    return EM_OK;
+}
+
+static int level_fill(em_cont *C, struct level *L, mpfr_prec_t p)
+{
     const size_t n = C->n;
-    mpfr_prec_t p = C->p0 << l;
     L->p = p;
     L->Mlo = malloc(n * sizeof(mpfr_t));
     L->Mhi = malloc(n * sizeof(mpfr_t));
@@ -804,7 +814,6 @@ static int level_get(em_cont *C, int l, struct level **out)
     mpq_clear(d);
     mpfr_clears(s1, s2, s3, s4, (mpfr_ptr)0);
     L->done = 1;
-    *out = L;
     return EM_OK;
 }
 
@@ -1863,6 +1872,8 @@ static int sample_setup(em_cont *C)
     const size_t n = C->n;
     struct level *L;
     int st = level_get(C, 0, &L);
+    if (st == EM_OK && C->kind == EM_CONT_PIECES)
+        st = level_fill(C, &C->slev, 64);
     if (st != EM_OK)
         return st;
     C->lo64 = malloc((n + 1) * sizeof *C->lo64);
@@ -1928,9 +1939,39 @@ static int sample_setup(em_cont *C)
     return EM_OK;
 }
 
-/* sign(F(x) - q) for a dyadic q held in an mpfr (exact); x rational */
+/* sign(F(x) - q) for a dyadic q held in an mpfr (exact); x rational.  First at the
+ * sampling level (64 bits: one limb, cheap), then em_cont_cdf_cmp (rigorous levels and the
+ * exact comparison): both are exact decisions, so the draw does not depend on which one
+ * answered. */
 static int cdf_cmp_fr(em_cont *C, const mpq_t x, const mpfr_t q, int *sign)
 {
+    int where, partial;
+    size_t jj = 0, ci;
+    locate(C, x, &where, &jj, &partial, &ci);
+    if (where == 0 && C->slev.done) {
+        struct level *L = &C->slev;
+        mpfr_t a, b;
+        mpfr_inits2(L->p, a, b, (mpfr_ptr)0);
+        n_bounds(C, L, x, a, b);
+        /* F in [a / Zhi, b / Zlo]: compare a >= q Zhi, b < q Zlo */
+        mpfr_t t;
+        mpfr_init2(t, mpfr_get_prec(q) + L->p);
+        int decided = 0;
+        mpfr_mul(t, q, L->Chi[C->n], MPFR_RNDU);
+        if (mpfr_cmp(a, t) > 0) {
+            *sign = 1;
+            decided = 1;
+        } else {
+            mpfr_mul(t, q, L->Clo[C->n], MPFR_RNDD);
+            if (mpfr_cmp(b, t) < 0) {
+                *sign = -1;
+                decided = 1;
+            }
+        }
+        mpfr_clears(a, b, t, (mpfr_ptr)0);
+        if (decided)
+            return EM_OK;
+    }
     mpq_t qq;
     mpq_init(qq);
     mpfr_get_q(qq, q);
@@ -2203,12 +2244,13 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
         mpq_inits(Bm, Bp, (mpq_ptr)0);
         double y = approx_in_piece(C, j, mpfr_get_d(A, MPFR_RNDN));
         uint64_t klo = dkey(-DBL_MAX), khi = dkey(DBL_MAX); /* answer in [klo, khi] */
-        int steps = 0;
+        int haslo = 0, hashi = 0;
+        uint64_t jump = 1;
         for (;;) {
             int s1, s2, s3;
-            if (steps++ > 4) {
+            /* gallop away from a bad approximation, then bisect the bracket */
+            if (haslo && hashi)
                 y = dunkey(klo + (khi - klo) / 2);
-            }
             dbound(Bm, y, -1);
             if ((st = cdf_cmp_fr(C, Bm, A, &s1)) != EM_OK)
                 break;
@@ -2217,7 +2259,12 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
                     break;
                 if (s3 >= 0) { /* X < B-: below y */
                     khi = dkey(y) - 1;
-                    y = dnext(y, -1);
+                    hashi = 1;
+                    if (!haslo) {
+                        uint64_t ky = dkey(y);
+                        y = dunkey(ky - (jump < ky - klo ? jump : ky - klo));
+                        jump *= 2;
+                    }
                     continue;
                 }
                 if ((st = draw_more(b, &k, A, Aw)) != EM_OK)
@@ -2232,7 +2279,12 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
                     break;
                 if (s3 <= 0) { /* X >= B+: above y */
                     klo = dkey(y) + 1;
-                    y = dnext(y, +1);
+                    haslo = 1;
+                    if (!hashi) {
+                        uint64_t ky = dkey(y);
+                        y = dunkey(ky + (jump < khi - ky ? jump : khi - ky));
+                        jump *= 2;
+                    }
                     continue;
                 }
                 if ((st = draw_more(b, &k, A, Aw)) != EM_OK)
