@@ -49,6 +49,8 @@ struct em_cont {
     mpfr_prec_t p0;
     struct level lev[NLEV];
     struct level slev;         /* the sampling level: 64 bits */
+    unsigned first_chunk;      /* bits of the first read (63 by default) */
+    int test_bug;              /* test hook: 1 = round X down instead of to nearest */
     /* sampling */
     uint64_t *lo64, *hi64;
     double *Fd;                /* approximate F at the cell starts (float path) */
@@ -2213,15 +2215,17 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
         return st;
     const size_t n = C->n;
     uint64_t w64;
-    if ((st = em_bits_get(b, 63, &w64)) != EM_OK)
+    const unsigned k1 = C->first_chunk ? C->first_chunk : 63;
+    if ((st = em_bits_get(b, k1, &w64)) != EM_OK)
         return st;
-    long k = 63;
-    /* the cell, by the proven integer decision on the 63-bit bounds */
-    size_t j = em_exact_select(n, C->lo64, C->hi64, w64, 1);
+    long k = k1;
+    /* the cell, by the proven integer decision on the 63-bit bounds: U in
+     * [w 2^(63-k1), (w + 1) 2^(63-k1)) / 2^63 */
+    size_t j = em_exact_select(n, C->lo64, C->hi64, w64 << (63 - k1), (uint64_t)1 << (63 - k1));
     mpfr_t A, Aw;
     mpfr_inits2(128, A, Aw, (mpfr_ptr)0);
-    mpfr_set_uj_2exp(A, w64, -63, MPFR_RNDN);
-    mpfr_set_uj_2exp(Aw, w64 + 1, -63, MPFR_RNDN);
+    mpfr_set_uj_2exp(A, w64, -(long)k1, MPFR_RNDN);
+    mpfr_set_uj_2exp(Aw, w64 + 1, -(long)k1, MPFR_RNDN);
     while (j >= n) {
         if ((st = cell_of(C, A, Aw, &j)) != EM_OK)
             goto out;
@@ -2252,6 +2256,8 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
             if (haslo && hashi)
                 y = dunkey(klo + (khi - klo) / 2);
             dbound(Bm, y, -1);
+            if (C->test_bug == 1)
+                mpq_set_d(Bm, y); /* planted: the cell of y becomes [y, y+) (floor) */
             if ((st = cdf_cmp_fr(C, Bm, A, &s1)) != EM_OK)
                 break;
             if (s1 > 0) {
@@ -2272,6 +2278,8 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
                 continue;
             }
             dbound(Bp, y, +1);
+            if (C->test_bug == 1)
+                mpq_set_d(Bp, dnext(y, +1));
             if ((st = cdf_cmp_fr(C, Bp, Aw, &s2)) != EM_OK)
                 break;
             if (s2 < 0) {
@@ -2300,6 +2308,21 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
 out:
     mpfr_clears(A, Aw, (mpfr_ptr)0);
     return st;
+}
+
+int em_cont_set_first_chunk(em_cont *C, unsigned k)
+{
+    if (!C)
+        return EM_ERR_NULL;
+    if (k < 1 || k > 63)
+        return EM_ERR_DOMAIN;
+    C->first_chunk = k;
+    return EM_OK;
+}
+
+void em_cont_set_test_bug(em_cont *C, int bug)
+{
+    C->test_bug = bug;
 }
 
 int em_cont_sample_float(em_cont *C, em_rng *rng, size_t *index, double *x)

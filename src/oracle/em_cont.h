@@ -166,6 +166,15 @@ void em_cont_piece(const em_cont *C, size_t j, mpq_t lo, mpq_t hi, int *lo_inf, 
  * EM_EXACT_MAX_BITS bits), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x);
 
+/* Bits of the first read of each draw, 1..63 (default 63: one word, one proven scan for
+ * almost every draw).  Exactness does not depend on it; the bit-enumeration tests use a
+ * small one.  EM_ERR_DOMAIN outside 1..63. */
+int em_cont_set_first_chunk(em_cont *C, unsigned k);
+
+/* Test hook only: bug 1 makes the continuous sampler round down (a planted error that the
+ * enumeration test must catch); 0 restores it. */
+void em_cont_set_test_bug(em_cont *C, int bug);
+
 /* The fast path: a double-precision inverse CDF from two 64-bit words (53 bits for the
  * piece, 53 for the position inside it): no exactness guarantee (spec/Continuous.md says what
  * it does not guarantee).  Errors: EM_ERR_RNG. */
