@@ -239,13 +239,12 @@ static int cmp_term(const void *x, const void *y)
     return mpq_cmp(sort_P->t[i], sort_P->t[j]);
 }
 
-int em_expoly_sign(em_expoly *P, int *sign)
+/* P with equal exponents merged exactly, zero terms dropped, exponents ascending */
+static int expoly_merged(const em_expoly *P, em_expoly *M)
 {
-    if (P->n == 0) {
-        *sign = 0;
+    em_expoly_init(M);
+    if (P->n == 0)
         return EM_OK;
-    }
-    /* merge equal exponents exactly */
     size_t *ix = malloc(P->n * sizeof *ix);
     if (!ix)
         return EM_ERR_NOMEM;
@@ -253,8 +252,6 @@ int em_expoly_sign(em_expoly *P, int *sign)
         ix[i] = i;
     sort_P = P;
     qsort(ix, P->n, sizeof *ix, cmp_term);
-    em_expoly M;
-    em_expoly_init(&M);
     mpq_t acc;
     mpq_init(acc);
     int st = EM_OK;
@@ -265,44 +262,61 @@ int em_expoly_sign(em_expoly *P, int *sign)
             mpq_add(acc, acc, P->q[ix[j]]);
             j++;
         }
-        st = em_expoly_add(&M, acc, P->t[ix[i]]);
+        st = em_expoly_add(M, acc, P->t[ix[i]]);
         i = j;
     }
     free(ix);
     mpq_clear(acc);
-    if (st != EM_OK) {
-        em_expoly_clear(&M);
-        return st;
+    if (st != EM_OK)
+        em_expoly_clear(M);
+    return st;
+}
+
+/* lo <= sum q exp(t - shift) <= hi at precision p (lo, hi at precision p) */
+static void expoly_eval(const em_expoly *M, const mpq_t shift, mpfr_prec_t p, mpfr_t slo, mpfr_t shi)
+{
+    mpfr_t elo, ehi, s1, s2, x;
+    mpfr_inits2(p, elo, ehi, s1, s2, x, (mpfr_ptr)0);
+    mpq_t d;
+    mpq_init(d);
+    mpfr_set_zero(slo, 1);
+    mpfr_set_zero(shi, 1);
+    for (size_t i = 0; i < M->n; i++) {
+        mpq_sub(d, M->t[i], shift);
+        exp_b(elo, ehi, d, s1, s2);
+        if (mpq_sgn(M->q[i]) > 0) {
+            mpfr_mul_q(x, elo, M->q[i], MPFR_RNDD);
+            mpfr_add(slo, slo, x, MPFR_RNDD);
+            mpfr_mul_q(x, ehi, M->q[i], MPFR_RNDU);
+            mpfr_add(shi, shi, x, MPFR_RNDU);
+        } else {
+            mpfr_mul_q(x, ehi, M->q[i], MPFR_RNDD);
+            mpfr_add(slo, slo, x, MPFR_RNDD);
+            mpfr_mul_q(x, elo, M->q[i], MPFR_RNDU);
+            mpfr_add(shi, shi, x, MPFR_RNDU);
+        }
     }
+    mpq_clear(d);
+    mpfr_clears(elo, ehi, s1, s2, x, (mpfr_ptr)0);
+}
+
+int em_expoly_sign(em_expoly *P, int *sign)
+{
+    em_expoly M;
+    int st = expoly_merged(P, &M);
+    if (st != EM_OK)
+        return st;
     if (M.n == 0) {
         em_expoly_clear(&M);
         *sign = 0;
         return EM_OK;
     }
-    /* largest exponent last (sorted ascending); evaluate sum q exp(t - tmax) */
-    mpq_t d;
-    mpq_init(d);
+    /* largest exponent last (ascending): evaluate sum q exp(t - tmax) */
     st = EM_ERR_UNDECIDED;
     for (mpfr_prec_t p = 64; p <= EM_CONT_MAX_PREC; p *= 2) {
-        mpfr_t slo, shi, elo, ehi, s1, s2, x;
-        mpfr_inits2(p, slo, shi, elo, ehi, s1, s2, x, (mpfr_ptr)0);
-        mpfr_set_zero(slo, 1);
-        mpfr_set_zero(shi, 1);
-        for (size_t i = 0; i < M.n; i++) {
-            mpq_sub(d, M.t[i], M.t[M.n - 1]);
-            exp_b(elo, ehi, d, s1, s2);
-            if (mpq_sgn(M.q[i]) > 0) {
-                mpfr_mul_q(x, elo, M.q[i], MPFR_RNDD);
-                mpfr_add(slo, slo, x, MPFR_RNDD);
-                mpfr_mul_q(x, ehi, M.q[i], MPFR_RNDU);
-                mpfr_add(shi, shi, x, MPFR_RNDU);
-            } else {
-                mpfr_mul_q(x, ehi, M.q[i], MPFR_RNDD);
-                mpfr_add(slo, slo, x, MPFR_RNDD);
-                mpfr_mul_q(x, elo, M.q[i], MPFR_RNDU);
-                mpfr_add(shi, shi, x, MPFR_RNDU);
-            }
-        }
+        mpfr_t slo, shi;
+        mpfr_inits2(p, slo, shi, (mpfr_ptr)0);
+        expoly_eval(&M, M.t[M.n - 1], p, slo, shi);
         int done = 0;
         if (mpfr_sgn(slo) > 0) {
             *sign = 1;
@@ -311,13 +325,12 @@ int em_expoly_sign(em_expoly *P, int *sign)
             *sign = -1;
             done = 1;
         }
-        mpfr_clears(slo, shi, elo, ehi, s1, s2, x, (mpfr_ptr)0);
+        mpfr_clears(slo, shi, (mpfr_ptr)0);
         if (done) {
             st = EM_OK;
             break;
         }
     }
-    mpq_clear(d);
     em_expoly_clear(&M);
     return st;
 }
@@ -1704,6 +1717,183 @@ int em_cont_logz_bounds(em_cont *C, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
     mpfr_add(hi, hi, b, MPFR_RNDU);
     mpfr_clears(a, b, (mpfr_ptr)0);
     return EM_OK;
+}
+
+/* ------------------------------------------------------- expected utility */
+
+/* v = N / D, N and D merged exponential polynomials (D > 0) */
+struct ratio {
+    em_expoly N, D;
+    mpq_t zero;
+};
+
+static int ratio_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    struct ratio *R = ctx;
+    mpfr_t nlo, nhi, dlo, dhi;
+    mpfr_inits2(prec, nlo, nhi, dlo, dhi, (mpfr_ptr)0);
+    expoly_eval(&R->N, R->zero, prec, nlo, nhi);
+    expoly_eval(&R->D, R->zero, prec, dlo, dhi);
+    mpfr_set_prec(lo, prec);
+    mpfr_set_prec(hi, prec);
+    if (mpfr_sgn(dlo) <= 0) {
+        /* the denominator's interval reaches 0 (cancellation): no information yet */
+        mpfr_set_inf(lo, -1);
+        mpfr_set_inf(hi, 1);
+    } else {
+        mpfr_div(lo, nlo, mpfr_sgn(nlo) >= 0 ? dhi : dlo, MPFR_RNDD);
+        mpfr_div(hi, nhi, mpfr_sgn(nhi) >= 0 ? dlo : dhi, MPFR_RNDU);
+    }
+    mpfr_clears(nlo, nhi, dlo, dhi, (mpfr_ptr)0);
+    return EM_OK;
+}
+
+static int ratio_cmp(void *ctx, const mpq_t B, int *sign)
+{
+    struct ratio *R = ctx;
+    em_expoly P;
+    em_expoly_init(&P);
+    mpq_t mb;
+    mpq_init(mb);
+    mpq_neg(mb, B);
+    int st = EM_OK;
+    for (size_t i = 0; i < R->N.n && st == EM_OK; i++)
+        st = em_expoly_add(&P, R->N.q[i], R->N.t[i]);
+    for (size_t i = 0; i < R->D.n && st == EM_OK; i++) {
+        mpq_t q;
+        mpq_init(q);
+        mpq_mul(q, mb, R->D.q[i]);
+        st = em_expoly_add(&P, q, R->D.t[i]);
+        mpq_clear(q);
+    }
+    if (st == EM_OK)
+        st = em_expoly_sign(&P, sign);
+    mpq_clear(mb);
+    em_expoly_clear(&P);
+    return st;
+}
+
+/* sum over pieces of the integral of (coef_u u + coef_1) exp(c u - T), as terms */
+static int append_uint(const em_cont *C, em_expoly *P)
+{
+    mpq_t q, u, ic, ic2;
+    mpq_inits(q, u, ic, ic2, (mpq_ptr)0);
+    mpq_inv(ic, C->c);
+    mpq_mul(ic2, ic, ic);
+    int st = EM_OK;
+    for (size_t j = 0; j < C->n && st == EM_OK; j++) {
+        if (C->zero[j])
+            continue;
+        if (C->kind == EM_CONT_ATOMS || mpq_sgn(C->b[j]) == 0) {
+            /* m u exp(t) (atoms), or a len exp(tl) */
+            mpq_mul(q, C->a[j], C->len[j]);
+            st = em_expoly_add(P, q, C->tl[j]);
+            continue;
+        }
+        /* (1/b) [exp(c u - T) (u/c - 1/c^2)] from u(lo) to u(hi) */
+        for (int e = 0; e < 2 && st == EM_OK; e++) {
+            if (e == 0 ? !finite_lo(C, j) : !finite_hi(C, j))
+                continue;
+            mpq_mul(u, C->b[j], e == 0 ? C->lo[j] : C->hi[j]);
+            mpq_add(u, u, C->a[j]);
+            mpq_mul(q, u, ic);
+            mpq_sub(q, q, ic2);
+            mpq_div(q, q, C->b[j]);
+            if (e == 0)
+                mpq_neg(q, q);
+            st = em_expoly_add(P, q, e == 0 ? C->tl[j] : C->th[j]);
+        }
+    }
+    mpq_clears(q, u, ic, ic2, (mpq_ptr)0);
+    return st;
+}
+
+/* the largest utility over the support (exact) */
+static void opt_of(const em_cont *C, mpq_t opt)
+{
+    int have = 0;
+    mpq_t u;
+    mpq_init(u);
+    for (size_t j = 0; j < C->n; j++) {
+        if (C->zero[j])
+            continue;
+        for (int e = 0; e < 2; e++) {
+            if (C->kind == EM_CONT_ATOMS) {
+                if (e)
+                    continue;
+                mpq_set(u, C->a[j]);
+            } else {
+                if (e == 0 ? !finite_lo(C, j) : !finite_hi(C, j))
+                    continue;
+                mpq_mul(u, C->b[j], e == 0 ? C->lo[j] : C->hi[j]);
+                mpq_add(u, u, C->a[j]);
+            }
+            if (!have || mpq_cmp(u, opt) > 0)
+                mpq_set(opt, u);
+            have = 1;
+        }
+    }
+    mpq_clear(u);
+}
+
+int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
+{
+    if (!C || !eu || !loss || !opt)
+        return EM_ERR_NULL;
+    struct ratio R;
+    em_expoly N0, D0;
+    em_expoly_init(&N0);
+    em_expoly_init(&D0);
+    mpq_init(R.zero);
+    mpq_t one, mopt;
+    mpq_inits(one, mopt, (mpq_ptr)0);
+    mpq_set_ui(one, 1, 1);
+    int st = append_uint(C, &N0);
+    if (st == EM_OK)
+        st = append_z_shifted(C, &D0, one, R.zero);
+    em_expoly_init(&R.N);
+    em_expoly_init(&R.D);
+    if (st == EM_OK)
+        st = expoly_merged(&D0, &R.D);
+    if (st == EM_OK)
+        st = expoly_merged(&N0, &R.N);
+    em_rval rv = {ratio_bounds, ratio_cmp, &R};
+    if (st == EM_OK)
+        st = em_round(&rv, C->K, C->p0, eu);
+    /* loss = OPT - N/D = (OPT D - N) / D */
+    opt_of(C, mopt);
+    if (st == EM_OK)
+        st = round_rational(C, mopt, opt);
+    if (st == EM_OK) {
+        em_expoly L;
+        em_expoly_init(&L);
+        for (size_t i = 0; i < D0.n && st == EM_OK; i++) {
+            mpq_t q;
+            mpq_init(q);
+            mpq_mul(q, mopt, D0.q[i]);
+            st = em_expoly_add(&L, q, D0.t[i]);
+            mpq_clear(q);
+        }
+        for (size_t i = 0; i < N0.n && st == EM_OK; i++) {
+            mpq_t q;
+            mpq_init(q);
+            mpq_neg(q, N0.q[i]);
+            st = em_expoly_add(&L, q, N0.t[i]);
+            mpq_clear(q);
+        }
+        em_expoly_clear(&R.N);
+        if (st == EM_OK)
+            st = expoly_merged(&L, &R.N);
+        em_expoly_clear(&L);
+        if (st == EM_OK)
+            st = em_round(&rv, C->K, C->p0, loss);
+    }
+    em_expoly_clear(&N0);
+    em_expoly_clear(&D0);
+    em_expoly_clear(&R.N);
+    em_expoly_clear(&R.D);
+    mpq_clears(R.zero, one, mopt, (mpq_ptr)0);
+    return st;
 }
 
 /* -------------------------------------------------------------- quantile */

@@ -124,6 +124,12 @@ int em_cont_round_q(em_cont *C, const mpq_t q, em_cval *out);
 /* A message for an em_status or EM_ERR_UNDECIDED. */
 const char *em_cont_strerror(int st);
 
+/* The expected utility E[u(X)], the best utility OPT = max u over the support (attained
+ * at a finite end of a piece, or by a candidate of positive mass), and the expected loss
+ * OPT - E[u]: exact integrals (closed forms, exponential polynomials), correctly rounded.
+ * Pieces and atoms. */
+int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt);
+
 /* Pieces only (EM_ERR_DOMAIN for atoms). */
 /* F(x) = P(X <= x); "0" left of R, "1" right of it. */
 int em_cont_cdf(em_cont *C, const mpq_t x, em_cval *out);
