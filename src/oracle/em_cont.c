@@ -1896,6 +1896,58 @@ int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
     return st;
 }
 
+int em_cont_interval_prob(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out)
+{
+    if (!C || !a || !b || !out)
+        return EM_ERR_NULL;
+    if (C->kind != EM_CONT_PIECES || mpq_cmp(a, b) > 0)
+        return EM_ERR_DOMAIN;
+    struct ratio R;
+    em_expoly N0, D0;
+    em_expoly_init(&N0);
+    em_expoly_init(&D0);
+    em_expoly_init(&R.N);
+    em_expoly_init(&R.D);
+    mpq_init(R.zero);
+    mpq_t one, mone;
+    mpq_inits(one, mone, (mpq_ptr)0);
+    mpq_set_ui(one, 1, 1);
+    mpq_set_si(mone, -1, 1);
+    int st = append_n(C, &N0, b, one, R.zero);
+    if (st == EM_OK)
+        st = append_n(C, &N0, a, mone, R.zero);
+    if (st == EM_OK)
+        st = append_z_shifted(C, &D0, one, R.zero);
+    if (st == EM_OK)
+        st = expoly_merged(&N0, &R.N);
+    if (st == EM_OK)
+        st = expoly_merged(&D0, &R.D);
+    if (st == EM_OK) {
+        if (R.N.n == 0) {
+            st = set_exact(out, "0", 0.0);
+        } else if (R.N.n == R.D.n) {
+            /* exactly 1 when N and D are the same polynomial */
+            int same = 1;
+            for (size_t i = 0; i < R.N.n && same; i++)
+                same = mpq_equal(R.N.q[i], R.D.q[i]) && mpq_equal(R.N.t[i], R.D.t[i]);
+            if (same)
+                st = set_exact(out, "1", 1.0);
+            else
+                goto general;
+        } else {
+        general:;
+            em_rval rv = {ratio_bounds, ratio_cmp, &R};
+            st = em_round(&rv, C->K, C->p0, out);
+        }
+    }
+    em_expoly_clear(&N0);
+    em_expoly_clear(&D0);
+    em_expoly_clear(&R.N);
+    em_expoly_clear(&R.D);
+    mpq_clears(R.zero, one, mone, (mpq_ptr)0);
+    return st;
+}
+
 /* -------------------------------------------------------------- quantile */
 
 struct qctx {

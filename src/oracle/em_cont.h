@@ -133,6 +133,9 @@ int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt);
 /* Pieces only (EM_ERR_DOMAIN for atoms). */
 /* F(x) = P(X <= x); "0" left of R, "1" right of it. */
 int em_cont_cdf(em_cont *C, const mpq_t x, em_cval *out);
+/* P(a < X <= b) = F(b) - F(a) for a <= b, exactly (one correctly rounded number, not a
+ * difference of two rounded ones); "0" / "1" only when exact. */
+int em_cont_interval_prob(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out);
 /* The density, right-continuous: f(x) = lim_{y -> x+} f(y) (so at a breakpoint the piece
  * starting there; 0 at the right end of R, in gaps and outside R, where log f = -inf). */
 int em_cont_density(em_cont *C, const mpq_t x, em_cval *dens, em_cval *logdens);
