@@ -116,6 +116,7 @@ static const struct {
     {"--samples", EM_OPT_SAMPLES},   {"--probs", EM_OPT_PROBS},
     {"--rtol", EM_OPT_RTOL},         {"--min-expected", EM_OPT_MIN_EXPECTED},
     {"--at", EM_OPT_AT},             {"--grid", EM_OPT_GRID},
+    {"--between", EM_OPT_BETWEEN},
     {NULL, 0},
 };
 
@@ -199,6 +200,9 @@ static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
         break;
     case EM_OPT_GRID:
         c->grid = v;
+        break;
+    case EM_OPT_BETWEEN:
+        c->between = v;
         break;
     default:
         break;

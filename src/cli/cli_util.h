@@ -28,6 +28,7 @@
 #define EM_OPT_MIN_EXPECTED (1u << 12)
 #define EM_OPT_AT (1u << 13)   /* --at X[,X...]: points (cdf, density) or probabilities (quantile) */
 #define EM_OPT_GRID (1u << 14) /* --grid LO:HI:N */
+#define EM_OPT_BETWEEN (1u << 15) /* --between A:B[,A:B...]: P(A < X <= B) (cdf) */
 
 #define EM_FMT_CSV 0
 #define EM_FMT_JSON 1
@@ -52,6 +53,7 @@ typedef struct em_cli {
     double min_expected;    /* default 20 */
     const char *samples, *probs;
     const char *at, *grid;  /* --at, --grid (unparsed) */
+    const char *between;    /* --between (unparsed) */
     const char *file;       /* positional FILE, NULL = standard input */
 } em_cli;
 

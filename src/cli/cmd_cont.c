@@ -188,7 +188,7 @@ enum { K_CDF, K_DENSITY, K_QUANTILE };
 
 static const char help_cdf[] =
     "usage: expmech cdf --epsilon E [--sensitivity D] [--variant V] [--digits K]\n"
-    "                   (--at X[,X...] | --grid LO:HI:N) [FILE]\n"
+    "                   (--at X[,X...] | --grid LO:HI:N | --between A:B[,A:B...]) [FILE]\n"
     "\n"
     "The exact cumulative distribution function F(x) = P(X <= x) of the exponential\n"
     "mechanism over a continuous scenario (header '# output: continuous', pieces\n"
@@ -200,6 +200,8 @@ static const char help_cdf[] =
     "x is echoed as given (--at), or the grid point LO + i (HI - LO)/(N - 1) printed\n"
     "exactly when it has at most 20 digits, else correctly rounded to K digits (the value\n"
     "is always computed at the exact grid point).\n"
+    "--between A:B prints 'a,b,probability': P(A < X <= B) = F(B) - F(A), computed and\n"
+    "rounded as one exact number (not as a difference of two rounded ones).\n"
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
 static const char help_density[] =
@@ -223,6 +225,68 @@ static const char help_quantile[] =
     "Q(0) is the left end of R (-inf possible), Q(1) the right end (inf possible).\n"
     "Exit status: 0 success, 2 bad input (p outside [0, 1]), 3 internal failure.\n";
 
+/* cdf --between A:B[,A:B...] */
+static int run_between(em_cli *c, em_scenario *sc, const mpq_t delta, int variant)
+{
+    if (c->seen & (EM_OPT_AT | EM_OPT_GRID)) {
+        fprintf(stderr, "%s: --between goes without --at and --grid\n", c->cmd);
+        return EM_EXIT_USAGE;
+    }
+    if (!sc->continuous) {
+        fprintf(stderr, "%s: %s is a finite scenario; cdf needs a continuous one\n", c->cmd, sc->name);
+        return EM_EXIT_USAGE;
+    }
+    em_cont *L = NULL;
+    int rc = em_cli_law(c, sc, delta, variant, &L);
+    if (rc >= 0)
+        return rc;
+    mpq_t a, b;
+    mpq_inits(a, b, (mpq_ptr)0);
+    em_cval v;
+    em_cval_init(&v);
+    const char *s = c->between;
+    size_t idx = 0;
+    while (rc < 0) {
+        const char *end = strchr(s, ',');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        const char *colon = memchr(s, ':', len);
+        idx++;
+        if (!colon) {
+            fprintf(stderr, "%s: --between: expected A:B, found '%.*s'\n", c->cmd, (int)len, s);
+            rc = EM_EXIT_USAGE;
+            break;
+        }
+        if (!parse_q(c, "--between", s, (size_t)(colon - s), a) ||
+            !parse_q(c, "--between", colon + 1, len - (size_t)(colon - s) - 1, b)) {
+            rc = EM_EXIT_USAGE;
+            break;
+        }
+        if (mpq_cmp(a, b) > 0) {
+            fprintf(stderr, "%s: --between: A > B in '%.*s'\n", c->cmd, (int)len, s);
+            rc = EM_EXIT_USAGE;
+            break;
+        }
+        int st = em_cont_interval_prob(L, a, b, &v);
+        if (st != EM_OK) {
+            char what[64];
+            snprintf(what, sizeof what, "interval %zu", idx);
+            rc = fail_st(c, what, st);
+            break;
+        }
+        printf("%.*s,%.*s,%s\n", (int)(colon - s), s, (int)(len - (size_t)(colon - s) - 1), colon + 1,
+               v.str);
+        if (!end)
+            break;
+        s = end + 1;
+    }
+    em_cval_clear(&v);
+    mpq_clears(a, b, (mpq_ptr)0);
+    em_cont_free(L);
+    if (rc < 0)
+        rc = flush_out(c);
+    return rc;
+}
+
 static int run_pointwise(int argc, char **argv, int kind)
 {
     em_cli c;
@@ -240,10 +304,15 @@ static int run_pointwise(int argc, char **argv, int kind)
     const char *help = kind == K_CDF ? help_cdf : kind == K_DENSITY ? help_density : help_quantile;
     int rc = em_cli_start(&c, argc, argv,
                           EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
-                              EM_OPT_AT | EM_OPT_GRID | EM_OPT_FILE,
+                              EM_OPT_AT | EM_OPT_GRID | EM_OPT_FILE |
+                              (kind == K_CDF ? EM_OPT_BETWEEN : 0),
                           EM_OPT_EPSILON, help, &sc, delta, &variant);
     if (rc >= 0)
         goto done;
+    if (c.seen & EM_OPT_BETWEEN) {
+        rc = run_between(&c, &sc, delta, variant);
+        goto done;
+    }
     if (!sc.continuous) {
         fprintf(stderr, "%s: %s is a finite scenario; %s needs a continuous one (header "
                         "'# output: continuous')\n", c.cmd, sc.name, name + 8);
@@ -422,5 +491,61 @@ int em_cli_cont_sample(em_cli *c, em_scenario *sc, const mpq_t delta, int varian
         }
     }
     em_cont_free(L);
+    return rc;
+}
+
+/* ----------------------------------------------------------------- utility */
+
+static const char help_utility[] =
+    "usage: expmech utility --epsilon E [--sensitivity D] [--variant V] [--digits K] [FILE]\n"
+    "\n"
+    "The exact expected utility of the exponential mechanism over the scenario FILE (finite,\n"
+    "finite with a measure column, or continuous): prints 'epsilon,opt,expected_utility,\n"
+    "expected_loss' and one row, where opt = max u over the outputs of positive probability\n"
+    "(for a continuous scenario, the largest u at a finite end of a piece) and expected_loss =\n"
+    "opt - E[u].  E[u] is an exact integral (closed forms: sums of q exp(t) with rational q, t)\n"
+    "correctly rounded to K digits like every oracle output.\n"
+    "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
+
+int cmd_utility(int argc, char **argv)
+{
+    em_cli c;
+    em_cli_init(&c, "expmech utility");
+    em_scenario sc;
+    em_scenario_init(&sc);
+    mpq_t delta;
+    mpq_init(delta);
+    em_cont *L = NULL;
+    int variant;
+    em_cval eu, loss, opt;
+    em_cval_init(&eu);
+    em_cval_init(&loss);
+    em_cval_init(&opt);
+    int rc = em_cli_start(&c, argc, argv,
+                          EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
+                              EM_OPT_FILE,
+                          EM_OPT_EPSILON, help_utility, &sc, delta, &variant);
+    if (rc >= 0)
+        goto done;
+    if ((rc = em_cli_law(&c, &sc, delta, variant, &L)) >= 0)
+        goto done;
+    int st = em_cont_utility(L, &eu, &loss, &opt);
+    if (st != EM_OK) {
+        rc = fail_st(&c, NULL, st);
+        goto done;
+    }
+    char *es = em_q_to_string(c.eps, 40);
+    printf("epsilon,opt,expected_utility,expected_loss\n%s,%s,%s,%s\n", es ? es : "?", opt.str,
+           eu.str, loss.str);
+    free(es);
+    rc = flush_out(&c);
+done:
+    em_cval_clear(&eu);
+    em_cval_clear(&loss);
+    em_cval_clear(&opt);
+    em_cont_free(L);
+    mpq_clear(delta);
+    em_scenario_free(&sc);
+    em_cli_free(&c);
     return rc;
 }

@@ -15,6 +15,7 @@ const em_command em_commands[] = {
     {"cdf", cmd_cdf, "cdf --epsilon E --at X [FILE]  exact CDF of a continuous scenario, correctly rounded"},
     {"density", cmd_density, "density --epsilon E --at X [FILE] exact density (and its log) of a continuous scenario"},
     {"quantile", cmd_quantile, "quantile --epsilon E --at P [FILE] exact quantile function, correctly rounded"},
+    {"utility", cmd_utility, "utility --epsilon E [FILE]  exact expected utility and loss (finite, weighted, continuous)"},
     {"score", cmd_score, "score FUNCTION --data F    a scenario from raw data: proven score, sensitivity"},
     {"example", cmd_example, "example NAME              print a seed scenario (--list for the names)"},
     {NULL, NULL, NULL}

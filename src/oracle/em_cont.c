@@ -48,6 +48,9 @@ struct em_cont {
     unsigned long *line;
     mpfr_prec_t p0;
     struct level lev[NLEV];
+    struct level slev;         /* the sampling level: 64 bits */
+    unsigned first_chunk;      /* bits of the first read (63 by default) */
+    int test_bug;              /* test hook: 1 = round X down instead of to nearest */
     /* sampling */
     uint64_t *lo64, *hi64;
     double *Fd;                /* approximate F at the cell starts (float path) */
@@ -236,13 +239,12 @@ static int cmp_term(const void *x, const void *y)
     return mpq_cmp(sort_P->t[i], sort_P->t[j]);
 }
 
-int em_expoly_sign(em_expoly *P, int *sign)
+/* P with equal exponents merged exactly, zero terms dropped, exponents ascending */
+static int expoly_merged(const em_expoly *P, em_expoly *M)
 {
-    if (P->n == 0) {
-        *sign = 0;
+    em_expoly_init(M);
+    if (P->n == 0)
         return EM_OK;
-    }
-    /* merge equal exponents exactly */
     size_t *ix = malloc(P->n * sizeof *ix);
     if (!ix)
         return EM_ERR_NOMEM;
@@ -250,8 +252,6 @@ int em_expoly_sign(em_expoly *P, int *sign)
         ix[i] = i;
     sort_P = P;
     qsort(ix, P->n, sizeof *ix, cmp_term);
-    em_expoly M;
-    em_expoly_init(&M);
     mpq_t acc;
     mpq_init(acc);
     int st = EM_OK;
@@ -262,44 +262,61 @@ int em_expoly_sign(em_expoly *P, int *sign)
             mpq_add(acc, acc, P->q[ix[j]]);
             j++;
         }
-        st = em_expoly_add(&M, acc, P->t[ix[i]]);
+        st = em_expoly_add(M, acc, P->t[ix[i]]);
         i = j;
     }
     free(ix);
     mpq_clear(acc);
-    if (st != EM_OK) {
-        em_expoly_clear(&M);
-        return st;
+    if (st != EM_OK)
+        em_expoly_clear(M);
+    return st;
+}
+
+/* lo <= sum q exp(t - shift) <= hi at precision p (lo, hi at precision p) */
+static void expoly_eval(const em_expoly *M, const mpq_t shift, mpfr_prec_t p, mpfr_t slo, mpfr_t shi)
+{
+    mpfr_t elo, ehi, s1, s2, x;
+    mpfr_inits2(p, elo, ehi, s1, s2, x, (mpfr_ptr)0);
+    mpq_t d;
+    mpq_init(d);
+    mpfr_set_zero(slo, 1);
+    mpfr_set_zero(shi, 1);
+    for (size_t i = 0; i < M->n; i++) {
+        mpq_sub(d, M->t[i], shift);
+        exp_b(elo, ehi, d, s1, s2);
+        if (mpq_sgn(M->q[i]) > 0) {
+            mpfr_mul_q(x, elo, M->q[i], MPFR_RNDD);
+            mpfr_add(slo, slo, x, MPFR_RNDD);
+            mpfr_mul_q(x, ehi, M->q[i], MPFR_RNDU);
+            mpfr_add(shi, shi, x, MPFR_RNDU);
+        } else {
+            mpfr_mul_q(x, ehi, M->q[i], MPFR_RNDD);
+            mpfr_add(slo, slo, x, MPFR_RNDD);
+            mpfr_mul_q(x, elo, M->q[i], MPFR_RNDU);
+            mpfr_add(shi, shi, x, MPFR_RNDU);
+        }
     }
+    mpq_clear(d);
+    mpfr_clears(elo, ehi, s1, s2, x, (mpfr_ptr)0);
+}
+
+int em_expoly_sign(em_expoly *P, int *sign)
+{
+    em_expoly M;
+    int st = expoly_merged(P, &M);
+    if (st != EM_OK)
+        return st;
     if (M.n == 0) {
         em_expoly_clear(&M);
         *sign = 0;
         return EM_OK;
     }
-    /* largest exponent last (sorted ascending); evaluate sum q exp(t - tmax) */
-    mpq_t d;
-    mpq_init(d);
+    /* largest exponent last (ascending): evaluate sum q exp(t - tmax) */
     st = EM_ERR_UNDECIDED;
     for (mpfr_prec_t p = 64; p <= EM_CONT_MAX_PREC; p *= 2) {
-        mpfr_t slo, shi, elo, ehi, s1, s2, x;
-        mpfr_inits2(p, slo, shi, elo, ehi, s1, s2, x, (mpfr_ptr)0);
-        mpfr_set_zero(slo, 1);
-        mpfr_set_zero(shi, 1);
-        for (size_t i = 0; i < M.n; i++) {
-            mpq_sub(d, M.t[i], M.t[M.n - 1]);
-            exp_b(elo, ehi, d, s1, s2);
-            if (mpq_sgn(M.q[i]) > 0) {
-                mpfr_mul_q(x, elo, M.q[i], MPFR_RNDD);
-                mpfr_add(slo, slo, x, MPFR_RNDD);
-                mpfr_mul_q(x, ehi, M.q[i], MPFR_RNDU);
-                mpfr_add(shi, shi, x, MPFR_RNDU);
-            } else {
-                mpfr_mul_q(x, ehi, M.q[i], MPFR_RNDD);
-                mpfr_add(slo, slo, x, MPFR_RNDD);
-                mpfr_mul_q(x, elo, M.q[i], MPFR_RNDU);
-                mpfr_add(shi, shi, x, MPFR_RNDU);
-            }
-        }
+        mpfr_t slo, shi;
+        mpfr_inits2(p, slo, shi, (mpfr_ptr)0);
+        expoly_eval(&M, M.t[M.n - 1], p, slo, shi);
         int done = 0;
         if (mpfr_sgn(slo) > 0) {
             *sign = 1;
@@ -308,13 +325,12 @@ int em_expoly_sign(em_expoly *P, int *sign)
             *sign = -1;
             done = 1;
         }
-        mpfr_clears(slo, shi, elo, ehi, s1, s2, x, (mpfr_ptr)0);
+        mpfr_clears(slo, shi, (mpfr_ptr)0);
         if (done) {
             st = EM_OK;
             break;
         }
     }
-    mpq_clear(d);
     em_expoly_clear(&M);
     return st;
 }
@@ -363,6 +379,7 @@ void em_cont_free(em_cont *C)
         return;
     for (int l = 0; l < NLEV; l++)
         level_clear(C, &C->lev[l]);
+    level_clear(C, &C->slev);
     cont_free_arrays(C);
     mpq_clear(C->c);
     mpq_clear(C->T);
@@ -744,15 +761,23 @@ static void piece_d(const em_cont *C, size_t j, mpq_t d)
         mpq_sub(d, C->th[j], C->tl[j]);
 }
 
+static int level_fill(em_cont *C, struct level *L, mpfr_prec_t p);
+
 static int level_get(em_cont *C, int l, struct level **out)
 {
     struct level *L = &C->lev[l];
-    if (L->done) {
-        *out = L;
-        return EM_OK;
+    if (!L->done) {
+        int st = level_fill(C, L, C->p0 << l);
+        if (st != EM_OK)
+            return st;
     }
+    *out = L;
+    return EM_OK;
+}
+
+static int level_fill(em_cont *C, struct level *L, mpfr_prec_t p)
+{
     const size_t n = C->n;
-    mpfr_prec_t p = C->p0 << l;
     L->p = p;
     L->Mlo = malloc(n * sizeof(mpfr_t));
     L->Mhi = malloc(n * sizeof(mpfr_t));
@@ -804,7 +829,6 @@ static int level_get(em_cont *C, int l, struct level **out)
     mpq_clear(d);
     mpfr_clears(s1, s2, s3, s4, (mpfr_ptr)0);
     L->done = 1;
-    *out = L;
     return EM_OK;
 }
 
@@ -1695,6 +1719,235 @@ int em_cont_logz_bounds(em_cont *C, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
     return EM_OK;
 }
 
+/* ------------------------------------------------------- expected utility */
+
+/* v = N / D, N and D merged exponential polynomials (D > 0) */
+struct ratio {
+    em_expoly N, D;
+    mpq_t zero;
+};
+
+static int ratio_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    struct ratio *R = ctx;
+    mpfr_t nlo, nhi, dlo, dhi;
+    mpfr_inits2(prec, nlo, nhi, dlo, dhi, (mpfr_ptr)0);
+    expoly_eval(&R->N, R->zero, prec, nlo, nhi);
+    expoly_eval(&R->D, R->zero, prec, dlo, dhi);
+    mpfr_set_prec(lo, prec);
+    mpfr_set_prec(hi, prec);
+    if (mpfr_sgn(dlo) <= 0) {
+        /* the denominator's interval reaches 0 (cancellation): no information yet */
+        mpfr_set_inf(lo, -1);
+        mpfr_set_inf(hi, 1);
+    } else {
+        mpfr_div(lo, nlo, mpfr_sgn(nlo) >= 0 ? dhi : dlo, MPFR_RNDD);
+        mpfr_div(hi, nhi, mpfr_sgn(nhi) >= 0 ? dlo : dhi, MPFR_RNDU);
+    }
+    mpfr_clears(nlo, nhi, dlo, dhi, (mpfr_ptr)0);
+    return EM_OK;
+}
+
+static int ratio_cmp(void *ctx, const mpq_t B, int *sign)
+{
+    struct ratio *R = ctx;
+    em_expoly P;
+    em_expoly_init(&P);
+    mpq_t mb;
+    mpq_init(mb);
+    mpq_neg(mb, B);
+    int st = EM_OK;
+    for (size_t i = 0; i < R->N.n && st == EM_OK; i++)
+        st = em_expoly_add(&P, R->N.q[i], R->N.t[i]);
+    for (size_t i = 0; i < R->D.n && st == EM_OK; i++) {
+        mpq_t q;
+        mpq_init(q);
+        mpq_mul(q, mb, R->D.q[i]);
+        st = em_expoly_add(&P, q, R->D.t[i]);
+        mpq_clear(q);
+    }
+    if (st == EM_OK)
+        st = em_expoly_sign(&P, sign);
+    mpq_clear(mb);
+    em_expoly_clear(&P);
+    return st;
+}
+
+/* sum over pieces of the integral of (coef_u u + coef_1) exp(c u - T), as terms */
+static int append_uint(const em_cont *C, em_expoly *P)
+{
+    mpq_t q, u, ic, ic2;
+    mpq_inits(q, u, ic, ic2, (mpq_ptr)0);
+    mpq_inv(ic, C->c);
+    mpq_mul(ic2, ic, ic);
+    int st = EM_OK;
+    for (size_t j = 0; j < C->n && st == EM_OK; j++) {
+        if (C->zero[j])
+            continue;
+        if (C->kind == EM_CONT_ATOMS || mpq_sgn(C->b[j]) == 0) {
+            /* m u exp(t) (atoms), or a len exp(tl) */
+            mpq_mul(q, C->a[j], C->len[j]);
+            st = em_expoly_add(P, q, C->tl[j]);
+            continue;
+        }
+        /* (1/b) [exp(c u - T) (u/c - 1/c^2)] from u(lo) to u(hi) */
+        for (int e = 0; e < 2 && st == EM_OK; e++) {
+            if (e == 0 ? !finite_lo(C, j) : !finite_hi(C, j))
+                continue;
+            mpq_mul(u, C->b[j], e == 0 ? C->lo[j] : C->hi[j]);
+            mpq_add(u, u, C->a[j]);
+            mpq_mul(q, u, ic);
+            mpq_sub(q, q, ic2);
+            mpq_div(q, q, C->b[j]);
+            if (e == 0)
+                mpq_neg(q, q);
+            st = em_expoly_add(P, q, e == 0 ? C->tl[j] : C->th[j]);
+        }
+    }
+    mpq_clears(q, u, ic, ic2, (mpq_ptr)0);
+    return st;
+}
+
+/* the largest utility over the support (exact) */
+static void opt_of(const em_cont *C, mpq_t opt)
+{
+    int have = 0;
+    mpq_t u;
+    mpq_init(u);
+    for (size_t j = 0; j < C->n; j++) {
+        if (C->zero[j])
+            continue;
+        for (int e = 0; e < 2; e++) {
+            if (C->kind == EM_CONT_ATOMS) {
+                if (e)
+                    continue;
+                mpq_set(u, C->a[j]);
+            } else {
+                if (e == 0 ? !finite_lo(C, j) : !finite_hi(C, j))
+                    continue;
+                mpq_mul(u, C->b[j], e == 0 ? C->lo[j] : C->hi[j]);
+                mpq_add(u, u, C->a[j]);
+            }
+            if (!have || mpq_cmp(u, opt) > 0)
+                mpq_set(opt, u);
+            have = 1;
+        }
+    }
+    mpq_clear(u);
+}
+
+int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
+{
+    if (!C || !eu || !loss || !opt)
+        return EM_ERR_NULL;
+    struct ratio R;
+    em_expoly N0, D0;
+    em_expoly_init(&N0);
+    em_expoly_init(&D0);
+    mpq_init(R.zero);
+    mpq_t one, mopt;
+    mpq_inits(one, mopt, (mpq_ptr)0);
+    mpq_set_ui(one, 1, 1);
+    int st = append_uint(C, &N0);
+    if (st == EM_OK)
+        st = append_z_shifted(C, &D0, one, R.zero);
+    em_expoly_init(&R.N);
+    em_expoly_init(&R.D);
+    if (st == EM_OK)
+        st = expoly_merged(&D0, &R.D);
+    if (st == EM_OK)
+        st = expoly_merged(&N0, &R.N);
+    em_rval rv = {ratio_bounds, ratio_cmp, &R};
+    if (st == EM_OK)
+        st = em_round(&rv, C->K, C->p0, eu);
+    /* loss = OPT - N/D = (OPT D - N) / D */
+    opt_of(C, mopt);
+    if (st == EM_OK)
+        st = round_rational(C, mopt, opt);
+    if (st == EM_OK) {
+        em_expoly L;
+        em_expoly_init(&L);
+        for (size_t i = 0; i < D0.n && st == EM_OK; i++) {
+            mpq_t q;
+            mpq_init(q);
+            mpq_mul(q, mopt, D0.q[i]);
+            st = em_expoly_add(&L, q, D0.t[i]);
+            mpq_clear(q);
+        }
+        for (size_t i = 0; i < N0.n && st == EM_OK; i++) {
+            mpq_t q;
+            mpq_init(q);
+            mpq_neg(q, N0.q[i]);
+            st = em_expoly_add(&L, q, N0.t[i]);
+            mpq_clear(q);
+        }
+        em_expoly_clear(&R.N);
+        if (st == EM_OK)
+            st = expoly_merged(&L, &R.N);
+        em_expoly_clear(&L);
+        if (st == EM_OK)
+            st = em_round(&rv, C->K, C->p0, loss);
+    }
+    em_expoly_clear(&N0);
+    em_expoly_clear(&D0);
+    em_expoly_clear(&R.N);
+    em_expoly_clear(&R.D);
+    mpq_clears(R.zero, one, mopt, (mpq_ptr)0);
+    return st;
+}
+
+int em_cont_interval_prob(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out)
+{
+    if (!C || !a || !b || !out)
+        return EM_ERR_NULL;
+    if (C->kind != EM_CONT_PIECES || mpq_cmp(a, b) > 0)
+        return EM_ERR_DOMAIN;
+    struct ratio R;
+    em_expoly N0, D0;
+    em_expoly_init(&N0);
+    em_expoly_init(&D0);
+    em_expoly_init(&R.N);
+    em_expoly_init(&R.D);
+    mpq_init(R.zero);
+    mpq_t one, mone;
+    mpq_inits(one, mone, (mpq_ptr)0);
+    mpq_set_ui(one, 1, 1);
+    mpq_set_si(mone, -1, 1);
+    int st = append_n(C, &N0, b, one, R.zero);
+    if (st == EM_OK)
+        st = append_n(C, &N0, a, mone, R.zero);
+    if (st == EM_OK)
+        st = append_z_shifted(C, &D0, one, R.zero);
+    if (st == EM_OK)
+        st = expoly_merged(&N0, &R.N);
+    if (st == EM_OK)
+        st = expoly_merged(&D0, &R.D);
+    if (st == EM_OK) {
+        if (R.N.n == 0) {
+            st = set_exact(out, "0", 0.0);
+        } else if (R.N.n == R.D.n) {
+            /* exactly 1 when N and D are the same polynomial */
+            int same = 1;
+            for (size_t i = 0; i < R.N.n && same; i++)
+                same = mpq_equal(R.N.q[i], R.D.q[i]) && mpq_equal(R.N.t[i], R.D.t[i]);
+            if (same)
+                st = set_exact(out, "1", 1.0);
+            else
+                goto general;
+        } else {
+        general:;
+            em_rval rv = {ratio_bounds, ratio_cmp, &R};
+            st = em_round(&rv, C->K, C->p0, out);
+        }
+    }
+    em_expoly_clear(&N0);
+    em_expoly_clear(&D0);
+    em_expoly_clear(&R.N);
+    em_expoly_clear(&R.D);
+    mpq_clears(R.zero, one, mone, (mpq_ptr)0);
+    return st;
+}
+
 /* -------------------------------------------------------------- quantile */
 
 struct qctx {
@@ -1863,6 +2116,8 @@ static int sample_setup(em_cont *C)
     const size_t n = C->n;
     struct level *L;
     int st = level_get(C, 0, &L);
+    if (st == EM_OK && C->kind == EM_CONT_PIECES)
+        st = level_fill(C, &C->slev, 64);
     if (st != EM_OK)
         return st;
     C->lo64 = malloc((n + 1) * sizeof *C->lo64);
@@ -1928,9 +2183,39 @@ static int sample_setup(em_cont *C)
     return EM_OK;
 }
 
-/* sign(F(x) - q) for a dyadic q held in an mpfr (exact); x rational */
+/* sign(F(x) - q) for a dyadic q held in an mpfr (exact); x rational.  First at the
+ * sampling level (64 bits: one limb, cheap), then em_cont_cdf_cmp (rigorous levels and the
+ * exact comparison): both are exact decisions, so the draw does not depend on which one
+ * answered. */
 static int cdf_cmp_fr(em_cont *C, const mpq_t x, const mpfr_t q, int *sign)
 {
+    int where, partial;
+    size_t jj = 0, ci;
+    locate(C, x, &where, &jj, &partial, &ci);
+    if (where == 0 && C->slev.done) {
+        struct level *L = &C->slev;
+        mpfr_t a, b;
+        mpfr_inits2(L->p, a, b, (mpfr_ptr)0);
+        n_bounds(C, L, x, a, b);
+        /* F in [a / Zhi, b / Zlo]: compare a >= q Zhi, b < q Zlo */
+        mpfr_t t;
+        mpfr_init2(t, mpfr_get_prec(q) + L->p);
+        int decided = 0;
+        mpfr_mul(t, q, L->Chi[C->n], MPFR_RNDU);
+        if (mpfr_cmp(a, t) > 0) {
+            *sign = 1;
+            decided = 1;
+        } else {
+            mpfr_mul(t, q, L->Clo[C->n], MPFR_RNDD);
+            if (mpfr_cmp(b, t) < 0) {
+                *sign = -1;
+                decided = 1;
+            }
+        }
+        mpfr_clears(a, b, t, (mpfr_ptr)0);
+        if (decided)
+            return EM_OK;
+    }
     mpq_t qq;
     mpq_init(qq);
     mpfr_get_q(qq, q);
@@ -2172,15 +2457,17 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
         return st;
     const size_t n = C->n;
     uint64_t w64;
-    if ((st = em_bits_get(b, 63, &w64)) != EM_OK)
+    const unsigned k1 = C->first_chunk ? C->first_chunk : 63;
+    if ((st = em_bits_get(b, k1, &w64)) != EM_OK)
         return st;
-    long k = 63;
-    /* the cell, by the proven integer decision on the 63-bit bounds */
-    size_t j = em_exact_select(n, C->lo64, C->hi64, w64, 1);
+    long k = k1;
+    /* the cell, by the proven integer decision on the 63-bit bounds: U in
+     * [w 2^(63-k1), (w + 1) 2^(63-k1)) / 2^63 */
+    size_t j = em_exact_select(n, C->lo64, C->hi64, w64 << (63 - k1), (uint64_t)1 << (63 - k1));
     mpfr_t A, Aw;
     mpfr_inits2(128, A, Aw, (mpfr_ptr)0);
-    mpfr_set_uj_2exp(A, w64, -63, MPFR_RNDN);
-    mpfr_set_uj_2exp(Aw, w64 + 1, -63, MPFR_RNDN);
+    mpfr_set_uj_2exp(A, w64, -(long)k1, MPFR_RNDN);
+    mpfr_set_uj_2exp(Aw, w64 + 1, -(long)k1, MPFR_RNDN);
     while (j >= n) {
         if ((st = cell_of(C, A, Aw, &j)) != EM_OK)
             goto out;
@@ -2203,13 +2490,16 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
         mpq_inits(Bm, Bp, (mpq_ptr)0);
         double y = approx_in_piece(C, j, mpfr_get_d(A, MPFR_RNDN));
         uint64_t klo = dkey(-DBL_MAX), khi = dkey(DBL_MAX); /* answer in [klo, khi] */
-        int steps = 0;
+        int haslo = 0, hashi = 0;
+        uint64_t jump = 1;
         for (;;) {
             int s1, s2, s3;
-            if (steps++ > 4) {
+            /* gallop away from a bad approximation, then bisect the bracket */
+            if (haslo && hashi)
                 y = dunkey(klo + (khi - klo) / 2);
-            }
             dbound(Bm, y, -1);
+            if (C->test_bug == 1)
+                mpq_set_d(Bm, y); /* planted: the cell of y becomes [y, y+) (floor) */
             if ((st = cdf_cmp_fr(C, Bm, A, &s1)) != EM_OK)
                 break;
             if (s1 > 0) {
@@ -2217,7 +2507,12 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
                     break;
                 if (s3 >= 0) { /* X < B-: below y */
                     khi = dkey(y) - 1;
-                    y = dnext(y, -1);
+                    hashi = 1;
+                    if (!haslo) {
+                        uint64_t ky = dkey(y);
+                        y = dunkey(ky - (jump < ky - klo ? jump : ky - klo));
+                        jump *= 2;
+                    }
                     continue;
                 }
                 if ((st = draw_more(b, &k, A, Aw)) != EM_OK)
@@ -2225,6 +2520,8 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
                 continue;
             }
             dbound(Bp, y, +1);
+            if (C->test_bug == 1)
+                mpq_set_d(Bp, dnext(y, +1));
             if ((st = cdf_cmp_fr(C, Bp, Aw, &s2)) != EM_OK)
                 break;
             if (s2 < 0) {
@@ -2232,7 +2529,12 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
                     break;
                 if (s3 <= 0) { /* X >= B+: above y */
                     klo = dkey(y) + 1;
-                    y = dnext(y, +1);
+                    haslo = 1;
+                    if (!hashi) {
+                        uint64_t ky = dkey(y);
+                        y = dunkey(ky + (jump < khi - ky ? jump : khi - ky));
+                        jump *= 2;
+                    }
                     continue;
                 }
                 if ((st = draw_more(b, &k, A, Aw)) != EM_OK)
@@ -2248,6 +2550,21 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
 out:
     mpfr_clears(A, Aw, (mpfr_ptr)0);
     return st;
+}
+
+int em_cont_set_first_chunk(em_cont *C, unsigned k)
+{
+    if (!C)
+        return EM_ERR_NULL;
+    if (k < 1 || k > 63)
+        return EM_ERR_DOMAIN;
+    C->first_chunk = k;
+    return EM_OK;
+}
+
+void em_cont_set_test_bug(em_cont *C, int bug)
+{
+    C->test_bug = bug;
 }
 
 int em_cont_sample_float(em_cont *C, em_rng *rng, size_t *index, double *x)

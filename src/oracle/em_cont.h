@@ -124,9 +124,18 @@ int em_cont_round_q(em_cont *C, const mpq_t q, em_cval *out);
 /* A message for an em_status or EM_ERR_UNDECIDED. */
 const char *em_cont_strerror(int st);
 
+/* The expected utility E[u(X)], the best utility OPT = max u over the support (attained
+ * at a finite end of a piece, or by a candidate of positive mass), and the expected loss
+ * OPT - E[u]: exact integrals (closed forms, exponential polynomials), correctly rounded.
+ * Pieces and atoms. */
+int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt);
+
 /* Pieces only (EM_ERR_DOMAIN for atoms). */
 /* F(x) = P(X <= x); "0" left of R, "1" right of it. */
 int em_cont_cdf(em_cont *C, const mpq_t x, em_cval *out);
+/* P(a < X <= b) = F(b) - F(a) for a <= b, exactly (one correctly rounded number, not a
+ * difference of two rounded ones); "0" / "1" only when exact. */
+int em_cont_interval_prob(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out);
 /* The density, right-continuous: f(x) = lim_{y -> x+} f(y) (so at a breakpoint the piece
  * starting there; 0 at the right end of R, in gaps and outside R, where log f = -inf). */
 int em_cont_density(em_cont *C, const mpq_t x, em_cval *dens, em_cval *logdens);
@@ -165,6 +174,15 @@ void em_cont_piece(const em_cont *C, size_t j, mpq_t lo, mpq_t hi, int *lo_inf, 
  * Errors: EM_ERR_RNG (bit source failed or a script ran out), EM_ERR_DOMAIN (more than
  * EM_EXACT_MAX_BITS bits), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x);
+
+/* Bits of the first read of each draw, 1..63 (default 63: one word, one proven scan for
+ * almost every draw).  Exactness does not depend on it; the bit-enumeration tests use a
+ * small one.  EM_ERR_DOMAIN outside 1..63. */
+int em_cont_set_first_chunk(em_cont *C, unsigned k);
+
+/* Test hook only: bug 1 makes the continuous sampler round down (a planted error that the
+ * enumeration test must catch); 0 restores it. */
+void em_cont_set_test_bug(em_cont *C, int bug);
 
 /* The fast path: a double-precision inverse CDF from two 64-bit words (53 bits for the
  * piece, 53 for the position inside it): no exactness guarantee (spec/Continuous.md says what
