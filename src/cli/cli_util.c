@@ -24,6 +24,7 @@ void em_cli_init(em_cli *c, const char *cmd)
     c->n = 1;
     c->alpha = EM_GOF_ALPHA;
     c->rtol = 1e-9;
+    c->atol = 0x1p-1074;
     c->min_expected = EM_GOF_MIN_EXPECTED;
 }
 
@@ -115,6 +116,7 @@ static const struct {
     {"-n", EM_OPT_N},                {"--alpha", EM_OPT_ALPHA},
     {"--samples", EM_OPT_SAMPLES},   {"--probs", EM_OPT_PROBS},
     {"--rtol", EM_OPT_RTOL},         {"--min-expected", EM_OPT_MIN_EXPECTED},
+    {"--cdf", EM_OPT_CDF},           {"--atol", EM_OPT_ATOL},
     {"--at", EM_OPT_AT},             {"--grid", EM_OPT_GRID},
     {"--between", EM_OPT_BETWEEN},
     {NULL, 0},
@@ -182,6 +184,15 @@ static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
             return bad(c, name, v, msg);
         if (!(c->rtol >= 0))
             return bad(c, name, v, "must be >= 0");
+        break;
+    case EM_OPT_ATOL:
+        if (em_cli_parse_double(v, &c->atol, &msg) != EM_OK)
+            return bad(c, name, v, msg);
+        if (!(c->atol >= 0))
+            return bad(c, name, v, "must be >= 0");
+        break;
+    case EM_OPT_CDF:
+        c->cdf = v;
         break;
     case EM_OPT_MIN_EXPECTED:
         if (em_cli_parse_double(v, &c->min_expected, &msg) != EM_OK)

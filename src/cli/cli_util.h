@@ -29,6 +29,8 @@
 #define EM_OPT_AT (1u << 13)   /* --at X[,X...]: points (cdf, density) or probabilities (quantile) */
 #define EM_OPT_GRID (1u << 14) /* --grid LO:HI:N */
 #define EM_OPT_BETWEEN (1u << 15) /* --between A:B[,A:B...]: P(A < X <= B) (cdf) */
+#define EM_OPT_CDF (1u << 20)     /* --cdf FILE: an x,cdf table to judge (compare) */
+#define EM_OPT_ATOL (1u << 21)    /* --atol A: absolute tolerance floor (compare) */
 
 #define EM_FMT_CSV 0
 #define EM_FMT_JSON 1
@@ -50,6 +52,8 @@ typedef struct em_cli {
     uint64_t n;             /* -n, default 1 */
     double alpha;           /* default 1e-6 */
     double rtol;            /* default 1e-9 */
+    double atol;            /* default 2^-1074 */
+    const char *cdf;        /* --cdf */
     double min_expected;    /* default 20 */
     const char *samples, *probs;
     const char *at, *grid;  /* --at, --grid (unparsed) */

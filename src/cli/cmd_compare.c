@@ -12,13 +12,17 @@
 #include "cli/commands.h"
 #include "cli/scenario.h"
 #include "expmech.h"
+#include "judge/em_cdfcmp.h"
+#include "oracle/em_cont.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
 #include "oracle/em_rational.h"
 
 static const char help[] =
     "usage: expmech compare --epsilon E [--sensitivity D] [--variant V] --probs PROBS\n"
-    "                       [--rtol R] [FILE]\n"
+    "                       [--rtol R] [--atol A] [FILE]\n"
+    "       expmech compare --epsilon E [--sensitivity D] [--variant V] --cdf TABLE\n"
+    "                       [--rtol R] [--atol A] [FILE]\n"
     "\n"
     "Compares another implementation's probability vector with the exact one of the\n"
     "scenario FILE.  PROBS ('-' for standard input) has one number per line in the\n"
@@ -33,8 +37,20 @@ static const char help[] =
     "                     judges against permute-and-flip's exact pmf (at most 4096\n"
     "                     candidates)\n"
     "  --probs PROBS      the probabilities to judge (required)\n"
-    "  --rtol R           a value fails when |given - exact| > max(R * exact, 2^-1074)\n"
-    "                     (default 1e-9; 2^-1074 is the smallest subnormal double)\n"
+    "  --rtol R           a value fails when |given - exact| > max(R * exact, A)\n"
+    "                     (default 1e-9)\n"
+    "  --atol A           the absolute floor of that tolerance (default 2^-1074, the\n"
+    "                     smallest subnormal double)\n"
+    "\n"
+    "A scenario with a measure column is judged against P(r) ~ m_r exp(c u_r) (the\n"
+    "weighted oracle, 40 digits).  A continuous scenario takes --cdf TABLE instead of\n"
+    "--probs: lines 'x,cdf' (x exact: decimal, hex float or a/b; cdf a number, or nan /\n"
+    "inf as values to judge), each value compared with the exact F(x) = P(X <= x) (MPFR,\n"
+    "256 bits): the largest absolute error and where, the largest relative error, the\n"
+    "largest error relative to the upper tail 1 - F, values outside [0, 1], NaN and\n"
+    "infinities, and the points where the given values decrease while x increases.  A\n"
+    "value fails when |given - F(x)| > max(R * F(x), A), or is NaN, infinite or outside\n"
+    "[0, 1].\n"
     "\n"
     "Exit status: 0 every value within tolerance, 1 otherwise (any NaN, infinity,\n"
     "negative value or value above 1 fails), 2 bad input, 3 internal failure.\n";
@@ -157,6 +173,87 @@ static int read_given(const char *cmd, const char *name, const char *buf, size_t
     return -1;
 }
 
+/* `compare --cdf` on a continuous scenario */
+static int compare_cdf(em_cli *c, em_scenario *sc, const mpq_t delta, int variant)
+{
+    em_cont *C = NULL;
+    em_cdf_table T;
+    em_cdf_table_init(&T);
+    char *buf = NULL;
+    int rc = em_cli_law(c, sc, delta, variant, &C);
+    if (rc >= 0)
+        goto done;
+    const char *name;
+    size_t len;
+    rc = em_cli_read_input(c, c->cdf, (size_t)4 << 30, &name, &buf, &len);
+    if (rc >= 0)
+        goto done;
+    char err[EM_SCENARIO_ERRLEN];
+    int st = em_cdf_table_parse(&T, buf, len, name, err, sizeof err);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s\n", c->cmd, err);
+        rc = st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+        goto done;
+    }
+    if (T.n == 0) {
+        fprintf(stderr, "%s: %s: no points\n", c->cmd, name);
+        rc = EM_EXIT_USAGE;
+        goto done;
+    }
+    em_cdfcmp_result r;
+    st = em_cdf_compare(C, &T, c->rtol, c->atol, &r);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s\n", c->cmd, em_cont_strerror(st));
+        rc = st == EM_ERR_UNDECIDED || st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+        goto done;
+    }
+    for (size_t k = 0; k < r.nshow; k++) {
+        size_t i = r.show[k];
+        char *xs = em_q_to_string(T.x[i], 17);
+        printf("FAIL line %lu: x = %s: given ", T.line[i], xs ? xs : "?");
+        if (T.kind[i] == EM_CDFV_NAN)
+            printf("nan");
+        else if (T.kind[i] != EM_CDFV_NUM)
+            printf("%sinf", T.kind[i] == EM_CDFV_NINF ? "-" : "");
+        else
+            printf("%.17g", em_q_get_d(T.g[i], NULL));
+        printf(", exact %.17g\n", r.F_show[k]);
+        free(xs);
+    }
+    char *xa = em_q_to_string(T.x[r.i_abs], 17), *xr = em_q_to_string(T.x[r.i_rel], 17),
+         *xt = em_q_to_string(T.x[r.i_tail], 17);
+    printf("points: %zu\n", r.n);
+    printf("max absolute error: %.6g at x = %s (line %lu)\n", r.max_abs, xa ? xa : "?",
+           T.line[r.i_abs]);
+    printf("max relative error: %.6g at x = %s (line %lu)\n", r.max_rel, xr ? xr : "?",
+           T.line[r.i_rel]);
+    printf("max error relative to the upper tail 1 - F: %.6g at x = %s (line %lu)\n", r.max_tail,
+           xt ? xt : "?", T.line[r.i_tail]);
+    free(xa);
+    free(xr);
+    free(xt);
+    printf("NaN: %zu, infinite: %zu, negative: %zu, above 1: %zu\n", r.nnan, r.ninf, r.nneg,
+           r.nbig);
+    printf("decreasing (x up, given value down): %zu pair(s)\n", r.ndecrease);
+    char floor_s[32] = "2^-1074";
+    if (c->atol != 0x1p-1074)
+        snprintf(floor_s, sizeof floor_s, "%g", c->atol);
+    if (r.reject) {
+        printf("verdict: FAIL: %zu of %zu values outside tolerance (rtol %g, floor %s) or invalid\n",
+               r.nfail, r.n, c->rtol, floor_s);
+        rc = EM_EXIT_REJECT;
+    } else {
+        printf("verdict: PASS: every value within max(%g * F(x), %s)\n", c->rtol, floor_s);
+        rc = EM_EXIT_OK;
+    }
+    fflush(stdout);
+done:
+    em_cdf_table_free(&T);
+    em_cont_free(C);
+    free(buf);
+    return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     em_cli c;
@@ -169,13 +266,42 @@ int cmd_compare(int argc, char **argv)
     char *buf = NULL;
     em_oracle *o = NULL;
     char **pfdec = NULL;
+    unsigned *mflags = NULL;
     int variant;
-    int rc = em_cli_start(&c, argc, argv,
+    int rc = em_cli_parse(&c, argc, argv,
                           EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_PROBS |
-                              EM_OPT_RTOL | EM_OPT_FILE,
-                          EM_OPT_EPSILON | EM_OPT_PROBS, help, &sc, delta, &variant);
+                              EM_OPT_CDF | EM_OPT_RTOL | EM_OPT_ATOL | EM_OPT_FILE,
+                          help);
+    if (rc < 0)
+        rc = em_cli_require(&c, EM_OPT_EPSILON);
+    if (rc < 0 && !(c.seen & EM_OPT_PROBS) == !(c.seen & EM_OPT_CDF)) {
+        fprintf(stderr, "%s: give exactly one of --probs PROBS and --cdf TABLE (see --help)\n",
+                c.cmd);
+        rc = EM_EXIT_USAGE;
+    }
+    if (rc < 0) {
+        const char *in2 = c.probs ? c.probs : c.cdf;
+        if (!strcmp(in2, "-") && (!c.file || !strcmp(c.file, "-"))) {
+            fprintf(stderr, "%s: the scenario and the %s cannot both come from standard input\n",
+                    c.cmd, c.probs ? "probabilities" : "CDF table");
+            rc = EM_EXIT_USAGE;
+        }
+    }
+    if (rc < 0)
+        rc = em_cli_scenario(&c, &sc, delta, &variant);
     if (rc >= 0)
         goto done;
+    if (sc.continuous != !!c.cdf) {
+        fprintf(stderr, "%s: %s\n", c.cmd,
+                sc.continuous ? "a continuous scenario is compared with --cdf TABLE, not --probs"
+                              : "--cdf needs a continuous scenario ('# output: continuous')");
+        rc = EM_EXIT_USAGE;
+        goto done;
+    }
+    if (sc.continuous) {
+        rc = compare_cdf(&c, &sc, delta, variant);
+        goto done;
+    }
     gv = calloc(sc.n, sizeof *gv);
     if (!gv) {
         rc = EM_EXIT_INTERNAL;
@@ -206,7 +332,35 @@ int cmd_compare(int argc, char **argv)
         goto done;
     }
     int st;
-    if (pf) {
+    if (sc.has_measure) { /* the weighted oracle's 40-digit decimals */
+        em_cont *law = NULL;
+        c.digits = 40;
+        rc = em_cli_law(&c, &sc, delta, variant, &law);
+        if (rc >= 0)
+            goto done;
+        pfdec = calloc(sc.n, sizeof *pfdec);
+        mflags = calloc(sc.n, sizeof *mflags);
+        st = pfdec && mflags ? EM_OK : EM_ERR_NOMEM;
+        for (size_t i = 0; i < sc.n && st == EM_OK; i++) {
+            em_cval v, lv;
+            em_cval_init(&v);
+            em_cval_init(&lv);
+            st = em_cont_prob(law, i, &v, &lv);
+            if (st == EM_OK) {
+                pfdec[i] = v.str;
+                v.str = NULL;
+                mflags[i] = v.flags;
+            }
+            em_cval_clear(&v);
+            em_cval_clear(&lv);
+        }
+        em_cont_free(law);
+        if (st != EM_OK) {
+            fprintf(stderr, "%s: %s\n", c.cmd, em_cont_strerror(st));
+            rc = st == EM_ERR_UNDECIDED || st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+            goto done;
+        }
+    } else if (pf) {
         pfdec = calloc(sc.n, sizeof *pfdec);
         st = pfdec ? em_pf_pmf(sc.n, sc.u, sc.excluded, c.eps, delta, EM_STANDARD, NULL, 40, pfdec)
                    : EM_ERR_NOMEM;
@@ -234,7 +388,19 @@ int cmd_compare(int argc, char **argv)
     int relinf = 0;
     for (size_t i = 0; i < sc.n; i++) {
         em_oracle_cand r;
-        if (pf) {
+        if (mflags) {
+            /* em_cont_prob: "0" / "1" only when exact; a value below 1 that rounds to 1 */
+            memset(&r, 0, sizeof r);
+            r.prob = pfdec[i];
+            int exact = (mflags[i] & EM_CV_EXACT) != 0;
+            if (exact && !strcmp(pfdec[i], "0"))
+                r.flags = EM_OF_ZERO;
+            else if (exact && !strcmp(pfdec[i], "1"))
+                r.flags = EM_OF_ONE;
+            else if (pfdec[i][0] == '1' && strspn(pfdec[i] + 1, ".0") == strlen(pfdec[i] + 1))
+                r.flags = EM_OF_NEAR_ONE;
+            st = EM_OK;
+        } else if (pf) {
             /* em_pf_pmf: "0" only when excluded; a value below 1 may round to 1 at 40 digits */
             memset(&r, 0, sizeof r);
             r.prob = pfdec[i];
@@ -296,6 +462,7 @@ int cmd_compare(int argc, char **argv)
             if (mpfr_cmp(rel, maxulp) > 0) { mpfr_set(maxulp, rel, MPFR_RNDN); iulp = i; }
             /* tolerance */
             mpfr_mul_d(tol, P, c.rtol, MPFR_RNDN);
+            mpfr_set_d(tiny, c.atol, MPFR_RNDN); /* the floor: --atol, default 2^-1074 */
             if (mpfr_cmp(tol, tiny) < 0)
                 mpfr_set(tol, tiny, MPFR_RNDN);
             if (!fail && mpfr_cmp(err, tol) > 0) { fail = 1; why = "error above tolerance"; }
@@ -333,12 +500,15 @@ int cmd_compare(int argc, char **argv)
         printf("\nNaN: %zu, infinite: %zu, negative: %zu, above 1: %zu\n", nnan, ninf, nneg, nbig);
         mpfr_sub_ui(sum, sum, 1, MPFR_RNDN);
         mpfr_printf("sum of the finite values - 1: %.6Rg\n", sum);
+        char floor_s[32] = "2^-1074";
+        if (c.atol != 0x1p-1074)
+            snprintf(floor_s, sizeof floor_s, "%g", c.atol);
         if (nfail) {
-            printf("verdict: FAIL: %zu of %zu values outside tolerance (rtol %g, floor 2^-1074) or invalid\n",
-                   nfail, sc.n, c.rtol);
+            printf("verdict: FAIL: %zu of %zu values outside tolerance (rtol %g, floor %s) or invalid\n",
+                   nfail, sc.n, c.rtol, floor_s);
             rc = EM_EXIT_REJECT;
         } else {
-            printf("verdict: PASS: every value within max(%g * exact, 2^-1074)\n", c.rtol);
+            printf("verdict: PASS: every value within max(%g * exact, %s)\n", c.rtol, floor_s);
             rc = EM_EXIT_OK;
         }
     }
@@ -353,6 +523,7 @@ done:
             free(pfdec[i]);
         free(pfdec);
     }
+    free(mflags);
     if (gv) {
         for (size_t i = 0; i < sc.n; i++)
             mpq_clear(gv[i].q);

@@ -1,0 +1,270 @@
+/* em_cdfcmp.c: a CDF table against the exact CDF (see em_cdfcmp.h). */
+#include "judge/em_cdfcmp.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "expmech.h"
+#include "oracle/em_rational.h"
+
+#define PREC 256
+
+void em_cdf_table_init(em_cdf_table *T)
+{
+    memset(T, 0, sizeof *T);
+}
+
+void em_cdf_table_free(em_cdf_table *T)
+{
+    for (size_t i = 0; i < T->n; i++) {
+        mpq_clear(T->x[i]);
+        mpq_clear(T->g[i]);
+    }
+    free(T->x);
+    free(T->g);
+    free(T->kind);
+    free(T->line);
+    memset(T, 0, sizeof *T);
+}
+
+static int grow(em_cdf_table *T)
+{
+    if (T->n < T->cap)
+        return EM_OK;
+    size_t nc = T->cap ? 2 * T->cap : 64;
+    mpq_t *x = realloc(T->x, nc * sizeof *x);
+    if (x)
+        T->x = x;
+    mpq_t *g = realloc(T->g, nc * sizeof *g);
+    if (g)
+        T->g = g;
+    int *k = realloc(T->kind, nc * sizeof *k);
+    if (k)
+        T->kind = k;
+    unsigned long *l = realloc(T->line, nc * sizeof *l);
+    if (l)
+        T->line = l;
+    if (!x || !g || !k || !l)
+        return EM_ERR_NOMEM;
+    T->cap = nc;
+    return EM_OK;
+}
+
+static void trim(const char **p, size_t *n)
+{
+    while (*n && (**p == ' ' || **p == '\t')) {
+        (*p)++;
+        (*n)--;
+    }
+    while (*n && ((*p)[*n - 1] == ' ' || (*p)[*n - 1] == '\t'))
+        (*n)--;
+}
+
+/* nan / inf / infinity with an optional sign: the EM_CDFV_* kind, or -1 */
+static int special(const char *p, size_t n)
+{
+    int neg = 0;
+    if (n && (*p == '+' || *p == '-')) {
+        neg = *p == '-';
+        p++;
+        n--;
+    }
+    if (n == 3 && !strncasecmp(p, "nan", 3))
+        return EM_CDFV_NAN;
+    if ((n == 3 && !strncasecmp(p, "inf", 3)) || (n == 8 && !strncasecmp(p, "infinity", 8)))
+        return neg ? EM_CDFV_NINF : EM_CDFV_PINF;
+    return -1;
+}
+
+int em_cdf_table_parse(em_cdf_table *T, const char *buf, size_t len, const char *name,
+                       char *err, size_t errlen)
+{
+    size_t pos = 0;
+    unsigned long ln = 0;
+    if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+        pos = 3;
+    while (pos < len) {
+        ln++;
+        const char *p = buf + pos;
+        const char *nl = memchr(p, '\n', len - pos);
+        size_t m = nl ? (size_t)(nl - p) : len - pos;
+        pos += m + (nl ? 1 : 0);
+        if (m && p[m - 1] == '\r')
+            m--;
+        trim(&p, &m);
+        if (m == 0 || p[0] == '#')
+            continue;
+        if (memchr(p, 0, m)) {
+            snprintf(err, errlen, "%s:%lu: NUL byte", name, ln);
+            return EM_ERR_PARSE;
+        }
+        const char *comma = memchr(p, ',', m);
+        if (!comma || memchr(comma + 1, ',', m - (size_t)(comma - p) - 1)) {
+            snprintf(err, errlen, "%s:%lu: expected 'x,cdf' (one comma), got '%.*s'", name, ln,
+                     (int)(m > 60 ? 60 : m), p);
+            return EM_ERR_PARSE;
+        }
+        const char *xs = p, *vs = comma + 1;
+        size_t xn = (size_t)(comma - p), vn = m - xn - 1;
+        trim(&xs, &xn);
+        trim(&vs, &vn);
+        if (grow(T) != EM_OK) {
+            snprintf(err, errlen, "%s: out of memory", name);
+            return EM_ERR_NOMEM;
+        }
+        size_t i = T->n;
+        mpq_init(T->x[i]);
+        mpq_init(T->g[i]);
+        T->n++;
+        T->line[i] = ln;
+        int kind;
+        const char *msg = NULL;
+        if (xn == 0 || em_q_parse(xs, xn, 0, T->x[i], &kind, &msg) != EM_OK) {
+            snprintf(err, errlen, "%s:%lu: bad point x '%.*s': %s", name, ln,
+                     (int)(xn > 60 ? 60 : xn), xs, xn == 0 ? "empty" : msg ? msg : "malformed");
+            return EM_ERR_PARSE;
+        }
+        int sp = special(vs, vn);
+        if (sp >= 0) {
+            T->kind[i] = sp;
+            continue;
+        }
+        T->kind[i] = EM_CDFV_NUM;
+        if (vn == 0 || em_q_parse(vs, vn, 0, T->g[i], &kind, &msg) != EM_OK) {
+            snprintf(err, errlen, "%s:%lu: bad cdf value '%.*s': %s", name, ln,
+                     (int)(vn > 60 ? 60 : vn), vs, vn == 0 ? "empty" : msg ? msg : "malformed");
+            return EM_ERR_PARSE;
+        }
+    }
+    return EM_OK;
+}
+
+static const em_cdf_table *sort_T;
+static int by_x(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    int c = mpq_cmp(sort_T->x[i], sort_T->x[j]);
+    return c ? c : (i > j) - (i < j);
+}
+
+int em_cdf_compare(em_cont *C, const em_cdf_table *T, double rtol, double atol,
+                   em_cdfcmp_result *r)
+{
+    if (!C || !T || !r)
+        return EM_ERR_NULL;
+    if (T->n == 0)
+        return EM_ERR_EMPTY;
+    if (em_cont_kind(C) != EM_CONT_PIECES || !(rtol >= 0) || !(atol >= 0))
+        return EM_ERR_DOMAIN;
+    memset(r, 0, sizeof *r);
+    r->n = T->n;
+    mpfr_exp_t emin = mpfr_get_emin();
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_t lo, hi, F, G, e, tol, t, mabs, mrel, mtail;
+    mpfr_inits2(PREC, lo, hi, F, G, e, tol, t, mabs, mrel, mtail, (mpfr_ptr)0);
+    mpfr_set_zero(mabs, 1);
+    mpfr_set_zero(mrel, 1);
+    mpfr_set_zero(mtail, 1);
+    int relinf = 0, tailinf = 0, st = EM_OK;
+    for (size_t i = 0; i < T->n; i++) {
+        st = em_cont_cdf_bounds(C, T->x[i], PREC, lo, hi);
+        if (st != EM_OK)
+            break;
+        mpfr_add(F, lo, hi, MPFR_RNDN);
+        mpfr_div_2ui(F, F, 1, MPFR_RNDN);
+        int fail = 0;
+        if (T->kind[i] == EM_CDFV_NAN) {
+            r->nnan++;
+            fail = 1;
+        } else if (T->kind[i] != EM_CDFV_NUM) {
+            r->ninf++;
+            fail = 1;
+        } else {
+            mpfr_set_q(G, T->g[i], MPFR_RNDN);
+            if (mpfr_sgn(G) < 0) {
+                r->nneg++;
+                fail = 1;
+            }
+            if (mpfr_cmp_ui(G, 1) > 0) {
+                r->nbig++;
+                fail = 1;
+            }
+            mpfr_sub(e, G, F, MPFR_RNDN);
+            mpfr_abs(e, e, MPFR_RNDN);
+            if (mpfr_cmp(e, mabs) > 0) {
+                mpfr_set(mabs, e, MPFR_RNDN);
+                r->i_abs = i;
+            }
+            if (mpfr_zero_p(F)) {
+                if (!mpfr_zero_p(e) && !relinf) {
+                    relinf = 1;
+                    r->i_rel = i;
+                }
+            } else if (!relinf) {
+                mpfr_div(t, e, F, MPFR_RNDN);
+                if (mpfr_cmp(t, mrel) > 0) {
+                    mpfr_set(mrel, t, MPFR_RNDN);
+                    r->i_rel = i;
+                }
+            }
+            mpfr_ui_sub(t, 1, F, MPFR_RNDN);
+            if (mpfr_zero_p(t)) {
+                if (!mpfr_zero_p(e) && !tailinf) {
+                    tailinf = 1;
+                    r->i_tail = i;
+                }
+            } else if (!tailinf) {
+                mpfr_div(t, e, t, MPFR_RNDN);
+                if (mpfr_cmp(t, mtail) > 0) {
+                    mpfr_set(mtail, t, MPFR_RNDN);
+                    r->i_tail = i;
+                }
+            }
+            mpfr_mul_d(tol, F, rtol, MPFR_RNDN);
+            mpfr_set_d(t, atol, MPFR_RNDN);
+            if (mpfr_cmp(tol, t) < 0)
+                mpfr_set(tol, t, MPFR_RNDN);
+            if (mpfr_cmp(e, tol) > 0)
+                fail = 1;
+        }
+        if (fail) {
+            if (r->nshow < EM_CDFCMP_SHOW) {
+                r->show[r->nshow] = i;
+                r->F_show[r->nshow] = mpfr_get_d(F, MPFR_RNDN);
+                r->nshow++;
+            }
+            r->nfail++;
+        }
+    }
+    r->max_abs = mpfr_get_d(mabs, MPFR_RNDN);
+    r->max_rel = relinf ? INFINITY : mpfr_get_d(mrel, MPFR_RNDN);
+    r->max_tail = tailinf ? INFINITY : mpfr_get_d(mtail, MPFR_RNDN);
+    mpfr_clears(lo, hi, F, G, e, tol, t, mabs, mrel, mtail, (mpfr_ptr)0);
+    mpfr_set_emin(emin);
+    if (st != EM_OK)
+        return st;
+    /* decreasing pairs, in the order of x */
+    size_t *ord = malloc(T->n * sizeof *ord);
+    if (!ord)
+        return EM_ERR_NOMEM;
+    for (size_t i = 0; i < T->n; i++)
+        ord[i] = i;
+    sort_T = T;
+    qsort(ord, T->n, sizeof *ord, by_x);
+    size_t prev = SIZE_MAX;
+    for (size_t k = 0; k < T->n; k++) {
+        size_t i = ord[k];
+        if (T->kind[i] != EM_CDFV_NUM)
+            continue;
+        if (prev != SIZE_MAX && mpq_cmp(T->x[prev], T->x[i]) < 0 &&
+            mpq_cmp(T->g[prev], T->g[i]) > 0)
+            r->ndecrease++;
+        prev = i;
+    }
+    free(ord);
+    r->reject = r->nfail > 0;
+    return EM_OK;
+}
