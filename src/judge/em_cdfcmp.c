@@ -192,8 +192,18 @@ int em_cdf_compare(em_cont *C, const em_cdf_table *T, double rtol, double atol,
                 r->nbig++;
                 fail = 1;
             }
-            mpfr_sub(e, G, F, MPFR_RNDN);
+            mpfr_sub_q(e, F, T->g[i], MPFR_RNDN);
             mpfr_abs(e, e, MPFR_RNDN);
+            /* within the bounds' width: the exact comparison says whether it is 0 */
+            mpfr_sub(t, hi, lo, MPFR_RNDU);
+            if (mpfr_cmp(e, t) <= 0) {
+                int sg;
+                st = em_cont_cdf_cmp(C, T->x[i], T->g[i], &sg);
+                if (st != EM_OK)
+                    break;
+                if (sg == 0)
+                    mpfr_set_zero(e, 1);
+            }
             if (mpfr_cmp(e, mabs) > 0) {
                 mpfr_set(mabs, e, MPFR_RNDN);
                 r->i_abs = i;

@@ -4,8 +4,9 @@
  * Part of the judges (outside the verified core).  The table has one point per line,
  * `x,cdf`: x exact (decimal, hex float or fraction a/b; em_rational.h), cdf a number read
  * exactly, or nan / inf / -inf as values to judge.  Every given value is compared with the
- * exact F(x) = P(X <= x) (em_cont_cdf_bounds at 256 bits: the error below is exact to
- * about 2^-240 absolute): a value fails when
+ * exact F(x) = P(X <= x) (em_cont_cdf_bounds at 256 bits: the errors below are correct to
+ * about 2^-240 absolute, and an error within the bounds' width is decided exactly by
+ * em_cont_cdf_cmp, so 0 is printed only for an exact value): a value fails when
  *     |given - F(x)| > max(rtol * F(x), atol)
  * (as `expmech compare` judges probabilities: rtol 1e-9 and atol 2^-1074 by default), or
  * when it is NaN, infinite, negative or above 1.  Reported: the largest absolute error and
