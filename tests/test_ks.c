@@ -61,7 +61,7 @@ START_TEST(small_n_closed_forms)
     for (double d = 0.5; d < 1; d += 0.0625) {
         ck_assert_double_eq_tol(em_ks_mtw_cdf(1, d, 0), 2 * d - 1, 1e-14);
         int m;
-        ck_assert_double_eq_tol(em_ks_pvalue(1, d, &m), 2 * (1 - d), 1e-14);
+        ck_assert_double_eq_tol(em_ks_pvalue(1, d, &m, NULL), 2 * (1 - d), 1e-14);
         ck_assert_double_eq_tol(em_ks_smirnov_upper(1, d), 1 - d, 1e-15);
     }
     /* n = 2 */
@@ -71,7 +71,7 @@ START_TEST(small_n_closed_forms)
     ck_assert_double_eq_tol(em_ks_smirnov_upper(5, 0.9), 1e-5, 1e-19);
     ck_assert_double_eq_tol(em_ks_mtw_cdf(5, 0.9, 0), 1 - 2e-5, 1e-13);
     int m = -1;
-    ck_assert_double_eq_tol(em_ks_pvalue(5, 0.9, &m), 2e-5, 1e-18);
+    ck_assert_double_eq_tol(em_ks_pvalue(5, 0.9, &m, NULL), 2e-5, 1e-18);
     ck_assert_int_eq(m, EM_KS_TAIL2);
     ck_assert_double_eq_tol(em_ks_smirnov_upper(50, 0.99) / 1e-100, 1.0, 1e-12);
 }
@@ -80,12 +80,12 @@ END_TEST
 START_TEST(limits_and_bad_arguments)
 {
     int m;
-    ck_assert(isnan(em_ks_pvalue(0, 0.1, &m)));
-    ck_assert(isnan(em_ks_pvalue(10, NAN, &m)));
+    ck_assert(isnan(em_ks_pvalue(0, 0.1, &m, NULL)));
+    ck_assert(isnan(em_ks_pvalue(10, NAN, &m, NULL)));
     ck_assert(isnan(em_ks_mtw_cdf(0, 0.1, 0)));
-    ck_assert_double_eq(em_ks_pvalue(10, 0.05, &m), 1.0); /* D_10 >= 1/20 always */
+    ck_assert_double_eq(em_ks_pvalue(10, 0.05, &m, NULL), 1.0); /* D_10 >= 1/20 always */
     ck_assert_int_eq(m, EM_KS_EXACT);
-    ck_assert_double_eq(em_ks_pvalue(10, 1.0, &m), 0.0);
+    ck_assert_double_eq(em_ks_pvalue(10, 1.0, &m, NULL), 0.0);
     ck_assert_double_eq(em_ks_smirnov_upper(10, 0), 1.0);
     ck_assert_double_eq(em_ks_smirnov_upper(10, 1), 0.0);
     ck_assert(isnan(em_ks_mtw_cdf(100000, 0.5, 1000))); /* beyond max_m */
@@ -129,7 +129,7 @@ START_TEST(tail_doubling_matches_exact)
                 ck_assert_msg((t2 - exact) / exact < 1e-5, "n %u t %g: %.17g vs %.17g", n, t,
                               t2, exact);
             int m;
-            double p = em_ks_pvalue(n, d, &m);
+            double p = em_ks_pvalue(n, d, &m, NULL);
             ck_assert_msg(fabs(p - exact) <= 1e-5 * exact + 1e-13, "n %u t %g: p %.17g exact %.17g",
                           n, t, p, exact);
         }
@@ -145,16 +145,29 @@ START_TEST(large_n_kolmogorov_limit)
     for (double t = 1.9; t <= 3.0; t += 0.25) {
         double d = t / sqrt((double)n);
         int m;
-        double p = em_ks_pvalue(n, d, &m);
+        double p = em_ks_pvalue(n, d, &m, NULL);
         double ts = d * (sqrt((double)n) + 0.12 + 0.11 / sqrt((double)n));
         double q = kolmogorov_q(ts);
         ck_assert_msg(fabs(p - q) < 3e-3 * q, "t %g: p %.6g vs %.6g (method %d)", t, p, q, m);
     }
-    /* moderate p at large n: the exact matrix is too big: an upper bound, flagged */
+    /* moderate p at large n: the exact matrix is too big: the corrected limit, flagged,
+     * with the doubled one-sided tail as an upper bound */
     int m;
-    double p = em_ks_pvalue(n, 1.0 / sqrt((double)n), &m);
-    ck_assert_int_eq(m, EM_KS_BOUND);
-    ck_assert(p >= kolmogorov_q(1.0) && p <= 2 * exp(-2.0) * 1.01);
+    double up;
+    for (double t = 0.4; t < 1.9; t += 0.3) {
+        double p = em_ks_pvalue(n, t / sqrt((double)n), &m, &up);
+        ck_assert_int_eq(m, EM_KS_ASYMPTOTIC);
+        double q = kolmogorov_q(t * (1 + 0.12 / 1000 + 0.11 / 1e6));
+        ck_assert_msg(fabs(p - fmin(q, up)) < 1e-9, "t %g: %.10g vs %.10g", t, p, q);
+        ck_assert(up >= p && up <= 2 * exp(-2 * t * t) * 1.01);
+    }
+    /* both series of the limit agree at t = 1 (where the code switches) */
+    ck_assert_double_eq_tol(em_ks_kolmogorov_q(1 - 1e-12), em_ks_kolmogorov_q(1), 1e-11);
+    ck_assert_double_eq_tol(em_ks_kolmogorov_q(1.0), kolmogorov_q(1.0), 1e-15);
+    /* below 1 the code uses the theta-function form; the alternating series here */
+    for (double t = 0.3; t < 1; t += 0.1)
+        ck_assert_double_eq_tol(em_ks_kolmogorov_q(t), kolmogorov_q(t), 1e-13);
+    ck_assert_double_eq_tol(em_ks_kolmogorov_q(0.5), 0.963945, 1e-6); /* K(0.5) = 0.036055 */
 }
 END_TEST
 
@@ -169,7 +182,7 @@ START_TEST(calibration_monte_carlo)
     int le10 = 0, le01 = 0, le50 = 0;
     for (int t = 0; t < reps; t++) {
         int m;
-        double p = em_ks_pvalue(40, d_uniform(r, 40, u), &m);
+        double p = em_ks_pvalue(40, d_uniform(r, 40, u), &m, NULL);
         le50 += p <= 0.5;
         le10 += p <= 0.1;
         le01 += p <= 0.01;

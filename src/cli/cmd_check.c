@@ -183,10 +183,13 @@ static int check_cont(em_cli *c, em_scenario *sc, const mpq_t delta, int variant
     printf("pooled-tail binomial test: p = %.6g%s\n", r.gof.tail_p,
            r.gof.tail_p == 1.0 ? " (no draws in a pooled tail, or no tail)" : "");
     printf("Kolmogorov-Smirnov: D = %.6g (sqrt(N) D = %.4g) at x = %.17g (%s), p-value %s %.6g "
-           "[%s]\n",
+           "[%s]",
            r.ks_d, sqrt((double)r.ks_n) * r.ks_d, r.ks_x,
            r.ks_side > 0 ? "F_N(x) - F(x)" : "F(x) - F_N(x-)",
-           r.ks_method == EM_KS_BOUND ? "<=" : "=", r.ks_p, em_ks_method_name(r.ks_method));
+           r.ks_method == EM_KS_ASYMPTOTIC ? "~" : "=", r.ks_p, em_ks_method_name(r.ks_method));
+    if (r.ks_method == EM_KS_ASYMPTOTIC)
+        printf(", rigorously <= %.6g", r.ks_p_upper);
+    printf("\n");
     if (r.outside)
         printf("support: VIOLATION: %llu draw(s) outside R, the first %.17g (line %lu)\n",
                (unsigned long long)r.outside, x[r.first_outside], line[r.first_outside]);

@@ -348,7 +348,7 @@ int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_ex
         if (!isnan(x[i]))
             xs[m++] = x[i];
     r->ks_n = m;
-    r->ks_p = 1;
+    r->ks_p = r->ks_p_upper = 1;
     r->ks_method = EM_KS_EXACT;
     if (m > 0) {
         qsort(xs, m, sizeof *xs, dcmp);
@@ -380,7 +380,7 @@ int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_ex
         size_t where;
         r->ks_d = em_ks_statistic(d, F, mult, m, &where, &r->ks_side);
         r->ks_x = xs[where];
-        r->ks_p = em_ks_pvalue(m, r->ks_d, &r->ks_method);
+        r->ks_p = em_ks_pvalue(m, r->ks_d, &r->ks_method, &r->ks_p_upper);
     }
     r->reject_support = r->outside > 0;
     r->reject_gof = r->gof.p_value < alpha || r->gof.tail_p < alpha;

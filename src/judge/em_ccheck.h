@@ -62,7 +62,8 @@ typedef struct em_ccheck_result {
     uint64_t outside;         /* draws outside R (including NaN) */
     size_t first_outside;     /* index in x[] of the first, SIZE_MAX if none */
     double ks_d;              /* the Kolmogorov-Smirnov statistic */
-    double ks_p;              /* its p-value (an upper bound when ks_method == EM_KS_BOUND) */
+    double ks_p;              /* its p-value (approximate when ks_method == EM_KS_ASYMPTOTIC) */
+    double ks_p_upper;        /* a rigorous upper bound on it (= ks_p but for the asymptotic) */
     int ks_method;            /* EM_KS_* of judge/em_ks.h */
     double ks_x;              /* the draw at which ks_d is attained */
     int ks_side;              /* +1: F_N(x) - F(x) there; -1: F(x) - F_N(x-) */

@@ -178,10 +178,38 @@ double em_ks_smirnov_upper(uint64_t n, double d)
     return p > 1 ? 1.0 : (double)p;
 }
 
-double em_ks_pvalue(uint64_t n, double d, int *method)
+double em_ks_kolmogorov_q(double t)
+{
+    if (isnan(t))
+        return NAN;
+    if (t <= 0)
+        return 1.0;
+    if (t < 1) { /* 1 - sqrt(2 pi) / t sum_k exp(-(2k-1)^2 pi^2 / (8 t^2)) */
+        double s = 0;
+        for (int k = 1; k < 50; k++) {
+            double a = (2.0 * k - 1) * M_PI / t;
+            double term = exp(-a * a / 8);
+            s += term;
+            if (term < 1e-300)
+                break;
+        }
+        double q = 1 - sqrt(2 * M_PI) / t * s;
+        return q < 0 ? 0 : q > 1 ? 1 : q;
+    }
+    double s = 0;
+    for (int k = 1; k < 100; k++) {
+        double term = exp(-2.0 * k * k * t * t);
+        s += (k % 2 ? 2 : -2) * term;
+        if (term < 1e-300)
+            break;
+    }
+    return s < 0 ? 0 : s > 1 ? 1 : s;
+}
+
+double em_ks_pvalue(uint64_t n, double d, int *method, double *upper)
 {
     int mth = EM_KS_EXACT;
-    double p;
+    double p, up = NAN;
     if (n == 0 || isnan(d)) {
         p = NAN;
     } else if (d <= 0.5 / (double)n) {
@@ -192,6 +220,7 @@ double em_ks_pvalue(uint64_t n, double d, int *method)
         double t2 = 2 * em_ks_smirnov_upper(n, d);
         if (t2 > 1)
             t2 = 1;
+        up = t2;
         if (d >= 0.5 || t2 < EM_KS_TAIL) {
             p = t2;
             mth = EM_KS_TAIL2;
@@ -203,8 +232,11 @@ double em_ks_pvalue(uint64_t n, double d, int *method)
             if (m != SIZE_MAX && mtw_flops(n, m) <= EM_KS_MTW_FLOPS)
                 K = em_ks_mtw_cdf(n, d, 0);
             if (isnan(K)) {
-                p = t2;
-                mth = EM_KS_BOUND;
+                double sn = sqrt((double)n);
+                p = em_ks_kolmogorov_q(d * (sn + 0.12 + 0.11 / sn));
+                if (p > t2) /* the true p-value is below the rigorous bound */
+                    p = t2;
+                mth = EM_KS_ASYMPTOTIC;
             } else {
                 p = 1 - K;
                 if (p > t2) /* the union bound is exact arithmetic's upper bound */
@@ -214,6 +246,8 @@ double em_ks_pvalue(uint64_t n, double d, int *method)
     }
     if (method)
         *method = mth;
+    if (upper)
+        *upper = isnan(up) || mth != EM_KS_ASYMPTOTIC ? p : up;
     return p;
 }
 
@@ -256,7 +290,7 @@ const char *em_ks_method_name(int method)
         return "2 x exact one-sided tail (Birnbaum-Tingey 1951; equals the two-sided p-value "
                "to about its own size relatively)";
     default:
-        return "upper bound: 2 x exact one-sided tail (Birnbaum-Tingey 1951; the exact "
-               "matrix is too large at this N)";
+        return "Kolmogorov's limit with Stephens' correction (the exact matrix is too large "
+               "at this N)";
     }
 }

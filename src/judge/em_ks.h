@@ -17,11 +17,15 @@
  *                 events are then disjoint).  Used when it is below EM_KS_TAIL = 1e-3,
  *                 where its relative excess is of the order of the p-value itself
  *                 (Miller 1956; below 1e-6 against the exact value in tests/test_ks.c).
- *   EM_KS_BOUND   the same doubled one-sided tail, when it is above EM_KS_TAIL and the
- *                 exact matrix is too large (large N): reported as an upper bound
- *                 "p <= value" (conservative: it never makes a correct sampler fail).
+ *   EM_KS_ASYMPTOTIC  when that tail is above EM_KS_TAIL and the exact matrix is too large
+ *                 (large N, moderate p): Kolmogorov's limit Q(t) = 2 sum_k (-1)^(k-1)
+ *                 exp(-2 k^2 t^2) at Stephens' (1970) corrected t = d (sqrt(N) + 0.12 +
+ *                 0.11 / sqrt(N)), an approximation (about 1e-3 relative at N = 10^6,
+ *                 tests/test_ks.c); the doubled one-sided tail is given with it as a
+ *                 rigorous upper bound (and caps it).
  * So a p-value below 1e-3 is always accurate to many digits, and a test at level
- * alpha <= 1e-3 decides exactly as with the exact p-value (up to that relative error).
+ * alpha <= 1e-3 decides as with the exact p-value (up to that relative error): the
+ * approximation is only used where both it and the rigorous bound are far above alpha.
  */
 #ifndef EM_JUDGE_KS_H
 #define EM_JUDGE_KS_H
@@ -33,7 +37,7 @@
 extern "C" {
 #endif
 
-enum { EM_KS_EXACT = 0, EM_KS_TAIL2 = 1, EM_KS_BOUND = 2 };
+enum { EM_KS_EXACT = 0, EM_KS_TAIL2 = 1, EM_KS_ASYMPTOTIC = 2 };
 
 #define EM_KS_TAIL 1e-3
 #define EM_KS_MTW_FLOPS 2e10
@@ -46,9 +50,14 @@ double em_ks_mtw_cdf(uint64_t n, double d, size_t max_m);
  * sum in long double): 1 for d <= 0, 0 for d >= 1, (1 - d)^N for d >= 1 - 1/N. */
 double em_ks_smirnov_upper(uint64_t n, double d);
 
-/* The two-sided p-value P(D_N >= d) and the method used (EM_KS_*); NaN when n == 0 or
- * d is NaN. */
-double em_ks_pvalue(uint64_t n, double d, int *method);
+/* The two-sided p-value P(D_N >= d) and the method used (EM_KS_*); *upper (may be NULL)
+ * receives a rigorous upper bound on it (the p-value itself for EM_KS_EXACT and
+ * EM_KS_TAIL2, up to rounding; the doubled one-sided tail for EM_KS_ASYMPTOTIC).  NaN when
+ * n == 0 or d is NaN. */
+double em_ks_pvalue(uint64_t n, double d, int *method, double *upper);
+
+/* Kolmogorov's limiting upper tail Q(t) = P(sup |B(s)| > t), B a Brownian bridge. */
+double em_ks_kolmogorov_q(double t);
 
 /* The statistic from m distinct sorted draws: F[i] the exact CDF at the i-th (clamped to
  * [0, 1]), count[i] its multiplicity (> 0), N the total.  Returns D; *where the index i
