@@ -73,6 +73,13 @@ demo: $(B)/expmech
 	@echo
 	@echo "The same example through the exact oracle (MPFR, correctly rounded):"
 	$(B)/expmech example marital | $(B)/expmech probs --epsilon 1
+	@echo
+	@echo "A continuous range (seed 003: a posted price on [0, 3.5], bids 1, 1, 1, 3.01):"
+	@echo "piece probabilities, the CDF on a grid, and three exact draws."
+	@printf '# output: continuous\n# sensitivity: 3.5\n0,1,0,4\n1,3.01,0,1\n3.01,3.5,0,0\n' > $(B)/pricing.txt
+	$(B)/expmech probs --epsilon 1 $(B)/pricing.txt
+	$(B)/expmech cdf --epsilon 1 --grid 0:3.5:8 $(B)/pricing.txt
+	$(B)/expmech sample --epsilon 1 -n 3 --seed 7 $(B)/pricing.txt
 
 # ------------------------------------------------------------------ tests
 check: unit verify stats

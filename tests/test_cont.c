@@ -220,6 +220,48 @@ START_TEST(pricing_probs_cdf_density)
 }
 END_TEST
 
+/* The committed vectors (tests/vectors/continuous.json, written by the oracle through
+ * gen_continuous.sh) against the independent closed forms: every pricing piece probability
+ * at 40 digits, for the three epsilons. */
+START_TEST(vectors_file)
+{
+    const char *dir = getenv("EM_VECTORS_DIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/continuous.json", dir ? dir : "tests/vectors");
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    static char buf[1 << 18];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    ck_assert(strstr(buf, "\"schema\": \"expmech-test-vectors-continuous-1\""));
+    const char *epss[] = {"0.01", "1", "5"};
+    int checked = 0;
+    for (int ei = 0; ei < 3; ei++) {
+        char id[64];
+        snprintf(id, sizeof id, "\"id\": \"pricing-eps%s\"", epss[ei]);
+        const char *c = strstr(buf, id);
+        ck_assert_msg(c != NULL, "%s missing", id);
+        mpfr_t m[3], Z, x;
+        mpfr_inits2(P, m[0], m[1], m[2], Z, x, (mpfr_ptr)0);
+        pricing_masses(m, Z, epss[ei]);
+        const char *pp = strstr(c, "\"pieces\": [");
+        for (int j = 0; j < 3; j++) {
+            pp = strstr(pp, "\"probability\": \"") + 16;
+            const char *end = strchr(pp, '"');
+            mpfr_div(x, m[j], Z, MPFR_RNDN);
+            char *want = dec_of(x, 40);
+            ck_assert_int_eq((int)strlen(want), (int)(end - pp));
+            ck_assert(!strncmp(pp, want, (size_t)(end - pp)));
+            free(want);
+            checked++;
+        }
+        mpfr_clears(m[0], m[1], m[2], Z, x, (mpfr_ptr)0);
+    }
+    ck_assert_int_eq(checked, 9);
+}
+END_TEST
+
 /* ----------------------------------------------------------------- Laplace */
 
 START_TEST(laplace_digit_for_digit)
@@ -585,6 +627,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, pricing_probs_cdf_density);
     tcase_add_test(tc, laplace_digit_for_digit);
+    tcase_add_test(tc, vectors_file);
     tcase_add_test(tc, exact_ties_and_gaps);
     tcase_add_test(tc, weighted_atoms);
     tcase_add_test(tc, sampler_enumeration);

@@ -49,12 +49,17 @@ struct em_cont {
     mpfr_prec_t p0;
     struct level lev[NLEV];
     struct level slev;         /* the sampling level: 64 bits */
+    mpfr_t *flo, *fhi, *fk, *fca; /* 64-bit bounds, two per piece (lo, hi): lo_j, hi_j,
+                                     k_j, ca_j, for the sampler's fast comparison */
     unsigned first_chunk;      /* bits of the first read (63 by default) */
     int test_bug;              /* test hook: 1 = round X down instead of to nearest */
     /* sampling */
     uint64_t *lo64, *hi64;
     double *Fd;                /* approximate F at the cell starts (float path) */
     double *Ed, *kd, *lod;     /* approximate exp(tl - tlmax), k, lo (float path) */
+    long double *Fl, *El, *kl, *lol; /* the same in long double: the exact sampler's first
+                                        guess (any guess is corrected; a good one saves
+                                        comparisons) */
     mpq_t scratch_q[4];
 };
 
@@ -155,12 +160,30 @@ static void qb(mpfr_t lo, mpfr_t hi, const mpq_t q)
     mpfr_set_q(hi, q, MPFR_RNDU);
 }
 
-/* exp(t) bounds for rational t */
+/* exp(t) bounds for rational t.  One exponential: exp(t) <= exp(t1) exp(t2 - t1) <=
+ * nextabove(RNDD(exp(t1))) (1 + 2 (t2 - t1)) for 0 <= t2 - t1 <= 1 (exp(d) <= 1 + 2d there),
+ * with [t1, t2] the bounds of t (t2 - t1 is one ulp). */
 static void exp_b(mpfr_t lo, mpfr_t hi, const mpq_t t, mpfr_t s1, mpfr_t s2)
 {
     qb(s1, s2, t);
     mpfr_exp(lo, s1, MPFR_RNDD);
-    mpfr_exp(hi, s2, MPFR_RNDU);
+    if (mpfr_zero_p(lo) || mpfr_inf_p(lo)) {
+        mpfr_exp(hi, s2, MPFR_RNDU);
+        return;
+    }
+    mpfr_set(hi, lo, MPFR_RNDU);
+    mpfr_nextabove(hi);
+    if (mpfr_cmp(s1, s2) != 0) {
+        mpfr_sub(s2, s2, s1, MPFR_RNDU);
+        if (mpfr_cmp_ui(s2, 1) > 0) {
+            qb(s1, s2, t);
+            mpfr_exp(hi, s2, MPFR_RNDU);
+            return;
+        }
+        mpfr_mul_2ui(s2, s2, 1, MPFR_RNDU);
+        mpfr_add_ui(s2, s2, 1, MPFR_RNDU);
+        mpfr_mul(hi, hi, s2, MPFR_RNDU);
+    }
 }
 
 /* g = expm1(d) / k bounds for rational d = k (e - s) (same sign as k, k != 0): positive */
@@ -380,6 +403,14 @@ void em_cont_free(em_cont *C)
     for (int l = 0; l < NLEV; l++)
         level_clear(C, &C->lev[l]);
     level_clear(C, &C->slev);
+    if (C->flo) {
+        for (size_t j = 0; j < 2 * C->n; j++)
+            mpfr_clears(C->flo[j], C->fhi[j], C->fk[j], C->fca[j], (mpfr_ptr)0);
+        free(C->flo);
+        free(C->fhi);
+        free(C->fk);
+        free(C->fca);
+    }
     cont_free_arrays(C);
     mpq_clear(C->c);
     mpq_clear(C->T);
@@ -391,6 +422,10 @@ void em_cont_free(em_cont *C)
     free(C->lo64);
     free(C->hi64);
     free(C->Fd);
+    free(C->Fl);
+    free(C->El);
+    free(C->kl);
+    free(C->lol);
     free(C->Ed);
     free(C->kd);
     free(C->lod);
@@ -468,9 +503,9 @@ static void finish_common(em_cont *C)
     long lg = 0;
     while (((size_t)1 << lg) < C->n + 1)
         lg++;
-    mpfr_prec_t p = (mpfr_prec_t)((double)C->K * 3.3219280948873623) + 2 * lg + 64;
-    p = (p + 63) / 64 * 64;
-    C->p0 = p;
+    /* K digits, the rounding error of n-term sums, a margin; the exponents' size is
+     * added by the callers (an absolute error in t is a relative error in exp(t)) */
+    C->p0 = (mpfr_prec_t)((double)C->K * 3.3219280948873623) + 2 * lg + 24;
     C->npos = 0;
     for (size_t j = 0; j < C->n; j++)
         if (!C->zero[j]) {
@@ -478,6 +513,12 @@ static void finish_common(em_cont *C)
                 C->onlypos = j;
             C->npos++;
         }
+}
+
+static void add_exponent_bits(em_cont *C, long tb)
+{
+    C->p0 += tb;
+    C->p0 = (C->p0 + 63) / 64 * 64;
 }
 
 int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, int variant,
@@ -596,7 +637,7 @@ int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, 
         if (b2 > tb)
             tb = b2;
     }
-    C->p0 += (tb + 63) / 64 * 64;
+    add_exponent_bits(C, tb);
     *out = C;
     return EM_OK;
 }
@@ -664,7 +705,7 @@ int em_cont_new_atoms(size_t n, mpq_t *u, const unsigned char *excluded, mpq_t *
         if (b1 > tb)
             tb = b1;
     }
-    C->p0 += (tb + 63) / 64 * 64;
+    add_exponent_bits(C, tb);
     *out = C;
     return EM_OK;
 }
@@ -1381,6 +1422,34 @@ int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
             }
             if (st != EM_OK)
                 goto done;
+        }
+        /* Ziv's test first: both ends round to the same decimal and double, then so does
+         * every number between them (rounding is monotone) */
+        if (!mpfr_inf_p(R.lo) && !mpfr_inf_p(R.hi) && mpfr_sgn(R.lo) == mpfr_sgn(R.hi)) {
+            double d1 = mpfr_get_d(R.lo, MPFR_RNDN), d2 = mpfr_get_d(R.hi, MPFR_RNDN);
+            if (d1 == d2 && !isinf(d1)) {
+                mpfr_exp_t e1, e2;
+                char *s1 = mpfr_get_str(NULL, &e1, 10, (size_t)K, R.lo, MPFR_RNDN);
+                char *s2 = mpfr_get_str(NULL, &e2, 10, (size_t)K, R.hi, MPFR_RNDN);
+                int same = s1 && s2 && e1 == e2 && !strcmp(s1, s2);
+                if (same) {
+                    int neg = s1[0] == '-';
+                    mpz_t E;
+                    mpz_init_set_si(E, (long)e1);
+                    em_cval_clear(out);
+                    out->str = em_format_decimal(neg, s1 + neg, E);
+                    out->d = d1;
+                    out->flags = 0;
+                    mpz_clear(E);
+                    st = out->str ? EM_OK : EM_ERR_NOMEM;
+                }
+                if (s1)
+                    mpfr_free_str(s1);
+                if (s2)
+                    mpfr_free_str(s2);
+                if (same)
+                    goto done;
+            }
         }
         mpfr_t x;
         mpfr_init2(x, R.p + 8);
@@ -2120,13 +2189,41 @@ static int sample_setup(em_cont *C)
         st = level_fill(C, &C->slev, 64);
     if (st != EM_OK)
         return st;
+    if (C->kind == EM_CONT_PIECES) {
+        C->flo = malloc(2 * n * sizeof(mpfr_t));
+        C->fhi = malloc(2 * n * sizeof(mpfr_t));
+        C->fk = malloc(2 * n * sizeof(mpfr_t));
+        C->fca = malloc(2 * n * sizeof(mpfr_t));
+        if (!C->flo || !C->fhi || !C->fk || !C->fca)
+            return EM_ERR_NOMEM;
+        for (size_t j = 0; j < n; j++) {
+            mpfr_inits2(64, C->flo[2 * j], C->flo[2 * j + 1], C->fhi[2 * j], C->fhi[2 * j + 1],
+                        C->fk[2 * j], C->fk[2 * j + 1], C->fca[2 * j], C->fca[2 * j + 1],
+                        (mpfr_ptr)0);
+            if (finite_lo(C, j))
+                qb(C->flo[2 * j], C->flo[2 * j + 1], C->lo[j]);
+            else
+                mpfr_set_inf(C->flo[2 * j], -1), mpfr_set_inf(C->flo[2 * j + 1], -1);
+            if (finite_hi(C, j))
+                qb(C->fhi[2 * j], C->fhi[2 * j + 1], C->hi[j]);
+            else
+                mpfr_set_inf(C->fhi[2 * j], 1), mpfr_set_inf(C->fhi[2 * j + 1], 1);
+            qb(C->fk[2 * j], C->fk[2 * j + 1], C->k[j]);
+            qb(C->fca[2 * j], C->fca[2 * j + 1], C->ca[j]);
+        }
+    }
     C->lo64 = malloc((n + 1) * sizeof *C->lo64);
     C->hi64 = malloc((n + 1) * sizeof *C->hi64);
     C->Fd = malloc((n + 1) * sizeof *C->Fd);
     C->Ed = malloc(n * sizeof *C->Ed);
     C->kd = malloc(n * sizeof *C->kd);
     C->lod = malloc(n * sizeof *C->lod);
-    if (!C->lo64 || !C->hi64 || !C->Fd || !C->Ed || !C->kd || !C->lod)
+    C->Fl = malloc((n + 1) * sizeof *C->Fl);
+    C->El = malloc(n * sizeof *C->El);
+    C->kl = malloc(n * sizeof *C->kl);
+    C->lol = malloc(n * sizeof *C->lol);
+    if (!C->lo64 || !C->hi64 || !C->Fd || !C->Ed || !C->kd || !C->lod || !C->Fl || !C->El ||
+        !C->kl || !C->lol)
         return EM_ERR_NOMEM;
     mpfr_t f, s;
     mpfr_inits2(L->p, f, s, (mpfr_ptr)0);
@@ -2152,6 +2249,7 @@ static int sample_setup(em_cont *C)
         C->hi64[j] = hi;
         mpfr_div(f, L->Clo[j], L->Clo[n], MPFR_RNDN);
         C->Fd[j] = mpfr_get_d(f, MPFR_RNDN);
+        C->Fl[j] = mpfr_get_ld(f, MPFR_RNDN);
     }
     for (size_t j = 1; j <= n; j++)
         if (C->lo64[j] < C->lo64[j - 1])
@@ -2164,63 +2262,237 @@ static int sample_setup(em_cont *C)
             C->lo64[j] = C->hi64[j];
     for (size_t j = 0; j < n; j++) {
         C->kd[j] = mpq_get_d(C->k[j]);
+        mpfr_set_q(f, C->k[j], MPFR_RNDN);
+        C->kl[j] = mpfr_get_ld(f, MPFR_RNDN);
+        if (finite_lo(C, j)) {
+            mpfr_set_q(f, C->lo[j], MPFR_RNDN);
+            C->lol[j] = mpfr_get_ld(f, MPFR_RNDN);
+        } else {
+            C->lol[j] = -INFINITY;
+        }
         C->lod[j] = finite_lo(C, j) ? mpq_get_d(C->lo[j]) : -INFINITY;
         /* exp(tl) relative to Z, for the float path: mass density at lo over Z */
         if (finite_lo(C, j) && !C->zero[j]) {
             mpfr_div(f, L->Elo[j], L->Clo[n], MPFR_RNDN);
             C->Ed[j] = mpfr_get_d(f, MPFR_RNDN);
+            C->El[j] = mpfr_get_ld(f, MPFR_RNDN);
         } else if (!C->zero[j]) {
             /* lo = -inf: store exp(ca)/Z via log */
             mpfr_log(f, L->Clo[n], MPFR_RNDN);
             mpfr_set_q(s, C->ca[j], MPFR_RNDN);
             mpfr_sub(f, s, f, MPFR_RNDN);
             C->Ed[j] = mpfr_get_d(f, MPFR_RNDN); /* log(exp(ca)/Z) */
+            C->El[j] = mpfr_get_ld(f, MPFR_RNDN);
         } else {
             C->Ed[j] = 0;
+            C->El[j] = 0;
         }
     }
     mpfr_clears(f, s, (mpfr_ptr)0);
     return EM_OK;
 }
 
-/* sign(F(x) - q) for a dyadic q held in an mpfr (exact); x rational.  First at the
- * sampling level (64 bits: one limb, cheap), then em_cont_cdf_cmp (rigorous levels and the
- * exact comparison): both are exact decisions, so the draw does not depend on which one
- * answered. */
-static int cdf_cmp_fr(em_cont *C, const mpq_t x, const mpfr_t q, int *sign)
+/* The sampler's fast comparison: sign(F(B) - q) from 64-bit bounds only, for B and q exact
+ * in MPFR (B a double or a midpoint of two: 54 bits).  Returns 1 with *sign when the
+ * bounds decide, 0 when they cannot (then the rigorous path decides). */
+static int fast_cmp(em_cont *C, const mpfr_t B, const mpfr_t q, int *sign)
 {
-    int where, partial;
-    size_t jj = 0, ci;
-    locate(C, x, &where, &jj, &partial, &ci);
-    if (where == 0 && C->slev.done) {
-        struct level *L = &C->slev;
-        mpfr_t a, b;
-        mpfr_inits2(L->p, a, b, (mpfr_ptr)0);
-        n_bounds(C, L, x, a, b);
-        /* F in [a / Zhi, b / Zlo]: compare a >= q Zhi, b < q Zlo */
+    const size_t n = C->n;
+    struct level *L = &C->slev;
+    /* where B is: the last j with lo_j <= B certainly */
+    if (finite_lo(C, 0) && mpfr_cmp(B, C->flo[1]) < 0) {
+        if (mpfr_cmp(B, C->flo[0]) >= 0)
+            return 0; /* B within the bounds of lo_0: the rigorous path */
+        *sign = -mpfr_sgn(q); /* F(B) = 0 */
+        return 1;
+    }
+    size_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (mpfr_cmp(B, C->flo[2 * mid + 1]) >= 0)
+            lo = mid;
+        else if (mpfr_cmp(B, C->flo[2 * mid]) < 0)
+            hi = mid;
+        else
+            return 0;
+    }
+    size_t j = lo;
+    mpfr_t a, b, t1, t2, g1, g2;
+    mpfr_inits2(64, a, b, t1, t2, g1, g2, (mpfr_ptr)0);
+    int ok = 1;
+    size_t ci;
+    int partial = 0;
+    if (mpfr_cmp(B, C->fhi[2 * j + 1]) >= 0) {
+        ci = j + 1;
+    } else if (mpfr_cmp(B, C->fhi[2 * j]) < 0) {
+        ci = j;
+        partial = !C->zero[j];
+    } else {
+        ok = 0;
+        ci = j;
+    }
+    if (ok && ci == n) {
+        mpfr_clears(a, b, t1, t2, g1, g2, (mpfr_ptr)0);
+        *sign = mpfr_cmp_ui(q, 1) < 0 ? 1 : (mpfr_cmp_ui(q, 1) == 0 ? 0 : -1);
+        return 1;
+    }
+    if (ok) {
+        mpfr_set(a, L->Clo[ci], MPFR_RNDD);
+        mpfr_set(b, L->Chi[ci], MPFR_RNDU);
+    }
+    if (ok && partial) {
+        mpfr_srcptr kl = C->fk[2 * j], kh = C->fk[2 * j + 1];
+        if (!finite_lo(C, j)) {
+            /* exp(ca + k B) / k, k > 0 */
+            if (mpfr_sgn(B) >= 0) {
+                mpfr_mul(t1, kl, B, MPFR_RNDD);
+                mpfr_mul(t2, kh, B, MPFR_RNDU);
+            } else {
+                mpfr_mul(t1, kh, B, MPFR_RNDD);
+                mpfr_mul(t2, kl, B, MPFR_RNDU);
+            }
+            mpfr_add(t1, t1, C->fca[2 * j], MPFR_RNDD);
+            mpfr_add(t2, t2, C->fca[2 * j + 1], MPFR_RNDU);
+            mpfr_exp(g1, t1, MPFR_RNDD);
+            mpfr_sub(t2, t2, t1, MPFR_RNDU);
+            if (mpfr_cmp_ui(t2, 1) <= 0 && mpfr_regular_p(g1)) {
+                /* exp(t) <= nextabove(RNDD(exp(t1))) (1 + 2 (t2 - t1)) */
+                mpfr_set(g2, g1, MPFR_RNDU);
+                mpfr_nextabove(g2);
+                mpfr_mul_2ui(t2, t2, 1, MPFR_RNDU);
+                mpfr_add_ui(t2, t2, 1, MPFR_RNDU);
+                mpfr_mul(g2, g2, t2, MPFR_RNDU);
+            } else {
+                mpfr_add(t2, t2, t1, MPFR_RNDU);
+                mpfr_exp(g2, t2, MPFR_RNDU);
+            }
+            mpfr_div(g1, g1, kh, MPFR_RNDD);
+            mpfr_div(g2, g2, kl, MPFR_RNDU);
+        } else {
+            /* t = B - lo in [t1, t2], >= 0 */
+            mpfr_sub(t1, B, C->flo[2 * j + 1], MPFR_RNDD);
+            mpfr_sub(t2, B, C->flo[2 * j], MPFR_RNDU);
+            if (mpfr_sgn(t1) < 0)
+                mpfr_set_zero(t1, 1);
+            int sk = mpq_sgn(C->k[j]);
+            if (sk == 0) {
+                mpfr_set(g1, t1, MPFR_RNDD);
+                mpfr_set(g2, t2, MPFR_RNDU);
+            } else if (sk > 0) {
+                /* expm1(k t)/k: increasing in k and in t */
+                /* one expm1: expm1(d2) <= expm1(d1) + exp(d1) 2 (d2 - d1) for
+                 * 0 <= d2 - d1 <= 1 (exp(x) - 1 <= 2x on [0, 1]) */
+                mpfr_mul(g1, kl, t1, MPFR_RNDD);   /* d1 */
+                mpfr_mul(g2, kh, t2, MPFR_RNDU);   /* d2 */
+                mpfr_sub(t2, g2, g1, MPFR_RNDU);   /* d2 - d1 >= 0 */
+                mpfr_expm1(g1, g1, MPFR_RNDD);
+                if (mpfr_cmp_ui(t2, 1) <= 0 && mpfr_number_p(g1)) {
+                    mpfr_set(g2, g1, MPFR_RNDU);
+                    mpfr_nextabove(g2);             /* >= expm1(d1) */
+                    mpfr_add_ui(t1, g2, 1, MPFR_RNDU); /* >= exp(d1) */
+                    mpfr_mul(t1, t1, t2, MPFR_RNDU);
+                    mpfr_mul_2ui(t1, t1, 1, MPFR_RNDU);
+                    mpfr_add(g2, g2, t1, MPFR_RNDU);
+                } else {
+                    mpfr_expm1(g2, g2, MPFR_RNDU);
+                }
+                mpfr_div(g1, g1, kl, MPFR_RNDD);
+                mpfr_div(g2, g2, kh, MPFR_RNDU);
+            } else {
+                /* (1 - exp(-|k| t)) / |k|: increasing in t, decreasing in |k| */
+                mpfr_mul(g1, kl, t1, MPFR_RNDU);     /* -|kl| t1, rounded up: x_lo */
+                mpfr_expm1(g1, g1, MPFR_RNDU);
+                mpfr_neg(g1, g1, MPFR_RNDD);
+                mpfr_neg(t1, kl, MPFR_RNDU);         /* |kl| */
+                mpfr_div(g1, g1, t1, MPFR_RNDD);
+                mpfr_mul(g2, kh, t2, MPFR_RNDD);
+                mpfr_expm1(g2, g2, MPFR_RNDD);
+                mpfr_neg(g2, g2, MPFR_RNDU);
+                mpfr_neg(t2, kh, MPFR_RNDD);         /* |kh| */
+                mpfr_div(g2, g2, t2, MPFR_RNDU);
+            }
+            if (mpfr_sgn(g1) < 0)
+                mpfr_set_zero(g1, 1);
+            mpfr_mul(g1, g1, L->Elo[j], MPFR_RNDD);
+            mpfr_mul(g2, g2, L->Ehi[j], MPFR_RNDU);
+        }
+        mpfr_add(a, a, g1, MPFR_RNDD);
+        mpfr_add(b, b, g2, MPFR_RNDU);
+    }
+    int decided = 0;
+    if (ok) {
+        /* F in [a / Zhi, b / Zlo] */
         mpfr_t t;
-        mpfr_init2(t, mpfr_get_prec(q) + L->p);
-        int decided = 0;
-        mpfr_mul(t, q, L->Chi[C->n], MPFR_RNDU);
+        mpfr_init2(t, mpfr_get_prec(q) + 64);
+        mpfr_mul(t, q, L->Chi[n], MPFR_RNDU);
         if (mpfr_cmp(a, t) > 0) {
             *sign = 1;
             decided = 1;
         } else {
-            mpfr_mul(t, q, L->Clo[C->n], MPFR_RNDD);
+            mpfr_mul(t, q, L->Clo[n], MPFR_RNDD);
             if (mpfr_cmp(b, t) < 0) {
                 *sign = -1;
                 decided = 1;
             }
         }
-        mpfr_clears(a, b, t, (mpfr_ptr)0);
-        if (decided)
+        mpfr_clear(t);
+    }
+    mpfr_clears(a, b, t1, t2, g1, g2, (mpfr_ptr)0);
+    return decided;
+}
+
+/* the rounding boundary between double y and its neighbour in direction dir, as a rational */
+static void dbound(mpq_t B, double y, int dir)
+{
+    double yn = dnext(y, dir);
+    mpq_t t;
+    mpq_init(t);
+    if (isinf(yn)) {
+        mpq_set_d(B, dir > 0 ? DBL_MAX : -DBL_MAX);
+        mpq_set_d(t, ldexp(dir > 0 ? 1.0 : -1.0, 970));
+        mpq_add(B, B, t);
+    } else {
+        mpq_set_d(B, y);
+        mpq_set_d(t, yn);
+        mpq_add(B, B, t);
+        mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
+        mpq_canonicalize(B);
+    }
+    mpq_clear(t);
+}
+
+/* sign(F(B) - q) for the rounding boundary B of the double y in direction dir (the
+ * planted bug: B = y itself, or the next double): B is built in MPFR (exact at 64 bits)
+ * for the fast comparison, and as a rational only when the rigorous path is needed. */
+static int bound_cmp(em_cont *C, double y, int dir, const mpfr_t q, int *sign)
+{
+    int st = EM_OK;
+    if (C->flo && !isinf(dnext(y, dir))) {
+        mpfr_t Bf;
+        mpfr_init2(Bf, 64);
+        if (C->test_bug == 1) {
+            mpfr_set_d(Bf, dir < 0 ? y : dnext(y, +1), MPFR_RNDN);
+        } else {
+            mpfr_set_d(Bf, y, MPFR_RNDN);
+            mpfr_add_d(Bf, Bf, dnext(y, dir), MPFR_RNDN); /* exact: 54 bits */
+            mpfr_div_2ui(Bf, Bf, 1, MPFR_RNDN);
+        }
+        int done = fast_cmp(C, Bf, q, sign);
+        mpfr_clear(Bf);
+        if (done)
             return EM_OK;
     }
+    mpq_t B;
+    mpq_init(B);
+    dbound(B, y, dir);
+    if (C->test_bug == 1)
+        mpq_set_d(B, dir < 0 ? y : dnext(y, +1));
+    /* the rigorous path (cdf_cmp_fr repeats the fast test only when B is exact in 64 bits) */
     mpq_t qq;
     mpq_init(qq);
     mpfr_get_q(qq, q);
-    int st = em_cont_cdf_cmp(C, x, qq, sign);
-    mpq_clear(qq);
+    st = em_cont_cdf_cmp(C, B, qq, sign);
+    mpq_clears(qq, B, (mpq_ptr)0);
     return st;
 }
 
@@ -2304,26 +2576,6 @@ static int cell_of(em_cont *C, const mpfr_t A, const mpfr_t Aw, size_t *out)
     em_expoly_clear(&P);
     mpq_clears(qa, qw, z, mz, (mpq_ptr)0);
     return st;
-}
-
-/* the rounding boundary between double y and its neighbour in direction dir, as a rational */
-static void dbound(mpq_t B, double y, int dir)
-{
-    double yn = dnext(y, dir);
-    mpq_t t;
-    mpq_init(t);
-    if (isinf(yn)) {
-        mpq_set_d(B, dir > 0 ? DBL_MAX : -DBL_MAX);
-        mpq_set_d(t, ldexp(dir > 0 ? 1.0 : -1.0, 970));
-        mpq_add(B, B, t);
-    } else {
-        mpq_set_d(B, y);
-        mpq_set_d(t, yn);
-        mpq_add(B, B, t);
-        mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
-        mpq_canonicalize(B);
-    }
-    mpq_clear(t);
 }
 
 int em_cont_double_mass_bounds(em_cont *C, double y, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
@@ -2448,6 +2700,29 @@ static int draw_more(em_bits *b, long *k, mpfr_t A, mpfr_t Aw)
     return EM_OK;
 }
 
+/* the same in long double, from U's leading bits */
+static double approx_in_piece_l(em_cont *C, size_t j, const mpfr_t A)
+{
+    long double u = mpfr_get_ld(A, MPFR_RNDN);
+    long double v = u - C->Fl[j], k = C->kl[j], x;
+    if (v < 0)
+        v = 0;
+    if (C->lol[j] == -INFINITY)
+        x = (logl(v * k) - C->El[j]) / k;
+    else if (k == 0)
+        x = C->lol[j] + v / C->El[j];
+    else {
+        long double t = v * k / C->El[j];
+        if (t <= -1)
+            t = -1 + 0x1p-64L;
+        x = C->lol[j] + log1pl(t) / k;
+    }
+    double y = (double)x;
+    if (isnan(y) || isinf(y))
+        return approx_in_piece(C, j, mpfr_get_d(A, MPFR_RNDN));
+    return y;
+}
+
 int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
 {
     if (!C || !b || !index)
@@ -2488,7 +2763,7 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
     {
         mpq_t Bm, Bp;
         mpq_inits(Bm, Bp, (mpq_ptr)0);
-        double y = approx_in_piece(C, j, mpfr_get_d(A, MPFR_RNDN));
+        double y = approx_in_piece_l(C, j, A);
         uint64_t klo = dkey(-DBL_MAX), khi = dkey(DBL_MAX); /* answer in [klo, khi] */
         int haslo = 0, hashi = 0;
         uint64_t jump = 1;
@@ -2497,13 +2772,10 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
             /* gallop away from a bad approximation, then bisect the bracket */
             if (haslo && hashi)
                 y = dunkey(klo + (khi - klo) / 2);
-            dbound(Bm, y, -1);
-            if (C->test_bug == 1)
-                mpq_set_d(Bm, y); /* planted: the cell of y becomes [y, y+) (floor) */
-            if ((st = cdf_cmp_fr(C, Bm, A, &s1)) != EM_OK)
+            if ((st = bound_cmp(C, y, -1, A, &s1)) != EM_OK)
                 break;
             if (s1 > 0) {
-                if ((st = cdf_cmp_fr(C, Bm, Aw, &s3)) != EM_OK)
+                if ((st = bound_cmp(C, y, -1, Aw, &s3)) != EM_OK)
                     break;
                 if (s3 >= 0) { /* X < B-: below y */
                     khi = dkey(y) - 1;
@@ -2519,13 +2791,10 @@ int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
                     break;
                 continue;
             }
-            dbound(Bp, y, +1);
-            if (C->test_bug == 1)
-                mpq_set_d(Bp, dnext(y, +1));
-            if ((st = cdf_cmp_fr(C, Bp, Aw, &s2)) != EM_OK)
+            if ((st = bound_cmp(C, y, +1, Aw, &s2)) != EM_OK)
                 break;
             if (s2 < 0) {
-                if ((st = cdf_cmp_fr(C, Bp, A, &s3)) != EM_OK)
+                if ((st = bound_cmp(C, y, +1, A, &s3)) != EM_OK)
                     break;
                 if (s3 <= 0) { /* X >= B+: above y */
                     klo = dkey(y) + 1;
