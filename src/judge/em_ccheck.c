@@ -173,8 +173,9 @@ int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_ex
     mpfr_t Fb, Fl, Fr, t;
     mpfr_inits2(EDGE_PREC, Fb, Fl, Fr, t, (mpfr_ptr)0);
     double *slo = malloc((np + 1) * sizeof *slo), *shi = malloc((np + 1) * sizeof *shi);
-    double *brk = malloc((2 * np + 1) * sizeof *brk);
-    const size_t cap = (size_t)K + 2 * np + 2;
+    double *brk = malloc((2 * (size_t)K + 1) * sizeof *brk);
+    const int use_breaks = np <= (size_t)K; /* breakpoints as edges only for few pieces */
+    const size_t cap = (size_t)K + (use_breaks ? 2 * np : 0) + 2;
     edge *E = malloc(cap * sizeof *E);
     double *p = NULL, *xs = NULL, *F = NULL;
     uint64_t *cnt = NULL, *mult = NULL;
@@ -203,9 +204,9 @@ int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_ex
             shi[ns] = h;
             ns++;
         }
-        if (!li)
+        if (!li && use_breaks)
             brk[nb++] = em_q_to_d_dir(lo, 0);
-        if (!hinf)
+        if (!hinf && use_breaks)
             brk[nb++] = em_q_to_d_dir(hi, 0);
     }
     if (ns == 0) {
@@ -235,7 +236,7 @@ int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_ex
             goto out;
     }
     /* breakpoints, when the law has few pieces: the internal ones (not the ends of R) */
-    if (np <= (size_t)K) {
+    if (use_breaks) {
         qsort(brk, nb, sizeof *brk, dcmp);
         const double minp = 1.0 / (4.0 * K);
         for (size_t i = 0; i < nb; i++) {
