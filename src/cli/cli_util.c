@@ -425,6 +425,7 @@ int em_cli_status_exit(int st)
         return EM_EXIT_OK;
     case EM_ERR_NOMEM:
     case EM_ERR_RNG:
+    case EM_ERR_UNDECIDED:
         return EM_EXIT_INTERNAL;
     default:
         return EM_EXIT_USAGE;

@@ -292,7 +292,7 @@ int cmd_probs(int argc, char **argv)
         em_oracle_cand r;
         st = em_oracle_get(o, i, &r);
         if (st != EM_OK) {
-            fprintf(stderr, "%s: candidate %zu: %s\n", c.cmd, i, em_strerror(st));
+            fprintf(stderr, "%s: candidate %zu: %s\n", c.cmd, i, em_cont_strerror(st));
             rc = em_cli_status_exit(st);
             goto done;
         }

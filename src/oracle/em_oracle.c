@@ -25,12 +25,14 @@
 #include <mpfr.h>
 
 #include "expmech.h"
+#include "oracle/em_cont.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_rational.h"
 
 #define MAX_LEVELS 18          /* precision doubles per level: p0 * 2^17 > 2^24 bits */
 #define MAX_PREC (1L << 24)
+#define EXACT_LEVEL 3          /* after p0 * 2^3 bits undecided: the exact comparison */
 #define GUARD 9                /* guard digits of dec_direct */
 #define GUARD_POW 1000000000L
 
@@ -63,6 +65,7 @@ struct em_oracle {
     mpfr_t scr[9];           /* attempt()'s variables, at scr_prec */
     mpfr_prec_t scr_prec;
     mpz_t scr_e;
+    em_cont *exact;          /* the exact fallback (em_cont.h), built when first needed */
     char *ratdigits;         /* cached decimal of 1/m (or 1/m - infinitesimal) */
     mpz_t rat_e;
     double rat_d;
@@ -184,6 +187,7 @@ void em_oracle_free(em_oracle *o)
 {
     if (!o)
         return;
+    em_cont_free(o->exact);
     for (int k = 0; k < MAX_LEVELS; k++)
         level_clear(&o->lv[k]);
     em_exponents_free(o->n, o->t, o->cls);
@@ -431,7 +435,21 @@ static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, i
             ex++;
         }
     } else {
-        return 0;
+        /* The value lies within 10^-(K+G) (relative) of a rounding boundary, where the
+         * guard digits cannot tell the sides apart at any precision: convert both ends to
+         * K digits instead.  Both give the same decimal once the interval excludes the
+         * boundary, which it does at a finite precision (the value is never exactly a
+         * boundary: src/oracle/README.md, "Termination"). */
+        mpfr_exp_t e1, e2;
+        char *d2 = o->dig2;
+        mpfr_get_str(d, &e1, 10, (size_t)K, lo, MPFR_RNDN);
+        mpfr_get_str(d2, &e2, 10, (size_t)K, hi, MPFR_RNDN);
+        if (e1 != e2 || strcmp(d, d2) != 0)
+            return 0;
+        *neg = d[0] == '-';
+        if (*neg)
+            memmove(d, d + 1, strlen(d));
+        ex = e1;
     }
     mpz_set_si(e, (long)ex);
     return 1;
@@ -707,6 +725,75 @@ out:
     return st;
 }
 
+/* A result the intervals cannot decide: the value is within the interval's width of a
+ * rounding boundary, or exactly on one of double's (log P = t - ln S with t a double
+ * midpoint and ln S below any precision).  The same probability as a weighted law with
+ * weights exp(t_j) (em_cont: utilities t_j, c = 1) is rounded with exact comparisons of
+ * exponential polynomials (spec/Continuous.md), which terminate. */
+static int exact_fallback(em_oracle *o, size_t i, em_oracle_cand *c)
+{
+    int st = EM_OK;
+    if (!o->exact) {
+        unsigned char *ex = malloc(o->n ? o->n : 1);
+        if (!ex)
+            return EM_ERR_NOMEM;
+        for (size_t j = 0; j < o->n; j++)
+            ex[j] = o->cls[j] == CL_EXCLUDED;
+        mpq_t two, one;
+        mpq_inits(two, one, (mpq_ptr)0);
+        mpq_set_ui(two, 2, 1);
+        mpq_set_ui(one, 1, 1);
+        st = em_cont_new_atoms(o->n, o->t, ex, NULL, two, one, EM_STANDARD, o->K, &o->exact, NULL, 0);
+        mpq_clears(two, one, (mpq_ptr)0);
+        free(ex);
+        if (st != EM_OK)
+            return st;
+    }
+    em_cval p, lp;
+    em_cval_init(&p);
+    em_cval_init(&lp);
+    st = em_cont_prob(o->exact, i, &p, &lp);
+    if (st == EM_OK) {
+        unsigned flags = 0;
+        /* below 1 but rounding to 1 (there is another candidate): K nines, as emit_prob */
+        const char *q = p.str;
+        int one = q[0] == '1';
+        for (const char *r = q + 1; *r && one; r++)
+            one = *r == '.' || *r == '0';
+        if (one) {
+            char *nines = malloc((size_t)o->K + 3);
+            if (!nines) {
+                st = EM_ERR_NOMEM;
+            } else {
+                nines[0] = '0';
+                nines[1] = '.';
+                memset(nines + 2, '9', (size_t)o->K);
+                nines[o->K + 2] = 0;
+                free(p.str);
+                p.str = nines;
+                flags |= EM_OF_NEAR_ONE;
+            }
+        }
+        if (st == EM_OK) {
+            free(o->pstr);
+            o->pstr = p.str;
+            p.str = NULL;
+            free(o->lstr);
+            o->lstr = lp.str;
+            lp.str = NULL;
+            c->prob = o->pstr;
+            c->logprob = o->lstr;
+            c->prob_d = p.d;
+            c->logprob_d = lp.d;
+            c->flags = flags;
+            c->prec = -1;
+        }
+    }
+    em_cval_clear(&p);
+    em_cval_clear(&lp);
+    return st;
+}
+
 int em_oracle_get(em_oracle *o, size_t i, em_oracle_cand *c)
 {
     if (!o || !c)
@@ -751,8 +838,19 @@ int em_oracle_get(em_oracle *o, size_t i, em_oracle_cand *c)
         st = attempt(o, i, k, c, &done);
         if (st || done)
             break;
+        if (k == EXACT_LEVEL && !o->lv[k].extreme) {
+            /* an undecided result goes to the exact comparison; if that cannot decide
+             * either (values beyond MPFR's range), the levels go on */
+            int st2 = exact_fallback(o, i, c);
+            if (st2 == EM_OK)
+                break;
+            if (st2 == EM_ERR_NOMEM) {
+                st = st2;
+                break;
+            }
+        }
         if (k == MAX_LEVELS - 1)
-            st = EM_ERR_DOMAIN;
+            st = EM_ERR_UNDECIDED; /* the precision limit: exit 3, never "bad input" */
     }
     mpfr_set_emin(emin);
     mpfr_set_emax(emax);

@@ -56,8 +56,10 @@ typedef struct em_oracle_cand {
 int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
                   const mpq_t delta, int variant, int digits, em_oracle **out);
 
-/* Candidate i's correctly rounded results.  Errors: EM_ERR_DOMAIN (i >= n, or the
- * precision limit of 2^24 bits reached, which no known input does), EM_ERR_NOMEM. */
+/* Candidate i's correctly rounded results.  Errors: EM_ERR_DOMAIN (i >= n),
+ * EM_ERR_UNDECIDED (em_cont.h: the precision limit of 2^24 bits reached, which no known
+ * input does: a result the interval levels cannot decide by 8 times the first precision
+ * goes to the exact comparison of em_cont, which terminates), EM_ERR_NOMEM. */
 int em_oracle_get(em_oracle *o, size_t i, em_oracle_cand *c);
 
 /* Largest precision (bits) used so far, and the number of normaliser passes. */
