@@ -24,7 +24,7 @@ STATS    := $(STATS_SRC:stats/%.c=$(B)/stats/%)
 BENCHES  := $(BENCH_SRC:stats/%.c=$(B)/stats/%)
 HEADERS  := $(wildcard src/include/*.h src/*/*.h spec/*.acsl tests/*.h stats/*.h)
 
-.PHONY: all deps demo check unit verify prove stats stats-full bench clean help
+.PHONY: all deps demo check unit sanitize valgrind verify prove stats stats-full bench clean help
 .DEFAULT_GOAL := all
 
 help:
@@ -82,11 +82,27 @@ demo: $(B)/expmech
 	$(B)/expmech sample --epsilon 1 -n 3 --seed 7 $(B)/pricing.txt
 
 # ------------------------------------------------------------------ tests
-check: unit verify stats
-	@echo "make check: all stages passed (unit, verify, stats)"
+check: unit sanitize valgrind verify stats
+	@echo "make check: all stages passed (unit, sanitize, valgrind, verify, stats)"
 
 unit: $(TESTS) $(B)/expmech
 	@bash mk/run-tests.sh $(TESTS)
+
+# The unit tests again, built with AddressSanitizer + UndefinedBehaviorSanitizer (leak
+# detection on): any report fails the test that triggered it (the CLI tests run the
+# sanitized program too).
+SB := build-asan
+SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+sanitize: $(B)/.deps-ok
+	@$(MAKE) --no-print-directory -s B=$(SB) CFLAGS="$(SAN_CFLAGS)" $(SB)/expmech $(TESTS:$(B)/%=$(SB)/%)
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  EM_EXPMECH=$(SB)/expmech bash mk/run-tests.sh $(TESTS:$(B)/%=$(SB)/%)
+
+# The command-line tests with the program under valgrind (mk/valgrind-expmech): a memory
+# error or a definite leak is exit 97, a failed test.
+CLI_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(shell grep -l em_cli_util.h tests/test_*.c))
+valgrind: $(CLI_TESTS) $(B)/expmech
+	@EM_EXPMECH=mk/valgrind-expmech bash mk/run-tests.sh $(CLI_TESTS)
 
 stats: $(STATS) $(B)/expmech
 	@bash mk/run-stats.sh quick $(STATS)
@@ -105,4 +121,4 @@ prove: $(B)/.deps-ok
 	@bash proofs/verify.sh update
 
 clean:
-	rm -rf $(B)
+	rm -rf $(B) $(SB)

@@ -201,6 +201,7 @@ START_TEST(property_random)
             }
             mpq_canonicalize(u[j]);
         }
+        const size_t n_init = n;
         if (kind >= 3) {
             /* n = 2, P_0 = 1/(1 + exp(c (u1 - u0))) within ~1e-35 of 10^-k or 1/2:
              * u1 - u0 = ln(1/P - 1) / c, rounded to 40 digits */
@@ -236,7 +237,7 @@ START_TEST(property_random)
             bad += compare_all(n, u, eps_s, K);
             cases++;
         }
-        for (size_t j = 0; j < (kind >= 3 ? 2 : n); j++)
+        for (size_t j = 0; j < n_init; j++)
             mpq_clear(u[j]);
     }
     alarm(0);

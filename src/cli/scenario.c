@@ -39,9 +39,9 @@ void em_scenario_free(em_scenario *s)
     free(s->hash);
     free(s->name);
     mpq_clear(s->sensitivity);
+    /* zeroed, not re-initialised (that leaked): a second free is harmless (GMP frees
+     * nothing of a zero-allocation mpq), a reuse needs em_scenario_init */
     memset(s, 0, sizeof *s);
-    mpq_init(s->sensitivity);
-    em_pieces_init(&s->pieces);
 }
 
 static uint64_t hash_bytes(const char *p, size_t n)

@@ -54,6 +54,7 @@ typedef struct em_scenario {
 } em_scenario;
 
 void em_scenario_init(em_scenario *s);
+/* Frees everything and zeroes s: freeing twice is harmless; reuse needs em_scenario_init. */
 void em_scenario_free(em_scenario *s);
 
 /* Parse a whole buffer.  Returns EM_OK or EM_ERR_PARSE / EM_ERR_TOO_MANY / EM_ERR_NOMEM

@@ -99,8 +99,7 @@ void em_pieces_free(em_pieces *ps)
     free(ps->line);
     mpq_clear(ps->sensitivity);
     free(ps->name);
-    memset(ps, 0, sizeof *ps);
-    mpq_init(ps->sensitivity);
+    memset(ps, 0, sizeof *ps); /* as em_scenario_free: a second free is harmless */
 }
 
 int em_pieces_push(em_pieces *ps, const mpq_t lo, const mpq_t hi, const mpq_t a, const mpq_t b,
