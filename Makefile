@@ -120,5 +120,26 @@ verify: $(B)/.deps-ok
 prove: $(B)/.deps-ok
 	@bash proofs/verify.sh update
 
+# ------------------------------------------------------------------- fuzzing
+# clang's libFuzzer with ASan + UBSan (leaks included): fuzz/README.md.  `make fuzz` runs
+# each harness FUZZ_SECONDS (CI: 20 s each, part of make check); `make fuzz-full` longer.
+FB := build-fuzz
+FUZZ_TARGETS := $(patsubst fuzz/%.c,$(FB)/%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_SRC := $(LIB_SRC) $(CLI_SRC) src/cli/expmech.c
+FUZZ_CFLAGS := $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+               -Isrc/include -Isrc -I. -Dmain=em_program_main
+FUZZ_SECONDS ?= 20
+FUZZ_TIMEOUT ?= 1
+$(FB)/%: fuzz/%.c $(FUZZ_SRC) $(HEADERS) | deps-built
+	@mkdir -p $(FB)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LDLIBS)
+
+.PHONY: fuzz fuzz-full fuzz-build
+fuzz-build: $(FUZZ_TARGETS)
+fuzz: $(FUZZ_TARGETS)
+	@bash mk/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TIMEOUT) $(FUZZ_TARGETS)
+fuzz-full: $(FUZZ_TARGETS)
+	@bash mk/run-fuzz.sh $${FUZZ_FULL_SECONDS:-1800} 1 $(FUZZ_TARGETS)
+
 clean:
-	rm -rf $(B) $(SB)
+	rm -rf $(B) $(SB) $(FB)

@@ -91,6 +91,71 @@ static int scan_digits(const char *s, size_t len, size_t *j, int hex, char *buf,
     return EM_OK;
 }
 
+/* |z| < 10^EM_Q_MAX_DIGITS: at most EM_Q_MAX_DIGITS decimal digits (exactly) */
+static int digits_ok(const mpz_t z)
+{
+    size_t d = mpz_sizeinbase(z, 10); /* exact or one too many */
+    if (d <= EM_Q_MAX_DIGITS)
+        return 1;
+    if (d > EM_Q_MAX_DIGITS + 1)
+        return 0;
+    mpz_t p;
+    mpz_init(p);
+    mpz_ui_pow_ui(p, 10, EM_Q_MAX_DIGITS);
+    int ok = mpz_cmpabs(z, p) < 0;
+    mpz_clear(p);
+    return ok;
+}
+
+/* The canonical decimal form of q: q = m 10^x with m not divisible by 10, when q is a
+ * terminating decimal (returns 1), else 0.  m, x set only on 1. */
+static int terminating(const mpq_t q, mpz_t m, long *x)
+{
+    mpz_t b;
+    mpz_init_set(b, mpq_denref(q));
+    unsigned long e2 = mpz_scan1(b, 0);
+    mpz_tdiv_q_2exp(b, b, e2);
+    mpz_t five;
+    mpz_init_set_ui(five, 5);
+    unsigned long e5 = mpz_remove(b, b, five);
+    int term = mpz_cmp_ui(b, 1) == 0;
+    if (term) {
+        unsigned long k = e2 > e5 ? e2 : e5;
+        mpz_ui_pow_ui(m, 10, k);
+        mpz_mul(m, m, mpq_numref(q));
+        mpz_divexact(m, m, mpq_denref(q));
+        long xx = -(long)k;
+        if (mpz_sgn(m) != 0) {
+            mpz_t ten;
+            mpz_init_set_ui(ten, 10);
+            xx += (long)mpz_remove(m, m, ten);
+            mpz_clear(ten);
+        } else {
+            xx = 0;
+        }
+        *x = xx;
+    }
+    mpz_clears(b, five, (mpz_ptr)0);
+    return term;
+}
+
+/* The value rule that makes every accepted number writable in an accepted form
+ * (em_q_to_string): a terminating decimal m 10^x needs |m| < 10^10000 and |x| <= 10000;
+ * any other rational a numerator and a denominator of at most 10000 digits. */
+static int value_ok(const mpq_t q)
+{
+    mpz_t m;
+    mpz_init(m);
+    long x = 0;
+    int ok;
+    if (terminating(q, m, &x))
+        ok = digits_ok(m) && x <= EM_Q_MAX_EXP10 && x >= -EM_Q_MAX_EXP10;
+    else
+        ok = digits_ok(mpq_numref(q)) && digits_ok(mpq_denref(q));
+    mpz_clear(m);
+    return ok;
+}
+
 int em_q_parse(const char *s, size_t len, int allow_neg_inf, mpq_t q, int *kind, const char **msg)
 {
     if (!s || !kind)
@@ -219,6 +284,11 @@ int em_q_parse(const char *s, size_t len, int allow_neg_inf, mpq_t q, int *kind,
     mpq_set_num(q, num);
     mpq_set_den(q, den);
     mpq_canonicalize(q);
+    if (!value_ok(q)) {
+        st = fail(msg, "number out of range (more than 10000 significant digits, or a "
+                       "decimal exponent beyond +-10000 once written exactly)");
+        goto out;
+    }
     *kind = EM_Q_FINITE;
 out:
     free(buf);
@@ -257,77 +327,75 @@ double em_q_get_d(const mpq_t q, int *overflow)
 
 char *em_q_to_string(const mpq_t q, int maxdigits)
 {
-    /* q = a/b is a terminating decimal iff b = 2^x 5^y; then q = m * 10^-k with
-     * k = max(x, y) and m = a * 10^k / b. */
-    mpz_t b, five, m;
-    mpz_init_set(b, mpq_denref(q));
-    mpz_init_set_ui(five, 5);
+    /* Every number em_q_parse accepts is written in a form it accepts again (value_ok):
+     * a terminating decimal m 10^x as d.ddd e+-E (at most maxdigits digits, |E| <= 10000)
+     * or else as the digits of m and the exponent x ("123e-10000"); any other rational as
+     * num/den. */
+    if (mpq_sgn(q) == 0)
+        return strdup("0");
+    mpz_t m;
     mpz_init(m);
+    long x = 0;
     char *out = NULL;
-    unsigned long x = mpz_scan1(b, 0);
-    mpz_tdiv_q_2exp(b, b, x);
-    unsigned long y = mpz_remove(b, b, five);
-    if (mpz_cmp_ui(b, 1) == 0) {
-        long k = (long)(x > y ? x : y);
-        mpz_ui_pow_ui(m, 10, (unsigned long)k);
-        mpz_mul(m, m, mpq_numref(q));
-        mpz_divexact(m, m, mpq_denref(q));
-        if (mpz_sgn(m) == 0) {
-            out = strdup("0");
-            goto done;
-        }
-        while (mpz_divisible_ui_p(m, 10)) {
-            mpz_divexact_ui(m, m, 10);
-            k--;
-        }
+    if (terminating(q, m, &x)) {
         int neg = mpz_sgn(m) < 0;
         mpz_abs(m, m);
         char *d = mpz_get_str(NULL, 10, m);
+        if (!d)
+            goto done;
         long nd = (long)strlen(d);
-        if (nd <= maxdigits) {
-            long E = nd - 1 - k; /* value = d[0].d[1..] * 10^E */
-            size_t cap = (size_t)nd + 64 + (size_t)(E < 0 ? -E : E);
+        long E = nd - 1 + x; /* value = d[0].d[1..] * 10^E */
+        size_t cap = (size_t)nd + 64 + (size_t)(E < 0 ? -E : E);
+        if (nd <= maxdigits && E >= -6 && E < 21) {
             out = malloc(cap);
             if (out) {
                 char *p = out;
                 if (neg) *p++ = '-';
-                if (E >= -6 && E < 21) {
-                    if (E >= 0) {
-                        for (long i = 0; i <= E; i++)
-                            *p++ = i < nd ? d[i] : '0';
-                        if (nd > E + 1) {
-                            *p++ = '.';
-                            for (long i = E + 1; i < nd; i++)
-                                *p++ = d[i];
-                        }
-                    } else {
-                        *p++ = '0';
+                if (E >= 0) {
+                    for (long i = 0; i <= E; i++)
+                        *p++ = i < nd ? d[i] : '0';
+                    if (nd > E + 1) {
                         *p++ = '.';
-                        for (long i = 0; i < -E - 1; i++)
-                            *p++ = '0';
-                        for (long i = 0; i < nd; i++)
+                        for (long i = E + 1; i < nd; i++)
                             *p++ = d[i];
                     }
-                    *p = 0;
                 } else {
-                    *p++ = d[0];
-                    if (nd > 1) {
-                        *p++ = '.';
-                        memcpy(p, d + 1, (size_t)nd - 1);
-                        p += nd - 1;
-                    }
-                    sprintf(p, "e%c%ld", E < 0 ? '-' : '+', E < 0 ? -E : E);
+                    *p++ = '0';
+                    *p++ = '.';
+                    for (long i = 0; i < -E - 1; i++)
+                        *p++ = '0';
+                    for (long i = 0; i < nd; i++)
+                        *p++ = d[i];
                 }
+                *p = 0;
             }
-            free(d);
-            goto done;
+        } else if (nd <= maxdigits && E >= -EM_Q_MAX_EXP10 && E <= EM_Q_MAX_EXP10) {
+            out = malloc(cap);
+            if (out) {
+                char *p = out;
+                if (neg) *p++ = '-';
+                *p++ = d[0];
+                if (nd > 1) {
+                    *p++ = '.';
+                    memcpy(p, d + 1, (size_t)nd - 1);
+                    p += nd - 1;
+                }
+                sprintf(p, "e%c%ld", E < 0 ? '-' : '+', E < 0 ? -E : E);
+            }
+        } else if (nd <= maxdigits || !digits_ok(mpq_numref(q)) || !digits_ok(mpq_denref(q))) {
+            /* all the digits with the exponent of the last one */
+            out = malloc((size_t)nd + 32);
+            if (out)
+                sprintf(out, "%s%se%ld", neg ? "-" : "", d, x);
         }
         free(d);
+        if (out)
+            goto done;
     }
     {
         char *a = mpz_get_str(NULL, 10, mpq_numref(q));
         char *bb = mpz_get_str(NULL, 10, mpq_denref(q));
-        out = malloc(strlen(a) + strlen(bb) + 2);
+        out = a && bb ? malloc(strlen(a) + strlen(bb) + 2) : NULL;
         if (out) {
             if (mpz_cmp_ui(mpq_denref(q), 1) == 0)
                 strcpy(out, a);
@@ -338,8 +406,6 @@ char *em_q_to_string(const mpq_t q, int maxdigits)
         free(bb);
     }
 done:
-    mpz_clear(b);
-    mpz_clear(five);
     mpz_clear(m);
     return out;
 }

@@ -1,0 +1,88 @@
+/* fuzz_cmd: every command entry point of the expmech program with fuzzed input files.
+ * Input: one byte choosing a command line from the table below, then the first file, then
+ * optionally "\n@@@\n" and the second file (samples, probabilities, a CDF table, or the
+ * neighbouring scenario).  libFuzzer's -close_fd_mask=3 discards the commands' standard
+ * output and error (not libFuzzer's own reports); the commands must
+ * return an exit status (never crash, leak, hang or hit undefined behaviour). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+
+static char dir[64], f1[96], f2[96];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    strcpy(dir, "/tmp/em_fuzz_XXXXXX");
+    if (!mkdtemp(dir))
+        abort();
+    snprintf(f1, sizeof f1, "%s/a", dir);
+    snprintf(f2, sizeof f2, "%s/b", dir);
+    return 0; /* the commands' output: run with -close_fd_mask=3 (mk/run-fuzz.sh) */
+}
+
+#define A(...) {__VA_ARGS__, NULL}
+static const char *const lines[][14] = {
+    A("probs", "--epsilon", "1", "F1"),
+    A("probs", "--epsilon", "1", "--digits", "3", "--format", "json", "F1"),
+    A("probs", "--epsilon", "1/2", "--variant", "pf", "F1"),
+    A("sample", "--epsilon", "1", "-n", "3", "--seed", "1", "F1"),
+    A("sample", "--epsilon", "1", "-n", "3", "--seed", "1", "--sampler", "float", "F1"),
+    A("utility", "--epsilon", "1", "F1"),
+    A("cdf", "--epsilon", "1", "--at", "0,1,2.5", "F1"),
+    A("cdf", "--epsilon", "1", "--between", "0:1", "F1"),
+    A("density", "--epsilon", "2", "--grid", "0:3:4", "F1"),
+    A("quantile", "--epsilon", "1", "--at", "0.1,0.5,0.9", "F1"),
+    A("check", "--epsilon", "1", "--samples", "F2", "F1"),
+    A("compare", "--epsilon", "1", "--probs", "F2", "F1"),
+    A("compare", "--epsilon", "1", "--cdf", "F2", "F1"),
+    A("audit", "--epsilon", "1", "F1", "F2"),
+};
+#define NLINES (sizeof lines / sizeof lines[0])
+
+static void put(const char *path, const uint8_t *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        abort();
+    if (n && fwrite(p, 1, n, f) != n)
+        abort();
+    fclose(f);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1 || size > 2048)
+        return 0;
+    const uint8_t *p = data + 1;
+    size_t n = size - 1, n1 = n;
+    const uint8_t *sep = memmem(p, n, "\n@@@\n", 5);
+    if (sep)
+        n1 = (size_t)(sep - p);
+    put(f1, p, n1);
+    if (sep)
+        put(f2, sep + 5, n - n1 - 5);
+    else
+        put(f2, (const uint8_t *)"", 0);
+    const char *const *line = lines[data[0] % NLINES];
+    char *argv[16];
+    int argc = 0;
+    for (; line[argc]; argc++)
+        argv[argc] = (char *)(!strcmp(line[argc], "F1") ? f1 : !strcmp(line[argc], "F2") ? f2 : line[argc]);
+    argv[argc] = NULL;
+    for (const em_command *c = em_commands; c->name; c++)
+        if (!strcmp(c->name, argv[0])) {
+            int rc = c->run(argc, argv);
+            if (rc < 0 || rc > 4)
+                abort(); /* an exit status outside the documented ones */
+            break;
+        }
+    fflush(stdout);
+    clearerr(stdout);
+    return 0;
+}

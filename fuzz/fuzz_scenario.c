@@ -1,0 +1,78 @@
+/* fuzz_scenario: the scenario parser (finite, '# measure: yes', '# output: continuous')
+ * and, on a successful parse, the oracles over it: the finite oracle's first candidates,
+ * the weighted/continuous oracle's probabilities, CDF, density and quantile at a few
+ * points.  Inputs of at most 2 KiB keep every iteration well under a second. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/scenario.h"
+#include "expmech.h"
+#include "oracle/em_cont.h"
+#include "oracle/em_oracle.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 2048)
+        return 0;
+    em_scenario sc;
+    em_scenario_init(&sc);
+    char err[EM_SCENARIO_ERRLEN];
+    if (em_scenario_parse(&sc, (const char *)data, size, "fuzz", err, sizeof err) != EM_OK) {
+        if (!err[0])
+            abort(); /* every failure says why */
+        em_scenario_free(&sc);
+        return 0;
+    }
+    mpq_t eps, delta;
+    mpq_inits(eps, delta, (mpq_ptr)0);
+    mpq_set_ui(eps, 1, 1);
+    if (sc.has_sensitivity)
+        mpq_set(delta, sc.sensitivity);
+    else
+        mpq_set_ui(delta, 1, 1);
+    em_cont *C = NULL;
+    int st;
+    if (sc.continuous)
+        st = em_cont_new_pieces(&sc.pieces, eps, delta, EM_STANDARD, 6, &C, err, sizeof err);
+    else
+        st = em_cont_new_atoms(sc.n, sc.u, sc.excluded, sc.has_measure ? sc.measure : NULL, eps,
+                               delta, EM_STANDARD, 6, &C, err, sizeof err);
+    if (st == EM_OK) {
+        em_cval a, b;
+        em_cval_init(&a);
+        em_cval_init(&b);
+        size_t n = em_cont_size(C);
+        for (size_t j = 0; j < n && j < 4; j++)
+            (void)em_cont_prob(C, j, &a, &b);
+        if (sc.continuous) {
+            mpq_t x;
+            mpq_init(x);
+            const char *pts[] = {"0", "1/3", "-2.5", "7"};
+            for (int k = 0; k < 4; k++) {
+                mpq_set_str(x, pts[k][0] == '-' ? "-5/2" : pts[k], 10);
+                mpq_canonicalize(x);
+                (void)em_cont_cdf(C, x, &a);
+                (void)em_cont_density(C, x, &a, &b);
+            }
+            mpq_set_ui(x, 1, 3);
+            (void)em_cont_quantile(C, x, &a);
+            mpq_clear(x);
+        }
+        em_cval_clear(&a);
+        em_cval_clear(&b);
+        em_cont_free(C);
+    }
+    if (!sc.continuous && !sc.has_measure) {
+        em_oracle *o;
+        if (em_oracle_new(sc.n, sc.u, sc.excluded, eps, delta, EM_STANDARD, 6, &o) == EM_OK) {
+            em_oracle_cand c;
+            for (size_t i = 0; i < sc.n && i < 4; i++)
+                (void)em_oracle_get(o, i, &c);
+            em_oracle_free(o);
+        }
+    }
+    mpq_clears(eps, delta, (mpq_ptr)0);
+    em_scenario_free(&sc);
+    return 0;
+}
