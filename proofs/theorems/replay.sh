@@ -41,7 +41,7 @@ SMOKE_TLIMIT=5
 TRANSFORM="split_vc"
 
 # Files in dependency order.
-FILES="Mechanism Privacy Monotone Accuracy Shift Laplace Scores PermuteFlip"
+FILES="Mechanism Privacy Monotone Accuracy Shift Laplace Scores PermuteFlip Weighted"
 
 # The exported theorems (let lemma) that must exist and be proved.
 EXPECTED="privacy_standard privacy_standard_sym privacy_seed
@@ -66,10 +66,14 @@ laplace_score_private laplace_count_private laplace_count_private_subst
 pf_opt_sensitive pf_accept_range pf_accept_mode pf_accept_ratio
 pf_expect_antitone pf_expect_monotone pf_expect_scaling
 pf_prob_q_range pf_prob_range pf_lambda_bounds
-pf_private_q pf_private pf_private_sym"
+pf_private_q pf_private pf_private_sym
+weighted_private weighted_private_sym weighted_private_band weighted_private_monotone
+piece_density_ratio piece_mass_bound ray_left_mass_bound ray_right_mass_bound
+normaliser_bound continuous_private continuous_private_sym
+continuous_private_band continuous_private_monotone constant_pieces_weighted"
 
 # The only assumed (unproved) declarations allowed; see TRUSTED.md.
-TRUSTED_VALS="exp_strict_mono"
+TRUSTED_VALS="exp_tangent"
 
 fail() { echo "replay.sh: $*" >&2; }
 
