@@ -117,8 +117,28 @@ static int pf_logs(const em_scenario *sc, const mpq_t eps, const mpq_t delta, in
         for (size_t i = 0; i < n && st == EM_OK; i++) {
             if (lstr[i] || mpfr_sgn(lo[i]) <= 0)
                 continue;
-            mpfr_log(llo, lo[i], MPFR_RNDD);
-            mpfr_log(lhi, hi[i], MPFR_RNDU);
+            if (mpfr_cmp_d(lo[i], 0.5) > 0) {
+                /* P > 1/2: log P = log1p(-(sum of the others)), the pmf summing to 1
+                 * exactly; the others' bounds are tight relatively, so log P = -1e-9e7
+                 * is decided where log of P's own interval never could be */
+                mpfr_set_zero(llo, 1);
+                mpfr_set_zero(lhi, 1);
+                for (size_t j = 0; j < n; j++)
+                    if (j != i && !sc->excluded[j]) {
+                        mpfr_add(llo, llo, lo[j], MPFR_RNDD);
+                        mpfr_add(lhi, lhi, hi[j], MPFR_RNDU);
+                    }
+                if (mpfr_cmp_ui(lhi, 1) >= 0)
+                    continue;
+                mpfr_neg(lhi, lhi, MPFR_RNDD);
+                mpfr_log1p(lhi, lhi, MPFR_RNDD); /* lower bound of log P */
+                mpfr_neg(llo, llo, MPFR_RNDU);
+                mpfr_log1p(llo, llo, MPFR_RNDU); /* upper bound */
+                mpfr_swap(llo, lhi);
+            } else {
+                mpfr_log(llo, lo[i], MPFR_RNDD);
+                mpfr_log(lhi, hi[i], MPFR_RNDU);
+            }
             if (mpfr_sgn(lhi) >= 0) /* P < 1 here: hi must come below 1 first */
                 continue;
             mpfr_exp_t e1, e2;

@@ -1508,6 +1508,33 @@ static int v_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         mpfr_div(hi, L->Mhi[V->j], L->Clo[n], MPFR_RNDU);
         break;
     case V_LOGPROB:
+        mpfr_mul_2ui(a, L->Mlo[V->j], 1, MPFR_RNDD);
+        if (mpfr_cmp(a, L->Chi[n]) > 0) {
+            /* P > 1/2: log P = log1p(-R / Z) with R = the other masses summed directly
+             * (no cancellation: log P may be -1e-213614, far below the precision of Z) */
+            mpfr_t rlo, rhi;
+            mpfr_inits2(p, rlo, rhi, (mpfr_ptr)0);
+            mpfr_set_zero(rlo, 1);
+            mpfr_set_zero(rhi, 1);
+            for (size_t i = 0; i < n; i++)
+                if (i != V->j) {
+                    mpfr_add(rlo, rlo, L->Mlo[i], MPFR_RNDD);
+                    mpfr_add(rhi, rhi, L->Mhi[i], MPFR_RNDU);
+                }
+            /* q = R / Z in [rlo / Zhi, rhi / Zlo]; log P in [log1p(-qhi), log1p(-qlo)] */
+            mpfr_div(a, rhi, L->Clo[n], MPFR_RNDU);
+            if (mpfr_cmp_ui(a, 1) >= 0)
+                mpfr_set_inf(lo, -1);
+            else {
+                mpfr_neg(a, a, MPFR_RNDD);
+                mpfr_log1p(lo, a, MPFR_RNDD);
+            }
+            mpfr_div(b, rlo, L->Chi[n], MPFR_RNDD);
+            mpfr_neg(b, b, MPFR_RNDU);
+            mpfr_log1p(hi, b, MPFR_RNDU);
+            mpfr_clears(rlo, rhi, (mpfr_ptr)0);
+            break;
+        }
         mpfr_log(a, L->Mlo[V->j], MPFR_RNDD);
         mpfr_log(b, L->Chi[n], MPFR_RNDU);
         mpfr_sub(lo, a, b, MPFR_RNDD);
@@ -1613,6 +1640,20 @@ int em_cont_prob(em_cont *C, size_t j, em_cval *p, em_cval *logp)
     }
     struct vctx V = {.C = C, .kind = V_PROB, .j = j, .x = NULL};
     int st = round_value(C, &V, p);
+    if (st == EM_OK && p->str[0] == '1' && strspn(p->str + 1, ".0") == strlen(p->str + 1)) {
+        /* below 1 (another piece has mass) but rounding to 1: the largest K-digit decimal
+         * below 1, as the finite oracle prints it (em_oracle.h); the double stays 1.0 */
+        char *nines = malloc((size_t)C->K + 3);
+        if (!nines)
+            return EM_ERR_NOMEM;
+        nines[0] = '0';
+        nines[1] = '.';
+        memset(nines + 2, '9', (size_t)C->K);
+        nines[C->K + 2] = 0;
+        free(p->str);
+        p->str = nines;
+        p->flags |= EM_CV_NEAR_ONE;
+    }
     if (st == EM_OK) {
         V.kind = V_LOGPROB;
         st = round_value(C, &V, logp);

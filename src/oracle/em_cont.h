@@ -73,6 +73,8 @@ int em_pieces_push(em_pieces *ps, const mpq_t lo, const mpq_t hi, const mpq_t a,
 
 #define EM_CV_EXACT 1u   /* the string is the exact value (0, 1, -inf, inf, or a hit) */
 #define EM_CV_TIE 2u     /* the value was exactly a rounding boundary: rounded half to even */
+#define EM_CV_NEAR_ONE 4u /* a probability below 1 whose rounding is 1: printed as K nines
+                             (0.99...9, as the finite oracle does); d is 1.0 */
 
 typedef struct em_cval {
     char *str;       /* correctly rounded K-digit decimal, malloc'd (em_cval_clear) */
@@ -115,7 +117,7 @@ int em_cont_set_digits(em_cont *C, int digits);
 
 /* Probability of piece (or atom) j and its logarithm.  "0" / "-inf" for a piece of zero
  * length or an atom of measure 0 or excluded; "1" / "0" when it is the only one with
- * mass.  Errors: EM_ERR_DOMAIN (j >= n), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+ * mass; a probability below 1 that rounds to 1 prints as K nines (EM_CV_NEAR_ONE).  Errors: EM_ERR_DOMAIN (j >= n), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 int em_cont_prob(em_cont *C, size_t j, em_cval *p, em_cval *logp);
 
 /* The correctly rounded K-digit decimal and double of an exact rational (e.g. a grid point). */
