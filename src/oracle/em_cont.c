@@ -591,7 +591,9 @@ int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, 
         mpq_mul(C->k[j], C->c, ps->b[j]);
         int linf = j == 0 && C->lo_inf, hinf = j == n - 1 && C->hi_inf;
         for (int e = 0; e < 2; e++) {
-            if (e == 0 ? linf : hinf)
+            /* a piece of length 0 has no mass: its utility must not set the shift (a huge
+             * one there would push every real weight below MPFR's range; found by fuzzing) */
+            if ((e == 0 ? linf : hinf) || (!linf && !hinf && mpq_equal(ps->lo[j], ps->hi[j])))
                 continue;
             mpq_mul(u, ps->b[j], e == 0 ? ps->lo[j] : ps->hi[j]);
             mpq_add(u, u, ps->a[j]);
@@ -1217,6 +1219,11 @@ static int walk_decimal(cmp_fn cmp, void *ctx, const mpfr_t x, int K, char **out
     mpz_set_str(m, buf, 10);
     free(buf);
     long e = (long)E - K, e2;
+    if (e > EM_CONT_MAX_EXP10 || e < -EM_CONT_MAX_EXP10) {
+        /* the boundaries would be 10^|e|: beyond the documented range */
+        mpz_clears(m, m2, (mpz_ptr)0);
+        return EM_ERR_UNDECIDED;
+    }
     mpq_t B;
     mpq_init(B);
     int st = EM_OK, done = 0;

@@ -42,6 +42,9 @@ extern "C" {
 #define EM_ERR_UNDECIDED 64
 #define EM_CONT_MAX_PREC (1L << 20)
 #define EM_CONT_MAX_PIECES ((size_t)1 << 26)
+/* Decimal outputs of magnitude beyond 10^+-EM_CONT_MAX_EXP10 are not printed
+ * (EM_ERR_UNDECIDED, exit 3): the exact comparisons would need numbers of that many digits. */
+#define EM_CONT_MAX_EXP10 10000000L
 
 enum { EM_CONT_PIECES = 0, EM_CONT_ATOMS = 1 };
 
