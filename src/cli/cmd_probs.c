@@ -198,7 +198,12 @@ static int probs_pf(em_cli *c, em_scenario *sc, mpq_t delta)
     if (st == EM_OK)
         st = pf_logs(sc, c->eps, delta, c->digits, m == 1, lstr);
     if (st != EM_OK) {
-        fprintf(stderr, "%s: --variant pf: %s\n", c->cmd, em_strerror(st));
+        if (st == EM_ERR_UNDECIDED)
+            fprintf(stderr, "%s: --variant pf: not computed: a probability lies below MPFR's "
+                            "exponent range (about 10^-1.4e18) or needs more than 2^20 bits, and "
+                            "the permute-and-flip pmf has no logarithmic fallback\n", c->cmd);
+        else
+            fprintf(stderr, "%s: --variant pf: %s\n", c->cmd, em_strerror(st));
         rc = em_cli_status_exit(st);
         goto out;
     }

@@ -13,6 +13,7 @@
 #include "oracle/em_exponents.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
+#include "oracle/em_cont.h"
 
 #define FIX_BITS 63
 #define FIRST_BITS 2
@@ -348,7 +349,7 @@ int em_pf_pmf(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps
     int done = 0;
     while (!done && st == EM_OK) {
         if (prec > (1L << 20)) {
-            st = EM_ERR_DOMAIN;
+            st = EM_ERR_UNDECIDED; /* the precision limit: exit 3, not "bad input" */
             break;
         }
         for (size_t i = 0; i < n; i++) {
@@ -356,6 +357,12 @@ int em_pf_pmf(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps
             mpfr_set_prec(hi[i], prec);
         }
         st = em_pf_pmf_bounds(n, u, excluded, eps, delta, variant, prec, lo, hi);
+        if (st != EM_OK)
+            break;
+        for (size_t i = 0; i < n && st == EM_OK; i++)
+            if (mpfr_zero_p(lo[i]) && !mpfr_zero_p(hi[i]) &&
+                mpfr_get_exp(hi[i]) <= mpfr_get_emin_min() + 64)
+                st = EM_ERR_UNDECIDED; /* below MPFR's widest range: no precision helps */
         if (st != EM_OK)
             break;
         done = 1;
