@@ -82,8 +82,8 @@ demo: $(B)/expmech
 	$(B)/expmech sample --epsilon 1 -n 3 --seed 7 $(B)/pricing.txt
 
 # ------------------------------------------------------------------ tests
-check: unit sanitize valgrind verify stats
-	@echo "make check: all stages passed (unit, sanitize, valgrind, verify, stats)"
+check: unit sanitize valgrind fuzz-ci verify stats
+	@echo "make check: all stages passed (unit, sanitize, valgrind, fuzz, verify, stats)"
 
 unit: $(TESTS) $(B)/expmech
 	@bash mk/run-tests.sh $(TESTS)
@@ -134,10 +134,13 @@ $(FB)/%: fuzz/%.c $(FUZZ_SRC) $(HEADERS) | deps-built
 	@mkdir -p $(FB)
 	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LDLIBS)
 
-.PHONY: fuzz fuzz-full fuzz-build
+.PHONY: fuzz fuzz-ci fuzz-full fuzz-build
 fuzz-build: $(FUZZ_TARGETS)
 fuzz: $(FUZZ_TARGETS)
 	@bash mk/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TIMEOUT) $(FUZZ_TARGETS)
+# In make check: a fixed seed, 20 s per harness, a 5 s timeout (the machine may be busy).
+fuzz-ci: $(FUZZ_TARGETS)
+	@FUZZ_SEED=1 bash mk/run-fuzz.sh 20 5 $(FUZZ_TARGETS)
 fuzz-full: $(FUZZ_TARGETS)
 	@bash mk/run-fuzz.sh $${FUZZ_FULL_SECONDS:-1800} 1 $(FUZZ_TARGETS)
 

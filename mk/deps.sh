@@ -3,7 +3,7 @@
 set -euo pipefail
 PKGS=(gcc make python3 pkg-config
       frama-c-base why3 z3 cvc4 cvc5
-      libgmp-dev libmpfr-dev libgsl-dev libsodium-dev check valgrind)
+      libgmp-dev libmpfr-dev libgsl-dev libsodium-dev check valgrind clang libclang-rt-14-dev)
 missing=()
 for p in "${PKGS[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -5,12 +5,13 @@
 # seconds fails the run; the closing line counts executions.
 set -uo pipefail
 secs=$1; tmo=$2; shift 2
+seed=${FUZZ_SEED:-1}   # fixed in CI (make check); FUZZ_SEED=0 lets libFuzzer pick one
 total=0; fail=0
 for t in "$@"; do
   name=$(basename "$t")
   work=build-fuzz/corpus/$name; mkdir -p "$work" build-fuzz/artifacts
   log=build-fuzz/$name.log
-  "$t" -max_total_time="$secs" -timeout="$tmo" -max_len=2048 -rss_limit_mb=4096 \
+  "$t" -seed="$seed" -max_total_time="$secs" -timeout="$tmo" -max_len=2048 -rss_limit_mb=4096 \
        -print_final_stats=1 -close_fd_mask=3 -artifact_prefix=build-fuzz/artifacts/"$name"- \
        "$work" "fuzz/corpus/$name" >"$log" 2>&1
   rc=$?
