@@ -334,7 +334,7 @@ int em_cli_law(em_cli *c, em_scenario *sc, const mpq_t delta, int variant, em_co
         fprintf(stderr, "%s: %s\n", c->cmd, err);
     else
         fprintf(stderr, "%s: %s: %s\n", c->cmd, sc->name, em_strerror(st));
-    return st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+    return st == EM_ERR_NOMEM || st == EM_ERR_UNDECIDED ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
 }
 
 int em_cli_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,

@@ -467,6 +467,9 @@ static em_cont *cont_alloc(size_t n, int kind, int digits)
     return C;
 }
 
+static int finite_lo(const em_cont *C, size_t j) { return !(j == 0 && C->lo_inf); }
+static int finite_hi(const em_cont *C, size_t j) { return !(j == C->n - 1 && C->hi_inf); }
+
 static int check_params(const mpq_t eps, const mpq_t delta, int variant, int digits)
 {
     if (mpq_sgn(eps) <= 0)
@@ -622,6 +625,23 @@ int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, 
         }
     }
     mpq_clear(u);
+    /* every weight exp(c u - T) of a piece with mass must lie inside MPFR's exponent range
+     * (its default: about 2^-1.07e9), or no precision decides anything about it */
+    for (size_t j = 0; j < n; j++) {
+        if (C->zero[j])
+            continue;
+        int bad = (finite_lo(C, j) && mpq_cmp_si(C->tl[j], EM_CONT_MIN_EXPONENT, 1) < 0) ||
+                  (finite_hi(C, j) && mpq_cmp_si(C->th[j], EM_CONT_MIN_EXPONENT, 1) < 0);
+        if (bad) {
+            set_err(err, errlen,
+                    "%s:%lu: piece %zu: its density relative to the largest is below exp(%ld), "
+                    "outside MPFR's exponent range: the continuous oracle cannot decide "
+                    "anything about it (rescale the utilities, or use a finite scenario)",
+                    name, LINE(j), j + 1, (long)EM_CONT_MIN_EXPONENT);
+            em_cont_free(C);
+            return EM_ERR_UNDECIDED;
+        }
+    }
 #undef LINE
     finish_common(C);
     if (C->npos == 0) {
@@ -694,6 +714,16 @@ int em_cont_new_atoms(size_t n, mpq_t *u, const unsigned char *excluded, mpq_t *
             mpq_set(C->ca[j], C->tl[j]);
         }
     mpq_clear(t);
+    for (size_t j = 0; j < n; j++)
+        if (!C->zero[j] && mpq_cmp_si(C->tl[j], EM_CONT_MIN_EXPONENT, 1) < 0) {
+            set_err(err, errlen,
+                    "candidate %zu: its weight relative to the largest is below exp(%ld), outside "
+                    "MPFR's exponent range: the weighted oracle cannot decide anything about it "
+                    "(without a measure column the finite oracle can)",
+                    j + 1, (long)EM_CONT_MIN_EXPONENT);
+            em_cont_free(C);
+            return EM_ERR_UNDECIDED;
+        }
     finish_common(C);
     if (C->npos == 0) {
         set_err(err, errlen, "every candidate is excluded or has measure 0");
@@ -728,8 +758,6 @@ void em_cont_coef(const em_cont *C, mpq_t c)
     mpq_set(c, C->c);
 }
 
-static int finite_lo(const em_cont *C, size_t j) { return !(j == 0 && C->lo_inf); }
-static int finite_hi(const em_cont *C, size_t j) { return !(j == C->n - 1 && C->hi_inf); }
 
 void em_cont_piece(const em_cont *C, size_t j, mpq_t lo, mpq_t hi, int *lo_inf, int *hi_inf,
                    mpq_t a, mpq_t b)

@@ -45,6 +45,9 @@ extern "C" {
 /* Decimal outputs of magnitude beyond 10^+-EM_CONT_MAX_EXP10 are not printed
  * (EM_ERR_UNDECIDED, exit 3): the exact comparisons would need numbers of that many digits. */
 #define EM_CONT_MAX_EXP10 10000000L
+/* A weight exp(c u - max c u) below exp(EM_CONT_MIN_EXPONENT) lies outside MPFR's default
+ * exponent range: em_cont_new_* refuses it with EM_ERR_UNDECIDED (exit 3) and a message. */
+#define EM_CONT_MIN_EXPONENT (-500000000L)
 
 enum { EM_CONT_PIECES = 0, EM_CONT_ATOMS = 1 };
 
@@ -98,7 +101,8 @@ typedef struct em_cont em_cont;
  * +inf needs c b < 0 on the last), total mass 0 (every piece has lo = hi).
  * Errors: EM_ERR_NULL, EM_ERR_EMPTY, EM_ERR_TOO_MANY (> EM_CONT_MAX_PIECES),
  * EM_ERR_EPSILON, EM_ERR_SENSITIVITY, EM_ERR_VARIANT, EM_ERR_DOMAIN (the checks above,
- * digits outside [1, 1000]), EM_ERR_NOMEM. */
+ * digits outside [1, 1000]), EM_ERR_UNDECIDED (a weight below exp(EM_CONT_MIN_EXPONENT)),
+ * EM_ERR_NOMEM. */
 int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, int variant,
                        int digits, em_cont **out, char *err, size_t errlen);
 
