@@ -186,7 +186,20 @@ static int compute_level(em_exact *s, int k, mpfr_prec_t p)
             mpfr_set_q(tlo, s->t[j], MPFR_RNDD);
             mpfr_set_q(thi, s->t[j], MPFR_RNDU);
             mpfr_exp(elo[j], tlo, MPFR_RNDD);
-            mpfr_exp(ehi[j], thi, MPFR_RNDU);
+            /* one exponential per weight: exp(t) <= exp(tlo) exp(thi - tlo) <=
+             * nextabove(RNDD(exp(tlo))) (1 + 2 (thi - tlo)) for 0 <= thi - tlo <= 1 */
+            mpfr_sub(d, thi, tlo, MPFR_RNDU);
+            if (mpfr_zero_p(elo[j]) || mpfr_cmp_ui(d, 1) > 0) {
+                mpfr_exp(ehi[j], thi, MPFR_RNDU);
+            } else {
+                mpfr_set(ehi[j], elo[j], MPFR_RNDU);
+                mpfr_nextabove(ehi[j]);
+                if (!mpfr_zero_p(d)) {
+                    mpfr_mul_2ui(d, d, 1, MPFR_RNDU);
+                    mpfr_add_ui(d, d, 1, MPFR_RNDU);
+                    mpfr_mul(ehi[j], ehi[j], d, MPFR_RNDU);
+                }
+            }
             if (mpfr_cmp_ui(ehi[j], 1) > 0) /* t < 0: exp(t) < 1 */
                 mpfr_set_ui(ehi[j], 1, MPFR_RNDN);
         }
@@ -276,7 +289,8 @@ int em_exact_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t 
     long nb = bitlen_sz(n);
     s->first = (unsigned)(nb + 2 > FIX_BITS ? FIX_BITS : nb + 2);
     /* level 0: enough bits that the 63-bit words are tight to about one unit */
-    mpfr_prec_t p0 = (mpfr_prec_t)(((FIX_BITS + nb + 64) + 63) / 64 * 64);
+    /* the sums of n bounds lose about log2(n) bits; 16 to spare (two limbs up to n = 2^48) */
+    mpfr_prec_t p0 = (mpfr_prec_t)(((FIX_BITS + nb + 16) + 63) / 64 * 64);
     st = compute_level(s, 0, p0);
     if (st != EM_OK) {
         em_exact_free(s);
