@@ -1517,6 +1517,88 @@ static int level_for(em_cont *C, mpfr_prec_t prec, struct level **L)
     return level_get(C, l, L);
 }
 
+/* log f(x) = te - log Z without cancellation: with j the piece of largest mass,
+ * log Z = log M_j + log1p(R / M_j) (R the other masses summed directly) and
+ * log M_j = base + rel, base an exact rational exponent of the piece (its largest finite
+ * end's c u - T, or c a - T) and rel = log(g / |k|), log(length) or log(m): so
+ * te - base is exact, and a density within exp(-3e6) of 1 (log f = -1e-1447742) is as
+ * easy as any other. */
+static void logdens_b(const em_cont *C, const struct level *L, const mpq_t te, mpfr_t lo, mpfr_t hi)
+{
+    const size_t n = C->n;
+    const mpfr_prec_t p = L->p;
+    size_t jm = 0;
+    for (size_t j = 1; j < n; j++)
+        if (mpfr_cmp(L->Mlo[j], L->Mlo[jm]) > 0)
+            jm = j;
+    mpfr_t rlo, rhi, a, b, c1, c2;
+    mpfr_inits2(p, rlo, rhi, a, b, c1, c2, (mpfr_ptr)0);
+    mpq_t base, d;
+    mpq_inits(base, d, (mpq_ptr)0);
+    /* rel = log M_jm - base, as [c1, c2] */
+    if (C->kind == EM_CONT_ATOMS) {
+        mpq_set(base, C->tl[jm]);
+        qb(a, b, C->len[jm]);
+        mpfr_log(c1, a, MPFR_RNDD);
+        mpfr_log(c2, b, MPFR_RNDU);
+    } else if (mpq_sgn(C->k[jm]) == 0) {
+        mpq_set(base, C->tl[jm]);
+        qb(a, b, C->len[jm]);
+        mpfr_log(c1, a, MPFR_RNDD);
+        mpfr_log(c2, b, MPFR_RNDU);
+    } else {
+        /* M = exp(t*) g / |k|, g = -expm1(-|th - tl|) (1 with an infinite end) */
+        int kpos = mpq_sgn(C->k[jm]) > 0;
+        int inf_end = kpos ? !finite_lo(C, jm) : !finite_hi(C, jm);
+        mpq_set(base, kpos ? C->th[jm] : C->tl[jm]);
+        if (inf_end) {
+            mpfr_set_ui(c1, 0, MPFR_RNDN);
+            mpfr_set_ui(c2, 0, MPFR_RNDN);
+        } else {
+            mpq_sub(d, C->th[jm], C->tl[jm]);
+            mpq_abs(d, d);
+            mpq_neg(d, d);
+            qb(a, b, d);                     /* -|dt| */
+            mpfr_expm1(c1, a, MPFR_RNDU);    /* g_lo = -expm1(a) at the smaller -|dt| */
+            mpfr_neg(c1, c1, MPFR_RNDD);
+            mpfr_expm1(c2, b, MPFR_RNDD);
+            mpfr_neg(c2, c2, MPFR_RNDU);
+            mpfr_log(c1, c1, MPFR_RNDD);
+            mpfr_log(c2, c2, MPFR_RNDU);
+        }
+        mpq_abs(d, C->k[jm]);
+        qb(a, b, d);
+        mpfr_log(a, a, MPFR_RNDD);
+        mpfr_log(b, b, MPFR_RNDU);
+        mpfr_sub(c1, c1, b, MPFR_RNDD);
+        mpfr_sub(c2, c2, a, MPFR_RNDU);
+    }
+    /* R = the other masses */
+    mpfr_set_zero(rlo, 1);
+    mpfr_set_zero(rhi, 1);
+    for (size_t i = 0; i < n; i++)
+        if (i != jm) {
+            mpfr_add(rlo, rlo, L->Mlo[i], MPFR_RNDD);
+            mpfr_add(rhi, rhi, L->Mhi[i], MPFR_RNDU);
+        }
+    /* log1p(R / M) in [log1p(rlo / Mhi), log1p(rhi / Mlo)] */
+    mpfr_div(a, rlo, L->Mhi[jm], MPFR_RNDD);
+    mpfr_log1p(a, a, MPFR_RNDD);
+    mpfr_div(b, rhi, L->Mlo[jm], MPFR_RNDU);
+    mpfr_log1p(b, b, MPFR_RNDU);
+    /* log f = (te - base) - rel - log1p(R/M) */
+    mpq_sub(d, te, base);
+    mpfr_t e1, e2;
+    mpfr_inits2(p, e1, e2, (mpfr_ptr)0);
+    qb(e1, e2, d);
+    mpfr_sub(lo, e1, c2, MPFR_RNDD);
+    mpfr_sub(lo, lo, b, MPFR_RNDD);
+    mpfr_sub(hi, e2, c1, MPFR_RNDU);
+    mpfr_sub(hi, hi, a, MPFR_RNDU);
+    mpfr_clears(rlo, rhi, a, b, c1, c2, e1, e2, (mpfr_ptr)0);
+    mpq_clears(base, d, (mpq_ptr)0);
+}
+
 static int v_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
     struct vctx *V = ctx;
@@ -1590,11 +1672,7 @@ static int v_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         mpfr_div(hi, b, L->Clo[n], MPFR_RNDU);
         break;
     case V_LOGDENS:
-        qb(a, b, V->te);
-        mpfr_log(s1, L->Chi[n], MPFR_RNDU);
-        mpfr_log(s2, L->Clo[n], MPFR_RNDD);
-        mpfr_sub(lo, a, s1, MPFR_RNDD);
-        mpfr_sub(hi, b, s2, MPFR_RNDU);
+        logdens_b(C, L, V->te, lo, hi);
         break;
     }
     mpfr_clears(a, b, s1, s2, (mpfr_ptr)0);
