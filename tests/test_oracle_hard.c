@@ -134,6 +134,9 @@ START_TEST(reported_cases)
         {{"18014398509481986", "0", NULL}, "2", 17},
         {{"0", "18014398509481986", NULL}, "2", 17},
         {{"10.683", "14.976", "4.443"}, "1", 4},
+        /* found by fuzzing (28 s, then "bad input"): log P = -(2e16 + 1/2) - exp(-2e16),
+         * just past a 17-digit midpoint */
+        {{"4444444444444443", "-663", "44444444444444444"}, "1", 17},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         mpq_t u[3];

@@ -22,6 +22,23 @@
 #include "oracle/em_rational.h"
 #include "core/em_exact_select.h"
 
+/* Every public entry that computes in MPFR runs in MPFR's widest exponent range (about
+ * 2^(+-4.6e18), as the finite oracle does), restoring the caller's range on return. */
+struct range_saved {
+    mpfr_exp_t emin, emax;
+};
+static struct range_saved range_enter(void)
+{
+    struct range_saved r = {mpfr_get_emin(), mpfr_get_emax()};
+    em_mpfr_widest_range();
+    return r;
+}
+static void range_leave(struct range_saved r)
+{
+    mpfr_set_emin(r.emin);
+    mpfr_set_emax(r.emax);
+}
+
 #define NLEV 12                /* precision levels p0 * 2^k cached */
 #define FAST_LEVELS 3          /* interval levels tried before an exact comparison */
 #define WALK_MAX 64            /* neighbour steps of a rounding walk (a guard, never reached) */
@@ -322,7 +339,7 @@ static void expoly_eval(const em_expoly *M, const mpq_t shift, mpfr_prec_t p, mp
     mpfr_clears(elo, ehi, s1, s2, x, (mpfr_ptr)0);
 }
 
-int em_expoly_sign(em_expoly *P, int *sign)
+static int em_expoly_sign_impl(em_expoly *P, int *sign)
 {
     em_expoly M;
     int st = expoly_merged(P, &M);
@@ -626,7 +643,7 @@ int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, 
     }
     mpq_clear(u);
     /* every weight exp(c u - T) of a piece with mass must lie inside MPFR's exponent range
-     * (its default: about 2^-1.07e9), or no precision decides anything about it */
+     * (its widest: about 2^-4.6e18), or no precision decides anything about it */
     for (size_t j = 0; j < n; j++) {
         if (C->zero[j])
             continue;
@@ -1422,7 +1439,7 @@ static int round_with(cmp_fn cmp, void *ctx, mpfr_t approx, int K, em_cval *out)
     return st;
 }
 
-int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
+static int em_round_impl(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
 {
     struct rounder R;
     R.v = v;
@@ -1737,7 +1754,7 @@ static int round_value(em_cont *C, struct vctx *V, em_cval *out)
     return em_round(&rv, C->K, C->p0, out);
 }
 
-int em_cont_prob(em_cont *C, size_t j, em_cval *p, em_cval *logp)
+static int em_cont_prob_impl(em_cont *C, size_t j, em_cval *p, em_cval *logp)
 {
     if (!C || !p || !logp)
         return EM_ERR_NULL;
@@ -1774,7 +1791,7 @@ int em_cont_prob(em_cont *C, size_t j, em_cval *p, em_cval *logp)
     return st;
 }
 
-int em_cont_cdf(em_cont *C, const mpq_t x, em_cval *out)
+static int em_cont_cdf_impl(em_cont *C, const mpq_t x, em_cval *out)
 {
     if (!C || !x || !out)
         return EM_ERR_NULL;
@@ -1804,7 +1821,7 @@ int em_cont_cdf(em_cont *C, const mpq_t x, em_cval *out)
     return round_value(C, &V, out);
 }
 
-int em_cont_density(em_cont *C, const mpq_t x, em_cval *dens, em_cval *logdens)
+static int em_cont_density_impl(em_cont *C, const mpq_t x, em_cval *dens, em_cval *logdens)
 {
     if (!C || !x || !dens || !logdens)
         return EM_ERR_NULL;
@@ -1846,7 +1863,7 @@ static int round_rational(em_cont *C, const mpq_t q, em_cval *out)
     return st;
 }
 
-int em_cont_round_q(em_cont *C, const mpq_t q, em_cval *out)
+static int em_cont_round_q_impl(em_cont *C, const mpq_t q, em_cval *out)
 {
     if (!C || !q || !out)
         return EM_ERR_NULL;
@@ -1863,7 +1880,7 @@ const char *em_cont_strerror(int st)
 
 /* --------------------------------------------------------------- CDF API */
 
-int em_cont_cdf_bounds(em_cont *C, const mpq_t x, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+static int em_cont_cdf_bounds_impl(em_cont *C, const mpq_t x, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
     if (!C || !x)
         return EM_ERR_NULL;
@@ -1884,7 +1901,7 @@ int em_cont_cdf_bounds(em_cont *C, const mpq_t x, mpfr_prec_t prec, mpfr_t lo, m
 }
 
 /* sign(F(x) - q) */
-int em_cont_cdf_cmp(em_cont *C, const mpq_t x, const mpq_t q, int *sign)
+static int em_cont_cdf_cmp_impl(em_cont *C, const mpq_t x, const mpq_t q, int *sign)
 {
     if (!C || !x || !q || !sign)
         return EM_ERR_NULL;
@@ -1922,7 +1939,7 @@ int em_cont_cdf_cmp(em_cont *C, const mpq_t x, const mpq_t q, int *sign)
     return st;
 }
 
-int em_cont_logz_bounds(em_cont *C, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+static int em_cont_logz_bounds_impl(em_cont *C, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
     struct level *L;
     int st = level_for(C, prec, &L);
@@ -2058,7 +2075,7 @@ static void opt_of(const em_cont *C, mpq_t opt)
     mpq_clear(u);
 }
 
-int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
+static int em_cont_utility_impl(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
 {
     if (!C || !eu || !loss || !opt)
         return EM_ERR_NULL;
@@ -2118,7 +2135,7 @@ int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
     return st;
 }
 
-int em_cont_interval_prob(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out)
+static int em_cont_interval_prob_impl(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out)
 {
     if (!C || !a || !b || !out)
         return EM_ERR_NULL;
@@ -2257,7 +2274,7 @@ static int quantile_piece(em_cont *C, const mpq_t p, size_t *out)
     return EM_OK;
 }
 
-int em_cont_quantile(em_cont *C, const mpq_t p, em_cval *out)
+static int em_cont_quantile_impl(em_cont *C, const mpq_t p, em_cval *out)
 {
     if (!C || !p || !out)
         return EM_ERR_NULL;
@@ -2731,7 +2748,7 @@ static int cell_of(em_cont *C, const mpfr_t A, const mpfr_t Aw, size_t *out)
     return st;
 }
 
-int em_cont_double_mass_bounds(em_cont *C, double y, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+static int em_cont_double_mass_bounds_impl(em_cont *C, double y, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
     if (!C)
         return EM_ERR_NULL;
@@ -2876,7 +2893,7 @@ static double approx_in_piece_l(em_cont *C, size_t j, const mpfr_t A)
     return y;
 }
 
-int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
+static int em_cont_sample_impl(em_cont *C, em_bits *b, size_t *index, double *x)
 {
     if (!C || !b || !index)
         return EM_ERR_NULL;
@@ -3021,3 +3038,117 @@ int em_cont_sample_float(em_cont *C, em_rng *rng, size_t *index, double *x)
     }
     return EM_OK;
 }
+
+/* ------------------------------------------- public entries: MPFR's widest range */
+int em_cont_prob(em_cont *C, size_t j, em_cval *p, em_cval *logp)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_prob_impl(C, j, p, logp);
+    range_leave(r_);
+    return st_;
+}
+
+int em_cont_cdf(em_cont *C, const mpq_t x, em_cval *out)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_cdf_impl(C, x, out);
+    range_leave(r_);
+    return st_;
+}
+
+int em_cont_density(em_cont *C, const mpq_t x, em_cval *dens, em_cval *logdens)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_density_impl(C, x, dens, logdens);
+    range_leave(r_);
+    return st_;
+}
+
+int em_cont_quantile(em_cont *C, const mpq_t p, em_cval *out)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_quantile_impl(C, p, out);
+    range_leave(r_);
+    return st_;
+}
+
+int em_cont_interval_prob(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_interval_prob_impl(C, a, b, out);
+    range_leave(r_);
+    return st_;
+}
+
+int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_utility_impl(C, eu, loss, opt);
+    range_leave(r_);
+    return st_;
+}
+
+int em_cont_round_q(em_cont *C, const mpq_t q, em_cval *out)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_round_q_impl(C, q, out);
+    range_leave(r_);
+    return st_;
+}
+
+int em_cont_cdf_bounds(em_cont *C, const mpq_t x, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_cdf_bounds_impl(C, x, prec, lo, hi);
+    range_leave(r_);
+    return st_;
+}
+
+int em_cont_cdf_cmp(em_cont *C, const mpq_t x, const mpq_t q, int *sign)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_cdf_cmp_impl(C, x, q, sign);
+    range_leave(r_);
+    return st_;
+}
+
+int em_cont_logz_bounds(em_cont *C, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_logz_bounds_impl(C, prec, lo, hi);
+    range_leave(r_);
+    return st_;
+}
+
+int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_sample_impl(C, b, index, x);
+    range_leave(r_);
+    return st_;
+}
+
+int em_cont_double_mass_bounds(em_cont *C, double y, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_double_mass_bounds_impl(C, y, prec, lo, hi);
+    range_leave(r_);
+    return st_;
+}
+
+int em_expoly_sign(em_expoly *P, int *sign)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_expoly_sign_impl(P, sign);
+    range_leave(r_);
+    return st_;
+}
+
+int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_round_impl(v, K, prec0, out);
+    range_leave(r_);
+    return st_;
+}
+

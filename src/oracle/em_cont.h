@@ -45,9 +45,9 @@ extern "C" {
 /* Decimal outputs of magnitude beyond 10^+-EM_CONT_MAX_EXP10 are not printed
  * (EM_ERR_UNDECIDED, exit 3): the exact comparisons would need numbers of that many digits. */
 #define EM_CONT_MAX_EXP10 10000000L
-/* A weight exp(c u - max c u) below exp(EM_CONT_MIN_EXPONENT) lies outside MPFR's default
+/* A weight exp(c u - max c u) below exp(EM_CONT_MIN_EXPONENT) lies outside MPFR's widest
  * exponent range: em_cont_new_* refuses it with EM_ERR_UNDECIDED (exit 3) and a message. */
-#define EM_CONT_MIN_EXPONENT (-500000000L)
+#define EM_CONT_MIN_EXPONENT (-3000000000000000000L)
 
 enum { EM_CONT_PIECES = 0, EM_CONT_ATOMS = 1 };
 

@@ -238,7 +238,7 @@ static int level_ensure(em_oracle *o, int k)
         p = o->lv[k - 1].p * 2;
     p = (p + 63) / 64 * 64; /* whole limbs: the spare bits are free */
     if (p > MAX_PREC)
-        return EM_ERR_DOMAIN;
+        return EM_ERR_UNDECIDED; /* the precision limit: exit 3 */
     em_mpfr_widest_range();
     L->p = p;
     mpfr_inits2(p, L->S_lo, L->S_hi, L->lnS_lo, L->lnS_hi, L->ly_lo, L->ly_hi, (mpfr_ptr)0);
