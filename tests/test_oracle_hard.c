@@ -134,9 +134,6 @@ START_TEST(reported_cases)
         {{"18014398509481986", "0", NULL}, "2", 17},
         {{"0", "18014398509481986", NULL}, "2", 17},
         {{"10.683", "14.976", "4.443"}, "1", 4},
-        /* found by fuzzing (28 s, then "bad input"): log P = -(2e16 + 1/2) - exp(-2e16),
-         * just past a 17-digit midpoint */
-        {{"4444444444444443", "-663", "44444444444444444"}, "1", 17},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         mpq_t u[3];
@@ -148,6 +145,30 @@ START_TEST(reported_cases)
         ck_assert_int_eq(compare_all(n, u, cases[k].eps, cases[k].K), 0);
         for (size_t j = 0; j < n; j++)
             mpq_clear(u[j]);
+    }
+    /* found by fuzzing (28 s, then "bad input"): log P_0 = t_0 - ln S with t_0 = -(2e16 +
+     * 1/2) a 17-digit midpoint and ln S > 0 (about exp(-2e16), which no 8192-bit evaluation
+     * sees): strictly below the midpoint, so -20000000000000001 */
+    {
+        mpq_t w[3], e1, d1;
+        const char *ws[3] = {"4444444444444443", "-663", "44444444444444444"};
+        for (int j = 0; j < 3; j++) {
+            mpq_init(w[j]);
+            q_of(w[j], ws[j]);
+        }
+        mpq_inits(e1, d1, (mpq_ptr)0);
+        mpq_set_ui(e1, 1, 1);
+        mpq_set_ui(d1, 1, 1);
+        em_oracle *o3;
+        ck_assert_int_eq(em_oracle_new(3, w, NULL, e1, d1, EM_STANDARD, 17, &o3), EM_OK);
+        em_oracle_cand r3;
+        ck_assert_int_eq(em_oracle_get(o3, 0, &r3), EM_OK);
+        ck_assert_str_eq(r3.logprob, "-20000000000000001");
+        ck_assert(r3.logprob_d == -20000000000000000.0); /* the double: 2e16 + 1/2 rounds to 2e16 */
+        em_oracle_free(o3);
+        for (int j = 0; j < 3; j++)
+            mpq_clear(w[j]);
+        mpq_clears(e1, d1, (mpq_ptr)0);
     }
     /* the double of log P_b = -(2^54 + 2) - exp(-(2^54 + 2)): below the midpoint of the
      * doubles -(2^54) and -(2^54 + 4), so -(2^54 + 4), not the tie-to-even -(2^54) */
