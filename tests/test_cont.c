@@ -360,6 +360,77 @@ START_TEST(masses_are_integrals)
 }
 END_TEST
 
+/* the utility report (issue 14's quantities) against closed forms: for the Laplace
+ * mechanism over R, |X - mu| ~ Exp(mean 2): E[loss] = 2, sd = 2, P(loss > t) = exp(-t/2);
+ * two atoms u = (0, 1) at c = 1/2: p = e^(1/2)/(1 + e^(1/2)) = P(best), sd = sqrt(p (1-p)) */
+START_TEST(utility_report)
+{
+    em_cont *C = law("-inf,3.5,-3.5,1;3.5,inf,3.5,-1", "1", "1", 30);
+    em_cval v, w, z;
+    em_cval_init(&v);
+    em_cval_init(&w);
+    em_cval_init(&z);
+    ck_assert_int_eq(em_cont_utility(C, &v, &w, &z), EM_OK);
+    ck_assert_str_eq(w.str, "2.00000000000000000000000000000");
+    ck_assert_int_eq(em_cont_sd(C, &v), EM_OK);
+    ck_assert_str_eq(v.str, "2.00000000000000000000000000000");
+    ck_assert_int_eq(em_cont_p_best(C, &v), EM_OK);
+    ck_assert_str_eq(v.str, "0");
+    mpq_t t;
+    mpq_init(t);
+    mpfr_t x;
+    mpfr_init2(x, P);
+    const char *ts[] = {"0.5", "3", "10"};
+    for (int i = 0; i < 3; i++) {
+        q_of(t, ts[i]);
+        ck_assert_int_eq(em_cont_loss_tail(C, t, &v), EM_OK);
+        mpfr_set_q(x, t, MPFR_RNDN);
+        mpfr_div_si(x, x, -2, MPFR_RNDN);
+        mpfr_exp(x, x, MPFR_RNDN);
+        char *want = dec_of(x, 30);
+        ck_assert_str_eq(v.str, want);
+        free(want);
+    }
+    em_cont_free(C);
+    /* two atoms */
+    mpq_t u[2], e, d;
+    mpq_inits(u[0], u[1], e, d, (mpq_ptr)0);
+    mpq_set_ui(u[1], 1, 1);
+    mpq_set_ui(e, 1, 1);
+    mpq_set_ui(d, 1, 1);
+    ck_assert_int_eq(em_cont_new_atoms(2, u, NULL, NULL, e, d, EM_STANDARD, 25, &C, NULL, 0), EM_OK);
+    mpfr_t pp, y;
+    mpfr_inits2(P, pp, y, (mpfr_ptr)0);
+    mpfr_set_d(pp, 0.5, MPFR_RNDN);
+    mpfr_exp(pp, pp, MPFR_RNDN);
+    mpfr_add_ui(y, pp, 1, MPFR_RNDN);
+    mpfr_div(pp, pp, y, MPFR_RNDN);
+    ck_assert_int_eq(em_cont_p_best(C, &v), EM_OK);
+    char *want = dec_of(pp, 25);
+    ck_assert_str_eq(v.str, want);
+    free(want);
+    mpfr_ui_sub(y, 1, pp, MPFR_RNDN);
+    mpfr_mul(y, y, pp, MPFR_RNDN);
+    mpfr_sqrt(y, y, MPFR_RNDN);
+    ck_assert_int_eq(em_cont_sd(C, &v), EM_OK);
+    want = dec_of(y, 25);
+    ck_assert_str_eq(v.str, want);
+    free(want);
+    q_of(t, "0.5"); /* P(loss > 1/2) = P(u = 0) = 1 - p */
+    ck_assert_int_eq(em_cont_loss_tail(C, t, &v), EM_OK);
+    mpfr_ui_sub(y, 1, pp, MPFR_RNDN);
+    want = dec_of(y, 25);
+    ck_assert_str_eq(v.str, want);
+    free(want);
+    em_cont_free(C);
+    mpfr_clears(x, pp, y, (mpfr_ptr)0);
+    mpq_clears(t, u[0], u[1], e, d, (mpq_ptr)0);
+    em_cval_clear(&v);
+    em_cval_clear(&w);
+    em_cval_clear(&z);
+}
+END_TEST
+
 /* ----------------------------------------------------------------- Laplace */
 
 START_TEST(laplace_digit_for_digit)
@@ -790,6 +861,7 @@ static Suite *suite(void)
     tcase_add_test(tc, laplace_digit_for_digit);
     tcase_add_test(tc, vectors_file);
     tcase_add_test(tc, masses_are_integrals);
+    tcase_add_test(tc, utility_report);
     tcase_add_test(tc, exact_ties_and_gaps);
     tcase_add_test(tc, weighted_atoms);
     tcase_add_test(tc, atoms_agree_with_finite_oracle);

@@ -118,7 +118,7 @@ static const struct {
     {"--rtol", EM_OPT_RTOL},         {"--min-expected", EM_OPT_MIN_EXPECTED},
     {"--cdf", EM_OPT_CDF},           {"--atol", EM_OPT_ATOL},
     {"--at", EM_OPT_AT},             {"--grid", EM_OPT_GRID},
-    {"--between", EM_OPT_BETWEEN},
+    {"--between", EM_OPT_BETWEEN},   {"--loss-at", EM_OPT_AT},
     {NULL, 0},
 };
 

@@ -497,14 +497,17 @@ int em_cli_cont_sample(em_cli *c, em_scenario *sc, const mpq_t delta, int varian
 /* ----------------------------------------------------------------- utility */
 
 static const char help_utility[] =
-    "usage: expmech utility --epsilon E [--sensitivity D] [--variant V] [--digits K] [FILE]\n"
+    "usage: expmech utility --epsilon E [--sensitivity D] [--variant V] [--digits K]\n"
+    "                       [--loss-at T[,T...]] [FILE]\n"
     "\n"
-    "The exact expected utility of the exponential mechanism over the scenario FILE (finite,\n"
-    "finite with a measure column, or continuous): prints 'epsilon,opt,expected_utility,\n"
-    "expected_loss' and one row, where opt = max u over the outputs of positive probability\n"
-    "(for a continuous scenario, the largest u at a finite end of a piece) and expected_loss =\n"
-    "opt - E[u].  E[u] is an exact integral (closed forms: sums of q exp(t) with rational q, t)\n"
-    "correctly rounded to K digits like every oracle output.\n"
+    "The exact utility report of the exponential mechanism over the scenario FILE (finite,\n"
+    "finite with a measure column, or continuous): a header line and one row\n"
+    "  epsilon,opt,expected_utility,expected_loss,sd_loss,p_best[,p_loss_gt_T...]\n"
+    "opt = max u over the outputs of positive probability (continuous: the largest u at a\n"
+    "finite end of a piece); expected_loss = opt - E[u]; sd_loss its standard deviation;\n"
+    "p_best = P(u(out) = opt) (0 for a continuous law unless a constant piece sits at opt);\n"
+    "p_loss_gt_T = P(opt - u(out) > T).  All exact (closed-form integrals: sums of q exp(t)\n"
+    "with rational q, t) and correctly rounded to K digits like every oracle output.\n"
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
 int cmd_utility(int argc, char **argv)
@@ -521,25 +524,60 @@ int cmd_utility(int argc, char **argv)
     em_cval_init(&eu);
     em_cval_init(&loss);
     em_cval_init(&opt);
+    em_cval sd, pb, tail;
+    em_cval_init(&sd);
+    em_cval_init(&pb);
+    em_cval_init(&tail);
+    points T;
+    memset(&T, 0, sizeof T);
     int rc = em_cli_start(&c, argc, argv,
                           EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
-                              EM_OPT_FILE,
+                              EM_OPT_AT | EM_OPT_FILE,
                           EM_OPT_EPSILON, help_utility, &sc, delta, &variant);
     if (rc >= 0)
         goto done;
+    if ((c.seen & EM_OPT_AT) && (rc = get_points(&c, &T)) >= 0)
+        goto done;
+    for (size_t i = 0; i < T.n; i++)
+        if (mpq_sgn(T.q[i]) < 0) {
+            fprintf(stderr, "%s: --loss-at: a loss threshold must be >= 0 ('%s')\n", c.cmd, T.text[i]);
+            rc = EM_EXIT_USAGE;
+            goto done;
+        }
     if ((rc = em_cli_law(&c, &sc, delta, variant, &L)) >= 0)
         goto done;
     int st = em_cont_utility(L, &eu, &loss, &opt);
+    if (st == EM_OK)
+        st = em_cont_sd(L, &sd);
+    if (st == EM_OK)
+        st = em_cont_p_best(L, &pb);
     if (st != EM_OK) {
         rc = fail_st(&c, NULL, st);
         goto done;
     }
+    printf("epsilon,opt,expected_utility,expected_loss,sd_loss,p_best");
+    for (size_t i = 0; i < T.n; i++)
+        printf(",p_loss_gt_%s", T.text[i]);
     char *es = em_q_to_string(c.eps, 40);
-    printf("epsilon,opt,expected_utility,expected_loss\n%s,%s,%s,%s\n", es ? es : "?", opt.str,
-           eu.str, loss.str);
+    printf("\n%s,%s,%s,%s,%s,%s", es ? es : "?", opt.str, eu.str, loss.str, sd.str, pb.str);
     free(es);
-    rc = flush_out(&c);
+    for (size_t i = 0; i < T.n && rc < 0; i++) {
+        st = em_cont_loss_tail(L, T.q[i], &tail);
+        if (st != EM_OK) {
+            rc = fail_st(&c, "--loss-at", st);
+            break;
+        }
+        printf(",%s", tail.str);
+    }
+    if (rc < 0) {
+        printf("\n");
+        rc = flush_out(&c);
+    }
 done:
+    points_free(&T);
+    em_cval_clear(&sd);
+    em_cval_clear(&pb);
+    em_cval_clear(&tail);
     em_cval_clear(&eu);
     em_cval_clear(&loss);
     em_cval_clear(&opt);

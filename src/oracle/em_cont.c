@@ -2187,6 +2187,344 @@ static int em_cont_interval_prob_impl(em_cont *C, const mpq_t a, const mpq_t b, 
     return st;
 }
 
+/* round N / D for merged exponential polynomials (D > 0); "0" exactly when N is empty */
+static int round_ratio(em_cont *C, em_expoly *N0, em_expoly *D0, em_cval *out)
+{
+    struct ratio R;
+    em_expoly_init(&R.N);
+    em_expoly_init(&R.D);
+    mpq_init(R.zero);
+    int st = expoly_merged(N0, &R.N);
+    if (st == EM_OK)
+        st = expoly_merged(D0, &R.D);
+    if (st == EM_OK) {
+        int same = R.N.n == R.D.n;
+        for (size_t i = 0; i < R.N.n && same; i++)
+            same = mpq_equal(R.N.q[i], R.D.q[i]) && mpq_equal(R.N.t[i], R.D.t[i]);
+        if (R.N.n == 0)
+            st = set_exact(out, "0", 0.0);
+        else if (same)
+            st = set_exact(out, "1", 1.0);
+        else {
+            em_rval rv = {ratio_bounds, ratio_cmp, &R};
+            st = em_round(&rv, C->K, C->p0, out);
+        }
+    }
+    em_expoly_clear(&R.N);
+    em_expoly_clear(&R.D);
+    mpq_clear(R.zero);
+    return st;
+}
+
+/* the mass of {r in piece j : a + b r < v} (strict), or <= v when le, as terms */
+static int append_below(const em_cont *C, em_expoly *P, size_t j, const mpq_t v, int le)
+{
+    if (C->zero[j])
+        return EM_OK;
+    mpq_t one, mone, zero, x;
+    mpq_inits(one, mone, zero, x, (mpq_ptr)0);
+    mpq_set_ui(one, 1, 1);
+    mpq_set_si(mone, -1, 1);
+    int st = EM_OK;
+    if (C->kind == EM_CONT_ATOMS || mpq_sgn(C->b[j]) == 0) {
+        int c = mpq_cmp(C->a[j], v);
+        if (c < 0 || (le && c == 0))
+            st = append_seg(C, P, j, NULL, one, zero);
+        goto out;
+    }
+    /* the crossing point x = (v - a) / b */
+    mpq_sub(x, v, C->a[j]);
+    mpq_div(x, x, C->b[j]);
+    int below_lo = finite_lo(C, j) && mpq_cmp(x, C->lo[j]) <= 0;
+    int above_hi = finite_hi(C, j) && mpq_cmp(x, C->hi[j]) >= 0;
+    if (mpq_sgn(C->b[j]) > 0) {
+        /* u < v on [lo, x) */
+        if (above_hi)
+            st = append_seg(C, P, j, NULL, one, zero);
+        else if (!below_lo)
+            st = append_seg(C, P, j, x, one, zero);
+    } else {
+        /* u < v on (x, hi]: the whole piece minus [lo, x] */
+        if (below_lo)
+            st = append_seg(C, P, j, NULL, one, zero);
+        else if (!above_hi) {
+            st = append_seg(C, P, j, NULL, one, zero);
+            if (st == EM_OK)
+                st = append_seg(C, P, j, x, mone, zero);
+        }
+    }
+out:
+    mpq_clears(one, mone, zero, x, (mpq_ptr)0);
+    return st;
+}
+
+static int em_cont_loss_tail_impl(em_cont *C, const mpq_t t, em_cval *out)
+{
+    if (!C || !t || !out)
+        return EM_ERR_NULL;
+    if (mpq_sgn(t) < 0)
+        return EM_ERR_DOMAIN;
+    mpq_t v, one, zero;
+    mpq_inits(v, one, zero, (mpq_ptr)0);
+    mpq_set_ui(one, 1, 1);
+    opt_of(C, v);
+    mpq_sub(v, v, t);
+    em_expoly N, D;
+    em_expoly_init(&N);
+    em_expoly_init(&D);
+    int st = EM_OK;
+    for (size_t j = 0; j < C->n && st == EM_OK; j++)
+        st = append_below(C, &N, j, v, 0);
+    if (st == EM_OK)
+        st = append_z_shifted(C, &D, one, zero);
+    if (st == EM_OK)
+        st = round_ratio(C, &N, &D, out);
+    em_expoly_clear(&N);
+    em_expoly_clear(&D);
+    mpq_clears(v, one, zero, (mpq_ptr)0);
+    return st;
+}
+
+static int em_cont_p_best_impl(em_cont *C, em_cval *out)
+{
+    if (!C || !out)
+        return EM_ERR_NULL;
+    mpq_t v, one, zero;
+    mpq_inits(v, one, zero, (mpq_ptr)0);
+    mpq_set_ui(one, 1, 1);
+    opt_of(C, v);
+    em_expoly N, D;
+    em_expoly_init(&N);
+    em_expoly_init(&D);
+    int st = EM_OK;
+    /* u = OPT on a set of positive mass: an atom at OPT, or a constant piece at OPT */
+    for (size_t j = 0; j < C->n && st == EM_OK; j++)
+        if (!C->zero[j] && (C->kind == EM_CONT_ATOMS || mpq_sgn(C->b[j]) == 0) &&
+            mpq_equal(C->a[j], v))
+            st = append_seg(C, &N, j, NULL, one, zero);
+    if (st == EM_OK)
+        st = append_z_shifted(C, &D, one, zero);
+    if (st == EM_OK)
+        st = round_ratio(C, &N, &D, out);
+    em_expoly_clear(&N);
+    em_expoly_clear(&D);
+    mpq_clears(v, one, zero, (mpq_ptr)0);
+    return st;
+}
+
+/* the integral of u^2 exp(c u - T) over each piece (atoms: m u^2 exp(t)), as terms:
+ * (1/b) [exp(c u - T) (u^2/c - 2u/c^2 + 2/c^3)] between the ends (b != 0) */
+static int append_u2int(const em_cont *C, em_expoly *P)
+{
+    mpq_t q, u, ic, w;
+    mpq_inits(q, u, ic, w, (mpq_ptr)0);
+    mpq_inv(ic, C->c);
+    int st = EM_OK;
+    for (size_t j = 0; j < C->n && st == EM_OK; j++) {
+        if (C->zero[j])
+            continue;
+        if (C->kind == EM_CONT_ATOMS || mpq_sgn(C->b[j]) == 0) {
+            mpq_mul(q, C->a[j], C->a[j]);
+            mpq_mul(q, q, C->len[j]);
+            st = em_expoly_add(P, q, C->tl[j]);
+            continue;
+        }
+        for (int e = 0; e < 2 && st == EM_OK; e++) {
+            if (e == 0 ? !finite_lo(C, j) : !finite_hi(C, j))
+                continue;
+            mpq_mul(u, C->b[j], e == 0 ? C->lo[j] : C->hi[j]);
+            mpq_add(u, u, C->a[j]);
+            /* w = u^2/c - 2u/c^2 + 2/c^3 = ((u/c - 1/c^2)... ) computed directly */
+            mpq_mul(w, u, ic);         /* u/c */
+            mpq_mul(q, w, u);          /* u^2/c */
+            mpq_mul(w, w, ic);         /* u/c^2 */
+            mpz_mul_ui(mpq_numref(w), mpq_numref(w), 2);
+            mpq_canonicalize(w);
+            mpq_sub(q, q, w);
+            mpq_mul(w, ic, ic);
+            mpq_mul(w, w, ic);
+            mpz_mul_ui(mpq_numref(w), mpq_numref(w), 2);
+            mpq_canonicalize(w);
+            mpq_add(q, q, w);
+            mpq_div(q, q, C->b[j]);
+            if (e == 0)
+                mpq_neg(q, q);
+            st = em_expoly_add(P, q, e == 0 ? C->tl[j] : C->th[j]);
+        }
+    }
+    mpq_clears(q, u, ic, w, (mpq_ptr)0);
+    return st;
+}
+
+/* sd = sqrt(Var u(X)), Var = (N2 Z - N1^2) / Z^2 */
+struct sdctx {
+    em_expoly N1, N2, Z;
+};
+
+static void expoly_bounds0(const em_expoly *P, mpfr_prec_t p, mpfr_t lo, mpfr_t hi)
+{
+    mpq_t z;
+    mpq_init(z);
+    expoly_eval(P, z, p, lo, hi);
+    mpq_clear(z);
+}
+
+static int sd_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    struct sdctx *S = ctx;
+    mpfr_t a1, b1, a2, b2, za, zb, x, y;
+    mpfr_inits2(prec, a1, b1, a2, b2, za, zb, x, y, (mpfr_ptr)0);
+    expoly_bounds0(&S->N1, prec, a1, b1);
+    expoly_bounds0(&S->N2, prec, a2, b2);
+    expoly_bounds0(&S->Z, prec, za, zb);
+    mpfr_set_prec(lo, prec);
+    mpfr_set_prec(hi, prec);
+    if (mpfr_sgn(za) <= 0) {
+        mpfr_set_zero(lo, 1);
+        mpfr_set_inf(hi, 1);
+    } else {
+        /* E[u^2] in [a2/zb or a2/za by sign, ...], E[u] likewise; Var = E2 - E1^2 */
+        mpfr_div(x, a2, mpfr_sgn(a2) >= 0 ? zb : za, MPFR_RNDD);   /* E2 lo */
+        mpfr_div(y, b2, mpfr_sgn(b2) >= 0 ? za : zb, MPFR_RNDU);   /* E2 hi */
+        mpfr_t e1l, e1h, sq;
+        mpfr_inits2(prec, e1l, e1h, sq, (mpfr_ptr)0);
+        mpfr_div(e1l, a1, mpfr_sgn(a1) >= 0 ? zb : za, MPFR_RNDD);
+        mpfr_div(e1h, b1, mpfr_sgn(b1) >= 0 ? za : zb, MPFR_RNDU);
+        /* E1^2 in [m, M]: m = 0 if the interval holds 0, else the smaller square */
+        mpfr_t m, M;
+        mpfr_inits2(prec, m, M, (mpfr_ptr)0);
+        if (mpfr_sgn(e1l) <= 0 && mpfr_sgn(e1h) >= 0)
+            mpfr_set_zero(m, 1);
+        else if (mpfr_sgn(e1l) > 0)
+            mpfr_sqr(m, e1l, MPFR_RNDD);
+        else
+            mpfr_sqr(m, e1h, MPFR_RNDD);
+        mpfr_sqr(sq, e1l, MPFR_RNDU);
+        mpfr_sqr(M, e1h, MPFR_RNDU);
+        if (mpfr_cmp(sq, M) > 0)
+            mpfr_set(M, sq, MPFR_RNDU);
+        mpfr_sub(x, x, M, MPFR_RNDD);
+        mpfr_sub(y, y, m, MPFR_RNDU);
+        if (mpfr_sgn(x) < 0)
+            mpfr_set_zero(x, 1);
+        if (mpfr_sgn(y) < 0)
+            mpfr_set_zero(y, 1);
+        mpfr_sqrt(lo, x, MPFR_RNDD);
+        mpfr_sqrt(hi, y, MPFR_RNDU);
+        mpfr_clears(e1l, e1h, sq, m, M, (mpfr_ptr)0);
+    }
+    mpfr_clears(a1, b1, a2, b2, za, zb, x, y, (mpfr_ptr)0);
+    return EM_OK;
+}
+
+/* P += coef * A * B */
+static int expoly_addmul(em_expoly *P, const em_expoly *A, const em_expoly *B, const mpq_t coef)
+{
+    if (A->n * B->n > 4000000)
+        return EM_ERR_UNDECIDED; /* the exact comparison of a variance: O(n^2) terms */
+    mpq_t q, t;
+    mpq_inits(q, t, (mpq_ptr)0);
+    int st = EM_OK;
+    for (size_t i = 0; i < A->n && st == EM_OK; i++)
+        for (size_t j = 0; j < B->n && st == EM_OK; j++) {
+            mpq_mul(q, A->q[i], B->q[j]);
+            mpq_mul(q, q, coef);
+            mpq_add(t, A->t[i], B->t[j]);
+            st = em_expoly_add(P, q, t);
+        }
+    mpq_clears(q, t, (mpq_ptr)0);
+    return st;
+}
+
+/* sign(sd - B) = sign(Var - B^2) for B >= 0: N2 Z - N1^2 - B^2 Z^2 */
+static int sd_cmp(void *ctx, const mpq_t B, int *sign)
+{
+    struct sdctx *S = ctx;
+    if (mpq_sgn(B) < 0) {
+        *sign = 1;
+        return EM_OK;
+    }
+    em_expoly P;
+    em_expoly_init(&P);
+    mpq_t one, mone, mb2;
+    mpq_inits(one, mone, mb2, (mpq_ptr)0);
+    mpq_set_ui(one, 1, 1);
+    mpq_set_si(mone, -1, 1);
+    mpq_mul(mb2, B, B);
+    mpq_neg(mb2, mb2);
+    int st = expoly_addmul(&P, &S->N2, &S->Z, one);
+    if (st == EM_OK)
+        st = expoly_addmul(&P, &S->N1, &S->N1, mone);
+    if (st == EM_OK)
+        st = expoly_addmul(&P, &S->Z, &S->Z, mb2);
+    if (st == EM_OK)
+        st = em_expoly_sign(&P, sign);
+    mpq_clears(one, mone, mb2, (mpq_ptr)0);
+    em_expoly_clear(&P);
+    return st;
+}
+
+static int em_cont_sd_impl(em_cont *C, em_cval *out)
+{
+    if (!C || !out)
+        return EM_ERR_NULL;
+    struct sdctx S;
+    em_expoly a, b, z;
+    em_expoly_init(&a);
+    em_expoly_init(&b);
+    em_expoly_init(&z);
+    mpq_t one, zero;
+    mpq_inits(one, zero, (mpq_ptr)0);
+    mpq_set_ui(one, 1, 1);
+    int st = append_uint(C, &a);
+    if (st == EM_OK)
+        st = append_u2int(C, &b);
+    if (st == EM_OK)
+        st = append_z_shifted(C, &z, one, zero);
+    em_expoly_init(&S.N1);
+    em_expoly_init(&S.N2);
+    em_expoly_init(&S.Z);
+    if (st == EM_OK)
+        st = expoly_merged(&a, &S.N1);
+    if (st == EM_OK)
+        st = expoly_merged(&b, &S.N2);
+    if (st == EM_OK)
+        st = expoly_merged(&z, &S.Z);
+    if (st == EM_OK) {
+        /* a single point of mass (or all mass at one utility): sd = 0 exactly */
+        int zero_var = 0;
+        if (C->kind == EM_CONT_ATOMS) {
+            int have = 0;
+            zero_var = 1;
+            for (size_t j = 0; j < C->n; j++)
+                if (!C->zero[j]) {
+                    if (have && !mpq_equal(C->a[j], C->a[C->onlypos]))
+                        zero_var = 0;
+                    have = 1;
+                }
+        } else {
+            zero_var = 1;
+            for (size_t j = 0; j < C->n; j++)
+                if (!C->zero[j] && (mpq_sgn(C->b[j]) != 0 || !mpq_equal(C->a[j], C->a[C->onlypos])))
+                    zero_var = 0;
+        }
+        if (zero_var)
+            st = set_exact(out, "0", 0.0);
+        else {
+            em_rval rv = {sd_bounds, sd_cmp, &S};
+            st = em_round(&rv, C->K, C->p0, out);
+        }
+    }
+    em_expoly_clear(&a);
+    em_expoly_clear(&b);
+    em_expoly_clear(&z);
+    em_expoly_clear(&S.N1);
+    em_expoly_clear(&S.N2);
+    em_expoly_clear(&S.Z);
+    mpq_clears(one, zero, (mpq_ptr)0);
+    return st;
+}
+
 /* -------------------------------------------------------------- quantile */
 
 struct qctx {
@@ -3151,4 +3489,26 @@ int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
     range_leave(r_);
     return st_;
 }
+int em_cont_loss_tail(em_cont *C, const mpq_t t, em_cval *out)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_loss_tail_impl(C, t, out);
+    range_leave(r_);
+    return st_;
+}
 
+int em_cont_p_best(em_cont *C, em_cval *out)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_p_best_impl(C, out);
+    range_leave(r_);
+    return st_;
+}
+
+int em_cont_sd(em_cont *C, em_cval *out)
+{
+    struct range_saved r_ = range_enter();
+    int st_ = em_cont_sd_impl(C, out);
+    range_leave(r_);
+    return st_;
+}

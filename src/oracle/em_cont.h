@@ -138,6 +138,17 @@ const char *em_cont_strerror(int st);
  * OPT - E[u]: exact integrals (closed forms, exponential polynomials), correctly rounded.
  * Pieces and atoms. */
 int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt);
+/* The standard deviation of u(X) (= that of the loss OPT - u(X)), exactly: sqrt of
+ * (N2 Z - N1^2) / Z^2 with N1, N2 the integrals of u e^{cu} and u^2 e^{cu}; "0" when all
+ * the mass sits at one utility.  The exact comparison multiplies exponential polynomials
+ * (O(n^2) terms): EM_ERR_UNDECIDED past 4e6 terms if the intervals cannot decide. */
+int em_cont_sd(em_cont *C, em_cval *out);
+/* P(u(X) = OPT): the mass of the atoms at OPT, or of constant pieces at OPT ("0" when none:
+ * a continuous law puts probability 0 on a point). */
+int em_cont_p_best(em_cont *C, em_cval *out);
+/* P(OPT - u(X) > t), t >= 0: exact (the set where a linear piece falls below OPT - t is an
+ * interval).  EM_ERR_DOMAIN for t < 0. */
+int em_cont_loss_tail(em_cont *C, const mpq_t t, em_cval *out);
 
 /* Pieces only (EM_ERR_DOMAIN for atoms). */
 /* F(x) = P(X <= x); "0" left of R, "1" right of it. */
