@@ -101,8 +101,10 @@ sanitize: $(B)/.deps-ok
 # The command-line tests with the program under valgrind (mk/valgrind-expmech): a memory
 # error or a definite leak is exit 97, a failed test.
 CLI_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(shell grep -l em_cli_util.h tests/test_*.c))
+# valgrind slows the program 20-50x: the tests' timeouts are scaled (Check's multiplier), so
+# a loaded machine does not turn a slow run into a failure.
 valgrind: $(CLI_TESTS) $(B)/expmech
-	@EM_EXPMECH=mk/valgrind-expmech bash mk/run-tests.sh $(CLI_TESTS)
+	@CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-4} EM_EXPMECH=mk/valgrind-expmech bash mk/run-tests.sh $(CLI_TESTS)
 
 stats: $(STATS) $(B)/expmech
 	@bash mk/run-stats.sh quick $(STATS)
