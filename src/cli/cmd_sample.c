@@ -50,8 +50,11 @@ static int sample_exact(em_cli *c, em_scenario *sc, mpq_t delta, int variant, in
 {
     em_exact *x = NULL;
     em_pf *y = NULL;
-    int st = pf ? em_pf_new(sc->n, sc->u, sc->excluded, c->eps, delta, EM_STANDARD, &y)
-                : em_exact_new(sc->n, sc->u, sc->excluded, c->eps, delta, variant, &x);
+    em_usrc src = {em_scenario_usrc_get, sc};
+    int st = pf ? em_scenario_expand(sc) : EM_OK; /* em_pf takes rationals */
+    if (st == EM_OK)
+        st = pf ? em_pf_new(sc->n, sc->u, sc->excluded, c->eps, delta, EM_STANDARD, &y)
+                : em_exact_new_src(sc->n, &src, sc->excluded, c->eps, delta, variant, &x);
     if (st != EM_OK) {
         fprintf(stderr, "%s: %s\n", c->cmd, em_strerror(st));
         return em_cli_status_exit(st);
@@ -133,6 +136,7 @@ int cmd_sample(int argc, char **argv)
     em_cli_init(&c, "expmech sample");
     em_scenario sc;
     em_scenario_init(&sc);
+    sc.compact = 1; /* 10 bytes per utility, not an mpq's 100: 10^7 candidates in < 1 GB */
     mpq_t delta;
     mpq_init(delta);
     double *lw = NULL;
