@@ -138,7 +138,8 @@ START_TEST(compact_values)
     char err[EM_SCENARIO_ERRLEN];
     ck_assert_int_eq(em_scenario_parse(&a, values, strlen(values), "v", err, sizeof err), EM_OK);
     ck_assert_int_eq(em_scenario_parse(&b, values, strlen(values), "v", err, sizeof err), EM_OK);
-    ck_assert(b.u == NULL && a.u != NULL);
+    ck_assert(b.u == NULL && a.u != NULL && b.ud == NULL);
+    ck_assert_int_eq(em_scenario_doubles(&b), EM_OK);
     ck_assert_uint_eq(a.n, b.n);
     mpq_t q;
     mpq_init(q);

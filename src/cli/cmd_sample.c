@@ -169,6 +169,11 @@ int cmd_sample(int argc, char **argv)
             goto done;
         goto flush;
     }
+    if (em_scenario_doubles(&sc) != EM_OK) { /* compact: doubles made on demand */
+        fprintf(stderr, "%s: out of memory\n", c.cmd);
+        rc = EM_EXIT_INTERNAL;
+        goto done;
+    }
     for (size_t i = 0; i < sc.n; i++)
         if (!sc.excluded[i] && isinf(sc.ud[i])) {
             fprintf(stderr, "%s: %s:%lu: utility of '%s' is beyond double's range; the float "

@@ -117,9 +117,11 @@ static int grow(em_scenario *s)
     unsigned char *x = realloc(s->excluded, nc);
     if (!x) return EM_ERR_NOMEM;
     s->excluded = x;
-    double *d = realloc(s->ud, nc * sizeof *d);
-    if (!d) return EM_ERR_NOMEM;
-    s->ud = d;
+    if (!s->compact) {
+        double *d = realloc(s->ud, nc * sizeof *d);
+        if (!d) return EM_ERR_NOMEM;
+        s->ud = d;
+    }
     unsigned long *ln = realloc(s->line, nc * sizeof *ln);
     if (!ln) return EM_ERR_NOMEM;
     s->line = ln;
@@ -638,7 +640,8 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
         s->ucode[i] = ucode_make(uk, e);
     }
     s->labels[i] = label;
-    s->ud[i] = s->excluded[i] ? -HUGE_VAL : em_q_get_d(uq, NULL);
+    if (!s->compact)
+        s->ud[i] = s->excluded[i] ? -HUGE_VAL : em_q_get_d(uq, NULL);
     s->line[i] = ln;
     s->n++;
     size_t mask = s->hcap - 1;
@@ -679,7 +682,16 @@ void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q)
                 mpz_set_ui(mpq_denref(q), 1);
             }
         } else {
-            mpz_ui_pow_ui(mpq_denref(q), 10, (unsigned long)-e);
+            static const unsigned long p10[20] = {
+                1UL, 10UL, 100UL, 1000UL, 10000UL, 100000UL, 1000000UL, 10000000UL,
+                100000000UL, 1000000000UL, 10000000000UL, 100000000000UL, 1000000000000UL,
+                10000000000000UL, 100000000000000UL, 1000000000000000UL,
+                10000000000000000UL, 100000000000000000UL, 1000000000000000000UL,
+                10000000000000000000UL};
+            if (-e < 20)
+                mpz_set_ui(mpq_denref(q), p10[-e]);
+            else
+                mpz_ui_pow_ui(mpq_denref(q), 10, (unsigned long)-e);
             mpq_canonicalize(q);
         }
         return;
@@ -689,6 +701,28 @@ void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q)
 void em_scenario_usrc_get(const void *ctx, size_t i, mpq_t q)
 {
     em_scenario_get_u((const em_scenario *)ctx, i, q);
+}
+
+int em_scenario_doubles(em_scenario *s)
+{
+    if (s->ud || s->n == 0)
+        return EM_OK;
+    double *d = malloc(s->n * sizeof *d);
+    if (!d)
+        return EM_ERR_NOMEM;
+    mpq_t q;
+    mpq_init(q);
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->excluded[i]) {
+            d[i] = -HUGE_VAL;
+            continue;
+        }
+        em_scenario_get_u(s, i, q);
+        d[i] = em_q_get_d(q, NULL);
+    }
+    mpq_clear(q);
+    s->ud = d;
+    return EM_OK;
 }
 
 int em_scenario_expand(em_scenario *s)

@@ -49,7 +49,8 @@ typedef struct em_scenario {
     char **labels;             /* NUL-terminated, unquoted (pointers into the arena) */
     mpq_t *u;                  /* exact utilities (0 where excluded); NULL when compact */
     unsigned char *excluded;   /* 1 where the utility is -inf */
-    double *ud;                /* nearest doubles; -inf where excluded, +-inf beyond double */
+    double *ud;                /* nearest doubles; -inf where excluded, +-inf beyond double
+                                  (compact: NULL until em_scenario_doubles) */
     unsigned long *line;       /* line number of each candidate */
     int has_sensitivity;
     mpq_t sensitivity;
@@ -95,6 +96,10 @@ void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q);
 
 /* em_scenario_get_u as an em_usrc reader (oracle/em_usrc.h): ctx is the scenario. */
 void em_scenario_usrc_get(const void *ctx, size_t i, mpq_t q);
+
+/* ud[] of a compact scenario, filled when first needed (the float sampler): EM_OK or
+ * EM_ERR_NOMEM. */
+int em_scenario_doubles(em_scenario *s);
 
 /* A compact scenario made ordinary: u[] filled (for the paths that need every utility as
  * an mpq at once: --variant pf, weighted laws).  EM_OK or EM_ERR_NOMEM. */

@@ -139,6 +139,8 @@ struct em_exact {
     em_usrc src;             /* utilities; t_j = c (u_j - umax) when needed */
     mpq_t *own;              /* em_exact_new's copy (src reads it) */
     mpq_t c, umax, tq;
+    em_tfast tf;
+    int have_tf;
     unsigned char *cls;
     uint64_t *lo64, *hi64;
     struct xlevel lv[MAX_LEVELS];
@@ -152,7 +154,20 @@ struct em_exact {
     mpfr_t *welo, *wehi, *bTlo, *bThi, *rlo, *rhi;
     mpfr_prec_t wprec;
     mpfr_t tlo, thi, d, Clo_, Chi_, Tlo_, Thi_;
+    /* while a level is computed: the weights of indices [0, wcn) from the downward pass,
+     * for the upward one (packed limbs, exponents, kinds) */
+    size_t wcn, wnl;
+    mp_limb_t *wlimbs;
+    mpfr_exp_t *wexp;
+    signed char *wkind;
 };
+
+/* Bytes for the weights kept between the two passes: at 10^6 candidates all of them
+ * (one exponential per weight, as with full arrays), at 10^7 the lowest 2 million. */
+#ifndef EM_EXACT_WCACHE_BYTES
+#define EM_EXACT_WCACHE_BYTES ((size_t)96 << 20) /* -D...=200: tests with a partial cache */
+#endif
+#define WCACHE_BYTES ((size_t)EM_EXACT_WCACHE_BYTES)
 
 static long bitlen_sz(size_t n)
 {
@@ -219,9 +234,33 @@ static void scratch_prec(em_exact *s, mpfr_prec_t p)
     s->wprec = p;
 }
 
+static void wc_put(em_exact *s, size_t j, int h, mpfr_srcptr v)
+{
+    size_t k = 2 * j + (size_t)h;
+    s->wkind[k] = (signed char)mpfr_custom_get_kind(v);
+    s->wexp[k] = 0;
+    if (mpfr_regular_p(v)) {
+        s->wexp[k] = mpfr_custom_get_exp(v);
+        memcpy(s->wlimbs + k * s->wnl, mpfr_custom_get_significand(v), s->wnl * sizeof(mp_limb_t));
+    }
+}
+
+static void wc_get(em_exact *s, size_t j, int h, mpfr_ptr v)
+{
+    size_t k = 2 * j + (size_t)h;
+    mpfr_t c;
+    mpfr_custom_init_set(c, s->wkind[k], s->wexp[k], s->wprec, s->wlimbs + k * s->wnl);
+    mpfr_set(v, c, MPFR_RNDN); /* same precision: exact */
+}
+
 /* Bounds of the weight w_j = exp(t_j) at the scratch precision. */
 static void weight(em_exact *s, size_t j, mpfr_t elo, mpfr_t ehi)
 {
+    if (j < s->wcn) {
+        wc_get(s, j, 0, elo);
+        wc_get(s, j, 1, ehi);
+        return;
+    }
     if (s->cls[j] == CL_EXCLUDED) {
         mpfr_set_ui(elo, 0, MPFR_RNDN);
         mpfr_set_ui(ehi, 0, MPFR_RNDN);
@@ -232,9 +271,13 @@ static void weight(em_exact *s, size_t j, mpfr_t elo, mpfr_t ehi)
         mpfr_set_ui(ehi, 1, MPFR_RNDN);
         return;
     }
-    em_exponent_t(&s->src, j, s->c, s->umax, s->tq);
-    mpfr_set_q(s->tlo, s->tq, MPFR_RNDD);
-    mpfr_set_q(s->thi, s->tq, MPFR_RNDU);
+    /* RNDU(t) is RNDD(t) or the next number up, by the ternary value: one division */
+    if (em_exponent_t_lo(&s->tf, &s->src, j, s->tlo) != 0) {
+        mpfr_set(s->thi, s->tlo, MPFR_RNDN);
+        mpfr_nextabove(s->thi);
+    } else {
+        mpfr_set(s->thi, s->tlo, MPFR_RNDN);
+    }
     mpfr_exp(elo, s->tlo, MPFR_RNDD);
     /* one exponential per weight: exp(t) <= exp(tlo) exp(thi - tlo) <=
      * nextabove(RNDD(exp(tlo))) (1 + 2 (thi - tlo)) for 0 <= thi - tlo <= 1 */
@@ -338,6 +381,16 @@ static int compute_level(em_exact *s, int k, mpfr_prec_t p)
         return EM_ERR_NOMEM;
     }
     scratch_prec(s, p);
+    size_t wcap = 0;
+    s->wnl = mpfr_custom_get_size(p) / sizeof(mp_limb_t);
+    size_t per = 2 * (s->wnl * sizeof(mp_limb_t) + sizeof(mpfr_exp_t) + 1);
+    wcap = WCACHE_BYTES / per < n ? WCACHE_BYTES / per : n;
+    s->wlimbs = malloc((2 * wcap + 1) * s->wnl * sizeof(mp_limb_t));
+    s->wexp = malloc((2 * wcap + 1) * sizeof(mpfr_exp_t));
+    s->wkind = malloc(2 * wcap + 1);
+    if (!s->wlimbs || !s->wexp || !s->wkind) /* an optimisation only */
+        wcap = 0;
+    s->wcn = 0;
     /* downward: T(i) = w_i + ... + w_{n-1}; T at the end of block b is T((b+1) BLOCK) */
     mpfr_set_ui(s->Tlo_, 0, MPFR_RNDN);
     mpfr_set_ui(s->Thi_, 0, MPFR_RNDN);
@@ -347,6 +400,10 @@ static int compute_level(em_exact *s, int k, mpfr_prec_t p)
     }
     for (size_t i = n; i-- > 0;) {
         weight(s, i, s->welo[0], s->wehi[0]);
+        if (i < wcap) {
+            wc_put(s, i, 0, s->welo[0]);
+            wc_put(s, i, 1, s->wehi[0]);
+        }
         mpfr_add(s->Tlo_, s->Tlo_, s->welo[0], MPFR_RNDD);
         mpfr_add(s->Thi_, s->Thi_, s->wehi[0], MPFR_RNDU);
         if (i % BLOCK == 0 && i > 0) {
@@ -354,6 +411,7 @@ static int compute_level(em_exact *s, int k, mpfr_prec_t p)
             mpfr_set(L->Thi[i / BLOCK - 1], s->Thi_, MPFR_RNDN);
         }
     }
+    s->wcn = wcap; /* from here weight() reads indices below wcap back */
     /* upward */
     mpfr_set_ui(s->Clo_, 0, MPFR_RNDN);
     mpfr_set_ui(s->Chi_, 0, MPFR_RNDN);
@@ -392,6 +450,13 @@ static int compute_level(em_exact *s, int k, mpfr_prec_t p)
     for (size_t b = 0; b + 1 < L->nb; b++)
         mpfr_set(L->minhi[b], L->minhi[b + 1], MPFR_RNDN);
     mpfr_clears(run, w, (mpfr_ptr)0);
+    s->wcn = 0;
+    free(s->wlimbs);
+    free(s->wexp);
+    free(s->wkind);
+    s->wlimbs = NULL;
+    s->wexp = NULL;
+    s->wkind = NULL;
     if (k == 0) {
         for (size_t i = 1; i <= n; i++)
             if (s->lo64[i] < s->lo64[i - 1])
@@ -499,6 +564,8 @@ static int exact_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned c
         em_exact_free(s);
         return st;
     }
+    em_tfast_init(&s->tf, s->c, s->umax);
+    s->have_tf = 1;
     long nb = bitlen_sz(n);
     s->first = (unsigned)(nb + 2 > FIX_BITS ? FIX_BITS : nb + 2);
     /* level 0: enough bits that the 63-bit words are tight to about one unit */
@@ -559,6 +626,8 @@ void em_exact_free(em_exact *s)
         free(s->own);
     }
     mpq_clears(s->c, s->umax, s->tq, (mpq_ptr)0);
+    if (s->have_tf)
+        em_tfast_clear(&s->tf);
     mpfr_array_free(s->welo, BLOCK + 1);
     mpfr_array_free(s->wehi, BLOCK + 1);
     mpfr_array_free(s->bTlo, BLOCK + 1);

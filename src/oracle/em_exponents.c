@@ -111,6 +111,41 @@ void em_exponent_t(const em_usrc *src, size_t i, const mpq_t c, const mpq_t umax
     mpq_mul(t, t, c);
 }
 
+void em_tfast_init(em_tfast *f, const mpq_t c, const mpq_t umax)
+{
+    mpz_inits(f->P, f->Q, f->R, f->N, f->D, (mpz_ptr)0);
+    mpq_init(f->u);
+    mpfr_inits2(64, f->Nf, f->Df, (mpfr_ptr)0);
+    mpz_mul(f->P, mpq_numref(c), mpq_denref(umax));
+    mpz_mul(f->Q, mpq_numref(c), mpq_numref(umax));
+    mpz_mul(f->R, mpq_denref(c), mpq_denref(umax));
+}
+
+void em_tfast_clear(em_tfast *f)
+{
+    mpz_clears(f->P, f->Q, f->R, f->N, f->D, (mpz_ptr)0);
+    mpq_clear(f->u);
+    mpfr_clears(f->Nf, f->Df, (mpfr_ptr)0);
+}
+
+static void set_z_exact(mpfr_t x, const mpz_t z)
+{
+    size_t bits = mpz_sizeinbase(z, 2);
+    mpfr_set_prec(x, bits < MPFR_PREC_MIN ? MPFR_PREC_MIN : (mpfr_prec_t)bits);
+    mpfr_set_z(x, z, MPFR_RNDN); /* exact */
+}
+
+int em_exponent_t_lo(em_tfast *f, const em_usrc *src, size_t i, mpfr_t lo)
+{
+    src->get(src->ctx, i, f->u);
+    mpz_mul(f->N, mpq_numref(f->u), f->P);
+    mpz_submul(f->N, mpq_denref(f->u), f->Q);
+    mpz_mul(f->D, mpq_denref(f->u), f->R);
+    set_z_exact(f->Nf, f->N);
+    set_z_exact(f->Df, f->D);
+    return mpfr_div(lo, f->Nf, f->Df, MPFR_RNDD);
+}
+
 void em_usrc_array_get(const void *ctx, size_t i, mpq_t q)
 {
     mpq_set(q, ((const mpq_t *)ctx)[i]);

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <gmp.h>
+#include <mpfr.h>
 
 #include "oracle/em_usrc.h"
 
@@ -43,6 +44,19 @@ int em_exponents_src(size_t n, const em_usrc *src, const unsigned char *excluded
 /* t = c (u_i - umax), the exact exponent of candidate i (not excluded): the same rational
  * em_exponents gives. */
 void em_exponent_t(const em_usrc *src, size_t i, const mpq_t c, const mpq_t umax, mpq_t t);
+
+/* RNDD(t_i) at lo's precision without canonical rationals (no gcd): with u_i = a/b,
+ * umax = A/B, c = cn/cd, t_i = (a cn B - b cn A) / (b cd B) is divided once, correctly
+ * rounded like mpfr_set_q of the canonical t_i, so the result is the same number.
+ * Returns the ternary value (0: t_i exact).  Scratch in f (em_tfast_init/clear). */
+typedef struct em_tfast {
+    mpz_t P, Q, R, N, D;
+    mpq_t u;
+    mpfr_t Nf, Df;
+} em_tfast;
+void em_tfast_init(em_tfast *f, const mpq_t c, const mpq_t umax);
+void em_tfast_clear(em_tfast *f);
+int em_exponent_t_lo(em_tfast *f, const em_usrc *src, size_t i, mpfr_t lo);
 
 /* A reader over an array of rationals (ctx: the mpq_t array). */
 void em_usrc_array_get(const void *ctx, size_t i, mpq_t q);
