@@ -60,6 +60,8 @@ struct em_oracle {
     mpq_t *own;              /* em_oracle_new's copy of the utilities (src reads it) */
     mpq_t c, umax;
     mpq_t tq;                /* the current t_i */
+    em_tfast tf;             /* RNDD(t_i) without gcds */
+    int have_tf;
     unsigned char *cls;
     size_t m, nother;
     long tbits;              /* bits of max |t_j| over others (capped) */
@@ -162,6 +164,8 @@ static int oracle_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned 
         em_oracle_free(o);
         return st;
     }
+    em_tfast_init(&o->tf, o->c, o->umax);
+    o->have_tf = 1;
     int have_tau = 0;
     for (size_t i = 0; i < n; i++) {
         if (o->cls[i] == CL_MODE)
@@ -254,6 +258,8 @@ void em_oracle_free(em_oracle *o)
         free(o->own);
     }
     mpq_clears(o->c, o->umax, o->tq, (mpq_ptr)0);
+    if (o->have_tf)
+        em_tfast_clear(&o->tf);
     mpq_clear(o->tau);
     mpz_clear(o->rat_e);
     mpfr_clear(o->scr_w);
@@ -342,11 +348,12 @@ static int level_ensure(em_oracle *o, int k)
     for (size_t j = 0; j < o->n; j++) {
         if (o->cls[j] != CL_OTHER)
             continue;
-        mpq_srcptr tj = t_of(o, j);
-        int tern = mpfr_set_q(tlo, tj, MPFR_RNDD);
+        int tern = em_exponent_t_lo(&o->tf, &o->src, j, tlo);
         mpfr_exp(elo, tlo, MPFR_RNDD);
         if (mpfr_zero_p(elo)) {
-            mpfr_set_q(thi, tj, MPFR_RNDU);
+            mpfr_set(thi, tlo, MPFR_RNDN);
+            if (tern != 0)
+                mpfr_nextabove(thi); /* RNDU(t_j) */
             mpfr_exp(ehi, thi, MPFR_RNDU);
             mpfr_add(Ruf, Ruf, ehi, MPFR_RNDU);
         } else {
@@ -738,8 +745,13 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     }
 
     /* an other candidate: t < 0 */
-    mpq_srcptr ti = t_of(o, i);
-    q_bounds(tlo, thi, ti);
+    /* q_bounds of t_i, from one division without gcds (em_exponent_t_lo) */
+    if (em_exponent_t_lo(&o->tf, &o->src, i, tlo) != 0) {
+        mpfr_set(thi, tlo, MPFR_RNDN);
+        mpfr_nextabove(thi);
+    } else {
+        mpfr_set(thi, tlo, MPFR_RNDN);
+    }
     mpfr_sub(llo, tlo, L->lnS_hi, MPFR_RNDD);
     mpfr_sub(lhi, thi, L->lnS_lo, MPFR_RNDU);
     if (decided(o, llo, lhi, e, &neg, &ld)) {
@@ -767,6 +779,7 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     } else {
         /* P below MPFR's exponent range: from log P at a precision covering the
          * integer part of log10 P as well */
+        mpq_srcptr ti = t_of(o, i); /* canonical, for q_bits */
         mpfr_prec_t pp = p + q_bits(ti) + 8;
         mpfr_t a_lo, a_hi, ulo, uhi;
         mpfr_inits2(pp, a_lo, a_hi, ulo, uhi, (mpfr_ptr)0);
