@@ -161,6 +161,17 @@ START_TEST(compact_values)
     ck_assert_int_eq(em_scenario_expand(&b), EM_OK);
     for (size_t i = 0; i < a.n; i++)
         ck_assert(mpq_equal(a.u[i], b.u[i]));
+    /* line numbers as runs, and the duplicate message that names the first line */
+    em_scenario d;
+    em_scenario_init(&d);
+    d.compact = 1;
+    const char *dl = "# h\na,1\nb,2\n\n\nc,3\n# x\nd,4\ne,5\nb,6\n";
+    ck_assert_int_eq(em_scenario_parse(&d, dl, strlen(dl), "d", err, sizeof err), EM_ERR_PARSE);
+    ck_assert_msg(strstr(err, "d:10: duplicate label 'b' (first on line 3)") != NULL, "%s", err);
+    static const unsigned long lines[] = {2, 3, 6, 8, 9};
+    for (size_t i = 0; i < 5; i++)
+        ck_assert_uint_eq(em_scenario_line(&d, i), lines[i]);
+    em_scenario_free(&d);
     /* a configured limit */
     em_scenario c;
     em_scenario_init(&c);

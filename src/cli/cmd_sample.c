@@ -178,7 +178,7 @@ int cmd_sample(int argc, char **argv)
         if (!sc.excluded[i] && isinf(sc.ud[i])) {
             fprintf(stderr, "%s: %s:%lu: utility of '%s' is beyond double's range; the float "
                             "sampler cannot take it (expmech probs can)\n",
-                    c.cmd, sc.name, sc.line[i], sc.labels[i]);
+                    c.cmd, sc.name, em_scenario_line(&sc, i), sc.labels[i]);
             rc = EM_EXIT_USAGE;
             goto done;
         }

@@ -30,12 +30,11 @@ void em_scenario_free(em_scenario *s)
         if (s->measure)
             mpq_clear(s->measure[i]);
     }
-    for (size_t k = 0; k < s->nuq; k++)
-        mpq_clear(s->uq[k]);
     for (size_t k = 0; k < s->narena; k++)
         free(s->arena[k]);
     free(s->arena);
-    free(s->uq);
+    free(s->ql);
+    free(s->lrun);
     free(s->uv);
     free(s->ucode);
     free(s->measure);
@@ -122,9 +121,11 @@ static int grow(em_scenario *s)
         if (!d) return EM_ERR_NOMEM;
         s->ud = d;
     }
-    unsigned long *ln = realloc(s->line, nc * sizeof *ln);
-    if (!ln) return EM_ERR_NOMEM;
-    s->line = ln;
+    if (!s->compact) {
+        unsigned long *ln = realloc(s->line, nc * sizeof *ln);
+        if (!ln) return EM_ERR_NOMEM;
+        s->line = ln;
+    }
     if (s->has_measure) {
         mpq_t *m = realloc(s->measure, nc * sizeof *m);
         if (!m) return EM_ERR_NOMEM;
@@ -158,7 +159,8 @@ static char *arena_alloc(em_scenario *s, size_t len)
 
 /* ---------------------------------------------------- compact utilities
  * ucode = kind << 14 | (exponent - UEXP_MIN): EXCL (-inf), DEC (uv * 10^e), BIN (uv * 2^e,
- * e < 0: hex floats with long fractions), Q (uq[uv], anything else).  The mantissa is at
+ * e < 0: hex floats with long fractions), Q (any other rational: its limbs at ql + uv,
+ * see q_put).  The mantissa is at
  * most 62 bits, so it is an exact int64 and mpz_set_si takes it. */
 enum { UK_EXCL = 0, UK_DEC = 1, UK_BIN = 2, UK_Q = 3 };
 #define UEXP_MIN (-8192L)
@@ -167,6 +169,71 @@ enum { UK_EXCL = 0, UK_DEC = 1, UK_BIN = 2, UK_Q = 3 };
 static uint16_t ucode_make(int kind, long e)
 {
     return (uint16_t)(((unsigned)kind << 14) | (unsigned)(e - UEXP_MIN));
+}
+
+/* An exotic rational as limbs (numerator size with its sign, denominator size, the limbs)
+ * in one growing array, *off its offset: about 40 bytes for a 21-digit decimal, where an
+ * mpq_t and its two allocations take about 100. */
+static int q_put(em_scenario *s, const mpq_t q, int64_t *off)
+{
+    size_t na = mpz_size(mpq_numref(q)), nb = mpz_size(mpq_denref(q));
+    size_t need = 2 + na + nb;
+    if (s->qlen + need > s->qcap) {
+        size_t nc = s->qcap ? s->qcap : 256;
+        while (nc < s->qlen + need)
+            nc *= 2;
+        mp_limb_t *nq = realloc(s->ql, nc * sizeof *nq);
+        if (!nq)
+            return EM_ERR_NOMEM;
+        s->ql = nq;
+        s->qcap = nc;
+    }
+    mp_limb_t *h = s->ql + s->qlen;
+    h[0] = (mp_limb_t)(int64_t)mpq_numref(q)->_mp_size;
+    h[1] = (mp_limb_t)nb;
+    memcpy(h + 2, mpz_limbs_read(mpq_numref(q)), na * sizeof *h);
+    memcpy(h + 2 + na, mpz_limbs_read(mpq_denref(q)), nb * sizeof *h);
+    *off = (int64_t)s->qlen;
+    s->qlen += need;
+    return EM_OK;
+}
+
+/* Line numbers of a compact scenario as runs of consecutive lines (index, line): one
+ * run for a file of data lines after its headers, not 8 bytes per candidate. */
+static int line_put(em_scenario *s, size_t i, unsigned long ln)
+{
+    if (s->nlrun > 0) {
+        const size_t *r = s->lrun + 2 * (s->nlrun - 1);
+        if ((unsigned long)r[1] + (i - r[0]) == ln)
+            return EM_OK;
+    }
+    if (s->nlrun == s->lruncap) {
+        size_t nc = s->lruncap ? s->lruncap * 2 : 8;
+        size_t *nr = realloc(s->lrun, 2 * nc * sizeof *nr);
+        if (!nr)
+            return EM_ERR_NOMEM;
+        s->lrun = nr;
+        s->lruncap = nc;
+    }
+    s->lrun[2 * s->nlrun] = i;
+    s->lrun[2 * s->nlrun + 1] = ln;
+    s->nlrun++;
+    return EM_OK;
+}
+
+unsigned long em_scenario_line(const em_scenario *s, size_t i)
+{
+    if (s->line)
+        return s->line[i];
+    size_t lo = 0, hi = s->nlrun; /* the last run starting at or before i */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->lrun[2 * mid] <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return s->nlrun ? (unsigned long)(s->lrun[2 * lo + 1] + (i - s->lrun[2 * lo])) : 0;
 }
 
 /* q (canonical, finite) as m * 10^e or m * 2^e: 1 on success. */
@@ -576,7 +643,8 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
     long dup = em_scenario_find(s, label, labl);
     if (dup >= 0) {
         quote_for_msg(q, sizeof q, label, labl);
-        return perr(err, errlen, s->name, ln, "duplicate label '%s' (first on line %lu)", q, s->line[dup]);
+        return perr(err, errlen, s->name, ln, "duplicate label '%s' (first on line %lu)", q,
+                    em_scenario_line(s, (size_t)dup));
     }
     size_t lim = s->max_n ? s->max_n : EM_SCENARIO_MAX_N;
     if (lim > EM_N_MAX)
@@ -623,26 +691,20 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
         int uk = UK_EXCL;
         long e = 0;
         if (!s->excluded[i] && !classify(uq, &m, &uk, &e)) {
-            if (s->nuq == s->uqcap) {
-                size_t nc = s->uqcap ? s->uqcap * 2 : 16;
-                mpq_t *nq = realloc(s->uq, nc * sizeof *nq);
-                if (!nq)
-                    return EM_ERR_NOMEM;
-                s->uq = nq;
-                s->uqcap = nc;
-            }
-            mpq_init(s->uq[s->nuq]);
-            mpq_set(s->uq[s->nuq], uq);
-            m = (int64_t)s->nuq++;
+            if (q_put(s, uq, &m) != EM_OK)
+                return EM_ERR_NOMEM;
             uk = UK_Q;
         }
+        if (line_put(s, i, ln) != EM_OK)
+            return EM_ERR_NOMEM;
         s->uv[i] = m;
         s->ucode[i] = ucode_make(uk, e);
     }
     s->labels[i] = label;
     if (!s->compact)
         s->ud[i] = s->excluded[i] ? -HUGE_VAL : em_q_get_d(uq, NULL);
-    s->line[i] = ln;
+    if (!s->compact)
+        s->line[i] = ln;
     s->n++;
     size_t mask = s->hcap - 1;
     size_t k = (size_t)hash_bytes(label, labl) & mask;
@@ -664,9 +726,14 @@ void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q)
     case UK_EXCL:
         mpq_set_ui(q, 0, 1);
         return;
-    case UK_Q:
-        mpq_set(q, s->uq[s->uv[i]]);
+    case UK_Q: {
+        const mp_limb_t *h = s->ql + s->uv[i];
+        int64_t na = (int64_t)h[0];
+        mpz_t a, b; /* read-only views of the stored limbs (canonical as stored) */
+        mpz_set(mpq_numref(q), mpz_roinit_n(a, h + 2, (mp_size_t)na));
+        mpz_set(mpq_denref(q), mpz_roinit_n(b, h + 2 + (na < 0 ? -na : na), (mp_size_t)h[1]));
         return;
+    }
     case UK_BIN: /* odd numerator over 2^-e: canonical as it stands */
         mpz_set_si(mpq_numref(q), (long)s->uv[i]);
         mpz_set_ui(mpq_denref(q), 1);

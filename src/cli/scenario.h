@@ -26,9 +26,9 @@
  * sets another: past it the parse stops with EM_ERR_TOO_MANY and "more than N candidates"
  * before memory runs out.  A file is read in 1 MiB chunks (never whole), labels live in an
  * arena (no allocation per label), and with s->compact set before parsing the utilities are
- * kept as an int64 mantissa and a decimal or binary exponent (u == NULL; an mpq only for a
- * value that does not fit: em_scenario_get_u reads them back exactly), about 10 bytes per
- * candidate instead of a GMP rational's 100.
+ * kept as an int64 mantissa and a decimal or binary exponent (u == NULL; a value that
+ * does not fit is kept as its limbs: em_scenario_get_u reads them back exactly), about
+ * 10 bytes per candidate instead of a GMP rational's 100, and line numbers as runs.
  */
 #ifndef EM_CLI_SCENARIO_H
 #define EM_CLI_SCENARIO_H
@@ -51,7 +51,8 @@ typedef struct em_scenario {
     unsigned char *excluded;   /* 1 where the utility is -inf */
     double *ud;                /* nearest doubles; -inf where excluded, +-inf beyond double
                                   (compact: NULL until em_scenario_doubles) */
-    unsigned long *line;       /* line number of each candidate */
+    unsigned long *line;       /* line number of each candidate (compact: NULL, see
+                                  em_scenario_line) */
     int has_sensitivity;
     mpq_t sensitivity;
     int has_monotone, monotone;
@@ -68,10 +69,12 @@ typedef struct em_scenario {
     size_t hcap, cap;
     char **arena;
     size_t narena, arena_used;
-    int64_t *uv;               /* mantissa, or index into uq */
+    int64_t *uv;               /* mantissa, or offset into ql */
     uint16_t *ucode;           /* kind (2 bits) and exponent (14 bits) */
-    mpq_t *uq;
-    size_t nuq, uqcap;
+    mp_limb_t *ql;             /* the rationals that fit no mantissa, as limbs */
+    size_t qlen, qcap;
+    size_t *lrun;              /* line runs (first index, its line) */
+    size_t nlrun, lruncap;
     mpq_t scratch;
 } em_scenario;
 
@@ -93,6 +96,9 @@ int em_read_all(FILE *f, size_t max, char **buf, size_t *len);
 
 /* The exact utility of candidate i (0 where excluded), compact or not. */
 void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q);
+
+/* The line number of candidate i, compact or not. */
+unsigned long em_scenario_line(const em_scenario *s, size_t i);
 
 /* em_scenario_get_u as an em_usrc reader (oracle/em_usrc.h): ctx is the scenario. */
 void em_scenario_usrc_get(const void *ctx, size_t i, mpq_t q);
