@@ -163,6 +163,8 @@ static char *arena_alloc(em_scenario *s, size_t len)
  * see q_put).  The mantissa is at
  * most 62 bits, so it is an exact int64 and mpz_set_si takes it. */
 enum { UK_EXCL = 0, UK_DEC = 1, UK_BIN = 2, UK_Q = 3 };
+_Static_assert(sizeof(long) == 8 && GMP_NUMB_BITS == 64,
+               "mantissas go through mpz_set_si / mpz_get_si; q_put packs two sizes in a limb");
 #define UEXP_MIN (-8192L)
 #define UEXP_MAX 8191L
 
@@ -171,13 +173,14 @@ static uint16_t ucode_make(int kind, long e)
     return (uint16_t)(((unsigned)kind << 14) | (unsigned)(e - UEXP_MIN));
 }
 
-/* An exotic rational as limbs (numerator size with its sign, denominator size, the limbs)
- * in one growing array, *off its offset: about 40 bytes for a 21-digit decimal, where an
- * mpq_t and its two allocations take about 100. */
+/* An exotic rational as limbs in one growing array, *off its offset: a header limb (the
+ * numerator's signed size in the low 32 bits, the denominator's size in the high 32;
+ * sizes stay below 2^10 limbs, EM_Q_MAX_DIGITS), then the limbs: 32 bytes for a
+ * 21-digit decimal, where an mpq_t and its two allocations take about 100. */
 static int q_put(em_scenario *s, const mpq_t q, int64_t *off)
 {
     size_t na = mpz_size(mpq_numref(q)), nb = mpz_size(mpq_denref(q));
-    size_t need = 2 + na + nb;
+    size_t need = 1 + na + nb;
     if (s->qlen + need > s->qcap) {
         size_t nc = s->qcap ? s->qcap : 256;
         while (nc < s->qlen + need)
@@ -189,10 +192,9 @@ static int q_put(em_scenario *s, const mpq_t q, int64_t *off)
         s->qcap = nc;
     }
     mp_limb_t *h = s->ql + s->qlen;
-    h[0] = (mp_limb_t)(int64_t)mpq_numref(q)->_mp_size;
-    h[1] = (mp_limb_t)nb;
-    memcpy(h + 2, mpz_limbs_read(mpq_numref(q)), na * sizeof *h);
-    memcpy(h + 2 + na, mpz_limbs_read(mpq_denref(q)), nb * sizeof *h);
+    h[0] = ((mp_limb_t)nb << 32) | (uint32_t)(int32_t)mpq_numref(q)->_mp_size;
+    memcpy(h + 1, mpz_limbs_read(mpq_numref(q)), na * sizeof *h);
+    memcpy(h + 1 + na, mpz_limbs_read(mpq_denref(q)), nb * sizeof *h);
     *off = (int64_t)s->qlen;
     s->qlen += need;
     return EM_OK;
@@ -728,10 +730,11 @@ void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q)
         return;
     case UK_Q: {
         const mp_limb_t *h = s->ql + s->uv[i];
-        int64_t na = (int64_t)h[0];
+        int32_t na = (int32_t)(uint32_t)(h[0] & 0xffffffffu);
+        mp_size_t nb = (mp_size_t)(h[0] >> 32);
         mpz_t a, b; /* read-only views of the stored limbs (canonical as stored) */
-        mpz_set(mpq_numref(q), mpz_roinit_n(a, h + 2, (mp_size_t)na));
-        mpz_set(mpq_denref(q), mpz_roinit_n(b, h + 2 + (na < 0 ? -na : na), (mp_size_t)h[1]));
+        mpz_set(mpq_numref(q), mpz_roinit_n(a, h + 1, na));
+        mpz_set(mpq_denref(q), mpz_roinit_n(b, h + 1 + (na < 0 ? -na : na), nb));
         return;
     }
     case UK_BIN: /* odd numerator over 2^-e: canonical as it stands */
