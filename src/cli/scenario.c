@@ -116,12 +116,10 @@ static int grow(em_scenario *s)
     unsigned char *x = realloc(s->excluded, nc);
     if (!x) return EM_ERR_NOMEM;
     s->excluded = x;
-    if (!s->compact) {
+    if (!s->compact) { /* compact: doubles on demand, line numbers as runs */
         double *d = realloc(s->ud, nc * sizeof *d);
         if (!d) return EM_ERR_NOMEM;
         s->ud = d;
-    }
-    if (!s->compact) {
         unsigned long *ln = realloc(s->line, nc * sizeof *ln);
         if (!ln) return EM_ERR_NOMEM;
         s->line = ln;
@@ -160,8 +158,7 @@ static char *arena_alloc(em_scenario *s, size_t len)
 /* ---------------------------------------------------- compact utilities
  * ucode = kind << 14 | (exponent - UEXP_MIN): EXCL (-inf), DEC (uv * 10^e), BIN (uv * 2^e,
  * e < 0: hex floats with long fractions), Q (any other rational: its limbs at ql + uv,
- * see q_put).  The mantissa is at
- * most 62 bits, so it is an exact int64 and mpz_set_si takes it. */
+ * see q_put).  Mantissas have at most 62 bits, so int64 and mpz_set_si hold them. */
 enum { UK_EXCL = 0, UK_DEC = 1, UK_BIN = 2, UK_Q = 3 };
 _Static_assert(sizeof(long) == 8 && GMP_NUMB_BITS == 64,
                "mantissas go through mpz_set_si / mpz_get_si; q_put packs two sizes in a limb");
@@ -295,7 +292,6 @@ static int classify(const mpq_t q, int64_t *m, int *kind, long *e)
     mpz_clear(t);
     return ok;
 }
-
 
 /* Printable, truncated rendering of user text for messages. */
 static void quote_for_msg(char *out, size_t outlen, const char *p, size_t n)
@@ -703,10 +699,10 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
         s->ucode[i] = ucode_make(uk, e);
     }
     s->labels[i] = label;
-    if (!s->compact)
+    if (!s->compact) {
         s->ud[i] = s->excluded[i] ? -HUGE_VAL : em_q_get_d(uq, NULL);
-    if (!s->compact)
         s->line[i] = ln;
+    }
     s->n++;
     size_t mask = s->hcap - 1;
     size_t k = (size_t)hash_bytes(label, labl) & mask;
