@@ -115,6 +115,8 @@ int em_bits_uniform_below(em_bits *b, uint64_t m, uint64_t *out)
 #define EM_EXACT_BLOCK 1024 /* -DEM_EXACT_BLOCK=3 runs the tests across many blocks */
 #endif
 #define BLOCK ((size_t)EM_EXACT_BLOCK)
+/* decoded blocks kept per level: a slow draw's binary search ends in one or two adjacent
+ * blocks (cell r and r + 1), which its next 8-bit steps probe again */
 #define CACHE 4
 
 struct xblock {
