@@ -46,9 +46,10 @@ static const char help[] =
     "With --variant pf, both columns are correctly rounded from the pmf's interval bounds\n"
     "(the log of both ends, rounded outwards); a log-probability that cannot be decided\n"
     "within 2^20 bits prints as nan, with a note (never an unproven number).\n"
-    "Scale: at most 33554432 (2^25) candidates, about 70 bytes each (10^7 candidates:\n"
-    "under 1 GB); past the limit the command stops with exit status 2 and a message\n"
-    "naming it.  EXPMECH_MAX_CANDIDATES=N (in the environment, 1 to 2^30) sets another.\n"
+    "Scale: at most 33554432 (2^25) candidates; past that the command stops while\n"
+    "reading, exit status 2, with a message naming the limit.  EXPMECH_MAX_CANDIDATES=N\n"
+    "(environment, 1 to 2^30) sets another.  Memory: about 55 bytes per candidate, 85\n"
+    "with decimals of more than 18 digits (10^7 candidates: 0.55 to 0.87 GB).\n"
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
 /* ---------------------------------------------------------- permute-and-flip */

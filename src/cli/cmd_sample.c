@@ -43,9 +43,10 @@ static const char help[] =
     "                     or 0x hex); without it, the operating system's CSPRNG\n"
     "                     (getrandom), as privacy requires\n"
     "\n"
-    "Scale: at most 33554432 (2^25) candidates, about 70 bytes each (10^7 candidates:\n"
-    "under 1 GB); past the limit the command stops with exit status 2 and a message\n"
-    "naming it.  EXPMECH_MAX_CANDIDATES=N (in the environment, 1 to 2^30) sets another.\n"
+    "Scale: at most 33554432 (2^25) candidates; past that the command stops while\n"
+    "reading, exit status 2, with a message naming the limit.  EXPMECH_MAX_CANDIDATES=N\n"
+    "(environment, 1 to 2^30) sets another.  Memory: about 55 bytes per candidate, 85\n"
+    "with decimals of more than 18 digits (10^7 candidates: 0.55 to 0.87 GB).\n"
     "Exit status: 0 success, 2 bad input, 3 random source or memory failure.\n";
 
 /* The exact sampler's loop: -n draws, labels to stdout. */
