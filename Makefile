@@ -114,6 +114,7 @@ stats-full: $(STATS) $(B)/expmech
 
 bench: $(BENCHES) $(B)/expmech
 	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
+	@echo "== stats/bench_memory.sh"; bash stats/bench_memory.sh $(B)/expmech
 
 # ----------------------------------------------------------------- proofs
 verify: $(B)/.deps-ok

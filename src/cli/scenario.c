@@ -16,6 +16,7 @@ void em_scenario_init(em_scenario *s)
 {
     memset(s, 0, sizeof *s);
     mpq_init(s->sensitivity);
+    mpq_init(s->scratch);
     em_pieces_init(&s->pieces);
 }
 
@@ -24,11 +25,18 @@ void em_scenario_free(em_scenario *s)
     if (!s)
         return;
     for (size_t i = 0; i < s->n; i++) {
-        free(s->labels[i]);
-        mpq_clear(s->u[i]);
+        if (s->u)
+            mpq_clear(s->u[i]);
         if (s->measure)
             mpq_clear(s->measure[i]);
     }
+    for (size_t k = 0; k < s->narena; k++)
+        free(s->arena[k]);
+    free(s->arena);
+    free(s->ql);
+    free(s->lrun);
+    free(s->uv);
+    free(s->ucode);
     free(s->measure);
     em_pieces_free(&s->pieces);
     free(s->labels);
@@ -39,6 +47,7 @@ void em_scenario_free(em_scenario *s)
     free(s->hash);
     free(s->name);
     mpq_clear(s->sensitivity);
+    mpq_clear(s->scratch);
     /* zeroed, not re-initialised (that leaked): a second free is harmless (GMP frees
      * nothing of a zero-allocation mpq), a reuse needs em_scenario_init */
     memset(s, 0, sizeof *s);
@@ -71,7 +80,7 @@ long em_scenario_find(const em_scenario *s, const char *label, size_t len)
 
 static int rehash(em_scenario *s, size_t cap)
 {
-    size_t *h = calloc(cap, sizeof *h);
+    uint32_t *h = calloc(cap, sizeof *h);
     if (!h)
         return EM_ERR_NOMEM;
     free(s->hash);
@@ -81,7 +90,7 @@ static int rehash(em_scenario *s, size_t cap)
         size_t k = (size_t)hash_bytes(s->labels[i], strlen(s->labels[i])) & (cap - 1);
         while (h[k])
             k = (k + 1) & (cap - 1);
-        h[k] = i + 1;
+        h[k] = (uint32_t)(i + 1);
     }
     return EM_OK;
 }
@@ -92,25 +101,196 @@ static int grow(em_scenario *s)
     char **l = realloc(s->labels, nc * sizeof *l);
     if (!l) return EM_ERR_NOMEM;
     s->labels = l;
-    mpq_t *u = realloc(s->u, nc * sizeof *u);
-    if (!u) return EM_ERR_NOMEM;
-    s->u = u;
+    if (s->compact) {
+        int64_t *v = realloc(s->uv, nc * sizeof *v);
+        if (!v) return EM_ERR_NOMEM;
+        s->uv = v;
+        uint16_t *k = realloc(s->ucode, nc * sizeof *k);
+        if (!k) return EM_ERR_NOMEM;
+        s->ucode = k;
+    } else {
+        mpq_t *u = realloc(s->u, nc * sizeof *u);
+        if (!u) return EM_ERR_NOMEM;
+        s->u = u;
+    }
     unsigned char *x = realloc(s->excluded, nc);
     if (!x) return EM_ERR_NOMEM;
     s->excluded = x;
-    double *d = realloc(s->ud, nc * sizeof *d);
-    if (!d) return EM_ERR_NOMEM;
-    s->ud = d;
-    unsigned long *ln = realloc(s->line, nc * sizeof *ln);
-    if (!ln) return EM_ERR_NOMEM;
-    s->line = ln;
+    if (!s->compact) { /* compact: doubles on demand, line numbers as runs */
+        double *d = realloc(s->ud, nc * sizeof *d);
+        if (!d) return EM_ERR_NOMEM;
+        s->ud = d;
+        unsigned long *ln = realloc(s->line, nc * sizeof *ln);
+        if (!ln) return EM_ERR_NOMEM;
+        s->line = ln;
+    }
     if (s->has_measure) {
         mpq_t *m = realloc(s->measure, nc * sizeof *m);
         if (!m) return EM_ERR_NOMEM;
         s->measure = m;
     }
     s->cap = nc;
-    return rehash(s, nc * 2);
+    return EM_OK;
+}
+
+/* Labels are packed into 1 MiB blocks: a malloc per label costs 24 to 32 bytes of
+ * overhead each, 300 MB at 10^7 candidates.  Blocks never move, so labels[] can point in. */
+#define ARENA_BLOCK ((size_t)1 << 20)
+
+static char *arena_alloc(em_scenario *s, size_t len)
+{
+    if (s->narena == 0 || s->arena_used + len > ARENA_BLOCK) {
+        char **a = realloc(s->arena, (s->narena + 1) * sizeof *a);
+        if (!a)
+            return NULL;
+        s->arena = a;
+        a[s->narena] = malloc(ARENA_BLOCK);
+        if (!a[s->narena])
+            return NULL;
+        s->narena++;
+        s->arena_used = 0;
+    }
+    char *p = s->arena[s->narena - 1] + s->arena_used;
+    s->arena_used += len;
+    return p;
+}
+
+/* ---------------------------------------------------- compact utilities
+ * ucode = kind << 14 | (exponent - UEXP_MIN): EXCL (-inf), DEC (uv * 10^e), BIN (uv * 2^e,
+ * e < 0: hex floats with long fractions), Q (any other rational: its limbs at ql + uv,
+ * see q_put).  Mantissas have at most 62 bits, so int64 and mpz_set_si hold them. */
+enum { UK_EXCL = 0, UK_DEC = 1, UK_BIN = 2, UK_Q = 3 };
+_Static_assert(sizeof(long) == 8 && GMP_NUMB_BITS == 64,
+               "mantissas go through mpz_set_si / mpz_get_si; q_put packs two sizes in a limb");
+#define UEXP_MIN (-8192L)
+#define UEXP_MAX 8191L
+
+static uint16_t ucode_make(int kind, long e)
+{
+    return (uint16_t)(((unsigned)kind << 14) | (unsigned)(e - UEXP_MIN));
+}
+
+/* An exotic rational as limbs in one growing array, *off its offset: a header limb (the
+ * numerator's signed size in the low 32 bits, the denominator's size in the high 32;
+ * sizes stay below 2^10 limbs, EM_Q_MAX_DIGITS), then the limbs: 32 bytes for a
+ * 21-digit decimal, where an mpq_t and its two allocations take about 100. */
+static int q_put(em_scenario *s, const mpq_t q, int64_t *off)
+{
+    size_t na = mpz_size(mpq_numref(q)), nb = mpz_size(mpq_denref(q));
+    size_t need = 1 + na + nb;
+    if (s->qlen + need > s->qcap) {
+        size_t nc = s->qcap ? s->qcap : 256;
+        while (nc < s->qlen + need)
+            nc *= 2;
+        mp_limb_t *nq = realloc(s->ql, nc * sizeof *nq);
+        if (!nq)
+            return EM_ERR_NOMEM;
+        s->ql = nq;
+        s->qcap = nc;
+    }
+    mp_limb_t *h = s->ql + s->qlen;
+    h[0] = ((mp_limb_t)nb << 32) | (uint32_t)(int32_t)mpq_numref(q)->_mp_size;
+    memcpy(h + 1, mpz_limbs_read(mpq_numref(q)), na * sizeof *h);
+    memcpy(h + 1 + na, mpz_limbs_read(mpq_denref(q)), nb * sizeof *h);
+    *off = (int64_t)s->qlen;
+    s->qlen += need;
+    return EM_OK;
+}
+
+/* Line numbers of a compact scenario as runs of consecutive lines (index, line): one
+ * run for a file of data lines after its headers, not 8 bytes per candidate. */
+static int line_put(em_scenario *s, size_t i, unsigned long ln)
+{
+    if (s->nlrun > 0) {
+        const size_t *r = s->lrun + 2 * (s->nlrun - 1);
+        if ((unsigned long)r[1] + (i - r[0]) == ln)
+            return EM_OK;
+    }
+    if (s->nlrun == s->lruncap) {
+        size_t nc = s->lruncap ? s->lruncap * 2 : 8;
+        size_t *nr = realloc(s->lrun, 2 * nc * sizeof *nr);
+        if (!nr)
+            return EM_ERR_NOMEM;
+        s->lrun = nr;
+        s->lruncap = nc;
+    }
+    s->lrun[2 * s->nlrun] = i;
+    s->lrun[2 * s->nlrun + 1] = ln;
+    s->nlrun++;
+    return EM_OK;
+}
+
+unsigned long em_scenario_line(const em_scenario *s, size_t i)
+{
+    if (s->line)
+        return s->line[i];
+    size_t lo = 0, hi = s->nlrun; /* the last run starting at or before i */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->lrun[2 * mid] <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return s->nlrun ? (unsigned long)(s->lrun[2 * lo + 1] + (i - s->lrun[2 * lo])) : 0;
+}
+
+/* q (canonical, finite) as m * 10^e or m * 2^e: 1 on success. */
+static int classify(const mpq_t q, int64_t *m, int *kind, long *e)
+{
+    mpz_srcptr a = mpq_numref(q), b = mpq_denref(q);
+    int ok = 0;
+    mpz_t t;
+    mpz_init(t);
+    if (mpz_cmp_ui(b, 1) == 0) {
+        long k = 0;
+        if (mpz_sizeinbase(a, 2) > 62 && mpz_sgn(a) != 0) {
+            mpz_t ten;
+            mpz_init_set_ui(ten, 10);
+            k = (long)mpz_remove(t, a, ten);
+            mpz_clear(ten);
+        } else {
+            mpz_set(t, a);
+        }
+        if (mpz_sizeinbase(t, 2) <= 62 && k <= UEXP_MAX) {
+            *m = mpz_get_si(t);
+            *kind = UK_DEC;
+            *e = k;
+            ok = 1;
+        }
+    } else if (mpz_sizeinbase(a, 2) <= 62) {
+        unsigned long x = mpz_scan1(b, 0), y = 0;
+        mpz_tdiv_q_2exp(t, b, x);
+        if (mpz_cmp_ui(t, 1) != 0) {
+            mpz_t five;
+            mpz_init_set_ui(five, 5);
+            y = mpz_remove(t, t, five);
+            mpz_clear(five);
+        }
+        if (mpz_cmp_ui(t, 1) == 0) {
+            unsigned long k = x > y ? x : y;
+            if (y == 0 && x <= (unsigned long)-UEXP_MIN) {
+                /* a / 2^x is already canonical: read back without a gcd */
+                *m = mpz_get_si(a);
+                *kind = UK_BIN;
+                *e = -(long)x;
+                ok = 1;
+            } else if (k - y <= 27 && k - x <= 62 && k <= (unsigned long)-UEXP_MIN) {
+                /* (5^27 < 2^63) a / (2^x 5^y) = a 2^(k-x) 5^(k-y) / 10^k */
+                mpz_ui_pow_ui(t, 5, k - y);
+                mpz_mul(t, t, a);
+                mpz_mul_2exp(t, t, k - x);
+                if (mpz_sizeinbase(t, 2) <= 62) {
+                    *m = mpz_get_si(t);
+                    *kind = UK_DEC;
+                    *e = -(long)k;
+                    ok = 1;
+                }
+            }
+        }
+    }
+    mpz_clear(t);
+    return ok;
 }
 
 /* Printable, truncated rendering of user text for messages. */
@@ -251,8 +431,10 @@ static int header(em_scenario *s, const char *p, size_t n, unsigned long ln, cha
         if (is_measure) {
             if (s->has_measure)
                 return perr(err, errlen, s->name, ln, "repeated '# measure:' header");
-            if (ieq(v, vn, "yes") || ieq(v, vn, "true") || ieq(v, vn, "1"))
+            if (ieq(v, vn, "yes") || ieq(v, vn, "true") || ieq(v, vn, "1")) {
                 s->has_measure = 1;
+                s->compact = 0; /* weighted laws take every utility as an mpq */
+            }
             else if (!(ieq(v, vn, "no") || ieq(v, vn, "false") || ieq(v, vn, "0"))) {
                 quote_for_msg(q, sizeof q, v, vn);
                 return perr(err, errlen, s->name, ln, "bad '# measure:' value '%s' (expected yes or no)", q);
@@ -425,49 +607,66 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
         return perr(err, errlen, s->name, ln, "empty label");
     if (valn == 0)
         return perr(err, errlen, s->name, ln, "missing utility after the comma");
+    /* the label goes straight into the arena; an error ends the parse, so a label
+     * rejected below just leaves its bytes unused */
     char *label;
     if (lab[0] == '"') {
         const char *why = NULL;
-        label = unquote(lab, labn, &why);
-        if (!label)
+        char *tmp = unquote(lab, labn, &why);
+        if (!tmp)
             return perr(err, errlen, s->name, ln, "%s", why);
-        if (!label[0]) {
-            free(label);
+        if (!tmp[0]) {
+            free(tmp);
             return perr(err, errlen, s->name, ln, "empty label");
         }
+        size_t tn = strlen(tmp);
+        label = arena_alloc(s, tn + 1);
+        if (label)
+            memcpy(label, tmp, tn + 1);
+        free(tmp);
+        if (!label)
+            return EM_ERR_NOMEM;
     } else {
         if (memchr(lab, '"', labn)) {
             quote_for_msg(q, sizeof q, lab, labn);
             return perr(err, errlen, s->name, ln, "a label with a quote must be quoted as a CSV field: '%s'", q);
         }
-        label = malloc(labn + 1);
+        label = arena_alloc(s, labn + 1);
         if (!label)
             return EM_ERR_NOMEM;
         memcpy(label, lab, labn);
         label[labn] = 0;
     }
-    long dup = em_scenario_find(s, label, strlen(label));
+    size_t labl = strlen(label);
+    long dup = em_scenario_find(s, label, labl);
     if (dup >= 0) {
-        quote_for_msg(q, sizeof q, label, strlen(label));
-        free(label);
-        return perr(err, errlen, s->name, ln, "duplicate label '%s' (first on line %lu)", q, s->line[dup]);
+        quote_for_msg(q, sizeof q, label, labl);
+        return perr(err, errlen, s->name, ln, "duplicate label '%s' (first on line %lu)", q,
+                    em_scenario_line(s, (size_t)dup));
     }
-    if (s->n >= EM_N_MAX) {
-        free(label);
-        perr(err, errlen, s->name, ln, "more than %zu candidates", (size_t)EM_N_MAX);
+    size_t lim = s->max_n ? s->max_n : EM_SCENARIO_MAX_N;
+    if (lim > EM_N_MAX)
+        lim = EM_N_MAX;
+    if (s->n >= lim) {
+        perr(err, errlen, s->name, ln, "more than %zu candidates: the limit (it keeps memory "
+             "below about 100 bytes per candidate times the limit; EXPMECH_MAX_CANDIDATES "
+             "sets another, up to %zu)", lim, (size_t)EM_N_MAX);
         return EM_ERR_TOO_MANY;
     }
-    if (s->n == s->cap && grow(s) != EM_OK) {
-        free(label);
+    if (s->n == s->cap && grow(s) != EM_OK)
         return EM_ERR_NOMEM;
-    }
+    /* linear probing stays short up to a load of 3/4 (4-byte slots: n < 2^30) */
+    if ((s->n + 1) * 4 > s->hcap * 3 && rehash(s, s->hcap ? s->hcap * 2 : 128) != EM_OK)
+        return EM_ERR_NOMEM;
     size_t i = s->n;
-    mpq_init(s->u[i]);
+    mpq_ptr uq = s->compact ? s->scratch : s->u[i];
+    if (!s->compact)
+        mpq_init(uq);
     int kind;
     const char *msg;
-    if (em_q_parse(val, valn, 1, s->u[i], &kind, &msg) != EM_OK) {
-        mpq_clear(s->u[i]);
-        free(label);
+    if (em_q_parse(val, valn, 1, uq, &kind, &msg) != EM_OK) {
+        if (!s->compact)
+            mpq_clear(uq);
         quote_for_msg(q, sizeof q, val, valn);
         return perr(err, errlen, s->name, ln, "bad utility '%s': %s", q, msg ? msg : "malformed");
     }
@@ -477,78 +676,183 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
         if (em_q_parse(mval, mvaln, 0, s->measure[i], &mk, &msg) != EM_OK || mpq_sgn(s->measure[i]) < 0) {
             int neg = mpq_sgn(s->measure[i]) < 0;
             mpq_clear(s->measure[i]);
-            mpq_clear(s->u[i]);
-            free(label);
+            if (!s->compact)
+                mpq_clear(uq);
             quote_for_msg(q, sizeof q, mval, mvaln);
             return perr(err, errlen, s->name, ln, "bad measure '%s': %s", q,
                         neg ? "a measure must be >= 0" : (msg ? msg : "malformed"));
         }
     }
-    s->labels[i] = label;
     s->excluded[i] = kind == EM_Q_NEG_INF;
-    s->ud[i] = s->excluded[i] ? -HUGE_VAL : em_q_get_d(s->u[i], NULL);
-    s->line[i] = ln;
+    if (s->compact) {
+        int64_t m = 0;
+        int uk = UK_EXCL;
+        long e = 0;
+        if (!s->excluded[i] && !classify(uq, &m, &uk, &e)) {
+            if (q_put(s, uq, &m) != EM_OK)
+                return EM_ERR_NOMEM;
+            uk = UK_Q;
+        }
+        if (line_put(s, i, ln) != EM_OK)
+            return EM_ERR_NOMEM;
+        s->uv[i] = m;
+        s->ucode[i] = ucode_make(uk, e);
+    }
+    s->labels[i] = label;
+    if (!s->compact) {
+        s->ud[i] = s->excluded[i] ? -HUGE_VAL : em_q_get_d(uq, NULL);
+        s->line[i] = ln;
+    }
     s->n++;
     size_t mask = s->hcap - 1;
-    size_t k = (size_t)hash_bytes(label, strlen(label)) & mask;
+    size_t k = (size_t)hash_bytes(label, labl) & mask;
     while (s->hash[k])
         k = (k + 1) & mask;
-    s->hash[k] = i + 1;
+    s->hash[k] = (uint32_t)(i + 1);
     return EM_OK;
 }
 
-int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *name,
-                      char *err, size_t errlen)
+void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q)
+{
+    if (s->u) {
+        mpq_set(q, s->u[i]);
+        return;
+    }
+    unsigned c = s->ucode[i];
+    long e = (long)(c & 0x3fff) + UEXP_MIN;
+    switch (c >> 14) {
+    case UK_EXCL:
+        mpq_set_ui(q, 0, 1);
+        return;
+    case UK_Q: {
+        const mp_limb_t *h = s->ql + s->uv[i];
+        int32_t na = (int32_t)(uint32_t)(h[0] & 0xffffffffu);
+        mp_size_t nb = (mp_size_t)(h[0] >> 32);
+        mpz_t a, b; /* read-only views of the stored limbs (canonical as stored) */
+        mpz_set(mpq_numref(q), mpz_roinit_n(a, h + 1, na));
+        mpz_set(mpq_denref(q), mpz_roinit_n(b, h + 1 + (na < 0 ? -na : na), nb));
+        return;
+    }
+    case UK_BIN: /* odd numerator over 2^-e: canonical as it stands */
+        mpz_set_si(mpq_numref(q), (long)s->uv[i]);
+        mpz_set_ui(mpq_denref(q), 1);
+        mpz_mul_2exp(mpq_denref(q), mpq_denref(q), (unsigned long)-e);
+        return;
+    default:
+        mpz_set_si(mpq_numref(q), (long)s->uv[i]);
+        if (e >= 0) {
+            mpz_set_ui(mpq_denref(q), 1);
+            if (e > 0) {
+                mpz_ui_pow_ui(mpq_denref(q), 10, (unsigned long)e);
+                mpz_mul(mpq_numref(q), mpq_numref(q), mpq_denref(q));
+                mpz_set_ui(mpq_denref(q), 1);
+            }
+        } else {
+            static const unsigned long p10[20] = {
+                1UL, 10UL, 100UL, 1000UL, 10000UL, 100000UL, 1000000UL, 10000000UL,
+                100000000UL, 1000000000UL, 10000000000UL, 100000000000UL, 1000000000000UL,
+                10000000000000UL, 100000000000000UL, 1000000000000000UL,
+                10000000000000000UL, 100000000000000000UL, 1000000000000000000UL,
+                10000000000000000000UL};
+            if (-e < 20)
+                mpz_set_ui(mpq_denref(q), p10[-e]);
+            else
+                mpz_ui_pow_ui(mpq_denref(q), 10, (unsigned long)-e);
+            mpq_canonicalize(q);
+        }
+        return;
+    }
+}
+
+void em_scenario_usrc_get(const void *ctx, size_t i, mpq_t q)
+{
+    em_scenario_get_u((const em_scenario *)ctx, i, q);
+}
+
+int em_scenario_doubles(em_scenario *s)
+{
+    if (s->ud || s->n == 0)
+        return EM_OK;
+    double *d = malloc(s->n * sizeof *d);
+    if (!d)
+        return EM_ERR_NOMEM;
+    mpq_t q;
+    mpq_init(q);
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->excluded[i]) {
+            d[i] = -HUGE_VAL;
+            continue;
+        }
+        em_scenario_get_u(s, i, q);
+        d[i] = em_q_get_d(q, NULL);
+    }
+    mpq_clear(q);
+    s->ud = d;
+    return EM_OK;
+}
+
+int em_scenario_expand(em_scenario *s)
+{
+    if (s->u || s->n == 0)
+        return EM_OK;
+    mpq_t *u = malloc(s->n * sizeof *u);
+    if (!u)
+        return EM_ERR_NOMEM;
+    for (size_t i = 0; i < s->n; i++) {
+        mpq_init(u[i]);
+        em_scenario_get_u(s, i, u[i]);
+    }
+    s->u = u;
+    s->compact = 0;
+    return EM_OK;
+}
+
+/* One line (without its LF) of a file: the checks every line gets, then a header or a
+ * data line. */
+static int one_line(em_scenario *s, const char *p, size_t n, unsigned long ln, char *err, size_t errlen)
+{
+    if (n > 0 && p[n - 1] == '\r')
+        n--;
+    if (n > EM_SCENARIO_MAX_LINE)
+        return perr(err, errlen, s->name, ln, "line too long (%zu bytes; the limit is %d)", n,
+                    EM_SCENARIO_MAX_LINE);
+    if (memchr(p, 0, n))
+        return perr(err, errlen, s->name, ln, "NUL byte in the line");
+    if (memchr(p, '\r', n))
+        return perr(err, errlen, s->name, ln, "carriage return inside the line");
+    if (memmem(p, n, "\xEF\xBB\xBF", 3))
+        return perr(err, errlen, s->name, ln, "byte-order mark inside the file (allowed only at its start)");
+    size_t bad = utf8_bad((const unsigned char *)p, n);
+    if (bad != n)
+        return perr(err, errlen, s->name, ln, "invalid UTF-8 at byte %zu", bad + 1);
+    trim(&p, &n);
+    if (n == 0)
+        return EM_OK;
+    int st;
+    if (p[0] == '#') {
+        const char *c = p + 1;
+        size_t cn = n - 1;
+        trim(&c, &cn);
+        st = header(s, c, cn, ln, err, errlen);
+    } else {
+        st = data_line(s, p, n, ln, err, errlen);
+    }
+    if (st == EM_ERR_NOMEM)
+        perr(err, errlen, s->name, ln, "out of memory");
+    return st;
+}
+
+static int parse_begin(em_scenario *s, const char *name, char *err, size_t errlen)
 {
     if (err && errlen)
         err[0] = 0;
     free(s->name);
     s->name = strdup(name ? name : "<input>");
-    if (!s->name)
-        return EM_ERR_NOMEM;
-    size_t pos = 0;
-    if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
-        (unsigned char)buf[2] == 0xBF)
-        pos = 3;
-    unsigned long ln = 0;
-    while (pos < len) {
-        ln++;
-        const char *p = buf + pos;
-        const char *nl = memchr(p, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - p) : len - pos;
-        pos += n + (nl ? 1 : 0);
-        if (n > 0 && p[n - 1] == '\r')
-            n--;
-        if (n > EM_SCENARIO_MAX_LINE)
-            return perr(err, errlen, s->name, ln, "line too long (%zu bytes; the limit is %d)", n,
-                        EM_SCENARIO_MAX_LINE);
-        if (memchr(p, 0, n))
-            return perr(err, errlen, s->name, ln, "NUL byte in the line");
-        if (memchr(p, '\r', n))
-            return perr(err, errlen, s->name, ln, "carriage return inside the line");
-        if (memmem(p, n, "\xEF\xBB\xBF", 3))
-            return perr(err, errlen, s->name, ln, "byte-order mark inside the file (allowed only at its start)");
-        size_t bad = utf8_bad((const unsigned char *)p, n);
-        if (bad != n)
-            return perr(err, errlen, s->name, ln, "invalid UTF-8 at byte %zu", bad + 1);
-        trim(&p, &n);
-        if (n == 0)
-            continue;
-        int st;
-        if (p[0] == '#') {
-            const char *c = p + 1;
-            size_t cn = n - 1;
-            trim(&c, &cn);
-            st = header(s, c, cn, ln, err, errlen);
-        } else {
-            st = data_line(s, p, n, ln, err, errlen);
-        }
-        if (st != EM_OK) {
-            if (st == EM_ERR_NOMEM)
-                perr(err, errlen, s->name, ln, "out of memory");
-            return st;
-        }
-    }
+    return s->name ? EM_OK : EM_ERR_NOMEM;
+}
+
+static int parse_end(em_scenario *s, char *err, size_t errlen)
+{
     if (s->continuous) {
         if (s->pieces.n == 0)
             return perr(err, errlen, s->name, 0, "no pieces (expected lines 'lo,hi,a[,b]')");
@@ -563,6 +867,33 @@ int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *n
     if (s->n == 0)
         return perr(err, errlen, s->name, 0, "no candidates (expected lines 'label,utility')");
     return EM_OK;
+}
+
+static int has_bom(const char *p, size_t len)
+{
+    return len >= 3 && (unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB &&
+           (unsigned char)p[2] == 0xBF;
+}
+
+int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *name,
+                      char *err, size_t errlen)
+{
+    int st = parse_begin(s, name, err, errlen);
+    if (st != EM_OK)
+        return st;
+    size_t pos = has_bom(buf, len) ? 3 : 0;
+    unsigned long ln = 0;
+    while (pos < len) {
+        ln++;
+        const char *p = buf + pos;
+        const char *nl = memchr(p, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - p) : len - pos;
+        pos += n + (nl ? 1 : 0);
+        st = one_line(s, p, n, ln, err, errlen);
+        if (st != EM_OK)
+            return st;
+    }
+    return parse_end(s, err, errlen);
 }
 
 int em_read_all(FILE *f, size_t max, char **buf, size_t *len)
@@ -607,26 +938,120 @@ int em_read_all(FILE *f, size_t max, char **buf, size_t *len)
 
 #define EM_SCENARIO_MAX_BYTES ((size_t)4 << 30)
 
+/* EXPMECH_MAX_CANDIDATES: 1 on success (or unset), 0 when malformed. */
+static int env_limit(size_t *out)
+{
+    const char *v = getenv("EXPMECH_MAX_CANDIDATES");
+    if (!v)
+        return 1;
+    size_t x = 0;
+    if (!*v)
+        return 0;
+    for (const char *p = v; *p; p++) {
+        if (*p < '0' || *p > '9' || x > EM_N_MAX)
+            return 0;
+        x = x * 10 + (size_t)(*p - '0');
+    }
+    if (x < 1 || x > EM_N_MAX)
+        return 0;
+    *out = x;
+    return 1;
+}
+
+#define LOAD_CHUNK ((size_t)1 << 20)
+
+/* Read and parse in chunks: the whole file in memory would be the largest single
+ * allocation at 10^7 candidates (190 MB for 'c123,142.857143' lines). */
 int em_scenario_load(em_scenario *s, const char *path, char *err, size_t errlen)
 {
     int use_stdin = !path || !strcmp(path, "-");
     const char *name = use_stdin ? "<stdin>" : path;
+    if (!s->max_n && !env_limit(&s->max_n)) {
+        snprintf(err, errlen, "EXPMECH_MAX_CANDIDATES: expected an integer from 1 to %zu",
+                 (size_t)EM_N_MAX);
+        return EM_ERR_PARSE;
+    }
     FILE *f = use_stdin ? stdin : fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "%s: cannot open: %s", name, strerror(errno));
         return EM_ERR_PARSE;
     }
-    char *buf;
-    size_t len;
-    int st = em_read_all(f, EM_SCENARIO_MAX_BYTES, &buf, &len);
+    int st = parse_begin(s, name, err, errlen);
+    char *b = st == EM_OK ? malloc(LOAD_CHUNK) : NULL;
+    if (st == EM_OK && !b)
+        st = EM_ERR_NOMEM;
+    size_t have = 0, start = 0, total = 0, longlen = 0;
+    unsigned long ln = 0;
+    int first = 1, eof = 0, inlong = 0, longcr = 0;
+    while (st == EM_OK && !eof) {
+        if (start > 0) {
+            memmove(b, b + start, have - start);
+            have -= start;
+            start = 0;
+        }
+        size_t k = fread(b + have, 1, LOAD_CHUNK - have, f);
+        if (k == 0) {
+            if (ferror(f)) {
+                st = EM_ERR_PARSE;
+                snprintf(err, errlen, "%s: read error or file too large", name);
+                break;
+            }
+            eof = 1;
+        }
+        total += k;
+        if (total > EM_SCENARIO_MAX_BYTES) {
+            st = EM_ERR_PARSE;
+            snprintf(err, errlen, "%s: read error or file too large", name);
+            break;
+        }
+        have += k;
+        if (first && (have >= 3 || eof)) {
+            first = 0;
+            if (has_bom(b, have))
+                start = 3;
+        }
+        if (first)
+            continue;
+        for (;;) {
+            const char *nl = memchr(b + start, '\n', have - start);
+            if (inlong) {
+                /* a line longer than the buffer: only its length is kept, for the message */
+                size_t part = nl ? (size_t)(nl - (b + start)) : have - start;
+                if (part > 0)
+                    longcr = b[start + part - 1] == '\r';
+                longlen += part;
+                start += part;
+                if (!nl && !eof)
+                    break;
+                ln++;
+                st = perr(err, errlen, s->name, ln, "line too long (%zu bytes; the limit is %d)",
+                          longlen - (size_t)longcr, EM_SCENARIO_MAX_LINE);
+                break;
+            }
+            if (!nl) {
+                if (eof && start < have) {
+                    ln++;
+                    st = one_line(s, b + start, have - start, ln, err, errlen);
+                    start = have;
+                } else if (!eof && start == 0 && have == LOAD_CHUNK) {
+                    inlong = 1;
+                    continue;
+                }
+                break;
+            }
+            ln++;
+            size_t n = (size_t)(nl - (b + start));
+            st = one_line(s, b + start, n, ln, err, errlen);
+            start += n + 1;
+            if (st != EM_OK)
+                break;
+        }
+    }
+    free(b);
     if (!use_stdin)
         fclose(f);
-    if (st != EM_OK) {
-        snprintf(err, errlen, "%s: %s", name, st == EM_ERR_NOMEM ? "out of memory" : "read error or file too large");
-        return st;
-    }
-    st = em_scenario_parse(s, buf, len, name, err, errlen);
-    free(buf);
+    if (st == EM_OK)
+        st = parse_end(s, err, errlen);
     return st;
 }
 

@@ -19,12 +19,22 @@
  *   - rejected, with a message "FILE:LINE: ...": a line longer than EM_SCENARIO_MAX_LINE
  *     bytes, a NUL byte, a stray carriage return, invalid UTF-8, a line without a comma,
  *     an empty label, a malformed utility, a duplicate label, a repeated or malformed
- *     header, no candidates at all, more than EM_N_MAX candidates.
+ *     header, no candidates at all, more candidates than the limit (below).
+ *
+ * Scale.  The limit on candidates is EM_SCENARIO_MAX_N (2^25 = 33554432) unless s->max_n
+ * or, for em_scenario_load, the environment variable EXPMECH_MAX_CANDIDATES (1 to EM_N_MAX)
+ * sets another: past it the parse stops with EM_ERR_TOO_MANY and "more than N candidates"
+ * before memory runs out.  A file is read in 1 MiB chunks (never whole), labels live in an
+ * arena (no allocation per label), and with s->compact set before parsing the utilities are
+ * kept as an int64 mantissa and a decimal or binary exponent (u == NULL; a value that
+ * does not fit is kept as its limbs: em_scenario_get_u reads them back exactly), about
+ * 10 bytes per candidate instead of a GMP rational's 100, and line numbers as runs.
  */
 #ifndef EM_CLI_SCENARIO_H
 #define EM_CLI_SCENARIO_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <gmp.h>
 
@@ -32,14 +42,17 @@
 
 #define EM_SCENARIO_MAX_LINE 4096
 #define EM_SCENARIO_ERRLEN 512
+#define EM_SCENARIO_MAX_N ((size_t)1 << 25)
 
 typedef struct em_scenario {
     size_t n;
-    char **labels;             /* NUL-terminated, unquoted */
-    mpq_t *u;                  /* exact utilities (0 where excluded) */
+    char **labels;             /* NUL-terminated, unquoted (pointers into the arena) */
+    mpq_t *u;                  /* exact utilities (0 where excluded); NULL when compact */
     unsigned char *excluded;   /* 1 where the utility is -inf */
-    double *ud;                /* nearest doubles; -inf where excluded, +-inf beyond double */
-    unsigned long *line;       /* line number of each candidate */
+    double *ud;                /* nearest doubles; -inf where excluded, +-inf beyond double
+                                  (compact: NULL until em_scenario_doubles) */
+    unsigned long *line;       /* line number of each candidate (compact: NULL, see
+                                  em_scenario_line) */
     int has_sensitivity;
     mpq_t sensitivity;
     int has_monotone, monotone;
@@ -48,9 +61,21 @@ typedef struct em_scenario {
     int continuous;            /* '# output: continuous': n == 0 and pieces holds the law */
     em_pieces pieces;          /* the pieces (with its own sensitivity/monotone copies) */
     char *name;                /* file name used in messages ("<stdin>" for standard input) */
-    /* private: label index */
-    size_t *hash;
+    int compact;               /* set before parsing: utilities stored compactly, u == NULL
+                                  (ignored with '# measure: yes') */
+    size_t max_n;              /* limit on candidates; 0: the default (see Scale above) */
+    /* private: label index, label arena, compact utilities */
+    uint32_t *hash;
     size_t hcap, cap;
+    char **arena;
+    size_t narena, arena_used;
+    int64_t *uv;               /* mantissa, or offset into ql */
+    uint16_t *ucode;           /* kind (2 bits) and exponent (14 bits) */
+    mp_limb_t *ql;             /* the rationals that fit no mantissa, as limbs */
+    size_t qlen, qcap;
+    size_t *lrun;              /* line runs (first index, its line) */
+    size_t nlrun, lruncap;
+    mpq_t scratch;
 } em_scenario;
 
 void em_scenario_init(em_scenario *s);
@@ -68,6 +93,23 @@ int em_scenario_load(em_scenario *s, const char *path, char *err, size_t errlen)
 /* Read all of a stream into a malloc'd buffer (NUL-terminated); EM_OK or EM_ERR_NOMEM /
  * EM_ERR_PARSE (read error, or larger than max bytes). */
 int em_read_all(FILE *f, size_t max, char **buf, size_t *len);
+
+/* The exact utility of candidate i (0 where excluded), compact or not. */
+void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q);
+
+/* The line number of candidate i, compact or not. */
+unsigned long em_scenario_line(const em_scenario *s, size_t i);
+
+/* em_scenario_get_u as an em_usrc reader (oracle/em_usrc.h): ctx is the scenario. */
+void em_scenario_usrc_get(const void *ctx, size_t i, mpq_t q);
+
+/* ud[] of a compact scenario, filled when first needed (the float sampler): EM_OK or
+ * EM_ERR_NOMEM. */
+int em_scenario_doubles(em_scenario *s);
+
+/* A compact scenario made ordinary: u[] filled (for the paths that need every utility as
+ * an mpq at once: --variant pf, weighted laws).  EM_OK or EM_ERR_NOMEM. */
+int em_scenario_expand(em_scenario *s);
 
 /* Index of a label (exact bytes), or -1. */
 long em_scenario_find(const em_scenario *s, const char *label, size_t len);

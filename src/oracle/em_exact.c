@@ -102,14 +102,47 @@ int em_bits_uniform_below(em_bits *b, uint64_t m, uint64_t *out)
 
 /* ---------------------------------------------------------- exact sampler */
 
+/* A level holds the bounds Flo[i] <= F(i) <= Fhi[i], i = 0..n, at precision p, without
+ * storing n + 1 of each (at 10^7 candidates two mpfr_t per index and per level were
+ * 2.5 GB): only a checkpoint every BLOCK indices, from which one block's bounds are
+ * recomputed, bit for bit the values a full computation gives (same operations, same
+ * order, same rounding), so draws are unchanged:
+ *   C(i) = w_0 + ... + w_{i-1} (rounded upward in order, C_lo down, C_hi up) at each
+ *   block start; T(i) = w_i + ... + w_{n-1} (summed from the top) at each block end;
+ *   the largest raw Flo before each block and the smallest raw Fhi after it (the running
+ *   max / min that make the bounds monotone). */
+#ifndef EM_EXACT_BLOCK
+#define EM_EXACT_BLOCK 1024 /* -DEM_EXACT_BLOCK=3 runs the tests across many blocks */
+#endif
+#define BLOCK ((size_t)EM_EXACT_BLOCK)
+/* decoded blocks kept per level: a slow draw's binary search ends in one or two adjacent
+ * blocks (cell r and r + 1), which its next 8-bit steps probe again */
+#define CACHE 4
+
+struct xblock {
+    long b;             /* block held, or -1 */
+    unsigned long used; /* for replacement: larger = more recent */
+    mpfr_t *Flo, *Fhi;  /* BLOCK each, final (monotone) bounds */
+};
+
 struct xlevel {
     mpfr_prec_t p;
-    mpfr_t *Flo, *Fhi; /* n + 1 bounds of the cumulative probabilities */
+    size_t nb;               /* blocks: ceil((n + 1) / BLOCK) */
+    mpfr_t *Clo, *Chi;       /* C at block starts */
+    mpfr_t *Tlo, *Thi;       /* T at block ends (b < nb - 1; the last block ends at n) */
+    mpfr_t *maxlo;           /* max raw Flo over indices before block b (b >= 1) */
+    mpfr_t *minhi;           /* min raw Fhi over indices after block b (b < nb - 1) */
+    struct xblock cache[CACHE];
+    unsigned long clock;
 };
 
 struct em_exact {
     size_t n;
-    mpq_t *t;
+    em_usrc src;             /* utilities; t_j = c (u_j - umax) when needed */
+    mpq_t *own;              /* em_exact_new's copy (src reads it) */
+    mpq_t c, umax, tq;
+    em_tfast tf;
+    int have_tf;
     unsigned char *cls;
     uint64_t *lo64, *hi64;
     struct xlevel lv[MAX_LEVELS];
@@ -119,7 +152,25 @@ struct em_exact {
     em_exact_stats st;
     mpz_t a;
     mpfr_t x, y;
+    /* scratch of one block (BLOCK + 1 entries) at the precision of the level in use */
+    mpfr_t *welo, *wehi, *bTlo, *bThi, *rlo, *rhi;
+    mpfr_prec_t wprec;
+    mpfr_t tlo, thi, d, Clo_, Chi_, Tlo_, Thi_;
+    /* while a level is computed: the weights of indices [0, wcn) from the downward pass,
+     * for the upward one (packed limbs, exponents, kinds) */
+    size_t wcn, wnl;
+    mp_limb_t *wlimbs;
+    mpfr_exp_t *wexp;
+    signed char *wkind;
 };
+
+/* Bytes for the weights kept between the two passes: at 10^6 candidates all of them
+ * (one exponential per weight, as with full arrays), at 10^7 the lowest 1.3 million
+ * (50 bytes each at 128 bits): a bounded share of the 1 GB budget. */
+#ifndef EM_EXACT_WCACHE_BYTES
+#define EM_EXACT_WCACHE_BYTES ((size_t)64 << 20) /* -D...=200: tests with a partial cache */
+#endif
+#define WCACHE_BYTES ((size_t)EM_EXACT_WCACHE_BYTES)
 
 static long bitlen_sz(size_t n)
 {
@@ -129,163 +180,395 @@ static long bitlen_sz(size_t n)
     return b;
 }
 
-static void free_level(struct xlevel *L, size_t n)
+static mpfr_t *mpfr_array(size_t k, mpfr_prec_t p)
 {
-    if (L->Flo) {
-        for (size_t i = 0; i <= n; i++)
-            mpfr_clear(L->Flo[i]);
-        free(L->Flo);
-    }
-    if (L->Fhi) {
-        for (size_t i = 0; i <= n; i++)
-            mpfr_clear(L->Fhi[i]);
-        free(L->Fhi);
-    }
-    L->Flo = L->Fhi = NULL;
+    mpfr_t *a = malloc((k ? k : 1) * sizeof *a);
+    if (a)
+        for (size_t i = 0; i < k; i++)
+            mpfr_init2(a[i], p);
+    return a;
 }
 
-/* Interval bounds of F(i) = C(i) / Z at precision p, with C(i) the prefix sums of the
- * weights w_j = exp(t_j) and T(i) = Z - C(i) the suffix sums:
+static void mpfr_array_free(mpfr_t *a, size_t k)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < k; i++)
+        mpfr_clear(a[i]);
+    free(a);
+}
+
+static void free_level(struct xlevel *L)
+{
+    if (L->nb == 0)
+        return;
+    mpfr_array_free(L->Clo, L->nb);
+    mpfr_array_free(L->Chi, L->nb);
+    mpfr_array_free(L->Tlo, L->nb);
+    mpfr_array_free(L->Thi, L->nb);
+    mpfr_array_free(L->maxlo, L->nb);
+    mpfr_array_free(L->minhi, L->nb);
+    for (int k = 0; k < CACHE; k++) {
+        mpfr_array_free(L->cache[k].Flo, BLOCK);
+        mpfr_array_free(L->cache[k].Fhi, BLOCK);
+    }
+    memset(L, 0, sizeof *L);
+}
+
+static void scratch_prec(em_exact *s, mpfr_prec_t p)
+{
+    if (s->wprec == p)
+        return;
+    for (size_t i = 0; i <= BLOCK; i++) {
+        mpfr_set_prec(s->welo[i], p);
+        mpfr_set_prec(s->wehi[i], p);
+        mpfr_set_prec(s->bTlo[i], p);
+        mpfr_set_prec(s->bThi[i], p);
+        mpfr_set_prec(s->rlo[i], p);
+        mpfr_set_prec(s->rhi[i], p);
+    }
+    mpfr_set_prec(s->tlo, p);
+    mpfr_set_prec(s->thi, p);
+    mpfr_set_prec(s->d, p);
+    mpfr_set_prec(s->Clo_, p);
+    mpfr_set_prec(s->Chi_, p);
+    mpfr_set_prec(s->Tlo_, p);
+    mpfr_set_prec(s->Thi_, p);
+    s->wprec = p;
+}
+
+static void wc_put(em_exact *s, size_t j, int h, mpfr_srcptr v)
+{
+    size_t k = 2 * j + (size_t)h;
+    s->wkind[k] = (signed char)mpfr_custom_get_kind(v);
+    s->wexp[k] = 0;
+    if (mpfr_regular_p(v)) {
+        s->wexp[k] = mpfr_custom_get_exp(v);
+        memcpy(s->wlimbs + k * s->wnl, mpfr_custom_get_significand(v), s->wnl * sizeof(mp_limb_t));
+    }
+}
+
+static void wc_get(em_exact *s, size_t j, int h, mpfr_ptr v)
+{
+    size_t k = 2 * j + (size_t)h;
+    mpfr_t c;
+    mpfr_custom_init_set(c, s->wkind[k], s->wexp[k], s->wprec, s->wlimbs + k * s->wnl);
+    mpfr_set(v, c, MPFR_RNDN); /* same precision: exact */
+}
+
+/* Bounds of the weight w_j = exp(t_j) at the scratch precision. */
+static void weight(em_exact *s, size_t j, mpfr_t elo, mpfr_t ehi)
+{
+    if (j < s->wcn) {
+        wc_get(s, j, 0, elo);
+        wc_get(s, j, 1, ehi);
+        return;
+    }
+    if (s->cls[j] == CL_EXCLUDED) {
+        mpfr_set_ui(elo, 0, MPFR_RNDN);
+        mpfr_set_ui(ehi, 0, MPFR_RNDN);
+        return;
+    }
+    if (s->cls[j] == CL_MODE) {
+        mpfr_set_ui(elo, 1, MPFR_RNDN);
+        mpfr_set_ui(ehi, 1, MPFR_RNDN);
+        return;
+    }
+    /* RNDU(t) is RNDD(t) or the next number up, by the ternary value: one division */
+    if (em_exponent_t_lo(&s->tf, &s->src, j, s->tlo) != 0) {
+        mpfr_set(s->thi, s->tlo, MPFR_RNDN);
+        mpfr_nextabove(s->thi);
+    } else {
+        mpfr_set(s->thi, s->tlo, MPFR_RNDN);
+    }
+    mpfr_exp(elo, s->tlo, MPFR_RNDD);
+    /* one exponential per weight: exp(t) <= exp(tlo) exp(thi - tlo) <=
+     * nextabove(RNDD(exp(tlo))) (1 + 2 (thi - tlo)) for 0 <= thi - tlo <= 1 */
+    mpfr_sub(s->d, s->thi, s->tlo, MPFR_RNDU);
+    if (mpfr_zero_p(elo) || mpfr_cmp_ui(s->d, 1) > 0) {
+        mpfr_exp(ehi, s->thi, MPFR_RNDU);
+    } else {
+        mpfr_set(ehi, elo, MPFR_RNDU);
+        mpfr_nextabove(ehi);
+        if (!mpfr_zero_p(s->d)) {
+            mpfr_mul_2ui(s->d, s->d, 1, MPFR_RNDU);
+            mpfr_add_ui(s->d, s->d, 1, MPFR_RNDU);
+            mpfr_mul(ehi, ehi, s->d, MPFR_RNDU);
+        }
+    }
+    if (mpfr_cmp_ui(ehi, 1) > 0) /* t < 0: exp(t) < 1 */
+        mpfr_set_ui(ehi, 1, MPFR_RNDN);
+}
+
+/* The raw bounds of block b into s->rlo / s->rhi [0, len) (len returned):
  *   F(i) = C / (C + T) is increasing in C and decreasing in T, so
  *   F_lo = RNDD(C_lo / RNDU(C_lo + T_hi)),  F_hi = RNDU(C_hi / RNDD(C_hi + T_lo)),
- * then F_lo is made nondecreasing (running max) and F_hi nondecreasing and <= 1
- * (running min from the top); both keep the bounds valid since F is nondecreasing,
- * F(0) = 0 and F(n) = 1 exactly. */
+ * F(n) = 1 and F = 0 where C = 0, exactly.  Clo_/Chi_ enter as C(start) and leave as
+ * C(end). */
+static size_t raw_block(em_exact *s, struct xlevel *L, size_t b)
+{
+    const size_t n = s->n, st = b * BLOCK;
+    size_t len = n + 1 - st < BLOCK ? n + 1 - st : BLOCK;
+    size_t nw = st + len <= n ? len : len - 1; /* weights w_st .. inside the block */
+    for (size_t k = 0; k < nw; k++)
+        weight(s, st + k, s->welo[k], s->wehi[k]);
+    /* T(i) for i in the block, downward from the block's end */
+    if (st + len > n) {
+        mpfr_set_ui(s->Tlo_, 0, MPFR_RNDN);
+        mpfr_set_ui(s->Thi_, 0, MPFR_RNDN);
+    } else {
+        mpfr_set(s->Tlo_, L->Tlo[b], MPFR_RNDN);
+        mpfr_set(s->Thi_, L->Thi[b], MPFR_RNDN);
+    }
+    for (size_t k = len; k-- > 0;) {
+        if (st + k < n) {
+            mpfr_add(s->Tlo_, s->Tlo_, s->welo[k], MPFR_RNDD);
+            mpfr_add(s->Thi_, s->Thi_, s->wehi[k], MPFR_RNDU);
+        }
+        mpfr_set(s->bTlo[k], s->Tlo_, MPFR_RNDN);
+        mpfr_set(s->bThi[k], s->Thi_, MPFR_RNDN);
+    }
+    for (size_t k = 0; k < len; k++) {
+        size_t i = st + k;
+        if (i == n) {
+            mpfr_set_ui(s->rlo[k], 1, MPFR_RNDN);
+            mpfr_set_ui(s->rhi[k], 1, MPFR_RNDN);
+        } else if (mpfr_zero_p(s->Chi_)) {
+            mpfr_set_ui(s->rlo[k], 0, MPFR_RNDN);
+            mpfr_set_ui(s->rhi[k], 0, MPFR_RNDN);
+        } else {
+            if (mpfr_zero_p(s->Clo_)) {
+                mpfr_set_ui(s->rlo[k], 0, MPFR_RNDN); /* a valid bound */
+            } else {
+                mpfr_add(s->d, s->Clo_, s->bThi[k], MPFR_RNDU);
+                mpfr_div(s->rlo[k], s->Clo_, s->d, MPFR_RNDD);
+            }
+            mpfr_add(s->d, s->Chi_, s->bTlo[k], MPFR_RNDD);
+            mpfr_div(s->rhi[k], s->Chi_, s->d, MPFR_RNDU);
+        }
+        if (i < n) {
+            mpfr_add(s->Clo_, s->Clo_, s->welo[k], MPFR_RNDD);
+            mpfr_add(s->Chi_, s->Chi_, s->wehi[k], MPFR_RNDU);
+        }
+    }
+    return len;
+}
+
+/* Level k at precision p: a downward pass for the T checkpoints, an upward one for the C
+ * checkpoints and the running max / min; at level 0 the upward pass also gives the
+ * 63-bit words (floor and ceil commute with max and min, so the monotone fix-up can be
+ * made on the words). */
 static int compute_level(em_exact *s, int k, mpfr_prec_t p)
 {
-    size_t n = s->n;
+    const size_t n = s->n;
     struct xlevel *L = &s->lv[k];
     L->p = p;
-    L->Flo = malloc((n + 1) * sizeof *L->Flo);
-    L->Fhi = malloc((n + 1) * sizeof *L->Fhi);
-    mpfr_t *elo = malloc(n * sizeof *elo), *ehi = malloc(n * sizeof *ehi);
-    if (!L->Flo || !L->Fhi || !elo || !ehi) {
-        free(L->Flo);
-        free(L->Fhi);
-        L->Flo = L->Fhi = NULL;
-        free(elo);
-        free(ehi);
+    L->nb = (n + 1 + BLOCK - 1) / BLOCK;
+    L->Clo = mpfr_array(L->nb, p);
+    L->Chi = mpfr_array(L->nb, p);
+    L->Tlo = mpfr_array(L->nb, p);
+    L->Thi = mpfr_array(L->nb, p);
+    L->maxlo = mpfr_array(L->nb, p);
+    L->minhi = mpfr_array(L->nb, p);
+    for (int c = 0; c < CACHE; c++) {
+        L->cache[c].b = -1;
+        L->cache[c].Flo = mpfr_array(BLOCK, p);
+        L->cache[c].Fhi = mpfr_array(BLOCK, p);
+        if (!L->cache[c].Flo || !L->cache[c].Fhi) {
+            free_level(L);
+            return EM_ERR_NOMEM;
+        }
+    }
+    if (!L->Clo || !L->Chi || !L->Tlo || !L->Thi || !L->maxlo || !L->minhi) {
+        free_level(L);
         return EM_ERR_NOMEM;
     }
-    for (size_t i = 0; i <= n; i++) {
-        mpfr_init2(L->Flo[i], p);
-        mpfr_init2(L->Fhi[i], p);
+    scratch_prec(s, p);
+    size_t wcap = 0;
+    s->wnl = mpfr_custom_get_size(p) / sizeof(mp_limb_t);
+    size_t per = 2 * (s->wnl * sizeof(mp_limb_t) + sizeof(mpfr_exp_t) + 1);
+    wcap = WCACHE_BYTES / per < n ? WCACHE_BYTES / per : n;
+    s->wlimbs = malloc((2 * wcap + 1) * s->wnl * sizeof(mp_limb_t));
+    s->wexp = malloc((2 * wcap + 1) * sizeof(mpfr_exp_t));
+    s->wkind = malloc(2 * wcap + 1);
+    if (!s->wlimbs || !s->wexp || !s->wkind) /* an optimisation only */
+        wcap = 0;
+    s->wcn = 0;
+    /* downward: T(i) = w_i + ... + w_{n-1}; T at the end of block b is T((b+1) BLOCK) */
+    mpfr_set_ui(s->Tlo_, 0, MPFR_RNDN);
+    mpfr_set_ui(s->Thi_, 0, MPFR_RNDN);
+    if (n % BLOCK == 0) { /* a block ends exactly at n: T(n) = 0 */
+        mpfr_set_ui(L->Tlo[n / BLOCK - 1], 0, MPFR_RNDN);
+        mpfr_set_ui(L->Thi[n / BLOCK - 1], 0, MPFR_RNDN);
     }
-    mpfr_t tlo, thi, C_lo, C_hi, T_lo, T_hi, d;
-    mpfr_inits2(p, tlo, thi, C_lo, C_hi, T_lo, T_hi, d, (mpfr_ptr)0);
-    for (size_t j = 0; j < n; j++) {
-        mpfr_init2(elo[j], p);
-        mpfr_init2(ehi[j], p);
-        if (s->cls[j] == CL_EXCLUDED) {
-            mpfr_set_ui(elo[j], 0, MPFR_RNDN);
-            mpfr_set_ui(ehi[j], 0, MPFR_RNDN);
-        } else if (s->cls[j] == CL_MODE) {
-            mpfr_set_ui(elo[j], 1, MPFR_RNDN);
-            mpfr_set_ui(ehi[j], 1, MPFR_RNDN);
-        } else {
-            mpfr_set_q(tlo, s->t[j], MPFR_RNDD);
-            mpfr_set_q(thi, s->t[j], MPFR_RNDU);
-            mpfr_exp(elo[j], tlo, MPFR_RNDD);
-            /* one exponential per weight: exp(t) <= exp(tlo) exp(thi - tlo) <=
-             * nextabove(RNDD(exp(tlo))) (1 + 2 (thi - tlo)) for 0 <= thi - tlo <= 1 */
-            mpfr_sub(d, thi, tlo, MPFR_RNDU);
-            if (mpfr_zero_p(elo[j]) || mpfr_cmp_ui(d, 1) > 0) {
-                mpfr_exp(ehi[j], thi, MPFR_RNDU);
-            } else {
-                mpfr_set(ehi[j], elo[j], MPFR_RNDU);
-                mpfr_nextabove(ehi[j]);
-                if (!mpfr_zero_p(d)) {
-                    mpfr_mul_2ui(d, d, 1, MPFR_RNDU);
-                    mpfr_add_ui(d, d, 1, MPFR_RNDU);
-                    mpfr_mul(ehi[j], ehi[j], d, MPFR_RNDU);
-                }
+    for (size_t i = n; i-- > 0;) {
+        weight(s, i, s->welo[0], s->wehi[0]);
+        if (i < wcap) {
+            wc_put(s, i, 0, s->welo[0]);
+            wc_put(s, i, 1, s->wehi[0]);
+        }
+        mpfr_add(s->Tlo_, s->Tlo_, s->welo[0], MPFR_RNDD);
+        mpfr_add(s->Thi_, s->Thi_, s->wehi[0], MPFR_RNDU);
+        if (i % BLOCK == 0 && i > 0) {
+            mpfr_set(L->Tlo[i / BLOCK - 1], s->Tlo_, MPFR_RNDN);
+            mpfr_set(L->Thi[i / BLOCK - 1], s->Thi_, MPFR_RNDN);
+        }
+    }
+    s->wcn = wcap; /* from here weight() reads indices below wcap back */
+    /* upward */
+    mpfr_set_ui(s->Clo_, 0, MPFR_RNDN);
+    mpfr_set_ui(s->Chi_, 0, MPFR_RNDN);
+    mpfr_t run;
+    mpfr_init2(run, p);
+    mpfr_t w;
+    mpfr_init2(w, p + 64);
+    for (size_t b = 0; b < L->nb; b++) {
+        mpfr_set(L->Clo[b], s->Clo_, MPFR_RNDN);
+        mpfr_set(L->Chi[b], s->Chi_, MPFR_RNDN);
+        size_t len = raw_block(s, L, b);
+        for (size_t q = 0; q < len; q++) {
+            if (b == 0 && q == 0)
+                mpfr_set(run, s->rlo[0], MPFR_RNDN);
+            if (q == 0)
+                mpfr_set(L->maxlo[b], run, MPFR_RNDN);
+            if (mpfr_cmp(s->rlo[q], run) > 0)
+                mpfr_set(run, s->rlo[q], MPFR_RNDN);
+            /* minhi[b] for now: the block's own minimum (made a suffix min below) */
+            if (q == 0 || mpfr_cmp(s->rhi[q], L->minhi[b]) < 0)
+                mpfr_set(L->minhi[b], s->rhi[q], MPFR_RNDN);
+            if (k == 0) {
+                size_t i = b * BLOCK + q;
+                mpfr_mul_2ui(w, s->rlo[q], FIX_BITS, MPFR_RNDD); /* exact */
+                s->lo64[i] = mpfr_get_uj(w, MPFR_RNDD);
+                mpfr_mul_2ui(w, s->rhi[q], FIX_BITS, MPFR_RNDU);
+                s->hi64[i] = mpfr_get_uj(w, MPFR_RNDU);
             }
-            if (mpfr_cmp_ui(ehi[j], 1) > 0) /* t < 0: exp(t) < 1 */
-                mpfr_set_ui(ehi[j], 1, MPFR_RNDN);
         }
     }
-    /* C(i) upward in Flo/Fhi (as scratch), then divide using suffix sums downward */
-    mpfr_set_ui(C_lo, 0, MPFR_RNDN);
-    mpfr_set_ui(C_hi, 0, MPFR_RNDN);
-    for (size_t i = 0; i <= n; i++) {
-        mpfr_set(L->Flo[i], C_lo, MPFR_RNDD);
-        mpfr_set(L->Fhi[i], C_hi, MPFR_RNDU);
-        if (i < n) {
-            mpfr_add(C_lo, C_lo, elo[i], MPFR_RNDD);
-            mpfr_add(C_hi, C_hi, ehi[i], MPFR_RNDU);
-        }
+    /* minhi[b] := min over the blocks after b */
+    for (size_t b = L->nb; b-- > 1;) {
+        if (b < L->nb - 1 && mpfr_cmp(L->minhi[b], L->minhi[b + 1]) > 0)
+            mpfr_set(L->minhi[b], L->minhi[b + 1], MPFR_RNDN);
     }
-    mpfr_set_ui(T_lo, 0, MPFR_RNDN);
-    mpfr_set_ui(T_hi, 0, MPFR_RNDN);
-    for (size_t ii = n + 1; ii-- > 0;) {
-        /* here T = w_ii + ... + w_{n-1} */
-        if (ii == n) {
-            mpfr_set_ui(L->Flo[ii], 1, MPFR_RNDN);
-            mpfr_set_ui(L->Fhi[ii], 1, MPFR_RNDN);
-        } else if (mpfr_zero_p(L->Fhi[ii])) {
-            mpfr_set_ui(L->Flo[ii], 0, MPFR_RNDN); /* C(ii) = 0 exactly */
-        } else {
-            if (mpfr_zero_p(L->Flo[ii])) {
-                /* F_lo = 0 is a valid bound */
-            } else {
-                mpfr_add(d, L->Flo[ii], T_hi, MPFR_RNDU);
-                mpfr_div(L->Flo[ii], L->Flo[ii], d, MPFR_RNDD);
-            }
-            mpfr_add(d, L->Fhi[ii], T_lo, MPFR_RNDD);
-            mpfr_div(L->Fhi[ii], L->Fhi[ii], d, MPFR_RNDU);
-        }
-        if (ii > 0) {
-            mpfr_add(T_lo, T_lo, elo[ii - 1], MPFR_RNDD);
-            mpfr_add(T_hi, T_hi, ehi[ii - 1], MPFR_RNDU);
-        }
+    for (size_t b = 0; b + 1 < L->nb; b++)
+        mpfr_set(L->minhi[b], L->minhi[b + 1], MPFR_RNDN);
+    mpfr_clears(run, w, (mpfr_ptr)0);
+    s->wcn = 0;
+    free(s->wlimbs);
+    free(s->wexp);
+    free(s->wkind);
+    s->wlimbs = NULL;
+    s->wexp = NULL;
+    s->wkind = NULL;
+    if (k == 0) {
+        for (size_t i = 1; i <= n; i++)
+            if (s->lo64[i] < s->lo64[i - 1])
+                s->lo64[i] = s->lo64[i - 1];
+        for (size_t i = n; i-- > 0;)
+            if (s->hi64[i] > s->hi64[i + 1])
+                s->hi64[i] = s->hi64[i + 1];
     }
-    for (size_t i = 1; i <= n; i++)
-        if (mpfr_cmp(L->Flo[i], L->Flo[i - 1]) < 0)
-            mpfr_set(L->Flo[i], L->Flo[i - 1], MPFR_RNDN);
-    for (size_t ii = n; ii-- > 0;)
-        if (mpfr_cmp(L->Fhi[ii], L->Fhi[ii + 1]) > 0)
-            mpfr_set(L->Fhi[ii], L->Fhi[ii + 1], MPFR_RNDN);
-    for (size_t j = 0; j < n; j++)
-        mpfr_clears(elo[j], ehi[j], (mpfr_ptr)0);
-    free(elo);
-    free(ehi);
-    mpfr_clears(tlo, thi, C_lo, C_hi, T_lo, T_hi, d, (mpfr_ptr)0);
     s->st.levels++;
     if (p > s->st.maxprec)
         s->st.maxprec = p;
     return EM_OK;
 }
 
-int em_exact_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                 const mpq_t delta, int variant, em_exact **out)
+/* Block b of level L with its final bounds: the raw ones made monotone with the running
+ * max / min carried across blocks, as a full computation would have them. */
+static int block_get(em_exact *s, struct xlevel *L, size_t b, struct xblock **out)
 {
-    if (!out)
-        return EM_ERR_NULL;
-    int st = em_exponents_check(n, u, eps, delta, variant);
+    int victim = 0;
+    for (int c = 0; c < CACHE; c++) {
+        if (L->cache[c].b == (long)b) {
+            L->cache[c].used = ++L->clock;
+            *out = &L->cache[c];
+            return EM_OK;
+        }
+        if (L->cache[c].used < L->cache[victim].used)
+            victim = c;
+    }
+    struct xblock *B = &L->cache[victim];
+    scratch_prec(s, L->p);
+    mpfr_set(s->Clo_, L->Clo[b], MPFR_RNDN);
+    mpfr_set(s->Chi_, L->Chi[b], MPFR_RNDN);
+    size_t len = raw_block(s, L, b);
+    for (size_t q = 0; q < len; q++) {
+        mpfr_set(B->Flo[q], s->rlo[q], MPFR_RNDN);
+        if (q > 0 && mpfr_cmp(B->Flo[q], B->Flo[q - 1]) < 0)
+            mpfr_set(B->Flo[q], B->Flo[q - 1], MPFR_RNDN);
+        else if (q == 0 && b > 0 && mpfr_cmp(B->Flo[0], L->maxlo[b]) < 0)
+            mpfr_set(B->Flo[0], L->maxlo[b], MPFR_RNDN);
+    }
+    for (size_t q = len; q-- > 0;) {
+        mpfr_set(B->Fhi[q], s->rhi[q], MPFR_RNDN);
+        if (q + 1 < len && mpfr_cmp(B->Fhi[q], B->Fhi[q + 1]) > 0)
+            mpfr_set(B->Fhi[q], B->Fhi[q + 1], MPFR_RNDN);
+        else if (q + 1 == len && b + 1 < L->nb && mpfr_cmp(B->Fhi[q], L->minhi[b]) > 0)
+            mpfr_set(B->Fhi[q], L->minhi[b], MPFR_RNDN);
+    }
+    B->b = (long)b;
+    B->used = ++L->clock;
+    *out = B;
+    return EM_OK;
+}
+
+/* Flo[i] or Fhi[i] of level L (hi: which) */
+static int F_at(em_exact *s, struct xlevel *L, size_t i, int hi, mpfr_srcptr *v)
+{
+    struct xblock *B;
+    int st = block_get(s, L, i / BLOCK, &B);
     if (st != EM_OK)
         return st;
-    em_mpfr_widest_range();
+    *v = hi ? B->Fhi[i % BLOCK] : B->Flo[i % BLOCK];
+    return EM_OK;
+}
 
+static int exact_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned char *excluded,
+                      const mpq_t eps, const mpq_t delta, int variant, em_exact **out)
+{
+    em_mpfr_widest_range();
     em_exact *s = calloc(1, sizeof *s);
-    if (!s)
+    if (!s) {
+        if (own) {
+            for (size_t i = 0; i < n; i++)
+                mpq_clear(own[i]);
+            free(own);
+        }
         return EM_ERR_NOMEM;
+    }
     s->n = n;
+    s->src = *src;
+    s->own = own;
     s->select = em_exact_select;
+    mpq_inits(s->c, s->umax, s->tq, (mpq_ptr)0);
     mpz_init(s->a);
     mpfr_init2(s->x, 64);
     mpfr_init2(s->y, 64);
+    mpfr_inits2(64, s->tlo, s->thi, s->d, s->Clo_, s->Chi_, s->Tlo_, s->Thi_, (mpfr_ptr)0);
+    s->wprec = 64;
+    s->welo = mpfr_array(BLOCK + 1, 64);
+    s->wehi = mpfr_array(BLOCK + 1, 64);
+    s->bTlo = mpfr_array(BLOCK + 1, 64);
+    s->bThi = mpfr_array(BLOCK + 1, 64);
+    s->rlo = mpfr_array(BLOCK + 1, 64);
+    s->rhi = mpfr_array(BLOCK + 1, 64);
     s->lo64 = malloc((n + 1) * sizeof *s->lo64);
     s->hi64 = malloc((n + 1) * sizeof *s->hi64);
-    if (!s->lo64 || !s->hi64) {
+    s->cls = malloc(n);
+    if (!s->lo64 || !s->hi64 || !s->cls || !s->welo || !s->wehi || !s->bTlo || !s->bThi ||
+        !s->rlo || !s->rhi) {
         em_exact_free(s);
         return EM_ERR_NOMEM;
     }
     size_t m;
-    st = em_exponents_new(n, u, excluded, eps, delta, variant, &s->t, &s->cls, &m);
+    int st = em_exponents_src(n, src, excluded, eps, delta, variant, s->c, s->umax, s->cls, &m);
     if (st != EM_OK) {
         em_exact_free(s);
         return st;
     }
+    em_tfast_init(&s->tf, s->c, s->umax);
+    s->have_tf = 1;
     long nb = bitlen_sz(n);
     s->first = (unsigned)(nb + 2 > FIX_BITS ? FIX_BITS : nb + 2);
     /* level 0: enough bits that the 63-bit words are tight to about one unit */
@@ -297,17 +580,40 @@ int em_exact_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t 
         return st;
     }
     s->nlev = 1;
-    mpfr_t tmp;
-    mpfr_init2(tmp, p0 + 64);
-    for (size_t i = 0; i <= n; i++) {
-        mpfr_mul_2ui(tmp, s->lv[0].Flo[i], FIX_BITS, MPFR_RNDD); /* exact */
-        s->lo64[i] = mpfr_get_uj(tmp, MPFR_RNDD);
-        mpfr_mul_2ui(tmp, s->lv[0].Fhi[i], FIX_BITS, MPFR_RNDU);
-        s->hi64[i] = mpfr_get_uj(tmp, MPFR_RNDU);
-    }
-    mpfr_clear(tmp);
     *out = s;
     return EM_OK;
+}
+
+int em_exact_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+                 const mpq_t delta, int variant, em_exact **out)
+{
+    if (!out)
+        return EM_ERR_NULL;
+    int st = em_exponents_check(n, u, eps, delta, variant);
+    if (st != EM_OK)
+        return st;
+    /* a copy, as before the reader existed: the caller may free u at once */
+    mpq_t *own = malloc(n * sizeof *own);
+    if (!own)
+        return EM_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        mpq_init(own[i]);
+        if (!(excluded && excluded[i]))
+            mpq_set(own[i], u[i]);
+    }
+    em_usrc src = {em_usrc_array_get, own};
+    return exact_init(n, &src, own, excluded, eps, delta, variant, out);
+}
+
+int em_exact_new_src(size_t n, const em_usrc *src, const unsigned char *excluded,
+                     const mpq_t eps, const mpq_t delta, int variant, em_exact **out)
+{
+    if (!out || !src || !src->get)
+        return EM_ERR_NULL;
+    int st = em_exponents_check(n, (mpq_t *)src, eps, delta, variant); /* src: not NULL */
+    if (st != EM_OK)
+        return st;
+    return exact_init(n, src, NULL, excluded, eps, delta, variant, out);
 }
 
 void em_exact_free(em_exact *s)
@@ -315,8 +621,23 @@ void em_exact_free(em_exact *s)
     if (!s)
         return;
     for (int k = 0; k < MAX_LEVELS; k++)
-        free_level(&s->lv[k], s->n);
-    em_exponents_free(s->n, s->t, s->cls);
+        free_level(&s->lv[k]);
+    free(s->cls);
+    if (s->own) {
+        for (size_t i = 0; i < s->n; i++)
+            mpq_clear(s->own[i]);
+        free(s->own);
+    }
+    mpq_clears(s->c, s->umax, s->tq, (mpq_ptr)0);
+    if (s->have_tf)
+        em_tfast_clear(&s->tf);
+    mpfr_array_free(s->welo, BLOCK + 1);
+    mpfr_array_free(s->wehi, BLOCK + 1);
+    mpfr_array_free(s->bTlo, BLOCK + 1);
+    mpfr_array_free(s->bThi, BLOCK + 1);
+    mpfr_array_free(s->rlo, BLOCK + 1);
+    mpfr_array_free(s->rhi, BLOCK + 1);
+    mpfr_clears(s->tlo, s->thi, s->d, s->Clo_, s->Chi_, s->Tlo_, s->Thi_, (mpfr_ptr)0);
     free(s->lo64);
     free(s->hi64);
     mpz_clear(s->a);
@@ -415,14 +736,25 @@ static int slow_path(em_exact *s, em_bits *b, uint64_t a63, size_t *out)
         /* largest i < n with Fhi[i] <= x (Fhi nondecreasing, Fhi[0] = 0 <= x): only it
          * can certainly contain [x, y), since for i' < i, Flo[i'+1] <= Flo[i] <= x < y */
         size_t lo = 0, hi = n - 1;
+        mpfr_srcptr v;
         while (lo < hi) {
             size_t mid = lo + (hi - lo + 1) / 2;
-            if (mpfr_cmp(L->Fhi[mid], s->x) <= 0)
+            if ((st = F_at(s, L, mid, 1, &v)) != EM_OK)
+                return st;
+            if (mpfr_cmp(v, s->x) <= 0)
                 lo = mid;
             else
                 hi = mid - 1;
         }
-        if (mpfr_cmp(L->Fhi[lo], s->x) <= 0 && mpfr_cmp(s->y, L->Flo[lo + 1]) <= 0) {
+        if ((st = F_at(s, L, lo, 1, &v)) != EM_OK)
+            return st;
+        int inside = mpfr_cmp(v, s->x) <= 0;
+        if (inside) {
+            if ((st = F_at(s, L, lo + 1, 0, &v)) != EM_OK)
+                return st;
+            inside = mpfr_cmp(s->y, v) <= 0;
+        }
+        if (inside) {
             *out = lo;
             return EM_OK;
         }

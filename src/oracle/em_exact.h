@@ -23,6 +23,7 @@
 #include <gmp.h>
 
 #include "expmech.h"
+#include "oracle/em_usrc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -71,6 +72,14 @@ typedef size_t (*em_exact_select_fn)(size_t n, const uint64_t *lo, const uint64_
  * EM_ERR_VARIANT, EM_ERR_ALL_EXCLUDED, EM_ERR_NOMEM. */
 int em_exact_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
                  const mpq_t delta, int variant, em_exact **out);
+
+/* The same with the utilities read through src (oracle/em_usrc.h), never all held as
+ * rationals: 17 bytes per candidate (the 63-bit words and the classes) besides the
+ * caller's storage, and the bounds of higher precisions recomputed block by block from
+ * checkpoints (two exponentials per candidate per precision level, the same draws).  src
+ * must stay valid until em_exact_free. */
+int em_exact_new_src(size_t n, const em_usrc *src, const unsigned char *excluded,
+                     const mpq_t eps, const mpq_t delta, int variant, em_exact **out);
 
 /* One exact draw.  Errors: EM_ERR_NULL, EM_ERR_RNG (the bit source failed or ran out),
  * EM_ERR_DOMAIN (more than EM_EXACT_MAX_BITS bits for one draw: probability below

@@ -60,6 +60,97 @@ int em_exponents(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t 
     return EM_OK;
 }
 
+static void variant_factor(mpq_t c, const mpq_t eps, const mpq_t delta, int variant)
+{
+    mpq_div(c, eps, delta);
+    if (variant == EM_STANDARD) {
+        mpz_mul_2exp(mpq_denref(c), mpq_denref(c), 1);
+        mpq_canonicalize(c);
+    }
+}
+
+int em_exponents_src(size_t n, const em_usrc *src, const unsigned char *excluded,
+                     const mpq_t eps, const mpq_t delta, int variant, mpq_t c, mpq_t umax,
+                     unsigned char *cls, size_t *m)
+{
+    mpq_t v;
+    mpq_init(v);
+    int have = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (excluded && excluded[i])
+            continue;
+        src->get(src->ctx, i, v);
+        if (!have || mpq_cmp(v, umax) > 0) {
+            mpq_set(umax, v);
+            have = 1;
+        }
+    }
+    if (!have) {
+        mpq_clear(v);
+        return EM_ERR_ALL_EXCLUDED;
+    }
+    variant_factor(c, eps, delta, variant);
+    *m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (excluded && excluded[i]) {
+            cls[i] = CL_EXCLUDED;
+            continue;
+        }
+        (*m)++;
+        src->get(src->ctx, i, v);
+        cls[i] = mpq_equal(v, umax) ? CL_MODE : CL_OTHER;
+    }
+    mpq_clear(v);
+    return EM_OK;
+}
+
+void em_exponent_t(const em_usrc *src, size_t i, const mpq_t c, const mpq_t umax, mpq_t t)
+{
+    src->get(src->ctx, i, t);
+    mpq_sub(t, t, umax);
+    mpq_mul(t, t, c);
+}
+
+void em_tfast_init(em_tfast *f, const mpq_t c, const mpq_t umax)
+{
+    mpz_inits(f->P, f->Q, f->R, f->N, f->D, (mpz_ptr)0);
+    mpq_init(f->u);
+    mpfr_inits2(64, f->Nf, f->Df, (mpfr_ptr)0);
+    mpz_mul(f->P, mpq_numref(c), mpq_denref(umax));
+    mpz_mul(f->Q, mpq_numref(c), mpq_numref(umax));
+    mpz_mul(f->R, mpq_denref(c), mpq_denref(umax));
+}
+
+void em_tfast_clear(em_tfast *f)
+{
+    mpz_clears(f->P, f->Q, f->R, f->N, f->D, (mpz_ptr)0);
+    mpq_clear(f->u);
+    mpfr_clears(f->Nf, f->Df, (mpfr_ptr)0);
+}
+
+static void set_z_exact(mpfr_t x, const mpz_t z)
+{
+    size_t bits = mpz_sizeinbase(z, 2);
+    mpfr_set_prec(x, bits < MPFR_PREC_MIN ? MPFR_PREC_MIN : (mpfr_prec_t)bits);
+    mpfr_set_z(x, z, MPFR_RNDN); /* exact */
+}
+
+int em_exponent_t_lo(em_tfast *f, const em_usrc *src, size_t i, mpfr_t lo)
+{
+    src->get(src->ctx, i, f->u);
+    mpz_mul(f->N, mpq_numref(f->u), f->P);
+    mpz_submul(f->N, mpq_denref(f->u), f->Q);
+    mpz_mul(f->D, mpq_denref(f->u), f->R);
+    set_z_exact(f->Nf, f->N);
+    set_z_exact(f->Df, f->D);
+    return mpfr_div(lo, f->Nf, f->Df, MPFR_RNDD);
+}
+
+void em_usrc_array_get(const void *ctx, size_t i, mpq_t q)
+{
+    mpq_set(q, ((const mpq_t *)ctx)[i]);
+}
+
 void em_mpfr_widest_range(void)
 {
     mpfr_set_emin(mpfr_get_emin_min());

@@ -8,6 +8,9 @@
 
 #include <stddef.h>
 #include <gmp.h>
+#include <mpfr.h>
+
+#include "oracle/em_usrc.h"
 
 /* class of a candidate: excluded (u = -inf), mode (t = 0), other (t < 0) */
 enum { CL_EXCLUDED = 0, CL_MODE = 1, CL_OTHER = 2 };
@@ -30,6 +33,33 @@ int em_exponents_new(size_t n, mpq_t *u, const unsigned char *excluded, const mp
 
 /* Frees what em_exponents_new returned (t may be NULL). */
 void em_exponents_free(size_t n, mpq_t *t, unsigned char *cls);
+
+/* The same from a reader (em_usrc.h), without n rationals: *c = the factor of the variant,
+ * umax = the largest utility, cls[i] the classes, *m the number not excluded; t_i is then
+ * em_exponent_t (two passes over src here).  EM_OK or EM_ERR_ALL_EXCLUDED. */
+int em_exponents_src(size_t n, const em_usrc *src, const unsigned char *excluded,
+                     const mpq_t eps, const mpq_t delta, int variant, mpq_t c, mpq_t umax,
+                     unsigned char *cls, size_t *m);
+
+/* t = c (u_i - umax), the exact exponent of candidate i (not excluded): the same rational
+ * em_exponents gives. */
+void em_exponent_t(const em_usrc *src, size_t i, const mpq_t c, const mpq_t umax, mpq_t t);
+
+/* RNDD(t_i) at lo's precision without canonical rationals (no gcd): with u_i = a/b,
+ * umax = A/B, c = cn/cd, t_i = (a cn B - b cn A) / (b cd B) is divided once, correctly
+ * rounded like mpfr_set_q of the canonical t_i, so the result is the same number.
+ * Returns the ternary value (0: t_i exact).  Scratch in f (em_tfast_init/clear). */
+typedef struct em_tfast {
+    mpz_t P, Q, R, N, D;
+    mpq_t u;
+    mpfr_t Nf, Df;
+} em_tfast;
+void em_tfast_init(em_tfast *f, const mpq_t c, const mpq_t umax);
+void em_tfast_clear(em_tfast *f);
+int em_exponent_t_lo(em_tfast *f, const em_usrc *src, size_t i, mpfr_t lo);
+
+/* A reader over an array of rationals (ctx: the mpq_t array). */
+void em_usrc_array_get(const void *ctx, size_t i, mpq_t q);
 
 /* MPFR's widest exponent range (about 2^(+-2^62)), so 1e-3247 is an ordinary number. */
 void em_mpfr_widest_range(void);

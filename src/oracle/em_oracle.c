@@ -43,14 +43,25 @@ struct level {
     mpfr_t lnS_lo, lnS_hi;
     int extreme;             /* R is below MPFR's exponent range */
     mpfr_t ly_lo, ly_hi;     /* ln(R/m), computed when extreme */
-    __mpfr_struct *E;        /* level 0: lower bounds of exp(t_j) for others, or NULL */
+    /* level 0: lower bounds of exp(t_j) for others, or NULL: the significand's limbs and
+     * the exponent (E_NONE: not kept) of each, 20 bytes at 128 bits rather than an
+     * mpfr_t's 48 */
     mp_limb_t *Elimbs;
+    int32_t *Eexp;
+    size_t Enl;
 };
+
+#define E_NONE INT32_MIN
 
 struct em_oracle {
     size_t n;
     int K;
-    mpq_t *t;
+    em_usrc src;             /* the utilities; t_i = c (u_i - umax) is computed when needed */
+    mpq_t *own;              /* em_oracle_new's copy of the utilities (src reads it) */
+    mpq_t c, umax;
+    mpq_t tq;                /* the current t_i */
+    em_tfast tf;             /* RNDD(t_i) without gcds */
+    int have_tf;
     unsigned char *cls;
     size_t m, nother;
     long tbits;              /* bits of max |t_j| over others (capped) */
@@ -113,22 +124,24 @@ static void exp_hi_from_lo(mpfr_t ehi, const mpfr_t elo, const mpfr_t tlo, const
 
 /* ------------------------------------------------------------ construction */
 
-int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                  const mpq_t delta, int variant, int digits, em_oracle **out)
+static int oracle_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned char *excluded,
+                       const mpq_t eps, const mpq_t delta, int variant, int digits,
+                       em_oracle **out)
 {
-    if (!out)
-        return EM_ERR_NULL;
-    int st = em_exponents_check(n, u, eps, delta, variant);
-    if (st != EM_OK)
-        return st;
-    if (digits < 1 || digits > EM_ORACLE_MAX_DIGITS)
-        return EM_ERR_DOMAIN;
-
     em_oracle *o = calloc(1, sizeof *o);
-    if (!o)
+    if (!o) {
+        if (own) {
+            for (size_t i = 0; i < n; i++)
+                mpq_clear(own[i]);
+            free(own);
+        }
         return EM_ERR_NOMEM;
+    }
     o->n = n;
     o->K = digits;
+    o->src = *src;
+    o->own = own;
+    mpq_inits(o->c, o->umax, o->tq, (mpq_ptr)0);
     o->dig1 = malloc((size_t)digits + 24);
     o->dig2 = malloc((size_t)digits + 24);
     mpfr_init2(o->scr_w, 64);
@@ -140,16 +153,19 @@ int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t
     mpfr_ui_pow_ui(o->pow10KG, 10, (unsigned long)digits + GUARD, MPFR_RNDU); /* < 10^1010 */
     mpq_init(o->tau);
     mpz_init(o->rat_e);
-    if (!o->dig1 || !o->dig2) {
+    o->cls = malloc(n);
+    if (!o->dig1 || !o->dig2 || !o->cls) {
         em_oracle_free(o);
         return EM_ERR_NOMEM;
     }
     size_t live;
-    st = em_exponents_new(n, u, excluded, eps, delta, variant, &o->t, &o->cls, &live);
+    int st = em_exponents_src(n, src, excluded, eps, delta, variant, o->c, o->umax, o->cls, &live);
     if (st != EM_OK) {
         em_oracle_free(o);
         return st;
     }
+    em_tfast_init(&o->tf, o->c, o->umax);
+    o->have_tf = 1;
     int have_tau = 0;
     for (size_t i = 0; i < n; i++) {
         if (o->cls[i] == CL_MODE)
@@ -157,11 +173,12 @@ int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t
         if (o->cls[i] != CL_OTHER)
             continue;
         o->nother++;
-        if (!have_tau || mpq_cmp(o->t[i], o->tau) > 0) {
-            mpq_set(o->tau, o->t[i]);
+        em_exponent_t(&o->src, i, o->c, o->umax, o->tq);
+        if (!have_tau || mpq_cmp(o->tq, o->tau) > 0) {
+            mpq_set(o->tau, o->tq);
             have_tau = 1;
         }
-        long b = q_bits(o->t[i]);
+        long b = q_bits(o->tq);
         if (b > 64)
             b = 64; /* beyond, exp(t) leaves MPFR's range: handled through logarithms */
         if (b > o->tbits)
@@ -171,14 +188,58 @@ int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t
     return EM_OK;
 }
 
+/* t_i into o->tq */
+static mpq_ptr t_of(em_oracle *o, size_t i)
+{
+    em_exponent_t(&o->src, i, o->c, o->umax, o->tq);
+    return o->tq;
+}
+
+int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
+                  const mpq_t delta, int variant, int digits, em_oracle **out)
+{
+    if (!out)
+        return EM_ERR_NULL;
+    int st = em_exponents_check(n, u, eps, delta, variant);
+    if (st != EM_OK)
+        return st;
+    if (digits < 1 || digits > EM_ORACLE_MAX_DIGITS)
+        return EM_ERR_DOMAIN;
+    /* a copy, as before the reader existed: the caller may free u at once */
+    mpq_t *own = malloc(n * sizeof *own);
+    if (!own)
+        return EM_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        mpq_init(own[i]);
+        if (!(excluded && excluded[i]))
+            mpq_set(own[i], u[i]);
+    }
+    em_usrc src = {em_usrc_array_get, own};
+    return oracle_init(n, &src, own, excluded, eps, delta, variant, digits, out);
+}
+
+int em_oracle_new_src(size_t n, const em_usrc *src, const unsigned char *excluded,
+                      const mpq_t eps, const mpq_t delta, int variant, int digits,
+                      em_oracle **out)
+{
+    if (!out || !src || !src->get)
+        return EM_ERR_NULL;
+    int st = em_exponents_check(n, (mpq_t *)src, eps, delta, variant); /* src: not NULL */
+    if (st != EM_OK)
+        return st;
+    if (digits < 1 || digits > EM_ORACLE_MAX_DIGITS)
+        return EM_ERR_DOMAIN;
+    return oracle_init(n, src, NULL, excluded, eps, delta, variant, digits, out);
+}
+
 static void level_clear(struct level *L)
 {
     if (!L->ready)
         return;
     mpfr_clears(L->S_lo, L->S_hi, L->lnS_lo, L->lnS_hi, L->ly_lo, L->ly_hi, (mpfr_ptr)0);
-    free(L->E);
+    free(L->Eexp);
     free(L->Elimbs);
-    L->E = NULL;
+    L->Eexp = NULL;
     L->Elimbs = NULL;
     L->ready = 0;
 }
@@ -190,7 +251,15 @@ void em_oracle_free(em_oracle *o)
     em_cont_free(o->exact);
     for (int k = 0; k < MAX_LEVELS; k++)
         level_clear(&o->lv[k]);
-    em_exponents_free(o->n, o->t, o->cls);
+    free(o->cls);
+    if (o->own) {
+        for (size_t i = 0; i < o->n; i++)
+            mpq_clear(o->own[i]);
+        free(o->own);
+    }
+    mpq_clears(o->c, o->umax, o->tq, (mpq_ptr)0);
+    if (o->have_tf)
+        em_tfast_clear(&o->tf);
     mpq_clear(o->tau);
     mpz_clear(o->rat_e);
     mpfr_clear(o->scr_w);
@@ -253,20 +322,15 @@ static int level_ensure(em_oracle *o, int k)
     mpfr_set_ui(Rlo, 0, MPFR_RNDN);
     mpfr_set_ui(Rhi, 0, MPFR_RNDN);
     if (k == 0 && o->nother > 0) {
-        size_t limbs = mpfr_custom_get_size(p) / sizeof(mp_limb_t);
-        L->E = malloc(o->n * sizeof *L->E);
-        L->Elimbs = malloc(o->n * limbs * sizeof(mp_limb_t));
-        if (!L->E || !L->Elimbs) { /* storage is an optimisation only */
-            free(L->E);
+        L->Enl = mpfr_custom_get_size(p) / sizeof(mp_limb_t);
+        L->Eexp = malloc(o->n * sizeof *L->Eexp);
+        L->Elimbs = malloc(o->n * L->Enl * sizeof(mp_limb_t));
+        if (!L->Eexp || !L->Elimbs) { /* storage is an optimisation only */
+            free(L->Eexp);
             free(L->Elimbs);
-            L->E = NULL;
+            L->Eexp = NULL;
             L->Elimbs = NULL;
         }
-        if (L->E)
-            for (size_t j = 0; j < o->n; j++) {
-                mpfr_custom_init(L->Elimbs + j * limbs, p);
-                mpfr_custom_init_set(&L->E[j], MPFR_ZERO_KIND, 0, p, L->Elimbs + j * limbs);
-            }
     }
     /* Upper bound without a second exponential per term: with tlo = RNDD(t_j) and
      * elo = RNDD(exp(tlo)) > 0,
@@ -284,10 +348,12 @@ static int level_ensure(em_oracle *o, int k)
     for (size_t j = 0; j < o->n; j++) {
         if (o->cls[j] != CL_OTHER)
             continue;
-        int tern = mpfr_set_q(tlo, o->t[j], MPFR_RNDD);
+        int tern = em_exponent_t_lo(&o->tf, &o->src, j, tlo);
         mpfr_exp(elo, tlo, MPFR_RNDD);
         if (mpfr_zero_p(elo)) {
-            mpfr_set_q(thi, o->t[j], MPFR_RNDU);
+            mpfr_set(thi, tlo, MPFR_RNDN);
+            if (tern != 0)
+                mpfr_nextabove(thi); /* RNDU(t_j) */
             mpfr_exp(ehi, thi, MPFR_RNDU);
             mpfr_add(Ruf, Ruf, ehi, MPFR_RNDU);
         } else {
@@ -300,8 +366,17 @@ static int level_ensure(em_oracle *o, int k)
                     ue = e;
             }
         }
-        if (L->E)
-            mpfr_set(&L->E[j], elo, MPFR_RNDN); /* same precision: exact */
+        if (L->Eexp) {
+            /* elo has precision p: exactly Enl limbs */
+            mpfr_exp_t ee = mpfr_zero_p(elo) ? 0 : mpfr_get_exp(elo);
+            if (mpfr_zero_p(elo) || ee <= E_NONE || ee > INT32_MAX) {
+                L->Eexp[j] = E_NONE;
+            } else {
+                L->Eexp[j] = (int32_t)ee;
+                memcpy(L->Elimbs + j * L->Enl, mpfr_custom_get_significand(elo),
+                       L->Enl * sizeof(mp_limb_t));
+            }
+        }
     }
     /* Rhi = Rup (1 + 2^(1-p)) (1 + 2u) + Ruf */
     mpfr_set_ui_2exp(tmp, 1, 1 - (long)p, MPFR_RNDU);
@@ -341,7 +416,7 @@ static int level_ensure(em_oracle *o, int k)
         for (size_t j = 0; j < o->n; j++) {
             if (o->cls[j] != CL_OTHER)
                 continue;
-            mpq_sub(d, o->t[j], o->tau);
+            mpq_sub(d, t_of(o, j), o->tau);
             q_bounds(tlo, thi, d);
             mpfr_exp(elo, tlo, MPFR_RNDD);
             exp_hi_from_lo(ehi, elo, tlo, thi, tmp);
@@ -670,7 +745,13 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     }
 
     /* an other candidate: t < 0 */
-    q_bounds(tlo, thi, o->t[i]);
+    /* q_bounds of t_i, from one division without gcds (em_exponent_t_lo) */
+    if (em_exponent_t_lo(&o->tf, &o->src, i, tlo) != 0) {
+        mpfr_set(thi, tlo, MPFR_RNDN);
+        mpfr_nextabove(thi);
+    } else {
+        mpfr_set(thi, tlo, MPFR_RNDN);
+    }
     mpfr_sub(llo, tlo, L->lnS_hi, MPFR_RNDD);
     mpfr_sub(lhi, thi, L->lnS_lo, MPFR_RNDU);
     if (decided(o, llo, lhi, e, &neg, &ld)) {
@@ -679,9 +760,11 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
         if (st)
             goto out;
     }
-    if (k == 0 && L->E)
-        mpfr_set(elo, &L->E[i], MPFR_RNDN);
-    else
+    if (k == 0 && L->Eexp && L->Eexp[i] != E_NONE) {
+        mpfr_t ev;
+        mpfr_custom_init_set(ev, MPFR_REGULAR_KIND, L->Eexp[i], p, L->Elimbs + i * L->Enl);
+        mpfr_set(elo, ev, MPFR_RNDN); /* same precision: exact */
+    } else
         mpfr_exp(elo, tlo, MPFR_RNDD);
     if (!mpfr_zero_p(elo)) {
         exp_hi_from_lo(ehi, elo, tlo, thi, tmp);
@@ -696,10 +779,11 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     } else {
         /* P below MPFR's exponent range: from log P at a precision covering the
          * integer part of log10 P as well */
-        mpfr_prec_t pp = p + q_bits(o->t[i]) + 8;
+        mpq_srcptr ti = t_of(o, i); /* canonical, for q_bits */
+        mpfr_prec_t pp = p + q_bits(ti) + 8;
         mpfr_t a_lo, a_hi, ulo, uhi;
         mpfr_inits2(pp, a_lo, a_hi, ulo, uhi, (mpfr_ptr)0);
-        q_bounds(ulo, uhi, o->t[i]);
+        q_bounds(ulo, uhi, ti);
         mpfr_sub(a_lo, ulo, L->lnS_hi, MPFR_RNDD);
         mpfr_sub(a_hi, uhi, L->lnS_lo, MPFR_RNDU);
         if (pp > o->maxprec)
@@ -743,7 +827,22 @@ static int exact_fallback(em_oracle *o, size_t i, em_oracle_cand *c)
         mpq_inits(two, one, (mpq_ptr)0);
         mpq_set_ui(two, 2, 1);
         mpq_set_ui(one, 1, 1);
-        st = em_cont_new_atoms(o->n, o->t, ex, NULL, two, one, EM_STANDARD, o->K, &o->exact, NULL, 0);
+        /* every t_j at once, for this rare case only (em_cont keeps its own copy) */
+        mpq_t *t = malloc(o->n * sizeof *t);
+        if (!t) {
+            mpq_clears(two, one, (mpq_ptr)0);
+            free(ex);
+            return EM_ERR_NOMEM;
+        }
+        for (size_t j = 0; j < o->n; j++) {
+            mpq_init(t[j]);
+            if (o->cls[j] == CL_OTHER)
+                em_exponent_t(&o->src, j, o->c, o->umax, t[j]);
+        }
+        st = em_cont_new_atoms(o->n, t, ex, NULL, two, one, EM_STANDARD, o->K, &o->exact, NULL, 0);
+        for (size_t j = 0; j < o->n; j++)
+            mpq_clear(t[j]);
+        free(t);
         mpq_clears(two, one, (mpq_ptr)0);
         free(ex);
         if (st != EM_OK)

@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <gmp.h>
 
+#include "oracle/em_usrc.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -55,6 +57,13 @@ typedef struct em_oracle_cand {
  * EM_ERR_VARIANT, EM_ERR_ALL_EXCLUDED, EM_ERR_DOMAIN (digits), EM_ERR_NOMEM. */
 int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
                   const mpq_t delta, int variant, int digits, em_oracle **out);
+
+/* The same with the utilities read through src (em_usrc.h) when needed, never all held as
+ * rationals: about 21 bytes per candidate (classes, and exp bounds kept at the first
+ * precision) besides the caller's storage.  src must stay valid until em_oracle_free. */
+int em_oracle_new_src(size_t n, const em_usrc *src, const unsigned char *excluded,
+                      const mpq_t eps, const mpq_t delta, int variant, int digits,
+                      em_oracle **out);
 
 /* Candidate i's correctly rounded results.  Errors: EM_ERR_DOMAIN (i >= n),
  * EM_ERR_UNDECIDED (em_cont.h: the precision limit of 2^24 bits reached, which no known
