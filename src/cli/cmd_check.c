@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/scenario.h"
 #include "expmech.h"
+#include "io/em_samples.h"
 #include "judge/em_ccheck.h"
 #include "judge/em_ks.h"
 #include "oracle/em_cont.h"
@@ -56,58 +57,35 @@ static const char help[] =
     "                     tests against permute-and-flip's exact pmf (at most 4096\n"
     "                     candidates), e.g. draws of `expmech sample --variant pf`\n"
     "  --samples SAMPLES  the draws (required)\n"
+    "  --samples-are labels|indices\n"
+    "                     what a finite scenario's draws are; without it a draw is a label,\n"
+    "                     or a 0-based index when it is digits and no label, and a draw that\n"
+    "                     is the label of one candidate and the index of another is refused\n"
+    "                     as ambiguous\n"
+    "  --force            run a --sensitivity below the file's header, or --variant monotone\n"
+    "                     without '# monotone: yes' (refused otherwise: not epsilon-DP)\n"
     "  --alpha A          significance level of each test (default 1e-6)\n"
     "  --min-expected M   minimum expected draws per pooled cell (default 20)\n"
     "\n"
     "Exit status: 0 pass, 1 reject, 2 bad input, 3 internal failure.\n";
 
-static int is_digits(const char *p, size_t n)
+static long find_label(const void *ctx, const char *label, size_t len)
 {
-    if (n == 0)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (p[i] < '0' || p[i] > '9')
-            return 0;
-    return 1;
+    return em_scenario_find((const em_scenario *)ctx, label, len);
 }
 
-/* Counts the draws in buf; EM_EXIT_USAGE after a message naming file and line, or -1. */
-static int read_draws(const char *cmd, const char *name, const char *buf, size_t len,
+/* Counts the draws in buf (io/em_samples.h); EM_EXIT_USAGE after a message naming file and
+ * line, or -1. */
+static int read_draws(const em_cli *c, const char *name, const char *buf, size_t len,
                       const em_scenario *sc, uint64_t *counts)
 {
-    size_t pos = 0, n;
-    unsigned long ln = 0;
-    const char *p;
-    while (em_cli_next_line(buf, len, &pos, &ln, &p, &n)) {
-        if (n > EM_SCENARIO_MAX_LINE) {
-            fprintf(stderr, "%s: %s:%lu: line too long\n", cmd, name, ln);
-            return EM_EXIT_USAGE;
-        }
-        char tmp[EM_SCENARIO_MAX_LINE + 1];
-        const char *lab = p;
-        size_t labn = n;
-        em_cli_unquote(&lab, &labn, tmp); /* CSV-quoted label */
-        long idx = em_scenario_find(sc, lab, labn);
-        if (idx < 0 && lab == p && is_digits(p, n)) {
-            uint64_t v = 0;
-            int over = 0;
-            for (size_t i = 0; i < n; i++) {
-                if (v > (UINT64_MAX - 9) / 10) over = 1;
-                v = v * 10 + (uint64_t)(p[i] - '0');
-            }
-            if (over || v >= sc->n) {
-                fprintf(stderr, "%s: %s:%lu: index %.*s out of range (the scenario has %zu candidates)\n",
-                        cmd, name, ln, (int)(n > 40 ? 40 : n), p, sc->n);
-                return EM_EXIT_USAGE;
-            }
-            idx = (long)v;
-        }
-        if (idx < 0) {
-            fprintf(stderr, "%s: %s:%lu: unknown label '%.*s'\n", cmd, name, ln,
-                    (int)(labn > 60 ? 60 : labn), lab);
-            return EM_EXIT_USAGE;
-        }
-        counts[idx]++;
+    char err[EM_SCENARIO_ERRLEN];
+    uint64_t total;
+    int st = em_samples_count(buf, len, name, sc->n, find_label, sc, c->samples_are, counts,
+                              &total, err, sizeof err);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s\n", c->cmd, st == EM_ERR_NOMEM ? "out of memory" : err);
+        return st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
     }
     return -1;
 }
@@ -264,7 +242,7 @@ int cmd_check(int argc, char **argv)
             rc = EM_EXIT_INTERNAL;
             goto done;
         }
-        rc = read_draws(c.cmd, sname, buf, len, &sc, counts);
+        rc = read_draws(&c, sname, buf, len, &sc, counts);
         if (rc >= 0)
             goto done;
     }
