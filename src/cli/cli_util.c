@@ -14,6 +14,7 @@
 #include "oracle/em_rational.h"
 #include "io/em_params_src.h"
 #include "io/em_samples.h"
+#include "io/em_label.h"
 
 void em_cli_init(em_cli *c, const char *cmd)
 {
@@ -503,4 +504,27 @@ void em_json_string(FILE *f, const char *s)
             fputc(*p, f);
     }
     fputc('"', f);
+}
+
+const char *em_cli_human(const char *label)
+{
+    /* one label per call (the CLI is single-threaded; a printf takes one at a time) */
+    static char buf[EM_SCENARIO_MAX_LINE * 6 + 16];
+    return em_label_human_str(buf, sizeof buf, label, 0);
+}
+
+void em_cli_csv_label(const char *label)
+{
+    /* a terminal is a person, not a parser: no raw escape sequence reaches it */
+    if (em_label_needs_escape(label) && isatty(STDOUT_FILENO)) {
+        fputc('"', stdout);
+        for (const char *p = em_cli_human(label); *p; p++) {
+            if (*p == '"')
+                fputc('"', stdout);
+            fputc(*p, stdout);
+        }
+        fputc('"', stdout);
+        return;
+    }
+    em_csv_label(stdout, label);
 }

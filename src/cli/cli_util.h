@@ -129,6 +129,15 @@ int em_cli_parse_double(const char *s, double *out, const char **msg);
 /* Exit status for an em_status from the library: usage-type errors 2, others 3. */
 int em_cli_status_exit(int st);
 
+/* A label for a person (io/em_label.h: controls as \xHH, backslash doubled), in a static
+ * buffer valid until the next call. */
+const char *em_cli_human(const char *label);
+
+/* A label as a CSV field on standard output: its exact bytes (em_csv_label: the parser reads
+ * them back), or, when standard output is a terminal and the label has control characters,
+ * the escaped form of em_cli_human, quoted. */
+void em_cli_csv_label(const char *label);
+
 /* JSON string (with quotes) of UTF-8 text. */
 void em_json_string(FILE *f, const char *s);
 

@@ -309,11 +309,11 @@ static int report(const char *what, const em_scenario *sx, const dist *X, const 
     int verdict;
     printf("%s:\n", what);
     if (inf) {
-        printf("  privacy loss: inf (p = 0 on one side only) at '%s'\n", sx->labels[where]);
+        printf("  privacy loss: inf (p = 0 on one side only) at '%s'\n", em_cli_human(sx->labels[where]));
         verdict = 1;
     } else {
         mpfr_printf("  privacy loss: %.17Rg  (in [%.6Re, %.6Re]) at '%s'\n", best_hi, best_lo,
-                    best_hi, where == SIZE_MAX ? "-" : sx->labels[where]);
+                    best_hi, where == SIZE_MAX ? "-" : em_cli_human(sx->labels[where]));
         verdict = mpfr_cmp(best_lo, ehi) > 0 ? 1 : mpfr_cmp(best_hi, elo) <= 0 ? 0 : 3;
     }
     mpfr_printf("  delta(eps) X->Y: %.6Rg  (in [%.3Re, %.3Re])\n", dxy_hi[0], dxy[0], dxy_hi[0]);
@@ -479,7 +479,7 @@ static void print_dir(const em_closs_dir *d, int k, const em_scenario *sx)
     printf("  sup ln(%s) = ", k == 0 ? (sx ? "P_X/P_Y" : "f_X/f_Y") : (sx ? "P_Y/P_X" : "f_Y/f_X"));
     if (d->infinite) {
         if (d->reason == EM_CLOSS_SUPPORT && sx) {
-            printf("inf: '%s' has positive probability under %s only\n", sx->labels[d->atom], A);
+            printf("inf: '%s' has positive probability under %s only\n", em_cli_human(sx->labels[d->atom]), A);
         } else if (d->reason == EM_CLOSS_SUPPORT) {
             printf("inf: %s has positive density on ", A);
             print_interval(d);
@@ -493,7 +493,7 @@ static void print_dir(const em_closs_dir *d, int k, const em_scenario *sx)
     }
     printf("%s", d->value.str);
     if (sx) {
-        printf(" at '%s'\n", sx->labels[d->atom]);
+        printf(" at '%s'\n", em_cli_human(sx->labels[d->atom]));
     } else if (d->everywhere) {
         printf(" everywhere (the log-ratio is constant on the common support)\n");
     } else {
@@ -751,7 +751,7 @@ int cmd_audit(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         long j = em_scenario_find(&sc[1], sc[0].labels[i], strlen(sc[0].labels[i]));
         if (j < 0) {
-            fprintf(stderr, "%s: label '%s' of X is not in Y\n", cmd, sc[0].labels[i]);
+            fprintf(stderr, "%s: label '%s' of X is not in Y\n", cmd, em_cli_human(sc[0].labels[i]));
             rc = EM_EXIT_USAGE;
             goto done;
         }

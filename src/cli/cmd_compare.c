@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/scenario.h"
 #include "expmech.h"
+#include "io/em_label.h"
 #include "judge/em_cdfcmp.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_oracle.h"
@@ -137,7 +138,7 @@ static int read_given(const char *cmd, const char *name, const char *buf, size_t
             idx = (size_t)k;
             if (gv[idx].set) {
                 fprintf(stderr, "%s: %s:%lu: second value for '%s' (first on line %lu)\n", cmd,
-                        name, ln, sc->labels[idx], gv[idx].line);
+                        name, ln, em_cli_human(sc->labels[idx]), gv[idx].line);
                 return EM_EXIT_USAGE;
             }
         } else {
@@ -167,7 +168,7 @@ static int read_given(const char *cmd, const char *name, const char *buf, size_t
             if (form == 0)
                 fprintf(stderr, "%s: %s: %zu values for %zu candidates\n", cmd, name, count, sc->n);
             else
-                fprintf(stderr, "%s: %s: no value for '%s'\n", cmd, name, sc->labels[i]);
+                fprintf(stderr, "%s: %s: no value for '%s'\n", cmd, name, em_cli_human(sc->labels[i]));
             return EM_EXIT_USAGE;
         }
     return -1;
@@ -475,7 +476,7 @@ int cmd_compare(int argc, char **argv)
                 if (gs && strlen(gs) > 40)
                     mpfr_sprintf(gs, "%.17Rg", Q); /* long exact decimals: show 17 digits */
                 printf("FAIL ");
-                em_csv_label(stdout, sc.labels[i]);
+                em_label_human(stdout, sc.labels[i]);
                 printf(": given %s, exact %s (%s)\n", gs ? gs : "?", r.prob, why);
                 free(gs);
                 shown++;
@@ -485,15 +486,15 @@ int cmd_compare(int argc, char **argv)
     if (rc < 0 || rc == EM_EXIT_OK) {
         printf("candidates: %zu\n", sc.n);
         mpfr_printf("max absolute error: %.6Rg at ", maxabs);
-        em_csv_label(stdout, sc.labels[iabs]);
+        em_label_human(stdout, sc.labels[iabs]);
         if (relinf) {
             printf("\nmax relative error: infinite at ");
         } else {
             mpfr_printf("\nmax relative error: %.6Rg at ", maxrel);
         }
-        em_csv_label(stdout, sc.labels[irel]);
+        em_label_human(stdout, sc.labels[irel]);
         mpfr_printf("\nmax error in ulps of double: %.6Rg at ", maxulp);
-        em_csv_label(stdout, sc.labels[iulp]);
+        em_label_human(stdout, sc.labels[iulp]);
         printf("\nzeros where the exact probability is positive (underflow): %zu", nzero);
         if (nzero)
             printf(" (%zu of them representable as a double, %zu below 2^-1075)", nzero_repr, nzero - nzero_repr);

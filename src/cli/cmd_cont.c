@@ -423,7 +423,7 @@ int em_cli_cont_probs(em_cli *c, em_scenario *sc, const mpq_t delta, int variant
                 putchar(',');
                 print_end(L, j, 1);
             } else {
-                em_csv_label(stdout, sc->labels[j]);
+                em_cli_csv_label(sc->labels[j]);
             }
             printf(",%s,%s\n", p.str, lp.str);
         } else {
@@ -482,7 +482,7 @@ int em_cli_cont_sample(em_cli *c, em_scenario *sc, const mpq_t delta, int varian
         if (sc->continuous) {
             printf("%.17g\n", x);
         } else {
-            em_csv_label(stdout, sc->labels[idx]);
+            em_cli_csv_label(sc->labels[idx]);
             putchar('\n');
         }
         if (ferror(stdout)) {

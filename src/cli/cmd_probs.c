@@ -226,7 +226,7 @@ static int probs_pf(em_cli *c, em_scenario *sc, mpq_t delta)
         near_one += n1;
         nolog += !lstr[i];
         if (c->format == EM_FMT_CSV) {
-            em_csv_label(stdout, sc->labels[i]);
+            em_cli_csv_label(sc->labels[i]);
             printf(",%s,%s\n", ps, ls);
         } else {
             char *us = sc->excluded[i] ? NULL : em_q_to_string(sc->u[i], 60);
@@ -326,7 +326,7 @@ int cmd_probs(int argc, char **argv)
         if (r.flags & (EM_OF_FROM_LOG | EM_OF_LOG_FROM_LOG))
             from_log++;
         if (c.format == EM_FMT_CSV) {
-            em_csv_label(stdout, sc.labels[i]);
+            em_cli_csv_label(sc.labels[i]);
             printf(",%s,%s\n", r.prob, r.logprob);
         } else {
             char *us = sc.excluded[i] ? NULL : em_q_to_string(sc.u[i], 60);

@@ -82,7 +82,7 @@ static int sample_exact(em_cli *c, em_scenario *sc, mpq_t delta, int variant, in
             em_pf_free(y);
             return em_cli_status_exit(st);
         }
-        em_csv_label(stdout, sc->labels[idx]);
+        em_cli_csv_label(sc->labels[idx]);
         putchar('\n');
         if (ferror(stdout)) { /* the first failed write: drawing on would be wasted */
             fprintf(stderr, "%s: write error on standard output after %llu draw(s); stopped\n",
@@ -184,7 +184,7 @@ int cmd_sample(int argc, char **argv)
         if (!sc.excluded[i] && isinf(sc.ud[i])) {
             fprintf(stderr, "%s: %s:%lu: utility of '%s' is beyond double's range; the float "
                             "sampler cannot take it (expmech probs can)\n",
-                    c.cmd, sc.name, sc.line[i], sc.labels[i]);
+                    c.cmd, sc.name, sc.line[i], em_cli_human(sc.labels[i]));
             rc = EM_EXIT_USAGE;
             goto done;
         }
@@ -228,7 +228,7 @@ int cmd_sample(int argc, char **argv)
             rc = em_cli_status_exit(st);
             goto done;
         }
-        em_csv_label(stdout, sc.labels[idx]);
+        em_cli_csv_label(sc.labels[idx]);
         putchar('\n');
         if (ferror(stdout)) {
             fprintf(stderr, "%s: write error on standard output after %llu draw(s); stopped\n",

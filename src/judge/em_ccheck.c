@@ -384,9 +384,12 @@ int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_ex
         r->ks_p = em_ks_pvalue(m, r->ks_d, &r->ks_method, &r->ks_p_upper);
     }
     r->reject_support = r->outside > 0;
-    r->reject_gof = r->gof.p_value < alpha || r->gof.tail_p < alpha;
+    r->reject_gof = r->gof.p_value < alpha || r->gof.tail_p < alpha ||
+                    r->gof.cand_p < r->gof.cand_alpha;
     r->reject_ks = r->ks_p < alpha;
     r->reject = r->reject_support || r->reject_gof || r->reject_ks;
+    r->verdict = r->reject ? EM_GOF_REJECT
+                 : r->gof.verdict == EM_GOF_INSUFFICIENT ? EM_GOF_INSUFFICIENT : EM_GOF_PASS;
 out:
     if (st != EM_OK)
         em_ccheck_free(r);
