@@ -799,6 +799,31 @@ int cmd_audit(int argc, char **argv)
         rc = em_cli_status_exit(st);
         goto done;
     }
+    /* the draws are read before anything is written: bad input leaves standard output empty */
+    uint64_t Nx = 0, Ny = 0;
+    if (sxp) {
+        cx = malloc(n * sizeof *cx);
+        cy = malloc(n * sizeof *cy);
+        px = malloc(n * sizeof *px);
+        py = malloc(n * sizeof *py);
+        if (!cx || !cy || !px || !py)
+            goto done;
+        int r = load_counts(cmd, sxp, &sc[0], samples_are, cx, &Nx);
+        if (r < 0) {
+            /* samples of Y are labels of Y: map to X's order */
+            uint64_t *tmp = malloc(n * sizeof *tmp);
+            if (!tmp)
+                goto done;
+            r = load_counts(cmd, syp, &sc[1], samples_are, tmp, &Ny);
+            for (size_t i = 0; r < 0 && i < n; i++)
+                cy[i] = tmp[em_scenario_find(&sc[1], sc[0].labels[i], strlen(sc[0].labels[i]))];
+            free(tmp);
+        }
+        if (r >= 0) {
+            rc = r;
+            goto done;
+        }
+    }
     char *es = em_q_to_string(eps, 17), *ds = em_q_to_string(delta, 17);
     printf("audit: X = %s, Y = %s, %zu candidates, epsilon = %s, sensitivity = %s, variant %s\n",
            sc[0].name, sc[1].name, n, es ? es : "?", ds ? ds : "?",
@@ -849,28 +874,6 @@ int cmd_audit(int argc, char **argv)
     }
     int v_samples = 0;
     if (sxp) {
-        cx = malloc(n * sizeof *cx);
-        cy = malloc(n * sizeof *cy);
-        px = malloc(n * sizeof *px);
-        py = malloc(n * sizeof *py);
-        if (!cx || !cy || !px || !py)
-            goto done;
-        uint64_t Nx, Ny;
-        int r = load_counts(cmd, sxp, &sc[0], samples_are, cx, &Nx);
-        if (r < 0) {
-            /* samples of Y are labels of Y: map to X's order */
-            uint64_t *tmp = malloc(n * sizeof *tmp);
-            if (!tmp)
-                goto done;
-            r = load_counts(cmd, syp, &sc[1], samples_are, tmp, &Ny);
-            for (size_t i = 0; r < 0 && i < n; i++)
-                cy[i] = tmp[em_scenario_find(&sc[1], sc[0].labels[i], strlen(sc[0].labels[i]))];
-            free(tmp);
-        }
-        if (r >= 0) {
-            rc = r;
-            goto done;
-        }
         for (size_t i = 0; i < n; i++) {
             px[i] = mpfr_get_d(D[0].hi[i], MPFR_RNDN);
             py[i] = mpfr_get_d(D[1].hi[i], MPFR_RNDN);

@@ -515,6 +515,11 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
             st = perr(err, errlen, name, ln, "NUL byte in the line");
             break;
         }
+        size_t bad8 = em_utf8_check(p, m);
+        if (bad8 != m) {
+            st = perr(err, errlen, name, ln, "invalid UTF-8 at byte %zu", bad8 + 1);
+            break;
+        }
         const char *lab = NULL, *v = p;
         size_t labn = 0, vn = m;
         long k = -1;

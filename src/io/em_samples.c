@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "em_base.h"
+#include "io/em_label.h"
 
 int em_samples_are_parse(const char *v, int *are)
 {
@@ -134,6 +135,11 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
         }
         if (memchr(p, 0, m)) {
             st = perr(err, errlen, name, ln, "NUL byte in the line");
+            break;
+        }
+        size_t bad8 = em_utf8_check(p, m);
+        if (bad8 != m) {
+            st = perr(err, errlen, name, ln, "invalid UTF-8 at byte %zu", bad8 + 1);
             break;
         }
         uint64_t v = 0;
