@@ -34,6 +34,16 @@
 #define EM_OPT_FORCE (1u << 22)   /* --force (no value): allowed wherever --variant is */
 #define EM_OPT_SAMPLES_ARE (1u << 23) /* --samples-are labels|indices (with --samples) */
 
+/* The paragraph every numeric command's --help carries (before its exit status). */
+#define EM_CLI_HELP_PARAMS                                                                  \
+    "Sensitivity and variant: --sensitivity D, else the file's '# sensitivity:' header,\n"  \
+    "else 1; --variant V, else standard ('# monotone: yes' permits --variant monotone, it\n" \
+    "never switches to it).  Refused (exit 2) unless --force: D below the header, and\n"    \
+    "monotone without '# monotone: yes' (either would not be epsilon-DP as declared).\n"    \
+    "Standard error names the variant and D used and where each came from.\n"              \
+    "  --force            run a refused choice anyway (standard error says FORCED)\n"       \
+    "A write error on standard output is exit 3.\n"
+
 #define EM_FMT_CSV 0
 #define EM_FMT_JSON 1
 

@@ -41,8 +41,10 @@ static const char help[] =
     "and a verdict is given only when the interval decides it.\n"
     "\n"
     "  --epsilon E        privacy parameter of the mechanism and the claim, > 0 (required)\n"
-    "  --sensitivity D    sensitivity (default: X's header, else 1)\n"
-    "  --variant V        standard (default), monotone, or pf (permute-and-flip; no float\n"
+    "  --sensitivity D    sensitivity (default: X's header, else 1; below the header:\n"
+    "                     refused unless --force)\n"
+    "  --variant V        standard (default, also under '# monotone: yes'), monotone\n"
+    "                     (needs that header in X), or pf (permute-and-flip; no float\n"
     "                     sampler)\n"
     "  --samples-x SX, --samples-y SY\n"
     "                     draws of a sampler on X and on Y (labels or 0-based indices, one\n"
@@ -64,9 +66,11 @@ static const char help[] =
     "by a set of positive length or the utilities' slopes differ on an unbounded piece.\n"
     "(No float sampler, --samples-x/-y or --variant pf there.)\n"
     "\n"
+    "Identical laws (X = Y, or utilities differing by one constant) give exactly 0.\n"
+    "Standard error names the variant and sensitivity used and where each came from.\n"
     "Exit status: 0 the claim holds (ideal and float), 1 violated (by the ideal mechanism,\n"
     "the float sampler, or the draws' lower bound), 2 bad input, 3 internal failure or an\n"
-    "undecided comparison.\n";
+    "undecided comparison or a write error on standard output.\n";
 
 typedef struct dist {
     size_t n;

@@ -56,6 +56,7 @@ static const char help[] =
     "value fails when |given - F(x)| > max(R * F(x), A), or is NaN, infinite or outside\n"
     "[0, 1].\n"
     "\n"
+    EM_CLI_HELP_PARAMS
     "Exit status: 0 every value within tolerance, 1 otherwise (any NaN, infinity,\n"
     "negative value or value above 1 fails), 2 bad input, 3 internal failure.\n";
 

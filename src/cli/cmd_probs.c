@@ -28,8 +28,8 @@ static const char help[] =
     "  --epsilon E        privacy parameter, exact, > 0 (required)\n"
     "  --sensitivity D    sensitivity of the utility, > 0 (default: the file's\n"
     "                     '# sensitivity:' header, else 1)\n"
-    "  --variant V        standard (default; or the file's '# monotone: yes' header),\n"
-    "                     monotone, or pf: permute-and-flip (McKenna & Sheldon 2020;\n"
+    "  --variant V        standard (default, also under '# monotone: yes'),\n"
+    "                     monotone (needs that header), or pf: permute-and-flip (McKenna & Sheldon 2020;\n"
     "                     acceptance exp(E (u - u*) / (2 D)); its exact pmf\n"
     "                     P(r) = p_r integral_0^1 prod_{j!=r} (1 - p_j x) dx, in MPFR\n"
     "                     interval arithmetic, at most 4096 candidates;\n"
@@ -46,6 +46,7 @@ static const char help[] =
     "With --variant pf, both columns are correctly rounded from the pmf's interval bounds\n"
     "(the log of both ends, rounded outwards); a log-probability that cannot be decided\n"
     "within 2^20 bits prints as nan, with a note (never an unproven number).\n"
+    EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
 /* ---------------------------------------------------------- permute-and-flip */

@@ -38,7 +38,8 @@ static const char help[] =
     "\n"
     "  --epsilon E        privacy parameter, > 0 (required)\n"
     "  --sensitivity D    sensitivity (default: the file's header, else 1)\n"
-    "  --variant V        standard (default), monotone, or pf: permute-and-flip\n"
+    "  --variant V        standard (default, also under '# monotone: yes'), monotone\n"
+    "                     (needs that header), or pf: permute-and-flip\n"
     "                     (McKenna & Sheldon 2020; acceptance exp(E (u - u*) / (2 D)),\n"
     "                     exact sampler only; spec/PermuteAndFlip.md)\n"
     "  --sampler S        exact (default) or float (not pure epsilon-DP: see above)\n"
@@ -49,7 +50,9 @@ static const char help[] =
     "                     or 0x hex); without it, the operating system's CSPRNG\n"
     "                     (getrandom), as privacy requires\n"
     "\n"
-    "Exit status: 0 success, 2 bad input, 3 random source or memory failure.\n";
+    "Standard error names the variant and sensitivity used and where each came from.\n"
+    "Exit status: 0 success, 2 bad input, 3 random source or memory failure, or a write\n"
+    "error on standard output (sampling stops at the first failed write).\n";
 
 /* The exact sampler's loop: -n draws, labels to stdout. */
 static int sample_exact(em_cli *c, em_scenario *sc, mpq_t delta, int variant, int pf)
