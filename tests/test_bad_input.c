@@ -255,6 +255,25 @@ START_TEST(second_file_rows)
 }
 END_TEST
 
+/* continuous draws (one number per line): the same rules for the bytes */
+START_TEST(continuous_draws_rows)
+{
+    put("u.csv", "# output: continuous\n0,1,0\n");
+    static const struct { const char *id; const char *d; size_t n; int expect; } r[] = {
+        {"non-UTF-8", S("0.5\n0.2\xff\n"), REJ_LINE},
+        {"NUL", S("0.5\n0.2\0\n"), REJ_LINE},
+        {"control character", S("0.5\n0.2\x1b[2J\n"), REJ_LINE},
+    };
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        put_bytes("c.txt", r[i].d, r[i].n);
+        char what[96];
+        snprintf(what, sizeof what, "continuous check on '%s'", r[i].id);
+        rejected(what, "c.txt", r[i].expect, 2, run("$E check --epsilon 1 --samples c.txt u.csv"));
+        ck_assert_msg(!strchr(errtxt, '\xff') && !strchr(errtxt, 0x1b), "%s: raw bytes in: %s", what, errtxt);
+    }
+}
+END_TEST
+
 START_TEST(option_rows)
 {
     put("x.csv", "a,1\nb,0\n");
@@ -313,6 +332,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, scenario_rows);
     tcase_add_test(tc, second_file_rows);
+    tcase_add_test(tc, continuous_draws_rows);
     tcase_add_test(tc, option_rows);
     suite_add_tcase(s, tc);
     return s;
