@@ -15,6 +15,7 @@
 
 #include "em_cli_util.h"
 #include "expmech.h"
+#include "io/em_params_src.h"
 #include "oracle/em_gof.h"
 
 static void setup(void)
@@ -445,6 +446,60 @@ START_TEST(audit_equal_laws_exactly_zero)
 }
 END_TEST
 
+/* the provenance rule as a library function: every case of the table */
+START_TEST(params_resolve_table)
+{
+    mpq_t one, two, four, d;
+    mpq_inits(one, two, four, d, NULL);
+    mpq_set_ui(one, 1, 1);
+    mpq_set_ui(two, 2, 1);
+    mpq_set_ui(four, 4, 1);
+    enum { STD = 0, MON = 1 };
+    static const struct {
+        int opt_d;       /* 0 none, 1 one, 4 four */
+        int hdr_d;       /* 0 none, 2 two */
+        int opt_v;       /* -1 none, else the variant */
+        int hdr_mono, force;
+        int ret;         /* 0 / -1 */
+        int d;           /* the sensitivity used */
+        int variant;
+        em_src dsrc, vsrc;
+        unsigned refusal;
+        int forced;
+    } t[] = {
+        {0, 0, -1, 0, 0, 0, 1, STD, EM_SRC_DEFAULT, EM_SRC_DEFAULT, 0, 0},
+        {0, 2, -1, 0, 0, 0, 2, STD, EM_SRC_HEADER, EM_SRC_DEFAULT, 0, 0},
+        {0, 2, -1, 1, 0, 0, 2, STD, EM_SRC_HEADER, EM_SRC_DEFAULT, 0, 0}, /* header: still standard */
+        {0, 2, MON, 1, 0, 0, 2, MON, EM_SRC_HEADER, EM_SRC_OPTION, 0, 0},
+        {0, 2, MON, 0, 0, -1, 2, MON, EM_SRC_HEADER, EM_SRC_OPTION, EM_PARAMS_MONOTONE_UNDECLARED, 0},
+        {1, 2, -1, 0, 0, -1, 1, STD, EM_SRC_OPTION, EM_SRC_DEFAULT, EM_PARAMS_DELTA_BELOW_HEADER, 0},
+        {1, 2, -1, 0, 1, 0, 1, STD, EM_SRC_OPTION, EM_SRC_DEFAULT, EM_PARAMS_DELTA_BELOW_HEADER, 1},
+        {1, 2, MON, 0, 1, 0, 1, MON, EM_SRC_OPTION, EM_SRC_OPTION,
+         EM_PARAMS_DELTA_BELOW_HEADER | EM_PARAMS_MONOTONE_UNDECLARED, 1},
+        {4, 2, STD, 0, 0, 0, 4, STD, EM_SRC_OPTION, EM_SRC_OPTION, 0, 0}, /* above: allowed */
+        {1, 0, -1, 0, 0, 0, 1, STD, EM_SRC_OPTION, EM_SRC_DEFAULT, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        em_params_in in = {
+            .opt_delta_given = t[i].opt_d != 0, .opt_delta = t[i].opt_d == 4 ? four : one,
+            .hdr_delta_given = t[i].hdr_d != 0, .hdr_delta = two,
+            .opt_variant_given = t[i].opt_v >= 0, .opt_variant = t[i].opt_v,
+            .hdr_monotone = t[i].hdr_mono, .monotone_value = MON, .standard_value = STD,
+            .force = t[i].force,
+        };
+        em_params_out o;
+        ck_assert_int_eq(em_params_resolve(&in, d, &o), t[i].ret);
+        ck_assert_msg(mpq_cmp_ui(d, (unsigned long)t[i].d, 1) == 0, "case %zu: delta", i);
+        ck_assert_int_eq(o.variant, t[i].variant);
+        ck_assert_int_eq(o.delta_src, t[i].dsrc);
+        ck_assert_int_eq(o.variant_src, t[i].vsrc);
+        ck_assert_uint_eq(o.refusal, t[i].refusal);
+        ck_assert_int_eq(o.forced, t[i].forced);
+    }
+    mpq_clears(one, two, four, d, NULL);
+}
+END_TEST
+
 /* ---------------------------------------------- 7. reading its own outputs */
 
 START_TEST(compare_reads_probs_output)
@@ -527,6 +582,7 @@ static Suite *suite(void)
     tcase_add_test(tc, strict_integer_options);
     tcase_add_test(tc, example_headers_are_proven);
     tcase_add_test(tc, variant_and_sensitivity_provenance);
+    tcase_add_test(tc, params_resolve_table);
     tcase_add_test(tc, float_sampler_is_labelled);
     tcase_add_test(tc, audit_equal_laws_exactly_zero);
     tcase_add_test(tc, compare_reads_probs_output);

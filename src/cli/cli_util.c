@@ -348,12 +348,12 @@ int em_cli_params(const char *cmd, const em_scenario *sc, mpq_srcptr opt_delta,
     char *ds = em_q_to_string(delta, 17), *hs = em_q_to_string(sc->sensitivity, 17);
     int rc = -1;
     if (r != 0) {
-        if (o.refusal == EM_PARAMS_DELTA_BELOW_HEADER)
+        if (o.refusal & EM_PARAMS_DELTA_BELOW_HEADER)
             fprintf(stderr, "%s: --sensitivity %s is below the sensitivity %s declared by %s's "
                             "header: the mechanism would not be epsilon-DP for that score "
                             "(--force to run it anyway)\n",
                     cmd, ds ? ds : "?", hs ? hs : "?", sc->name);
-        else
+        if (o.refusal & EM_PARAMS_MONOTONE_UNDECLARED)
             fprintf(stderr, "%s: --variant monotone needs '# monotone: yes' in %s: exp(eps u / D) "
                             "is not epsilon-DP for a score that is not monotone (--force to run "
                             "it anyway)\n",
@@ -367,12 +367,12 @@ int em_cli_params(const char *cmd, const em_scenario *sc, mpq_srcptr opt_delta,
             snprintf(src, sizeof src, "option; the header of %s says %s", sc->name, hs ? hs : "?");
         else
             snprintf(src, sizeof src, "%s", em_src_name(o.delta_src));
-        fprintf(stderr, "%s: variant %s (%s), sensitivity %s (%s)%s\n", cmd,
+        fprintf(stderr, "%s: variant %s (%s), sensitivity %s (%s)%s%s\n", cmd,
                 em_variant_name(o.variant), em_src_name(o.variant_src), ds ? ds : "?", src,
-                !o.forced ? ""
-                : o.refusal == EM_PARAMS_DELTA_BELOW_HEADER
-                    ? "; FORCED below the header's sensitivity: not epsilon-DP as declared"
-                    : "; FORCED monotone without '# monotone: yes': not epsilon-DP as declared");
+                o.forced && (o.refusal & EM_PARAMS_DELTA_BELOW_HEADER)
+                    ? "; FORCED below the header's sensitivity: not epsilon-DP as declared" : "",
+                o.forced && (o.refusal & EM_PARAMS_MONOTONE_UNDECLARED)
+                    ? "; FORCED monotone without '# monotone: yes': not epsilon-DP as declared" : "");
         *variant = o.variant;
     }
     free(ds);

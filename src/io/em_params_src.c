@@ -9,7 +9,7 @@ int em_params_resolve(const em_params_in *in, mpq_t delta, em_params_out *out)
         mpq_set(delta, in->opt_delta);
         out->delta_src = EM_SRC_OPTION;
         if (in->hdr_delta_given && mpq_cmp(in->opt_delta, in->hdr_delta) < 0)
-            out->refusal = EM_PARAMS_DELTA_BELOW_HEADER;
+            out->refusal |= EM_PARAMS_DELTA_BELOW_HEADER;
     } else if (in->hdr_delta_given) {
         mpq_set(delta, in->hdr_delta);
         out->delta_src = EM_SRC_HEADER;
@@ -20,9 +20,8 @@ int em_params_resolve(const em_params_in *in, mpq_t delta, em_params_out *out)
     if (in->opt_variant_given) {
         out->variant = in->opt_variant;
         out->variant_src = EM_SRC_OPTION;
-        if (in->opt_variant == in->monotone_value && !in->hdr_monotone &&
-            out->refusal == EM_PARAMS_OK)
-            out->refusal = EM_PARAMS_MONOTONE_UNDECLARED;
+        if (in->opt_variant == in->monotone_value && !in->hdr_monotone)
+            out->refusal |= EM_PARAMS_MONOTONE_UNDECLARED;
     } else {
         out->variant = in->standard_value;
         out->variant_src = EM_SRC_DEFAULT;

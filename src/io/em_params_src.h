@@ -38,7 +38,8 @@ typedef struct em_params_in {
 typedef struct em_params_out {
     int variant;
     em_src variant_src, delta_src;
-    em_params_refusal refusal;  /* the first rule broken (also set when forced) */
+    unsigned refusal;           /* the rules broken, a set of em_params_refusal bits (also
+                                 * set when forced) */
     int forced;                 /* a refusal overridden by force */
 } em_params_out;
 
