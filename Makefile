@@ -11,7 +11,7 @@ LDLIBS  := -lmpfr -lgmp -lgsl -lgslcblas -lsodium -lm
 B       := build
 
 CORE_SRC   := $(wildcard src/core/*.c)
-LIB_SRC    := $(CORE_SRC) $(wildcard src/trusted/*.c src/oracle/*.c src/judge/*.c)
+LIB_SRC    := $(CORE_SRC) $(wildcard src/trusted/*.c src/oracle/*.c src/judge/*.c src/io/*.c)
 CLI_SRC    := $(filter-out src/cli/expmech.c,$(wildcard src/cli/*.c))
 TEST_SRC   := $(wildcard tests/test_*.c)
 STATS_SRC  := $(wildcard stats/stat_*.c)

@@ -44,7 +44,10 @@ START_TEST(laplace_translation)
     ck_assert_ptr_nonnull(strstr(out, "sup ln(f_Y/f_X) = 0.50000000000000000 at r = 1 (both sides)"));
     ck_assert_ptr_nonnull(strstr(out, "exact privacy loss: 0.50000000000000000"));
     ck_assert_ptr_nonnull(strstr(out, "verdict: eps-DP holds"));
-    ck_assert_int_eq(run("$E audit --epsilon 1 --variant monotone x.csv y.csv"), 0);
+    /* no '# monotone: yes' header: refused, unless forced (the arithmetic is what is tested) */
+    ck_assert_int_eq(run("$E audit --epsilon 1 --variant monotone x.csv y.csv"), 2);
+    ck_assert_ptr_nonnull(strstr(errtxt, "needs '# monotone: yes'"));
+    ck_assert_int_eq(run("$E audit --epsilon 1 --variant monotone --force x.csv y.csv"), 0);
     ck_assert_ptr_nonnull(strstr(out, "exact privacy loss: 1.0000000000000000 "));
     ck_assert_ptr_nonnull(strstr(out, "eps-DP holds on this pair (loss <= eps, decided exactly)"));
     /* a claimed sensitivity of 1/2 gives c = 1 = eps: the loss equals eps again (holds);

@@ -280,7 +280,9 @@ START_TEST(planted_bug_power)
     put("one.txt", "0.5\n");
     for (int i = 0; i < 3; i++) {
         put("s.csv", sc[i].csv);
-        ck_assert_int_eq(run("$E check --epsilon %g --samples one.txt s.csv", sc[i].eps), 0);
+        /* one draw: the bins are printed, but too little data to test is no pass (exit 4) */
+        ck_assert_int_eq(run("$E check --epsilon %g --samples one.txt s.csv", sc[i].eps), 4);
+        ck_assert_ptr_nonnull(strstr(out, "verdict: INSUFFICIENT DATA"));
         double e[200];
         size_t ne = edges_from_out(e, 200);
         ck_assert(ne >= 19);
@@ -409,7 +411,7 @@ START_TEST(uniform_known_answers)
     ck_assert_double_eq_tol(after("Kolmogorov-Smirnov: D = "), 0.00025, 1e-9);
     /* three draws: D = max(1/3 - .1, 2/3 - .5, 1 - .6) = 0.4 at 0.6 */
     put("d3.txt", "0.1\n0.5\n# a comment\n\n  0.6  \n");
-    ck_assert_int_eq(run("$E check --epsilon 1 --samples d3.txt u.csv"), 0);
+    ck_assert_int_eq(run("$E check --epsilon 1 --samples d3.txt u.csv"), 4); /* 3 draws: insufficient */
     ck_assert_double_eq_tol(after("Kolmogorov-Smirnov: D = "), 0.4, 1e-12);
     ck_assert_ptr_nonnull(strstr(out, "at x = 0.59999999999999998 (F_N(x) - F(x))"));
     /* P(D_3 >= 0.4) lies between P(D+_3 >= 0.4) and twice it (union bound); the one-sided
@@ -485,7 +487,8 @@ START_TEST(support_violations)
     ck_assert_int_eq(run("$E check --epsilon 1 --samples d.txt g.csv"), 1);
     ck_assert_ptr_nonnull(strstr(out, "the first 1.5 (line 3)"));
     put("d.txt", "0.5\n2.5\n1\n2\n3\n");
-    ck_assert_int_eq(run("$E check --epsilon 1 --samples d.txt g.csv"), 0);
+    ck_assert_int_eq(run("$E check --epsilon 1 --samples d.txt g.csv"), 4); /* in R; 5 draws: insufficient */
+    ck_assert_ptr_nonnull(strstr(out, "support: ok"));
     /* NaN and infinities are draws to judge, outside R here */
     put("d.txt", "0.5\nnan\n");
     ck_assert_int_eq(run("$E check --epsilon 1 --samples d.txt u.csv"), 1);
@@ -495,12 +498,14 @@ START_TEST(support_violations)
      * (a correct sampler may round to it), the next double is not */
     put("p.csv", pricing_csv);
     put("d.txt", "3.0100000000000002\n3.5\n0\n");
-    ck_assert_int_eq(run("$E check --epsilon 1 --samples d.txt p.csv"), 0);
+    ck_assert_int_eq(run("$E check --epsilon 1 --samples d.txt p.csv"), 4); /* in R; 3 draws: insufficient */
+    ck_assert_ptr_nonnull(strstr(out, "support: ok"));
     put("d.txt", "3.5000000000000004\n");
     ck_assert_int_eq(run("$E check --epsilon 1 --samples d.txt p.csv"), 1);
     /* the right end of 1,3.01,0,1 / 3.01,... is no gap */
     put("d.txt", "3.0099999999999998\n");
-    ck_assert_int_eq(run("$E check --epsilon 1 --samples d.txt p.csv"), 0);
+    ck_assert_int_eq(run("$E check --epsilon 1 --samples d.txt p.csv"), 4); /* in R; 1 draw: insufficient */
+    ck_assert_ptr_nonnull(strstr(out, "support: ok"));
 }
 END_TEST
 
@@ -521,7 +526,7 @@ START_TEST(bad_input)
     }
     /* accepted forms */
     put("d.txt", "\xEF\xBB\xBF" "0.5\r\n.25\r\n5e-1\n0x1p-2\n+0.75\n1.\n");
-    ck_assert_int_eq(run("$E check --epsilon 1 --samples d.txt u.csv"), 0);
+    ck_assert_int_eq(run("$E check --epsilon 1 --samples d.txt u.csv"), 4); /* read; 6 draws: insufficient */
     ck_assert_ptr_nonnull(strstr(out, "draws: 6;"));
     put("d.txt", "# nothing\n\n");
     ck_assert_int_eq(run("$E check --epsilon 1 --samples d.txt u.csv"), 2);

@@ -55,18 +55,30 @@ START_TEST(probs_raw_and_json)
     ck_assert_int_eq(run("$E example socks | $E probs --epsilon 5.5 --digits 8 --format json"), 0);
     ck_assert(strstr(out, "\"variant\": \"standard\""));
     ck_assert(strstr(out, "{\"label\": \"Violent\", \"utility\": \"0.1\", \"probability\": \"0.099750489\""));
-    /* the monotone header and --variant */
+    /* the monotone header permits --variant monotone but never switches the default:
+     * standard, c = 1/2: P(b) = 1/(1 + e^-1/2) = 0.62246 */
     put("mono.csv", "# monotone: yes\na,0\nb,1\n");
     ck_assert_int_eq(run("$E probs --epsilon 1 --digits 5 mono.csv"), 0);
-    ck_assert_str_eq(out, "a,0.26894,-1.3133\nb,0.73106,-0.31326\n");
-    ck_assert_int_eq(run("$E probs --epsilon 1 --digits 5 --variant standard mono.csv"), 0);
     ck_assert_str_eq(out, "a,0.37754,-0.97408\nb,0.62246,-0.47408\n");
+    ck_assert(strstr(errtxt, "variant standard (default), sensitivity 1 (default)"));
+    ck_assert_int_eq(run("$E probs --epsilon 1 --digits 5 --variant monotone mono.csv"), 0);
+    ck_assert_str_eq(out, "a,0.26894,-1.3133\nb,0.73106,-0.31326\n");
+    ck_assert(strstr(errtxt, "variant monotone (option)"));
     /* the sensitivity header, and --sensitivity overriding it */
     put("sens.csv", "# sensitivity: 2\na,0\nb,2\n");
     ck_assert_int_eq(run("$E probs --epsilon 2 --digits 5 sens.csv"), 0);
     ck_assert_str_eq(out, "a,0.26894,-1.3133\nb,0.73106,-0.31326\n");
-    ck_assert_int_eq(run("$E probs --epsilon 2 --digits 5 --sensitivity 1 sens.csv"), 0);
+    /* --sensitivity below the header's proven bound: refused, nothing written; --force runs
+     * it (c = 1: P(a) = 1/(1 + e^2) = 0.11920) and says so */
+    ck_assert_int_eq(run("$E probs --epsilon 2 --digits 5 --sensitivity 1 sens.csv"), 2);
+    ck_assert_str_eq(out, "");
+    ck_assert(strstr(errtxt, "--sensitivity 1 is below the sensitivity 2 declared by sens.csv's header"));
+    ck_assert_int_eq(run("$E probs --epsilon 2 --digits 5 --sensitivity 1 --force sens.csv"), 0);
     ck_assert_str_eq(out, "a,0.11920,-2.1269\nb,0.88080,-0.12693\n");
+    ck_assert(strstr(errtxt, "sensitivity 1 (option; the header of sens.csv says 2); FORCED"));
+    /* above the header: allowed (more noise is never less private) */
+    ck_assert_int_eq(run("$E probs --epsilon 2 --digits 5 --sensitivity 4 sens.csv"), 0);
+    ck_assert(strstr(errtxt, "variant standard (default), sensitivity 4 (option; the header of sens.csv says 2)\n"));
 }
 END_TEST
 

@@ -5,12 +5,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "expmech.h"
 #include "oracle/em_gof.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_rational.h"
+#include "io/em_params_src.h"
+#include "io/em_samples.h"
+#include "io/em_label.h"
 
 void em_cli_init(em_cli *c, const char *cmd)
 {
@@ -26,6 +30,7 @@ void em_cli_init(em_cli *c, const char *cmd)
     c->rtol = 1e-9;
     c->atol = 0x1p-1074;
     c->min_expected = EM_GOF_MIN_EXPECTED;
+    c->samples_are = EM_SAMPLES_AUTO;
 }
 
 void em_cli_free(em_cli *c)
@@ -119,6 +124,7 @@ static const struct {
     {"--cdf", EM_OPT_CDF},           {"--atol", EM_OPT_ATOL},
     {"--at", EM_OPT_AT},             {"--grid", EM_OPT_GRID},
     {"--between", EM_OPT_BETWEEN},   {"--loss-at", EM_OPT_AT},
+    {"--force", EM_OPT_FORCE},       {"--samples-are", EM_OPT_SAMPLES_ARE},
     {NULL, 0},
 };
 
@@ -215,6 +221,10 @@ static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
     case EM_OPT_BETWEEN:
         c->between = v;
         break;
+    case EM_OPT_SAMPLES_ARE:
+        if (em_samples_are_parse(v, &c->samples_are) != 0)
+            return bad(c, name, v, "expected 'labels' or 'indices'");
+        break;
     default:
         break;
     }
@@ -242,6 +252,10 @@ int em_cli_parse(em_cli *c, int argc, char **argv, unsigned allowed, const char 
             for (k = 0; opts[k].name; k++)
                 if (strlen(opts[k].name) == nl && !strncmp(opts[k].name, a, nl))
                     break;
+            if (allowed & EM_OPT_VARIANT)
+                allowed |= EM_OPT_FORCE;
+            if (allowed & EM_OPT_SAMPLES)
+                allowed |= EM_OPT_SAMPLES_ARE;
             if (!opts[k].name || !(allowed & opts[k].flag)) {
                 fprintf(stderr, "%s: unknown option '%.*s' (see --help)\n", c->cmd, (int)nl, a);
                 return EM_EXIT_USAGE;
@@ -249,6 +263,14 @@ int em_cli_parse(em_cli *c, int argc, char **argv, unsigned allowed, const char 
             if (c->seen & opts[k].flag) {
                 fprintf(stderr, "%s: %s given twice\n", c->cmd, opts[k].name);
                 return EM_EXIT_USAGE;
+            }
+            if (opts[k].flag == EM_OPT_FORCE) { /* the one option without a value */
+                if (eq) {
+                    fprintf(stderr, "%s: --force takes no value\n", c->cmd);
+                    return EM_EXIT_USAGE;
+                }
+                c->seen |= EM_OPT_FORCE;
+                continue;
             }
             const char *v;
             if (eq) {
@@ -288,21 +310,17 @@ int em_cli_require(const em_cli *c, unsigned required)
 int em_cli_scenario(em_cli *c, em_scenario *sc, mpq_t delta, int *variant)
 {
     char err[EM_SCENARIO_ERRLEN];
+    em_cli_stdin_hint(c->cmd, c->file, "the scenario");
     int st = em_scenario_load(sc, c->file, err, sizeof err);
     if (st != EM_OK) {
         fprintf(stderr, "%s: %s\n", c->cmd, err);
         return st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
     }
-    if (c->seen & EM_OPT_SENSITIVITY)
-        mpq_set(delta, c->delta);
-    else if (sc->has_sensitivity)
-        mpq_set(delta, sc->sensitivity);
-    else
-        mpq_set_ui(delta, 1, 1);
-    if (c->seen & EM_OPT_VARIANT)
-        *variant = c->variant;
-    else
-        *variant = (sc->has_monotone && sc->monotone) ? EM_MONOTONE : EM_STANDARD;
+    int prc = em_cli_params(c->cmd, sc, (c->seen & EM_OPT_SENSITIVITY) ? c->delta : NULL,
+                            (c->seen & EM_OPT_VARIANT) != 0, c->variant,
+                            (c->seen & EM_OPT_FORCE) != 0, delta, variant);
+    if (prc >= 0)
+        return prc;
     int all_excluded = !sc->continuous;
     for (size_t i = 0; i < sc->n; i++)
         if (!sc->excluded[i])
@@ -312,6 +330,54 @@ int em_cli_scenario(em_cli *c, em_scenario *sc, mpq_t delta, int *variant)
         return EM_EXIT_USAGE;
     }
     return -1;
+}
+
+int em_cli_params(const char *cmd, const em_scenario *sc, mpq_srcptr opt_delta,
+                  int var_given, int var, int force, mpq_t delta, int *variant)
+{
+    mpq_srcptr hdr = sc->sensitivity;
+    em_params_in in = {
+        .opt_delta_given = opt_delta != NULL, .opt_delta = opt_delta,
+        .hdr_delta_given = sc->has_sensitivity, .hdr_delta = hdr,
+        .opt_variant_given = var_given, .opt_variant = var,
+        .hdr_monotone = sc->has_monotone && sc->monotone,
+        .monotone_value = EM_MONOTONE, .standard_value = EM_STANDARD, .force = force,
+    };
+    em_params_out o;
+    int r = em_params_resolve(&in, delta, &o);
+    char *ds = em_q_to_string(delta, 17), *hs = em_q_to_string(sc->sensitivity, 17);
+    int rc = -1;
+    if (r != 0) {
+        if (o.refusal & EM_PARAMS_DELTA_BELOW_HEADER)
+            fprintf(stderr, "%s: --sensitivity %s is below the sensitivity %s declared by %s's "
+                            "header: the mechanism would not be epsilon-DP for that score "
+                            "(--force to run it anyway)\n",
+                    cmd, ds ? ds : "?", hs ? hs : "?", sc->name);
+        if (o.refusal & EM_PARAMS_MONOTONE_UNDECLARED)
+            fprintf(stderr, "%s: --variant monotone needs '# monotone: yes' in %s: exp(eps u / D) "
+                            "is not epsilon-DP for a score that is not monotone (--force to run "
+                            "it anyway)\n",
+                    cmd, sc->name);
+        rc = EM_EXIT_USAGE;
+    } else {
+        char src[EM_SCENARIO_ERRLEN + 64];
+        if (o.delta_src == EM_SRC_HEADER)
+            snprintf(src, sizeof src, "header of %s", sc->name);
+        else if (o.delta_src == EM_SRC_OPTION && sc->has_sensitivity)
+            snprintf(src, sizeof src, "option; the header of %s says %s", sc->name, hs ? hs : "?");
+        else
+            snprintf(src, sizeof src, "%s", em_src_name(o.delta_src));
+        fprintf(stderr, "%s: variant %s (%s), sensitivity %s (%s)%s%s\n", cmd,
+                em_variant_name(o.variant), em_src_name(o.variant_src), ds ? ds : "?", src,
+                o.forced && (o.refusal & EM_PARAMS_DELTA_BELOW_HEADER)
+                    ? "; FORCED below the header's sensitivity: not epsilon-DP as declared" : "",
+                o.forced && (o.refusal & EM_PARAMS_MONOTONE_UNDECLARED)
+                    ? "; FORCED monotone without '# monotone: yes': not epsilon-DP as declared" : "");
+        *variant = o.variant;
+    }
+    free(ds);
+    free(hs);
+    return rc;
 }
 
 int em_cli_law(em_cli *c, em_scenario *sc, const mpq_t delta, int variant, em_cont **law)
@@ -357,9 +423,17 @@ int em_cli_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned re
     return rc;
 }
 
+void em_cli_stdin_hint(const char *cmd, const char *path, const char *what)
+{
+    /* a user who forgot the FILE argument otherwise sees a program that hangs */
+    if ((!path || !strcmp(path, "-")) && isatty(STDIN_FILENO))
+        fprintf(stderr, "%s: reading %s from standard input (Ctrl-D to end)\n", cmd, what);
+}
+
 int em_cli_read_input(const em_cli *c, const char *path, size_t max, const char **name,
                       char **buf, size_t *len)
 {
+    em_cli_stdin_hint(c->cmd, path, "the input");
     *name = strcmp(path, "-") ? path : "<stdin>";
     FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
     if (!f) {
@@ -385,21 +459,7 @@ void em_cli_trim(const char **p, size_t *n)
 int em_cli_next_line(const char *buf, size_t len, size_t *pos, unsigned long *ln,
                      const char **p, size_t *n)
 {
-    if (*pos == 0 && len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
-        *pos = 3;
-    while (*pos < len) {
-        ++*ln;
-        *p = buf + *pos;
-        const char *nl = memchr(*p, '\n', len - *pos);
-        *n = nl ? (size_t)(nl - *p) : len - *pos;
-        *pos += *n + (nl ? 1 : 0);
-        if (*n && (*p)[*n - 1] == '\r')
-            --*n;
-        em_cli_trim(p, n);
-        if (*n != 0 && (*p)[0] != '#')
-            return 1;
-    }
-    return 0;
+    return em_next_data_line(buf, len, pos, ln, p, n);
 }
 
 void em_cli_unquote(const char **p, size_t *n, char *tmp)
@@ -444,4 +504,27 @@ void em_json_string(FILE *f, const char *s)
             fputc(*p, f);
     }
     fputc('"', f);
+}
+
+const char *em_cli_human(const char *label)
+{
+    /* one label per call (the CLI is single-threaded; a printf takes one at a time) */
+    static char buf[EM_SCENARIO_MAX_LINE * 6 + 16];
+    return em_label_human_str(buf, sizeof buf, label, 0);
+}
+
+void em_cli_csv_label(const char *label)
+{
+    /* a terminal is a person, not a parser: no raw escape sequence reaches it */
+    if (em_label_needs_escape(label) && isatty(STDOUT_FILENO)) {
+        fputc('"', stdout);
+        for (const char *p = em_cli_human(label); *p; p++) {
+            if (*p == '"')
+                fputc('"', stdout);
+            fputc(*p, stdout);
+        }
+        fputc('"', stdout);
+        return;
+    }
+    em_csv_label(stdout, label);
 }

@@ -31,6 +31,18 @@
 #define EM_OPT_BETWEEN (1u << 15) /* --between A:B[,A:B...]: P(A < X <= B) (cdf) */
 #define EM_OPT_CDF (1u << 20)     /* --cdf FILE: an x,cdf table to judge (compare) */
 #define EM_OPT_ATOL (1u << 21)    /* --atol A: absolute tolerance floor (compare) */
+#define EM_OPT_FORCE (1u << 22)   /* --force (no value): allowed wherever --variant is */
+#define EM_OPT_SAMPLES_ARE (1u << 23) /* --samples-are labels|indices (with --samples) */
+
+/* The paragraph every numeric command's --help carries (before its exit status). */
+#define EM_CLI_HELP_PARAMS                                                                  \
+    "Sensitivity and variant: --sensitivity D, else the file's '# sensitivity:' header,\n"  \
+    "else 1; --variant V, else standard ('# monotone: yes' permits --variant monotone, it\n" \
+    "never switches to it).  Refused (exit 2) unless --force: D below the header, and\n"    \
+    "monotone without '# monotone: yes' (either would not be epsilon-DP as declared).\n"    \
+    "Standard error names the variant and D used and where each came from.\n"              \
+    "  --force            run a refused choice anyway (standard error says FORCED)\n"       \
+    "A write error on standard output is exit 3.\n"
 
 #define EM_FMT_CSV 0
 #define EM_FMT_JSON 1
@@ -59,6 +71,7 @@ typedef struct em_cli {
     const char *at, *grid;  /* --at, --grid (unparsed) */
     const char *between;    /* --between (unparsed) */
     const char *file;       /* positional FILE, NULL = standard input */
+    int samples_are;        /* EM_SAMPLES_* of io/em_samples.h (default: labels) */
 } em_cli;
 
 void em_cli_init(em_cli *c, const char *cmd);
@@ -73,10 +86,13 @@ int em_cli_parse(em_cli *c, int argc, char **argv, unsigned allowed, const char 
  * one is missing, else -1. */
 int em_cli_require(const em_cli *c, unsigned required);
 
-/* Load the scenario (c->file, or standard input) and resolve the parameters: the
- * sensitivity from --sensitivity, else the file's '# sensitivity:' header, else 1; the
- * variant from --variant, else '# monotone: yes', else standard.  Returns -1 on success
- * or an exit status after a message. */
+/* Load the scenario (c->file, or standard input) and resolve the parameters
+ * (io/em_params_src.h): the sensitivity from --sensitivity, else the file's
+ * '# sensitivity:' header, else 1; the variant from --variant, else standard ('# monotone:
+ * yes' only permits --variant monotone).  A --sensitivity below the header, or --variant
+ * monotone without the header, is refused (exit 2) unless --force.  One line on stderr
+ * names the variant and the sensitivity used and where each came from.  Returns -1 on
+ * success or an exit status after a message. */
 int em_cli_scenario(em_cli *c, em_scenario *sc, mpq_t delta, int *variant);
 
 /* The law of a loaded scenario for the weighted / continuous oracle (oracle/em_cont.h):
@@ -91,6 +107,10 @@ int em_cli_law(em_cli *c, em_scenario *sc, const mpq_t delta, int variant, em_co
  * or after a message). */
 int em_cli_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
                  const char *help, em_scenario *sc, mpq_t delta, int *variant);
+
+/* When path is NULL or "-" and standard input is a terminal, one line on stderr saying that
+ * `what` is read from it (Ctrl-D to end). */
+void em_cli_stdin_hint(const char *cmd, const char *path, const char *what);
 
 /* Read all of the input path ('-': standard input, "<stdin>" in messages), at most max
  * bytes, into *buf (malloc'd); *name is the name for messages.  Returns -1, or
@@ -119,10 +139,25 @@ int em_cli_parse_double(const char *s, double *out, const char **msg);
 /* Exit status for an em_status from the library: usage-type errors 2, others 3. */
 int em_cli_status_exit(int st);
 
+/* A label for a person (io/em_label.h: controls as \xHH, backslash doubled), in a static
+ * buffer valid until the next call. */
+const char *em_cli_human(const char *label);
+
+/* A label as a CSV field on standard output: its exact bytes (em_csv_label: the parser reads
+ * them back), or, when standard output is a terminal and the label has control characters,
+ * the escaped form of em_cli_human, quoted. */
+void em_cli_csv_label(const char *label);
+
 /* JSON string (with quotes) of UTF-8 text. */
 void em_json_string(FILE *f, const char *s);
 
 /* "standard" / "monotone" / "pf" */
 const char *em_variant_name(int variant);
+
+/* The shared resolution and its stderr line, for commands that load their scenario
+ * themselves (audit): opt_delta NULL when --sensitivity was not given, var_given 0 when
+ * --variant was not.  Returns -1, or EM_EXIT_USAGE after the refusal's message. */
+int em_cli_params(const char *cmd, const em_scenario *sc, mpq_srcptr opt_delta,
+                  int var_given, int var, int force, mpq_t delta, int *variant);
 
 #endif

@@ -1,6 +1,7 @@
 /* cmd_audit.c: `expmech audit`: the exact privacy loss between two neighbouring scenarios,
  * for the ideal mechanism (= the exact samplers) and for the float sampler as implemented,
  * and optionally a Clopper-Pearson lower bound on epsilon from draws. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@
 #include "cli/commands.h"
 #include "cli/scenario.h"
 #include "expmech.h"
+#include "io/em_params_src.h"
+#include "io/em_samples.h"
 #include "judge/em_closs.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_pf.h"
@@ -38,8 +41,10 @@ static const char help[] =
     "and a verdict is given only when the interval decides it.\n"
     "\n"
     "  --epsilon E        privacy parameter of the mechanism and the claim, > 0 (required)\n"
-    "  --sensitivity D    sensitivity (default: X's header, else 1)\n"
-    "  --variant V        standard (default), monotone, or pf (permute-and-flip; no float\n"
+    "  --sensitivity D    sensitivity (default: X's header, else 1; below the header:\n"
+    "                     refused unless --force)\n"
+    "  --variant V        standard (default, also under '# monotone: yes'), monotone\n"
+    "                     (needs that header in X), or pf (permute-and-flip; no float\n"
     "                     sampler)\n"
     "  --samples-x SX, --samples-y SY\n"
     "                     draws of a sampler on X and on Y (labels or 0-based indices, one\n"
@@ -47,6 +52,9 @@ static const char help[] =
     "                     chosen in advance from the exact probabilities and the numbers of\n"
     "                     draws (never from the draws)\n"
     "  --confidence C     of that bound (default 0.95; each side at (1 + C)/2)\n"
+    "  --samples-are labels|indices   what the draws are (as for `expmech check`)\n"
+    "  --force            run a --sensitivity below X's header, or --variant monotone\n"
+    "                     without '# monotone: yes' (refused otherwise)\n"
     "\n"
     "Scenarios with a measure column ('# measure: yes', P(r) ~ m_r exp(c u_r)): the same,\n"
     "for the ideal mechanism only, and the exact loss max_r |ln P_X(r) - ln P_Y(r)|\n"
@@ -58,9 +66,11 @@ static const char help[] =
     "by a set of positive length or the utilities' slopes differ on an unbounded piece.\n"
     "(No float sampler, --samples-x/-y or --variant pf there.)\n"
     "\n"
+    "Identical laws (X = Y, or utilities differing by one constant) give exactly 0.\n"
+    "Standard error names the variant and sensitivity used and where each came from.\n"
     "Exit status: 0 the claim holds (ideal and float), 1 violated (by the ideal mechanism,\n"
     "the float sampler, or the draws' lower bound), 2 bad input, 3 internal failure or an\n"
-    "undecided comparison.\n";
+    "undecided comparison or a write error on standard output.\n";
 
 typedef struct dist {
     size_t n;
@@ -140,11 +150,12 @@ static int ideal_em(dist *d, mpq_t *u, const unsigned char *ex, mpq_t *m, const 
 
 /* The float sampler as implemented: W / total exactly (rounded to PREC in the right
  * directions). */
-static int float_em(dist *d, const double *ud, double eps, double del, int variant)
+static int float_em(dist *d, const double *ud, double eps, double del, int variant,
+                    uint64_t *W, uint64_t *totalp)
 {
     size_t n = d->n, argmax;
     double *lw = malloc(n * sizeof *lw);
-    uint64_t *W = malloc(n * sizeof *W), total, scale;
+    uint64_t total, scale;
     int st = lw && W ? EM_OK : EM_ERR_NOMEM;
     if (st == EM_OK)
         st = em_logweights(n, ud, eps, del, variant, lw, &argmax);
@@ -161,10 +172,61 @@ static int float_em(dist *d, const double *ud, double eps, double del, int varia
             mpfr_div(d->hi[i], d->hi[i], T, MPFR_RNDU);
         }
         mpfr_clear(T);
+        *totalp = total;
     }
     free(lw);
-    free(W);
     return st;
+}
+
+/* The float sampler's two laws are equal exactly when W_X[i] T_Y = W_Y[i] T_X for all i
+ * (128-bit products, exact). */
+static int float_equal(size_t n, const uint64_t *WX, uint64_t TX, const uint64_t *WY, uint64_t TY)
+{
+    __extension__ typedef unsigned __int128 u128;
+    for (size_t i = 0; i < n; i++)
+        if ((u128)WX[i] * TY != (u128)WY[i] * TX)
+            return 0;
+    return 1;
+}
+
+/* The ideal laws (standard, monotone and permute-and-flip alike: each depends on the
+ * utilities only through c (u - max u), and on the base measure up to a factor) are equal
+ * exactly when the supports agree, u_X - u_Y is one constant on it, and m_X / m_Y is one
+ * constant: decided on the exact rationals, so that `audit X X` says 0, not 1e-95. */
+static int ideal_equal(size_t n, mpq_t *ux, const unsigned char *exx, mpq_t *mx, mpq_t *uy,
+                       const unsigned char *exy, mpq_t *my)
+{
+    mpq_t d0, d, a, b;
+    mpq_inits(d0, d, a, b, NULL);
+    long f = -1;
+    int eq = 1;
+    for (size_t i = 0; i < n && eq; i++) {
+        if (exx[i] != exy[i]) {
+            eq = 0;
+            break;
+        }
+        if (exx[i])
+            continue;
+        if (mx && my && (mpq_sgn(mx[i]) == 0) != (mpq_sgn(my[i]) == 0)) {
+            eq = 0;
+            break;
+        }
+        mpq_sub(d, ux[i], uy[i]);
+        if (f < 0) {
+            f = (long)i;
+            mpq_set(d0, d);
+            continue;
+        }
+        if (!mpq_equal(d, d0))
+            eq = 0;
+        if (eq && mx && my) {
+            mpq_mul(a, mx[i], my[f]);
+            mpq_mul(b, my[i], mx[f]);
+            eq = mpq_equal(a, b);
+        }
+    }
+    mpq_clears(d0, d, a, b, NULL);
+    return eq;
 }
 
 static int pf_dist(dist *d, mpq_t *u, const unsigned char *ex, const mpq_t eps,
@@ -176,8 +238,14 @@ static int pf_dist(dist *d, mpq_t *u, const unsigned char *ex, const mpq_t eps,
 /* Privacy loss and delta(eps) between X and Y; prints one block.  Returns 0 holds,
  * 1 violated, 3 undecided. */
 static int report(const char *what, const em_scenario *sx, const dist *X, const dist *Y,
-                  const mpq_t epsq)
+                  const mpq_t epsq, int equal)
 {
+    if (equal) {
+        printf("%s:\n  privacy loss: 0 (exactly: the two laws are equal, decided on the exact "
+               "inputs)\n  delta(eps) X->Y: 0\n  delta(eps) Y->X: 0\n  verdict: eps-DP holds "
+               "on this pair\n", what);
+        return 0;
+    }
     size_t n = X->n, where = SIZE_MAX;
     int inf = 0;
     mpfr_t a, b, Llo, Lhi, best_lo, best_hi, elo, ehi, dxy[2], dxy_hi[2], tmp;
@@ -245,11 +313,11 @@ static int report(const char *what, const em_scenario *sx, const dist *X, const 
     int verdict;
     printf("%s:\n", what);
     if (inf) {
-        printf("  privacy loss: inf (p = 0 on one side only) at '%s'\n", sx->labels[where]);
+        printf("  privacy loss: inf (p = 0 on one side only) at '%s'\n", em_cli_human(sx->labels[where]));
         verdict = 1;
     } else {
         mpfr_printf("  privacy loss: %.17Rg  (in [%.6Re, %.6Re]) at '%s'\n", best_hi, best_lo,
-                    best_hi, where == SIZE_MAX ? "-" : sx->labels[where]);
+                    best_hi, where == SIZE_MAX ? "-" : em_cli_human(sx->labels[where]));
         verdict = mpfr_cmp(best_lo, ehi) > 0 ? 1 : mpfr_cmp(best_hi, elo) <= 0 ? 0 : 3;
     }
     mpfr_printf("  delta(eps) X->Y: %.6Rg  (in [%.3Re, %.3Re])\n", dxy_hi[0], dxy[0], dxy_hi[0]);
@@ -262,45 +330,38 @@ static int report(const char *what, const em_scenario *sx, const dist *X, const 
     return verdict;
 }
 
-/* Draw counts per candidate from a samples file (labels or 0-based indices). */
-static int load_counts(const char *cmd, const char *path, const em_scenario *sc, uint64_t *cnt,
-                       uint64_t *N)
+static long find_label(const void *ctx, const char *label, size_t len)
 {
-    FILE *f = fopen(path, "rb");
+    return em_scenario_find((const em_scenario *)ctx, label, len);
+}
+
+/* Draw counts per candidate from a samples file: the reader every command shares
+ * (io/em_samples.h). */
+static int load_counts(const char *cmd, const char *path, const em_scenario *sc, int are,
+                       uint64_t *cnt, uint64_t *N)
+{
+    char *buf = NULL, err[EM_SCENARIO_ERRLEN];
+    size_t len;
+    int use_stdin = !strcmp(path, "-");
+    const char *name = use_stdin ? "<stdin>" : path;
+    em_cli_stdin_hint(cmd, path, "the draws");
+    FILE *f = use_stdin ? stdin : fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "%s: cannot open '%s'\n", cmd, path);
+        fprintf(stderr, "%s: %s: cannot open: %s\n", cmd, name, strerror(errno));
         return EM_EXIT_USAGE;
     }
-    char line[EM_SCENARIO_MAX_LINE + 2];
-    unsigned long ln = 0;
-    *N = 0;
-    for (size_t i = 0; i < sc->n; i++)
-        cnt[i] = 0;
-    while (fgets(line, sizeof line, f)) {
-        ln++;
-        size_t len = strcspn(line, "\r\n");
-        line[len] = 0;
-        if (len == 0)
-            continue;
-        long idx = em_scenario_find(sc, line, len);
-        if (idx < 0) {
-            char *end;
-            unsigned long long v = strtoull(line, &end, 10);
-            if (*end == 0 && line[0] >= '0' && line[0] <= '9' && v < sc->n)
-                idx = (long)v;
-        }
-        if (idx < 0) {
-            fprintf(stderr, "%s: %s:%lu: unknown label or index '%s'\n", cmd, path, ln, line);
-            fclose(f);
-            return EM_EXIT_USAGE;
-        }
-        cnt[idx]++;
-        (*N)++;
+    int st = em_read_all(f, (size_t)16 << 30, &buf, &len);
+    if (!use_stdin)
+        fclose(f);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s: cannot read\n", cmd, name);
+        return st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
     }
-    fclose(f);
-    if (*N == 0) {
-        fprintf(stderr, "%s: %s: no draws\n", cmd, path);
-        return EM_EXIT_USAGE;
+    st = em_samples_count(buf, len, name, sc->n, find_label, sc, are, cnt, N, err, sizeof err);
+    free(buf);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s\n", cmd, st == EM_ERR_NOMEM ? "out of memory" : err);
+        return st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
     }
     return -1;
 }
@@ -422,7 +483,7 @@ static void print_dir(const em_closs_dir *d, int k, const em_scenario *sx)
     printf("  sup ln(%s) = ", k == 0 ? (sx ? "P_X/P_Y" : "f_X/f_Y") : (sx ? "P_Y/P_X" : "f_Y/f_X"));
     if (d->infinite) {
         if (d->reason == EM_CLOSS_SUPPORT && sx) {
-            printf("inf: '%s' has positive probability under %s only\n", sx->labels[d->atom], A);
+            printf("inf: '%s' has positive probability under %s only\n", em_cli_human(sx->labels[d->atom]), A);
         } else if (d->reason == EM_CLOSS_SUPPORT) {
             printf("inf: %s has positive density on ", A);
             print_interval(d);
@@ -436,7 +497,7 @@ static void print_dir(const em_closs_dir *d, int k, const em_scenario *sx)
     }
     printf("%s", d->value.str);
     if (sx) {
-        printf(" at '%s'\n", sx->labels[d->atom]);
+        printf(" at '%s'\n", em_cli_human(sx->labels[d->atom]));
     } else if (d->everywhere) {
         printf(" everywhere (the log-ratio is constant on the common support)\n");
     } else {
@@ -528,7 +589,7 @@ int cmd_audit(int argc, char **argv)
     const char *files[2] = {NULL, NULL}, *sxp = NULL, *syp = NULL;
     const char *eps_s = NULL, *del_s = NULL, *var_s = NULL;
     double conf = 0.95;
-    int nf = 0;
+    int nf = 0, force = 0, samples_are = EM_SAMPLES_AUTO;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = NULL;
         static const char *const opts[] = {"--epsilon", "--sensitivity", "--variant",
@@ -537,6 +598,18 @@ int cmd_audit(int argc, char **argv)
         if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
             fputs(help, stdout);
             return EM_EXIT_OK;
+        }
+        if (!strcmp(o, "--force")) {
+            force = 1;
+            continue;
+        }
+        if (!strncmp(o, "--samples-are", 13) && (o[13] == 0 || o[13] == '=')) {
+            const char *w = o[13] == '=' ? o + 14 : i + 1 < argc ? argv[++i] : NULL;
+            if (!w || em_samples_are_parse(w, &samples_are) != 0) {
+                fprintf(stderr, "%s: --samples-are takes 'labels' or 'indices'\n", cmd);
+                return EM_EXIT_USAGE;
+            }
+            continue;
         }
         for (int k = 0; k < 6; k++) {
             size_t l = strlen(opts[k]);
@@ -566,9 +639,8 @@ int cmd_audit(int argc, char **argv)
         }
         const char **dst[] = {&eps_s, &del_s, &var_s, &sxp, &syp, NULL};
         if (which == 5) {
-            char *end;
-            conf = strtod(v, &end);
-            if (*end || !(conf > 0 && conf < 1)) {
+            const char *m = NULL;
+            if (em_cli_parse_double(v, &conf, &m) != EM_OK || !(conf > 0 && conf < 1)) {
                 fprintf(stderr, "%s: --confidence takes a number in (0, 1)\n", cmd);
                 return EM_EXIT_USAGE;
             }
@@ -633,13 +705,23 @@ int cmd_audit(int argc, char **argv)
             rc = EM_EXIT_USAGE;
             goto done;
         }
-    } else if (sc[0].has_sensitivity) {
-        mpq_set(delta, sc[0].sensitivity);
-    } else {
-        mpq_set_ui(delta, 1, 1);
     }
-    if (!var_s && sc[0].has_monotone && sc[0].monotone)
-        variant = EM_MONOTONE;
+    {
+        /* X's headers decide, as for every command (io/em_params_src.h) */
+        mpq_t optd;
+        mpq_init(optd);
+        mpq_set(optd, delta);
+        int v2;
+        int r = em_cli_params(cmd, &sc[0], del_s ? optd : NULL, var_s != NULL,
+                              pf ? EM_CLI_VARIANT_PF : variant, force, delta, &v2);
+        mpq_clear(optd);
+        if (r >= 0) {
+            rc = r;
+            goto done;
+        }
+        if (!pf)
+            variant = v2;
+    }
     if (sc[0].continuous || sc[1].continuous) {
         rc = audit_cont(cmd, sc, eps, delta, variant, pf, sxp != NULL);
         goto done;
@@ -673,7 +755,7 @@ int cmd_audit(int argc, char **argv)
     for (size_t i = 0; i < n; i++) {
         long j = em_scenario_find(&sc[1], sc[0].labels[i], strlen(sc[0].labels[i]));
         if (j < 0) {
-            fprintf(stderr, "%s: label '%s' of X is not in Y\n", cmd, sc[0].labels[i]);
+            fprintf(stderr, "%s: label '%s' of X is not in Y\n", cmd, em_cli_human(sc[0].labels[i]));
             rc = EM_EXIT_USAGE;
             goto done;
         }
@@ -721,6 +803,31 @@ int cmd_audit(int argc, char **argv)
         rc = em_cli_status_exit(st);
         goto done;
     }
+    /* the draws are read before anything is written: bad input leaves standard output empty */
+    uint64_t Nx = 0, Ny = 0;
+    if (sxp) {
+        cx = malloc(n * sizeof *cx);
+        cy = malloc(n * sizeof *cy);
+        px = malloc(n * sizeof *px);
+        py = malloc(n * sizeof *py);
+        if (!cx || !cy || !px || !py)
+            goto done;
+        int r = load_counts(cmd, sxp, &sc[0], samples_are, cx, &Nx);
+        if (r < 0) {
+            /* samples of Y are labels of Y: map to X's order */
+            uint64_t *tmp = malloc(n * sizeof *tmp);
+            if (!tmp)
+                goto done;
+            r = load_counts(cmd, syp, &sc[1], samples_are, tmp, &Ny);
+            for (size_t i = 0; r < 0 && i < n; i++)
+                cy[i] = tmp[em_scenario_find(&sc[1], sc[0].labels[i], strlen(sc[0].labels[i]))];
+            free(tmp);
+        }
+        if (r >= 0) {
+            rc = r;
+            goto done;
+        }
+    }
     char *es = em_q_to_string(eps, 17), *ds = em_q_to_string(delta, 17);
     printf("audit: X = %s, Y = %s, %zu candidates, epsilon = %s, sensitivity = %s, variant %s\n",
            sc[0].name, sc[1].name, n, es ? es : "?", ds ? ds : "?",
@@ -729,7 +836,9 @@ int cmd_audit(int argc, char **argv)
     free(ds);
     int v_ideal = report(pf ? "ideal permute-and-flip (= its exact sampler)"
                             : "ideal mechanism (= the exact sampler)",
-                         &sc[0], &D[0], &D[1], eps);
+                         &sc[0], &D[0], &D[1], eps,
+                         ideal_equal(n, sc[0].u, sc[0].excluded, measure ? mx1 : NULL, uy, exy,
+                                     measure ? my : NULL));
     if (measure) {
         em_closs L;
         em_closs_init(&L);
@@ -751,38 +860,24 @@ int cmd_audit(int argc, char **argv)
         for (size_t i = 0; i < n && ok; i++)
             if ((!sc[0].excluded[i] && isinf(sc[0].ud[i])) || (!exy[i] && isinf(udy[i])))
                 ok = 0;
-        if (ok && float_em(&D[2], sc[0].ud, e, d, variant) == EM_OK &&
-            float_em(&D[3], udy, e, d, variant) == EM_OK) {
+        uint64_t *WX = malloc(n * sizeof *WX), *WY = malloc(n * sizeof *WY), TX = 0, TY = 0;
+        if (!WX || !WY) {
+            free(WX);
+            free(WY);
+            goto done;
+        }
+        if (ok && float_em(&D[2], sc[0].ud, e, d, variant, WX, &TX) == EM_OK &&
+            float_em(&D[3], udy, e, d, variant, WY, &TY) == EM_OK) {
             v_float = report("float sampler as implemented (W[i]/total of em_weights_fixed)",
-                             &sc[0], &D[2], &D[3], eps);
+                             &sc[0], &D[2], &D[3], eps, float_equal(n, WX, TX, WY, TY));
         } else {
             printf("float sampler: cannot run on these inputs (beyond double's range)\n");
         }
+        free(WX);
+        free(WY);
     }
     int v_samples = 0;
     if (sxp) {
-        cx = malloc(n * sizeof *cx);
-        cy = malloc(n * sizeof *cy);
-        px = malloc(n * sizeof *px);
-        py = malloc(n * sizeof *py);
-        if (!cx || !cy || !px || !py)
-            goto done;
-        uint64_t Nx, Ny;
-        int r = load_counts(cmd, sxp, &sc[0], cx, &Nx);
-        if (r < 0) {
-            /* samples of Y are labels of Y: map to X's order */
-            uint64_t *tmp = malloc(n * sizeof *tmp);
-            if (!tmp)
-                goto done;
-            r = load_counts(cmd, syp, &sc[1], tmp, &Ny);
-            for (size_t i = 0; r < 0 && i < n; i++)
-                cy[i] = tmp[em_scenario_find(&sc[1], sc[0].labels[i], strlen(sc[0].labels[i]))];
-            free(tmp);
-        }
-        if (r >= 0) {
-            rc = r;
-            goto done;
-        }
         for (size_t i = 0; i < n; i++) {
             px[i] = mpfr_get_d(D[0].hi[i], MPFR_RNDN);
             py[i] = mpfr_get_d(D[1].hi[i], MPFR_RNDN);

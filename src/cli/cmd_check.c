@@ -9,6 +9,8 @@
 #include "cli/commands.h"
 #include "cli/scenario.h"
 #include "expmech.h"
+#include "io/em_label.h"
+#include "io/em_samples.h"
 #include "judge/em_ccheck.h"
 #include "judge/em_ks.h"
 #include "oracle/em_cont.h"
@@ -56,60 +58,55 @@ static const char help[] =
     "                     tests against permute-and-flip's exact pmf (at most 4096\n"
     "                     candidates), e.g. draws of `expmech sample --variant pf`\n"
     "  --samples SAMPLES  the draws (required)\n"
+    "  --samples-are labels|indices\n"
+    "                     what a finite scenario's draws are; without it a draw is a label,\n"
+    "                     or a 0-based index when it is digits and no label, and a draw that\n"
+    "                     is the label of one candidate and the index of another is refused\n"
+    "                     as ambiguous\n"
+    "  --force            run a --sensitivity below the file's header, or --variant monotone\n"
+    "                     without '# monotone: yes' (refused otherwise: not epsilon-DP)\n"
     "  --alpha A          significance level of each test (default 1e-6)\n"
     "  --min-expected M   minimum expected draws per pooled cell (default 20)\n"
     "\n"
-    "Exit status: 0 pass, 1 reject, 2 bad input, 3 internal failure.\n";
+    "Too little data: when every draw falls in one pooled cell (no cell but one expects M\n"
+    "draws), nothing can pass: the exact binomial tail of each candidate (each bin)\n"
+    "P(Bin(N, p) >= k), at level A / (candidates), still rejects counts impossible at A\n"
+    "(10 draws all of a candidate of probability 5e-4: p = 9.8e-34); otherwise the verdict\n"
+    "is INSUFFICIENT DATA, exit 4.\n"
+    "\n"
+    "Exit status: 0 pass, 1 reject, 2 bad input, 3 internal failure (a write error\n"
+    "included), 4 insufficient data (never a pass).\n";
 
-static int is_digits(const char *p, size_t n)
+static long find_label(const void *ctx, const char *label, size_t len)
 {
-    if (n == 0)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (p[i] < '0' || p[i] > '9')
-            return 0;
-    return 1;
+    return em_scenario_find((const em_scenario *)ctx, label, len);
 }
 
-/* Counts the draws in buf; EM_EXIT_USAGE after a message naming file and line, or -1. */
-static int read_draws(const char *cmd, const char *name, const char *buf, size_t len,
+/* Counts the draws in buf (io/em_samples.h); EM_EXIT_USAGE after a message naming file and
+ * line, or -1. */
+static int read_draws(const em_cli *c, const char *name, const char *buf, size_t len,
                       const em_scenario *sc, uint64_t *counts)
 {
-    size_t pos = 0, n;
-    unsigned long ln = 0;
-    const char *p;
-    while (em_cli_next_line(buf, len, &pos, &ln, &p, &n)) {
-        if (n > EM_SCENARIO_MAX_LINE) {
-            fprintf(stderr, "%s: %s:%lu: line too long\n", cmd, name, ln);
-            return EM_EXIT_USAGE;
-        }
-        char tmp[EM_SCENARIO_MAX_LINE + 1];
-        const char *lab = p;
-        size_t labn = n;
-        em_cli_unquote(&lab, &labn, tmp); /* CSV-quoted label */
-        long idx = em_scenario_find(sc, lab, labn);
-        if (idx < 0 && lab == p && is_digits(p, n)) {
-            uint64_t v = 0;
-            int over = 0;
-            for (size_t i = 0; i < n; i++) {
-                if (v > (UINT64_MAX - 9) / 10) over = 1;
-                v = v * 10 + (uint64_t)(p[i] - '0');
-            }
-            if (over || v >= sc->n) {
-                fprintf(stderr, "%s: %s:%lu: index %.*s out of range (the scenario has %zu candidates)\n",
-                        cmd, name, ln, (int)(n > 40 ? 40 : n), p, sc->n);
-                return EM_EXIT_USAGE;
-            }
-            idx = (long)v;
-        }
-        if (idx < 0) {
-            fprintf(stderr, "%s: %s:%lu: unknown label '%.*s'\n", cmd, name, ln,
-                    (int)(labn > 60 ? 60 : labn), lab);
-            return EM_EXIT_USAGE;
-        }
-        counts[idx]++;
+    char err[EM_SCENARIO_ERRLEN];
+    uint64_t total;
+    int st = em_samples_count(buf, len, name, sc->n, find_label, sc, c->samples_are, counts,
+                              &total, err, sizeof err);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s\n", c->cmd, st == EM_ERR_NOMEM ? "out of memory" : err);
+        return st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
     }
     return -1;
+}
+
+/* neither pass nor reject: said on both streams, exit 4 */
+static void print_insufficient(const em_cli *c, uint64_t n, size_t ncells)
+{
+    printf("verdict: INSUFFICIENT DATA at alpha = %g: the %llu draws leave %zu pooled cell "
+           "(each must expect >= %g draws), so no goodness-of-fit test can run, and no count "
+           "is impossible at alpha; take more draws\n",
+           c->alpha, (unsigned long long)n, ncells, c->min_expected);
+    fprintf(stderr, "%s: insufficient data: not a pass (exit %d)\n", c->cmd,
+            EM_EXIT_INSUFFICIENT);
 }
 
 static void print_edge(double e)
@@ -202,18 +199,26 @@ static int check_cont(em_cli *c, em_scenario *sc, const mpq_t delta, int variant
         printf("power: the smallest relative error on the probability of the most probable "
                "cell detectable with probability 0.99 at alpha = %g is %.3g%%\n",
                c->alpha, 100 * r.gof.min_rel_err);
+    printf("exact binomial tail of each bin: smallest p = %.6g (Bonferroni level %.3g)\n",
+           r.gof.cand_p, r.gof.cand_alpha);
     if (r.reject) {
         printf("verdict: REJECT at alpha = %g:", c->alpha);
         if (r.gof.p_value < c->alpha)
             printf(" goodness of fit (p = %.3g)", r.gof.p_value);
         if (r.gof.tail_p < c->alpha)
             printf(" pooled tail over-represented (p = %.3g)", r.gof.tail_p);
+        if (r.gof.cand_p < r.gof.cand_alpha)
+            printf(" bin %zu over-represented (exact binomial tail p = %.3g)", r.gof.cand_index,
+                   r.gof.cand_p);
         if (r.reject_ks)
             printf(" Kolmogorov-Smirnov (p = %.3g)", r.ks_p);
         if (r.reject_support)
             printf(" support violation");
         printf("\n");
         rc = EM_EXIT_REJECT;
+    } else if (r.verdict == EM_GOF_INSUFFICIENT) {
+        print_insufficient(c, r.n, r.gof.ncells);
+        rc = EM_EXIT_INSUFFICIENT;
     } else {
         printf("verdict: PASS at alpha = %g\n", c->alpha);
         rc = EM_EXIT_OK;
@@ -264,7 +269,7 @@ int cmd_check(int argc, char **argv)
             rc = EM_EXIT_INTERNAL;
             goto done;
         }
-        rc = read_draws(c.cmd, sname, buf, len, &sc, counts);
+        rc = read_draws(&c, sname, buf, len, &sc, counts);
         if (rc >= 0)
             goto done;
     }
@@ -340,7 +345,7 @@ int cmd_check(int argc, char **argv)
         for (size_t k = 0; k < r.ncells; k++) {
             double z = ((double)O[k] - E[k]) / sqrt(E[k]);
             printf("%-6zu %14.2f %12llu %10.3f  ", k, E[k], (unsigned long long)O[k], z);
-            em_csv_label(stdout, sc.labels[first[k]]);
+            em_label_human(stdout, sc.labels[first[k]]);
             if (members[k] > 1)
                 printf(" (+%zu pooled)", members[k] - 1);
             putchar('\n');
@@ -360,7 +365,7 @@ int cmd_check(int argc, char **argv)
            r.tail_p == 1.0 ? " (no draws in a pooled tail, or no tail)" : "");
     if (r.support_violation)
         printf("support: VIOLATION: '%s' (probability 0) was drawn %llu time(s)\n",
-               sc.labels[r.support_index], (unsigned long long)counts[r.support_index]);
+               em_cli_human(sc.labels[r.support_index]), (unsigned long long)counts[r.support_index]);
     else
         printf("support: ok (no draw of a probability-0 candidate)\n");
     if (isinf(r.min_rel_err))
@@ -369,16 +374,29 @@ int cmd_check(int argc, char **argv)
         printf("power: the smallest relative error on the most probable cell detectable with "
                "probability 0.99 at alpha = %g is %.3g%%\n",
                c.alpha, 100 * r.min_rel_err);
+    if (r.cand_index != EM_GOF_NO_CELL) {
+        printf("exact binomial tail of each candidate: smallest p = %.6g at ", r.cand_p);
+        em_label_human(stdout, sc.labels[r.cand_index]);
+        printf(" (Bonferroni level %.3g)\n", r.cand_alpha);
+    }
     if (r.reject) {
         printf("verdict: REJECT at alpha = %g:", c.alpha);
         if (r.p_value < c.alpha)
             printf(" goodness of fit (p = %.3g)", r.p_value);
         if (r.tail_p < c.alpha)
             printf(" pooled tail over-represented (p = %.3g)", r.tail_p);
+        if (r.cand_p < r.cand_alpha) {
+            printf(" ");
+            em_label_human(stdout, sc.labels[r.cand_index]);
+            printf(" over-represented (exact binomial tail p = %.3g)", r.cand_p);
+        }
         if (r.support_violation)
             printf(" support violation");
         printf("\n");
         rc = EM_EXIT_REJECT;
+    } else if (r.verdict == EM_GOF_INSUFFICIENT) {
+        print_insufficient(&c, r.n_draws, r.ncells);
+        rc = EM_EXIT_INSUFFICIENT;
     } else {
         printf("verdict: PASS at alpha = %g\n", c.alpha);
         rc = EM_EXIT_OK;

@@ -12,6 +12,8 @@
 #include "cli/commands.h"
 #include "cli/scenario.h"
 #include "expmech.h"
+#include "io/em_label.h"
+#include "io/em_probsfile.h"
 #include "judge/em_cdfcmp.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_oracle.h"
@@ -26,7 +28,9 @@ static const char help[] =
     "\n"
     "Compares another implementation's probability vector with the exact one of the\n"
     "scenario FILE.  PROBS ('-' for standard input) has one number per line in the\n"
-    "scenario's order, or 'label,probability' lines in any order; numbers are read\n"
+    "scenario's order, or 'label,probability' lines in any order, or `expmech probs`' own\n"
+    "output: its CSV 'label,probability,log_probability' or its JSON (--format json; an\n"
+    "object with a \"candidates\" array of {\"label\", \"probability\"}); numbers are read\n"
     "exactly (decimal, 0x hex float), and nan, inf, -inf are accepted as values to judge.\n"
     "Reports the largest absolute and relative errors, the largest error in ulps of\n"
     "double (ulp at the exact value, subnormals included), zeros given where the exact\n"
@@ -52,124 +56,26 @@ static const char help[] =
     "value fails when |given - F(x)| > max(R * F(x), A), or is NaN, infinite or outside\n"
     "[0, 1].\n"
     "\n"
+    EM_CLI_HELP_PARAMS
     "Exit status: 0 every value within tolerance, 1 otherwise (any NaN, infinity,\n"
     "negative value or value above 1 fails), 2 bad input, 3 internal failure.\n";
 
-enum { V_NUM = 0, V_NAN = 1, V_PINF = 2, V_NINF = 3 };
-
-typedef struct given {
-    int kind;
-    mpq_t q;
-    int set;
-    unsigned long line;
-} given;
-
-static int parse_value(const char *p, size_t n, given *g, const char **msg)
+static long find_label(const void *ctx, const char *label, size_t len)
 {
-    char w[16];
-    if (n < sizeof w) {
-        memcpy(w, p, n);
-        w[n] = 0;
-        const char *x = w;
-        int neg = 0;
-        if (*x == '+' || *x == '-') {
-            neg = *x == '-';
-            x++;
-        }
-        if (!strcasecmp(x, "nan")) {
-            g->kind = V_NAN;
-            return EM_OK;
-        }
-        if (!strcasecmp(x, "inf") || !strcasecmp(x, "infinity")) {
-            g->kind = neg ? V_NINF : V_PINF;
-            return EM_OK;
-        }
-    }
-    int kind;
-    g->kind = V_NUM;
-    return em_q_parse(p, n, 0, g->q, &kind, msg);
+    return em_scenario_find((const em_scenario *)ctx, label, len);
 }
 
+/* the probabilities to judge: the shared reader (io/em_probsfile.h), which also takes
+ * `expmech probs`' own CSV and JSON */
 static int read_given(const char *cmd, const char *name, const char *buf, size_t len,
-                      const em_scenario *sc, given *gv)
+                      const em_scenario *sc, em_pvalue *gv)
 {
-    size_t pos = 0, count = 0, n;
-    unsigned long ln = 0;
-    int form = -1; /* 0 numbers, 1 label,number */
-    const char *p;
-    while (em_cli_next_line(buf, len, &pos, &ln, &p, &n)) {
-        if (n > EM_SCENARIO_MAX_LINE) {
-            fprintf(stderr, "%s: %s:%lu: line too long\n", cmd, name, ln);
-            return EM_EXIT_USAGE;
-        }
-        const char *comma = NULL;
-        for (size_t i = n; i-- > 0;)
-            if (p[i] == ',') {
-                comma = p + i;
-                break;
-            }
-        int f = comma != NULL;
-        if (form < 0)
-            form = f;
-        else if (form != f) {
-            fprintf(stderr, "%s: %s:%lu: mixed line forms (either numbers only, or 'label,probability' on every line)\n",
-                    cmd, name, ln);
-            return EM_EXIT_USAGE;
-        }
-        size_t idx;
-        const char *v = p;
-        size_t vn = n;
-        if (f) {
-            const char *lab = p;
-            size_t labn = (size_t)(comma - p);
-            v = comma + 1;
-            vn = n - labn - 1;
-            em_cli_trim(&lab, &labn);
-            em_cli_trim(&v, &vn);
-            char tmp[EM_SCENARIO_MAX_LINE + 1];
-            em_cli_unquote(&lab, &labn, tmp);
-            long k = em_scenario_find(sc, lab, labn);
-            if (k < 0) {
-                fprintf(stderr, "%s: %s:%lu: unknown label '%.*s'\n", cmd, name, ln,
-                        (int)(labn > 60 ? 60 : labn), lab);
-                return EM_EXIT_USAGE;
-            }
-            idx = (size_t)k;
-            if (gv[idx].set) {
-                fprintf(stderr, "%s: %s:%lu: second value for '%s' (first on line %lu)\n", cmd,
-                        name, ln, sc->labels[idx], gv[idx].line);
-                return EM_EXIT_USAGE;
-            }
-        } else {
-            if (count >= sc->n) {
-                fprintf(stderr, "%s: %s:%lu: more values than the scenario's %zu candidates\n",
-                        cmd, name, ln, sc->n);
-                return EM_EXIT_USAGE;
-            }
-            idx = count;
-        }
-        const char *msg = NULL;
-        if (vn == 0 || parse_value(v, vn, &gv[idx], &msg) != EM_OK) {
-            fprintf(stderr, "%s: %s:%lu: bad probability '%.*s': %s\n", cmd, name, ln,
-                    (int)(vn > 60 ? 60 : vn), v, vn == 0 ? "empty" : (msg ? msg : "malformed"));
-            return EM_EXIT_USAGE;
-        }
-        gv[idx].set = 1;
-        gv[idx].line = ln;
-        count++;
+    char err[EM_SCENARIO_ERRLEN];
+    int st = em_probs_file_parse(buf, len, name, sc->n, find_label, sc, gv, err, sizeof err);
+    if (st != EM_OK) {
+        fprintf(stderr, "%s: %s\n", cmd, st == EM_ERR_NOMEM ? "out of memory" : err);
+        return st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
     }
-    if (count == 0) {
-        fprintf(stderr, "%s: %s: no probabilities\n", cmd, name);
-        return EM_EXIT_USAGE;
-    }
-    for (size_t i = 0; i < sc->n; i++)
-        if (!gv[i].set) {
-            if (form == 0)
-                fprintf(stderr, "%s: %s: %zu values for %zu candidates\n", cmd, name, count, sc->n);
-            else
-                fprintf(stderr, "%s: %s: no value for '%s'\n", cmd, name, sc->labels[i]);
-            return EM_EXIT_USAGE;
-        }
     return -1;
 }
 
@@ -262,7 +168,7 @@ int cmd_compare(int argc, char **argv)
     em_scenario_init(&sc);
     mpq_t delta;
     mpq_init(delta);
-    given *gv = NULL;
+    em_pvalue *gv = NULL;
     char *buf = NULL;
     em_oracle *o = NULL;
     char **pfdec = NULL;
@@ -429,9 +335,9 @@ int cmd_compare(int argc, char **argv)
         const int pos = !(r.flags & EM_OF_ZERO);
         int fail = 0;
         const char *why = NULL;
-        if (gv[i].kind == V_NAN) {
+        if (gv[i].kind == EM_PV_NAN) {
             nnan++; fail = 1; why = "NaN";
-        } else if (gv[i].kind != V_NUM) {
+        } else if (gv[i].kind != EM_PV_NUM) {
             ninf++; fail = 1; why = "infinite";
         } else {
             mpfr_set_q(Q, gv[i].q, MPFR_RNDN);
@@ -470,12 +376,12 @@ int cmd_compare(int argc, char **argv)
         if (fail) {
             nfail++;
             if (shown < 10) {
-                char *gs = gv[i].kind == V_NAN ? strdup("nan") : gv[i].kind == V_PINF ? strdup("inf")
-                           : gv[i].kind == V_NINF ? strdup("-inf") : em_q_to_string(gv[i].q, 25);
+                char *gs = gv[i].kind == EM_PV_NAN ? strdup("nan") : gv[i].kind == EM_PV_PINF ? strdup("inf")
+                           : gv[i].kind == EM_PV_NINF ? strdup("-inf") : em_q_to_string(gv[i].q, 25);
                 if (gs && strlen(gs) > 40)
                     mpfr_sprintf(gs, "%.17Rg", Q); /* long exact decimals: show 17 digits */
                 printf("FAIL ");
-                em_csv_label(stdout, sc.labels[i]);
+                em_label_human(stdout, sc.labels[i]);
                 printf(": given %s, exact %s (%s)\n", gs ? gs : "?", r.prob, why);
                 free(gs);
                 shown++;
@@ -485,15 +391,15 @@ int cmd_compare(int argc, char **argv)
     if (rc < 0 || rc == EM_EXIT_OK) {
         printf("candidates: %zu\n", sc.n);
         mpfr_printf("max absolute error: %.6Rg at ", maxabs);
-        em_csv_label(stdout, sc.labels[iabs]);
+        em_label_human(stdout, sc.labels[iabs]);
         if (relinf) {
             printf("\nmax relative error: infinite at ");
         } else {
             mpfr_printf("\nmax relative error: %.6Rg at ", maxrel);
         }
-        em_csv_label(stdout, sc.labels[irel]);
+        em_label_human(stdout, sc.labels[irel]);
         mpfr_printf("\nmax error in ulps of double: %.6Rg at ", maxulp);
-        em_csv_label(stdout, sc.labels[iulp]);
+        em_label_human(stdout, sc.labels[iulp]);
         printf("\nzeros where the exact probability is positive (underflow): %zu", nzero);
         if (nzero)
             printf(" (%zu of them representable as a double, %zu below 2^-1075)", nzero_repr, nzero - nzero_repr);

@@ -202,6 +202,7 @@ static const char help_cdf[] =
     "is always computed at the exact grid point).\n"
     "--between A:B prints 'a,b,probability': P(A < X <= B) = F(B) - F(A), computed and\n"
     "rounded as one exact number (not as a difference of two rounded ones).\n"
+    EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
 static const char help_density[] =
@@ -213,6 +214,7 @@ static const char help_density[] =
     "rounded to K digits.  Right-continuous: at a breakpoint, the value of the piece that\n"
     "starts there; 0 (log -inf) outside R, in a gap between pieces, and at the right end\n"
     "of R.\n"
+    EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
 static const char help_quantile[] =
@@ -223,6 +225,7 @@ static const char help_quantile[] =
     "scenario (see expmech cdf --help), printed as 'p,x', x correctly rounded to K digits:\n"
     "the decimal is certified by exact comparisons of F at the rounding boundaries with p.\n"
     "Q(0) is the left end of R (-inf possible), Q(1) the right end (inf possible).\n"
+    EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input (p outside [0, 1]), 3 internal failure.\n";
 
 /* cdf --between A:B[,A:B...] */
@@ -423,7 +426,7 @@ int em_cli_cont_probs(em_cli *c, em_scenario *sc, const mpq_t delta, int variant
                 putchar(',');
                 print_end(L, j, 1);
             } else {
-                em_csv_label(stdout, sc->labels[j]);
+                em_cli_csv_label(sc->labels[j]);
             }
             printf(",%s,%s\n", p.str, lp.str);
         } else {
@@ -482,7 +485,7 @@ int em_cli_cont_sample(em_cli *c, em_scenario *sc, const mpq_t delta, int varian
         if (sc->continuous) {
             printf("%.17g\n", x);
         } else {
-            em_csv_label(stdout, sc->labels[idx]);
+            em_cli_csv_label(sc->labels[idx]);
             putchar('\n');
         }
         if (ferror(stdout)) {
@@ -508,6 +511,7 @@ static const char help_utility[] =
     "p_best = P(u(out) = opt) (0 for a continuous law unless a constant piece sits at opt);\n"
     "p_loss_gt_T = P(opt - u(out) > T).  All exact (closed-form integrals: sums of q exp(t)\n"
     "with rational q, t) and correctly rounded to K digits like every oracle output.\n"
+    EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
 int cmd_utility(int argc, char **argv)

@@ -5,22 +5,11 @@
 #include <string.h>
 
 #include "expmech.h"
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "oracle/em_seeds.h"
 
 #define NCAT EM_MARITAL_N
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    if (s == NULL || *s == '\0' || *s == '-')
-        return 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end != '\0')
-        return 0;
-    *out = (uint64_t)v;
-    return 1;
-}
 
 int cmd_demo(int argc, char **argv)
 {
@@ -31,16 +20,25 @@ int cmd_demo(int argc, char **argv)
             puts("usage: expmech demo [--draws N] [--seed S]\n"
                  "The marital-status example of seed 000: score = count/1000, epsilon = 1,\n"
                  "sensitivity = 1, standard variant.  Draws come from the OS CSPRNG, or\n"
-                 "from ChaCha20 keyed by S when --seed is given.");
+                 "from ChaCha20 keyed by S when --seed is given (N, S: integers, decimal or\n"
+                 "0x hex, nothing else on the argument; S < 2^64).\n"
+                 "Every number here is the float path: the verified core in double precision\n"
+                 "(em_logweights, em_normalize) and its float sampler (em_sample_fixed), not the\n"
+                 "exact oracle; the float sampler can break pure epsilon-DP where weights\n"
+                 "underflow (see `expmech sample --help`).  The exact values:\n"
+                 "  expmech example marital | expmech probs --epsilon 1");
             return EM_EXIT_OK;
         } else if (!strcmp(argv[i], "--draws") && i + 1 < argc) {
-            if (!parse_u64(argv[++i], &draws) || draws > 1000000) {
-                fprintf(stderr, "expmech demo: --draws takes an integer in [0, 1000000]\n");
+            const char *v = argv[++i], *msg = "";
+            if (em_cli_parse_u64(v, &draws, &msg) != EM_OK || draws > 1000000) {
+                fprintf(stderr, "expmech demo: --draws: bad value '%s': %s\n", v,
+                        *msg ? msg : "must be an integer in [0, 1000000]");
                 return EM_EXIT_USAGE;
             }
         } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            if (!parse_u64(argv[++i], &seed)) {
-                fprintf(stderr, "expmech demo: --seed takes a non-negative integer\n");
+            const char *v = argv[++i], *msg = "";
+            if (em_cli_parse_u64(v, &seed, &msg) != EM_OK) {
+                fprintf(stderr, "expmech demo: --seed: bad value '%s': %s\n", v, msg);
                 return EM_EXIT_USAGE;
             }
             seeded = 1;
@@ -67,9 +65,11 @@ int cmd_demo(int argc, char **argv)
         return EM_EXIT_INTERNAL;
     }
     printf("Exponential mechanism, seed 000 marital status: u = count/1000, "
-           "epsilon = 1, sensitivity = 1, standard variant\n\n");
-    printf("%-22s %7s %10s %24s %22s\n", "category", "count", "utility", "probability",
-           "log-probability");
+           "epsilon = 1, sensitivity = 1, standard variant\n"
+           "float path: the verified core in double precision (exact values: "
+           "expmech example marital | expmech probs --epsilon 1)\n\n");
+    printf("%-22s %7s %10s %24s %22s\n", "category", "count", "utility", "float probability",
+           "float log-prob.");
     for (size_t i = 0; i < NCAT; i++)
         printf("%-22s %7ld %10.3f %24.17g %22.17g\n", em_marital_labels[i], em_marital_counts[i], u[i], p[i], logp[i]);
 
@@ -79,7 +79,7 @@ int cmd_demo(int argc, char **argv)
         fprintf(stderr, "expmech demo: %s\n", em_strerror(st));
         return EM_EXIT_INTERNAL;
     }
-    printf("\n%llu draws (%s):\n", (unsigned long long)draws,
+    printf("\n%llu draws (%s), float sampler:\n", (unsigned long long)draws,
            seeded ? "ChaCha20, explicit seed" : "operating-system CSPRNG");
     for (uint64_t d = 0; d < draws; d++) {
         size_t r;

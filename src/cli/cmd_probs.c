@@ -28,8 +28,8 @@ static const char help[] =
     "  --epsilon E        privacy parameter, exact, > 0 (required)\n"
     "  --sensitivity D    sensitivity of the utility, > 0 (default: the file's\n"
     "                     '# sensitivity:' header, else 1)\n"
-    "  --variant V        standard (default; or the file's '# monotone: yes' header),\n"
-    "                     monotone, or pf: permute-and-flip (McKenna & Sheldon 2020;\n"
+    "  --variant V        standard (default, also under '# monotone: yes'),\n"
+    "                     monotone (needs that header), or pf: permute-and-flip (McKenna & Sheldon 2020;\n"
     "                     acceptance exp(E (u - u*) / (2 D)); its exact pmf\n"
     "                     P(r) = p_r integral_0^1 prod_{j!=r} (1 - p_j x) dx, in MPFR\n"
     "                     interval arithmetic, at most 4096 candidates;\n"
@@ -50,6 +50,7 @@ static const char help[] =
     "reading, exit status 2, with a message naming the limit.  EXPMECH_MAX_CANDIDATES=N\n"
     "(environment, 1 to 2^30) sets another.  Memory: about 55 bytes per candidate, 85\n"
     "with decimals of more than 18 digits (10^7 candidates: 0.55 to 0.87 GB).\n"
+    EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
 /* ---------------------------------------------------------- permute-and-flip */
@@ -234,7 +235,7 @@ static int probs_pf(em_cli *c, em_scenario *sc, mpq_t delta)
         near_one += n1;
         nolog += !lstr[i];
         if (c->format == EM_FMT_CSV) {
-            em_csv_label(stdout, sc->labels[i]);
+            em_cli_csv_label(sc->labels[i]);
             printf(",%s,%s\n", ps, ls);
         } else {
             char *us = sc->excluded[i] ? NULL : em_q_to_string(sc->u[i], 60);
@@ -336,7 +337,7 @@ int cmd_probs(int argc, char **argv)
         if (r.flags & (EM_OF_FROM_LOG | EM_OF_LOG_FROM_LOG))
             from_log++;
         if (c.format == EM_FMT_CSV) {
-            em_csv_label(stdout, sc.labels[i]);
+            em_cli_csv_label(sc.labels[i]);
             printf(",%s,%s\n", r.prob, r.logprob);
         } else {
             if (!sc.excluded[i])

@@ -31,13 +31,20 @@ static const char help[] =
     "nearest doubles, max-shifted log-weights (em_logweights), fixed-point weights\n"
     "(em_weights_fixed) and an exact integer draw among them (em_sample_fixed, rejection\n"
     "sampling, never modulo); its distribution differs from the ideal by rounding.\n"
+    "WARNING: the float sampler can break pure epsilon-DP: a weight that rounds to 0 on\n"
+    "one neighbour and not on the other gives an infinite privacy loss (`expmech audit`\n"
+    "on utilities 0, -1490 vs 0, -1491 at epsilon 1, sensitivity 1 shows it).  Use it for\n"
+    "speed comparisons, not for releases; a note on standard error says so each time.\n"
     "\n"
     "  --epsilon E        privacy parameter, > 0 (required)\n"
     "  --sensitivity D    sensitivity (default: the file's header, else 1)\n"
-    "  --variant V        standard (default), monotone, or pf: permute-and-flip\n"
+    "  --variant V        standard (default, also under '# monotone: yes'), monotone\n"
+    "                     (needs that header), or pf: permute-and-flip\n"
     "                     (McKenna & Sheldon 2020; acceptance exp(E (u - u*) / (2 D)),\n"
     "                     exact sampler only; spec/PermuteAndFlip.md)\n"
-    "  --sampler S        exact (default) or float\n"
+    "  --sampler S        exact (default) or float (not pure epsilon-DP: see above)\n"
+    "  --force            run a --sensitivity below the file's header, or --variant monotone\n"
+    "                     without '# monotone: yes' (refused otherwise: not epsilon-DP)\n"
     "  -n N               number of draws (default 1)\n"
     "  --seed S           reproducible draws from ChaCha20 keyed by S (an integer, decimal\n"
     "                     or 0x hex); without it, the operating system's CSPRNG\n"
@@ -47,7 +54,9 @@ static const char help[] =
     "reading, exit status 2, with a message naming the limit.  EXPMECH_MAX_CANDIDATES=N\n"
     "(environment, 1 to 2^30) sets another.  Memory: about 55 bytes per candidate, 85\n"
     "with decimals of more than 18 digits (10^7 candidates: 0.55 to 0.87 GB).\n"
-    "Exit status: 0 success, 2 bad input, 3 random source or memory failure.\n";
+    "Standard error names the variant and sensitivity used and where each came from.\n"
+    "Exit status: 0 success, 2 bad input, 3 random source or memory failure, or a write\n"
+    "error on standard output (sampling stops at the first failed write).\n";
 
 /* The exact sampler's loop: -n draws, labels to stdout. */
 static int sample_exact(em_cli *c, em_scenario *sc, mpq_t delta, int variant, int pf)
@@ -83,8 +92,15 @@ static int sample_exact(em_cli *c, em_scenario *sc, mpq_t delta, int variant, in
             em_pf_free(y);
             return em_cli_status_exit(st);
         }
-        em_csv_label(stdout, sc->labels[idx]);
+        em_cli_csv_label(sc->labels[idx]);
         putchar('\n');
+        if (ferror(stdout)) { /* the first failed write: drawing on would be wasted */
+            fprintf(stderr, "%s: write error on standard output after %llu draw(s); stopped\n",
+                    c->cmd, (unsigned long long)k + 1);
+            em_exact_free(x);
+            em_pf_free(y);
+            return EM_EXIT_INTERNAL;
+        }
     }
     em_exact_free(x);
     em_pf_free(y);
@@ -136,6 +152,11 @@ int cmd_sample(int argc, char **argv)
     argc = ac;
     argv = av;
 
+    if (use_float)
+        fprintf(stderr, "expmech sample: --sampler float: the float path can break pure "
+                        "epsilon-DP (weights that round to 0 on one neighbour only: infinite "
+                        "privacy loss, see `expmech audit`); the exact sampler (the default) "
+                        "does not\n");
     em_cli c;
     em_cli_init(&c, "expmech sample");
     em_scenario sc;
@@ -179,7 +200,7 @@ int cmd_sample(int argc, char **argv)
         if (!sc.excluded[i] && isinf(sc.ud[i])) {
             fprintf(stderr, "%s: %s:%lu: utility of '%s' is beyond double's range; the float "
                             "sampler cannot take it (expmech probs can)\n",
-                    c.cmd, sc.name, em_scenario_line(&sc, i), sc.labels[i]);
+                    c.cmd, sc.name, em_scenario_line(&sc, i), em_cli_human(sc.labels[i]));
             rc = EM_EXIT_USAGE;
             goto done;
         }
@@ -223,8 +244,14 @@ int cmd_sample(int argc, char **argv)
             rc = em_cli_status_exit(st);
             goto done;
         }
-        em_csv_label(stdout, sc.labels[idx]);
+        em_cli_csv_label(sc.labels[idx]);
         putchar('\n');
+        if (ferror(stdout)) {
+            fprintf(stderr, "%s: write error on standard output after %llu draw(s); stopped\n",
+                    c.cmd, (unsigned long long)k + 1);
+            rc = EM_EXIT_INTERNAL;
+            goto done;
+        }
     }
 flush:
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -4,7 +4,10 @@
  * subcommand's name; it returns the process exit status:
  *   0 success (or "pass"), 1 a negative verdict (reject / privacy violated),
  *   2 bad input or usage (a message naming the problem went to stderr),
- *   3 internal or resource failure (random source, memory).
+ *   3 internal or resource failure (random source, memory, a write error on standard
+ *     output: main checks the final flush and close for every command),
+ *   4 too little data to test (check: no cell expects enough draws and nothing is
+ *     impossible at alpha): neither pass nor reject.
  */
 #ifndef EM_CLI_COMMANDS_H
 #define EM_CLI_COMMANDS_H
@@ -13,6 +16,7 @@
 #define EM_EXIT_REJECT 1
 #define EM_EXIT_USAGE 2
 #define EM_EXIT_INTERNAL 3
+#define EM_EXIT_INSUFFICIENT 4
 
 typedef struct em_command {
     const char *name;

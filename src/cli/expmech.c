@@ -1,9 +1,11 @@
 /* expmech: the command-line program over libexpmech.  One subcommand per file
  * (cmd_NAME.c); this file only dispatches. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "expmech.h"
 
 const em_command em_commands[] = {
     {"demo", cmd_demo, "demo                      the marital-status example: probabilities and draws"},
@@ -27,7 +29,29 @@ static void usage(FILE *f)
     for (const em_command *c = em_commands; c->name; c++)
         fprintf(f, "  %s\n", c->synopsis);
     fputs("\nRun `expmech COMMAND --help` for a command's options.\n"
-          "Exit status: 0 success/pass, 1 reject/violation, 2 bad input, 3 internal failure.\n", f);
+          "`expmech --version` (or -V) prints the library's version.\n"
+          "Exit status: 0 success/pass, 1 reject/violation, 2 bad input, 3 internal failure\n"
+          "(a write error on standard output included), 4 too little data to test (check).\n", f);
+}
+
+/* Every command's output passes through here: a verdict or a table that did not reach its
+ * reader is a failure, whatever the command concluded.  A write error (disk full, closed
+ * pipe) turns 0 and 1 into 3; a failure the command already reported keeps its status. */
+static int finish(const char *name, int rc)
+{
+    int bad = fflush(stdout) != 0;
+    bad |= ferror(stdout) != 0;
+    int e = errno;
+    bad |= fclose(stdout) != 0;
+    if (!e)
+        e = errno;
+    if (bad) {
+        fprintf(stderr, "expmech%s%s: write error on standard output%s%s\n", name ? " " : "",
+                name ? name : "", e ? ": " : "", e ? strerror(e) : "");
+        if (rc == EM_EXIT_OK || rc == EM_EXIT_REJECT || rc == EM_EXIT_INSUFFICIENT)
+            rc = EM_EXIT_INTERNAL;
+    }
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -38,11 +62,17 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return EM_EXIT_OK;
+        return finish(NULL, EM_EXIT_OK);
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("expmech %s\n", em_version());
+        return finish(NULL, EM_EXIT_OK);
     }
     for (const em_command *c = em_commands; c->name; c++)
-        if (!strcmp(argv[1], c->name))
-            return c->run(argc - 1, argv + 1);
+        if (!strcmp(argv[1], c->name)) {
+            errno = 0;
+            return finish(c->name, c->run(argc - 1, argv + 1));
+        }
     fprintf(stderr, "expmech: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EM_EXIT_USAGE;

@@ -34,6 +34,19 @@ extern "C" {
 #include "core/em_score_rr.h"
 #include "core/em_score_laplace.h"
 
+/* ---------------------------------------------------------------- version */
+/* The library's version (the command line prints it for --version).  MAJOR.MINOR.PATCH;
+ * the numeric form is MAJOR * 10000 + MINOR * 100 + PATCH. */
+#define EM_VERSION_MAJOR 0
+#define EM_VERSION_MINOR 9
+#define EM_VERSION_PATCH 0
+#define EM_VERSION_STRING "0.9.0"
+#define EM_VERSION_NUMBER (EM_VERSION_MAJOR * 10000 + EM_VERSION_MINOR * 100 + EM_VERSION_PATCH)
+
+/* EM_VERSION_STRING of the library linked in (which may differ from the header's when a
+ * program is linked against another build). */
+const char *em_version(void);
+
 #ifdef __cplusplus
 }
 #endif

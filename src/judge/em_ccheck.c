@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "expmech.h"
+#include "io/em_label.h"
 #include "judge/em_ks.h"
 #include "oracle/em_rational.h"
 
@@ -384,9 +385,12 @@ int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_ex
         r->ks_p = em_ks_pvalue(m, r->ks_d, &r->ks_method, &r->ks_p_upper);
     }
     r->reject_support = r->outside > 0;
-    r->reject_gof = r->gof.p_value < alpha || r->gof.tail_p < alpha;
+    r->reject_gof = r->gof.p_value < alpha || r->gof.tail_p < alpha ||
+                    r->gof.cand_p < r->gof.cand_alpha;
     r->reject_ks = r->ks_p < alpha;
     r->reject = r->reject_support || r->reject_gof || r->reject_ks;
+    r->verdict = r->reject ? EM_GOF_REJECT
+                 : r->gof.verdict == EM_GOF_INSUFFICIENT ? EM_GOF_INSUFFICIENT : EM_GOF_PASS;
 out:
     if (st != EM_OK)
         em_ccheck_free(r);
@@ -489,11 +493,20 @@ int em_read_draws(const char *buf, size_t len, const char *name, double **x,
                      sizeof tmp - 1);
             goto bad;
         }
-        if (memchr(p, 0, m) || !number_syntax(p, m)) {
+        if (memchr(p, 0, m)) {
+            snprintf(err, errlen, "%s:%lu: NUL byte in the line", name, ln);
+            goto bad;
+        }
+        if (!number_syntax(p, m)) {
+            /* the draw as a person may see it: no raw control or non-UTF-8 byte */
+            char shown[400];
+            memcpy(tmp, p, m);
+            tmp[m] = 0;
+            em_label_human_str(shown, sizeof shown, tmp, 60);
             snprintf(err, errlen,
-                     "%s:%lu: bad draw '%.*s': expected one number per line (decimal or hex "
+                     "%s:%lu: bad draw '%s': expected one number per line (decimal or hex "
                      "float; nan and inf are accepted as draws to judge)",
-                     name, ln, (int)(m > 60 ? 60 : m), p);
+                     name, ln, shown);
             goto bad;
         }
         memcpy(tmp, p, m);

@@ -70,6 +70,9 @@ typedef struct em_ccheck_result {
     uint64_t ks_n;            /* draws in the KS statistic (all but NaN) */
     int reject_gof, reject_ks, reject_support;
     int reject;
+    /* EM_GOF_PASS / EM_GOF_REJECT / EM_GOF_INSUFFICIENT (oracle/em_gof.h): the same rule as
+     * the finite check; KS alone on draws that all fall in one pooled cell is no pass */
+    em_gof_verdict verdict;
 } em_ccheck_result;
 
 void em_ccheck_free(em_ccheck_result *r);

@@ -287,6 +287,21 @@ int em_gof_test(size_t n, const double *p, const uint64_t *counts, double alpha,
     } else {
         res->tail_p = 1.0;
     }
+    res->cand_p = 1.0;
+    res->cand_index = EM_GOF_NO_CELL;
+    res->cand_alpha = alpha / (double)npos;
+    for (size_t k = 0; k < npos; k++) {
+        uint64_t ki = counts[it[k].i];
+        if (ki == 0)
+            continue;
+        double pk = (double)((long double)it[k].p / s);
+        /* P(X >= k) = I_p(k, N - k + 1), the regularised incomplete beta */
+        double t = pk >= 1 ? 1.0 : gsl_cdf_beta_P(pk, (double)ki, (double)(N - ki) + 1);
+        if (t < res->cand_p || res->cand_index == EM_GOF_NO_CELL) {
+            res->cand_p = t;
+            res->cand_index = it[k].i;
+        }
+    }
     gsl_set_error_handler(old);
     if (res->df >= 1 && pmax < 1) {
         double lam = em_ncx2_lambda_for_power(res->df, alpha, EM_GOF_POWER);
@@ -294,7 +309,11 @@ int em_gof_test(size_t n, const double *p, const uint64_t *counts, double alpha,
     } else {
         res->min_rel_err = INFINITY;
     }
-    res->reject = res->p_value < alpha || res->tail_p < alpha || res->support_violation;
+    res->reject = res->p_value < alpha || res->tail_p < alpha ||
+                  res->cand_p < res->cand_alpha || res->support_violation;
+    res->verdict = res->reject ? EM_GOF_REJECT
+                   : (res->df == 0 && npos >= 2) ? EM_GOF_INSUFFICIENT
+                                                  : EM_GOF_PASS;
 
     if (cell_of) {
         /* number pools by smallest member index */

@@ -30,6 +30,15 @@ extern "C" {
 #define EM_GOF_POWER 0.99        /* power at which min_rel_err is reported */
 #define EM_GOF_NO_CELL SIZE_MAX  /* cell_of[i] for a probability-0 candidate */
 
+/* The verdict, as data (the command line formats it; exit 0, 1, 4). */
+typedef enum em_gof_verdict {
+    EM_GOF_PASS = 0,         /* no test rejects, and at least two cells were compared */
+    EM_GOF_REJECT = 1,       /* some test rejects at alpha */
+    EM_GOF_INSUFFICIENT = 2  /* nothing rejects, but too little data to test: every
+                              * positive-probability candidate falls in ONE pooled cell
+                              * (df = 0), while there are at least two of them; never a pass */
+} em_gof_verdict;
+
 typedef struct em_gof_result {
     double g, x2;            /* G and Pearson X^2 over the pooled cells */
     int df;                  /* pooled cells - 1 */
@@ -41,7 +50,17 @@ typedef struct em_gof_result {
     double tail_p;           /* one-sided exact binomial p-value for over-representation of the pooled-away tail; 1 if none */
     double min_rel_err;      /* smallest relative error on the most probable cell detectable with power 0.99 at alpha (noncentral chi-square), for this N and df; +inf if df == 0 */
     uint64_t n_draws;
-    int reject;              /* p_value < alpha || tail_p < alpha || support_violation */
+    /* the exact binomial tail of each candidate, against over-representation:
+     * P(Bin(N, p_i) >= k_i) for the observed k_i > 0, smallest over i, compared with
+     * alpha / (candidates of positive probability) (Bonferroni: the family keeps level
+     * alpha).  It decides with any N: 10 draws all of a candidate of probability 5e-4 have
+     * P = (5e-4)^10 = 9.8e-34 and reject, where pooling leaves no degree of freedom. */
+    double cand_p;           /* 1 when no draw */
+    size_t cand_index;       /* the candidate attaining cand_p (EM_GOF_NO_CELL if none) */
+    double cand_alpha;       /* alpha / positive candidates */
+    int reject;              /* p_value < alpha || tail_p < alpha || cand_p < cand_alpha
+                              * || support_violation */
+    em_gof_verdict verdict;
 } em_gof_result;
 
 /* p[i] exact probabilities (double), counts[i] observed; cells pooled (smallest expected

@@ -1,0 +1,341 @@
+/* test_bad_input.c: every command against every kind of bad (or odd but valid) input,
+ * table-driven (issue 12).  A rejected input must give exit 2, a message naming the file
+ * and, where the problem is on a line, the line ("FILE:LINE: ..."), and NOTHING on
+ * standard output (a header printed before the failure would be read as a result).  An
+ * accepted input is accepted for a reason written in the table, and the command runs to
+ * its normal end.
+ *
+ * The commands reading a scenario take it as FILE; `check`, `compare` and `audit` also
+ * read a second file (draws, probabilities), tested with the same rows.  `demo`,
+ * `example` and `score` (its owner tests its data files) take the option rows only. */
+#include "em_check_main.h"
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EM_CLI_OUT_SIZE (1 << 20)
+#include "em_cli_util.h"
+
+static void setup(void)
+{
+    em_cli_setup("/tmp/em_test_bad_input_XXXXXX");
+}
+
+/* expected outcome of a row */
+enum { REJ_LINE, /* exit 2, "FILE:LINE:" in the message, empty stdout */
+       REJ_FILE, /* exit 2, "FILE:" in the message (no line: the whole file), empty stdout */
+       ACCEPT    /* parsed: the command runs to its verdict (see accept_ok) */ };
+
+typedef struct row {
+    const char *id;
+    const char *fin;       /* finite scenario (labels a, b) */
+    size_t fin_len;        /* 0: strlen */
+    const char *cont;      /* continuous scenario */
+    size_t cont_len;
+    int expect;
+    unsigned long line;    /* for REJ_LINE: the line named (finite; continuous is line + 1) */
+    const char *why;
+} row;
+
+#define S(x) x, sizeof(x) - 1
+
+static char long_fin[100100], long_cont[100100];
+
+static row rows[] = {
+    {"empty", S(""), S(""), REJ_FILE, 0, "no candidates / no pieces"},
+    {"only comments", S("# one\n# two\n"), S("# output: continuous\n# nothing\n"), REJ_FILE, 0,
+     "no candidates / no pieces"},
+    {"NaN", S("a,nan\nb,0\n"), S("# output: continuous\n0,1,nan\n"), REJ_LINE, 1,
+     "NaN is not a number"},
+    {"inf", S("a,inf\nb,0\n"), S("# output: continuous\n0,1,inf\n"), REJ_LINE, 1,
+     "+inf utility: only -inf (excluded) exists; a piece's coefficient must be finite"},
+    {"-0", S("a,-0\nb,0\n"), S("# output: continuous\n-0,1,-0\n"), ACCEPT, 0,
+     "-0 is the rational 0: exact inputs have no signed zero"},
+    {"10^400", S("a,1e400\nb,0\n"), S("# output: continuous\n0,1,1e400\n"), ACCEPT, 0,
+     "an exact rational: every oracle takes it (a double could not, the float sampler refuses it)"},
+    {"10^-400", S("a,1e-400\nb,0\n"), S("# output: continuous\n0,1,1e-400\n"), ACCEPT, 0,
+     "an exact rational, not zero"},
+    {"non-UTF-8", S("a\xff,1\nb,0\n"), S("# output: continuous\n0,1,0\xff\n"), REJ_LINE, 1,
+     "labels are UTF-8 text"},
+    {"BOM", S("\xEF\xBB\xBF" "a,1\nb,0\n"), S("\xEF\xBB\xBF# output: continuous\n0,1,0\n"), ACCEPT,
+     0, "a UTF-8 byte-order mark at the start is what some editors write"},
+    {"CRLF", S("a,1\r\nb,0\r\n"), S("# output: continuous\r\n0,1,0\r\n"), ACCEPT, 0,
+     "Windows line ends"},
+    {"NUL", S("a\0,1\nb,0\n"), S("# output: continuous\n0,1,0\0\n"), REJ_LINE, 1,
+     "a NUL byte would cut a label short"},
+    {"10^5-character line", NULL, 0, NULL, 0, REJ_LINE, 2, "longer than the 4096-byte limit"},
+    {"duplicate label", S("a,1\na,0\n"), S("# output: continuous\n0,1,0\n0,1,0\n"), REJ_LINE, 2,
+     "a label twice / overlapping pieces"},
+    {"missing value", S("a,\nb,0\n"), S("# output: continuous\n0,1,\n"), REJ_LINE, 1,
+     "a utility (a piece's a) is required"},
+};
+
+typedef struct command {
+    const char *name;
+    const char *fmt;  /* %s: the scenario file */
+    int cont;         /* takes the continuous scenario */
+} command;
+
+static const command cmds[] = {
+    {"probs", "$E probs --epsilon 1 %s", 0},
+    {"sample", "$E sample --epsilon 1 --seed 1 -n 3 %s", 0},
+    {"check", "$E check --epsilon 1 --samples d.txt %s", 0},
+    {"compare", "$E compare --epsilon 1 --probs p.txt %s", 0},
+    {"audit", "$E audit --epsilon 1 %s %s", 0},
+    {"utility", "$E utility --epsilon 1 %s", 0},
+    {"cdf", "$E cdf --epsilon 1 --at 0.5 %s", 1},
+    {"density", "$E density --epsilon 1 --at 0.5 %s", 1},
+    {"quantile", "$E quantile --epsilon 1 --at 0.5 %s", 1},
+};
+
+static void put_bytes(const char *name, const char *p, size_t n)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "wb");
+    ck_assert(f != NULL);
+    ck_assert_uint_eq(fwrite(p, 1, n, f), n);
+    fclose(f);
+}
+
+static void long_rows(void)
+{
+    /* line 2 of 100 000 characters */
+    strcpy(long_fin, "a,1\n");
+    memset(long_fin + 4, 'b', 100000);
+    strcpy(long_fin + 100004, ",0\n");
+    strcpy(long_cont, "# output: continuous\n0,1,0\n1,2,0");
+    size_t k = strlen(long_cont);
+    memset(long_cont + k, ' ', 100000);
+    strcpy(long_cont + k + 100000, "\n");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!rows[i].fin) {
+            rows[i].fin = long_fin;
+            rows[i].fin_len = strlen(long_fin);
+            rows[i].cont = long_cont;
+            rows[i].cont_len = strlen(long_cont);
+        }
+}
+
+/* an accepted scenario: the normal end of each command */
+static void accept_ok(const command *c, const row *r, int st)
+{
+    /* utility of 10^400 vs 0: the weight ratio exp(-5e399) is past the weighted oracle's
+     * exponent range (exp(-3e18)): exit 3 with that reason, a documented limit, not bad
+     * input */
+    if (!strcmp(c->name, "utility") && !strcmp(r->id, "10^400")) {
+        ck_assert_msg(st == 3 && strstr(errtxt, "outside"), "utility 10^400: exit %d: %s", st, errtxt);
+        return;
+    }
+    /* check: two draws are too few to test (4), or, with 10^400, the draw of b whose
+     * probability is 0 in double is a support violation (1); compare: a verdict on the
+     * given 0.5, 0.5 (0 or 1) */
+    int ok = !strcmp(c->name, "check") ? (st == 4 || (st == 1 && !strcmp(r->id, "10^400")))
+             : !strcmp(c->name, "compare") ? (st == 0 || st == 1)
+                                           : st == 0;
+    ck_assert_msg(ok, "%s on '%s' (%s): exit %d: %s", c->name, r->id, r->why, st, errtxt);
+    ck_assert_msg(out[0] != 0, "%s on '%s': accepted but wrote nothing", c->name, r->id);
+}
+
+static void rejected(const char *what, const char *file, int expect, unsigned long line, int st)
+{
+    ck_assert_msg(st == 2, "%s: exit %d (expected 2): %s", what, st, errtxt);
+    ck_assert_msg(out[0] == 0, "%s: rejected, but wrote to standard output: '%.200s'", what, out);
+    char want[128];
+    if (expect == REJ_LINE)
+        snprintf(want, sizeof want, "%s:%lu: ", file, line);
+    else
+        snprintf(want, sizeof want, "%s: ", file);
+    ck_assert_msg(strstr(errtxt, want) != NULL, "%s: message lacks '%s': %s", what, want, errtxt);
+}
+
+START_TEST(scenario_rows)
+{
+    long_rows();
+    put("d.txt", "a\nb\n");
+    put("p.txt", "0.5\n0.5\n");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const row *r = &rows[i];
+        put_bytes("in.csv", r->fin, r->fin_len);
+        put_bytes("in.cont", r->cont, r->cont_len);
+        for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+            const command *c = &cmds[k];
+            const char *f = c->cont ? "in.cont" : "in.csv";
+            char what[160];
+            snprintf(what, sizeof what, "%s on '%s' (%s)", c->name, r->id, r->why);
+            int st = run(c->fmt, f, f);
+            if (r->expect == ACCEPT)
+                accept_ok(c, r, st);
+            else
+                rejected(what, f, r->expect, r->line + (c->cont ? 1 : 0), st);
+        }
+    }
+}
+END_TEST
+
+/* The second files: draws (check, audit) and probabilities (compare), same rows. */
+typedef struct row2 {
+    const char *id;
+    const char *draws;
+    size_t draws_len;
+    int draws_expect;
+    unsigned long draws_line;
+    const char *probs;
+    size_t probs_len;
+    int probs_expect;
+    unsigned long probs_line;
+    const char *why;
+} row2;
+
+static const row2 rows2[] = {
+    {"empty", S(""), REJ_FILE, 0, S(""), REJ_FILE, 0, "no draws / no probabilities"},
+    {"only comments", S("# x\n"), REJ_FILE, 0, S("# x\n"), REJ_FILE, 0, "the same"},
+    {"NaN", S("nan\nb\n"), REJ_LINE, 1, S("nan\n0.5\n"), ACCEPT, 0,
+     "no label 'nan'; a NaN probability is a value to judge (it fails)"},
+    {"inf", S("inf\nb\n"), REJ_LINE, 1, S("inf\n0.5\n"), ACCEPT, 0, "the same for inf"},
+    {"-0", S("-0\nb\n"), REJ_LINE, 1, S("-0\n1\n"), ACCEPT, 0,
+     "no label '-0' (and not an index: digits only); -0 is the probability 0"},
+    {"10^400", S("1e400\nb\n"), REJ_LINE, 1, S("1e400\n0\n"), ACCEPT, 0,
+     "no such label; an exact probability above 1 (it fails)"},
+    {"10^-400", S("1e-400\nb\n"), REJ_LINE, 1, S("1e-400\n1\n"), ACCEPT, 0,
+     "no such label; an exact probability"},
+    {"non-UTF-8", S("a\xff\nb\n"), REJ_LINE, 1, S("0.5\xff\n0.5\n"), REJ_LINE, 1, "text is UTF-8"},
+    {"BOM", S("\xEF\xBB\xBF" "a\nb\n"), ACCEPT, 0, S("\xEF\xBB\xBF" "0.5\n0.5\n"), ACCEPT, 0,
+     "a byte-order mark at the start"},
+    {"CRLF", S("a\r\nb\r\n"), ACCEPT, 0, S("0.5\r\n0.5\r\n"), ACCEPT, 0, "Windows line ends"},
+    {"NUL", S("a\0\nb\n"), REJ_LINE, 1, S("0.5\0\n0.5\n"), REJ_LINE, 1, "a NUL byte"},
+    {"duplicate label", S("a\na\n"), ACCEPT, 0, S("a,0.5\na,0.5\n"), REJ_LINE, 2,
+     "the same draw twice is two draws; a second probability for a label is an error"},
+    {"missing value", S("a\n\nb\n"), ACCEPT, 0, S("a,\nb,0.5\n"), REJ_LINE, 1,
+     "a blank line between draws is skipped; 'a,' has no probability"},
+};
+
+START_TEST(second_file_rows)
+{
+    put("x.csv", "a,1\nb,0\n");
+    put("g.txt", "a\nb\n");
+    static char longd[100010], longp[100010];
+    for (size_t i = 0; i < sizeof rows2 / sizeof rows2[0] + 1; i++) {
+        row2 r;
+        if (i < sizeof rows2 / sizeof rows2[0]) {
+            r = rows2[i];
+        } else { /* a 10^5-character line 2 */
+            strcpy(longd, "a\n");
+            memset(longd + 2, 'b', 100000);
+            strcpy(longd + 100002, "\n");
+            strcpy(longp, "0.5\n0.");
+            memset(longp + 6, '5', 100000);
+            strcpy(longp + 100006, "\n");
+            r = (row2){"10^5-character line", longd, strlen(longd), REJ_LINE, 2, longp,
+                       strlen(longp), REJ_LINE, 2, "longer than the 4096-byte limit"};
+        }
+        put_bytes("s.txt", r.draws, r.draws_len);
+        put_bytes("q.txt", r.probs, r.probs_len);
+        char what[160];
+        snprintf(what, sizeof what, "check --samples '%s' (%s)", r.id, r.why);
+        int st = run("$E check --epsilon 1 --samples s.txt x.csv");
+        if (r.draws_expect == ACCEPT)
+            ck_assert_msg(st == 4 && out[0], "%s: exit %d: %s", what, st, errtxt); /* 2 draws: too few */
+        else
+            rejected(what, "s.txt", r.draws_expect, r.draws_line, st);
+        snprintf(what, sizeof what, "audit --samples-x '%s' (%s)", r.id, r.why);
+        st = run("$E audit --epsilon 1 --samples-x s.txt --samples-y g.txt x.csv x.csv");
+        if (r.draws_expect == ACCEPT)
+            ck_assert_msg(st == 0 && out[0], "%s: exit %d: %s", what, st, errtxt);
+        else
+            rejected(what, "s.txt", r.draws_expect, r.draws_line, st);
+        snprintf(what, sizeof what, "compare --probs '%s' (%s)", r.id, r.why);
+        st = run("$E compare --epsilon 1 --probs q.txt x.csv");
+        if (r.probs_expect == ACCEPT)
+            ck_assert_msg((st == 0 || st == 1) && out[0], "%s: exit %d: %s", what, st, errtxt);
+        else
+            rejected(what, "q.txt", r.probs_expect, r.probs_line, st);
+    }
+}
+END_TEST
+
+/* continuous draws (one number per line): the same rules for the bytes */
+START_TEST(continuous_draws_rows)
+{
+    put("u.csv", "# output: continuous\n0,1,0\n");
+    static const struct { const char *id; const char *d; size_t n; int expect; } r[] = {
+        {"non-UTF-8", S("0.5\n0.2\xff\n"), REJ_LINE},
+        {"NUL", S("0.5\n0.2\0\n"), REJ_LINE},
+        {"control character", S("0.5\n0.2\x1b[2J\n"), REJ_LINE},
+    };
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        put_bytes("c.txt", r[i].d, r[i].n);
+        char what[96];
+        snprintf(what, sizeof what, "continuous check on '%s'", r[i].id);
+        rejected(what, "c.txt", r[i].expect, 2, run("$E check --epsilon 1 --samples c.txt u.csv"));
+        ck_assert_msg(!strchr(errtxt, '\xff') && !strchr(errtxt, 0x1b), "%s: raw bytes in: %s", what, errtxt);
+    }
+}
+END_TEST
+
+START_TEST(option_rows)
+{
+    put("x.csv", "a,1\nb,0\n");
+    put("u.csv", "# output: continuous\n0,1,0\n");
+    put("d.txt", "a\nb\n");
+    put("p.txt", "0.5\n0.5\n");
+    /* epsilon: 0, -1 and nan are refused (privacy needs eps > 0, a number); 1e-400 is an
+     * exact positive rational (almost uniform output), accepted */
+    static const char *const bad_eps[] = {"0", "-1", "nan"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        const command *c = &cmds[k];
+        const char *f = c->cont ? "u.csv" : "x.csv";
+        char fmt[160];
+        /* the command line with --epsilon E in place of --epsilon 1 */
+        const char *e1 = strstr(c->fmt, "--epsilon 1");
+        snprintf(fmt, sizeof fmt, "%.*s--epsilon %%s%s", (int)(e1 - c->fmt), c->fmt,
+                 e1 + strlen("--epsilon 1"));
+        char cmd[256];
+        for (size_t j = 0; j < 3; j++) {
+            snprintf(cmd, sizeof cmd, fmt, bad_eps[j], f, f);
+            int st = run("%s", cmd);
+            ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", cmd, st, out);
+            ck_assert_msg(strstr(errtxt, "--epsilon") != NULL, "%s: %s", cmd, errtxt);
+        }
+        snprintf(cmd, sizeof cmd, fmt, "1e-400", f, f);
+        int st = run("%s", cmd);
+        ck_assert_msg(st == 0 || (st == 4 && !strcmp(c->name, "check")), "%s: exit %d: %s", cmd, st, errtxt);
+        ck_assert_msg(out[0] != 0, "%s: no output", cmd);
+        /* an unknown option */
+        snprintf(fmt, sizeof fmt, "%s --no-such-option", c->fmt);
+        snprintf(cmd, sizeof cmd, fmt, f, f);
+        st = run("%s", cmd);
+        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d", cmd, st);
+        ck_assert_msg(strstr(errtxt, "unknown option '--no-such-option'") != NULL, "%s: %s", cmd, errtxt);
+    }
+    /* the commands without a scenario: the option rows (demo and example take no
+     * --epsilon: an unknown option; score: its option parser already behaves) */
+    static const char *const other[] = {
+        "$E demo --no-such-option", "$E demo --epsilon 0", "$E demo --epsilon nan",
+        "$E example --no-such-option", "$E example marital --no-such-option",
+        "$E example --epsilon 1e-400", "$E score median --no-such-option",
+    };
+    for (size_t j = 0; j < sizeof other / sizeof other[0]; j++) {
+        int st = run("%s", other[j]);
+        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", other[j], st, out);
+        ck_assert_msg(strstr(errtxt, "expmech ") != NULL, "%s: %s", other[j], errtxt);
+    }
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("bad_input");
+    TCase *tc = tcase_create("table");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, scenario_rows);
+    tcase_add_test(tc, second_file_rows);
+    tcase_add_test(tc, continuous_draws_rows);
+    tcase_add_test(tc, option_rows);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+EM_CHECK_MAIN(suite)
