@@ -48,6 +48,8 @@ static void write_scenarios(void)
     put("s4.txt", "# sensitivity: 2\nx,18014398509481986\ny,0\nz,18014398509481985.5\n");
 }
 
+/* The monotone rows need --force since issue 12: s1.txt has no "# monotone: yes" header;
+   forced, the program computes what it computed before, so the hashes stand. */
 START_TEST(golden)
 {
     static const struct {
@@ -55,9 +57,9 @@ START_TEST(golden)
     } g[] = {
         {"probs --epsilon 1 s1.txt", "a0c43eefc3c4cf4261793b0365a0d6859c3135fb057193f74e0aeb31e2abc32d"},
         {"probs --epsilon 37/100 --digits 30 --format json s1.txt", "df8635eeca2126db3ed2e1cc60bb6a07977c3a1d4e56ade829859e266198f3b6"},
-        {"probs --epsilon 2 --variant monotone --digits 5 s1.txt", "a065d656abdb4a3700f511c3afaa24e43690344ca46731338ab33e0ec7292eb4"},
+        {"probs --epsilon 2 --variant monotone --force --digits 5 s1.txt", "a065d656abdb4a3700f511c3afaa24e43690344ca46731338ab33e0ec7292eb4"},
         {"sample --epsilon 1 -n 3000 --seed 7 s1.txt", "3414a00d77ca9fc99bfde2c08780eaf83c4be161fffc35d0ce93aca2e7d06640"},
-        {"sample --epsilon 1/3 -n 2000 --seed 8 --variant monotone s1.txt", "492e31c893e267f726ee8601c19da329297fe033dc983e5ad1f24f284d7f666a"},
+        {"sample --epsilon 1/3 -n 2000 --seed 8 --variant monotone --force s1.txt", "492e31c893e267f726ee8601c19da329297fe033dc983e5ad1f24f284d7f666a"},
         {"sample --epsilon 1 -n 2000 --seed 9 --sampler float s1.txt", "2594d874abb40ed5311e746a1dc08826572c88439be36323deb4b7ea0f54741f"},
         {"probs --epsilon 1 s2.txt", "03ce3ad6d0beaecf51e93a54d3dc94b8b3c49008beb669d894042e53cfbf7a10"},
         {"probs --epsilon 1 --digits 40 --format json s2.txt", "47d87507bf952557595d8624605dec3ee6342bde383012c7d9f16d8ba63652a2"},
