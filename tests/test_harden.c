@@ -566,6 +566,40 @@ START_TEST(version_and_hint)
 }
 END_TEST
 
+/* ------------------------------------------- the output-independent timing mode */
+
+START_TEST(timing_fixed_mode)
+{
+    /* The law is unchanged (the library's enumeration test, test_exact bits_first_chunk_63,
+     * shows it exactly): here the command's draws pass the G-test at N = 10^5, and the same
+     * draws judged as draws of the ε-not-halved law (--epsilon 2) are rejected, so the
+     * check could fail (power 0.99 against ε 1 -> 2 needs N = 247 on 7 cells: the G-test
+     * noncentrality, stats/stat_marital.c rejects the same bug with G = 1.5e5 at 10^6). */
+    ck_assert_int_eq(run("($E example marital > m.csv)"), 0);
+    ck_assert_msg(run("($E sample --epsilon 1 -n 100000 --seed 12 --timing fixed m.csv > d.txt)") == 0, "%s", errtxt);
+    ck_assert_int_eq(run("$E check --epsilon 1 --samples d.txt m.csv"), 0);
+    ck_assert_ptr_nonnull(strstr(out, "verdict: PASS"));
+    ck_assert_int_eq(run("$E check --epsilon 2 --samples d.txt m.csv"), 1);
+    /* --timing variable is the default: the same draws */
+    ck_assert_int_eq(run("($E sample --epsilon 1 -n 20 --seed 12 m.csv > v.txt); "
+                         "$E sample --epsilon 1 -n 20 --seed 12 --timing=variable m.csv | cmp - v.txt"), 0);
+    /* refused where no output-independent mode exists, and bad words: exit 2, no stdout */
+    static const char *const refused[] = {
+        "sample --epsilon 1 --timing fixed --variant pf m.csv",
+        "sample --epsilon 1 --timing fixed --sampler float m.csv",
+        "sample --epsilon 1 --timing fixed u.csv",
+        "sample --epsilon 1 --timing often m.csv",
+        "sample --epsilon 1 m.csv --timing",
+    };
+    scenarios();
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        ck_assert_int_eq(run("$E %s", refused[i]), 2);
+        ck_assert_str_eq(out, "");
+        ck_assert_ptr_nonnull(strstr(errtxt, "--timing"));
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("harden");
@@ -587,6 +621,7 @@ static Suite *suite(void)
     tcase_add_test(tc, audit_equal_laws_exactly_zero);
     tcase_add_test(tc, compare_reads_probs_output);
     tcase_add_test(tc, version_and_hint);
+    tcase_add_test(tc, timing_fixed_mode);
     suite_add_tcase(s, tc);
     return s;
 }

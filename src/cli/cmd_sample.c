@@ -43,6 +43,11 @@ static const char help[] =
     "                     (McKenna & Sheldon 2020; acceptance exp(E (u - u*) / (2 D)),\n"
     "                     exact sampler only; spec/PermuteAndFlip.md)\n"
     "  --sampler S        exact (default) or float (not pure epsilon-DP: see above)\n"
+    "  --timing T         variable (default) or fixed: the exact sampler of a finite\n"
+    "                     scenario reads one 63-bit chunk and scans all n + 1 bounds on\n"
+    "                     every draw, so its work does not depend on the output (the\n"
+    "                     slow path runs with probability <= n 2^-60 per draw;\n"
+    "                     SECURITY.md has the measured times)\n"
     "  --force            run a --sensitivity below the file's header, or --variant monotone\n"
     "                     without '# monotone: yes' (refused otherwise: not epsilon-DP)\n"
     "  -n N               number of draws (default 1)\n"
@@ -59,7 +64,8 @@ static const char help[] =
     "error on standard output (sampling stops at the first failed write).\n";
 
 /* The exact sampler's loop: -n draws, labels to stdout. */
-static int sample_exact(em_cli *c, em_scenario *sc, mpq_t delta, int variant, int pf)
+static int sample_exact(em_cli *c, em_scenario *sc, mpq_t delta, int variant, int pf,
+                        int fixed_timing)
 {
     em_exact *x = NULL;
     em_pf *y = NULL;
@@ -68,6 +74,8 @@ static int sample_exact(em_cli *c, em_scenario *sc, mpq_t delta, int variant, in
     if (st == EM_OK)
         st = pf ? em_pf_new(sc->n, sc->u, sc->excluded, c->eps, delta, EM_STANDARD, &y)
                 : em_exact_new_src(sc->n, &src, sc->excluded, c->eps, delta, variant, &x);
+    if (st == EM_OK && fixed_timing) /* SECURITY.md: one 63-bit read, one full scan per draw */
+        st = em_exact_set_first_chunk(x, 63);
     if (st != EM_OK) {
         fprintf(stderr, "%s: %s\n", c->cmd, em_strerror(st));
         return em_cli_status_exit(st);
@@ -109,46 +117,54 @@ static int sample_exact(em_cli *c, em_scenario *sc, mpq_t delta, int variant, in
 
 int cmd_sample(int argc, char **argv)
 {
-    /* --sampler is this command's own option: taken out before the shared parser */
-    int use_float = 0, bad_sampler = 0;
+    /* --sampler and --timing are this command's own options: taken out before the shared
+       parser.  Each takes one word from a fixed list. */
+    static const char *const words[2][3] = {{"exact", "float", NULL}, {"variable", "fixed", NULL}};
+    static const char *const names[2] = {"--sampler", "--timing"};
+    int choice[2] = {0, 0}, bad = -1;
     char **av = malloc(((size_t)argc + 1) * sizeof *av);
     int ac = 0;
     if (!av) {
         fprintf(stderr, "expmech sample: out of memory\n");
         return EM_EXIT_INTERNAL;
     }
-    for (int i = 0; i < argc; i++) {
-        const char *v = NULL;
+    for (int i = 0; i < argc && bad < 0; i++) {
         if (i > 0 && !strcmp(argv[i], "--")) {
             while (i < argc)
                 av[ac++] = argv[i++];
             break;
         }
-        if (i > 0 && !strcmp(argv[i], "--sampler")) {
-            if (i + 1 >= argc) {
-                bad_sampler = 1;
-                break;
+        int o = -1;
+        const char *v = NULL;
+        for (int k = 0; k < 2 && o < 0; k++) {
+            size_t len = strlen(names[k]);
+            if (i > 0 && !strcmp(argv[i], names[k])) {
+                o = k;
+                v = i + 1 < argc ? argv[++i] : NULL;
+            } else if (i > 0 && !strncmp(argv[i], names[k], len) && argv[i][len] == '=') {
+                o = k;
+                v = argv[i] + len + 1;
             }
-            v = argv[++i];
-        } else if (i > 0 && !strncmp(argv[i], "--sampler=", 10)) {
-            v = argv[i] + 10;
-        } else {
+        }
+        if (o < 0) {
             av[ac++] = argv[i];
             continue;
         }
-        if (!strcmp(v, "float"))
-            use_float = 1;
-        else if (!strcmp(v, "exact"))
-            use_float = 0;
-        else
-            bad_sampler = 1;
+        bad = o;
+        for (int w = 0; v && words[o][w]; w++)
+            if (!strcmp(v, words[o][w])) {
+                choice[o] = w;
+                bad = -1;
+            }
     }
     av[ac] = NULL;
-    if (bad_sampler) {
-        fprintf(stderr, "expmech sample: --sampler takes 'exact' or 'float'\n");
+    if (bad >= 0) {
+        fprintf(stderr, "expmech sample: %s takes '%s' or '%s'\n", names[bad], words[bad][0],
+                words[bad][1]);
         free(av);
         return EM_EXIT_USAGE;
     }
+    const int use_float = choice[0] == 1, fixed_timing = choice[1] == 1;
     argc = ac;
     argv = av;
 
@@ -173,6 +189,14 @@ int cmd_sample(int argc, char **argv)
                           EM_OPT_EPSILON, help, &sc, delta, &variant);
     if (rc >= 0)
         goto done;
+    if (fixed_timing && (use_float || sc.continuous || sc.has_measure ||
+                         variant == EM_CLI_VARIANT_PF)) {
+        fprintf(stderr, "%s: --timing fixed is offered by the exact sampler of a finite "
+                        "scenario only: the continuous sampler's time reveals the piece, "
+                        "permute-and-flip's the visiting order (SECURITY.md)\n", c.cmd);
+        rc = EM_EXIT_USAGE;
+        goto done;
+    }
     if (sc.continuous || sc.has_measure) {
         rc = em_cli_cont_sample(&c, &sc, delta, variant, use_float);
         if (rc >= 0)
@@ -186,7 +210,7 @@ int cmd_sample(int argc, char **argv)
         goto done;
     }
     if (!use_float) {
-        rc = sample_exact(&c, &sc, delta, variant, pf);
+        rc = sample_exact(&c, &sc, delta, variant, pf, fixed_timing);
         if (rc >= 0)
             goto done;
         goto flush;
