@@ -1,0 +1,34 @@
+/* Ghost lemma functions for the scores over a range (spec/ScoreRange.acsl):
+   between two consecutive distinct rows every rank count is constant.  Proofs
+   in ScoreRange_lemmas.c.  The sensitivities are those of the finite scores
+   (ScoreRank_lemmas.h, ScoreRevenue_lemmas.h, ScoreMisc_lemmas.h): the pieces
+   give the same score at every point, so nothing new is needed there. */
+#ifndef EM_SCORERANGE_LEMMAS_H
+#define EM_SCORERANGE_LEMMAS_H
+#include <stddef.h>
+#include <stdint.h>
+#include "spec/Rank.acsl"
+#include "spec/Revenue.acsl"
+
+/*@
+  // diffprivlib's quantile utility -|i - alpha n| (times qb) is ours wherever
+  // no row equals the candidate (lt + gt = n): the two conventions give the
+  // same pieces and differ only in the sensitivity declared.
+  lemma QuantileOf_Diffprivlib: \forall integer lt, gt, n, qa, qb;
+    lt + gt == n ==> QuantileOf(lt, gt, qa, qb) == - \abs(qb * lt - qa * n);
+*/
+
+/* i rows at or below lo, the other n - i at or above hi: for every r in
+   (lo, hi), i rows are below r and n - i above (and at or above) it. */
+/*@ ghost
+  /@ requires index: i <= n;
+     requires below: \forall integer t; 0 <= t < i ==> a[t] <= lo;
+     requires above: \forall integer t; i <= t < n ==> a[t] >= hi;
+     assigns \nothing;
+     ensures lt: \forall integer r; lo < r < hi ==> CountLt(a, n, r) == i;
+     ensures gt: \forall integer r; lo < r < hi ==> CountGt(a, n, r) == n - i;
+     ensures ge: \forall integer r; lo < r < hi ==> CountGe(a, n, r) == n - i;
+  @/
+  void Range_Counts(const int64_t *a, size_t n, size_t i, int64_t lo, int64_t hi);
+*/
+#endif
