@@ -13,3 +13,10 @@
     for (size_t t = 0; t < n; t++) { }
   }
 */
+
+/*@ ghost
+  void Quantile_Pieces(const em_piece *p, size_t m, const int64_t *a, size_t n, int64_t qa, int64_t qb)
+  {
+    /@ assert zero: \forall integer j, r; 0 <= j < m ==> p[j].a + p[j].b * r == p[j].a; @/
+  }
+*/

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "spec/Rank.acsl"
 #include "spec/Revenue.acsl"
+#include "spec/ScoreRange.acsl"
 
 /*@
   // diffprivlib's quantile utility -|i - alpha n| (times qb) is ours wherever
@@ -30,5 +31,17 @@
      ensures ge: \forall integer r; lo < r < hi ==> CountGe(a, n, r) == n - i;
   @/
   void Range_Counts(const int64_t *a, size_t n, size_t i, int64_t lo, int64_t hi);
+*/
+/* A constant piece is linear with slope 0, in a context free of the products
+   (qb * n) of the caller that send the solvers into nonlinear arithmetic. */
+/*@ ghost
+  /@ requires flat: \forall integer j; 0 <= j < m ==> p[j].b == 0;
+     requires score: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
+       QuantileScore(a, n, r, qa, qb) == p[j].a;
+     assigns \nothing;
+     ensures pieces: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
+       QuantileScore(a, n, r, qa, qb) == p[j].a + p[j].b * r;
+  @/
+  void Quantile_Pieces(const em_piece *p, size_t m, const int64_t *a, size_t n, int64_t qa, int64_t qb);
 */
 #endif

@@ -97,6 +97,28 @@ static void put_piece(em_piece *p, size_t j, int64_t lo, int64_t hi, int64_t a, 
     */
 }
 
+/* The first index after i whose row is above cur (data[i] == cur): skips the ties of a
+   breakpoint, so that the next piece starts above it. */
+/*@ requires valid_data: \valid_read(data + (0 .. n - 1));
+    requires index: i < n && data[i] == cur;
+    requires below: \forall integer t; 0 <= t < i ==> data[t] <= cur;
+    assigns \nothing;
+    ensures moved: i < \result <= n;
+    ensures below: \forall integer t; 0 <= t < \result ==> data[t] <= cur;
+    ensures next: \result < n ==> data[\result] > cur;
+ */
+static size_t skip_ties(size_t n, const int64_t *data, size_t i, int64_t cur)
+{
+    size_t j = i + 1;
+    /*@ loop invariant range: i < j <= n;
+        loop invariant below: \forall integer t; 0 <= t < j ==> data[t] <= cur;
+        loop assigns j;
+        loop variant n - j; */
+    while (j < n && data[j] <= cur)
+        j++;
+    return j;
+}
+
 /* Cut [lo, hi] at every distinct row strictly inside it, in one pass over the
    sorted rows: i is the number of rows at or below the current left end cur,
    so every r of the open piece after cur has i rows below it and n - i above.
@@ -148,8 +170,6 @@ static size_t pieces_of(int kind, size_t n, const int64_t *data, int64_t lo, int
         loop invariant last: k > 0 ==> p[k - 1].hi == cur;
         loop invariant nonempty: \forall integer j; 0 <= j < k ==> p[j].lo < p[j].hi;
         loop invariant adjacent: \forall integer j; 0 <= j < k - 1 ==> p[j].hi == p[j + 1].lo;
-        loop invariant breaks: \forall integer j; 0 <= j < k ==>
-          \exists integer t; 0 <= t < n && data[t] == p[j].hi;
         loop invariant inside: \forall integer j, t; 0 <= j < k && 0 <= t < n ==>
           !(p[j].lo < data[t] < p[j].hi);
         loop invariant frame: \forall integer c; CountLt(data, n, c) == CountLt{Pre}(data, n, c) &&
@@ -176,18 +196,34 @@ static size_t pieces_of(int kind, size_t n, const int64_t *data, int64_t lo, int
         int64_t a = piece_value(kind, n, i, qa, qb);
         int64_t b = kind == RANGE_REVENUE ? (int64_t)(n - i) : 0;
         put_piece(p, k, cur, v, a, b, data, n);
-        //@ assert witness: data[i] == p[k].hi;
-        //@ assert new_break: \exists integer t; 0 <= t < n && data[t] == p[k].hi;
+        /* the invariants for k + 1 pieces, one fact at a time */
+        //@ assert new_piece: p[k].lo == cur && p[k].hi == v && cur < v;
         //@ assert new_inside: \forall integer t; 0 <= t < n ==> !(p[k].lo < data[t] < p[k].hi);
+        //@ assert next_start: p[0].lo == lo;
+        //@ assert next_nonempty: \forall integer j; 0 <= j <= k ==> p[j].lo < p[j].hi;
+        //@ assert old_adjacent: \forall integer j; 0 <= j < k - 1 ==> p[j].hi == p[j + 1].lo;
+        //@ assert new_adjacent: k > 0 ==> p[k - 1].hi == p[k].lo;
+        //@ assert next_adjacent: \forall integer j; 0 <= j < k ==> p[j].hi == p[j + 1].lo;
+        //@ assert next_inside: \forall integer j, t; 0 <= j <= k && 0 <= t < n ==> !(p[j].lo < data[t] < p[j].hi);
+        /*@ assert next_revenue_linear: kind == RANGE_REVENUE ==> \forall integer j; 0 <= j <= k ==>
+              p[j].a == 0 && 0 <= p[j].b <= n; */
+        /*@ assert next_revenue: kind == RANGE_REVENUE ==> \forall integer j, r; 0 <= j <= k &&
+              p[j].lo < r < p[j].hi ==> CountGe{Pre}(data, n, r) == p[j].b; */
+        /*@ assert next_median_constant: kind == RANGE_MEDIAN ==> \forall integer j; 0 <= j <= k ==>
+              p[j].b == 0 && -2 * n <= p[j].a <= 0; */
+        /*@ assert next_median: kind == RANGE_MEDIAN ==> \forall integer j, r; 0 <= j <= k &&
+              p[j].lo < r < p[j].hi ==> MedianScore{Pre}(data, n, r) == p[j].a; */
+        /*@ assert next_quantile_constant: kind == RANGE_QUANTILE ==> \forall integer j; 0 <= j <= k ==>
+              p[j].b == 0 && -qb * n <= p[j].a <= 0; */
+        /*@ assert old_quantile: kind == RANGE_QUANTILE ==> \forall integer j, r; 0 <= j < k &&
+              p[j].lo < r < p[j].hi ==> QuantileScore{Pre}(data, n, r, qa, qb) == p[j].a; */
+        /*@ assert new_quantile: kind == RANGE_QUANTILE ==> \forall integer r;
+              p[k].lo < r < p[k].hi ==> QuantileScore{Pre}(data, n, r, qa, qb) == p[k].a; */
+        /*@ assert next_quantile: kind == RANGE_QUANTILE ==> \forall integer j, r; 0 <= j <= k &&
+              p[j].lo < r < p[j].hi ==> QuantileScore{Pre}(data, n, r, qa, qb) == p[j].a; */
         k++;
         cur = v;
-        /*@ loop invariant range: 0 <= i <= n;
-            loop invariant below: \forall integer t; 0 <= t < i ==> data[t] <= cur;
-            loop invariant moved: i >= k;
-            loop assigns i;
-            loop variant n - i; */
-        while (i < n && data[i] <= cur)
-            i++;
+        i = skip_ties(n, data, i, cur);
     }
     //@ assert above: \forall integer t; i <= t < n ==> data[t] >= hi;
     //@ ghost Range_Counts(data, n, i, cur, hi);
@@ -201,7 +237,10 @@ static size_t pieces_of(int kind, size_t n, const int64_t *data, int64_t lo, int
     //@ assert frame_quantile: \forall integer c; QuantileScore(data, n, c, qa, qb) == QuantileScore{Pre}(data, n, c, qa, qb);
     //@ assert last_inside: \forall integer t; 0 <= t < n ==> !(p[k].lo < data[t] < p[k].hi);
     //@ assert cut_inside: \forall integer j, t; 0 <= j <= k && 0 <= t < n ==> !(p[j].lo < data[t] < p[j].hi);
-    //@ assert cut_breaks: \forall integer j; 0 <= j < k ==> \exists integer t; 0 <= t < n && data[t] == p[j].hi;
+    //@ assert tiling_start: p[0].lo == lo;
+    //@ assert tiling_end: p[k].hi == hi;
+    //@ assert tiling_nonempty: \forall integer j; 0 <= j <= k ==> p[j].lo < p[j].hi;
+    //@ assert tiling_adjacent: \forall integer j; 0 <= j < k ==> p[j].hi == p[j + 1].lo;
     /*@ assert last_revenue: kind == RANGE_REVENUE ==> p[k].a == 0 && 0 <= p[k].b <= n &&
           \forall integer r; p[k].lo < r < p[k].hi ==> CountGe(data, n, r) == p[k].b; */
     /*@ assert last_median: kind == RANGE_MEDIAN ==> p[k].b == 0 && -2 * n <= p[k].a <= 0 &&
@@ -253,6 +292,8 @@ int em_range_median(size_t n, const int64_t *data, int64_t lo, int64_t hi, em_pi
     //@ assert constant: \forall integer j; 0 <= j < m ==> p[j].b == 0 && -2 * n <= p[j].a <= 0;
     /*@ assert score: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
           MedianScore(data, n, r) == p[j].a; */
+    /*@ assert pieces: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
+          MedianScore(data, n, r) == p[j].a + p[j].b * r; */
     *k = m;
     return EM_OK;
 }
@@ -274,6 +315,8 @@ int em_range_quantile(size_t n, const int64_t *data, int64_t lo, int64_t hi, int
     //@ assert constant: \forall integer j; 0 <= j < m ==> p[j].b == 0 && -qb * n <= p[j].a <= 0;
     /*@ assert score: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
           QuantileScore(data, n, r, qa, qb) == p[j].a; */
+    //@ assert flat: \forall integer j; 0 <= j < m ==> p[j].b == 0;
+    //@ ghost Quantile_Pieces(p, m, data, n, qa, qb);
     *k = m;
     return EM_OK;
 }
