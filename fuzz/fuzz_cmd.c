@@ -1,4 +1,5 @@
-/* fuzz_cmd: every command entry point of the expmech program with fuzzed input files.
+/* fuzz_cmd: every command entry point of the expmech program with fuzzed input files
+ * (score: a first byte >= 0xF0).
  * Input: one byte choosing a command line from the table below, then the first file, then
  * optionally "\n@@@\n" and the second file (samples, probabilities, a CDF table, or the
  * neighbouring scenario).  libFuzzer's -close_fd_mask=3 discards the commands' standard
@@ -44,6 +45,17 @@ static const char *const lines[][14] = {
     A("audit", "--epsilon", "1", "F1", "F2"),
 };
 #define NLINES (sizeof lines / sizeof lines[0])
+/* `score` on fuzzed data (--range, --column, --convention): chosen by a first byte >= 0xF0,
+   so that the bytes below keep choosing the lines above (the corpus depends on it). */
+static const char *const score_lines[][14] = {
+    A("score", "revenue", "--data", "F1", "--range", "0:3.5"),
+    A("score", "median", "--data", "F1", "--range", "0:400"),
+    A("score", "quantile", "--alpha", "1/3", "--convention", "diffprivlib", "--data", "F1", "--range", "-1/2:1e3"),
+    A("score", "laplace", "--data", "F1", "--range", "-inf:inf"),
+    A("score", "count", "--data", "F1", "--column", "x", "--candidates", "F2"),
+    A("score", "median", "--data", "F1", "--column", "v", "--range", "0:10"),
+};
+#define NSCORE (sizeof score_lines / sizeof score_lines[0])
 
 static void put(const char *path, const uint8_t *p, size_t n)
 {
@@ -69,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         put(f2, sep + 5, n - n1 - 5);
     else
         put(f2, (const uint8_t *)"", 0);
-    const char *const *line = lines[data[0] % NLINES];
+    const char *const *line = data[0] >= 0xF0 ? score_lines[(data[0] - 0xF0) % NSCORE] : lines[data[0] % NLINES];
     char *argv[16];
     int argc = 0;
     for (; line[argc]; argc++)

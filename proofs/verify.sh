@@ -51,6 +51,7 @@ SCORE_STEPS=(
   "score-rank|src/core/em_score_rank.c|proofs/lemmas/ScoreRank_lemmas.c"
   "score-revenue|src/core/em_score_revenue.c|proofs/lemmas/ScoreRevenue_lemmas.c"
   "score-misc|src/core/em_score_rr.c src/core/em_score_laplace.c|proofs/lemmas/ScoreMisc_lemmas.c"
+  "score-range|src/core/em_score_range.c|proofs/lemmas/ScoreRange_lemmas.c"
 )
 SCORE_FILES=""
 for st in "${SCORE_STEPS[@]}"; do IFS='|' read -r _ c l <<<"$st"; SCORE_FILES="$SCORE_FILES $c $l"; done

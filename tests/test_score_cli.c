@@ -67,10 +67,15 @@ START_TEST(counts_socks_occupations)
     ck_assert(has_line(out, "Violent,10") && has_line(out, "NonViolent,90"));
     ck_assert_int_eq(run("$E score count --data socks.txt --candidates c.txt --neighbours substitution"), 0);
     ck_assert(has_line(out, "# sensitivity: 1") && !strstr(out, "# monotone"));
-    /* without --candidates: the distinct values, with a note */
-    ck_assert_int_eq(run("$E score count --data socks.txt"), 0);
-    ck_assert(strstr(errtxt, "not private"));
+    /* without --candidates: refused (the distinct values leak which values occur); the
+       explicit --candidates-from-data takes them, with a warning */
+    ck_assert_int_eq(run("$E score count --data socks.txt"), 2);
+    ck_assert(strstr(errtxt, "--candidates is required") && out[0] == 0);
+    ck_assert_int_eq(run("$E score count --data socks.txt --candidates-from-data"), 0);
+    ck_assert(strstr(errtxt, "warning") && strstr(errtxt, "not differentially private"));
     ck_assert(has_line(out, "Violent,10"));
+    ck_assert_int_eq(run("$E score frequency --data socks.txt --candidates-from-data --neighbours add-remove"), 0);
+    ck_assert(has_line(out, "# sensitivity: 1") && has_line(out, "Violent,0.1"));
     /* max-normalised count of the occupations (seed 004, two categories scaled down) */
     put("occ.txt", "Sales\nSales\nSales\nArmed-Forces\n");
     put("oc.txt", "Sales\nArmed-Forces\nBaby\n");
@@ -107,6 +112,100 @@ START_TEST(revenue_rr_laplace_quantile)
 }
 END_TEST
 
+/* Scores over a range: the continuous scenarios of the seeds, end to end. */
+START_TEST(range_seeds)
+{
+    put("bids.txt", "1\n1\n1\n3.01\n");
+    ck_assert_int_eq(run("$E score revenue --data bids.txt --range 0:3.5 | grep -v '^# [en0-9]'"), 0);
+    ck_assert_str_eq(out, "# output: continuous\n# sensitivity: 3.5\n# monotone: yes\n"
+                          "0,1,0,4\n1,3.01,0,1\n3.01,3.5,0,0\n");
+    /* README's numbers (the standard weight of the seed; '# monotone: yes' only says the
+       monotone one would be valid too) */
+    ck_assert_int_eq(run("$E score revenue --data bids.txt --range 0:3.5 | $E probs --epsilon 1 --variant standard"), 0);
+    ck_assert_str_eq(out, "0,1,0.29811469928128105,-1.2102769696134990\n"
+                          "1,3.01,0.59359175840237769,-0.52156347131838076\n"
+                          "3.01,3.5,0.10829354231634125,-2.2229097544876106\n");
+    ck_assert_int_eq(run("$E score revenue --data bids.txt --range 0:3.5 | $E cdf --variant standard --epsilon 1 --between 0.99:1"), 0);
+    ck_assert(strstr(out, "0.0039024244564941443"));
+    /* a bid at the range's end, bids outside it, substitution: no monotone header */
+    put("b2.txt", "0\n-2\n3.5\n7\n2\n");
+    ck_assert_int_eq(run("$E score revenue --data b2.txt --range 0:3.5 --neighbours substitution | grep -v '^# [en0-9]'"), 0);
+    ck_assert_str_eq(out, "# output: continuous\n# sensitivity: 3.5\n0,2,0,3\n2,3.5,0,2\n");
+
+    put("a.txt", "1\n100\n102\n104\n105\n200\n365\n");
+    ck_assert_int_eq(run("$E score median --data a.txt --range 0:400 | grep -v '^# [en0-9]'"), 0);
+    ck_assert_str_eq(out, "# output: continuous\n# sensitivity: 2\n0,1,-8,0\n1,100,-6,0\n100,102,-4,0\n"
+                          "102,104,-2,0\n104,105,-2,0\n105,200,-4,0\n200,365,-6,0\n365,400,-8,0\n");
+    ck_assert_int_eq(run("$E score median --data a.txt --range 0:400 | $E cdf --epsilon 1 --between 102:105"), 0);
+    ck_assert_msg(strstr(out, "0.017965542209326918"), "%s", out);
+    ck_assert_int_eq(run("$E score median --data a.txt --range 0:400 | $E quantile --epsilon 1 --at 0.5"), 0);
+    ck_assert_str_eq(out, "0.5,175.29638036438123\n");
+    /* the order is all that matters: the same pieces from shuffled decimals */
+    put("a2.txt", "365\n1e2\n102\n104.0\n105\n200\n1\n");
+    ck_assert_int_eq(run("$E score median --data a2.txt --range 0:400 | grep -v '^#'"), 0);
+    ck_assert(has_line(out, "100,102,-4,0") && has_line(out, "365,400,-8,0"));
+
+    /* Laplace over the whole line: the Laplace(3.5, 2) CDF */
+    ck_assert_int_eq(run("$E score laplace --f 3.5 --range -inf:inf | grep -v '^# [entf0-9]'"), 0);
+    ck_assert_str_eq(out, "# output: continuous\n# sensitivity: 1\n-inf,3.5,-3.5,1\n3.5,inf,3.5,-1\n");
+    ck_assert_int_eq(run("$E score laplace --f 3.5 --range -inf:inf | $E cdf --epsilon 1 --at 0,3.5,5"), 0);
+    /* 0.5 exp(-1.75) and 1 - 0.5 exp(-0.75), correctly rounded to 17 digits */
+    ck_assert_msg(has_line(out, "0,0.086886971725222563") && has_line(out, "3.5,0.50000000000000000") &&
+                  has_line(out, "5,0.76381672362949265"), "%s", out);
+    ck_assert_int_eq(run("$E score laplace --data bids.txt --delta-f 2 --range 0:10 | grep -v '^#'"), 0);
+    ck_assert_str_eq(out, "0,4,-4,1\n4,10,4,-1\n");
+    ck_assert_int_eq(run("$E score laplace --f 1/3 --range 1:inf | grep -v '^#'"), 0);
+    ck_assert_str_eq(out, "1,inf,1/3,-1\n");
+}
+END_TEST
+
+START_TEST(range_quantile_conventions)
+{
+    put("a.txt", "1\n100\n102\n104\n105\n200\n365\n");
+    ck_assert_int_eq(run("$E score quantile --alpha 1/4 --data a.txt --range 0:400 | grep -v '^# [en0-9]'"), 0);
+    /* -|(3/4) i - (1/4)(7 - i)| = -|i - 7/4| between rows */
+    ck_assert_str_eq(out, "# output: continuous\n# sensitivity: 0.75\n0,1,-1.75,0\n1,100,-0.75,0\n"
+                          "100,102,-0.25,0\n102,104,-1.25,0\n104,105,-2.25,0\n105,200,-3.25,0\n"
+                          "200,365,-4.25,0\n365,400,-5.25,0\n");
+    /* diffprivlib: the same pieces, its Delta 1 */
+    ck_assert_int_eq(run("$E score quantile --alpha 1/4 --convention diffprivlib --data a.txt --range 0:400 | grep -v '^# [en0-9]'"), 0);
+    ck_assert(has_line(out, "# sensitivity: 1") && has_line(out, "100,102,-0.25,0"));
+    ck_assert(strstr(out, "105,200,-3.25,0"));
+    ck_assert_int_eq(run("$E score median --convention diffprivlib --data a.txt --range 0:400 | grep -v '^# [en0-9]'"), 0);
+    ck_assert_str_eq(out, "# output: continuous\n# sensitivity: 1\n0,1,-3.5,0\n1,100,-2.5,0\n"
+                          "100,102,-1.5,0\n102,104,-0.5,0\n104,105,-0.5,0\n105,200,-1.5,0\n"
+                          "200,365,-2.5,0\n365,400,-3.5,0\n");
+    ck_assert_int_eq(run("$E score quantile --alpha 1/4 --neighbours substitution --data a.txt --range 0:400"), 0);
+    ck_assert(has_line(out, "# sensitivity: 1"));
+}
+END_TEST
+
+START_TEST(csv_column)
+{
+    put("t.csv", "id,\"bid, in $\",name\n1,1,a\n2,\"1\",\"b, \"\"c\"\"\"\n3,1,d\n4,3.01,e\n");
+    ck_assert_int_eq(run("$E score revenue --data t.csv --column 'bid, in $' --range 0:3.5 | grep -v '^#'"), 0);
+    ck_assert_str_eq(out, "0,1,0,4\n1,3.01,0,1\n3.01,3.5,0,0\n");
+    put("c.txt", "a\nb, \"c\"\nd\ne\nz\n");
+    ck_assert_int_eq(run("$E score count --data t.csv --column name --candidates c.txt | grep -v '^#'"), 0);
+    ck_assert_str_eq(out, "a,1\n\"b, \"\"c\"\"\",1\nd,1\ne,1\nz,0\n");
+    put("r.csv", "x,y\n1,2\n3\n");
+    ck_assert_int_eq(run("$E score median --data r.csv --column y --range 0:5"), 2);
+    ck_assert_msg(strstr(errtxt, "r.csv:3:") && strstr(errtxt, "1 field, the header has 2"), "%s", errtxt);
+    ck_assert(out[0] == 0);
+    ck_assert_int_eq(run("$E score median --data r.csv --column z --range 0:5"), 2);
+    ck_assert(strstr(errtxt, "r.csv:1:") && strstr(errtxt, "no column 'z'") && out[0] == 0);
+    put("q.csv", "x\n\"1\n");
+    ck_assert_int_eq(run("$E score median --data q.csv --column x --range 0:5"), 2);
+    ck_assert(strstr(errtxt, "q.csv:2:") && strstr(errtxt, "quoting") && out[0] == 0);
+    put("e.csv", "x,y\n1,\n");
+    ck_assert_int_eq(run("$E score median --data e.csv --column y --range 0:5"), 2);
+    ck_assert(strstr(errtxt, "e.csv:2:") && strstr(errtxt, "empty value") && out[0] == 0);
+    put("n.csv", "x\nabc\n");
+    ck_assert_int_eq(run("$E score median --data n.csv --column x --range 0:5"), 2);
+    ck_assert(strstr(errtxt, "n.csv:2:") && strstr(errtxt, "not an exact number") && out[0] == 0);
+}
+END_TEST
+
 START_TEST(bad_inputs)
 {
     put("a.txt", "1\n100\n102\n");
@@ -115,7 +214,7 @@ START_TEST(bad_inputs)
     put("c.txt", "Violent\nNonViolent\n");
     struct { const char *args, *msg; } cases[] = {
         {"$E score median --data empty.txt --candidates 0:4", "no data rows"},
-        {"$E score frequency --data empty.txt", "no data rows"},
+        {"$E score frequency --data empty.txt --candidates c.txt", "no data rows"},
         {"$E score count --data socks.txt --candidates c.txt", "'Blue' is not one of the candidates"},
         {"$E score revenue --data a.txt --candidates 0:3 --p-max 0", "p_max must be > 0"},
         {"$E score revenue --data a.txt --candidates -1:3", "outside [0, p_max]"},
@@ -136,6 +235,28 @@ START_TEST(bad_inputs)
         {"$E score median --data missing.txt --candidates 0:4", "cannot open"},
         {"$E score laplace --candidates 0:4", "--f F"},
         {"$E score laplace --f 1 --delta-f 0 --candidates 0:4", "must be > 0"},
+        {"$E score count --data socks.txt", "--candidates is required"},
+        {"$E score count --data socks.txt --candidates c.txt --candidates-from-data", "not both"},
+        {"$E score median --data a.txt --candidates-from-data --range 0:4", "does not apply"},
+        {"$E score median --data a.txt --range 4:4", "LO must be < HI"},
+        {"$E score median --data a.txt --range 5:1", "LO must be < HI"},
+        {"$E score median --data a.txt --range 0", "expected LO:HI"},
+        {"$E score median --data a.txt --range 0:x", "HI is not an exact number"},
+        {"$E score median --data a.txt --range -inf:4", "only laplace"},
+        {"$E score revenue --data a.txt --range 0:inf", "only laplace"},
+        {"$E score revenue --data a.txt --range -1:4", "0 <= LO"},
+        {"$E score revenue --data a.txt --range 0:4 --p-max 4", "p_max is HI"},
+        {"$E score revenue --data a.txt --range 0:4 --candidates 0:4", "not both"},
+        {"$E score revenue --data empty.txt --range 0:4", "no data rows"},
+        {"$E score revenue --data socks.txt --range 0:4", "socks.txt:1: 'Violent' is not an exact number"},
+        {"$E score median --data a.txt --range 0:4 --convention other", "rank-distance or diffprivlib"},
+        {"$E score revenue --data a.txt --range 0:4 --convention diffprivlib", "does not apply"},
+        {"$E score median --data a.txt --candidates 0:4 --convention diffprivlib", "applies to --range"},
+        {"$E score count --data socks.txt --range 0:4", "does not apply"},
+        {"$E score laplace --f 1 --range inf:4", "LO is not an exact number"},
+        {"$E score laplace --f 1 --range 0:-inf", "HI is not an exact number"},
+        {"$E score laplace --f 1 --range 1e30:1e31", "too large"},
+        {"$E score median --column x --range 0:4", "--data FILE is required"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int rc = run("%s", cases[i].args);
@@ -145,6 +266,8 @@ START_TEST(bad_inputs)
     }
     ck_assert_int_eq(run("$E score --help"), 0);
     ck_assert(strstr(out, "usage: expmech score"));
+    ck_assert(strstr(out, "--range LO:HI") && strstr(out, "--candidates-from-data") && strstr(out, "--column NAME"));
+    ck_assert(strstr(out, "1 (add-remove)")); /* frequency under add/remove is accepted */
     ck_assert_int_eq(run("$E --help"), 0);
     ck_assert(strstr(out, "score FUNCTION"));
 }
@@ -160,6 +283,9 @@ static Suite *suite(void)
     tcase_add_test(tc, median_worst_case);
     tcase_add_test(tc, counts_socks_occupations);
     tcase_add_test(tc, revenue_rr_laplace_quantile);
+    tcase_add_test(tc, range_seeds);
+    tcase_add_test(tc, range_quantile_conventions);
+    tcase_add_test(tc, csv_column);
     tcase_add_test(tc, bad_inputs);
     suite_add_tcase(s, tc);
     return s;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <gmp.h>
 
@@ -22,38 +23,60 @@ static const char help[] =
     "usage: expmech score FUNCTION --data FILE [options]\n"
     "\n"
     "Reads raw data (one value per line: category names or numbers; blank lines and lines\n"
-    "starting with '#' are skipped; '-' is standard input) and writes a scenario for the\n"
-    "other commands: lines 'label,utility' with exact utilities, after the header lines\n"
-    "'# sensitivity: D' (the sensitivity proven for the chosen neighbour relation) and\n"
-    "'# monotone: yes' where the monotone variant is proven to apply:\n"
+    "starting with '#' are skipped; '-' is standard input; --column NAME reads one column\n"
+    "of a CSV file with a header line instead) and writes a scenario for the other\n"
+    "commands, after the header lines '# sensitivity: D' (the sensitivity proven for the\n"
+    "chosen neighbour relation) and '# monotone: yes' where the monotone variant is\n"
+    "proven to apply:\n"
+    "  - with --candidates: lines 'label,utility' with exact utilities;\n"
+    "  - with --range LO:HI (revenue, median, quantile, laplace): a continuous scenario\n"
+    "    ('# output: continuous', then pieces 'lo,hi,a,b' with u(r) = a + b r inside).\n"
     "  expmech score median --data a.txt --candidates 0:400 | expmech probs --epsilon 1\n"
+    "  expmech score median --data a.txt --range 0:400 | expmech cdf --epsilon 1 --at 104\n"
     "\n"
     "FUNCTION (definitions: spec/README.md, 'Scoring functions'):\n"
     "  count       rows equal to r                         Delta 1 (monotone: add-remove)\n"
-    "  frequency   count / n, n public                     Delta 1/n (substitution)\n"
+    "  frequency   count / n                               Delta 1/n (substitution, n public;\n"
+    "                                                      the default), 1 (add-remove)\n"
     "  maxnorm     count / largest count                   Delta 1 (monotone: add-remove)\n"
     "  median      -min |A (+) B|, |B| = |A|, med(B) = c   Delta 2\n"
-    "  quantile    -|(1-alpha) #{x<c} - alpha #{x>c}|      Delta max(alpha, 1-alpha) / 1\n"
+    "  quantile    -|(1-alpha) #{x<c} - alpha #{x>c}|      Delta max(alpha, 1-alpha)\n"
+    "                                                      (add-remove), 1 (substitution)\n"
     "  revenue     p * #{bids >= p}, prices in [0, p_max]  Delta p_max (monotone: add-remove)\n"
     "  rr          randomized response: u(x,0) = 0, u(0,1) = beta, u(1,1) = gamma\n"
-    "                                                      Delta |beta - gamma| (monotone)\n"
+    "                                                      Delta |beta - gamma| (monotone;\n"
+    "                                                      substitution only)\n"
     "  laplace     -|f(x) - r|                             Delta delta_f\n"
     "\n"
     "Options (numbers are exact: decimals, a/b fractions):\n"
     "  --data FILE          the raw data (not needed for rr with --x, laplace with --f)\n"
+    "  --column NAME        read the column NAME of a CSV file with a header line\n"
+    "                       (fields may be quoted: \"a,b\", \"say \"\"hi\"\"\")\n"
     "  --candidates C       the outputs: a:b[:step] (step 1 by default) or a file with one\n"
-    "                       candidate per line; count, frequency and maxnorm default to\n"
-    "                       the distinct data values (a note says that this is not private)\n"
+    "                       candidate per line; required by count, frequency, maxnorm,\n"
+    "                       median, quantile, revenue, laplace unless --range is given\n"
+    "  --candidates-from-data  count, frequency, maxnorm: the distinct data values as the\n"
+    "                       candidates; NOT private (which values occur leaks): a warning\n"
+    "                       is printed on standard error\n"
+    "  --range LO:HI        revenue, median, quantile, laplace: every output in [LO, HI]\n"
+    "                       (revenue: 0 <= LO, and p_max = HI; laplace: LO may be -inf\n"
+    "                       and HI inf); rows outside the range are counted as they are\n"
+    "  --convention C       median, quantile with --range: 'rank-distance' (default, the\n"
+    "                       definitions above) or 'diffprivlib': u = -|i - alpha n| on the\n"
+    "                       gap above the i smallest rows (alpha = 1/2 for median), with\n"
+    "                       diffprivlib's Delta 1 (spec/README.md says how they relate)\n"
     "  --neighbours R       add-remove (default) or substitution (default for frequency\n"
-    "                       and rr, which have no add-remove version)\n"
+    "                       and rr; rr has no add-remove version)\n"
     "  --alpha A            quantile level, 0 < A < 1 (quantile; required)\n"
-    "  --p-max P            largest price, > 0 (revenue; default: the largest candidate)\n"
+    "  --p-max P            largest price, > 0 (revenue with --candidates; default: the\n"
+    "                       largest candidate)\n"
     "  --beta B --gamma G   rr scores (default -1/4 and 1/4, as seed 003)\n"
     "  --x BIT              rr: the private bit, 0 or 1 (instead of --data)\n"
     "  --f F                laplace: the query value (default: the number of data rows)\n"
     "  --delta-f D          laplace: the sensitivity of f, > 0 (default 1)\n"
     "\n"
-    "Exit status: 0 success, 2 bad input (a message names the problem), 3 internal failure.\n";
+    "Exit status: 0 success, 2 bad input (a message names the problem, with file and line\n"
+    "where there is one; nothing is written to standard output), 3 internal failure.\n";
 
 enum { F_COUNT, F_FREQUENCY, F_MAXNORM, F_MEDIAN, F_QUANTILE, F_REVENUE, F_RR, F_LAPLACE };
 enum { NB_ADD_REMOVE, NB_SUBSTITUTION };
@@ -69,6 +92,8 @@ static const struct {
 
 typedef struct {
     const char *data, *cands, *alpha, *pmax, *beta, *gamma, *x, *f, *df, *neigh;
+    const char *range, *conv, *column;
+    int from_data; /* --candidates-from-data */
 } score_opts;
 
 /* A list of trimmed lines (pointers into a buffer made NUL-terminated in place). */
@@ -162,6 +187,144 @@ static int lines_read(lines *l, const char *path, const char *what)
         l->n++;
     }
     return -1;
+}
+
+/* One CSV field starting at p: unquoted (trimmed) or "quoted" with "" for a quote.  The
+   value is copied to dst (dst <= p: the value is never longer than its text), NUL-ended;
+   returns the position after the field, or NULL on bad quoting; *more: a ',' follows. */
+static char *csv_field(char *p, char *dst, int *more)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == '"') {
+        p++;
+        for (;;) {
+            if (*p == 0)
+                return NULL; /* unterminated */
+            if (*p == '"') {
+                if (p[1] == '"') {
+                    *dst++ = '"';
+                    p += 2;
+                    continue;
+                }
+                p++;
+                break;
+            }
+            *dst++ = *p++;
+        }
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p != 0 && *p != ',')
+            return NULL; /* text after the closing quote */
+        *more = *p == ',';
+        *dst = 0;
+        return p;
+    }
+    char *start = dst;
+    while (*p && *p != ',')
+        *dst++ = *p++;
+    while (dst > start && (dst[-1] == ' ' || dst[-1] == '\t'))
+        dst--;
+    *more = *p == ','; /* before the terminator, which may land on that comma */
+    *dst = 0;
+    return p;
+}
+
+/* Split a line into at most `max` fields in place (each field's value written over its
+   own text).  Returns the number of fields, or -1 on bad quoting. */
+static long csv_split(char *line, char **field, size_t max)
+{
+    size_t nf = 0;
+    char *p = line;
+    for (;;) {
+        char *start = p;
+        int more = 0;
+        char *end = csv_field(p, start, &more);
+        if (!end)
+            return -1;
+        if (nf < max)
+            field[nf] = start;
+        nf++;
+        if (!more)
+            break;
+        p = end + 1;
+    }
+    return (long)nf;
+}
+
+/* Keep only the column `name` of a CSV file whose first line is the header. */
+static int lines_column(lines *l, const char *name)
+{
+    if (l->n == 0)
+        return fail("--data %s: no header line (--column %s)", l->name, name);
+    size_t cap = 1;
+    for (const char *c = l->v[0]; *c; c++)
+        cap += *c == ',';
+    char **f = malloc(cap * sizeof *f);
+    if (!f)
+        return nomem();
+    long nh = csv_split(l->v[0], f, cap);
+    if (nh < 0) {
+        free(f);
+        return fail("%s:%lu: bad quoting in the header line", l->name, l->line[0]);
+    }
+    long col = -1;
+    for (long k = 0; k < nh; k++)
+        if (!strcmp(f[k], name)) {
+            if (col >= 0) {
+                free(f);
+                return fail("%s:%lu: column '%s' appears twice in the header", l->name, l->line[0], name);
+            }
+            col = k;
+        }
+    if (col < 0) {
+        free(f);
+        return fail("%s:%lu: no column '%s' in the header line", l->name, l->line[0], name);
+    }
+    for (size_t i = 1; i < l->n; i++) {
+        char **g = f;
+        size_t need = 1;
+        for (const char *c = l->v[i]; *c; c++)
+            need += *c == ',';
+        if (need > cap) {
+            g = realloc(f, need * sizeof *f);
+            if (!g) {
+                free(f);
+                return nomem();
+            }
+            f = g;
+            cap = need;
+        }
+        long nf = csv_split(l->v[i], f, cap);
+        if (nf < 0) {
+            free(f);
+            return fail("%s:%lu: bad quoting (an unterminated \"field\" or text after its closing quote)",
+                        l->name, l->line[i]);
+        }
+        if (nf != nh) {
+            free(f);
+            return fail("%s:%lu: %ld field%s, the header has %ld", l->name, l->line[i], nf,
+                        nf == 1 ? "" : "s", nh);
+        }
+        if (f[col][0] == 0) {
+            free(f);
+            return fail("%s:%lu: empty value in column '%s'", l->name, l->line[i], name);
+        }
+        l->v[i - 1] = f[col];
+        l->line[i - 1] = l->line[i];
+    }
+    free(f);
+    l->n--;
+    return -1;
+}
+
+/* The --data file: every line, or one CSV column. */
+static int data_read(lines *d, const score_opts *o)
+{
+    int rc = lines_read(d, o->data, "--data");
+    if (rc >= 0 || !o->column)
+        return rc;
+    return lines_column(d, o->column);
 }
 
 static int parse_q(const char *s, mpq_t q, const char *what)
@@ -414,7 +577,7 @@ static int finish(void)
 static int run_categorical(int fn, const char *fname, const score_opts *o, int neigh)
 {
     lines d;
-    int rc = lines_read(&d, o->data, "--data");
+    int rc = data_read(&d, o);
     cands c = {0};
     strmap map = {0};
     int *codes = NULL;
@@ -474,8 +637,9 @@ static int run_categorical(int fn, const char *fname, const score_opts *o, int n
         }
         c.n = k;
         free(keys);
-        fprintf(stderr, "expmech score: note: the %zu candidates are the distinct data values; a "
-                        "candidate set taken from the data is not private (pass --candidates)\n", k);
+        fprintf(stderr, "expmech score: warning: --candidates-from-data: the %zu candidates are the "
+                        "distinct data values, which reveals which values occur: the output is not "
+                        "differentially private (pass --candidates with a set fixed in advance)\n", k);
     }
     if (c.n > (size_t)INT32_MAX) {
         rc = fail("too many candidates for category codes");
@@ -678,7 +842,7 @@ static int run_rank(int fn, const char *fname, const score_opts *o, int neigh)
             goto out;
         }
     }
-    if ((rc = lines_read(&d, o->data, "--data")) >= 0)
+    if ((rc = data_read(&d, o)) >= 0)
         goto out_d;
     if (d.n == 0) {
         rc = fail("--data %s: no data rows", d.name);
@@ -796,7 +960,7 @@ static int run_revenue(const char *fname, const score_opts *o, int neigh)
     mpz_t scale;
     mpz_init_set_ui(scale, 1);
     mpq_init(pmax);
-    int rc = lines_read(&d, o->data, "--data");
+    int rc = data_read(&d, o);
     if (rc >= 0)
         goto out;
     if (d.n == 0) {
@@ -904,7 +1068,7 @@ static int run_laplace(const char *fname, const score_opts *o, int neigh)
         if ((rc = parse_q(o->f, f, "--f")) >= 0)
             goto done;
     } else if (o->data) {
-        if ((rc = lines_read(&d, o->data, "--data")) >= 0)
+        if ((rc = data_read(&d, o)) >= 0)
             goto done;
         rows = d.n;
         mpq_set_ui(f, (unsigned long)d.n, 1); /* f(x) = the number of rows */
@@ -986,7 +1150,7 @@ static int run_rr(const char *fname, const score_opts *o)
     if (o->x) {
         bit = o->x;
     } else if (o->data) {
-        if ((rc = lines_read(&d, o->data, "--data")) >= 0)
+        if ((rc = data_read(&d, o)) >= 0)
             goto done;
         if (d.n != 1) {
             rc = fail("rr: the dataset is one private bit: --data must hold exactly one row "
@@ -1049,6 +1213,373 @@ done:
     return rc;
 }
 
+/* ------------------------------------------------------------ scores over a range */
+
+/* "LO:HI": exact numbers; with allow_inf, LO may be -inf and HI inf (or +inf, infinity). */
+static int parse_range(const char *spec, mpq_t lo, mpq_t hi, int *lo_inf, int *hi_inf, int allow_inf)
+{
+    *lo_inf = *hi_inf = 0;
+    const char *c = strchr(spec, ':');
+    if (!c || strchr(c + 1, ':'))
+        return fail("--range %s: expected LO:HI", spec);
+    const char *hs = c + 1;
+    size_t ln = (size_t)(c - spec);
+    const char *msg = NULL;
+    int kind;
+    if (em_q_parse(spec, ln, 1, lo, &kind, &msg) != EM_OK)
+        return fail("--range %s: LO is not an exact number%s (%s)", spec,
+                    allow_inf ? " or -inf" : "", msg ? msg : "malformed");
+    if (kind == EM_Q_NEG_INF) {
+        if (!allow_inf)
+            return fail("--range %s: LO must be finite (only laplace accepts -inf)", spec);
+        *lo_inf = 1;
+    }
+    if (!strcasecmp(hs, "inf") || !strcasecmp(hs, "+inf") || !strcasecmp(hs, "infinity") ||
+        !strcasecmp(hs, "+infinity")) {
+        if (!allow_inf)
+            return fail("--range %s: HI must be finite (only laplace accepts inf)", spec);
+        *hi_inf = 1;
+    } else if (em_q_parse_str(hs, 0, hi, &kind, &msg) != EM_OK) {
+        return fail("--range %s: HI is not an exact number%s (%s)", spec, allow_inf ? " or inf" : "",
+                    msg ? msg : "malformed");
+    }
+    if (!*lo_inf && !*hi_inf && mpq_cmp(lo, hi) >= 0)
+        return fail("--range %s: the range is empty (LO must be < HI)", spec);
+    return -1;
+}
+
+static void put_end(FILE *out, const mpq_t v, int inf, const char *inf_text)
+{
+    if (inf)
+        fputs(inf_text, out);
+    else
+        put_q(out, v);
+}
+
+static void put_scaled(FILE *out, int64_t v, const mpz_t scale)
+{
+    mpq_t q;
+    mpq_init(q);
+    mpz_set_si(mpq_numref(q), (long)v);
+    mpz_set(mpq_denref(q), scale);
+    mpq_canonicalize(q);
+    put_q(out, q);
+    mpq_clear(q);
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static void range_header(const char *fn, const char *def, const char *range, size_t rows, size_t k,
+                         int neigh, const char *lemma, const mpq_t delta, int monotone)
+{
+    printf("# expmech score %s --range %s: %s; pieces: spec/ScoreRange.acsl, proven in "
+           "src/core/em_score_range.h\n", fn, range, def);
+    if (rows)
+        printf("# %zu rows, %zu pieces 'lo,hi,a,b': u(r) = a + b r inside each piece\n", rows, k);
+    else
+        printf("# %zu pieces 'lo,hi,a,b': u(r) = a + b r inside each piece\n", k);
+    printf("# neighbours: %s; sensitivity proven in %s\n",
+           neigh == NB_ADD_REMOVE ? "add/remove one row" : "substitute one row", lemma);
+    puts("# output: continuous");
+    printf("# sensitivity: ");
+    put_q(stdout, delta);
+    putchar('\n');
+    if (monotone)
+        puts("# monotone: yes");
+}
+
+static int range_laplace(const char *fname, const score_opts *o, int neigh)
+{
+    lines d = {0};
+    mpq_t f, df, lo, hi;
+    mpq_inits(f, df, lo, hi, NULL);
+    mpz_t scale;
+    mpz_init_set_ui(scale, 1);
+    int rc = -1, lo_inf, hi_inf;
+    size_t rows = 0;
+    if (o->f) {
+        if ((rc = parse_q(o->f, f, "--f")) >= 0)
+            goto done;
+    } else if (o->data) {
+        if ((rc = data_read(&d, o)) >= 0)
+            goto done;
+        rows = d.n;
+        mpq_set_ui(f, (unsigned long)d.n, 1); /* f(x) = the number of rows */
+    } else {
+        rc = fail("laplace: give --f F (the query value) or --data FILE (f = number of rows)");
+        goto done;
+    }
+    mpq_set_ui(df, 1, 1);
+    if (o->df && (rc = parse_q(o->df, df, "--delta-f")) >= 0)
+        goto done;
+    if (mpq_sgn(df) <= 0) {
+        rc = fail("--delta-f %s: the sensitivity of f must be > 0", o->df);
+        goto done;
+    }
+    if ((rc = parse_range(o->range, lo, hi, &lo_inf, &hi_inf, 1)) >= 0)
+        goto done;
+    mpz_lcm(scale, scale, mpq_denref(f));
+    if (!lo_inf)
+        mpz_lcm(scale, scale, mpq_denref(lo));
+    if (!hi_inf)
+        mpz_lcm(scale, scale, mpq_denref(hi));
+    int64_t fi = 0, li = 0, hv = 0;
+    int big = to_int64(f, scale, &fi) != 0 || (!lo_inf && to_int64(lo, scale, &li) != 0) ||
+              (!hi_inf && to_int64(hi, scale, &hv) != 0);
+    em_piece pc[2];
+    size_t k = 0;
+    int st = big ? EM_ERR_OVERFLOW : em_range_laplace(fi, lo_inf, li, hi_inf, hv, pc, &k);
+    if (st == EM_ERR_OVERFLOW) {
+        rc = fail("laplace: values too large for exact 64-bit arithmetic");
+        goto done;
+    }
+    if (st != EM_OK) {
+        rc = fail("%s: %s", fname, em_strerror(st));
+        goto done;
+    }
+    char def[200];
+    char *fs = em_q_to_string(f, 40);
+    snprintf(def, sizeof def, "u(x, r) = -|f(x) - r| with f(x) = %s%s (spec/ScoreLaplace.acsl)",
+             fs ? fs : "?", o->f ? "" : " (the number of rows)");
+    free(fs);
+    range_header(fname, def, o->range, rows, k, neigh,
+                 "proofs/lemmas/ScoreMisc_lemmas.h: Laplace_Sensitivity", df, 0);
+    puts("# the factor of 2 of seed 002: spec/Theorems.md section 6");
+    for (size_t j = 0; j < k; j++) {
+        /* only the outer ends can be infinite: pieces meet at the finite f */
+        if (j == 0)
+            put_end(stdout, lo, lo_inf, "-inf");
+        else
+            put_scaled(stdout, pc[j].lo, scale);
+        putchar(',');
+        if (j == k - 1)
+            put_end(stdout, hi, hi_inf, "inf");
+        else
+            put_scaled(stdout, pc[j].hi, scale);
+        putchar(',');
+        put_scaled(stdout, pc[j].a, scale); /* a is in units; b (+-1) is a pure slope */
+        printf(",%lld\n", (long long)pc[j].b);
+    }
+    rc = finish();
+done:
+    lines_free(&d);
+    mpq_clears(f, df, lo, hi, NULL);
+    mpz_clear(scale);
+    return rc;
+}
+
+/* revenue, median and quantile over [LO, HI]: the data converted to the core's integers,
+   sorted here (the core checks the order), the pieces from the core, printed. */
+static int range_data(int fn, const char *fname, const score_opts *o, int neigh)
+{
+    lines d = {0};
+    mpq_t *x = NULL, *vals = NULL, lo, hi, alpha, delta;
+    mpq_inits(lo, hi, alpha, delta, NULL);
+    mpz_t scale;
+    mpz_init_set_ui(scale, 1);
+    int64_t *xi = NULL;
+    em_piece *pc = NULL;
+    int rc = -1, lo_inf, hi_inf;
+    int dpl = 0; /* --convention diffprivlib */
+    if (o->conv) {
+        if (fn == F_REVENUE) {
+            rc = fail("option --convention does not apply to 'revenue'");
+            goto out;
+        }
+        if (!strcmp(o->conv, "diffprivlib"))
+            dpl = 1;
+        else if (strcmp(o->conv, "rank-distance")) {
+            rc = fail("--convention %s: expected rank-distance or diffprivlib", o->conv);
+            goto out;
+        }
+    }
+    if (fn == F_QUANTILE) {
+        if (!o->alpha) {
+            rc = fail("quantile: --alpha is required (0 < alpha < 1)");
+            goto out;
+        }
+        if ((rc = parse_q(o->alpha, alpha, "--alpha")) >= 0)
+            goto out;
+        if (mpq_sgn(alpha) <= 0 || mpq_cmp_ui(alpha, 1, 1) >= 0) {
+            rc = fail("--alpha %s: alpha must lie strictly between 0 and 1", o->alpha);
+            goto out;
+        }
+        if (!mpz_fits_slong_p(mpq_denref(alpha))) {
+            rc = fail("--alpha %s: denominator too large", o->alpha);
+            goto out;
+        }
+    } else if (fn == F_MEDIAN && dpl) {
+        mpq_set_ui(alpha, 1, 2); /* diffprivlib's median is its 50th percentile */
+    }
+    if ((rc = parse_range(o->range, lo, hi, &lo_inf, &hi_inf, 0)) >= 0)
+        goto out;
+    if (fn == F_REVENUE && mpq_sgn(lo) < 0) {
+        rc = fail("--range %s: prices are >= 0 (revenue needs 0 <= LO)", o->range);
+        goto out;
+    }
+    if ((rc = data_read(&d, o)) >= 0)
+        goto out;
+    if (d.n == 0) {
+        rc = fail("--data %s: no data rows", d.name);
+        goto out;
+    }
+    if ((rc = read_numbers(&d, &x)) >= 0)
+        goto done;
+    xi = malloc(d.n * sizeof *xi);
+    pc = malloc((d.n + 1) * sizeof *pc);
+    vals = malloc((d.n + 2) * sizeof *vals);
+    if (!xi || !pc || !vals) {
+        rc = nomem();
+        goto done;
+    }
+    int64_t li = 0, hv = 0;
+    size_t nv = 0;
+    if (fn == F_REVENUE) {
+        /* Price units: the revenue is linear in the price, so the core works on the prices
+           themselves, scaled by a common denominator, doubled so that every open piece
+           holds an integer (the contract speaks of the integers inside a piece).  A bid
+           outside [LO, HI] lies below or above every price: only its side is kept. */
+        mpz_lcm(scale, mpq_denref(lo), mpq_denref(hi));
+        for (size_t i = 0; i < d.n; i++)
+            if (mpq_cmp(x[i], lo) >= 0 && mpq_cmp(x[i], hi) <= 0)
+                mpz_lcm(scale, scale, mpq_denref(x[i]));
+        mpz_mul_ui(scale, scale, 2);
+        if (to_int64(lo, scale, &li) != 0 || to_int64(hi, scale, &hv) != 0) {
+            rc = fail("revenue: --range %s too large or the bids too fine for exact 64-bit arithmetic",
+                      o->range);
+            goto done;
+        }
+        for (size_t i = 0; i < d.n; i++) {
+            if (mpq_cmp(x[i], lo) < 0)
+                xi[i] = INT64_MIN;
+            else if (mpq_cmp(x[i], hi) > 0)
+                xi[i] = INT64_MAX;
+            else
+                to_int64(x[i], scale, &xi[i]); /* fits: between LO and HI */
+        }
+    } else {
+        /* The rank scores depend only on the order: the distinct values of the data and the
+           two ends, sorted, value number t at 2t (even), so that every gap holds an odd
+           integer for the contract's open pieces.  Pieces end at ends or rows: even. */
+        memcpy(vals, x, d.n * sizeof *vals); /* shallow copies: sorted views only */
+        memcpy(&vals[d.n], lo, sizeof *vals);
+        memcpy(&vals[d.n + 1], hi, sizeof *vals);
+        qsort(vals, d.n + 2, sizeof *vals, cmp_q);
+        for (size_t i = 0; i < d.n + 2; i++)
+            if (nv == 0 || mpq_cmp(vals[nv - 1], vals[i]) != 0)
+                memcpy(&vals[nv++], &vals[i], sizeof *vals);
+        int64_t t = 0;
+        for (size_t i = 0; i < d.n; i++) {
+            rank_of(vals, nv, x[i], &t);
+            xi[i] = 2 * t;
+        }
+        rank_of(vals, nv, lo, &t);
+        li = 2 * t;
+        rank_of(vals, nv, hi, &t);
+        hv = 2 * t;
+    }
+    qsort(xi, d.n, sizeof *xi, cmp_i64);
+    size_t k = 0;
+    int st;
+    int64_t qb = 1;
+    const char *def, *lemma;
+    char defbuf[320];
+    int monotone = 0;
+    if (fn == F_REVENUE) {
+        st = em_range_revenue(d.n, xi, li, hv, pc, &k);
+        def = "u(x, p) = p * #{bids >= p} (spec/Revenue.acsl), p_max = HI";
+        lemma = neigh == NB_ADD_REMOVE ? "proofs/lemmas/ScoreRevenue_lemmas.h: Revenue_Insert"
+                                       : "proofs/lemmas/ScoreRevenue_lemmas.h: Revenue_Subst";
+        mpq_set(delta, hi);
+        monotone = neigh == NB_ADD_REMOVE;
+    } else if (fn == F_MEDIAN && !dpl) {
+        st = em_range_median(d.n, xi, li, hv, pc, &k);
+        def = "u(A, c) = -min |A (+) B| over B of the same size with lower median c "
+              "(spec/Rank.acsl)";
+        lemma = neigh == NB_ADD_REMOVE ? "proofs/lemmas/ScoreRank_lemmas.h: Median_Insert"
+                                       : "proofs/lemmas/ScoreRank_lemmas.h: Median_Subst";
+        mpq_set_ui(delta, 2, 1);
+    } else {
+        qb = (int64_t)mpz_get_si(mpq_denref(alpha));
+        if (!mpz_fits_slong_p(mpq_numref(alpha)))
+            st = EM_ERR_DOMAIN;
+        else
+            st = em_range_quantile(d.n, xi, li, hv, (int64_t)mpz_get_si(mpq_numref(alpha)), qb, pc, &k);
+        char *as = em_q_to_string(alpha, 40);
+        if (dpl) {
+            /* The same pieces (QuantileOf_Diffprivlib); diffprivlib declares Delta 1, a valid
+               bound under both relations (>= max(alpha, 1 - alpha) and >= 1). */
+            snprintf(defbuf, sizeof defbuf,
+                     "diffprivlib's convention u = -|i - alpha n| on the gap above the i smallest "
+                     "rows, alpha = %s, with its Delta 1 (= our quantile score between rows, "
+                     "spec/README.md)", as ? as : "?");
+            lemma = neigh == NB_ADD_REMOVE
+                        ? "proofs/lemmas/ScoreRank_lemmas.h: Quantile_Insert (1 >= max(alpha, 1 - alpha))"
+                        : "proofs/lemmas/ScoreRank_lemmas.h: Quantile_Subst";
+            mpq_set_ui(delta, 1, 1);
+        } else {
+            snprintf(defbuf, sizeof defbuf,
+                     "u(x, c) = -|(1 - alpha) #{x < c} - alpha #{x > c}| (spec/Rank.acsl), alpha = %s",
+                     as ? as : "?");
+            if (neigh == NB_ADD_REMOVE) {
+                lemma = "proofs/lemmas/ScoreRank_lemmas.h: Quantile_Insert";
+                mpq_set_ui(delta, 1, 1);
+                mpq_sub(delta, delta, alpha);
+                if (mpq_cmp(alpha, delta) > 0)
+                    mpq_set(delta, alpha);
+            } else {
+                lemma = "proofs/lemmas/ScoreRank_lemmas.h: Quantile_Subst";
+                mpq_set_ui(delta, 1, 1);
+            }
+        }
+        free(as);
+        def = defbuf;
+    }
+    if (st == EM_ERR_OVERFLOW) {
+        rc = fail("%s: too many rows for exact 64-bit scores", fname);
+        goto done;
+    }
+    if (st != EM_OK) {
+        rc = fail("%s: %s", fname, em_strerror(st));
+        goto done;
+    }
+    range_header(fname, def, o->range, d.n, k, neigh, lemma, delta, monotone);
+    mpz_t uscale;
+    mpz_init_set_si(uscale, (long)qb);
+    for (size_t j = 0; j < k; j++) {
+        if (fn == F_REVENUE) {
+            put_scaled(stdout, pc[j].lo, scale);
+            putchar(',');
+            put_scaled(stdout, pc[j].hi, scale);
+            /* u(p) = p * count in real prices too: a = 0, b = the count (no unit) */
+            printf(",0,%lld\n", (long long)pc[j].b);
+        } else {
+            put_q(stdout, vals[pc[j].lo / 2]);
+            putchar(',');
+            put_q(stdout, vals[pc[j].hi / 2]);
+            putchar(',');
+            put_scaled(stdout, pc[j].a, uscale); /* the quantile core works in units of 1/qb */
+            puts(",0");
+        }
+    }
+    mpz_clear(uscale);
+    rc = finish();
+done:
+    free(xi);
+    free(pc);
+    free(vals);
+    free_numbers(x, d.n);
+out:
+    lines_free(&d);
+    mpq_clears(lo, hi, alpha, delta, NULL);
+    mpz_clear(scale);
+    return rc;
+}
+
 /* ------------------------------------------------------------ entry */
 
 int cmd_score(int argc, char **argv)
@@ -1078,12 +1609,20 @@ int cmd_score(int argc, char **argv)
                 {"--beta", offsetof(score_opts, beta)},       {"--gamma", offsetof(score_opts, gamma)},
                 {"--x", offsetof(score_opts, x)},             {"--f", offsetof(score_opts, f)},
                 {"--delta-f", offsetof(score_opts, df)},      {"--neighbours", offsetof(score_opts, neigh)},
-                {"--neighbors", offsetof(score_opts, neigh)}, {NULL, 0}};
+                {"--neighbors", offsetof(score_opts, neigh)}, {"--range", offsetof(score_opts, range)},
+                {"--convention", offsetof(score_opts, conv)}, {"--column", offsetof(score_opts, column)},
+                {NULL, 0}};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(help, stdout);
             return EM_EXIT_OK;
+        }
+        if (!strcmp(a, "--candidates-from-data")) {
+            if (o.from_data)
+                return fail("option --candidates-from-data given twice");
+            o.from_data = 1;
+            continue;
         }
         const char *eq = strchr(a, '=');
         size_t nl = eq ? (size_t)(eq - a) : strlen(a);
@@ -1118,6 +1657,10 @@ int cmd_score(int argc, char **argv)
         {o.f, "--f", 1u << F_LAPLACE},
         {o.df, "--delta-f", 1u << F_LAPLACE},
         {o.cands, "--candidates", ~(1u << F_RR)},
+        {o.range, "--range", (1u << F_REVENUE) | (1u << F_MEDIAN) | (1u << F_QUANTILE) | (1u << F_LAPLACE)},
+        {o.conv, "--convention", (1u << F_MEDIAN) | (1u << F_QUANTILE)},
+        {o.from_data ? "" : NULL, "--candidates-from-data", (1u << F_COUNT) | (1u << F_FREQUENCY) | (1u << F_MAXNORM)},
+        {o.column, "--column", ~0u},
     };
     for (size_t k = 0; k < sizeof used / sizeof used[0]; k++)
         if (used[k].v && !(used[k].fns & (1u << fn)))
@@ -1137,6 +1680,22 @@ int cmd_score(int argc, char **argv)
     }
     if (fn != F_RR && fn != F_LAPLACE && !o.data)
         return fail("%s: --data FILE is required", fname);
+    if (o.column && !o.data)
+        return fail("option --column needs --data FILE (a CSV file with a header line)");
+    if (o.range && o.cands)
+        return fail("give either --candidates (finite outputs) or --range (an interval), not both");
+    if (o.range && o.pmax)
+        return fail("revenue --range LO:HI: p_max is HI (no --p-max)");
+    if (o.conv && !o.range)
+        return fail("--convention applies to --range (the diffprivlib convention is a continuous one)");
+    if ((fn == F_COUNT || fn == F_FREQUENCY || fn == F_MAXNORM) && !o.cands && !o.from_data)
+        return fail("%s: --candidates is required (a:b[:step] or a file, fixed before seeing the data); "
+                    "--candidates-from-data takes the distinct data values, which is not private",
+                    fname);
+    if (o.cands && o.from_data)
+        return fail("give either --candidates or --candidates-from-data, not both");
+    if (o.range)
+        return fn == F_LAPLACE ? range_laplace(fname, &o, neigh) : range_data(fn, fname, &o, neigh);
     switch (fn) {
     case F_COUNT:
     case F_FREQUENCY:

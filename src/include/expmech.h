@@ -30,6 +30,7 @@ extern "C" {
 #include "core/em_exact_select.h"
 #include "core/em_score_count.h"
 #include "core/em_score_rank.h"
+#include "core/em_score_range.h"
 #include "core/em_score_revenue.h"
 #include "core/em_score_rr.h"
 #include "core/em_score_laplace.h"

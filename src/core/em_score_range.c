@@ -1,0 +1,358 @@
+#include "em_base.h"
+#include "core/em_score_range.h"
+#include "proofs/lemmas/ScoreRange_lemmas.h"
+
+/* Which score pieces_of computes (plain macros: ACSL reads them too). */
+#define RANGE_REVENUE 0
+#define RANGE_MEDIAN 1
+#define RANGE_QUANTILE 2
+
+/* 1 iff data[0 .. n-1] is in ascending order. */
+/*@ requires nonempty: n >= 1;
+    requires valid_data: \valid_read(data + (0 .. n - 1));
+    assigns \nothing;
+    ensures sorted: \result == 1 <==> SortedUp(data, n);
+    ensures boolean: \result == 0 || \result == 1;
+ */
+static int is_sorted(size_t n, const int64_t *data)
+{
+    /*@ loop invariant range: 1 <= t <= n;
+        loop invariant sorted: SortedUp(data, t);
+        loop assigns t;
+        loop variant n - t; */
+    for (size_t t = 1; t < n; t++)
+        if (data[t - 1] > data[t])
+            return 0;
+    return 1;
+}
+
+/* The score on a piece with i rows below it and n - i above (b is the
+   revenue's slope, computed by the caller: the count n - i). */
+/*@ requires kind: kind == RANGE_REVENUE || kind == RANGE_MEDIAN || kind == RANGE_QUANTILE;
+    requires rows: 1 <= n <= INT64_MAX && i <= n;
+    requires median: kind == RANGE_MEDIAN ==> n <= INT64_MAX / 2;
+    requires quantile: kind == RANGE_QUANTILE ==> 0 < qa < qb && n <= INT64_MAX / qb;
+    assigns \nothing;
+    ensures revenue: kind == RANGE_REVENUE ==> \result == 0;
+    ensures median: kind == RANGE_MEDIAN ==> \result == -2 * MedianOf(n, i, n - i) && -2 * n <= \result <= 0;
+    ensures quantile: kind == RANGE_QUANTILE ==> \result == QuantileOf(i, n - i, qa, qb) && -qb * n <= \result <= 0;
+ */
+static int64_t piece_value(int kind, size_t n, size_t i, int64_t qa, int64_t qb)
+{
+    size_t above = n - i;
+    if (kind == RANGE_MEDIAN) {
+        const size_t q = (n - 1) / 2;  /* index of the lower median */
+        const size_t hiq = n - 1 - q;  /* rows above it */
+        //@ assert index: q == MedianIndex(n) && hiq == n - 1 - MedianIndex(n);
+        size_t r = 0;
+        if (i > q)
+            r = i - q;
+        if (above > hiq && above - hiq > r)
+            r = above - hiq;
+        //@ assert closed_form: r == MedianOf(n, i, above) && r <= n;
+        return -2 * (int64_t)r;
+    }
+    if (kind == RANGE_QUANTILE) {
+        //@ assert fits: n * qb <= INT64_MAX;
+        //@ assert below: (qb - qa) * i <= (qb - qa) * n <= qb * n;
+        //@ assert over: qa * above <= qa * n <= qb * n;
+        int64_t lt = (qb - qa) * (int64_t)i;      /* (1 - alpha) #{x < r}, times qb */
+        int64_t gt = qa * (int64_t)above;         /* alpha #{x > r}, times qb */
+        //@ assert sum: lt + gt <= qb * n;
+        int64_t v = lt - gt;
+        return v < 0 ? v : -v;
+    }
+    return 0;
+}
+
+/* p[j] = {lo, hi, a, b}, with the fact WP cannot see on its own (p and data
+   share the int64_t memory): the counts over data do not change.  The ghost
+   loop is the induction over the rows. */
+/*@ requires valid_p: \valid(p + j);
+    requires valid_data: \valid_read(data + (0 .. n - 1));
+    requires separated: \separated(p + j, data + (0 .. n - 1));
+    assigns p[j];
+    ensures written: p[j].lo == lo && p[j].hi == hi && p[j].a == a && p[j].b == b;
+    ensures lt: \forall integer c; CountLt(data, n, c) == CountLt{Pre}(data, n, c);
+    ensures gt: \forall integer c; CountGt(data, n, c) == CountGt{Pre}(data, n, c);
+    ensures ge: \forall integer c; CountGe(data, n, c) == CountGe{Pre}(data, n, c);
+ */
+static void put_piece(em_piece *p, size_t j, int64_t lo, int64_t hi, int64_t a, int64_t b,
+                      const int64_t *data, size_t n)
+{
+    (void)data; /* used by the ghost induction only */
+    (void)n;
+    p[j].lo = lo;
+    p[j].hi = hi;
+    p[j].a = a;
+    p[j].b = b;
+    /*@ ghost
+      /@ loop invariant range: 0 <= i <= n;
+         loop invariant lt: \forall integer c; CountLt(data, i, c) == CountLt{Pre}(data, i, c);
+         loop invariant gt: \forall integer c; CountGt(data, i, c) == CountGt{Pre}(data, i, c);
+         loop invariant ge: \forall integer c; CountGe(data, i, c) == CountGe{Pre}(data, i, c);
+         loop assigns i;
+         loop variant n - i; @/
+      for (size_t i = 0; i < n; i++) { }
+    */
+}
+
+/* The first index after i whose row is above cur (data[i] == cur): skips the ties of a
+   breakpoint, so that the next piece starts above it. */
+/*@ requires valid_data: \valid_read(data + (0 .. n - 1));
+    requires index: i < n && data[i] == cur;
+    requires below: \forall integer t; 0 <= t < i ==> data[t] <= cur;
+    assigns \nothing;
+    ensures moved: i < \result <= n;
+    ensures below: \forall integer t; 0 <= t < \result ==> data[t] <= cur;
+    ensures next: \result < n ==> data[\result] > cur;
+ */
+static size_t skip_ties(size_t n, const int64_t *data, size_t i, int64_t cur)
+{
+    size_t j = i + 1;
+    /*@ loop invariant range: i < j <= n;
+        loop invariant below: \forall integer t; 0 <= t < j ==> data[t] <= cur;
+        loop assigns j;
+        loop variant n - j; */
+    while (j < n && data[j] <= cur)
+        j++;
+    return j;
+}
+
+/* Cut [lo, hi] at every distinct row strictly inside it, in one pass over the
+   sorted rows: i is the number of rows at or below the current left end cur,
+   so every r of the open piece after cur has i rows below it and n - i above.
+   Returns the number of pieces. */
+/*@ requires kind: kind == RANGE_REVENUE || kind == RANGE_MEDIAN || kind == RANGE_QUANTILE;
+    requires rows: 1 <= n <= INT64_MAX;
+    requires median: kind == RANGE_MEDIAN ==> n <= INT64_MAX / 2;
+    requires quantile: kind == RANGE_QUANTILE ==> 0 < qa < qb && n <= INT64_MAX / qb;
+    requires range: lo < hi;
+    requires valid_p: \valid(p + (0 .. n));
+    requires valid_data: \valid_read(data + (0 .. n - 1));
+    requires separated: \separated(p + (0 .. n), data + (0 .. n - 1));
+    requires sorted: SortedUp(data, n);
+    assigns p[0 .. n];
+    ensures count: 1 <= \result <= n + 1;
+    ensures tiling: Tiling(p, \result, lo, hi);
+    ensures cut: CutAtData(p, \result, data, n);
+    ensures revenue_linear: kind == RANGE_REVENUE ==> \forall integer j; 0 <= j < \result ==>
+      p[j].a == 0 && 0 <= p[j].b <= n;
+    ensures revenue: kind == RANGE_REVENUE ==> \forall integer j, r; 0 <= j < \result &&
+      p[j].lo < r < p[j].hi ==> CountGe(data, n, r) == p[j].b;
+    ensures median_constant: kind == RANGE_MEDIAN ==> \forall integer j; 0 <= j < \result ==>
+      p[j].b == 0 && -2 * n <= p[j].a <= 0;
+    ensures median: kind == RANGE_MEDIAN ==> \forall integer j, r; 0 <= j < \result &&
+      p[j].lo < r < p[j].hi ==> MedianScore(data, n, r) == p[j].a;
+    ensures quantile_constant: kind == RANGE_QUANTILE ==> \forall integer j; 0 <= j < \result ==>
+      p[j].b == 0 && -qb * n <= p[j].a <= 0;
+    ensures quantile: kind == RANGE_QUANTILE ==> \forall integer j, r; 0 <= j < \result &&
+      p[j].lo < r < p[j].hi ==> QuantileScore(data, n, r, qa, qb) == p[j].a;
+ */
+static size_t pieces_of(int kind, size_t n, const int64_t *data, int64_t lo, int64_t hi, int64_t qa,
+                        int64_t qb, em_piece *p)
+{
+    size_t i = 0;
+    /*@ loop invariant range: 0 <= i <= n;
+        loop invariant below: \forall integer t; 0 <= t < i ==> data[t] <= lo;
+        loop assigns i;
+        loop variant n - i; */
+    while (i < n && data[i] <= lo)
+        i++;
+    int64_t cur = lo;
+    size_t k = 0;
+    /*@ loop invariant range: 0 <= k <= i <= n;
+        loop invariant cur: lo <= cur < hi;
+        loop invariant below: \forall integer t; 0 <= t < i ==> data[t] <= cur;
+        loop invariant next: i < n ==> data[i] > cur;
+        loop invariant first: k == 0 ==> cur == lo;
+        loop invariant start: k > 0 ==> p[0].lo == lo;
+        loop invariant last: k > 0 ==> p[k - 1].hi == cur;
+        loop invariant nonempty: \forall integer j; 0 <= j < k ==> p[j].lo < p[j].hi;
+        loop invariant adjacent: \forall integer j; 0 <= j < k - 1 ==> p[j].hi == p[j + 1].lo;
+        loop invariant inside: \forall integer j, t; 0 <= j < k && 0 <= t < n ==>
+          !(p[j].lo < data[t] < p[j].hi);
+        loop invariant frame: \forall integer c; CountLt(data, n, c) == CountLt{Pre}(data, n, c) &&
+          CountGt(data, n, c) == CountGt{Pre}(data, n, c) && CountGe(data, n, c) == CountGe{Pre}(data, n, c);
+        loop invariant revenue_linear: kind == RANGE_REVENUE ==> \forall integer j; 0 <= j < k ==>
+          p[j].a == 0 && 0 <= p[j].b <= n;
+        loop invariant revenue: kind == RANGE_REVENUE ==> \forall integer j, r; 0 <= j < k &&
+          p[j].lo < r < p[j].hi ==> CountGe{Pre}(data, n, r) == p[j].b;
+        loop invariant median_constant: kind == RANGE_MEDIAN ==> \forall integer j; 0 <= j < k ==>
+          p[j].b == 0 && -2 * n <= p[j].a <= 0;
+        loop invariant median: kind == RANGE_MEDIAN ==> \forall integer j, r; 0 <= j < k &&
+          p[j].lo < r < p[j].hi ==> MedianScore{Pre}(data, n, r) == p[j].a;
+        loop invariant quantile_constant: kind == RANGE_QUANTILE ==> \forall integer j; 0 <= j < k ==>
+          p[j].b == 0 && -qb * n <= p[j].a <= 0;
+        loop invariant quantile: kind == RANGE_QUANTILE ==> \forall integer j, r; 0 <= j < k &&
+          p[j].lo < r < p[j].hi ==> QuantileScore{Pre}(data, n, r, qa, qb) == p[j].a;
+        loop assigns i, k, cur, p[0 .. n];
+        loop variant n - i; */
+    while (i < n && data[i] < hi) {
+        int64_t v = data[i];
+        //@ assert above: \forall integer t; i <= t < n ==> data[t] >= v;
+        //@ ghost Range_Counts(data, n, i, cur, v);
+        //@ assert counts: \forall integer r; cur < r < v ==> CountLt{Pre}(data, n, r) == i && CountGt{Pre}(data, n, r) == n - i && CountGe{Pre}(data, n, r) == n - i;
+        int64_t a = piece_value(kind, n, i, qa, qb);
+        int64_t b = kind == RANGE_REVENUE ? (int64_t)(n - i) : 0;
+        put_piece(p, k, cur, v, a, b, data, n);
+        /* the invariants for k + 1 pieces, one fact at a time */
+        //@ assert new_piece: p[k].lo == cur && p[k].hi == v && cur < v;
+        //@ assert new_inside: \forall integer t; 0 <= t < n ==> !(p[k].lo < data[t] < p[k].hi);
+        //@ assert next_start: p[0].lo == lo;
+        //@ assert next_nonempty: \forall integer j; 0 <= j <= k ==> p[j].lo < p[j].hi;
+        //@ assert old_adjacent: \forall integer j; 0 <= j < k - 1 ==> p[j].hi == p[j + 1].lo;
+        //@ assert new_adjacent: k > 0 ==> p[k - 1].hi == p[k].lo;
+        //@ assert next_adjacent: \forall integer j; 0 <= j < k ==> p[j].hi == p[j + 1].lo;
+        //@ assert next_inside: \forall integer j, t; 0 <= j <= k && 0 <= t < n ==> !(p[j].lo < data[t] < p[j].hi);
+        /*@ assert next_revenue_linear: kind == RANGE_REVENUE ==> \forall integer j; 0 <= j <= k ==>
+              p[j].a == 0 && 0 <= p[j].b <= n; */
+        /*@ assert next_revenue: kind == RANGE_REVENUE ==> \forall integer j, r; 0 <= j <= k &&
+              p[j].lo < r < p[j].hi ==> CountGe{Pre}(data, n, r) == p[j].b; */
+        /*@ assert next_median_constant: kind == RANGE_MEDIAN ==> \forall integer j; 0 <= j <= k ==>
+              p[j].b == 0 && -2 * n <= p[j].a <= 0; */
+        /*@ assert next_median: kind == RANGE_MEDIAN ==> \forall integer j, r; 0 <= j <= k &&
+              p[j].lo < r < p[j].hi ==> MedianScore{Pre}(data, n, r) == p[j].a; */
+        /*@ assert next_quantile_constant: kind == RANGE_QUANTILE ==> \forall integer j; 0 <= j <= k ==>
+              p[j].b == 0 && -qb * n <= p[j].a <= 0; */
+        /*@ assert old_quantile: kind == RANGE_QUANTILE ==> \forall integer j, r; 0 <= j < k &&
+              p[j].lo < r < p[j].hi ==> QuantileScore{Pre}(data, n, r, qa, qb) == p[j].a; */
+        /*@ assert new_quantile: kind == RANGE_QUANTILE ==> \forall integer r;
+              p[k].lo < r < p[k].hi ==> QuantileScore{Pre}(data, n, r, qa, qb) == p[k].a; */
+        /*@ assert next_quantile: kind == RANGE_QUANTILE ==> \forall integer j, r; 0 <= j <= k &&
+              p[j].lo < r < p[j].hi ==> QuantileScore{Pre}(data, n, r, qa, qb) == p[j].a; */
+        k++;
+        cur = v;
+        i = skip_ties(n, data, i, cur);
+    }
+    //@ assert above: \forall integer t; i <= t < n ==> data[t] >= hi;
+    //@ ghost Range_Counts(data, n, i, cur, hi);
+    //@ assert counts: \forall integer r; cur < r < hi ==> CountLt{Pre}(data, n, r) == i && CountGt{Pre}(data, n, r) == n - i && CountGe{Pre}(data, n, r) == n - i;
+    int64_t a = piece_value(kind, n, i, qa, qb);
+    int64_t b = kind == RANGE_REVENUE ? (int64_t)(n - i) : 0;
+    put_piece(p, k, cur, hi, a, b, data, n);
+    /*@ assert frame: \forall integer c; CountLt(data, n, c) == CountLt{Pre}(data, n, c) &&
+          CountGt(data, n, c) == CountGt{Pre}(data, n, c) && CountGe(data, n, c) == CountGe{Pre}(data, n, c); */
+    //@ assert frame_median: \forall integer c; MedianScore(data, n, c) == MedianScore{Pre}(data, n, c);
+    //@ assert frame_quantile: \forall integer c; QuantileScore(data, n, c, qa, qb) == QuantileScore{Pre}(data, n, c, qa, qb);
+    //@ assert last_inside: \forall integer t; 0 <= t < n ==> !(p[k].lo < data[t] < p[k].hi);
+    //@ assert cut_inside: \forall integer j, t; 0 <= j <= k && 0 <= t < n ==> !(p[j].lo < data[t] < p[j].hi);
+    //@ assert tiling_start: p[0].lo == lo;
+    //@ assert tiling_end: p[k].hi == hi;
+    //@ assert tiling_nonempty: \forall integer j; 0 <= j <= k ==> p[j].lo < p[j].hi;
+    //@ assert tiling_adjacent: \forall integer j; 0 <= j < k ==> p[j].hi == p[j + 1].lo;
+    /*@ assert last_revenue: kind == RANGE_REVENUE ==> p[k].a == 0 && 0 <= p[k].b <= n &&
+          \forall integer r; p[k].lo < r < p[k].hi ==> CountGe(data, n, r) == p[k].b; */
+    /*@ assert last_median: kind == RANGE_MEDIAN ==> p[k].b == 0 && -2 * n <= p[k].a <= 0 &&
+          \forall integer r; p[k].lo < r < p[k].hi ==> MedianScore(data, n, r) == p[k].a; */
+    /*@ assert last_quantile: kind == RANGE_QUANTILE ==> p[k].b == 0 && -qb * n <= p[k].a <= 0 &&
+          \forall integer r; p[k].lo < r < p[k].hi ==> QuantileScore(data, n, r, qa, qb) == p[k].a; */
+    /*@ assert old_median: kind == RANGE_MEDIAN ==> \forall integer j, r; 0 <= j < k &&
+          p[j].lo < r < p[j].hi ==> MedianScore(data, n, r) == p[j].a; */
+    /*@ assert old_quantile: kind == RANGE_QUANTILE ==> \forall integer j, r; 0 <= j < k &&
+          p[j].lo < r < p[j].hi ==> QuantileScore(data, n, r, qa, qb) == p[j].a; */
+    return k + 1;
+}
+
+int em_range_revenue(size_t n, const int64_t *bids, int64_t lo, int64_t hi, em_piece *p, size_t *k)
+{
+    if (p == NULL || k == NULL || bids == NULL)
+        return EM_ERR_NULL;
+    if (n == 0)
+        return EM_ERR_EMPTY;
+    if (lo < 0 || lo >= hi)
+        return EM_ERR_DOMAIN;
+    if (n > (uint64_t)INT64_MAX)
+        return EM_ERR_OVERFLOW;
+    if (!is_sorted(n, bids))
+        return EM_ERR_DOMAIN;
+    size_t m = pieces_of(RANGE_REVENUE, n, bids, lo, hi, 0, 1, p);
+    //@ assert linear: \forall integer j; 0 <= j < m ==> p[j].a == 0 && 0 <= p[j].b <= n;
+    /*@ assert buyers: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
+          CountGe(bids, n, r) == p[j].b; */
+    /*@ assert revenue: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
+          Revenue(bids, n, r) == r * p[j].b; */
+    *k = m;
+    return EM_OK;
+}
+
+int em_range_median(size_t n, const int64_t *data, int64_t lo, int64_t hi, em_piece *p, size_t *k)
+{
+    if (p == NULL || k == NULL || data == NULL)
+        return EM_ERR_NULL;
+    if (n == 0)
+        return EM_ERR_EMPTY;
+    if (lo >= hi)
+        return EM_ERR_DOMAIN;
+    if (n > (uint64_t)(INT64_MAX / 2))
+        return EM_ERR_OVERFLOW;
+    if (!is_sorted(n, data))
+        return EM_ERR_DOMAIN;
+    size_t m = pieces_of(RANGE_MEDIAN, n, data, lo, hi, 0, 1, p);
+    //@ assert constant: \forall integer j; 0 <= j < m ==> p[j].b == 0 && -2 * n <= p[j].a <= 0;
+    /*@ assert score: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
+          MedianScore(data, n, r) == p[j].a; */
+    /*@ assert pieces: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
+          MedianScore(data, n, r) == p[j].a + p[j].b * r; */
+    *k = m;
+    return EM_OK;
+}
+
+int em_range_quantile(size_t n, const int64_t *data, int64_t lo, int64_t hi, int64_t qa, int64_t qb,
+                      em_piece *p, size_t *k)
+{
+    if (p == NULL || k == NULL || data == NULL)
+        return EM_ERR_NULL;
+    if (n == 0)
+        return EM_ERR_EMPTY;
+    if (lo >= hi || !(0 < qa && qa < qb))
+        return EM_ERR_DOMAIN;
+    if (n > (uint64_t)(INT64_MAX / qb))
+        return EM_ERR_OVERFLOW;
+    if (!is_sorted(n, data))
+        return EM_ERR_DOMAIN;
+    size_t m = pieces_of(RANGE_QUANTILE, n, data, lo, hi, qa, qb, p);
+    //@ assert constant: \forall integer j; 0 <= j < m ==> p[j].b == 0 && -qb * n <= p[j].a <= 0;
+    /*@ assert score: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
+          QuantileScore(data, n, r, qa, qb) == p[j].a; */
+    //@ assert flat: \forall integer j; 0 <= j < m ==> p[j].b == 0;
+    //@ ghost Quantile_Pieces(p, m, data, n, qa, qb);
+    *k = m;
+    return EM_OK;
+}
+
+int em_range_laplace(int64_t f, int lo_inf, int64_t lo, int hi_inf, int64_t hi, em_piece *p, size_t *k)
+{
+    if (p == NULL || k == NULL)
+        return EM_ERR_NULL;
+    if (f < -EM_RANGE_ABS_MAX || f > EM_RANGE_ABS_MAX ||
+        (!lo_inf && (lo < -EM_RANGE_ABS_MAX || lo > EM_RANGE_ABS_MAX)) ||
+        (!hi_inf && (hi < -EM_RANGE_ABS_MAX || hi > EM_RANGE_ABS_MAX)))
+        return EM_ERR_OVERFLOW;
+    if (!lo_inf && !hi_inf && lo >= hi)
+        return EM_ERR_DOMAIN;
+    if ((lo_inf || lo < f) && (hi_inf || f < hi)) {
+        /* r <= f: u = r - f; r >= f: u = f - r */
+        p[0].lo = lo;
+        p[0].hi = f;
+        p[0].a = -f;
+        p[0].b = 1;
+        p[1].lo = f;
+        p[1].hi = hi;
+        p[1].a = f;
+        p[1].b = -1;
+        *k = 2;
+    } else {
+        p[0].lo = lo;
+        p[0].hi = hi;
+        if (!lo_inf && f <= lo) {  /* every r of the range is above f */
+            p[0].a = f;
+            p[0].b = -1;
+        } else {                   /* f >= hi: every r is below f */
+            p[0].a = -f;
+            p[0].b = 1;
+        }
+        *k = 1;
+    }
+    return EM_OK;
+}
