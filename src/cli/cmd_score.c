@@ -1053,6 +1053,31 @@ out:
     return rc;
 }
 
+/* The Laplace score's query value f (--f, or the number of rows of --data) and its
+   sensitivity Δf (--delta-f, default 1), shared by the grid and the range forms.
+   Returns -1 on success, else an exit status. */
+static int laplace_query(const score_opts *o, lines *d, mpq_t f, mpq_t df, size_t *rows)
+{
+    int rc;
+    if (o->f) {
+        if ((rc = parse_q(o->f, f, "--f")) >= 0)
+            return rc;
+    } else if (o->data) {
+        if ((rc = data_read(d, o)) >= 0)
+            return rc;
+        *rows = d->n;
+        mpq_set_ui(f, (unsigned long)d->n, 1); /* f(x) = the number of rows */
+    } else {
+        return fail("laplace: give --f F (the query value) or --data FILE (f = number of rows)");
+    }
+    mpq_set_ui(df, 1, 1);
+    if (o->df && (rc = parse_q(o->df, df, "--delta-f")) >= 0)
+        return rc;
+    if (mpq_sgn(df) <= 0)
+        return fail("--delta-f %s: the sensitivity of f must be > 0", o->df);
+    return -1;
+}
+
 static int run_laplace(const char *fname, const score_opts *o, int neigh)
 {
     lines d = {0};
@@ -1064,25 +1089,8 @@ static int run_laplace(const char *fname, const score_opts *o, int neigh)
     mpz_init_set_ui(scale, 1);
     int rc = -1;
     size_t rows = 0;
-    if (o->f) {
-        if ((rc = parse_q(o->f, f, "--f")) >= 0)
-            goto done;
-    } else if (o->data) {
-        if ((rc = data_read(&d, o)) >= 0)
-            goto done;
-        rows = d.n;
-        mpq_set_ui(f, (unsigned long)d.n, 1); /* f(x) = the number of rows */
-    } else {
-        rc = fail("laplace: give --f F (the query value) or --data FILE (f = number of rows)");
+    if ((rc = laplace_query(o, &d, f, df, &rows)) >= 0)
         goto done;
-    }
-    mpq_set_ui(df, 1, 1);
-    if (o->df && (rc = parse_q(o->df, df, "--delta-f")) >= 0)
-        goto done;
-    if (mpq_sgn(df) <= 0) {
-        rc = fail("--delta-f %s: the sensitivity of f must be > 0", o->df);
-        goto done;
-    }
     if (!o->cands) {
         rc = fail("laplace: --candidates is required (the output grid, a:b[:step])");
         goto done;
@@ -1301,25 +1309,8 @@ static int range_laplace(const char *fname, const score_opts *o, int neigh)
     mpz_init_set_ui(scale, 1);
     int rc = -1, lo_inf, hi_inf;
     size_t rows = 0;
-    if (o->f) {
-        if ((rc = parse_q(o->f, f, "--f")) >= 0)
-            goto done;
-    } else if (o->data) {
-        if ((rc = data_read(&d, o)) >= 0)
-            goto done;
-        rows = d.n;
-        mpq_set_ui(f, (unsigned long)d.n, 1); /* f(x) = the number of rows */
-    } else {
-        rc = fail("laplace: give --f F (the query value) or --data FILE (f = number of rows)");
+    if ((rc = laplace_query(o, &d, f, df, &rows)) >= 0)
         goto done;
-    }
-    mpq_set_ui(df, 1, 1);
-    if (o->df && (rc = parse_q(o->df, df, "--delta-f")) >= 0)
-        goto done;
-    if (mpq_sgn(df) <= 0) {
-        rc = fail("--delta-f %s: the sensitivity of f must be > 0", o->df);
-        goto done;
-    }
     if ((rc = parse_range(o->range, lo, hi, &lo_inf, &hi_inf, 1)) >= 0)
         goto done;
     mpz_lcm(scale, scale, mpq_denref(f));
