@@ -38,17 +38,6 @@ int em_pvalue_parse(const char *p, size_t n, em_pvalue *g, const char **msg)
     return em_q_parse(p, n, 0, g->q, &kind, msg);
 }
 
-static int perr(char *err, size_t errlen, const char *name, unsigned long ln, const char *fmt, ...)
-{
-    int k = ln ? snprintf(err, errlen, "%s:%lu: ", name, ln) : snprintf(err, errlen, "%s: ", name);
-    if (k >= 0 && (size_t)k < errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
-        va_end(ap);
-    }
-    return EM_ERR_PARSE;
-}
 
 static void trim(const char **p, size_t *n)
 {
@@ -76,7 +65,7 @@ static int put_value(em_pvalue *gv, size_t idx, const char *v, size_t vn, const 
     const char *msg = NULL;
     char q[300];
     if (vn == 0 || em_pvalue_parse(v, vn, &gv[idx], &msg) != EM_OK)
-        return perr(err, errlen, name, ln, "bad probability '%s': %s", show(q, sizeof q, v, vn),
+        return em_parse_error(err, errlen, name, ln, "bad probability '%s': %s", show(q, sizeof q, v, vn),
                     vn == 0 ? "empty" : (msg ? msg : "malformed"));
     gv[idx].set = 1;
     gv[idx].line = ln;
@@ -88,9 +77,9 @@ static int labelled(em_pvalue *gv, long k, const char *lab, size_t labn, const c
 {
     char q[300];
     if (k < 0)
-        return perr(err, errlen, name, ln, "unknown label '%s'", show(q, sizeof q, lab, labn));
+        return em_parse_error(err, errlen, name, ln, "unknown label '%s'", show(q, sizeof q, lab, labn));
     if (gv[k].set)
-        return perr(err, errlen, name, ln, "second value for '%s' (first on line %lu)",
+        return em_parse_error(err, errlen, name, ln, "second value for '%s' (first on line %lu)",
                     show(q, sizeof q, lab, labn), gv[k].line);
     return EM_OK;
 }
@@ -283,7 +272,7 @@ static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const
     int st = EM_OK;
     ws(j);
     if (j->pos >= j->len || j->s[j->pos] != '{')
-        return perr(err, errlen, name, j->line, "expected a candidate object {\"label\": ..., \"probability\": ...}");
+        return em_parse_error(err, errlen, name, j->line, "expected a candidate object {\"label\": ..., \"probability\": ...}");
     j->pos++;
     ws(j);
     if (j->pos < j->len && j->s[j->pos] == '}') {
@@ -298,13 +287,13 @@ static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const
         if (r == -2)
             return EM_ERR_NOMEM;
         if (r) {
-            st = perr(err, errlen, name, j->line, "malformed JSON (a key expected)");
+            st = em_parse_error(err, errlen, name, j->line, "malformed JSON (a key expected)");
             goto out;
         }
         ws(j);
         if (j->pos >= j->len || j->s[j->pos] != ':') {
             free(key);
-            st = perr(err, errlen, name, j->line, "malformed JSON (':' expected)");
+            st = em_parse_error(err, errlen, name, j->line, "malformed JSON (':' expected)");
             goto out;
         }
         j->pos++;
@@ -315,7 +304,7 @@ static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const
             char **dst = is_label ? &label : &prob;
             size_t *dn = is_label ? &labn : &probn;
             if (*dst) {
-                st = perr(err, errlen, name, j->line, "repeated \"%s\"", is_label ? "label" : "probability");
+                st = em_parse_error(err, errlen, name, j->line, "repeated \"%s\"", is_label ? "label" : "probability");
                 goto out;
             }
             if (j->pos < j->len && j->s[j->pos] == '"') {
@@ -323,7 +312,7 @@ static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const
                 if (r == -2)
                     return EM_ERR_NOMEM;
                 if (r) {
-                    st = perr(err, errlen, name, j->line, "malformed JSON string");
+                    st = em_parse_error(err, errlen, name, j->line, "malformed JSON string");
                     goto out;
                 }
             } else if (is_prob) { /* a bare JSON number */
@@ -337,11 +326,11 @@ static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const
                 memcpy(*dst, j->s + s0, *dn);
                 (*dst)[*dn] = 0;
             } else {
-                st = perr(err, errlen, name, j->line, "\"label\" must be a string");
+                st = em_parse_error(err, errlen, name, j->line, "\"label\" must be a string");
                 goto out;
             }
         } else if (jskip(j, 0)) {
-            st = perr(err, errlen, name, j->line, "malformed JSON value");
+            st = em_parse_error(err, errlen, name, j->line, "malformed JSON value");
             goto out;
         }
         ws(j);
@@ -353,12 +342,12 @@ static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const
             j->pos++;
             break;
         }
-        st = perr(err, errlen, name, j->line, "malformed JSON (',' or '}' expected)");
+        st = em_parse_error(err, errlen, name, j->line, "malformed JSON (',' or '}' expected)");
         goto out;
     }
 check:
     if (!label || !prob) {
-        st = perr(err, errlen, name, ln, "a candidate object without \"%s\"", label ? "probability" : "label");
+        st = em_parse_error(err, errlen, name, ln, "a candidate object without \"%s\"", label ? "probability" : "label");
         goto out;
     }
     {
@@ -392,11 +381,11 @@ static int parse_json(const char *buf, size_t len, size_t pos, const char *name,
             if (r == -2)
                 return EM_ERR_NOMEM;
             if (r)
-                return perr(err, errlen, name, j.line, "malformed JSON (a key expected)");
+                return em_parse_error(err, errlen, name, j.line, "malformed JSON (a key expected)");
             ws(&j);
             if (j.pos >= j.len || j.s[j.pos] != ':') {
                 free(key);
-                return perr(err, errlen, name, j.line, "malformed JSON (':' expected)");
+                return em_parse_error(err, errlen, name, j.line, "malformed JSON (':' expected)");
             }
             j.pos++;
             ws(&j);
@@ -404,23 +393,23 @@ static int parse_json(const char *buf, size_t len, size_t pos, const char *name,
             free(key);
             if (cand) {
                 if (found)
-                    return perr(err, errlen, name, j.line, "repeated \"candidates\"");
+                    return em_parse_error(err, errlen, name, j.line, "repeated \"candidates\"");
                 found = 1;
                 break;
             }
             if (jskip(&j, 0))
-                return perr(err, errlen, name, j.line, "malformed JSON value");
+                return em_parse_error(err, errlen, name, j.line, "malformed JSON value");
             ws(&j);
             if (j.pos < j.len && j.s[j.pos] == ',') {
                 j.pos++;
                 continue;
             }
-            return perr(err, errlen, name, j.line, "no \"candidates\" array in the JSON object");
+            return em_parse_error(err, errlen, name, j.line, "no \"candidates\" array in the JSON object");
         }
     }
     ws(&j);
     if (j.pos >= j.len || j.s[j.pos] != '[')
-        return perr(err, errlen, name, j.line, "expected a JSON array of candidates");
+        return em_parse_error(err, errlen, name, j.line, "expected a JSON array of candidates");
     j.pos++;
     ws(&j);
     if (j.pos < j.len && j.s[j.pos] == ']') {
@@ -439,7 +428,7 @@ static int parse_json(const char *buf, size_t len, size_t pos, const char *name,
                 j.pos++;
                 break;
             }
-            return perr(err, errlen, name, j.line, "malformed JSON (',' or ']' expected)");
+            return em_parse_error(err, errlen, name, j.line, "malformed JSON (',' or ']' expected)");
         }
     }
     if (found) { /* the rest of the object */
@@ -458,28 +447,28 @@ static int parse_json(const char *buf, size_t len, size_t pos, const char *name,
                 if (r == -2)
                     return EM_ERR_NOMEM;
                 if (r)
-                    return perr(err, errlen, name, j.line, "malformed JSON (a key expected)");
+                    return em_parse_error(err, errlen, name, j.line, "malformed JSON (a key expected)");
                 int cand = !strcmp(key, "candidates");
                 free(key);
                 if (cand)
-                    return perr(err, errlen, name, j.line, "repeated \"candidates\"");
+                    return em_parse_error(err, errlen, name, j.line, "repeated \"candidates\"");
                 ws(&j);
                 if (j.pos >= j.len || j.s[j.pos] != ':')
-                    return perr(err, errlen, name, j.line, "malformed JSON (':' expected)");
+                    return em_parse_error(err, errlen, name, j.line, "malformed JSON (':' expected)");
                 j.pos++;
                 if (jskip(&j, 0))
-                    return perr(err, errlen, name, j.line, "malformed JSON value");
+                    return em_parse_error(err, errlen, name, j.line, "malformed JSON value");
                 continue;
             }
-            return perr(err, errlen, name, j.line, "malformed JSON (',' or '}' expected)");
+            return em_parse_error(err, errlen, name, j.line, "malformed JSON (',' or '}' expected)");
         }
     }
     ws(&j);
     if (j.pos != j.len)
-        return perr(err, errlen, name, j.line, "text after the JSON value");
+        return em_parse_error(err, errlen, name, j.line, "text after the JSON value");
     for (size_t i = 0; i < n; i++)
         if (!gv[i].set)
-            return perr(err, errlen, name, 0, "no value for candidate %zu", i);
+            return em_parse_error(err, errlen, name, 0, "no value for candidate %zu", i);
     return EM_OK;
 }
 
@@ -506,20 +495,8 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
         return EM_ERR_NOMEM;
     int st = EM_OK;
     while (st == EM_OK && em_next_data_line(buf, len, &pos, &ln, &p, &m)) {
-        if (m > EM_SAMPLES_MAX_LINE) {
-            st = perr(err, errlen, name, ln, "line too long (%zu bytes; the limit is %d)", m,
-                      EM_SAMPLES_MAX_LINE);
+        if ((st = em_data_line_check(p, m, name, ln, err, errlen)) != EM_OK)
             break;
-        }
-        if (memchr(p, 0, m)) {
-            st = perr(err, errlen, name, ln, "NUL byte in the line");
-            break;
-        }
-        size_t bad8 = em_utf8_check(p, m);
-        if (bad8 != m) {
-            st = perr(err, errlen, name, ln, "invalid UTF-8 at byte %zu", bad8 + 1);
-            break;
-        }
         const char *lab = NULL, *v = p;
         size_t labn = 0, vn = m;
         long k = -1;
@@ -529,7 +506,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
             while (e < m && !(p[e] == '"' && (e + 1 >= m || p[e + 1] != '"')))
                 e += p[e] == '"' ? 2 : 1;
             if (e >= m || em_csv_field_unquote(p, e + 1, tmp, &labn) != 0) {
-                st = perr(err, errlen, name, ln, "malformed quoted label");
+                st = em_parse_error(err, errlen, name, ln, "malformed quoted label");
                 break;
             }
             lab = tmp;
@@ -537,7 +514,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
             size_t rn = m - e - 1;
             trim(&r, &rn);
             if (rn == 0 || r[0] != ',') {
-                st = perr(err, errlen, name, ln, "expected ',' after the quoted label");
+                st = em_parse_error(err, errlen, name, ln, "expected ',' after the quoted label");
                 break;
             }
             r++, rn--;
@@ -585,7 +562,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
         if (form < 0)
             form = f;
         else if (form != f) {
-            st = perr(err, errlen, name, ln, "mixed line forms (either numbers only, or "
+            st = em_parse_error(err, errlen, name, ln, "mixed line forms (either numbers only, or "
                                              "'label,probability' on every line)");
             break;
         }
@@ -607,13 +584,13 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                           em_pvalue_parse(l, lnn, &tmpv, &msg) != EM_OK;
                 mpq_clear(tmpv.q);
                 if (bad) {
-                    st = perr(err, errlen, name, ln, "bad log-probability '%s'", show(q, sizeof q, l, lnn));
+                    st = em_parse_error(err, errlen, name, ln, "bad log-probability '%s'", show(q, sizeof q, l, lnn));
                     break;
                 }
             }
         } else {
             if (count >= n) {
-                st = perr(err, errlen, name, ln, "more values than the scenario's %zu candidates", n);
+                st = em_parse_error(err, errlen, name, ln, "more values than the scenario's %zu candidates", n);
                 break;
             }
             idx = count;
@@ -626,12 +603,12 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
     if (st != EM_OK)
         return st;
     if (count == 0)
-        return perr(err, errlen, name, 0, "no probabilities");
+        return em_parse_error(err, errlen, name, 0, "no probabilities");
     for (size_t i = 0; i < n; i++)
         if (!gv[i].set) {
             if (form == 0)
-                return perr(err, errlen, name, 0, "%zu values for %zu candidates", count, n);
-            return perr(err, errlen, name, 0, "no value for candidate %zu", i);
+                return em_parse_error(err, errlen, name, 0, "%zu values for %zu candidates", count, n);
+            return em_parse_error(err, errlen, name, 0, "no value for candidate %zu", i);
         }
     return EM_OK;
 }

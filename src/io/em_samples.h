@@ -41,6 +41,16 @@ typedef long (*em_label_find_fn)(const void *ctx, const char *label, size_t len)
 int em_next_data_line(const char *buf, size_t len, size_t *pos, unsigned long *ln,
                       const char **p, size_t *n);
 
+/* "NAME:LINE: message" (or "NAME: message" for line 0) into err; returns EM_ERR_PARSE.
+ * The one error format of every reader. */
+int em_parse_error(char *err, size_t errlen, const char *name, unsigned long ln,
+                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* What every reader refuses in a data line p[0..m): longer than EM_SAMPLES_MAX_LINE, a NUL
+ * byte, invalid UTF-8.  EM_OK, or EM_ERR_PARSE with the message in err. */
+int em_data_line_check(const char *p, size_t m, const char *name, unsigned long ln, char *err,
+                       size_t errlen);
+
 /* Counts of the draws in buf (name for messages) over n candidates: counts[0..n) are set
  * (zeroed first), *total the number of draws.  Returns EM_OK, or EM_ERR_PARSE with
  * "NAME:LINE: ..." in err (also for a file without draws: "NAME: no draws"). */
