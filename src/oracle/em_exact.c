@@ -592,15 +592,9 @@ int em_exact_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t 
     int st = em_exponents_check(n, u, eps, delta, variant);
     if (st != EM_OK)
         return st;
-    /* a copy, as before the reader existed: the caller may free u at once */
-    mpq_t *own = malloc(n * sizeof *own);
+    mpq_t *own = em_q_array_copy(n, u, excluded);
     if (!own)
         return EM_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-        mpq_init(own[i]);
-        if (!(excluded && excluded[i]))
-            mpq_set(own[i], u[i]);
-    }
     em_usrc src = {em_usrc_array_get, own};
     return exact_init(n, &src, own, excluded, eps, delta, variant, out);
 }

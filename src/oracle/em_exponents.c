@@ -151,6 +151,19 @@ void em_usrc_array_get(const void *ctx, size_t i, mpq_t q)
     mpq_set(q, ((const mpq_t *)ctx)[i]);
 }
 
+mpq_t *em_q_array_copy(size_t n, mpq_t *u, const unsigned char *excluded)
+{
+    mpq_t *own = malloc(n * sizeof *own);
+    if (!own)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        mpq_init(own[i]);
+        if (!(excluded && excluded[i]))
+            mpq_set(own[i], u[i]);
+    }
+    return own;
+}
+
 void em_mpfr_widest_range(void)
 {
     mpfr_set_emin(mpfr_get_emin_min());

@@ -205,15 +205,9 @@ int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t
         return st;
     if (digits < 1 || digits > EM_ORACLE_MAX_DIGITS)
         return EM_ERR_DOMAIN;
-    /* a copy, as before the reader existed: the caller may free u at once */
-    mpq_t *own = malloc(n * sizeof *own);
+    mpq_t *own = em_q_array_copy(n, u, excluded);
     if (!own)
         return EM_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-        mpq_init(own[i]);
-        if (!(excluded && excluded[i]))
-            mpq_set(own[i], u[i]);
-    }
     em_usrc src = {em_usrc_array_get, own};
     return oracle_init(n, &src, own, excluded, eps, delta, variant, digits, out);
 }
