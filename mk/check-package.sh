@@ -58,7 +58,7 @@ man1)
   missing=0
   for c in $cmds; do
     # Each command has its own subsection: .SS <command>
-    grep -qE "^\.SS \"?\\\\?f?B?$c( |\\\\|\"|$)" man/expmech.1 || { echo "expmech.1: no '.SS $c'"; missing=1; }
+    grep -qx ".SS $c" man/expmech.1 || { echo "expmech.1: no '.SS $c'"; missing=1; }
   done
   [ $missing -eq 0 ] || exit 1
   grep -q "$(header_version MAJOR)\.$(header_version MINOR)\.$(header_version PATCH)" man/expmech.1 \

@@ -59,6 +59,15 @@ deps=$(ldd "$ex/probabilities")
 if grep -q libexpmech <<<"$deps"; then fail "STATIC=1 example still needs libexpmech.so"; fi
 out_static=$("$ex/probabilities") || fail "example (static) exited $?"
 [ "$out_static" = "$out_shared" ] || fail "static and shared examples differ"
+# The EXAMPLE of expmech(3) compiles and runs against the same tree, so the page cannot drift
+# from the API.
+awk '/^\.SH EXAMPLE/{e=1} e&&/^#include <expmech.h>/{on=1} on&&/^\.fi/{exit} on{print}' man/expmech.3 \
+  | sed 's/\\e/\\/g; s/\\-/-/g' > "$ex/man3.c"
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$ex/man3" "$ex/man3.c" $(pkg-config --cflags --libs expmech) \
+  || fail "the example of expmech(3) does not compile"
+out_man3=$(LD_LIBRARY_PATH=$prefix/lib "$ex/man3") || fail "the example of expmech(3) exited $?"
+[[ $out_man3 == "p = 0.104"* ]] || fail "the example of expmech(3) printed: $out_man3"
 make --no-print-directory -s uninstall PREFIX="$prefix" B="$B" >/dev/null
 left=$(find "$prefix" -type f -o -type l)
 [ -z "$left" ] || fail "left after uninstall (PREFIX): $left"
