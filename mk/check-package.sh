@@ -4,6 +4,7 @@
 #   check-package.sh soname  BUILD   its SONAME is libexpmech.so.<EM_VERSION_MAJOR>
 #   check-package.sh man1    BUILD   every command of `expmech --help` has a section in expmech.1
 #   check-package.sh man3    BUILD   every public function is documented in expmech.3
+#   check-package.sh render  BUILD   both pages format with no groff warning (-ww)
 # The expected lists come from the headers and the program, never from a copy of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,5 +74,14 @@ man3)
   [ $missing -eq 0 ] || exit 1
   echo "man3: every public function documented"
   ;;
-*) echo "usage: $0 exports|soname|man1|man3 [BUILD]" >&2; exit 2 ;;
+render)
+  for page in man/expmech.1 man/expmech.3; do
+    warn=$(groff -man -Tutf8 -ww -z "$page" 2>&1) || { echo "groff failed on $page"; exit 1; }
+    [ -z "$warn" ] || { echo "$page: $warn"; exit 1; }
+    lines=$(groff -man -Tutf8 "$page" 2>/dev/null | grep -c .)
+    [ "$lines" -ge 50 ] || { echo "$page renders to only $lines lines"; exit 1; }
+  done
+  echo "render: both pages format without warnings"
+  ;;
+*) echo "usage: $0 exports|soname|man1|man3|render [BUILD]" >&2; exit 2 ;;
 esac

@@ -49,6 +49,12 @@ START_TEST(man3_lists_every_function)
 }
 END_TEST
 
+START_TEST(man_pages_render_without_warnings)
+{
+    ck_assert_int_eq(run("bash mk/check-package.sh render %s", build_dir()), 0);
+}
+END_TEST
+
 /* A library with the real exports plus one internal symbol leaked, and one with a public
  * function missing, must both be rejected; so must a SONAME without the major version
  * (whose exports are right, so that the exports check is seen to pass it).  `if`, not `!`:
@@ -90,6 +96,7 @@ static Suite *package_suite(void)
     tcase_add_test(tc, soname_has_the_major_version);
     tcase_add_test(tc, man1_lists_every_command);
     tcase_add_test(tc, man3_lists_every_function);
+    tcase_add_test(tc, man_pages_render_without_warnings);
     tcase_add_test(tc, checker_rejects_wrong_libraries);
     suite_add_tcase(s, tc);
     return s;
