@@ -116,7 +116,7 @@ LIBDIR     := $(PREFIX)/lib
 INCDIR     := $(PREFIX)/include/expmech
 PCDIR      := $(LIBDIR)/pkgconfig
 MANDIR     := $(PREFIX)/share/man
-PUBLIC_HDR := $(sort $(filter-out %:,$(subst \,,$(shell $(CC) $(CSTD) -Isrc/include -Isrc -I. -MM src/include/expmech.h))))
+PUBLIC_HDR  = $(sort $(filter-out %:,$(subst \,,$(shell $(CC) $(CSTD) -Isrc/include -Isrc -I. -MM src/include/expmech.h))))
 hdr_dest    = $(DESTDIR)$(INCDIR)/$(patsubst src/%,%,$(patsubst src/include/%,%,$(1)))
 
 install: all
@@ -146,7 +146,7 @@ uninstall:
 # examples/ against the installed tree only, runs it, checks its numbers, then uninstalls
 # and checks nothing is left: mk/install-check.sh.
 install-check: all
-	@bash mk/install-check.sh
+	@B=$(B) bash mk/install-check.sh
 
 # ------------------------------------------------------------------- demo
 demo: $(B)/expmech

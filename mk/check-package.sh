@@ -62,7 +62,7 @@ man1)
     grep -qx ".SS $c" man/expmech.1 || { echo "expmech.1: no '.SS $c'"; missing=1; }
   done
   [ $missing -eq 0 ] || exit 1
-  grep -q "$(header_version MAJOR)\.$(header_version MINOR)\.$(header_version PATCH)" man/expmech.1 \
+  grep -q "^\.TH .*\"expmech $(header_version MAJOR)\.$(header_version MINOR)\.$(header_version PATCH)\"" man/expmech.1 \
     || { echo "expmech.1 does not carry the header's version"; exit 1; }
   echo "man1: $(echo $cmds | wc -w) commands documented"
   ;;
@@ -72,6 +72,8 @@ man3)
     grep -qE "^\.BI? \"?[^\"]*\b$f\b" man/expmech.3 || { echo "expmech.3: no synopsis line for $f"; missing=1; }
   done
   [ $missing -eq 0 ] || exit 1
+  grep -q "^\.TH .*\"expmech $(header_version MAJOR)\.$(header_version MINOR)\.$(header_version PATCH)\"" man/expmech.3 \
+    || { echo "expmech.3 does not carry the header's version"; exit 1; }
   echo "man3: every public function documented"
   ;;
 render)
