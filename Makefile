@@ -24,7 +24,8 @@ STATS    := $(STATS_SRC:stats/%.c=$(B)/stats/%)
 BENCHES  := $(BENCH_SRC:stats/%.c=$(B)/stats/%)
 HEADERS  := $(wildcard src/include/*.h src/*/*.h spec/*.acsl tests/*.h stats/*.h)
 
-.PHONY: all deps demo check unit sanitize valgrind verify prove stats stats-full bench clean help
+.PHONY: all deps demo check unit sanitize valgrind verify prove stats stats-full bench clean help \
+        install uninstall install-check
 .DEFAULT_GOAL := all
 
 help:
@@ -33,13 +34,28 @@ help:
 	@echo "make verify  replay every WP goal and Why3 theorem; fail on any unproved goal"
 	@echo "make prove   re-run the provers and update the committed WP cache"
 	@echo "make bench   benchmarks (timings are measured here, never in tests)"
+	@echo "make install PREFIX=/usr/local DESTDIR=   library, headers, expmech.pc, CLI, man pages"
+	@echo "make install-check   install to a temporary prefix, build and run examples/ against it"
 
 # ---------------------------------------------------------------- packages
 deps:
 	@bash mk/deps.sh
 
 # ------------------------------------------------------------------ build
-all: $(B)/expmech $(B)/libexpmech.a
+# The version lives once, in the public header; the shared library's names follow it.
+VERSION_PART = $(shell sed -nE 's/^\#define EM_VERSION_$(1) ([0-9]+)$$/\1/p' src/include/expmech.h)
+SO_MAJOR := $(call VERSION_PART,MAJOR)
+SO_MINOR := $(call VERSION_PART,MINOR)
+SO_PATCH := $(call VERSION_PART,PATCH)
+VERSION  := $(SO_MAJOR).$(SO_MINOR).$(SO_PATCH)
+ifneq ($(words $(SO_MAJOR) $(SO_MINOR) $(SO_PATCH)),3)
+$(error cannot read EM_VERSION_MAJOR/MINOR/PATCH from src/include/expmech.h)
+endif
+SONAME   := libexpmech.so.$(SO_MAJOR)
+SO_REAL  := libexpmech.so.$(VERSION)
+
+all: $(B)/expmech $(B)/libexpmech.a $(B)/libexpmech.so $(B)/$(SONAME)
+
 
 $(B)/%.o: %.c $(HEADERS) | deps-built
 	@mkdir -p $(dir $@)
@@ -48,6 +64,28 @@ $(B)/%.o: %.c $(HEADERS) | deps-built
 $(B)/libexpmech.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+# ------------------------------------------------------------- shared library
+# PIC objects in their own directory.  The exported set is exactly the version script
+# mk/libexpmech.map (checked against the public headers by tests/test_package).  Every
+# object is built -fvisibility=hidden except those that define a public function: their
+# declarations are in src/core/ and em_base.h, which the proofs read and which therefore
+# cannot carry a visibility attribute, and the linker cannot export a hidden symbol.
+PIC_DIR     := $(B)/pic
+API_DEF_SRC := $(CORE_SRC) src/trusted/em_rng.c src/oracle/em_version.c
+PIC_OBJ     := $(LIB_SRC:%.c=$(PIC_DIR)/%.o)
+PIC_DEFAULT := $(API_DEF_SRC:%.c=$(PIC_DIR)/%.o)
+
+$(PIC_DIR)/%.o: %.c $(HEADERS) | deps-built
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC $(if $(filter $@,$(PIC_DEFAULT)),,-fvisibility=hidden) -c $< -o $@
+
+$(B)/$(SO_REAL): $(PIC_OBJ) mk/libexpmech.map
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=mk/libexpmech.map \
+	  -Wl,--no-undefined -o $@ $(PIC_OBJ) $(LDLIBS)
+
+$(B)/$(SONAME) $(B)/libexpmech.so: $(B)/$(SO_REAL)
+	ln -sf $(SO_REAL) $@
 
 $(B)/expmech: $(B)/src/cli/expmech.o $(CLI_OBJ) $(B)/libexpmech.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
@@ -67,6 +105,49 @@ $(B)/.deps-ok: mk/deps.sh
 	@bash mk/deps.sh
 	@mkdir -p $(B) && touch $@
 
+# ---------------------------------------------------------------- install
+# Headers go to $(PREFIX)/include/expmech/ with the layout expmech.h expects (em_base.h
+# beside it, core/*.h and the spec/*.acsl logic their contracts use), found by the
+# compiler rather than listed, so a new core header is installed when expmech.h includes it.
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     := $(PREFIX)/bin
+LIBDIR     := $(PREFIX)/lib
+INCDIR     := $(PREFIX)/include/expmech
+PCDIR      := $(LIBDIR)/pkgconfig
+MANDIR     := $(PREFIX)/share/man
+PUBLIC_HDR  = $(sort $(filter-out %:,$(subst \,,$(shell $(CC) $(CSTD) -Isrc/include -Isrc -I. -MM src/include/expmech.h))))
+hdr_dest    = $(DESTDIR)$(INCDIR)/$(patsubst src/%,%,$(patsubst src/include/%,%,$(1)))
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR) \
+	  $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(INCDIR)
+	install -m 755 $(B)/expmech $(DESTDIR)$(BINDIR)/expmech
+	install -m 644 $(B)/libexpmech.a $(DESTDIR)$(LIBDIR)/libexpmech.a
+	install -m 755 $(B)/$(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SO_REAL)
+	ln -sf $(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libexpmech.so
+	$(foreach h,$(PUBLIC_HDR),install -D -m 644 $(h) $(call hdr_dest,$(h)) &&) true
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' mk/expmech.pc.in \
+	  > $(DESTDIR)$(PCDIR)/expmech.pc && chmod 644 $(DESTDIR)$(PCDIR)/expmech.pc
+	install -m 644 man/expmech.1 $(DESTDIR)$(MANDIR)/man1/expmech.1
+	install -m 644 man/expmech.3 $(DESTDIR)$(MANDIR)/man3/expmech.3
+	@# The dynamic linker finds a new library in /usr/local/lib only through its cache.
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/expmech $(DESTDIR)$(LIBDIR)/libexpmech.a \
+	  $(DESTDIR)$(LIBDIR)/$(SO_REAL) $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libexpmech.so \
+	  $(DESTDIR)$(PCDIR)/expmech.pc $(DESTDIR)$(MANDIR)/man1/expmech.1 $(DESTDIR)$(MANDIR)/man3/expmech.3
+	rm -f $(foreach h,$(PUBLIC_HDR),$(call hdr_dest,$(h)))
+	-rmdir $(DESTDIR)$(INCDIR)/core $(DESTDIR)$(INCDIR)/spec $(DESTDIR)$(INCDIR) 2>/dev/null
+
+# Installs into temporary directories (one through PREFIX, one through DESTDIR), builds
+# examples/ against the installed tree only, runs it, checks its numbers, then uninstalls
+# and checks nothing is left: mk/install-check.sh.
+install-check: all
+	@B=$(B) bash mk/install-check.sh
+
 # ------------------------------------------------------------------- demo
 demo: $(B)/expmech
 	$(B)/expmech demo --draws 10
@@ -82,10 +163,10 @@ demo: $(B)/expmech
 	$(B)/expmech sample --epsilon 1 -n 3 --seed 7 $(B)/pricing.txt
 
 # ------------------------------------------------------------------ tests
-check: unit sanitize valgrind fuzz-ci verify stats
-	@echo "make check: all stages passed (unit, sanitize, valgrind, fuzz, verify, stats)"
+check: unit install-check sanitize valgrind fuzz-ci verify stats
+	@echo "make check: all stages passed (unit, install-check, sanitize, valgrind, fuzz, verify, stats)"
 
-unit: $(TESTS) $(B)/expmech
+unit: $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@bash mk/run-tests.sh $(TESTS)
 
 # The unit tests again, built with AddressSanitizer + UndefinedBehaviorSanitizer (leak
@@ -93,7 +174,7 @@ unit: $(TESTS) $(B)/expmech
 # sanitized program too).
 SB := build-asan
 SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-sanitize: $(B)/.deps-ok
+sanitize: $(B)/.deps-ok $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@$(MAKE) --no-print-directory -s B=$(SB) CFLAGS="$(SAN_CFLAGS)" $(SB)/expmech $(TESTS:$(B)/%=$(SB)/%)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  EM_EXPMECH=$(SB)/expmech bash mk/run-tests.sh $(TESTS:$(B)/%=$(SB)/%)

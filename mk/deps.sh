@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages expmech needs, only those that are missing, and say so.
 set -euo pipefail
-PKGS=(gcc make python3 pkg-config
+PKGS=(gcc make python3 pkg-config binutils groff-base
       frama-c-base why3 z3 cvc4 cvc5
       libgmp-dev libmpfr-dev libgsl-dev libsodium-dev check valgrind clang libclang-rt-14-dev)
 missing=()
