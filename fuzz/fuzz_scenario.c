@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/scenario.h"
+#include "io/em_scenario.h"
 #include "expmech.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_oracle.h"

@@ -1,4 +1,4 @@
-/* test_scale.c: the compact scenario (src/cli/scenario.c with sc.compact), the oracle and
+/* test_scale.c: the compact scenario (src/io/em_scenario.c with sc.compact), the oracle and
  * the exact sampler reading utilities through em_usrc, and the limit on candidates
  * (issue 12, "Scale without surprises").
  *
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/scenario.h"
+#include "io/em_scenario.h"
 #include "em_cli_util.h"
 #include "expmech.h"
 #include "oracle/em_exact.h"

@@ -1,4 +1,4 @@
-/* test_scenario.c: the scenario file parser (src/cli/scenario.c): every malformed line
+/* test_scenario.c: the scenario file parser (src/io/em_scenario.c): every malformed line
  * type, limits, BOM, CRLF, headers, quoting; every message names the file and the line. */
 #include "em_check_main.h"
 #include <check.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/scenario.h"
+#include "io/em_scenario.h"
 #include "expmech.h"
 
 static em_scenario sc;

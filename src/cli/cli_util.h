@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <gmp.h>
 
-#include "cli/scenario.h"
+#include "io/em_scenario.h"
 
 #define EM_OPT_EPSILON (1u << 0)
 #define EM_OPT_SENSITIVITY (1u << 1)

@@ -15,7 +15,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "cli/scenario.h"
+#include "io/em_scenario.h"
 #include "expmech.h"
 #include "io/em_params_src.h"
 #include "io/em_samples.h"

@@ -10,7 +10,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "cli/scenario.h"
+#include "io/em_scenario.h"
 #include "expmech.h"
 #include "io/em_label.h"
 #include "io/em_probsfile.h"

@@ -9,7 +9,7 @@
 #include "cli/cli_util.h"
 #include "cli/cmd_cont.h"
 #include "cli/commands.h"
-#include "cli/scenario.h"
+#include "io/em_scenario.h"
 #include "expmech.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_rational.h"

@@ -7,7 +7,7 @@
 #include <gmp.h>
 
 #include "cli/cli_util.h"
-#include "cli/scenario.h"
+#include "io/em_scenario.h"
 
 /* `probs` on a continuous scenario (lo,hi,probability,log_probability per piece) or a
  * finite one with a measure column (label,probability,log_probability). */

@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 #include "oracle/em_seeds.h"
-#include "cli/scenario.h"
+#include "io/em_scenario.h"
 
 static const char help[] =
     "usage: expmech example NAME\n"

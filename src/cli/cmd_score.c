@@ -15,7 +15,7 @@
 #include <gmp.h>
 
 #include "cli/commands.h"
-#include "cli/scenario.h"
+#include "io/em_scenario.h"
 #include "expmech.h"
 #include "oracle/em_rational.h"
 

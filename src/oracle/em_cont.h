@@ -57,7 +57,7 @@ enum { EM_CONT_PIECES = 0, EM_CONT_ATOMS = 1 };
  *   # output: continuous
  *   # sensitivity: D          (optional)
  *   # monotone: yes|no        (optional)
- *   lo,hi,a[,b]               one piece per line (src/io/em_cscenario.h). */
+ *   lo,hi,a[,b]               one piece per line (src/io/em_scenario.h). */
 typedef struct em_pieces {
     size_t n;
     mpq_t *lo, *hi, *a, *b;    /* exact; lo[0] ignored if lo_inf, hi[n-1] ignored if hi_inf */

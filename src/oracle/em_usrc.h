@@ -2,7 +2,7 @@
  *
  * The oracle (em_oracle.h) and the exact sampler (em_exact.h) take the utilities either as
  * an array of n GMP rationals or through this reader, so that a caller holding them in a
- * compact form (src/cli/scenario.h: an int64 mantissa and an exponent, about 10 bytes
+ * compact form (src/io/em_scenario.h: an int64 mantissa and an exponent, about 10 bytes
  * each instead of about 100) never builds n rationals: at 10^7 candidates that array alone
  * is a gigabyte.  get(ctx, i, q) sets q to u_i exactly (canonical); it is not called for
  * an excluded candidate, and must give the same value every time.

@@ -1,4 +1,4 @@
-/* scenario.h: the scenario file format of the expmech command line.
+/* em_scenario.h: the scenario file format (every command and the library read it).
  *
  * One candidate per line, `label,utility`:
  *   - the utility follows the LAST comma (so a label may contain commas); a label may also
@@ -30,8 +30,8 @@
  * does not fit is kept as its limbs: em_scenario_get_u reads them back exactly), about
  * 10 bytes per candidate instead of a GMP rational's 100, and line numbers as runs.
  */
-#ifndef EM_CLI_SCENARIO_H
-#define EM_CLI_SCENARIO_H
+#ifndef EM_IO_SCENARIO_H
+#define EM_IO_SCENARIO_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
-/* scenario.c: the scenario file parser (format: scenario.h). */
-#include "cli/scenario.h"
+/* em_scenario.c: the scenario file parser (format: em_scenario.h). */
+#include "io/em_scenario.h"
 
 #include <ctype.h>
 #include <errno.h>
