@@ -22,26 +22,12 @@
 #include <gmp.h>
 #include <mpfr.h>
 
+#include "em_test_util.h"
 #include "expmech.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_rational.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
-/* an assertion for hot loops (Check records every passing ck_assert) */
-#define EM_T_REQUIRE(cond, ...) \
-    do { \
-        if (!(cond)) \
-            ck_abort_msg(__VA_ARGS__); \
-    } while (0)
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 /* Exact probability (correctly rounded to double) of candidate i, utilities given as
  * exact strings ("4100/4140", "0.1", "-inf"). */
@@ -206,7 +192,7 @@ START_TEST(occupation_maxnorm)
         for (int j = 0; j < occ_counts[i]; j++)
             d[k++] = i;
     for (size_t i = n - 1; i > 0; i--) { /* shuffled: order does not matter */
-        size_t j = (size_t)(splitmix(&s) % (i + 1));
+        size_t j = (size_t)(em_t_splitmix(&s) % (i + 1));
         int t = d[i];
         d[i] = d[j];
         d[j] = t;
@@ -267,11 +253,11 @@ START_TEST(maxnorm_tight_and_monotone)
     uint64_t s = 11;
     int a[40], b[41];
     for (int trial = 0; trial < 3000; trial++) {
-        size_t n = 1 + (size_t)(splitmix(&s) % 40), k = 1 + (size_t)(splitmix(&s) % 3);
+        size_t n = 1 + (size_t)(em_t_splitmix(&s) % 40), k = 1 + (size_t)(em_t_splitmix(&s) % 3);
         for (size_t i = 0; i < n; i++)
-            a[i] = (int)(splitmix(&s) % k);
-        size_t j = (size_t)(splitmix(&s) % (n + 1));
-        int v = (int)(splitmix(&s) % k);
+            a[i] = (int)(em_t_splitmix(&s) % k);
+        size_t j = (size_t)(em_t_splitmix(&s) % (n + 1));
+        int v = (int)(em_t_splitmix(&s) % k);
         for (size_t i = 0; i < j; i++) b[i] = a[i];
         b[j] = v;
         for (size_t i = j; i < n; i++) b[i + 1] = a[i];
@@ -513,15 +499,15 @@ START_TEST(rank_sensitivity_random)
     for (size_t t = 0; t < 12; t++)
         c[t] = (int64_t)t - 1;
     for (int trial = 0; trial < 4000; trial++) {
-        size_t n = 1 + (size_t)(splitmix(&s) % 30);
+        size_t n = 1 + (size_t)(em_t_splitmix(&s) % 30);
         for (size_t i = 0; i < n; i++)
-            a[i] = (int64_t)(splitmix(&s) % 10);
-        int64_t qb = 2 + (int64_t)(splitmix(&s) % 7), qa = 1 + (int64_t)(splitmix(&s) % (uint64_t)(qb - 1));
+            a[i] = (int64_t)(em_t_splitmix(&s) % 10);
+        int64_t qb = 2 + (int64_t)(em_t_splitmix(&s) % 7), qa = 1 + (int64_t)(em_t_splitmix(&s) % (uint64_t)(qb - 1));
         int64_t addb = qa > qb - qa ? qa : qb - qa;
         /* insertion */
-        size_t j = (size_t)(splitmix(&s) % (n + 1));
+        size_t j = (size_t)(em_t_splitmix(&s) % (n + 1));
         for (size_t i = 0; i < j; i++) b[i] = a[i];
-        b[j] = (int64_t)(splitmix(&s) % 10);
+        b[j] = (int64_t)(em_t_splitmix(&s) % 10);
         for (size_t i = j; i < n; i++) b[i + 1] = a[i];
         ck_assert_int_eq(em_score_median(n, a, 12, c, ua), EM_OK);
         ck_assert_int_eq(em_score_median(n + 1, b, 12, c, ub), EM_OK);
@@ -533,7 +519,7 @@ START_TEST(rank_sensitivity_random)
             EM_T_REQUIRE(llabs(ua[t] - ub[t]) <= addb, "quantile add");
         /* substitution */
         memcpy(b, a, n * sizeof *a);
-        b[splitmix(&s) % n] = (int64_t)(splitmix(&s) % 10);
+        b[em_t_splitmix(&s) % n] = (int64_t)(em_t_splitmix(&s) % 10);
         ck_assert_int_eq(em_score_median(n, a, 12, c, ua), EM_OK);
         ck_assert_int_eq(em_score_median(n, b, 12, c, ub), EM_OK);
         for (size_t t = 0; t < 12; t++)

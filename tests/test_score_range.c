@@ -11,25 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "em_test_util.h"
 #include "expmech.h"
-
-#define EM_T_REQUIRE(cond, ...) \
-    do { \
-        if (!(cond)) \
-            ck_abort_msg(__VA_ARGS__); \
-    } while (0)
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 static int64_t rnd(uint64_t *s, int64_t lo, int64_t hi) /* uniform in [lo, hi] */
 {
-    return lo + (int64_t)(splitmix(s) % (uint64_t)(hi - lo + 1));
+    return lo + (int64_t)(em_t_splitmix(s) % (uint64_t)(hi - lo + 1));
 }
 
 static int cmp_i64(const void *x, const void *y)
@@ -197,7 +184,7 @@ START_TEST(laplace_pieces)
     size_t k;
     for (int rep = 0; rep < 20000; rep++) {
         int64_t f = rnd(&seed, -20, 20), lo = rnd(&seed, -25, 20), hi = lo + rnd(&seed, 1, 30);
-        int lo_inf = (int)(splitmix(&seed) & 1), hi_inf = (int)(splitmix(&seed) & 1);
+        int lo_inf = (int)(em_t_splitmix(&seed) & 1), hi_inf = (int)(em_t_splitmix(&seed) & 1);
         ck_assert_int_eq(em_range_laplace(f, lo_inf, lo, hi_inf, hi, p, &k), EM_OK);
         EM_T_REQUIRE(k == 1 || k == 2, "k");
         if (!lo_inf)

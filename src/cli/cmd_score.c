@@ -815,6 +815,22 @@ static void print_scores(const cands *c, const int64_t *u, const mpz_t scale)
     mpq_clear(q);
 }
 
+/* --alpha of the quantile score: required, exact, 0 < alpha < 1, a denominator that fits
+   the core's integers.  Returns -1 on success, else an exit status. */
+static int quantile_alpha(const score_opts *o, mpq_t alpha)
+{
+    int rc;
+    if (!o->alpha)
+        return fail("quantile: --alpha is required (0 < alpha < 1)");
+    if ((rc = parse_q(o->alpha, alpha, "--alpha")) >= 0)
+        return rc;
+    if (mpq_sgn(alpha) <= 0 || mpq_cmp_ui(alpha, 1, 1) >= 0)
+        return fail("--alpha %s: alpha must lie strictly between 0 and 1", o->alpha);
+    if (!mpz_fits_slong_p(mpq_denref(alpha)))
+        return fail("--alpha %s: denominator too large", o->alpha);
+    return -1;
+}
+
 static int run_rank(int fn, const char *fname, const score_opts *o, int neigh)
 {
     lines d;
@@ -827,20 +843,8 @@ static int run_rank(int fn, const char *fname, const score_opts *o, int neigh)
     mpz_init_set_ui(one, 1);
     int rc = -1;
     if (fn == F_QUANTILE) {
-        if (!o->alpha) {
-            rc = fail("quantile: --alpha is required (0 < alpha < 1)");
+        if ((rc = quantile_alpha(o, alpha)) >= 0)
             goto out;
-        }
-        if ((rc = parse_q(o->alpha, alpha, "--alpha")) >= 0)
-            goto out;
-        if (mpq_sgn(alpha) <= 0 || mpq_cmp_ui(alpha, 1, 1) >= 0) {
-            rc = fail("--alpha %s: alpha must lie strictly between 0 and 1", o->alpha);
-            goto out;
-        }
-        if (!mpz_fits_slong_p(mpq_denref(alpha))) {
-            rc = fail("--alpha %s: denominator too large", o->alpha);
-            goto out;
-        }
     }
     if ((rc = data_read(&d, o)) >= 0)
         goto out_d;
@@ -1389,20 +1393,8 @@ static int range_data(int fn, const char *fname, const score_opts *o, int neigh)
         }
     }
     if (fn == F_QUANTILE) {
-        if (!o->alpha) {
-            rc = fail("quantile: --alpha is required (0 < alpha < 1)");
+        if ((rc = quantile_alpha(o, alpha)) >= 0)
             goto out;
-        }
-        if ((rc = parse_q(o->alpha, alpha, "--alpha")) >= 0)
-            goto out;
-        if (mpq_sgn(alpha) <= 0 || mpq_cmp_ui(alpha, 1, 1) >= 0) {
-            rc = fail("--alpha %s: alpha must lie strictly between 0 and 1", o->alpha);
-            goto out;
-        }
-        if (!mpz_fits_slong_p(mpq_denref(alpha))) {
-            rc = fail("--alpha %s: denominator too large", o->alpha);
-            goto out;
-        }
     } else if (fn == F_MEDIAN && dpl) {
         mpq_set_ui(alpha, 1, 2); /* diffprivlib's median is its 50th percentile */
     }
