@@ -1057,6 +1057,15 @@ out:
     return rc;
 }
 
+/* The header's definition line of the Laplace score, with the query value f. */
+static void laplace_definition(char *def, size_t len, const mpq_t f, const score_opts *o)
+{
+    char *fs = em_q_to_string(f, 40);
+    snprintf(def, len, "u(x, r) = -|f(x) - r| with f(x) = %s%s (spec/ScoreLaplace.acsl)",
+             fs ? fs : "?", o->f ? "" : " (the number of rows)");
+    free(fs);
+}
+
 /* The Laplace score's query value f (--f, or the number of rows of --data) and its
    sensitivity Δf (--delta-f, default 1), shared by the grid and the range forms.
    Returns -1 on success, else an exit status. */
@@ -1123,10 +1132,7 @@ static int run_laplace(const char *fname, const score_opts *o, int neigh)
         goto done;
     }
     char def[200];
-    char *fs = em_q_to_string(f, 40);
-    snprintf(def, sizeof def, "u(x, r) = -|f(x) - r| with f(x) = %s%s (spec/ScoreLaplace.acsl)",
-             fs ? fs : "?", o->f ? "" : " (the number of rows)");
-    free(fs);
+    laplace_definition(def, sizeof def, f, o);
     header(fname, def, rows, c.n, neigh, "proofs/lemmas/ScoreMisc_lemmas.h: Laplace_Sensitivity");
     puts("# the factor of 2 of seed 002: spec/Theorems.md section 6");
     printf("# sensitivity: ");
@@ -1337,10 +1343,7 @@ static int range_laplace(const char *fname, const score_opts *o, int neigh)
         goto done;
     }
     char def[200];
-    char *fs = em_q_to_string(f, 40);
-    snprintf(def, sizeof def, "u(x, r) = -|f(x) - r| with f(x) = %s%s (spec/ScoreLaplace.acsl)",
-             fs ? fs : "?", o->f ? "" : " (the number of rows)");
-    free(fs);
+    laplace_definition(def, sizeof def, f, o);
     range_header(fname, def, o->range, rows, k, neigh,
                  "proofs/lemmas/ScoreMisc_lemmas.h: Laplace_Sensitivity", df, 0);
     puts("# the factor of 2 of seed 002: spec/Theorems.md section 6");
