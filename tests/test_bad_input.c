@@ -280,6 +280,7 @@ START_TEST(option_rows)
     put("u.csv", "# output: continuous\n0,1,0\n");
     put("d.txt", "a\nb\n");
     put("p.txt", "0.5\n0.5\n");
+    put("n.txt", "1\n2\n");
     /* epsilon: 0, -1 and nan are refused (privacy needs eps > 0, a number); 1e-400 is an
      * exact positive rational (almost uniform output), accepted */
     static const char *const bad_eps[] = {"0", "-1", "nan"};
@@ -315,6 +316,12 @@ START_TEST(option_rows)
         "$E demo --no-such-option", "$E demo --epsilon 0", "$E demo --epsilon nan",
         "$E example --no-such-option", "$E example marital --no-such-option",
         "$E example --epsilon 1e-400", "$E score median --no-such-option",
+        /* the options added with issues 11 and 12: a bad value is refused before any output */
+        "$E sample --epsilon 1 --timing often x.csv", "$E sample --epsilon 1 --timing fixed u.csv",
+        "$E check --epsilon 1 --samples-are words --samples d.txt x.csv",
+        "$E score revenue --data n.txt --range 3:1", "$E score median --data n.txt --range 0:inf",
+        "$E score median --data n.txt --range 0:4 --convention other",
+        "$E score count --data n.txt --column v --candidates 1:2",
     };
     for (size_t j = 0; j < sizeof other / sizeof other[0]; j++) {
         int st = run("%s", other[j]);
