@@ -35,6 +35,13 @@ extern "C" {
 #include "core/em_score_rr.h"
 #include "core/em_score_laplace.h"
 
+/* ------------------------------------------------------ the high-level API */
+/* Exact computations over a scenario: numbers cross as exact text, results come back as
+ * correctly rounded decimals and data (never printed).  Implemented in src/io, src/oracle
+ * and src/judge over the core; tested, not proven (the boundary: README, "What is proven"). */
+
+#include "em_scn.h"
+
 /* ---------------------------------------------------------------- version */
 /* The library's version (the command line prints it for --version).  MAJOR.MINOR.PATCH;
  * the numeric form is MAJOR * 10000 + MINOR * 100 + PATCH. */
