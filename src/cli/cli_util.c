@@ -136,6 +136,7 @@ static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
     case EM_OPT_EPSILON:
     case EM_OPT_SENSITIVITY: {
         mpq_ptr q = flag == EM_OPT_EPSILON ? c->eps : c->delta;
+        *(flag == EM_OPT_EPSILON ? &c->eps_text : &c->delta_text) = v;
         if (em_q_parse_str(v, 0, q, &kind, &msg) != EM_OK)
             return bad(c, name, v, msg ? msg : "malformed");
         if (mpq_sgn(q) <= 0)
@@ -421,6 +422,55 @@ int em_cli_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned re
     if (rc < 0)
         rc = em_cli_scenario(c, sc, delta, variant);
     return rc;
+}
+
+int em_cli_fail(const em_cli *c, const char *what, const em_error *e)
+{
+    const char *msg = e->msg, *force = strstr(msg, "(force to run");
+    int dash = !strncmp(msg, "variant ", 8) || !strncmp(msg, "sensitivity ", 12) ||
+               !strncmp(msg, "timing ", 7);
+    fprintf(stderr, "%s: %s%s%s%.*s%s\n", c->cmd, what ? what : "", what ? ": " : "",
+            dash ? "--" : "", force ? (int)(force - msg) : (int)strlen(msg), msg,
+            force ? "(--force to run it anyway)" : "");
+    return em_cli_status_exit(e->status);
+}
+
+int em_cli_open(em_cli *c, int argc, char **argv, unsigned allowed, const char *help,
+                em_scn **s, em_mech **m)
+{
+    *s = NULL;
+    *m = NULL;
+    int rc = em_cli_parse(c, argc, argv, allowed, help);
+    if (rc < 0)
+        rc = em_cli_require(c, EM_OPT_EPSILON);
+    if (rc >= 0)
+        return rc;
+    em_error e;
+    em_cli_stdin_hint(c->cmd, c->file, "the scenario");
+    if (em_scn_load(c->file, s, &e) != EM_OK) {
+        fprintf(stderr, "%s: %s\n", c->cmd, e.msg);
+        return e.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+    }
+    em_opts o = {c->eps_text, (c->seen & EM_OPT_SENSITIVITY) ? c->delta_text : NULL,
+                 !(c->seen & EM_OPT_VARIANT)         ? EM_VARIANT_AUTO
+                 : c->variant == EM_CLI_VARIANT_PF ? EM_PF
+                                                   : c->variant,
+                 (c->seen & EM_OPT_FORCE) != 0, c->digits};
+    if (em_mech_new(*s, &o, m, &e) == EM_OK) {
+        fprintf(stderr, "%s: %s\n", c->cmd, em_mech_provenance(*m));
+        return -1;
+    }
+    if (e.status == EM_ERR_VARIANT && o.variant == EM_PF) {
+        /* pf refused for this scenario: after the line naming the parameters, as for a
+           computation that refuses it */
+        o.variant = EM_STANDARD;
+        if (em_mech_new(*s, &o, m, NULL) == EM_OK)
+            fprintf(stderr, "%s: variant pf%s\n", c->cmd,
+                    em_mech_provenance(*m) + strlen("variant standard"));
+        em_mech_free(*m);
+        *m = NULL;
+    }
+    return em_cli_fail(c, NULL, &e);
 }
 
 void em_cli_stdin_hint(const char *cmd, const char *path, const char *what)

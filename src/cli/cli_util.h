@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <gmp.h>
 
+#include "expmech.h"
 #include "io/em_scenario.h"
 
 #define EM_OPT_EPSILON (1u << 0)
@@ -57,6 +58,7 @@ typedef struct em_cli {
     const char *cmd;        /* for messages: "expmech probs" */
     unsigned seen;          /* EM_OPT_* given on the command line */
     mpq_t eps, delta;       /* exact */
+    const char *eps_text, *delta_text; /* as given (the library parses them again) */
     int variant;            /* EM_STANDARD / EM_MONOTONE / EM_CLI_VARIANT_PF when given */
     int digits;             /* default 17 */
     int format;             /* EM_FMT_* (default CSV) */
@@ -100,6 +102,19 @@ int em_cli_scenario(em_cli *c, em_scenario *sc, mpq_t delta, int *variant);
  * file has '# measure: yes').  Returns -1 with *law set, or an exit status after a message
  * (a bad piece: 2, naming the file and line). */
 int em_cli_law(em_cli *c, em_scenario *sc, const mpq_t delta, int variant, em_cont **law);
+
+/* The start of a command over the public API (expmech.h): em_cli_parse, --epsilon
+ * required, then the scenario (c->file or standard input) and its mechanism, with the line
+ * on stderr naming the variant and the sensitivity and where each came from.  Returns -1
+ * with *s and *m set (the caller frees both, also after a failure), or an exit status
+ * after a message. */
+int em_cli_open(em_cli *c, int argc, char **argv, unsigned allowed, const char *help,
+                em_scn **s, em_mech **m);
+
+/* A failure of the public API as "CMD: [WHAT: ]MESSAGE", the library's names of options
+ * ("variant", "sensitivity", "timing", "force") written as the command line's; returns the
+ * exit status of e->status (em_cli_status_exit). */
+int em_cli_fail(const em_cli *c, const char *what, const em_error *e);
 
 /* The common start of an oracle command: em_cli_parse, em_cli_require(required), a refusal
  * when a required --samples or --probs of '-' and the scenario would both be standard

@@ -1,18 +1,12 @@
 /* cmd_sample.c: `expmech sample`: exact draws (src/oracle/em_exact.c, the default) or
  * draws from the verified core's float sampler (--sampler float). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli_util.h"
-#include "cli/cmd_cont.h"
 #include "cli/commands.h"
-#include "io/em_scenario.h"
 #include "expmech.h"
-#include "oracle/em_exact.h"
-#include "oracle/em_pf.h"
-#include "oracle/em_rational.h"
 
 static const char help[] =
     "usage: expmech sample --epsilon E [--sensitivity D] [--variant V] [-n N] [--seed S]\n"
@@ -63,56 +57,44 @@ static const char help[] =
     "Exit status: 0 success, 2 bad input, 3 random source or memory failure, or a write\n"
     "error on standard output (sampling stops at the first failed write).\n";
 
-/* The exact sampler's loop: -n draws, labels to stdout. */
-static int sample_exact(em_cli *c, em_scenario *sc, mpq_t delta, int variant, int pf,
-                        int fixed_timing)
+static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const em_sample_opts *o)
 {
-    em_exact *x = NULL;
-    em_pf *y = NULL;
-    em_usrc src = {em_scenario_usrc_get, sc};
-    int st = pf ? em_scenario_expand(sc) : EM_OK; /* em_pf takes rationals */
-    if (st == EM_OK)
-        st = pf ? em_pf_new(sc->n, sc->u, sc->excluded, c->eps, delta, EM_STANDARD, &y)
-                : em_exact_new_src(sc->n, &src, sc->excluded, c->eps, delta, variant, &x);
-    if (st == EM_OK && fixed_timing) /* SECURITY.md: one 63-bit read, one full scan per draw */
-        st = em_exact_set_first_chunk(x, 63);
-    if (st != EM_OK) {
-        fprintf(stderr, "%s: %s\n", c->cmd, em_strerror(st));
-        return em_cli_status_exit(st);
-    }
-    em_rng rng;
-    st = (c->seen & EM_OPT_SEED) ? em_rng_init_chacha(&rng, c->seed) : em_rng_init_os(&rng);
-    if (st != EM_OK) {
-        fprintf(stderr, "%s: random source: %s\n", c->cmd, em_strerror(st));
-        em_exact_free(x);
-        em_pf_free(y);
-        return EM_EXIT_INTERNAL;
-    }
-    em_bits b;
-    em_bits_init_rng(&b, &rng);
-    for (uint64_t k = 0; k < c->n; k++) {
-        size_t idx;
-        st = pf ? em_pf_sample(y, &b, &idx) : em_exact_sample(x, &b, &idx);
-        if (st != EM_OK) {
-            fprintf(stderr, "%s: draw %llu: %s\n", c->cmd, (unsigned long long)k,
-                    em_strerror(st));
-            em_exact_free(x);
-            em_pf_free(y);
-            return em_cli_status_exit(st);
+    const int cont = em_scn_is_continuous(s), law = cont || em_scn_has_measure(s);
+    em_error e;
+    em_sampler *sp;
+    if (em_sampler_new(m, o, &sp, &e) != EM_OK)
+        return em_cli_fail(c, NULL, &e);
+    int rc = -1;
+    for (uint64_t k = 0; k < c->n && rc < 0; k++) {
+        size_t i;
+        double x;
+        if ((cont ? em_sampler_draw_cont(sp, 1, &x, &e) : em_sampler_draw(sp, 1, &i, &e)) != EM_OK) {
+            char what[64];
+            snprintf(what, sizeof what, "draw %llu", (unsigned long long)k + law);
+            rc = em_cli_fail(c, what, &e);
+            break;
         }
-        em_cli_csv_label(sc->labels[idx]);
-        putchar('\n');
+        if (cont) {
+            printf("%.17g\n", x);
+        } else {
+            em_cli_csv_label(em_scn_label(s, i));
+            putchar('\n');
+        }
         if (ferror(stdout)) { /* the first failed write: drawing on would be wasted */
-            fprintf(stderr, "%s: write error on standard output after %llu draw(s); stopped\n",
-                    c->cmd, (unsigned long long)k + 1);
-            em_exact_free(x);
-            em_pf_free(y);
-            return EM_EXIT_INTERNAL;
+            if (law)
+                fprintf(stderr, "%s: write error on standard output\n", c->cmd);
+            else
+                fprintf(stderr, "%s: write error on standard output after %llu draw(s); "
+                                "stopped\n", c->cmd, (unsigned long long)k + 1);
+            rc = EM_EXIT_INTERNAL;
         }
     }
-    em_exact_free(x);
-    em_pf_free(y);
-    return -1;
+    em_sampler_free(sp);
+    if (rc < 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "%s: write error\n", c->cmd);
+        rc = EM_EXIT_INTERNAL;
+    }
+    return rc < 0 ? EM_EXIT_OK : rc;
 }
 
 int cmd_sample(int argc, char **argv)
@@ -164,131 +146,29 @@ int cmd_sample(int argc, char **argv)
         free(av);
         return EM_EXIT_USAGE;
     }
-    const int use_float = choice[0] == 1, fixed_timing = choice[1] == 1;
     argc = ac;
     argv = av;
-
-    if (use_float)
+    if (choice[0] == 1)
         fprintf(stderr, "expmech sample: --sampler float: the float path can break pure "
                         "epsilon-DP (weights that round to 0 on one neighbour only: infinite "
                         "privacy loss, see `expmech audit`); the exact sampler (the default) "
                         "does not\n");
     em_cli c;
     em_cli_init(&c, "expmech sample");
-    em_scenario sc;
-    em_scenario_init(&sc);
-    sc.compact = 1; /* 10 bytes per utility, not an mpq's 100: 10^7 candidates in < 1 GB */
-    mpq_t delta;
-    mpq_init(delta);
-    double *lw = NULL;
-    uint64_t *W = NULL;
-    int variant;
-    int rc = em_cli_start(&c, argc, argv,
-                          EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_N |
-                              EM_OPT_SEED | EM_OPT_FILE,
-                          EM_OPT_EPSILON, help, &sc, delta, &variant);
-    if (rc >= 0)
-        goto done;
-    if (fixed_timing && (use_float || sc.continuous || sc.has_measure ||
-                         variant == EM_CLI_VARIANT_PF)) {
-        fprintf(stderr, "%s: --timing fixed is offered by the exact sampler of a finite "
-                        "scenario only: the continuous sampler's time reveals the piece, "
-                        "permute-and-flip's the visiting order (SECURITY.md)\n", c.cmd);
-        rc = EM_EXIT_USAGE;
-        goto done;
+    em_scn *s;
+    em_mech *m;
+    int rc = em_cli_open(&c, argc, argv,
+                         EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_N |
+                             EM_OPT_SEED | EM_OPT_FILE,
+                         help, &s, &m);
+    if (rc < 0) {
+        em_sample_opts o = {c.seed, (c.seen & EM_OPT_SEED) != 0,
+                            choice[0] == 1 ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT,
+                            choice[1] == 1 ? EM_TIMING_FIXED : EM_TIMING_VARIABLE};
+        rc = draw_all(&c, s, m, &o);
     }
-    if (sc.continuous || sc.has_measure) {
-        rc = em_cli_cont_sample(&c, &sc, delta, variant, use_float);
-        if (rc >= 0)
-            goto done;
-        goto flush;
-    }
-    const int pf = variant == EM_CLI_VARIANT_PF;
-    if (pf && use_float) {
-        fprintf(stderr, "%s: --variant pf has only the exact sampler\n", c.cmd);
-        rc = EM_EXIT_USAGE;
-        goto done;
-    }
-    if (!use_float) {
-        rc = sample_exact(&c, &sc, delta, variant, pf, fixed_timing);
-        if (rc >= 0)
-            goto done;
-        goto flush;
-    }
-    if (em_scenario_doubles(&sc) != EM_OK) { /* compact: doubles made on demand */
-        fprintf(stderr, "%s: out of memory\n", c.cmd);
-        rc = EM_EXIT_INTERNAL;
-        goto done;
-    }
-    for (size_t i = 0; i < sc.n; i++)
-        if (!sc.excluded[i] && isinf(sc.ud[i])) {
-            fprintf(stderr, "%s: %s:%lu: utility of '%s' is beyond double's range; the float "
-                            "sampler cannot take it (expmech probs can)\n",
-                    c.cmd, sc.name, em_scenario_line(&sc, i), em_cli_human(sc.labels[i]));
-            rc = EM_EXIT_USAGE;
-            goto done;
-        }
-    double eps = em_q_get_d(c.eps, NULL), del = em_q_get_d(delta, NULL);
-    int st = em_check_params(eps, del, variant);
-    if (st != EM_OK) {
-        fprintf(stderr, "%s: %s (as doubles: epsilon %g, sensitivity %g)\n", c.cmd,
-                em_strerror(st), eps, del);
-        rc = EM_EXIT_USAGE;
-        goto done;
-    }
-    lw = malloc(sc.n * sizeof *lw);
-    W = malloc(sc.n * sizeof *W);
-    if (!lw || !W) {
-        fprintf(stderr, "%s: out of memory\n", c.cmd);
-        rc = EM_EXIT_INTERNAL;
-        goto done;
-    }
-    size_t argmax;
-    uint64_t total, scale;
-    st = em_logweights(sc.n, sc.ud, eps, del, variant, lw, &argmax);
-    if (st == EM_OK)
-        st = em_weights_fixed(sc.n, lw, W, &total, &scale);
-    if (st != EM_OK) {
-        fprintf(stderr, "%s: %s\n", c.cmd, em_strerror(st));
-        rc = em_cli_status_exit(st);
-        goto done;
-    }
-    em_rng rng;
-    st = (c.seen & EM_OPT_SEED) ? em_rng_init_chacha(&rng, c.seed) : em_rng_init_os(&rng);
-    if (st != EM_OK) {
-        fprintf(stderr, "%s: random source: %s\n", c.cmd, em_strerror(st));
-        rc = EM_EXIT_INTERNAL;
-        goto done;
-    }
-    for (uint64_t k = 0; k < c.n; k++) {
-        size_t idx;
-        st = em_sample_fixed(sc.n, W, total, &rng, &idx);
-        if (st != EM_OK) {
-            fprintf(stderr, "%s: draw %llu: %s\n", c.cmd, (unsigned long long)k, em_strerror(st));
-            rc = em_cli_status_exit(st);
-            goto done;
-        }
-        em_cli_csv_label(sc.labels[idx]);
-        putchar('\n');
-        if (ferror(stdout)) {
-            fprintf(stderr, "%s: write error on standard output after %llu draw(s); stopped\n",
-                    c.cmd, (unsigned long long)k + 1);
-            rc = EM_EXIT_INTERNAL;
-            goto done;
-        }
-    }
-flush:
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error\n", c.cmd);
-        rc = EM_EXIT_INTERNAL;
-        goto done;
-    }
-    rc = EM_EXIT_OK;
-done:
-    free(lw);
-    free(W);
-    mpq_clear(delta);
-    em_scenario_free(&sc);
+    em_mech_free(m);
+    em_scn_free(s);
     em_cli_free(&c);
     free(av);
     return rc;

@@ -358,6 +358,7 @@ void em_mech_free(em_mech *m)
 {
     if (!m)
         return;
+    em_law_cache_free(m->law);
     mpq_clears(m->eps, m->delta, (mpq_ptr)0);
     free(m->eps_s);
     free(m->delta_s);

@@ -21,7 +21,11 @@ struct em_mech {
     int forced;
     char *eps_s, *delta_s;      /* exact text */
     char *provenance;
+    struct em_law_cache *law;   /* what em_law.h computed (oracle/em_law.c); NULL until then */
 };
+
+/* Frees the caches of em_law.h (NULL is harmless). */
+void em_law_cache_free(struct em_law_cache *c);
 
 /* Set err (may be NULL) to status and a formatted message; returns status. */
 int em_err(em_error *err, int status, const char *fmt, ...)

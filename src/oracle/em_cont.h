@@ -37,9 +37,8 @@
 extern "C" {
 #endif
 
-/* Oracle-level status (beyond em_status, which the proven core owns): a value could not be
- * decided within EM_CONT_MAX_PREC bits; the command line maps it to exit 3. */
-#define EM_ERR_UNDECIDED 64
+/* EM_ERR_UNDECIDED (em_law.h, beyond em_status, which the proven core owns): a value could
+ * not be decided within EM_CONT_MAX_PREC bits; the command line maps it to exit 3. */
 #define EM_CONT_MAX_PREC (1L << 20)
 #define EM_CONT_MAX_PIECES ((size_t)1 << 26)
 /* Decimal outputs of magnitude beyond 10^+-EM_CONT_MAX_EXP10 are not printed

@@ -1,0 +1,197 @@
+/* em_law.h: the law of a mechanism (em_scn.h): exact probabilities, exact sampling, the
+ * CDF, density and quantile of continuous laws, and the utility report.
+ *
+ * Conventions: those of em_scn.h.  Decimal results are correctly rounded (round to
+ * nearest; an exact tie, possible only for a rational value, to even) to em_mech_digits(m)
+ * significant digits, in the style of C's "%#.Kg" with an exponent of any length
+ * ("9.9e-3248"); "0", "1", "-inf" and "inf" only when exactly so.  A probability below 1
+ * whose rounding is 1 is written as K nines ("0.99...9"): its logarithm carries the
+ * distance.  Doubles beside them are correctly rounded to double.
+ *
+ * The mechanism caches what it computes (the normaliser, the law, the samplers) inside m:
+ * a mechanism is not to be used from two threads at once.
+ */
+#ifndef EM_LAW_H
+#define EM_LAW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "em_scn.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An exact result the library cannot decide within its precision limit (2^20 bits for
+ * most, 2^24 for the finite oracle).  No known input does this; it is an internal limit,
+ * reported rather than guessed. */
+#define EM_ERR_UNDECIDED 64
+
+/* ------------------------------------------------------------- probabilities */
+
+#define EM_PROB_ZERO 1u          /* P = 0 exactly: excluded (or measure 0, or a piece of
+                                    length 0) */
+#define EM_PROB_ONE 2u           /* P = 1 exactly: the only output with mass */
+#define EM_PROB_RATIONAL 4u      /* P = 1/m exactly (all candidates tied) */
+#define EM_PROB_NEAR_ONE 8u      /* P < 1 rounds to 1: prob is K nines, prob_d is 1 */
+#define EM_PROB_FROM_LOG 16u     /* P below MPFR's exponent range: prob computed exactly
+                                    from log P */
+#define EM_PROB_LOG_FROM_LOG 32u /* |log P| below MPFR's range: computed from its log */
+#define EM_PROB_UNDECIDED 64u    /* permute-and-flip only: log P not decided within 2^20
+                                    bits: logprob is "nan" (never an unproven number); a
+                                    double not decided there is NaN, with or without it */
+
+typedef struct em_prob {
+    const char *prob;      /* correctly rounded to em_mech_digits(m) significant digits;
+                              valid until the next call on m */
+    const char *logprob;   /* the same for the natural log of the probability */
+    double prob_d;         /* correctly rounded to double */
+    double logprob_d;
+    unsigned flags;        /* EM_PROB_* */
+} em_prob;
+
+/* The largest finite scenario of which the permute-and-flip probabilities are computed
+ * (O(n^2) interval operations). */
+#define EM_PF_PROBS_MAX_N 4096
+
+/* Compute what em_probs_get needs, so that a failure of the whole computation is told
+ * apart from one candidate's: the normaliser's first bounds (standard, monotone), every
+ * probability at once (pf), the weighted or continuous law (a measure, pieces).  Calling
+ * it is optional.  Errors: EM_ERR_NULL, EM_ERR_TOO_MANY (pf beyond EM_PF_PROBS_MAX_N),
+ * EM_ERR_DOMAIN (pieces that overlap, a ray whose integral diverges, no mass: the message
+ * names the file and line), EM_ERR_UNDECIDED (pf: a probability below MPFR's exponent
+ * range; a weight below exp(-3e18)), EM_ERR_NOMEM. */
+EM_API int em_probs_prepare(em_mech *m, em_error *err);
+
+/* Candidate i's probability (finite scenarios: standard, monotone, pf, with or without a
+ * measure), or piece i's mass P(lo_i <= X <= hi_i) (continuous scenarios).  Errors: those
+ * of em_probs_prepare, EM_ERR_DOMAIN (i >= em_scn_size, or em_scn_pieces), and
+ * EM_ERR_UNDECIDED. */
+EM_API int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err);
+
+/* The ends of piece j of a continuous scenario as exact text ("-inf" / "inf" for a ray;
+ * otherwise a decimal when it has at most 40 digits, else "num/den"); malloc'd (em_free).
+ * Errors: EM_ERR_NULL, EM_ERR_DOMAIN (not continuous, j >= em_scn_pieces), EM_ERR_NOMEM. */
+EM_API int em_piece_ends(em_mech *m, size_t j, char **lo, char **hi, em_error *err);
+
+/* ------------------------------------------------------------------ sampling */
+
+#define EM_SAMPLER_EXACT 0   /* exact: the ideal law given fair bits (spec/ExactSampling.md) */
+#define EM_SAMPLER_FLOAT 1   /* the verified core's double-precision path: NOT pure
+                                epsilon-DP (a weight rounding to 0 on one neighbour only) */
+
+#define EM_TIMING_VARIABLE 0 /* the exact sampler reads bits as it needs them */
+#define EM_TIMING_FIXED 1    /* exact sampler of a finite standard / monotone mechanism
+                                only: one 63-bit read and one scan of all n + 1 bounds per
+                                draw, so its work does not reveal the output (the slow path
+                                runs with probability <= n 2^-60; SECURITY.md) */
+
+typedef struct em_sample_opts {
+    uint64_t seed;     /* used when seeded != 0: ChaCha20 keyed by seed (reproducible);
+                          else the OS CSPRNG (getrandom), as privacy requires */
+    int seeded;
+    int sampler;       /* EM_SAMPLER_EXACT (default) or EM_SAMPLER_FLOAT */
+    int timing;        /* EM_TIMING_VARIABLE (default) or EM_TIMING_FIXED */
+} em_sample_opts;
+
+#define EM_SAMPLE_OPTS_INIT {0, 0, EM_SAMPLER_EXACT, EM_TIMING_VARIABLE}
+
+/* A stream of draws: em_sampler_draw called k times with n_1, ..., n_k gives the same
+ * draws as one call with n_1 + ... + n_k.  m must outlive the sampler. */
+typedef struct em_sampler em_sampler;
+
+/* Errors: EM_ERR_NULL, EM_ERR_DOMAIN (an unknown sampler or timing; timing fixed
+ * with anything but the exact sampler of a finite standard / monotone mechanism without
+ * measure; the float sampler with a utility beyond double's range, the message naming
+ * the candidate), EM_ERR_VARIANT (pf with the float sampler), EM_ERR_EPSILON /
+ * EM_ERR_SENSITIVITY (epsilon or the sensitivity rounds to a double the core refuses),
+ * the law's errors (em_probs_prepare), EM_ERR_RNG (the OS random source failed; message
+ * "random source: ..."), EM_ERR_NOMEM. */
+EM_API int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out,
+                          em_error *err);
+/* n >= 1 draws of a finite mechanism: out[k] = the 0-based candidate index.  Errors:
+ * EM_ERR_NULL, EM_ERR_EMPTY (n = 0), EM_ERR_DOMAIN (a continuous mechanism),
+ * EM_ERR_RNG, EM_ERR_UNDECIDED, EM_ERR_NOMEM; after an error out[0..n) is unspecified. */
+EM_API int em_sampler_draw(em_sampler *s, size_t n, size_t *out, em_error *err);
+/* n >= 1 draws of a continuous mechanism: out[k] = the double nearest to an exact draw
+ * (exact sampler; ties to even), or the float sampler's double.  EM_ERR_DOMAIN for a
+ * finite mechanism; other errors as em_sampler_draw. */
+EM_API int em_sampler_draw_cont(em_sampler *s, size_t n, double *out, em_error *err);
+EM_API void em_sampler_free(em_sampler *s);
+
+/* n draws of a finite mechanism: out[k] = 0-based candidate index.  Same seed => the same
+ * draws as `expmech sample --seed S -n N` (a fresh em_sampler each call: two calls with
+ * the same seed repeat the draws). */
+EM_API int em_sample(em_mech *m, const em_sample_opts *o, size_t n, size_t *out,
+                     em_error *err);
+/* n draws of a continuous mechanism, as doubles (what the CLI prints with "%.17g"). */
+EM_API int em_sample_cont(em_mech *m, const em_sample_opts *o, size_t n, double *out,
+                          em_error *err);
+
+/* ----------------------------------------------------------- continuous laws */
+/* For a continuous mechanism; x, p, a, b are exact text (em_scn.h); results malloc'd
+ * (em_free).  Errors: EM_ERR_NULL, EM_ERR_PARSE (not an exact number; the message
+ * "bad number 'X': why"), EM_ERR_DOMAIN (a finite mechanism, p outside [0, 1], a > b),
+ * the law's errors (em_probs_prepare), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+
+/* P(X <= x): "0" left of the output range, "1" right of it. */
+EM_API int em_cdf(em_mech *m, const char *x, char **out, em_error *err);
+/* P(a < X <= b) = F(b) - F(a), a <= b, rounded once as one exact number. */
+EM_API int em_interval_prob(em_mech *m, const char *a, const char *b, char **out,
+                            em_error *err);
+/* The density at x, right-continuous (at a breakpoint, the piece that starts there; 0
+ * outside the range, in gaps and at its right end). */
+EM_API int em_density(em_mech *m, const char *x, char **out, em_error *err);
+/* The density and its natural log ("-inf" where the density is 0), both at once. */
+EM_API int em_density_log(em_mech *m, const char *x, char **density, char **log_density,
+                          em_error *err);
+/* The p-quantile inf { x : F(x) >= p }: Q(0) the left end of the range ("-inf"
+ * possible), Q(1) the right end ("inf" possible). */
+EM_API int em_quantile(em_mech *m, const char *p, char **out, em_error *err);
+
+/* ------------------------------------------------------------ exact numbers */
+
+/* The exact sign of a - b (-1, 0 or 1) of two exact texts; for checking arguments
+ * (grid ends, probabilities, thresholds) before computing.  Errors: EM_ERR_NULL,
+ * EM_ERR_PARSE ("bad number 'X': why", naming the first bad one). */
+EM_API int em_num_cmp(const char *a, const char *b, int *sign, em_error *err);
+
+/* Point i of the grid lo + i (hi - lo) / (n - 1), i < n (n = 1: lo, which must equal hi):
+ * *exact is its exact text (for em_cdf and the others), *shown what to print: the
+ * exact decimal when it has at most 20 digits, else its correct rounding to m's digits.
+ * m is a continuous mechanism; shown may be NULL, and then m too (no rounding).  Errors: EM_ERR_NULL, EM_ERR_PARSE, EM_ERR_DOMAIN (n = 0,
+ * i >= n, lo > hi, n = 1 with lo != hi, a finite m), the law's errors, EM_ERR_NOMEM. */
+EM_API int em_grid_point(em_mech *m, const char *lo, const char *hi, uint64_t n, uint64_t i,
+                         char **exact, char **shown, em_error *err);
+
+/* ------------------------------------------------------------ utility report */
+
+/* Exact quantities of the utility of the output, correctly rounded to m's digits (text)
+ * and to double, for standard / monotone mechanisms over any scenario (finite, with a
+ * measure, continuous). */
+typedef struct em_utility_result {
+    char *opt;               /* max u over the outputs of positive probability
+                                (continuous: the largest u at a finite end of a piece) */
+    char *expected_utility;  /* E[u(X)] */
+    char *expected_loss;     /* opt - E[u(X)] */
+    char *sd_loss;           /* the standard deviation of u(X) */
+    char *p_best;            /* P(u(X) = opt) ("0" for a continuous law without a constant
+                                piece at opt) */
+    double opt_d, expected_utility_d, expected_loss_d, sd_loss_d, p_best_d;
+} em_utility_result;
+
+/* Errors: EM_ERR_NULL, EM_ERR_VARIANT (pf), the law's errors (em_probs_prepare),
+ * EM_ERR_UNDECIDED, EM_ERR_NOMEM.  *out freed with em_utility_result_free. */
+EM_API int em_utility(em_mech *m, em_utility_result **out, em_error *err);
+EM_API void em_utility_result_free(em_utility_result *r);
+
+/* P(opt - u(X) > t), exactly, t >= 0 exact text; *out malloc'd (em_free).  Errors:
+ * EM_ERR_NULL, EM_ERR_PARSE, EM_ERR_DOMAIN (t < 0), EM_ERR_VARIANT (pf), the law's
+ * errors, EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+EM_API int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

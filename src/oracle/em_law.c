@@ -1,0 +1,883 @@
+/* em_law.c: the law of a mechanism (src/include/em_law.h) over the oracles: the finite
+ * oracle (em_oracle), permute-and-flip (em_pf), the weighted and continuous law (em_cont),
+ * the exact samplers and the verified core's float sampler.  What they build is cached in
+ * the mechanism (struct em_law_cache), so a caller asking candidate by candidate or draw
+ * by draw pays for the normaliser, the law and the samplers once. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpfr.h>
+
+#include "expmech.h"
+#include "io/em_label.h"
+#include "io/em_scn_priv.h"
+#include "oracle/em_cont.h"
+#include "oracle/em_exact.h"
+#include "oracle/em_oracle.h"
+#include "oracle/em_pf.h"
+#include "oracle/em_rational.h"
+
+/* permute-and-flip's probabilities, all computed at once (its pmf is one O(n^2) pass) */
+typedef struct pf_table {
+    char **dec, **log;   /* log[i] NULL: undecided ("nan") */
+    double *pd, *ld;
+    char *nines;         /* K nines: a probability below 1 that rounds to 1 */
+    size_t left;         /* candidates not excluded */
+} pf_table;
+
+struct em_law_cache {
+    em_usrc src;         /* the scenario's utilities for the oracle and the exact sampler */
+    em_oracle *oracle;
+    em_cont *law;
+    pf_table *pf;
+    em_cval p, lp;       /* the last em_probs_get of the law */
+    em_exact *exact;
+    unsigned chunk0;     /* the exact sampler's own first chunk (variable timing) */
+    em_pf *pfs;
+    uint64_t *W, total;  /* the float sampler's fixed-point weights */
+};
+
+struct em_sampler {
+    em_mech *m;
+    int kind;
+    em_rng rng;
+    em_bits bits;
+};
+
+enum { S_EXACT, S_PF, S_FLOAT, S_LAW, S_LAW_FLOAT };
+
+static void pf_table_free(pf_table *t, size_t n)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (t->dec)
+            free(t->dec[i]);
+        if (t->log)
+            free(t->log[i]);
+    }
+    free(t->dec);
+    free(t->log);
+    free(t->pd);
+    free(t->ld);
+    free(t->nines);
+    free(t);
+}
+
+void em_law_cache_free(struct em_law_cache *c)
+{
+    if (!c)
+        return;
+    em_oracle_free(c->oracle);
+    em_cont_free(c->law);
+    pf_table_free(c->pf, c->pf ? ((const em_scenario *)c->src.ctx)->n : 0);
+    em_cval_clear(&c->p);
+    em_cval_clear(&c->lp);
+    em_exact_free(c->exact);
+    em_pf_free(c->pfs);
+    free(c->W);
+    free(c);
+}
+
+static int fail(em_error *err, int st, const char *what)
+{
+    return em_err(err, st, "%s%s%s", what ? what : "", what ? ": " : "", em_cont_strerror(st));
+}
+
+static struct em_law_cache *cache(em_mech *m, em_error *err)
+{
+    if (!m->law) {
+        m->law = calloc(1, sizeof *m->law);
+        if (!m->law) {
+            em_err(err, EM_ERR_NOMEM, "out of memory");
+            return NULL;
+        }
+        m->law->src.get = em_scenario_usrc_get;
+        m->law->src.ctx = &m->scn->sc;
+        em_cval_init(&m->law->p);
+        em_cval_init(&m->law->lp);
+    }
+    return m->law;
+}
+
+/* The weighted or continuous law (em_cont) of m, built once. */
+static int law(em_mech *m, em_cont **out, em_error *err)
+{
+    struct em_law_cache *c = cache(m, err);
+    if (!c)
+        return EM_ERR_NOMEM;
+    em_scenario *sc = &m->scn->sc;
+    if (!c->law) {
+        if (m->variant == EM_PF)
+            return em_err(err, EM_ERR_VARIANT,
+                          "variant pf is not available for this computation (standard and "
+                          "monotone only)");
+        char msg[EM_SCENARIO_ERRLEN] = "";
+        int st;
+        if (sc->continuous)
+            st = em_cont_new_pieces(&sc->pieces, m->eps, m->delta, m->variant, m->digits,
+                                    &c->law, msg, sizeof msg);
+        else if ((st = em_scn_expand(m->scn, err)) == EM_OK)
+            st = em_cont_new_atoms(sc->n, sc->u, sc->excluded,
+                                   sc->has_measure ? sc->measure : NULL, m->eps, m->delta,
+                                   m->variant, m->digits, &c->law, msg, sizeof msg);
+        else
+            return st;
+        if (st != EM_OK)
+            return msg[0] ? em_err(err, st, "%s", msg)
+                          : em_err(err, st, "%s: %s", sc->name, em_strerror(st));
+    }
+    *out = c->law;
+    return EM_OK;
+}
+
+static int continuous_law(em_mech *m, const char *fn, em_cont **out, em_error *err)
+{
+    if (!m)
+        return em_err(err, EM_ERR_NULL, "%s: m is NULL", fn);
+    if (!m->scn->sc.continuous)
+        return em_err(err, EM_ERR_DOMAIN, "%s: %s is a finite scenario; a continuous one is "
+                      "needed", fn, m->scn->sc.name);
+    return law(m, out, err);
+}
+
+static int parse_num(const char *text, mpq_t q, em_error *err)
+{
+    int kind;
+    const char *msg = NULL;
+    if (!text)
+        return em_err(err, EM_ERR_NULL, "a number is NULL");
+    if (em_q_parse_str(text, 0, q, &kind, &msg) != EM_OK)
+        return em_err(err, EM_ERR_PARSE, "bad number '%.60s': %s", text, msg ? msg : "malformed");
+    return EM_OK;
+}
+
+/* ---------------------------------------------------------- permute-and-flip */
+
+#define PF_MAX_PREC (1L << 20) /* em_pf_pmf's limit */
+
+/* "1", "1.", "1.000..." (and no exponent): the K-digit rounding is exactly 1 */
+static int dec_is_one(const char *s)
+{
+    if (s[0] != '1')
+        return 0;
+    const char *p = s + 1;
+    if (*p == '.')
+        p++;
+    while (*p == '0')
+        p++;
+    return *p == 0;
+}
+
+/* Bounds llo <= log P_i <= lhi from the pmf's bounds; 0 when they cannot be taken yet. */
+static int pf_log_bounds(const em_scenario *sc, size_t i, mpfr_t *lo, mpfr_t *hi, mpfr_t llo,
+                         mpfr_t lhi)
+{
+    if (mpfr_cmp_d(lo[i], 0.5) > 0) {
+        /* P > 1/2: log P = log1p(-(sum of the others)), the pmf summing to 1 exactly; the
+         * others' bounds are tight relatively, so log P = -1e-9e7 is decided where log of
+         * P's own interval never could be */
+        mpfr_set_zero(llo, 1);
+        mpfr_set_zero(lhi, 1);
+        for (size_t j = 0; j < sc->n; j++)
+            if (j != i && !sc->excluded[j]) {
+                mpfr_add(llo, llo, lo[j], MPFR_RNDD);
+                mpfr_add(lhi, lhi, hi[j], MPFR_RNDU);
+            }
+        if (mpfr_cmp_ui(lhi, 1) >= 0)
+            return 0;
+        mpfr_neg(lhi, lhi, MPFR_RNDD);
+        mpfr_log1p(lhi, lhi, MPFR_RNDD); /* lower bound of log P */
+        mpfr_neg(llo, llo, MPFR_RNDU);
+        mpfr_log1p(llo, llo, MPFR_RNDU); /* upper bound */
+        mpfr_swap(llo, lhi);
+    } else {
+        mpfr_log(llo, lo[i], MPFR_RNDD);
+        mpfr_log(lhi, hi[i], MPFR_RNDU);
+    }
+    return mpfr_sgn(lhi) < 0; /* P < 1 here: hi must come below 1 first */
+}
+
+/* The K-digit decimal of the log when both bounds round alike (then so does the exact
+ * value between them): *out set, or left NULL. */
+static int pf_log_decide(mpfr_t llo, mpfr_t lhi, int K, mpz_t ez, char **out)
+{
+    mpfr_exp_t e1, e2;
+    char *d1 = mpfr_get_str(NULL, &e1, 10, (size_t)K, llo, MPFR_RNDN);
+    char *d2 = mpfr_get_str(NULL, &e2, 10, (size_t)K, lhi, MPFR_RNDN);
+    int st = EM_OK;
+    if (!d1 || !d2) {
+        st = EM_ERR_NOMEM;
+    } else if (e1 == e2 && !strcmp(d1, d2)) {
+        mpz_set_si(ez, (long)e1);
+        *out = em_format_decimal(1, d1 + 1, ez); /* both negative: d1 = "-ddd" */
+        if (!*out)
+            st = EM_ERR_NOMEM;
+    }
+    if (d1)
+        mpfr_free_str(d1);
+    if (d2)
+        mpfr_free_str(d2);
+    return st;
+}
+
+/* The log-probabilities, correctly rounded to K digits and to double: Ziv's loop on
+ * em_pf_pmf_bounds, log of both ends with outward rounding.  Left undecided (NULL, NaN) at
+ * PF_MAX_PREC or below MPFR's range.  m1: the only candidate not excluded (log 0). */
+static int pf_logs(const em_scenario *sc, const mpq_t eps, const mpq_t delta, int K, int m1,
+                   pf_table *t)
+{
+    const size_t n = sc->n;
+    size_t left = 0;
+    for (size_t i = 0; i < n; i++) {
+        t->ld[i] = NAN;
+        if (sc->excluded[i] || m1) {
+            t->log[i] = strdup(sc->excluded[i] ? "-inf" : "0");
+            t->ld[i] = sc->excluded[i] ? -INFINITY : 0;
+            if (!t->log[i])
+                return EM_ERR_NOMEM;
+        } else {
+            left++;
+        }
+    }
+    if (left == 0)
+        return EM_OK;
+    mpfr_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
+    if (!lo || !hi) {
+        free(lo);
+        free(hi);
+        return EM_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        mpfr_inits2(64, lo[i], hi[i], (mpfr_ptr)0);
+    mpfr_t llo, lhi;
+    mpfr_inits2(64, llo, lhi, (mpfr_ptr)0);
+    mpz_t ez;
+    mpz_init(ez);
+    int st = EM_OK;
+    for (mpfr_prec_t prec = 128 + (mpfr_prec_t)(K * 3.33) + 64; left > 0 && prec <= PF_MAX_PREC;
+         prec *= 2) {
+        for (size_t i = 0; i < n; i++) {
+            mpfr_set_prec(lo[i], prec);
+            mpfr_set_prec(hi[i], prec);
+        }
+        mpfr_set_prec(llo, prec);
+        mpfr_set_prec(lhi, prec);
+        st = em_pf_pmf_bounds(n, sc->u, sc->excluded, eps, delta, EM_STANDARD, prec, lo, hi);
+        for (size_t i = 0; i < n && st == EM_OK; i++) {
+            if ((t->log[i] && !isnan(t->ld[i])) || mpfr_sgn(lo[i]) <= 0 ||
+                !pf_log_bounds(sc, i, lo, hi, llo, lhi))
+                continue;
+            if (!t->log[i])
+                st = pf_log_decide(llo, lhi, K, ez, &t->log[i]);
+            double d1 = mpfr_get_d(llo, MPFR_RNDN), d2 = mpfr_get_d(lhi, MPFR_RNDN);
+            if (isnan(t->ld[i]) && d1 == d2)
+                t->ld[i] = d1;
+            left -= t->log[i] && !isnan(t->ld[i]);
+        }
+        if (st != EM_OK)
+            break;
+    }
+    mpz_clear(ez);
+    mpfr_clears(llo, lhi, (mpfr_ptr)0);
+    for (size_t i = 0; i < n; i++)
+        mpfr_clears(lo[i], hi[i], (mpfr_ptr)0);
+    free(lo);
+    free(hi);
+    return st;
+}
+
+static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
+{
+    em_scenario *sc = &m->scn->sc;
+    const size_t n = sc->n;
+    if (n > EM_PF_PROBS_MAX_N)
+        return em_err(err, EM_ERR_TOO_MANY,
+                      "variant pf: %s has %zu candidates; the exact permute-and-flip pmf is "
+                      "limited to %d (O(n^2) interval operations)", sc->name, n,
+                      EM_PF_PROBS_MAX_N);
+    int st = em_scn_expand(m->scn, err); /* em_pf takes rationals; n <= 4096 here */
+    if (st != EM_OK)
+        return st;
+    pf_table *t = calloc(1, sizeof *t);
+    if (t) {
+        t->dec = calloc(n, sizeof *t->dec);
+        t->log = calloc(n, sizeof *t->log);
+        t->pd = malloc(n * sizeof *t->pd);
+        t->ld = malloc(n * sizeof *t->ld);
+        t->nines = malloc((size_t)m->digits + 3);
+    }
+    if (!t || !t->dec || !t->log || !t->pd || !t->ld || !t->nines) {
+        pf_table_free(t, n);
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    }
+    memcpy(t->nines, "0.", 2);
+    memset(t->nines + 2, '9', (size_t)m->digits);
+    t->nines[m->digits + 2] = 0;
+    for (size_t i = 0; i < n; i++)
+        t->left += !sc->excluded[i];
+    st = em_pf_pmf(n, sc->u, sc->excluded, m->eps, m->delta, EM_STANDARD, t->pd, m->digits,
+                   t->dec);
+    if (st == EM_OK)
+        st = pf_logs(sc, m->eps, m->delta, m->digits, t->left == 1, t);
+    if (st != EM_OK) {
+        pf_table_free(t, n);
+        if (st == EM_ERR_UNDECIDED)
+            return em_err(err, st, "variant pf: not computed: a probability lies below MPFR's "
+                          "exponent range (about 10^-1.4e18) or needs more than 2^20 bits, and "
+                          "the permute-and-flip pmf has no logarithmic fallback");
+        return em_err(err, st, "variant pf: %s", em_strerror(st));
+    }
+    c->pf = t;
+    return EM_OK;
+}
+
+/* ------------------------------------------------------------- probabilities */
+
+int em_probs_prepare(em_mech *m, em_error *err)
+{
+    if (!m)
+        return em_err(err, EM_ERR_NULL, "em_probs_prepare: m is NULL");
+    struct em_law_cache *c = cache(m, err);
+    if (!c)
+        return EM_ERR_NOMEM;
+    em_scenario *sc = &m->scn->sc;
+    int st = EM_OK;
+    em_cont *L;
+    if (sc->continuous || sc->has_measure)
+        st = law(m, &L, err);
+    else if (m->variant == EM_PF && !c->pf)
+        st = pf_prepare(m, c, err);
+    else if (m->variant != EM_PF && !c->oracle &&
+             (st = em_oracle_new_src(sc->n, &c->src, sc->excluded, m->eps, m->delta,
+                                     m->variant, m->digits, &c->oracle)) != EM_OK)
+        em_err(err, st, "%s", em_strerror(st));
+    if (st == EM_OK)
+        em_err_ok(err);
+    return st;
+}
+
+static unsigned cval_flags(const em_cval *p)
+{
+    unsigned f = (p->flags & EM_CV_NEAR_ONE) ? EM_PROB_NEAR_ONE : 0;
+    if ((p->flags & EM_CV_EXACT) && !strcmp(p->str, "0"))
+        f |= EM_PROB_ZERO;
+    if ((p->flags & EM_CV_EXACT) && !strcmp(p->str, "1"))
+        f |= EM_PROB_ONE;
+    return f;
+}
+
+int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err)
+{
+    if (!m || !out)
+        return em_err(err, EM_ERR_NULL, "em_probs_get: m or out is NULL");
+    int st = em_probs_prepare(m, err);
+    if (st != EM_OK)
+        return st;
+    struct em_law_cache *c = m->law;
+    const em_scenario *sc = &m->scn->sc;
+    if (c->law) {
+        if (i >= em_cont_size(c->law))
+            return em_err(err, EM_ERR_DOMAIN, "%zu: no such %s (%zu)", i,
+                          sc->continuous ? "piece" : "candidate", em_cont_size(c->law));
+        if ((st = em_cont_prob(c->law, i, &c->p, &c->lp)) != EM_OK)
+            return fail(err, st, NULL);
+        *out = (em_prob){c->p.str, c->lp.str, c->p.d, c->lp.d, cval_flags(&c->p)};
+    } else if (i >= sc->n) {
+        return em_err(err, EM_ERR_DOMAIN, "%zu: no such candidate (%zu)", i, sc->n);
+    } else if (c->pf) {
+        const pf_table *t = c->pf;
+        /* exactly 1 only for the only candidate; below 1 but rounding to 1: K nines */
+        int n1 = t->left > 1 && dec_is_one(t->dec[i]);
+        unsigned f = sc->excluded[i] ? EM_PROB_ZERO : t->left == 1 ? EM_PROB_ONE : 0;
+        f |= n1 ? EM_PROB_NEAR_ONE : 0;
+        f |= !t->log[i] ? EM_PROB_UNDECIDED : 0;
+        *out = (em_prob){n1 ? t->nines : t->dec[i], t->log[i] ? t->log[i] : "nan", t->pd[i],
+                         t->ld[i], f};
+    } else {
+        em_oracle_cand r;
+        if ((st = em_oracle_get(c->oracle, i, &r)) != EM_OK)
+            return fail(err, st, NULL);
+        /* EM_PROB_* are the oracle's EM_OF_* bits */
+        *out = (em_prob){r.prob, r.logprob, r.prob_d, r.logprob_d, r.flags};
+    }
+    em_err_ok(err);
+    return EM_OK;
+}
+
+static int end_text(const mpq_t q, int inf, const char *inf_text, char **out)
+{
+    *out = inf ? strdup(inf_text) : em_q_to_string(q, 40);
+    return *out ? EM_OK : EM_ERR_NOMEM;
+}
+
+int em_piece_ends(em_mech *m, size_t j, char **lo, char **hi, em_error *err)
+{
+    if (!lo || !hi)
+        return em_err(err, EM_ERR_NULL, "em_piece_ends: lo or hi is NULL");
+    *lo = *hi = NULL;
+    em_cont *L;
+    int st = continuous_law(m, "em_piece_ends", &L, err);
+    if (st != EM_OK)
+        return st;
+    if (j >= em_cont_size(L))
+        return em_err(err, EM_ERR_DOMAIN, "piece %zu: no such piece (%zu)", j, em_cont_size(L));
+    mpq_t a, b;
+    mpq_inits(a, b, (mpq_ptr)0);
+    int li, hinf;
+    em_cont_piece(L, j, a, b, &li, &hinf, NULL, NULL);
+    st = end_text(a, li, "-inf", lo);
+    if (st == EM_OK)
+        st = end_text(b, hinf, "inf", hi);
+    mpq_clears(a, b, (mpq_ptr)0);
+    if (st != EM_OK) {
+        free(*lo);
+        *lo = NULL;
+        return em_err(err, st, "out of memory");
+    }
+    em_err_ok(err);
+    return EM_OK;
+}
+
+/* ------------------------------------------------------------------ sampling */
+
+/* The float sampler's weights: utilities, epsilon and D rounded to doubles, then the
+ * verified core (em_logweights, em_weights_fixed). */
+static int float_weights(em_mech *m, struct em_law_cache *c, em_error *err)
+{
+    em_scenario *sc = &m->scn->sc;
+    int st = em_scn_doubles(m->scn, err);
+    if (st != EM_OK)
+        return st;
+    for (size_t i = 0; i < sc->n; i++)
+        if (!sc->excluded[i] && isinf(sc->ud[i])) {
+            char buf[EM_SCENARIO_MAX_LINE * 6 + 16];
+            return em_err(err, EM_ERR_DOMAIN, "%s:%lu: utility of '%s' is beyond double's "
+                          "range; the float sampler cannot take it (expmech probs can)",
+                          sc->name, em_scenario_line(sc, i),
+                          em_label_human_str(buf, sizeof buf, sc->labels[i], 0));
+        }
+    double eps = em_q_get_d(m->eps, NULL), del = em_q_get_d(m->delta, NULL);
+    if ((st = em_check_params(eps, del, m->variant)) != EM_OK)
+        return em_err(err, st, "%s (as doubles: epsilon %g, sensitivity %g)", em_strerror(st),
+                      eps, del);
+    double *lw = malloc(sc->n * sizeof *lw);
+    c->W = malloc(sc->n * sizeof *c->W);
+    if (!lw || !c->W) {
+        free(lw);
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    }
+    size_t argmax;
+    uint64_t scale;
+    st = em_logweights(sc->n, sc->ud, eps, del, m->variant, lw, &argmax);
+    if (st == EM_OK)
+        st = em_weights_fixed(sc->n, lw, c->W, &c->total, &scale);
+    free(lw);
+    if (st != EM_OK) {
+        free(c->W);
+        c->W = NULL;
+        return em_err(err, st, "%s", em_strerror(st));
+    }
+    return EM_OK;
+}
+
+/* The finite exact samplers, built once; timing sets the exact sampler's first chunk. */
+static int finite_sampler(em_mech *m, struct em_law_cache *c, int pf, int timing, em_error *err)
+{
+    em_scenario *sc = &m->scn->sc;
+    int st = EM_OK;
+    if (pf && !c->pfs && (st = em_scn_expand(m->scn, err)) == EM_OK) /* em_pf takes rationals */
+        st = em_pf_new(sc->n, sc->u, sc->excluded, m->eps, m->delta, EM_STANDARD, &c->pfs);
+    else if (!pf && !c->exact &&
+             (st = em_exact_new_src(sc->n, &c->src, sc->excluded, m->eps, m->delta, m->variant,
+                                    &c->exact)) == EM_OK)
+        c->chunk0 = em_exact_first_chunk(c->exact);
+    /* SECURITY.md: one 63-bit read, one full scan per draw */
+    if (st == EM_OK && !pf)
+        st = em_exact_set_first_chunk(c->exact, timing == EM_TIMING_FIXED ? 63 : c->chunk0);
+    if (st != EM_OK && !(err && err->msg[0])) /* em_scn_expand has said it */
+        em_err(err, st, "%s", em_strerror(st));
+    return st;
+}
+
+int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_sampler_new: out is NULL");
+    *out = NULL;
+    if (!m || !o)
+        return em_err(err, EM_ERR_NULL, "em_sampler_new: m or options NULL");
+    if (o->sampler != EM_SAMPLER_EXACT && o->sampler != EM_SAMPLER_FLOAT)
+        return em_err(err, EM_ERR_DOMAIN, "unknown sampler %d", o->sampler);
+    if (o->timing != EM_TIMING_VARIABLE && o->timing != EM_TIMING_FIXED)
+        return em_err(err, EM_ERR_DOMAIN, "unknown timing %d", o->timing);
+    const em_scenario *sc = &m->scn->sc;
+    const int fl = o->sampler == EM_SAMPLER_FLOAT, pf = m->variant == EM_PF;
+    const int cont = sc->continuous || sc->has_measure;
+    if (o->timing == EM_TIMING_FIXED && (fl || cont || pf))
+        return em_err(err, EM_ERR_DOMAIN,
+                      "timing fixed is offered by the exact sampler of a finite scenario only: "
+                      "the continuous sampler's time reveals the piece, permute-and-flip's the "
+                      "visiting order (SECURITY.md)");
+    struct em_law_cache *c = cache(m, err);
+    if (!c)
+        return EM_ERR_NOMEM;
+    em_err_ok(err);
+    em_cont *L;
+    int st, kind = S_EXACT;
+    if (cont) {
+        st = law(m, &L, err);
+        kind = fl ? S_LAW_FLOAT : S_LAW;
+    } else if (pf && fl) {
+        st = em_err(err, EM_ERR_VARIANT, "variant pf has only the exact sampler");
+    } else if (fl) {
+        st = c->W ? EM_OK : float_weights(m, c, err);
+        kind = S_FLOAT;
+    } else {
+        st = finite_sampler(m, c, pf, o->timing, err);
+        kind = pf ? S_PF : S_EXACT;
+    }
+    if (st != EM_OK)
+        return st;
+    em_sampler *s = calloc(1, sizeof *s);
+    if (!s)
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    s->m = m;
+    s->kind = kind;
+    st = o->seeded ? em_rng_init_chacha(&s->rng, o->seed) : em_rng_init_os(&s->rng);
+    if (st != EM_OK) {
+        free(s);
+        return em_err(err, st, "random source: %s", em_strerror(st));
+    }
+    em_bits_init_rng(&s->bits, &s->rng);
+    *out = s;
+    em_err_ok(err);
+    return EM_OK;
+}
+
+void em_sampler_free(em_sampler *s) { free(s); }
+
+/* One draw: the index, and x for a continuous law. */
+static int draw1(em_sampler *s, size_t *idx, double *x)
+{
+    struct em_law_cache *c = s->m->law;
+    switch (s->kind) {
+    case S_EXACT:
+        return em_exact_sample(c->exact, &s->bits, idx);
+    case S_PF:
+        return em_pf_sample(c->pfs, &s->bits, idx);
+    case S_FLOAT:
+        return em_sample_fixed(s->m->scn->sc.n, c->W, c->total, &s->rng, idx);
+    case S_LAW:
+        return em_cont_sample(c->law, &s->bits, idx, x);
+    default:
+        return em_cont_sample_float(c->law, &s->rng, idx, x);
+    }
+}
+
+static int draw(em_sampler *s, size_t n, size_t *idx, double *x, em_error *err)
+{
+    const char *fn = x ? "em_sampler_draw_cont" : "em_sampler_draw";
+    if (!s || (!idx && !x))
+        return em_err(err, EM_ERR_NULL, "%s: sampler or out is NULL", fn);
+    if (n == 0)
+        return em_err(err, EM_ERR_EMPTY, "%s: n = 0: no draws asked", fn);
+    if (!s->m->scn->sc.continuous != !x)
+        return em_err(err, EM_ERR_DOMAIN, "%s: the mechanism is %s", fn,
+                      x ? "finite (em_sampler_draw)" : "continuous (em_sampler_draw_cont)");
+    for (size_t k = 0; k < n; k++) {
+        size_t i;
+        double v = 0;
+        int st = draw1(s, &i, &v);
+        if (st != EM_OK)
+            return fail(err, st, NULL);
+        if (x)
+            x[k] = v;
+        else
+            idx[k] = i;
+    }
+    em_err_ok(err);
+    return EM_OK;
+}
+
+int em_sampler_draw(em_sampler *s, size_t n, size_t *out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_sampler_draw: out is NULL");
+    return draw(s, n, out, NULL, err);
+}
+
+int em_sampler_draw_cont(em_sampler *s, size_t n, double *out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_sampler_draw_cont: out is NULL");
+    return draw(s, n, NULL, out, err);
+}
+
+static int sample_n(em_mech *m, const em_sample_opts *o, size_t n, size_t *idx, double *x,
+                    em_error *err)
+{
+    if (!idx && !x)
+        return em_err(err, EM_ERR_NULL, "%s: out is NULL", x ? "em_sample_cont" : "em_sample");
+    em_sampler *s;
+    int st = em_sampler_new(m, o, &s, err);
+    if (st == EM_OK)
+        st = x ? em_sampler_draw_cont(s, n, x, err) : em_sampler_draw(s, n, idx, err);
+    em_sampler_free(s);
+    return st;
+}
+
+int em_sample(em_mech *m, const em_sample_opts *o, size_t n, size_t *out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_sample: out is NULL");
+    return sample_n(m, o, n, out, NULL, err);
+}
+
+int em_sample_cont(em_mech *m, const em_sample_opts *o, size_t n, double *out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_sample_cont: out is NULL");
+    return sample_n(m, o, n, NULL, out, err);
+}
+
+/* ----------------------------------------------------------- continuous laws */
+
+/* One or two exact numbers in, one em_cont computation, one or two strings out. */
+enum { F_CDF, F_DENSITY, F_QUANTILE, F_INTERVAL, F_TAIL };
+
+static int pointwise(em_mech *m, int f, const char *fn, const char *x, const char *y,
+                     char **out, char **out2, em_error *err)
+{
+    if (!out || (f == F_DENSITY && !out2))
+        return em_err(err, EM_ERR_NULL, "%s: out is NULL", fn);
+    *out = NULL;
+    if (out2)
+        *out2 = NULL;
+    em_cont *L;
+    int st = f == F_TAIL ? (m ? law(m, &L, err) : em_err(err, EM_ERR_NULL, "%s: m is NULL", fn))
+                         : continuous_law(m, fn, &L, err);
+    if (st != EM_OK)
+        return st;
+    mpq_t a, b;
+    mpq_inits(a, b, (mpq_ptr)0);
+    em_cval v1, v2;
+    em_cval_init(&v1);
+    em_cval_init(&v2);
+    st = parse_num(x, a, err);
+    if (st == EM_OK && f == F_INTERVAL)
+        st = parse_num(y, b, err);
+    if (st == EM_OK && f == F_INTERVAL && mpq_cmp(a, b) > 0)
+        st = em_err(err, EM_ERR_DOMAIN, "%s: a > b", fn);
+    else if (st == EM_OK && f == F_TAIL && mpq_sgn(a) < 0)
+        st = em_err(err, EM_ERR_DOMAIN, "%s: a loss threshold must be >= 0", fn);
+    else if (st == EM_OK) {
+        st = f == F_CDF        ? em_cont_cdf(L, a, &v1)
+             : f == F_DENSITY  ? em_cont_density(L, a, &v1, &v2)
+             : f == F_QUANTILE ? em_cont_quantile(L, a, &v1)
+             : f == F_INTERVAL ? em_cont_interval_prob(L, a, b, &v1)
+                               : em_cont_loss_tail(L, a, &v1);
+        if (st != EM_OK)
+            fail(err, st, NULL);
+    }
+    mpq_clears(a, b, (mpq_ptr)0);
+    if (st == EM_OK) {
+        *out = v1.str;
+        v1.str = NULL;
+        if (out2) {
+            *out2 = v2.str;
+            v2.str = NULL;
+        }
+        em_err_ok(err);
+    }
+    em_cval_clear(&v1);
+    em_cval_clear(&v2);
+    return st;
+}
+
+int em_cdf(em_mech *m, const char *x, char **out, em_error *err)
+{
+    return pointwise(m, F_CDF, "em_cdf", x, NULL, out, NULL, err);
+}
+
+int em_interval_prob(em_mech *m, const char *a, const char *b, char **out, em_error *err)
+{
+    return pointwise(m, F_INTERVAL, "em_interval_prob", a, b, out, NULL, err);
+}
+
+int em_density(em_mech *m, const char *x, char **out, em_error *err)
+{
+    char *logd = NULL;
+    int st = pointwise(m, F_DENSITY, "em_density", x, NULL, out, &logd, err);
+    free(logd);
+    return st;
+}
+
+int em_density_log(em_mech *m, const char *x, char **density, char **log_density,
+                   em_error *err)
+{
+    return pointwise(m, F_DENSITY, "em_density_log", x, NULL, density, log_density, err);
+}
+
+int em_quantile(em_mech *m, const char *p, char **out, em_error *err)
+{
+    return pointwise(m, F_QUANTILE, "em_quantile", p, NULL, out, NULL, err);
+}
+
+int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
+{
+    return pointwise(m, F_TAIL, "em_loss_tail", t, NULL, out, NULL, err);
+}
+
+/* ------------------------------------------------------------ exact numbers */
+
+int em_num_cmp(const char *a, const char *b, int *sign, em_error *err)
+{
+    if (!a || !b || !sign)
+        return em_err(err, EM_ERR_NULL, "em_num_cmp: a, b or sign is NULL");
+    mpq_t qa, qb;
+    mpq_inits(qa, qb, (mpq_ptr)0);
+    int st = parse_num(a, qa, err);
+    if (st == EM_OK)
+        st = parse_num(b, qb, err);
+    if (st == EM_OK) {
+        int c = mpq_cmp(qa, qb);
+        *sign = (c > 0) - (c < 0);
+        em_err_ok(err);
+    }
+    mpq_clears(qa, qb, (mpq_ptr)0);
+    return st;
+}
+
+static int grid_q(const char *lo, const char *hi, uint64_t n, uint64_t i, mpq_t q,
+                  em_error *err)
+{
+    mpq_t a, step;
+    mpq_inits(a, step, (mpq_ptr)0);
+    int st = parse_num(lo, a, err);
+    if (st == EM_OK)
+        st = parse_num(hi, step, err);
+    if (st == EM_OK && (n == 0 || i >= n))
+        st = em_err(err, EM_ERR_DOMAIN, "grid point %llu of %llu: no such point",
+                    (unsigned long long)i, (unsigned long long)n);
+    else if (st == EM_OK && mpq_cmp(a, step) > 0)
+        st = em_err(err, EM_ERR_DOMAIN, "grid: lo > hi");
+    else if (st == EM_OK && n == 1 && !mpq_equal(a, step))
+        st = em_err(err, EM_ERR_DOMAIN, "grid: n = 1 needs lo = hi");
+    else if (st == EM_OK) {
+        mpq_set(q, a);
+        if (n > 1) {
+            mpq_sub(step, step, a);
+            mpz_mul_ui(mpq_denref(step), mpq_denref(step), (unsigned long)(n - 1));
+            mpq_canonicalize(step);
+            mpz_mul_ui(mpq_numref(step), mpq_numref(step), (unsigned long)i);
+            mpq_canonicalize(step);
+            mpq_add(q, q, step);
+        }
+    }
+    mpq_clears(a, step, (mpq_ptr)0);
+    return st;
+}
+
+int em_grid_point(em_mech *m, const char *lo, const char *hi, uint64_t n, uint64_t i,
+                  char **exact, char **shown, em_error *err)
+{
+    if (!exact)
+        return em_err(err, EM_ERR_NULL, "em_grid_point: exact is NULL");
+    *exact = NULL;
+    if (shown)
+        *shown = NULL;
+    em_cont *L = NULL;
+    int st = shown ? continuous_law(m, "em_grid_point", &L, err) : EM_OK;
+    if (st != EM_OK)
+        return st;
+    mpq_t q;
+    mpq_init(q);
+    em_cval v;
+    em_cval_init(&v);
+    if ((st = grid_q(lo, hi, n, i, q, err)) == EM_OK) {
+        *exact = em_q_to_string(q, 60);
+        char *sh = shown ? em_q_to_string(q, 20) : NULL;
+        if (sh && strchr(sh, '/')) { /* no short exact form: correctly rounded */
+            free(sh);
+            sh = NULL;
+            if ((st = em_cont_round_q(L, q, &v)) != EM_OK)
+                fail(err, st, NULL);
+            else
+                sh = strdup(v.str);
+        }
+        if (st == EM_OK && (!*exact || (shown && !sh)))
+            st = em_err(err, EM_ERR_NOMEM, "out of memory");
+        if (shown)
+            *shown = sh;
+    }
+    em_cval_clear(&v);
+    mpq_clear(q);
+    if (st != EM_OK) {
+        free(*exact);
+        *exact = NULL;
+        if (shown) {
+            free(*shown);
+            *shown = NULL;
+        }
+        return st;
+    }
+    em_err_ok(err);
+    return EM_OK;
+}
+
+/* ------------------------------------------------------------ utility report */
+
+void em_utility_result_free(em_utility_result *r)
+{
+    if (!r)
+        return;
+    free(r->opt);
+    free(r->expected_utility);
+    free(r->expected_loss);
+    free(r->sd_loss);
+    free(r->p_best);
+    free(r);
+}
+
+int em_utility(em_mech *m, em_utility_result **out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_utility: out is NULL");
+    *out = NULL;
+    if (!m)
+        return em_err(err, EM_ERR_NULL, "em_utility: m is NULL");
+    em_cont *L;
+    int st = law(m, &L, err);
+    if (st != EM_OK)
+        return st;
+    em_cval v[5]; /* opt, E[u], loss, sd, P(best) */
+    for (int k = 0; k < 5; k++)
+        em_cval_init(&v[k]);
+    st = em_cont_utility(L, &v[1], &v[2], &v[0]);
+    if (st == EM_OK)
+        st = em_cont_sd(L, &v[3]);
+    if (st == EM_OK)
+        st = em_cont_p_best(L, &v[4]);
+    em_utility_result *r = st == EM_OK ? calloc(1, sizeof *r) : NULL;
+    if (st != EM_OK)
+        fail(err, st, NULL);
+    else if (!r)
+        st = em_err(err, EM_ERR_NOMEM, "out of memory");
+    else {
+        char **s[5] = {&r->opt, &r->expected_utility, &r->expected_loss, &r->sd_loss, &r->p_best};
+        double *d[5] = {&r->opt_d, &r->expected_utility_d, &r->expected_loss_d, &r->sd_loss_d,
+                        &r->p_best_d};
+        for (int k = 0; k < 5; k++) {
+            *s[k] = v[k].str;
+            v[k].str = NULL;
+            *d[k] = v[k].d;
+        }
+        *out = r;
+        em_err_ok(err);
+    }
+    for (int k = 0; k < 5; k++)
+        em_cval_clear(&v[k]);
+    return st;
+}

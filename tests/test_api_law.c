@@ -1,0 +1,395 @@
+/* test_api_law.c: the law of a mechanism through the public API (src/include/em_law.h):
+ * probabilities against closed forms computed here with libm (standard, pf, measure,
+ * pieces), exact values where they are exact, sampling streams that repeat under a seed,
+ * the continuous functions and the utility report, and every entry refusing bad input
+ * with a status and a message. */
+#include "em_check_main.h"
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expmech.h"
+
+static em_error err;
+
+/* a finite mechanism over utilities u (NULL: excluded) */
+static em_mech *mk_finite(size_t n, const char *const *u, const char *const *measure,
+                       const char *eps, int variant, int digits, em_scn **s)
+{
+    ck_assert_int_eq(em_scn_new(n, u, NULL, measure, s, &err), EM_OK);
+    em_opts o = {eps, NULL, variant, 0, digits};
+    em_mech *m = NULL;
+    ck_assert_int_eq(em_mech_new(*s, &o, &m, &err), EM_OK);
+    return m;
+}
+
+/* [0,1] with utility 0 (uniform), or [0,1] with utility r and [1,2] with 2 - r */
+static em_mech *mk_pieces(int tent, em_scn **s)
+{
+    const char *lo[] = {"0", "1"}, *hi[] = {"1", "2"}, *a[] = {"0", "2"}, *b[] = {"1", "-1"};
+    ck_assert_int_eq(em_scn_new_pieces(tent ? 2 : 1, lo, hi, a, tent ? b : NULL, s, &err), EM_OK);
+    em_opts o = {"2", NULL, EM_VARIANT_AUTO, 0, 5};
+    em_mech *m = NULL;
+    ck_assert_int_eq(em_mech_new(*s, &o, &m, &err), EM_OK);
+    return m;
+}
+
+static void near(double got, double want)
+{
+    ck_assert_msg(fabs(got - want) <= 4e-16 * fabs(want), "%.17g != %.17g", got, want);
+}
+
+static void get(em_mech *m, size_t i, em_prob *p)
+{
+    ck_assert_int_eq(em_probs_get(m, i, p, &err), EM_OK);
+    ck_assert_str_eq(err.msg, "");
+}
+
+START_TEST(standard_two_candidates)
+{
+    /* eps 2, sensitivity 1: c = 1, P(1) = e / (1 + e) */
+    const char *u[] = {"0", "1", NULL};
+    em_scn *s;
+    em_mech *m = mk_finite(3, u, NULL, "2", EM_VARIANT_AUTO, 5, &s);
+    em_prob p;
+    get(m, 1, &p);
+    ck_assert_str_eq(p.prob, "0.73106");
+    ck_assert_str_eq(p.logprob, "-0.31326");
+    near(p.prob_d, exp(1) / (1 + exp(1)));
+    near(p.logprob_d, -log1p(exp(-1)));
+    ck_assert_uint_eq(p.flags, 0);
+    get(m, 0, &p);
+    ck_assert_str_eq(p.prob, "0.26894");
+    ck_assert_str_eq(p.logprob, "-1.3133");
+    near(p.prob_d, 1 / (1 + exp(1)));
+    get(m, 2, &p);
+    ck_assert_str_eq(p.prob, "0");
+    ck_assert_str_eq(p.logprob, "-inf");
+    ck_assert_uint_eq(p.flags, EM_PROB_ZERO);
+    ck_assert(p.prob_d == 0 && isinf(p.logprob_d) && p.logprob_d < 0);
+    ck_assert_int_eq(em_probs_get(m, 3, &p, &err), EM_ERR_DOMAIN);
+    ck_assert_str_ne(err.msg, "");
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+START_TEST(exact_cases)
+{
+    const char *one[] = {"7", NULL};
+    em_scn *s;
+    em_mech *m = mk_finite(2, one, NULL, "1", EM_VARIANT_AUTO, 0, &s);
+    em_prob p;
+    get(m, 0, &p);
+    ck_assert_str_eq(p.prob, "1");
+    ck_assert_str_eq(p.logprob, "0");
+    ck_assert(p.flags & EM_PROB_ONE);
+    em_mech_free(m);
+    em_scn_free(s);
+    const char *tie[] = {"3", "3", "3", "3"};
+    m = mk_finite(4, tie, NULL, "1", EM_VARIANT_AUTO, 3, &s);
+    get(m, 2, &p);
+    ck_assert_str_eq(p.prob, "0.250");
+    ck_assert(p.prob_d == 0.25 && (p.flags & EM_PROB_RATIONAL));
+    em_mech_free(m);
+    em_scn_free(s);
+    /* 1 - 1e-30 rounds to 1 at 17 digits: 17 nines */
+    const char *gap[] = {"0", "-138.155105579642741"};
+    m = mk_finite(2, gap, NULL, "1", EM_STANDARD, 0, &s);
+    get(m, 0, &p);
+    ck_assert_str_eq(p.prob, "0.99999999999999999");
+    ck_assert(p.flags & EM_PROB_NEAR_ONE);
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+START_TEST(permute_and_flip)
+{
+    /* eps 2, D 1: p_1 = 1, p_0 = 1/e; P(0) = p_0 / 2, P(1) = 1 - p_0 / 2 */
+    const char *u[] = {"0", "1", NULL};
+    em_scn *s;
+    em_mech *m = mk_finite(3, u, NULL, "2", EM_PF, 6, &s);
+    ck_assert_int_eq(em_probs_prepare(m, &err), EM_OK);
+    em_prob p;
+    get(m, 0, &p);
+    ck_assert_str_eq(p.prob, "0.183940");
+    near(p.prob_d, exp(-1) / 2);
+    near(p.logprob_d, -1 - log(2));
+    ck_assert_str_eq(p.logprob, "-1.69315");
+    get(m, 1, &p);
+    ck_assert_str_eq(p.prob, "0.816060");
+    near(p.prob_d, 1 - exp(-1) / 2);
+    near(p.logprob_d, log1p(-exp(-1) / 2));
+    get(m, 2, &p);
+    ck_assert_uint_eq(p.flags, EM_PROB_ZERO);
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+START_TEST(measure_and_pieces)
+{
+    const char *u[] = {"0", "0"}, *w[] = {"1", "3"};
+    em_scn *s;
+    em_mech *m = mk_finite(2, u, w, "1", EM_VARIANT_AUTO, 5, &s);
+    em_prob p;
+    get(m, 1, &p);
+    ck_assert_str_eq(p.prob, "0.75000");
+    ck_assert(p.prob_d == 0.75);
+    near(p.logprob_d, log(0.75));
+    em_mech_free(m);
+    em_scn_free(s);
+    /* tent: c = 1, mass of [0,1] = int e^r = e - 1 = mass of [1,2]: 1/2 each */
+    m = mk_pieces(1, &s);
+    get(m, 0, &p);
+    ck_assert_str_eq(p.prob, "0.50000");
+    char *lo, *hi;
+    ck_assert_int_eq(em_piece_ends(m, 1, &lo, &hi, &err), EM_OK);
+    ck_assert_str_eq(lo, "1");
+    ck_assert_str_eq(hi, "2");
+    em_free(lo);
+    em_free(hi);
+    ck_assert_int_eq(em_piece_ends(m, 2, &lo, &hi, &err), EM_ERR_DOMAIN);
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+START_TEST(continuous_functions)
+{
+    em_scn *s;
+    em_mech *m = mk_pieces(0, &s); /* uniform on [0, 1] */
+    char *v = NULL, *l = NULL;
+    ck_assert_int_eq(em_cdf(m, "0.25", &v, &err), EM_OK);
+    ck_assert(strtod(v, NULL) == 0.25);
+    em_free(v);
+    ck_assert_int_eq(em_cdf(m, "-3", &v, &err), EM_OK);
+    ck_assert_str_eq(v, "0");
+    em_free(v);
+    ck_assert_int_eq(em_interval_prob(m, "1/4", "3/4", &v, &err), EM_OK);
+    ck_assert(strtod(v, NULL) == 0.5);
+    em_free(v);
+    ck_assert_int_eq(em_density_log(m, "0.5", &v, &l, &err), EM_OK);
+    ck_assert(strtod(v, NULL) == 1 && strtod(l, NULL) == 0);
+    em_free(v);
+    em_free(l);
+    ck_assert_int_eq(em_density(m, "2", &v, &err), EM_OK);
+    ck_assert_str_eq(v, "0");
+    em_free(v);
+    ck_assert_int_eq(em_quantile(m, "0.5", &v, &err), EM_OK);
+    ck_assert(strtod(v, NULL) == 0.5);
+    em_free(v);
+    ck_assert_int_eq(em_quantile(m, "2", &v, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_null(v);
+    ck_assert_int_eq(em_cdf(m, "x", &v, &err), EM_ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(err.msg, "bad number 'x'"));
+    ck_assert_int_eq(em_interval_prob(m, "1", "0", &v, &err), EM_ERR_DOMAIN);
+    /* the grid 0, 1/3, 2/3, 1: exact text, printed rounded to 5 digits */
+    char *x, *shown;
+    ck_assert_int_eq(em_grid_point(m, "0", "1", 4, 1, &x, &shown, &err), EM_OK);
+    ck_assert_str_eq(x, "1/3");
+    ck_assert_str_eq(shown, "0.33333");
+    em_free(x);
+    em_free(shown);
+    ck_assert_int_eq(em_grid_point(NULL, "0", "1", 5, 1, &x, NULL, &err), EM_OK);
+    ck_assert_str_eq(x, "0.25");
+    em_free(x);
+    ck_assert_int_eq(em_grid_point(m, "1", "0", 3, 0, &x, &shown, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_grid_point(m, "0", "1", 1, 0, &x, &shown, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_grid_point(m, "0", "1", 3, 3, &x, &shown, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_grid_point(m, "0", "1", 0, 0, &x, &shown, &err), EM_ERR_DOMAIN);
+    em_mech_free(m);
+    em_scn_free(s);
+    int sign;
+    ck_assert_int_eq(em_num_cmp("1/3", "0.3333", &sign, &err), EM_OK);
+    ck_assert_int_eq(sign, 1);
+    ck_assert_int_eq(em_num_cmp("0x1p-2", "0.25", &sign, &err), EM_OK);
+    ck_assert_int_eq(sign, 0);
+    ck_assert_int_eq(em_num_cmp("1", "1..", &sign, &err), EM_ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(err.msg, "'1..'"));
+}
+END_TEST
+
+START_TEST(utility_report)
+{
+    /* eps 2: P(1) = p = e / (1 + e); E[u] = p, loss = 1 - p, sd = sqrt(p (1 - p)) */
+    const char *u[] = {"0", "1"};
+    em_scn *s;
+    em_mech *m = mk_finite(2, u, NULL, "2", EM_VARIANT_AUTO, 0, &s);
+    em_utility_result *r = NULL;
+    ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
+    double p = exp(1) / (1 + exp(1));
+    ck_assert_str_eq(r->opt, "1.0000000000000000");
+    near(r->expected_utility_d, p);
+    near(r->expected_loss_d, 1 / (1 + exp(1)));
+    near(r->sd_loss_d, sqrt(p * (1 - p)));
+    near(r->p_best_d, p);
+    ck_assert(fabs(strtod(r->expected_utility, NULL) - p) < 1e-16);
+    em_utility_result_free(r);
+    char *v;
+    ck_assert_int_eq(em_loss_tail(m, "0.5", &v, &err), EM_OK);
+    near(strtod(v, NULL), 1 / (1 + exp(1)));
+    em_free(v);
+    ck_assert_int_eq(em_loss_tail(m, "-1", &v, &err), EM_ERR_DOMAIN);
+    em_mech_free(m);
+    em_scn_free(s);
+    m = mk_finite(2, u, NULL, "2", EM_PF, 0, &s);
+    ck_assert_int_eq(em_utility(m, &r, &err), EM_ERR_VARIANT);
+    ck_assert_ptr_null(r);
+    ck_assert_str_ne(err.msg, "");
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+/* the same seed repeats; a stream drawn in pieces is the one drawn at once */
+START_TEST(sampling_streams)
+{
+    const char *u[] = {"0", "1", "2", NULL};
+    em_scn *s;
+    em_mech *m = mk_finite(4, u, NULL, "1", EM_VARIANT_AUTO, 0, &s);
+    for (int kind = 0; kind < 3; kind++) {
+        em_sample_opts o = EM_SAMPLE_OPTS_INIT;
+        o.seeded = 1;
+        o.seed = 42;
+        o.sampler = kind == 1 ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT;
+        o.timing = kind == 2 ? EM_TIMING_FIXED : EM_TIMING_VARIABLE;
+        size_t a[200], b[200];
+        ck_assert_int_eq(em_sample(m, &o, 200, a, &err), EM_OK);
+        em_sampler *sp;
+        ck_assert_int_eq(em_sampler_new(m, &o, &sp, &err), EM_OK);
+        ck_assert_int_eq(em_sampler_draw(sp, 77, b, &err), EM_OK);
+        ck_assert_int_eq(em_sampler_draw(sp, 123, b + 77, &err), EM_OK);
+        em_sampler_free(sp);
+        size_t seen[4] = {0};
+        for (int k = 0; k < 200; k++) {
+            ck_assert_uint_eq(a[k], b[k]);
+            ck_assert_uint_lt(a[k], 3); /* never the excluded one */
+            seen[a[k]]++;
+        }
+        ck_assert(seen[2] > seen[0]); /* P(2) = 0.506, P(0) = 0.186 */
+    }
+    em_sample_opts o = EM_SAMPLE_OPTS_INIT; /* the OS source */
+    size_t one;
+    ck_assert_int_eq(em_sample(m, &o, 1, &one, &err), EM_OK);
+    ck_assert_uint_lt(one, 3);
+    double x;
+    ck_assert_int_eq(em_sample_cont(m, &o, 1, &x, &err), EM_ERR_DOMAIN);
+    em_mech_free(m);
+    em_scn_free(s);
+    m = mk_pieces(1, &s);
+    double xa[50], xb[50];
+    o.seeded = 1;
+    o.seed = 7;
+    ck_assert_int_eq(em_sample_cont(m, &o, 50, xa, &err), EM_OK);
+    ck_assert_int_eq(em_sample_cont(m, &o, 50, xb, &err), EM_OK);
+    for (int k = 0; k < 50; k++)
+        ck_assert(xa[k] == xb[k] && xa[k] >= 0 && xa[k] <= 2);
+    ck_assert_int_eq(em_sample(m, &o, 1, &one, &err), EM_ERR_DOMAIN);
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+    em_prob p;
+    char *v = (char *)1, *w = (char *)1;
+    size_t idx;
+    double x;
+    int sign;
+    em_sample_opts o = EM_SAMPLE_OPTS_INIT;
+    em_sampler *sp = (em_sampler *)1;
+    em_utility_result *r = (em_utility_result *)1;
+    ck_assert_int_eq(em_probs_prepare(NULL, &err), EM_ERR_NULL);
+    ck_assert_str_ne(err.msg, "");
+    ck_assert_int_eq(em_probs_get(NULL, 0, &p, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_piece_ends(NULL, 0, &v, &w, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_sampler_new(NULL, &o, &sp, &err), EM_ERR_NULL);
+    ck_assert_ptr_null(sp);
+    ck_assert_int_eq(em_sample(NULL, &o, 1, &idx, NULL), EM_ERR_NULL);
+    ck_assert_int_eq(em_sample_cont(NULL, &o, 1, &x, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_sampler_draw(NULL, 1, &idx, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_sampler_draw_cont(NULL, 1, &x, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_cdf(NULL, "0", &v, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_density(NULL, "0", &v, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_density_log(NULL, "0", &v, &w, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_quantile(NULL, "0", &v, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_interval_prob(NULL, "0", "1", &v, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_loss_tail(NULL, "0", &v, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_utility(NULL, &r, &err), EM_ERR_NULL);
+    ck_assert_ptr_null(r);
+    ck_assert_int_eq(em_num_cmp(NULL, "1", &sign, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_grid_point(NULL, "0", "1", 2, 0, NULL, NULL, &err), EM_ERR_NULL);
+    em_utility_result_free(NULL);
+    em_sampler_free(NULL);
+    /* a mechanism with bad epsilon is never made: NaN, inf, <= 0 */
+    const char *u[] = {"0", "1"};
+    em_scn *s;
+    ck_assert_int_eq(em_scn_new(2, u, NULL, NULL, &s, &err), EM_OK);
+    const char *bad_eps[] = {"nan", "inf", "0", "-1"};
+    for (int k = 0; k < 4; k++) {
+        em_opts eo = {bad_eps[k], NULL, EM_VARIANT_AUTO, 0, 0};
+        em_mech *bm = (em_mech *)1;
+        ck_assert_int_ne(em_mech_new(s, &eo, &bm, &err), EM_OK);
+        ck_assert_ptr_null(bm);
+    }
+    em_opts eo = {"1", NULL, EM_VARIANT_AUTO, 0, 0};
+    em_mech *m;
+    ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
+    ck_assert_int_eq(em_cdf(m, "0", &v, &err), EM_ERR_DOMAIN); /* finite */
+    ck_assert_ptr_nonnull(strstr(err.msg, "finite"));
+    ck_assert_int_eq(em_sample(m, &o, 0, &idx, &err), EM_ERR_EMPTY);
+    ck_assert_int_eq(em_sample(m, &o, 1, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_sample(m, NULL, 1, &idx, &err), EM_ERR_NULL);
+    o.sampler = 9;
+    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
+    o.sampler = EM_SAMPLER_FLOAT;
+    o.timing = EM_TIMING_FIXED;
+    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(err.msg, "timing fixed"));
+    o.timing = 5;
+    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
+    em_mech_free(m);
+    eo.variant = EM_PF;
+    ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
+    o.timing = EM_TIMING_VARIABLE;
+    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_VARIANT);
+    ck_assert_ptr_nonnull(strstr(err.msg, "only the exact sampler"));
+    em_mech_free(m);
+    em_scn_free(s);
+    /* a utility beyond double's range: the float sampler names it */
+    const char *big[] = {"0", "1e400"};
+    const char *lab[] = {"a", "huge"};
+    ck_assert_int_eq(em_scn_new(2, big, lab, NULL, &s, &err), EM_OK);
+    eo.variant = EM_VARIANT_AUTO;
+    ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
+    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(err.msg, "'huge' is beyond double's range"));
+    o.sampler = EM_SAMPLER_EXACT;
+    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_OK);
+    ck_assert_uint_eq(idx, 1); /* P(a) = exp(-5e399) */
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("api_law");
+    TCase *tc = tcase_create("api_law");
+    tcase_add_test(tc, standard_two_candidates);
+    tcase_add_test(tc, exact_cases);
+    tcase_add_test(tc, permute_and_flip);
+    tcase_add_test(tc, measure_and_pieces);
+    tcase_add_test(tc, continuous_functions);
+    tcase_add_test(tc, utility_report);
+    tcase_add_test(tc, sampling_streams);
+    tcase_add_test(tc, bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+EM_CHECK_MAIN(suite)
