@@ -249,15 +249,16 @@ typedef struct em_audit_dir {
 typedef struct em_audit_result {
     char *loss;             /* the exact privacy loss max_r |ln P_x(r) - ln P_y(r)| (densities
                                for continuous scenarios), correctly rounded to nearest to the
-                               mechanism's digits ("inf" when infinite); for permute-and-flip
-                               the upper end of a 320-bit enclosure to 17 digits */
+                               mechanism's digits ("inf" when infinite); for permute-and-flip,
+                               and where a weight is below exp(-3e18) (exact == 0), the upper
+                               end of a 320-bit enclosure to 17 digits */
     double loss_d;          /* the same, correctly rounded to double (+inf) */
     int within;             /* loss <= epsilon, decided exactly (pf: by the enclosure) */
     /* more */
     int verdict;            /* PASS, REJECT (the ideal loss, the float sampler or the draws
                                exceed epsilon) or UNDECIDED */
     int continuous;
-    int exact;              /* the exact block d[] is set (all but pf) */
+    int exact;              /* the exact block d[] is set */
     em_audit_dir d[2];
     int worst;              /* the direction of the loss (0 on a tie) */
     em_audit_block ideal;   /* finite: the interval report of the ideal law */

@@ -707,13 +707,18 @@ static int audit_finite(em_mech *x, em_mech *y, const uint64_t *cx, const uint64
     }
     if (st == EM_OK && block(&r->ideal, &D[0], &D[1], x->eps, ideal_equal(&X, &Y)) != EM_OK)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
-    if (st == EM_OK && !pf)
+    if (st == EM_OK && !pf) {
         st = exact_finite(x, &X, &Y, r, err);
+        /* a weight beyond the weighted oracle's exponent range: only the enclosure (the
+           finite oracle's intervals take any exact utility) */
+        if (st == EM_ERR_UNDECIDED && !measure)
+            st = EM_OK;
+    }
     if (st == EM_OK && !pf && !measure && float_block(x, &X, &Y, r) != EM_OK)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
     if (st == EM_OK && cx && empirical(r, D, map, cx, cy, conf, x->eps) != EM_OK)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
-    if (st == EM_OK && pf) { /* no exact loss: the enclosure's */
+    if (st == EM_OK && !r->exact) { /* no exact loss: the enclosure's */
         const em_audit_block *b = &r->ideal;
         r->loss = strdup(b->loss);
         r->loss_d = b->infinite ? INFINITY : strtod(b->loss, NULL);
