@@ -404,8 +404,8 @@ int em_cli_law(em_cli *c, em_scenario *sc, const mpq_t delta, int variant, em_co
     return st == EM_ERR_NOMEM || st == EM_ERR_UNDECIDED ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
 }
 
-int em_cli_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
-                 const char *help, em_scenario *sc, mpq_t delta, int *variant)
+int em_cli_begin(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
+                 const char *help)
 {
     int rc = em_cli_parse(c, argc, argv, allowed, help);
     if (rc < 0)
@@ -419,6 +419,13 @@ int em_cli_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned re
             rc = EM_EXIT_USAGE;
         }
     }
+    return rc;
+}
+
+int em_cli_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
+                 const char *help, em_scenario *sc, mpq_t delta, int *variant)
+{
+    int rc = em_cli_begin(c, argc, argv, allowed, required, help);
     if (rc < 0)
         rc = em_cli_scenario(c, sc, delta, variant);
     return rc;

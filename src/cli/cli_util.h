@@ -13,6 +13,7 @@
 
 #include "expmech.h"
 #include "io/em_scenario.h"
+#include "em_scn.h"
 
 #define EM_OPT_EPSILON (1u << 0)
 #define EM_OPT_SENSITIVITY (1u << 1)
@@ -174,5 +175,25 @@ const char *em_variant_name(int variant);
  * --variant was not.  Returns -1, or EM_EXIT_USAGE after the refusal's message. */
 int em_cli_params(const char *cmd, const em_scenario *sc, mpq_srcptr opt_delta,
                   int var_given, int var, int force, mpq_t delta, int *variant);
+
+/* The part of em_cli_start before the scenario: parse, require, and refuse two inputs
+ * from standard input.  Returns -1 to go on, else an exit status. */
+int em_cli_begin(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
+                 const char *help);
+
+/* The scenario (c->file, or standard input) and its mechanism through the public API
+ * (em_scn_load, em_mech_new with the options given), the provenance line on stderr as
+ * em_cli_scenario.  Returns -1 with *s and *m set (free both), or an exit status after a
+ * message. */
+int em_cli_mech(em_cli *c, em_scn **s, em_mech **m);
+
+/* em_cli_begin, then em_cli_mech. */
+int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
+                      const char *help, em_scn **s, em_mech **m);
+
+/* A library error on stderr as "CMD: MESSAGE" (the library's parameter names, e.g.
+ * "sensitivity 1 is below...", written as the options that set them) and its exit status:
+ * 3 for out of memory and undecided comparisons, else 2. */
+int em_cli_fail(const char *cmd, const em_error *e);
 
 #endif

@@ -1,22 +1,10 @@
 /* cmd_check.c: `expmech check`: goodness of fit of another implementation's draws. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "io/em_scenario.h"
 #include "expmech.h"
-#include "io/em_label.h"
-#include "io/em_samples.h"
-#include "judge/em_ccheck.h"
-#include "judge/em_ks.h"
-#include "oracle/em_cont.h"
-#include "oracle/em_gof.h"
-#include "oracle/em_oracle.h"
-#include "oracle/em_pf.h"
 
 static const char help[] =
     "usage: expmech check --epsilon E [--sensitivity D] [--variant V] --samples SAMPLES\n"
@@ -77,38 +65,6 @@ static const char help[] =
     "Exit status: 0 pass, 1 reject, 2 bad input, 3 internal failure (a write error\n"
     "included), 4 insufficient data (never a pass).\n";
 
-static long find_label(const void *ctx, const char *label, size_t len)
-{
-    return em_scenario_find((const em_scenario *)ctx, label, len);
-}
-
-/* Counts the draws in buf (io/em_samples.h); EM_EXIT_USAGE after a message naming file and
- * line, or -1. */
-static int read_draws(const em_cli *c, const char *name, const char *buf, size_t len,
-                      const em_scenario *sc, uint64_t *counts)
-{
-    char err[EM_SCENARIO_ERRLEN];
-    uint64_t total;
-    int st = em_samples_count(buf, len, name, sc->n, find_label, sc, c->samples_are, counts,
-                              &total, err, sizeof err);
-    if (st != EM_OK) {
-        fprintf(stderr, "%s: %s\n", c->cmd, st == EM_ERR_NOMEM ? "out of memory" : err);
-        return st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
-    }
-    return -1;
-}
-
-/* neither pass nor reject: said on both streams, exit 4 */
-static void print_insufficient(const em_cli *c, uint64_t n, size_t ncells)
-{
-    printf("verdict: INSUFFICIENT DATA at alpha = %g: the %llu draws leave %zu pooled cell "
-           "(each must expect >= %g draws), so no goodness-of-fit test can run, and no count "
-           "is impossible at alpha; take more draws\n",
-           c->alpha, (unsigned long long)n, ncells, c->min_expected);
-    fprintf(stderr, "%s: insufficient data: not a pass (exit %d)\n", c->cmd,
-            EM_EXIT_INSUFFICIENT);
-}
-
 static void print_edge(double e)
 {
     if (isinf(e))
@@ -117,298 +73,147 @@ static void print_edge(double e)
         printf("%24.17g", e);
 }
 
-/* `check` on a continuous scenario: em_ccheck does the work; this prints it. */
-static int check_cont(em_cli *c, em_scenario *sc, const mpq_t delta, int variant)
+static void print_table(const em_scn *s, const em_check_result *r)
 {
-    em_cont *C = NULL;
-    double *x = NULL;
-    unsigned long *line = NULL;
-    char *buf = NULL;
-    size_t n = 0;
-    em_ccheck_result r;
-    memset(&r, 0, sizeof r);
-    int rc = em_cli_law(c, sc, delta, variant, &C);
-    if (rc >= 0)
-        goto done;
-    {
-        const char *sname;
-        size_t len;
-        char err[EM_SCENARIO_ERRLEN];
-        rc = em_cli_read_input(c, c->samples, (size_t)16 << 30, &sname, &buf, &len);
-        if (rc >= 0)
-            goto done;
-        int st = em_read_draws(buf, len, sname, &x, &line, &n, err, sizeof err);
-        if (st != EM_OK) {
-            fprintf(stderr, "%s: %s\n", c->cmd, err);
-            rc = st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
-            goto done;
+    if (em_scn_is_continuous(s)) {
+        printf("%-5s %24s %24s %12s %14s %10s %10s %5s\n", "bin", "from", "to", "probability",
+               "expected", "observed", "std.resid", "pool");
+        for (size_t k = 0; k < r->nrows; k++) {
+            const em_check_row *b = &r->rows[k];
+            printf("%-5zu ", k);
+            print_edge(b->lo);
+            putchar(' ');
+            print_edge(b->hi);
+            printf(" %12.6g %14.2f %10llu %10.3f %5zu%s\n", b->probability, b->expected,
+                   (unsigned long long)b->observed, b->std_resid, b->pool,
+                   b->from_breakpoint ? "  (from a piece breakpoint)" : "");
         }
-        if (n == 0) {
-            fprintf(stderr, "%s: %s: no draws\n", c->cmd, sname);
-            rc = EM_EXIT_USAGE;
-            goto done;
-        }
+        printf("\ndraws: %llu; %zu bins (%zu edges at exact quantiles k/%d rounded to doubles, "
+               "%zu at piece breakpoints), %zu pooled cells (each expecting >= %g)\n",
+               (unsigned long long)r->n, r->nrows, r->nquantile, r->quantile_bins, r->nbreak,
+               r->ncells, r->min_expected);
+        return;
     }
-    int st = em_ccheck(C, x, n, c->alpha, c->min_expected, EM_CCHECK_BINS, &r);
-    if (st != EM_OK) {
-        fprintf(stderr, "%s: %s\n", c->cmd, em_cont_strerror(st));
-        rc = st == EM_ERR_UNDECIDED || st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
-        goto done;
+    printf("%-6s %14s %12s %10s  %s\n", "cell", "expected", "observed", "std.resid", "candidates");
+    for (size_t k = 0; k < r->nrows; k++) {
+        const em_check_row *w = &r->rows[k];
+        printf("%-6zu %14.2f %12llu %10.3f  %s", k, w->expected, (unsigned long long)w->observed,
+               w->std_resid, em_cli_human(em_scn_label(s, w->first)));
+        if (w->count > 1)
+            printf(" (+%zu pooled)", w->count - 1);
+        putchar('\n');
     }
-    printf("%-5s %24s %24s %12s %14s %10s %10s %5s\n", "bin", "from", "to", "probability",
-           "expected", "observed", "std.resid", "pool");
-    for (size_t k = 0; k < r.ncells; k++) {
-        const em_ccheck_cell *b = &r.cells[k];
-        double E = (double)r.n * b->p;
-        printf("%-5zu ", k);
-        print_edge(b->lo);
-        putchar(' ');
-        print_edge(b->hi);
-        printf(" %12.6g %14.2f %10llu %10.3f %5zu%s\n", b->p, E, (unsigned long long)b->obs,
-               E > 0 ? ((double)b->obs - E) / sqrt(E) : 0.0, b->pool,
-               b->lo_kind == EM_CC_EDGE_BREAK ? "  (from a piece breakpoint)" : "");
+    printf("\ndraws: %llu over %zu candidates (%zu of probability 0 in double), %zu pooled cells "
+           "(each expecting >= %g)\n",
+           (unsigned long long)r->n, r->ncand, r->nzero, r->ncells, r->min_expected);
+}
+
+static void print_stats(const em_scn *s, const em_check_result *r)
+{
+    int cont = em_scn_is_continuous(s);
+    printf("G = %.6g, df = %zu, p-value = %.6g\n", r->statistic, r->df, r->p_value);
+    printf("Pearson X^2 = %.6g, largest |standardised residual| = %.4g\n", r->pearson_x2,
+           r->max_std_resid);
+    printf("pooled-tail binomial test: p = %.6g%s\n", r->tail_p,
+           r->tail_p == 1.0 ? " (no draws in a pooled tail, or no tail)" : "");
+    if (cont) {
+        printf("Kolmogorov-Smirnov: D = %.6g (sqrt(N) D = %.4g) at x = %.17g (%s), p-value %s "
+               "%.6g [%s]",
+               r->ks_d, sqrt((double)r->ks_n) * r->ks_d, r->ks_x,
+               r->ks_side > 0 ? "F_N(x) - F(x)" : "F(x) - F_N(x-)", r->ks_approximate ? "~" : "=",
+               r->ks_p, r->ks_method);
+        if (r->ks_approximate)
+            printf(", rigorously <= %.6g", r->ks_p_upper);
+        printf("\n");
+        if (r->support_count)
+            printf("support: VIOLATION: %llu draw(s) outside R, the first %.17g (line %lu)\n",
+                   (unsigned long long)r->support_count, r->outside_value, r->outside_line);
+        else
+            printf("support: ok (every draw in R, up to the rounding of its ends to doubles)\n");
+    } else if (r->support_index != EM_JUDGE_NONE) {
+        printf("support: VIOLATION: '%s' (probability 0) was drawn %llu time(s)\n",
+               em_cli_human(em_scn_label(s, r->support_index)),
+               (unsigned long long)r->support_count);
+    } else {
+        printf("support: ok (no draw of a probability-0 candidate)\n");
     }
-    size_t nb = 0;
-    for (size_t k = 0; k < r.ncells; k++)
-        nb += r.cells[k].lo_kind == EM_CC_EDGE_BREAK;
-    printf("\ndraws: %llu; %zu bins (%zu edges at exact quantiles k/%d rounded to doubles, %zu "
-           "at piece breakpoints), %zu pooled cells (each expecting >= %g)\n",
-           (unsigned long long)r.n, r.ncells, r.ncells - 1 - nb, EM_CCHECK_BINS, nb,
-           r.gof.ncells, c->min_expected);
-    printf("G = %.6g, df = %d, p-value = %.6g\n", r.gof.g, r.gof.df, r.gof.p_value);
-    printf("Pearson X^2 = %.6g, largest |standardised residual| = %.4g\n", r.gof.x2,
-           r.gof.max_std_resid);
-    printf("pooled-tail binomial test: p = %.6g%s\n", r.gof.tail_p,
-           r.gof.tail_p == 1.0 ? " (no draws in a pooled tail, or no tail)" : "");
-    printf("Kolmogorov-Smirnov: D = %.6g (sqrt(N) D = %.4g) at x = %.17g (%s), p-value %s %.6g "
-           "[%s]",
-           r.ks_d, sqrt((double)r.ks_n) * r.ks_d, r.ks_x,
-           r.ks_side > 0 ? "F_N(x) - F(x)" : "F(x) - F_N(x-)",
-           r.ks_method == EM_KS_ASYMPTOTIC ? "~" : "=", r.ks_p, em_ks_method_name(r.ks_method));
-    if (r.ks_method == EM_KS_ASYMPTOTIC)
-        printf(", rigorously <= %.6g", r.ks_p_upper);
-    printf("\n");
-    if (r.outside)
-        printf("support: VIOLATION: %llu draw(s) outside R, the first %.17g (line %lu)\n",
-               (unsigned long long)r.outside, x[r.first_outside], line[r.first_outside]);
-    else
-        printf("support: ok (every draw in R, up to the rounding of its ends to doubles)\n");
-    if (isinf(r.gof.min_rel_err))
+    if (isinf(r->min_detectable))
         printf("power: one cell only, nothing to detect\n");
     else
-        printf("power: the smallest relative error on the probability of the most probable "
-               "cell detectable with probability 0.99 at alpha = %g is %.3g%%\n",
-               c->alpha, 100 * r.gof.min_rel_err);
-    printf("exact binomial tail of each bin: smallest p = %.6g (Bonferroni level %.3g)\n",
-           r.gof.cand_p, r.gof.cand_alpha);
-    if (r.reject) {
-        printf("verdict: REJECT at alpha = %g:", c->alpha);
-        if (r.gof.p_value < c->alpha)
-            printf(" goodness of fit (p = %.3g)", r.gof.p_value);
-        if (r.gof.tail_p < c->alpha)
-            printf(" pooled tail over-represented (p = %.3g)", r.gof.tail_p);
-        if (r.gof.cand_p < r.gof.cand_alpha)
-            printf(" bin %zu over-represented (exact binomial tail p = %.3g)", r.gof.cand_index,
-                   r.gof.cand_p);
-        if (r.reject_ks)
-            printf(" Kolmogorov-Smirnov (p = %.3g)", r.ks_p);
-        if (r.reject_support)
+        printf("power: the smallest relative error on %s most probable cell detectable with "
+               "probability 0.99 at alpha = %g is %.3g%%\n",
+               cont ? "the probability of the" : "the", r->alpha, 100 * r->min_detectable);
+    if (cont)
+        printf("exact binomial tail of each bin: smallest p = %.6g (Bonferroni level %.3g)\n",
+               r->cand_p, r->cand_alpha);
+    else if (r->cand_index != EM_JUDGE_NONE)
+        printf("exact binomial tail of each candidate: smallest p = %.6g at %s (Bonferroni "
+               "level %.3g)\n",
+               r->cand_p, em_cli_human(em_scn_label(s, r->cand_index)), r->cand_alpha);
+}
+
+static int print_verdict(const char *cmd, const em_scn *s, const em_check_result *r)
+{
+    if (r->verdict == EM_VERDICT_REJECT) {
+        printf("verdict: REJECT at alpha = %g:", r->alpha);
+        if (r->reasons & EM_CHECK_R_FIT)
+            printf(" goodness of fit (p = %.3g)", r->p_value);
+        if (r->reasons & EM_CHECK_R_TAIL)
+            printf(" pooled tail over-represented (p = %.3g)", r->tail_p);
+        if ((r->reasons & EM_CHECK_R_CELL) && em_scn_is_continuous(s))
+            printf(" bin %zu over-represented (exact binomial tail p = %.3g)", r->cand_index,
+                   r->cand_p);
+        else if (r->reasons & EM_CHECK_R_CELL)
+            printf(" %s over-represented (exact binomial tail p = %.3g)",
+                   em_cli_human(em_scn_label(s, r->cand_index)), r->cand_p);
+        if (r->reasons & EM_CHECK_R_KS)
+            printf(" Kolmogorov-Smirnov (p = %.3g)", r->ks_p);
+        if (r->reasons & EM_CHECK_R_SUPPORT)
             printf(" support violation");
         printf("\n");
-        rc = EM_EXIT_REJECT;
-    } else if (r.verdict == EM_GOF_INSUFFICIENT) {
-        print_insufficient(c, r.n, r.gof.ncells);
-        rc = EM_EXIT_INSUFFICIENT;
-    } else {
-        printf("verdict: PASS at alpha = %g\n", c->alpha);
-        rc = EM_EXIT_OK;
+        return EM_EXIT_REJECT;
     }
-    fflush(stdout);
-done:
-    em_ccheck_free(&r);
-    em_cont_free(C);
-    free(x);
-    free(line);
-    free(buf);
-    return rc;
+    if (r->verdict == EM_VERDICT_INSUFFICIENT) {
+        printf("verdict: INSUFFICIENT DATA at alpha = %g: the %llu draws leave %zu pooled cell "
+               "(each must expect >= %g draws), so no goodness-of-fit test can run, and no "
+               "count is impossible at alpha; take more draws\n",
+               r->alpha, (unsigned long long)r->n, r->ncells, r->min_expected);
+        fprintf(stderr, "%s: insufficient data: not a pass (exit %d)\n", cmd,
+                EM_EXIT_INSUFFICIENT);
+        return EM_EXIT_INSUFFICIENT;
+    }
+    printf("verdict: PASS at alpha = %g\n", r->alpha);
+    return EM_EXIT_OK;
 }
 
 int cmd_check(int argc, char **argv)
 {
     em_cli c;
     em_cli_init(&c, "expmech check");
-    em_scenario sc;
-    em_scenario_init(&sc);
-    mpq_t delta;
-    mpq_init(delta);
-    double *p = NULL;
-    uint64_t *counts = NULL;
-    size_t *cell_of = NULL;
-    char *buf = NULL;
-    int variant;
-    int rc = em_cli_start(&c, argc, argv,
-                          EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_SAMPLES |
-                              EM_OPT_ALPHA | EM_OPT_MIN_EXPECTED | EM_OPT_FILE,
-                          EM_OPT_EPSILON | EM_OPT_SAMPLES, help, &sc, delta, &variant);
-    if (rc >= 0)
-        goto done;
-    if (sc.continuous) {
-        rc = check_cont(&c, &sc, delta, variant);
-        goto done;
+    em_scn *s = NULL;
+    em_mech *m = NULL;
+    em_check_result *r = NULL;
+    int rc = em_cli_mech_start(&c, argc, argv,
+                               EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT |
+                                   EM_OPT_SAMPLES | EM_OPT_ALPHA | EM_OPT_MIN_EXPECTED |
+                                   EM_OPT_FILE,
+                               EM_OPT_EPSILON | EM_OPT_SAMPLES, help, &s, &m);
+    if (rc < 0) {
+        em_check_opts o = {c.alpha, c.min_expected};
+        em_error e;
+        em_cli_stdin_hint(c.cmd, c.samples, "the input");
+        if (em_check_file(m, c.samples, c.samples_are, &o, &r, &e) != EM_OK)
+            rc = em_cli_fail(c.cmd, &e);
     }
-
-    /* the draws */
-    {
-        const char *sname;
-        size_t len;
-        rc = em_cli_read_input(&c, c.samples, (size_t)16 << 30, &sname, &buf, &len);
-        if (rc >= 0)
-            goto done;
-        counts = calloc(sc.n, sizeof *counts);
-        if (!counts) {
-            rc = EM_EXIT_INTERNAL;
-            goto done;
-        }
-        rc = read_draws(&c, sname, buf, len, &sc, counts);
-        if (rc >= 0)
-            goto done;
+    if (rc < 0) {
+        print_table(s, r);
+        print_stats(s, r);
+        rc = print_verdict(c.cmd, s, r);
+        fflush(stdout);
     }
-
-    p = malloc(sc.n * sizeof *p);
-    cell_of = malloc(sc.n * sizeof *cell_of);
-    if (!p || !cell_of) {
-        fprintf(stderr, "%s: out of memory\n", c.cmd);
-        rc = EM_EXIT_INTERNAL;
-        goto done;
-    }
-    const int pf = variant == EM_CLI_VARIANT_PF;
-    if (pf && sc.n > EM_PF_PMF_MAX_N) {
-        fprintf(stderr, "%s: --variant pf: %s has %zu candidates; the exact permute-and-flip pmf "
-                        "is limited to %d\n",
-                c.cmd, sc.name, sc.n, EM_PF_PMF_MAX_N);
-        rc = EM_EXIT_USAGE;
-        goto done;
-    }
-    /* the exact probabilities, correctly rounded to doubles; with a measure column, from the
-     * weighted oracle */
-    int st;
-    if (sc.has_measure) {
-        em_cont *law = NULL;
-        rc = em_cli_law(&c, &sc, delta, variant, &law);
-        if (rc >= 0)
-            goto done;
-        st = em_cont_doubles(law, p);
-        em_cont_free(law);
-        if (st != EM_OK) {
-            fprintf(stderr, "%s: %s\n", c.cmd, em_cont_strerror(st));
-            rc = st == EM_ERR_UNDECIDED || st == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
-            goto done;
-        }
-    } else {
-        st = pf ? em_pf_pmf(sc.n, sc.u, sc.excluded, c.eps, delta, EM_STANDARD, p, 0, NULL)
-                : em_oracle_doubles(sc.n, sc.u, sc.excluded, c.eps, delta, variant, p, NULL);
-    }
-    if (st != EM_OK) {
-        fprintf(stderr, "%s: %s%s\n", c.cmd, pf ? "--variant pf: " : "", em_strerror(st));
-        rc = em_cli_status_exit(st);
-        goto done;
-    }
-    em_gof_result r;
-    st = em_gof_test(sc.n, p, counts, c.alpha, c.min_expected, &r, cell_of);
-    if (st != EM_OK) {
-        fprintf(stderr, "%s: %s\n", c.cmd,
-                st == EM_ERR_DOMAIN ? "no draws to test" : em_strerror(st));
-        rc = em_cli_status_exit(st);
-        goto done;
-    }
-
-    /* per-cell table */
-    {
-        double *E = calloc(r.ncells, sizeof *E);
-        uint64_t *O = calloc(r.ncells, sizeof *O);
-        size_t *first = malloc(r.ncells * sizeof *first), *members = calloc(r.ncells, sizeof *members);
-        if (!E || !O || !first || !members) {
-            free(E); free(O); free(first); free(members);
-            rc = EM_EXIT_INTERNAL;
-            goto done;
-        }
-        for (size_t i = sc.n; i-- > 0;) {
-            size_t k = cell_of[i];
-            if (k == EM_GOF_NO_CELL)
-                continue;
-            E[k] += (double)r.n_draws * p[i];
-            O[k] += counts[i];
-            first[k] = i;
-            members[k]++;
-        }
-        printf("%-6s %14s %12s %10s  %s\n", "cell", "expected", "observed", "std.resid", "candidates");
-        for (size_t k = 0; k < r.ncells; k++) {
-            double z = ((double)O[k] - E[k]) / sqrt(E[k]);
-            printf("%-6zu %14.2f %12llu %10.3f  ", k, E[k], (unsigned long long)O[k], z);
-            em_label_human(stdout, sc.labels[first[k]]);
-            if (members[k] > 1)
-                printf(" (+%zu pooled)", members[k] - 1);
-            putchar('\n');
-        }
-        free(E); free(O); free(first); free(members);
-    }
-    size_t zero_cells = 0;
-    for (size_t i = 0; i < sc.n; i++)
-        if (cell_of[i] == EM_GOF_NO_CELL)
-            zero_cells++;
-    printf("\ndraws: %llu over %zu candidates (%zu of probability 0 in double), %zu pooled cells "
-           "(each expecting >= %g)\n",
-           (unsigned long long)r.n_draws, sc.n, zero_cells, r.ncells, c.min_expected);
-    printf("G = %.6g, df = %d, p-value = %.6g\n", r.g, r.df, r.p_value);
-    printf("Pearson X^2 = %.6g, largest |standardised residual| = %.4g\n", r.x2, r.max_std_resid);
-    printf("pooled-tail binomial test: p = %.6g%s\n", r.tail_p,
-           r.tail_p == 1.0 ? " (no draws in a pooled tail, or no tail)" : "");
-    if (r.support_violation)
-        printf("support: VIOLATION: '%s' (probability 0) was drawn %llu time(s)\n",
-               em_cli_human(sc.labels[r.support_index]), (unsigned long long)counts[r.support_index]);
-    else
-        printf("support: ok (no draw of a probability-0 candidate)\n");
-    if (isinf(r.min_rel_err))
-        printf("power: one cell only, nothing to detect\n");
-    else
-        printf("power: the smallest relative error on the most probable cell detectable with "
-               "probability 0.99 at alpha = %g is %.3g%%\n",
-               c.alpha, 100 * r.min_rel_err);
-    if (r.cand_index != EM_GOF_NO_CELL) {
-        printf("exact binomial tail of each candidate: smallest p = %.6g at ", r.cand_p);
-        em_label_human(stdout, sc.labels[r.cand_index]);
-        printf(" (Bonferroni level %.3g)\n", r.cand_alpha);
-    }
-    if (r.reject) {
-        printf("verdict: REJECT at alpha = %g:", c.alpha);
-        if (r.p_value < c.alpha)
-            printf(" goodness of fit (p = %.3g)", r.p_value);
-        if (r.tail_p < c.alpha)
-            printf(" pooled tail over-represented (p = %.3g)", r.tail_p);
-        if (r.cand_p < r.cand_alpha) {
-            printf(" ");
-            em_label_human(stdout, sc.labels[r.cand_index]);
-            printf(" over-represented (exact binomial tail p = %.3g)", r.cand_p);
-        }
-        if (r.support_violation)
-            printf(" support violation");
-        printf("\n");
-        rc = EM_EXIT_REJECT;
-    } else if (r.verdict == EM_GOF_INSUFFICIENT) {
-        print_insufficient(&c, r.n_draws, r.ncells);
-        rc = EM_EXIT_INSUFFICIENT;
-    } else {
-        printf("verdict: PASS at alpha = %g\n", c.alpha);
-        rc = EM_EXIT_OK;
-    }
-    fflush(stdout);
-done:
-    free(p);
-    free(counts);
-    free(cell_of);
-    free(buf);
-    mpq_clear(delta);
-    em_scenario_free(&sc);
+    em_check_result_free(r);
+    em_mech_free(m);
+    em_scn_free(s);
     em_cli_free(&c);
     return rc;
 }
