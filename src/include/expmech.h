@@ -41,6 +41,7 @@ extern "C" {
  * and src/judge over the core; tested, not proven (the boundary: README, "What is proven"). */
 
 #include "em_scn.h"
+#include "em_score.h"
 
 /* ---------------------------------------------------------------- version */
 /* The library's version (the command line prints it for --version).  MAJOR.MINOR.PATCH;
