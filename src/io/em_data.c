@@ -247,7 +247,7 @@ static int parse_count(const em_lines *l, size_t i, const char *s, uint64_t *out
     if (p == s || *p)
         return em_data_fail(err, "%s:%lu: count '%s' is not a non-negative integer%s", l->name,
                             l->line[i], s,
-                            i == 0 ? " (a header line? --aggregated reads none: run sqlite3 "
+                            i == 0 && !strpbrk(s, "0123456789") ? " (a header line? --aggregated reads none: run sqlite3 "
                                      "without -header)" : "");
     *out = v;
     return EM_OK;

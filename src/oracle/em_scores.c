@@ -342,14 +342,20 @@ static void print_scores(FILE *out, const em_cands *c, const int64_t *u, const m
     }
 }
 
+/* The rows an aggregate may stand for where the core needs them one by one: 32 GiB of
+   int64 at most, and the core's O(n m) rank scores would take hours beyond. */
+#define EM_EXPAND_MAX ((size_t)1 << 32)
+
 /* The core's rows from one integer per line: with an aggregate, each repeated as often as
    its count (the proven functions read rows; 8 bytes a row, no text). */
 static int expand_rows(const em_lines *d, int64_t **xi, em_error *err)
 {
     if (!d->count)
         return EM_OK;
-    if (d->rows > SIZE_MAX / sizeof **xi)
-        return em_data_fail(err, "--data %s: %zu rows are too many to score", d->name, d->rows);
+    if (d->rows > EM_EXPAND_MAX)
+        return em_data_fail(err, "--data %s: %zu rows: the rank, revenue and quantile scores read "
+                                 "at most 2^32 rows (count, frequency and maxnorm any number)",
+                            d->name, d->rows);
     int64_t *r = malloc((d->rows ? d->rows : 1) * sizeof *r);
     if (!r)
         return em_data_nomem(err);
