@@ -390,7 +390,7 @@ static const char *median_lemma(int neigh)
 }
 
 /* --alpha of the quantile score: required, exact, 0 < alpha < 1, a denominator that fits
-   the core's integers.  Returns -1 on success, else an exit status. */
+   the core's integers.  EM_OK or an error. */
 static int quantile_alpha(const em_score_opts *o, mpq_t alpha, em_error *err)
 {
     int rc;
@@ -490,7 +490,6 @@ static int run_rank(int fn, const char *fname, const em_score_opts *o, int neigh
         header(out, fname, def, d.rows, c.n, neigh, lemma);
         put_sensitivity(out, delta, 0);
         print_scores(out, &c, u, scale);
-        rc = EM_OK;
     }
     mpz_clear(scale);
     mpq_clear(delta);
@@ -605,7 +604,6 @@ static int run_revenue(const char *fname, const em_score_opts *o, int neigh, FIL
     header(out, fname, def, d.rows, c.n, neigh, revenue_lemma(neigh));
     put_sensitivity(out, pmax, neigh == NB_ADD_REMOVE);
     print_scores(out, &c, u, scale);
-    rc = EM_OK;
 done:
     free(xi);
     free(pi);
@@ -702,7 +700,6 @@ static int run_laplace(const char *fname, const em_score_opts *o, int neigh, FIL
     em_puts(out, laplace_factor);
     put_sensitivity(out, df, 0);
     print_scores(out, &c, u, scale);
-    rc = EM_OK;
 done:
     free(gi);
     free(u);
@@ -783,7 +780,6 @@ static int run_rr(const char *fname, const em_score_opts *o, FILE *out, em_error
     c.n = 2;
     c.label = labels;
     print_scores(out, &c, u, scale);
-    rc = EM_OK;
 done:
     em_lines_free(&d);
     mpq_clears(beta, gamma, delta, NULL);
@@ -908,7 +904,6 @@ static int range_laplace(const char *fname, const em_score_opts *o, int neigh, F
         put_scaled(out, pc[j].a, scale); /* a is in units; b (+-1) is a pure slope */
         fprintf(out, ",%lld\n", (long long)pc[j].b);
     }
-    rc = EM_OK;
 done:
     em_lines_free(&d);
     mpq_clears(f, df, lo, hi, NULL);
@@ -1092,7 +1087,6 @@ static int range_data(int fn, const char *fname, const em_score_opts *o, int nei
         }
     }
     mpz_clear(uscale);
-    rc = EM_OK;
 done:
     free(xi);
     free(pc);
