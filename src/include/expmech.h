@@ -43,6 +43,7 @@ extern "C" {
 #include "em_scn.h"
 #include "em_law.h"
 #include "em_judge.h"
+#include "em_score.h"
 
 /* ---------------------------------------------------------------- version */
 /* The library's version (the command line prints it for --version).  MAJOR.MINOR.PATCH;
