@@ -24,7 +24,7 @@ STATS    := $(STATS_SRC:stats/%.c=$(B)/stats/%)
 BENCHES  := $(BENCH_SRC:stats/%.c=$(B)/stats/%)
 HEADERS  := $(wildcard src/include/*.h src/*/*.h spec/*.acsl tests/*.h stats/*.h)
 
-.PHONY: all deps demo check unit sanitize valgrind verify prove stats stats-full bench clean help \
+.PHONY: all deps demo check unit python sanitize valgrind verify prove stats stats-full bench clean help \
         install uninstall install-check
 .DEFAULT_GOAL := all
 
@@ -116,6 +116,12 @@ LIBDIR     := $(PREFIX)/lib
 INCDIR     := $(PREFIX)/include/expmech
 PCDIR      := $(LIBDIR)/pkgconfig
 MANDIR     := $(PREFIX)/share/man
+# The Python binding goes where Debian's python3 looks: /usr/lib/python3/dist-packages for
+# PREFIX=/usr, else PREFIX/lib/python3.X/dist-packages (on sys.path for /usr/local).
+PYTHON     := /usr/bin/python3
+PY_XY       = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+PYDIR      ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PY_XY)/dist-packages)
+PY_SRC     := $(wildcard python/expmech/*.py)
 PUBLIC_HDR  = $(sort $(filter-out %:,$(subst \,,$(shell $(CC) $(CSTD) -Isrc/include -Isrc -I. -MM src/include/expmech.h))))
 hdr_dest    = $(DESTDIR)$(INCDIR)/$(patsubst src/%,%,$(patsubst src/include/%,%,$(1)))
 
@@ -132,6 +138,10 @@ install: all
 	  > $(DESTDIR)$(PCDIR)/expmech.pc && chmod 644 $(DESTDIR)$(PCDIR)/expmech.pc
 	install -m 644 man/expmech.1 $(DESTDIR)$(MANDIR)/man1/expmech.1
 	install -m 644 man/expmech.3 $(DESTDIR)$(MANDIR)/man3/expmech.3
+	install -d $(DESTDIR)$(PYDIR)/expmech
+	install -m 644 $(PY_SRC) $(DESTDIR)$(PYDIR)/expmech/
+	@# the installed module loads the library installed beside it, not another build
+	printf '"""Written by make install."""\nLIBDIR = %s\n' "'$(LIBDIR)'" > $(DESTDIR)$(PYDIR)/expmech/_config.py
 	@# The dynamic linker finds a new library in /usr/local/lib only through its cache.
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
@@ -141,6 +151,9 @@ uninstall:
 	  $(DESTDIR)$(PCDIR)/expmech.pc $(DESTDIR)$(MANDIR)/man1/expmech.1 $(DESTDIR)$(MANDIR)/man3/expmech.3
 	rm -f $(foreach h,$(PUBLIC_HDR),$(call hdr_dest,$(h)))
 	-rmdir $(DESTDIR)$(INCDIR)/core $(DESTDIR)$(INCDIR)/spec $(DESTDIR)$(INCDIR) 2>/dev/null
+	rm -f $(patsubst python/expmech/%,$(DESTDIR)$(PYDIR)/expmech/%,$(PY_SRC)) $(DESTDIR)$(PYDIR)/expmech/_config.py
+	rm -rf $(DESTDIR)$(PYDIR)/expmech/__pycache__
+	-rmdir $(DESTDIR)$(PYDIR)/expmech 2>/dev/null
 
 # Installs into temporary directories (one through PREFIX, one through DESTDIR), builds
 # examples/ against the installed tree only, runs it, checks its numbers, then uninstalls
@@ -163,8 +176,13 @@ demo: $(B)/expmech
 	$(B)/expmech sample --epsilon 1 -n 3 --seed 7 $(B)/pricing.txt
 
 # ------------------------------------------------------------------ tests
-check: unit install-check sanitize valgrind fuzz-ci verify stats
-	@echo "make check: all stages passed (unit, install-check, sanitize, valgrind, fuzz, verify, stats)"
+check: unit python install-check sanitize valgrind fuzz-ci verify stats
+	@echo "make check: all stages passed (unit, python, install-check, sanitize, valgrind, fuzz, verify, stats)"
+
+# The Python binding's tests (pytest from Debian's python3-pytest), against this build.
+python: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
+	@EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) EXPMECH_BIN=$(CURDIR)/$(B)/expmech PYTHONPATH=python \
+	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 
 unit: $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@bash mk/run-tests.sh $(TESTS)

@@ -68,6 +68,17 @@ cc -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$ex/man3" "$ex/man3.c" $(pkg-co
   || fail "the example of expmech(3) does not compile"
 out_man3=$(LD_LIBRARY_PATH=$prefix/lib "$ex/man3") || fail "the example of expmech(3) exited $?"
 [[ $out_man3 == "p = 0.104"* ]] || fail "the example of expmech(3) printed: $out_man3"
+# The Python binding as installed: found on the path make install chose, loading the library
+# installed beside it (not this build: EXPMECH_LIB unset, run from outside the checkout).
+pydir=$(find "$prefix/lib" -path '*/dist-packages/expmech/__init__.py' -printf '%h\n' | head -1)
+[ -n "$pydir" ] || fail "the Python module was not installed"
+pyout=$(cd "$top" && env -u EXPMECH_LIB PYTHONPATH="$(dirname "$pydir")" /usr/bin/python3 -c '
+import expmech, expmech._lib as L, sys
+print(expmech.__version__, L.lib._name)
+print(*expmech.probs([0, 1], 2, digits=5))') || fail "the installed Python module: $pyout"
+[ "$(sed -n 1p <<<"$pyout")" = "$version $prefix/lib/libexpmech.so.$(hv MAJOR)" ] \
+  || fail "the installed Python module loads another library: $pyout"
+[ "$(sed -n 2p <<<"$pyout")" = "0.26894 0.73106" ] || fail "the installed Python module computes: $pyout"
 make --no-print-directory -s uninstall PREFIX="$prefix" B="$B" >/dev/null
 left=$(find "$prefix" -type f -o -type l)
 [ -z "$left" ] || fail "left after uninstall (PREFIX): $left"
@@ -81,4 +92,4 @@ grep -qx 'prefix=/usr/local' "$dest/usr/local/lib/pkgconfig/expmech.pc" || fail 
 make --no-print-directory -s uninstall DESTDIR="$dest" PREFIX=/usr/local B="$B" >/dev/null
 left=$(find "$dest" -type f -o -type l)
 [ -z "$left" ] || fail "left after uninstall (DESTDIR): $left"
-echo "install-check: passed (PREFIX and DESTDIR installs, pkg-config $version, shared and static example)"
+echo "install-check: passed (PREFIX and DESTDIR installs, pkg-config $version, shared and static example, Python module)"

@@ -1,8 +1,9 @@
 """Loading libexpmech and declaring the C API for ctypes (src/include/em_*.h).
 
-The structures mirror the public headers field for field; tests/test_python (pytest,
-python/tests) exercises every one, so a header change that is not mirrored here fails
-``make check``."""
+The structures mirror the public headers: the prefix of each that is read here, and the
+whole of em_check_row (an array: its size is the stride).  python/tests/test_layout.py
+compiles the headers and compares every size and offset, so a header change that is not
+mirrored here fails ``make check``."""
 from __future__ import annotations
 
 import ctypes
@@ -67,7 +68,8 @@ class Prob(ctypes.Structure):
 
 
 class SampleOpts(ctypes.Structure):
-    _fields_ = [("seed", ctypes.c_uint64), ("seeded", ctypes.c_int), ("sampler", ctypes.c_int)]
+    _fields_ = [("seed", ctypes.c_uint64), ("seeded", ctypes.c_int), ("sampler", ctypes.c_int),
+                ("timing", ctypes.c_int)]
 
 
 class CheckOpts(ctypes.Structure):
@@ -76,7 +78,11 @@ class CheckOpts(ctypes.Structure):
 
 class CheckRow(ctypes.Structure):
     _fields_ = [("first", ctypes.c_size_t), ("last", ctypes.c_size_t),
-                ("observed", ctypes.c_uint64), ("expected", ctypes.c_double)]
+                ("observed", ctypes.c_uint64), ("expected", ctypes.c_double),
+                ("probability", ctypes.c_double), ("std_resid", ctypes.c_double),
+                ("count", ctypes.c_size_t), ("pool", ctypes.c_size_t),
+                ("lo", ctypes.c_double), ("hi", ctypes.c_double),
+                ("from_breakpoint", ctypes.c_int)]
 
 
 class CheckResult(ctypes.Structure):

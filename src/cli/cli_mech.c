@@ -1,4 +1,5 @@
-/* cli_mech.c: the scenario and mechanism of a command through the public API (em_scn.h). */
+/* cli_mech.c: the scenario and mechanism of a command through the public API (em_scn.h),
+ * and the library's errors as the command line words them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,46 +8,48 @@
 #include "cli/commands.h"
 #include "expmech.h"
 
-int em_cli_fail(const char *cmd, const em_error *e)
+int em_cli_fail(const char *cmd, const char *what, const em_error *e)
 {
     /* the library names a parameter where the command line names its option */
-    const char *msg = e->msg, *opt = "";
-    if (!strncmp(msg, "sensitivity ", 12) || !strncmp(msg, "variant ", 8) ||
-        !strncmp(msg, "epsilon ", 8))
-        opt = "--";
-    const char *f = strstr(msg, "(force to");
-    if (f)
-        fprintf(stderr, "%s: %s%.*s(--%s\n", cmd, opt, (int)(f - msg), msg, f + 1);
-    else
-        fprintf(stderr, "%s: %s%s\n", cmd, opt, msg);
-    return e->status == EM_ERR_NOMEM || e->status == EM_ERR_UNDECIDED || e->status == EM_ERR_RNG
-               ? EM_EXIT_INTERNAL
-                                                                       : EM_EXIT_USAGE;
+    const char *msg = e->msg, *force = strstr(msg, "(force to run");
+    int dash = !strncmp(msg, "variant ", 8) || !strncmp(msg, "sensitivity ", 12) ||
+               !strncmp(msg, "epsilon ", 8) || !strncmp(msg, "timing ", 7);
+    fprintf(stderr, "%s: %s%s%s%.*s%s\n", cmd, what ? what : "", what ? ": " : "",
+            dash ? "--" : "", force ? (int)(force - msg) : (int)strlen(msg), msg,
+            force ? "(--force to run it anyway)" : "");
+    return em_cli_status_exit(e->status);
 }
 
 int em_cli_mech(em_cli *c, em_scn **s, em_mech **m)
 {
     em_error e;
+    *s = NULL;
     *m = NULL;
     em_cli_stdin_hint(c->cmd, c->file, "the scenario");
-    if (em_scn_load(c->file, s, &e) != EM_OK)
-        return em_cli_fail(c->cmd, &e);
-    char *eps = mpq_get_str(NULL, 10, c->eps);
-    char *del = (c->seen & EM_OPT_SENSITIVITY) ? mpq_get_str(NULL, 10, c->delta) : NULL;
-    em_opts o = EM_OPTS_INIT;
-    o.epsilon = eps;
-    o.sensitivity = del;
-    if (c->seen & EM_OPT_VARIANT)
-        o.variant = c->variant == EM_CLI_VARIANT_PF ? EM_PF : c->variant;
-    o.force = (c->seen & EM_OPT_FORCE) != 0;
-    o.digits = c->digits;
-    int st = em_mech_new(*s, &o, m, &e);
-    free(eps);
-    free(del);
-    if (st != EM_OK)
-        return em_cli_fail(c->cmd, &e);
-    fprintf(stderr, "%s: %s\n", c->cmd, em_mech_provenance(*m));
-    return -1;
+    if (em_scn_load(c->file, s, &e) != EM_OK) {
+        fprintf(stderr, "%s: %s\n", c->cmd, e.msg);
+        return e.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+    }
+    em_opts o = {c->eps_text, (c->seen & EM_OPT_SENSITIVITY) ? c->delta_text : NULL,
+                 !(c->seen & EM_OPT_VARIANT)         ? EM_VARIANT_AUTO
+                 : c->variant == EM_CLI_VARIANT_PF ? EM_PF
+                                                   : c->variant,
+                 (c->seen & EM_OPT_FORCE) != 0, c->digits};
+    if (em_mech_new(*s, &o, m, &e) == EM_OK) {
+        fprintf(stderr, "%s: %s\n", c->cmd, em_mech_provenance(*m));
+        return -1;
+    }
+    if (e.status == EM_ERR_VARIANT && o.variant == EM_PF) {
+        /* pf refused for this scenario: after the line naming the parameters, as for a
+           computation that refuses it */
+        o.variant = EM_STANDARD;
+        if (em_mech_new(*s, &o, m, NULL) == EM_OK)
+            fprintf(stderr, "%s: variant pf%s\n", c->cmd,
+                    em_mech_provenance(*m) + strlen("variant standard"));
+        em_mech_free(*m);
+        *m = NULL;
+    }
+    return em_cli_fail(c->cmd, NULL, &e);
 }
 
 int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
@@ -56,4 +59,10 @@ int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned allowed, unsign
     *m = NULL;
     int rc = em_cli_begin(c, argc, argv, allowed, required, help);
     return rc < 0 ? em_cli_mech(c, s, m) : rc;
+}
+
+int em_cli_open(em_cli *c, int argc, char **argv, unsigned allowed, const char *help,
+                em_scn **s, em_mech **m)
+{
+    return em_cli_mech_start(c, argc, argv, allowed, EM_OPT_EPSILON, help, s, m);
 }

@@ -89,40 +89,10 @@ int em_cli_parse(em_cli *c, int argc, char **argv, unsigned allowed, const char 
  * one is missing, else -1. */
 int em_cli_require(const em_cli *c, unsigned required);
 
-/* Load the scenario (c->file, or standard input) and resolve the parameters
- * (io/em_params_src.h): the sensitivity from --sensitivity, else the file's
- * '# sensitivity:' header, else 1; the variant from --variant, else standard ('# monotone:
- * yes' only permits --variant monotone).  A --sensitivity below the header, or --variant
- * monotone without the header, is refused (exit 2) unless --force.  One line on stderr
- * names the variant and the sensitivity used and where each came from.  Returns -1 on
- * success or an exit status after a message. */
-int em_cli_scenario(em_cli *c, em_scenario *sc, mpq_t delta, int *variant);
 
-/* The law of a loaded scenario for the weighted / continuous oracle (oracle/em_cont.h):
- * pieces when sc->continuous, else atoms (utilities, exclusions, and sc->measure when the
- * file has '# measure: yes').  Returns -1 with *law set, or an exit status after a message
- * (a bad piece: 2, naming the file and line). */
-int em_cli_law(em_cli *c, em_scenario *sc, const mpq_t delta, int variant, em_cont **law);
 
-/* The start of a command over the public API (expmech.h): em_cli_parse, --epsilon
- * required, then the scenario (c->file or standard input) and its mechanism, with the line
- * on stderr naming the variant and the sensitivity and where each came from.  Returns -1
- * with *s and *m set (the caller frees both, also after a failure), or an exit status
- * after a message. */
-int em_cli_open(em_cli *c, int argc, char **argv, unsigned allowed, const char *help,
-                em_scn **s, em_mech **m);
 
-/* A failure of the public API as "CMD: [WHAT: ]MESSAGE", the library's names of options
- * ("variant", "sensitivity", "timing", "force") written as the command line's; returns the
- * exit status of e->status (em_cli_status_exit). */
-int em_cli_fail(const em_cli *c, const char *what, const em_error *e);
 
-/* The common start of an oracle command: em_cli_parse, em_cli_require(required), a refusal
- * when a required --samples or --probs of '-' and the scenario would both be standard
- * input, then em_cli_scenario.  Returns -1 to go on, else an exit status (after --help,
- * or after a message). */
-int em_cli_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
-                 const char *help, em_scenario *sc, mpq_t delta, int *variant);
 
 /* When path is NULL or "-" and standard input is a terminal, one line on stderr saying that
  * `what` is read from it (Ctrl-D to end). */
@@ -170,11 +140,6 @@ void em_json_string(FILE *f, const char *s);
 /* "standard" / "monotone" / "pf" */
 const char *em_variant_name(int variant);
 
-/* The shared resolution and its stderr line, for commands that load their scenario
- * themselves (audit): opt_delta NULL when --sensitivity was not given, var_given 0 when
- * --variant was not.  Returns -1, or EM_EXIT_USAGE after the refusal's message. */
-int em_cli_params(const char *cmd, const em_scenario *sc, mpq_srcptr opt_delta,
-                  int var_given, int var, int force, mpq_t delta, int *variant);
 
 /* The part of em_cli_start before the scenario: parse, require, and refuse two inputs
  * from standard input.  Returns -1 to go on, else an exit status. */
@@ -191,9 +156,14 @@ int em_cli_mech(em_cli *c, em_scn **s, em_mech **m);
 int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
                       const char *help, em_scn **s, em_mech **m);
 
-/* A library error on stderr as "CMD: MESSAGE" (the library's parameter names, e.g.
- * "sensitivity 1 is below...", written as the options that set them) and its exit status:
- * 3 for out of memory and undecided comparisons, else 2. */
-int em_cli_fail(const char *cmd, const em_error *e);
+
+/* em_cli_mech_start with --epsilon required (the commands that need nothing else). */
+int em_cli_open(em_cli *c, int argc, char **argv, unsigned allowed, const char *help,
+                em_scn **s, em_mech **m);
+
+/* A failure of the public API as "CMD: [WHAT: ]MESSAGE", the library's names of parameters
+ * ("epsilon", "variant", "sensitivity", "timing", "force") written as the command line's
+ * options; returns the exit status of e->status (em_cli_status_exit). */
+int em_cli_fail(const char *cmd, const char *what, const em_error *e);
 
 #endif

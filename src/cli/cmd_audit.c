@@ -186,13 +186,13 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
     em_error e;
     for (int k = 0; k < 2; k++)
         if (em_scn_load(files[k], &s[k], &e) != EM_OK)
-            return em_cli_fail(cmd, &e);
+            return em_cli_fail(cmd, NULL, &e);
     if (em_mech_new(s[0], ox, &m[0], &e) != EM_OK)
-        return em_cli_fail(cmd, &e);
+        return em_cli_fail(cmd, NULL, &e);
     fprintf(stderr, "%s: %s\n", cmd, em_mech_provenance(m[0]));
     em_opts oy = {ox->epsilon, em_mech_sensitivity(m[0]), em_mech_variant(m[0]), 1, 0};
     if (em_mech_new(s[1], &oy, &m[1], &e) != EM_OK)
-        return em_cli_fail(cmd, &e);
+        return em_cli_fail(cmd, NULL, &e);
     uint64_t *c[2] = {NULL, NULL}, total;
     int rc = -1;
     if (sxp && (em_scn_is_continuous(s[0]) || em_scn_is_continuous(s[1]))) {
@@ -206,10 +206,10 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
         if (!c[k])
             rc = EM_EXIT_INTERNAL;
         else if (em_counts_load(s[k], k ? syp : sxp, are, c[k], &total, &e) != EM_OK)
-            rc = em_cli_fail(cmd, &e);
+            rc = em_cli_fail(cmd, NULL, &e);
     }
     if (rc < 0 && em_audit_counts(m[0], m[1], c[0], c[1], conf, r, &e) != EM_OK)
-        rc = em_cli_fail(cmd, &e);
+        rc = em_cli_fail(cmd, NULL, &e);
     free(c[0]);
     free(c[1]);
     return rc;

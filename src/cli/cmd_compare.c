@@ -134,7 +134,7 @@ int cmd_compare(int argc, char **argv)
         int st = c.cdf ? em_compare_cdf_file(m, c.cdf, &o, &r, &e)
                        : em_compare_file(m, c.probs, &o, &r, &e);
         if (st != EM_OK)
-            rc = em_cli_fail(c.cmd, &e);
+            rc = em_cli_fail(c.cmd, NULL, &e);
     }
     if (rc < 0) {
         char floor_s[32];

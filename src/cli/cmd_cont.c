@@ -150,7 +150,7 @@ static int check_unit(const em_cli *c, const points *P)
         char *x;
         em_error e;
         if (point(NULL, P, i, &x, NULL, &e) != EM_OK)
-            return em_cli_fail(c, NULL, &e);
+            return em_cli_fail(c->cmd, NULL, &e);
         int rc = cmp_num(c, "--at", x, "0", &s0);
         if (rc < 0)
             rc = cmp_num(c, "--at", x, "1", &s1);
@@ -178,7 +178,7 @@ static int flush_out(const em_cli *c)
 static int prepare(const em_cli *c, em_mech *m)
 {
     em_error e;
-    return em_probs_prepare(m, &e) == EM_OK ? -1 : em_cli_fail(c, NULL, &e);
+    return em_probs_prepare(m, &e) == EM_OK ? -1 : em_cli_fail(c->cmd, NULL, &e);
 }
 
 /* ------------------------------------------------------------ cdf/density/quantile */
@@ -259,7 +259,7 @@ static int run_between(const em_cli *c, em_scn *s, em_mech *m)
         } else if (rc < 0 && em_interval_prob(m, a, b, &v, &e) != EM_OK) {
             char what[64];
             snprintf(what, sizeof what, "interval %zu", idx);
-            rc = em_cli_fail(c, what, &e);
+            rc = em_cli_fail(c->cmd, what, &e);
         } else if (rc < 0) {
             printf("%s,%s,%s\n", a, b, v);
         }
@@ -299,7 +299,7 @@ static int run_points(const em_cli *c, em_scn *s, em_mech *m, int kind, const ch
         if (st != EM_OK) {
             char what[64];
             snprintf(what, sizeof what, "point %zu", i + 1);
-            rc = em_cli_fail(c, what, &e);
+            rc = em_cli_fail(c->cmd, what, &e);
         } else {
             printf("%s,%s%s%s\n", shown, v1, v2 ? "," : "", v2 ? v2 : "");
         }
@@ -373,7 +373,7 @@ static int report(const em_cli *c, em_mech *m)
     em_utility_result *r = NULL;
     em_error e;
     if (rc < 0 && em_utility(m, &r, &e) != EM_OK)
-        rc = em_cli_fail(c, NULL, &e);
+        rc = em_cli_fail(c->cmd, NULL, &e);
     if (rc < 0) {
         printf("epsilon,opt,expected_utility,expected_loss,sd_loss,p_best");
         for (size_t i = 0; i < T.n; i++)
@@ -384,7 +384,7 @@ static int report(const em_cli *c, em_mech *m)
     for (size_t i = 0; i < T.n && rc < 0; i++) {
         char *v;
         if (em_loss_tail(m, T.at[i], &v, &e) != EM_OK) {
-            rc = em_cli_fail(c, "--loss-at", &e);
+            rc = em_cli_fail(c->cmd, "--loss-at", &e);
             break;
         }
         printf(",%s", v);

@@ -61,13 +61,13 @@ static int print_row(const em_cli *c, em_scn *s, em_mech *m, size_t i, size_t n,
     if (em_probs_get(m, i, &p, &e) != EM_OK) {
         char what[64];
         snprintf(what, sizeof what, "%s %zu", cont ? "piece" : "candidate", i + law);
-        return em_cli_fail(c, what, &e);
+        return em_cli_fail(c->cmd, what, &e);
     }
     if ((cont && em_piece_ends(m, i, &lo, &hi, &e) != EM_OK) ||
         (!law && c->format == EM_FMT_JSON && em_scn_utility(s, i, &u, &e) != EM_OK)) {
         em_free(lo);
         em_free(hi);
-        return em_cli_fail(c, NULL, &e);
+        return em_cli_fail(c->cmd, NULL, &e);
     }
     if (c->format == EM_FMT_CSV) {
         if (cont)
@@ -113,7 +113,7 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m)
     const size_t n = cont ? em_scn_pieces(s) : em_scn_size(s);
     em_error e;
     if (em_probs_prepare(m, &e) != EM_OK)
-        return em_cli_fail(c, NULL, &e);
+        return em_cli_fail(c->cmd, NULL, &e);
     if (c->format == EM_FMT_JSON) {
         printf("{\n  \"epsilon\": ");
         em_json_string(stdout, em_mech_epsilon(m));

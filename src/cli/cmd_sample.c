@@ -63,7 +63,7 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const em_sample_opts
     em_error e;
     em_sampler *sp;
     if (em_sampler_new(m, o, &sp, &e) != EM_OK)
-        return em_cli_fail(c, NULL, &e);
+        return em_cli_fail(c->cmd, NULL, &e);
     int rc = -1;
     for (uint64_t k = 0; k < c->n && rc < 0; k++) {
         size_t i;
@@ -71,7 +71,7 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const em_sample_opts
         if ((cont ? em_sampler_draw_cont(sp, 1, &x, &e) : em_sampler_draw(sp, 1, &i, &e)) != EM_OK) {
             char what[64];
             snprintf(what, sizeof what, "draw %llu", (unsigned long long)k + law);
-            rc = em_cli_fail(c, what, &e);
+            rc = em_cli_fail(c->cmd, what, &e);
             break;
         }
         if (cont) {
