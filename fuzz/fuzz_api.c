@@ -1,0 +1,123 @@
+/* fuzz_api: the high-level public API (src/include/em_scn.h, em_law.h, em_judge.h) as a
+ * binding calls it: a scenario from text or from arrays (the lines of the input as
+ * utilities), a mechanism with options chosen by the first byte, then probabilities,
+ * draws, a check of those draws, the utility report, an audit, and the continuous
+ * functions.  Every failure must come with a message; nothing may crash or leak. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expmech.h"
+
+#define MUST_SAY(st, e) \
+    do { if ((st) != EM_OK && (!(e).msg[0] || (e).status != (st))) abort(); } while (0)
+
+static em_scn *from_lines(const char *text, size_t len, em_error *e)
+{
+    const char *u[16];
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return NULL;
+    memcpy(copy, text, len);
+    copy[len] = 0;
+    size_t n = 0;
+    for (char *p = copy, *q; n < 16 && p; p = q) {
+        q = strchr(p, '\n');
+        if (q)
+            *q++ = 0;
+        u[n++] = !strcmp(p, "x") ? NULL : p; /* "x": an excluded candidate */
+    }
+    em_scn *s = NULL;
+    int st = em_scn_new(n, u, NULL, NULL, &s, e);
+    MUST_SAY(st, *e);
+    free(copy);
+    return s;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1 || size > 1024)
+        return 0;
+    static const char *eps[] = {"1", "0.5", "1/3", "0x1p-10", "40", "0", "-1", "nan"};
+    unsigned sel = data[0];
+    const char *text = (const char *)data + 1;
+    size_t len = size - 1;
+    em_error e;
+    em_scn *s = NULL;
+    int st;
+    if (sel & 0x80)
+        s = from_lines(text, len, &e);
+    else {
+        st = em_scn_parse(text, len, "fuzz", &s, &e);
+        MUST_SAY(st, e);
+    }
+    if (!s)
+        return 0;
+    em_opts o = EM_OPTS_INIT;
+    o.epsilon = eps[sel & 7];
+    o.variant = (int)((sel >> 3) & 3) - 1; /* AUTO, STANDARD, MONOTONE, PF */
+    o.force = (sel >> 5) & 1;
+    o.digits = 6;
+    em_mech *m = NULL;
+    st = em_mech_new(s, &o, &m, &e);
+    MUST_SAY(st, e);
+    if (st == EM_OK) {
+        if (em_scn_is_continuous(s)) {
+            static const char *pts[] = {"0", "1/3", "-2.5", "7"};
+            for (int k = 0; k < 4; k++) {
+                char *r = NULL;
+                st = em_cdf(m, pts[k], &r, &e);
+                MUST_SAY(st, e);
+                em_free(r);
+                r = NULL;
+                st = em_density(m, pts[k], &r, &e);
+                MUST_SAY(st, e);
+                em_free(r);
+            }
+            char *q = NULL;
+            st = em_quantile(m, "1/3", &q, &e);
+            MUST_SAY(st, e);
+            em_free(q);
+        } else {
+            em_prob p;
+            for (size_t i = 0; i < em_scn_size(s) && i < 4; i++) {
+                st = em_probs_get(m, i, &p, &e);
+                MUST_SAY(st, e);
+            }
+        }
+        em_sample_opts so = EM_SAMPLE_OPTS_INIT;
+        so.seeded = 1;
+        so.seed = sel;
+        double xs[8];
+        size_t idx[8];
+        em_check_opts co = EM_CHECK_OPTS_INIT;
+        em_check_result *cr = NULL;
+        if (em_scn_is_continuous(s)) {
+            st = em_sample_cont(m, &so, 8, xs, &e);
+            MUST_SAY(st, e);
+            if (st == EM_OK) {
+                st = em_check_cont(m, xs, 8, &co, &cr, &e);
+                MUST_SAY(st, e);
+            }
+        } else {
+            st = em_sample(m, &so, 8, idx, &e);
+            MUST_SAY(st, e);
+            if (st == EM_OK) {
+                st = em_check(m, idx, 8, &co, &cr, &e);
+                MUST_SAY(st, e);
+            }
+        }
+        em_check_result_free(cr);
+        em_utility_result *ur = NULL;
+        st = em_utility(m, &ur, &e);
+        MUST_SAY(st, e);
+        em_utility_result_free(ur);
+        em_audit_result *ar = NULL;
+        st = em_audit(m, m, &ar, &e);
+        MUST_SAY(st, e);
+        em_audit_result_free(ar);
+    }
+    em_mech_free(m);
+    em_scn_free(s);
+    return 0;
+}
