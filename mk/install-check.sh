@@ -28,7 +28,7 @@ got=$(pkg-config --modversion expmech)
 [ "$got" = "$version" ] || fail "pkg-config --modversion expmech is '$got', header says $version"
 
 # The example sees the installed tree only: a copy outside the checkout, no -I into src/.
-ex=$top/example; mkdir "$ex"; cp examples/probabilities.c examples/Makefile "$ex/"
+ex=$top/example; mkdir "$ex"; cp examples/probabilities.c examples/check_sampler.c examples/Makefile "$ex/"
 check_output() {  # $1: output of the example
   echo "$1" | grep -qx "libexpmech $version (header $version)" || fail "version line: $(echo "$1" | head -1)"
   echo "$1" | awk '
@@ -53,6 +53,14 @@ grep -q "libexpmech.so.$(hv MAJOR) => $prefix/lib/" <<<"$deps" \
   || fail "example not linked against the installed libexpmech.so.$(hv MAJOR): $deps"
 out_shared=$(LD_LIBRARY_PATH=$prefix/lib "$ex/probabilities") || fail "example (shared) exited $?"
 check_output "$out_shared"
+# A user's own sampler checked against the exact law: the correct one passes, the broken one
+# (exp(eps u / delta) for a non-monotone score) is rejected.  P(2) = e^3 / sum_i e^(c_i / 20),
+# computed outside expmech (python3 math.exp).
+out_chk=$(LD_LIBRARY_PATH=$prefix/lib "$ex/check_sampler") || fail "check_sampler (correct) exited $?: $out_chk"
+grep -qx 'P(2) = 0.622519' <<<"$out_chk" || fail "check_sampler probabilities: $out_chk"
+grep -q '^float sampler: pass ' <<<"$out_chk" || fail "check_sampler (correct): $out_chk"
+rc=0; out_bad=$(LD_LIBRARY_PATH=$prefix/lib "$ex/check_sampler" broken) || rc=$?
+[ $rc -eq 1 ] && grep -q '^broken sampler: reject ' <<<"$out_bad" || fail "check_sampler broken (exit $rc): $out_bad"
 make --no-print-directory -s -C "$ex" clean
 make --no-print-directory -s -C "$ex" STATIC=1 >/dev/null
 deps=$(ldd "$ex/probabilities")
