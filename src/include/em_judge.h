@@ -250,7 +250,7 @@ typedef struct em_audit_result {
     char *loss;             /* the exact privacy loss max_r |ln P_x(r) - ln P_y(r)| (densities
                                for continuous scenarios), correctly rounded to nearest to the
                                mechanism's digits ("inf" when infinite); for permute-and-flip,
-                               and where a weight is below exp(-3e18) (exact == 0), the upper
+                               and where a weight is below exp(-3.0e18) (exact == 0), the upper
                                end of a 320-bit enclosure to 17 digits */
     double loss_d;          /* the same, correctly rounded to double (+inf) */
     int within;             /* loss <= epsilon, decided exactly (pf: by the enclosure) */

@@ -61,7 +61,7 @@ typedef struct em_prob {
  * it is optional.  Errors: EM_ERR_NULL, EM_ERR_TOO_MANY (pf beyond EM_PF_PROBS_MAX_N),
  * EM_ERR_DOMAIN (pieces that overlap, a ray whose integral diverges, no mass: the message
  * names the file and line), EM_ERR_UNDECIDED (pf: a probability below MPFR's exponent
- * range; a weight below exp(-3e18)), EM_ERR_NOMEM. */
+ * range; a weight below exp(-3.0e18)), EM_ERR_NOMEM. */
 EM_API int em_probs_prepare(em_mech *m, em_error *err);
 
 /* Candidate i's probability (finite scenarios: standard, monotone, pf, with or without a
