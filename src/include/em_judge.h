@@ -43,11 +43,11 @@ extern "C" {
 #define EM_SAMPLES_ARE_INDICES 2
 
 typedef struct em_check_opts {
-    double alpha;          /* significance level of each test, in (0, 1); default 1e-6 */
+    double alpha;          /* significance level of each test, in (0, 1); default 1.0e-6 */
     double min_expected;   /* cells pooled until each expects >= this many draws (>= 1);
                               default 20 */
 } em_check_opts;
-#define EM_CHECK_OPTS_INIT {1e-6, 20.0}
+#define EM_CHECK_OPTS_INIT {1.0e-6, 20.0}
 
 /* Why a check rejected (em_check_result.reasons). */
 #define EM_CHECK_R_FIT 1u       /* the G-test: p_value < alpha */
@@ -147,7 +147,7 @@ EM_API void em_check_result_free(em_check_result *r);
 /* ---------------------------------------------------------------- compare */
 
 typedef struct em_compare_opts { double rtol, atol; } em_compare_opts;
-#define EM_COMPARE_OPTS_INIT {1e-9, 0x1p-1074}
+#define EM_COMPARE_OPTS_INIT {1.0e-9, 0x1p-1074}
 
 /* A failing value (the first EM_COMPARE_SHOW of them). */
 #define EM_COMPARE_SHOW 10
@@ -173,7 +173,7 @@ typedef struct em_compare_result {
     double max_ulp_error;   /* probabilities: in ulps of double at the exact value */
     size_t worst_ulp;
     /* the same three, and the sum, as 6-digit decimals of the 256-bit values (a double
-       may overflow: 1 given for 1e-320 is 2^1074 ulps) */
+       may overflow: 1 given for 1.0e-320 is 2^1074 ulps) */
     char *max_abs_text, *max_rel_text, *max_ulp_text, *sum_minus_one_text;
     size_t nzero;           /* zeros given where the exact probability is positive */
     size_t nzero_repr;      /* ... of which a double could have held the exact one */
