@@ -157,9 +157,14 @@ int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned allowed, unsign
                       const char *help, em_scn **s, em_mech **m);
 
 
-/* em_cli_mech_start with --epsilon required (the commands that need nothing else). */
-int em_cli_open(em_cli *c, int argc, char **argv, unsigned allowed, const char *help,
-                em_scn **s, em_mech **m);
+/* What a command does once its scenario and mechanism stand; ctx is its own data. */
+typedef int em_cli_run_fn(const em_cli *c, em_scn *s, em_mech *m, const void *ctx);
+
+/* The whole of a command that needs --epsilon and nothing else before its scenario:
+ * em_cli_mech_start as `cmd`, run(c, s, m, ctx) when that went on, everything freed.
+ * Returns the exit status (run's when it ran). */
+int em_cli_main(const char *cmd, int argc, char **argv, unsigned allowed, const char *help,
+                em_cli_run_fn *run, const void *ctx);
 
 /* A failure of the public API as "CMD: [WHAT: ]MESSAGE", the library's names of parameters
  * ("epsilon", "variant", "sensitivity", "timing", "force") written as the command line's
