@@ -381,6 +381,15 @@ void em_cli_unquote(const char **p, size_t *n, char *tmp)
     *n = o;
 }
 
+int em_cli_flush(const char *cmd, int on_stdout)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: write error%s\n", cmd, on_stdout ? " on standard output" : "");
+        return EM_EXIT_INTERNAL;
+    }
+    return EM_EXIT_OK;
+}
+
 int em_cli_status_exit(int st)
 {
     switch (st) {

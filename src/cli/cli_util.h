@@ -125,6 +125,10 @@ int em_cli_parse_double(const char *s, double *out, const char **msg);
 /* Exit status for an em_status from the library: usage-type errors 2, others 3. */
 int em_cli_status_exit(int st);
 
+/* The end of a command's output: standard output flushed, EM_EXIT_OK, or EM_EXIT_INTERNAL
+ * after "CMD: write error" (with on_stdout: "... on standard output"). */
+int em_cli_flush(const char *cmd, int on_stdout);
+
 /* A label for a person (io/em_label.h: controls as \xHH, backslash doubled), in a static
  * buffer valid until the next call. */
 const char *em_cli_human(const char *label);

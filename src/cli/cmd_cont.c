@@ -165,15 +165,6 @@ static int check_unit(const em_cli *c, const points *P)
     return -1;
 }
 
-static int flush_out(const em_cli *c)
-{
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error on standard output\n", c->cmd);
-        return EM_EXIT_INTERNAL;
-    }
-    return EM_EXIT_OK;
-}
-
 /* The law built before any output, so that its errors are told apart from a point's. */
 static int prepare(const em_cli *c, em_mech *m)
 {
@@ -270,7 +261,7 @@ static int run_between(const em_cli *c, em_scn *s, em_mech *m)
         if (!*p)
             break;
     }
-    return rc < 0 ? flush_out(c) : rc;
+    return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
 }
 
 static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
@@ -311,7 +302,7 @@ static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
             break;
     }
     points_free(&P);
-    return rc < 0 ? flush_out(c) : rc;
+    return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
 }
 
 static int run_pointwise(int argc, char **argv, int kind)
@@ -385,7 +376,7 @@ static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     }
     if (rc < 0) {
         printf("\n");
-        rc = flush_out(c);
+        rc = em_cli_flush(c->cmd, 1);
     }
     em_utility_result_free(r);
     points_free(&T);

@@ -145,11 +145,7 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
         fprintf(stderr, "%s: note: %zu log-probability(ies) could not be decided within 2^20 bits "
                         "(or lie below MPFR's exponent range); printed as nan, not computed\n",
                 c->cmd, counts[2]);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error%s\n", c->cmd, law ? " on standard output" : "");
-        return EM_EXIT_INTERNAL;
-    }
-    return EM_EXIT_OK;
+    return em_cli_flush(c->cmd, law);
 }
 
 int cmd_probs(int argc, char **argv)

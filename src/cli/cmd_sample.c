@@ -96,11 +96,7 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
         }
     }
     em_sampler_free(sp);
-    if (rc < 0 && (fflush(stdout) != 0 || ferror(stdout))) {
-        fprintf(stderr, "%s: write error\n", c->cmd);
-        rc = EM_EXIT_INTERNAL;
-    }
-    return rc < 0 ? EM_EXIT_OK : rc;
+    return rc < 0 ? em_cli_flush(c->cmd, 0) : rc;
 }
 
 int cmd_sample(int argc, char **argv)
