@@ -143,6 +143,8 @@ void em_json_string(FILE *f, const char *s);
 
 /* "standard" / "monotone" / "pf" */
 const char *em_variant_name(int variant);
+/* The value of --variant: EM_STANDARD, EM_MONOTONE or EM_PF; -1 for any other word. */
+int em_cli_variant(const char *v);
 
 
 /* The part of em_cli_start before the scenario: parse, require, and refuse two inputs
