@@ -29,50 +29,43 @@ static void same_scenario(const char *rows, const char *args)
     ck_assert_str_eq(out, "1\n");
 }
 
-START_TEST(categorical_same_bytes)
+/* Every function that takes --aggregated, categorical and numeric, each on a dataset of
+   its kind. */
+START_TEST(same_bytes)
 {
     put("cat.txt", "b\na\nb\nc\nb\na\n");
     put("cands.txt", "a\nb\nc\nd\n");
-    static const char *const args[] = {
-        "count --candidates cands.txt",
-        "count --candidates cands.txt --neighbours substitution",
-        "frequency --candidates cands.txt",
-        "frequency --candidates cands.txt --neighbours add-remove",
-        "maxnorm --candidates cands.txt",
-        "maxnorm --candidates cands.txt --neighbours substitution",
-    };
-    for (size_t i = 0; i < sizeof args / sizeof args[0]; i++)
-        same_scenario("cat.txt", args[i]);
     /* numbers as categories: "3.0" and "3" are separate lines of the aggregate and both
        count for the candidate 3, as the rows do */
     put("n.txt", "3\n3.0\n1\n3\n2.50\n");
-    same_scenario("n.txt", "count --candidates 0:4:0.5");
-    same_scenario("n.txt", "frequency --candidates 0:4:0.5");
-}
-END_TEST
-
-START_TEST(numeric_same_bytes)
-{
     put("a.txt", "1\n100\n102\n104\n105\n200\n365\n104\n104\n1/3\n0.5\n200\n");
-    static const char *const args[] = {
-        "median --candidates 0:400:5",
-        "median --candidates 0:400:5 --neighbours substitution",
-        "quantile --candidates 0:400:5 --alpha 0.3",
-        "quantile --candidates 0:400:5 --alpha 2/3 --neighbours substitution",
-        "median --range 0:400",
-        "median --range 50:150 --convention diffprivlib",
-        "quantile --range 0:400 --alpha 1/4",
-        "quantile --range -10:1000 --alpha 0.9 --convention diffprivlib",
-        "laplace --candidates 0:20",
-        "laplace --range -inf:inf --delta-f 2",
-    };
-    for (size_t i = 0; i < sizeof args / sizeof args[0]; i++)
-        same_scenario("a.txt", args[i]);
     put("bids.txt", "1\n3.01\n1\n1\n0.5\n2\n2\n7\n");
-    same_scenario("bids.txt", "revenue --candidates 0:3.5:0.25");
-    same_scenario("bids.txt", "revenue --candidates 0:3:0.5 --p-max 4 --neighbours substitution");
-    same_scenario("bids.txt", "revenue --range 0:3.5");
-    same_scenario("bids.txt", "revenue --range 0.75:3");
+    static const char *const cases[][2] = {
+        {"cat.txt", "count --candidates cands.txt"},
+        {"cat.txt", "count --candidates cands.txt --neighbours substitution"},
+        {"cat.txt", "frequency --candidates cands.txt"},
+        {"cat.txt", "frequency --candidates cands.txt --neighbours add-remove"},
+        {"cat.txt", "maxnorm --candidates cands.txt"},
+        {"cat.txt", "maxnorm --candidates cands.txt --neighbours substitution"},
+        {"n.txt", "count --candidates 0:4:0.5"},
+        {"n.txt", "frequency --candidates 0:4:0.5"},
+        {"a.txt", "median --candidates 0:400:5"},
+        {"a.txt", "median --candidates 0:400:5 --neighbours substitution"},
+        {"a.txt", "quantile --candidates 0:400:5 --alpha 0.3"},
+        {"a.txt", "quantile --candidates 0:400:5 --alpha 2/3 --neighbours substitution"},
+        {"a.txt", "median --range 0:400"},
+        {"a.txt", "median --range 50:150 --convention diffprivlib"},
+        {"a.txt", "quantile --range 0:400 --alpha 1/4"},
+        {"a.txt", "quantile --range -10:1000 --alpha 0.9 --convention diffprivlib"},
+        {"a.txt", "laplace --candidates 0:20"},
+        {"a.txt", "laplace --range -inf:inf --delta-f 2"},
+        {"bids.txt", "revenue --candidates 0:3.5:0.25"},
+        {"bids.txt", "revenue --candidates 0:3:0.5 --p-max 4 --neighbours substitution"},
+        {"bids.txt", "revenue --range 0:3.5"},
+        {"bids.txt", "revenue --range 0.75:3"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        same_scenario(cases[i][0], cases[i][1]);
 }
 END_TEST
 
@@ -182,8 +175,7 @@ static Suite *suite(void)
     TCase *t = tcase_create("aggregated");
     tcase_add_checked_fixture(t, setup, teardown);
     tcase_set_timeout(t, 120);
-    tcase_add_test(t, categorical_same_bytes);
-    tcase_add_test(t, numeric_same_bytes);
+    tcase_add_test(t, same_bytes);
     tcase_add_test(t, larger_dataset);
     tcase_add_test(t, zero_counts_and_rows);
     tcase_add_test(t, bad_aggregate_lines);

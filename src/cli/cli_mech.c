@@ -61,8 +61,18 @@ int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned allowed, unsign
     return rc < 0 ? em_cli_mech(c, s, m) : rc;
 }
 
-int em_cli_open(em_cli *c, int argc, char **argv, unsigned allowed, const char *help,
-                em_scn **s, em_mech **m)
+int em_cli_main(const char *cmd, int argc, char **argv, unsigned allowed, const char *help,
+                em_cli_run_fn *run, const void *ctx)
 {
-    return em_cli_mech_start(c, argc, argv, allowed, EM_OPT_EPSILON, help, s, m);
+    em_cli c;
+    em_cli_init(&c, cmd);
+    em_scn *s;
+    em_mech *m;
+    int rc = em_cli_mech_start(&c, argc, argv, allowed, EM_OPT_EPSILON, help, &s, &m);
+    if (rc < 0)
+        rc = run(&c, s, m, ctx);
+    em_mech_free(m);
+    em_scn_free(s);
+    em_cli_free(&c);
+    return rc;
 }

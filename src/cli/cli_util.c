@@ -44,6 +44,14 @@ const char *em_variant_name(int variant)
     return variant == EM_CLI_VARIANT_PF ? "pf" : variant == EM_MONOTONE ? "monotone" : "standard";
 }
 
+int em_cli_variant(const char *v)
+{
+    return !strcmp(v, "standard") ? EM_STANDARD
+           : !strcmp(v, "monotone") ? EM_MONOTONE
+           : !strcmp(v, "pf")       ? EM_PF
+                                    : -1;
+}
+
 int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg)
 {
     if (!s || !*s) {
@@ -144,16 +152,12 @@ static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
         break;
     }
     case EM_OPT_VARIANT:
-        if (!strcmp(v, "standard"))
-            c->variant = EM_STANDARD;
-        else if (!strcmp(v, "monotone"))
-            c->variant = EM_MONOTONE;
-        else if (!strcmp(v, "pf"))
-            c->variant = EM_CLI_VARIANT_PF;
-        else
+        kind = em_cli_variant(v);
+        if (kind < 0)
             return bad(c, name, v,
                        "expected 'standard' (eps/(2 delta)), 'monotone' (eps/delta) or 'pf' "
                        "(permute-and-flip)");
+        c->variant = kind == EM_PF ? EM_CLI_VARIANT_PF : kind;
         break;
     case EM_OPT_DIGITS: {
         uint64_t d;
@@ -379,6 +383,15 @@ void em_cli_unquote(const char **p, size_t *n, char *tmp)
     }
     *p = tmp;
     *n = o;
+}
+
+int em_cli_flush(const char *cmd, int on_stdout)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: write error%s\n", cmd, on_stdout ? " on standard output" : "");
+        return EM_EXIT_INTERNAL;
+    }
+    return EM_EXIT_OK;
 }
 
 int em_cli_status_exit(int st)

@@ -125,6 +125,10 @@ int em_cli_parse_double(const char *s, double *out, const char **msg);
 /* Exit status for an em_status from the library: usage-type errors 2, others 3. */
 int em_cli_status_exit(int st);
 
+/* The end of a command's output: standard output flushed, EM_EXIT_OK, or EM_EXIT_INTERNAL
+ * after "CMD: write error" (with on_stdout: "... on standard output"). */
+int em_cli_flush(const char *cmd, int on_stdout);
+
 /* A label for a person (io/em_label.h: controls as \xHH, backslash doubled), in a static
  * buffer valid until the next call. */
 const char *em_cli_human(const char *label);
@@ -139,6 +143,8 @@ void em_json_string(FILE *f, const char *s);
 
 /* "standard" / "monotone" / "pf" */
 const char *em_variant_name(int variant);
+/* The value of --variant: EM_STANDARD, EM_MONOTONE or EM_PF; -1 for any other word. */
+int em_cli_variant(const char *v);
 
 
 /* The part of em_cli_start before the scenario: parse, require, and refuse two inputs
@@ -157,9 +163,14 @@ int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned allowed, unsign
                       const char *help, em_scn **s, em_mech **m);
 
 
-/* em_cli_mech_start with --epsilon required (the commands that need nothing else). */
-int em_cli_open(em_cli *c, int argc, char **argv, unsigned allowed, const char *help,
-                em_scn **s, em_mech **m);
+/* What a command does once its scenario and mechanism stand; ctx is its own data. */
+typedef int em_cli_run_fn(const em_cli *c, em_scn *s, em_mech *m, const void *ctx);
+
+/* The whole of a command that needs --epsilon and nothing else before its scenario:
+ * em_cli_mech_start as `cmd`, run(c, s, m, ctx) when that went on, everything freed.
+ * Returns the exit status (run's when it ran). */
+int em_cli_main(const char *cmd, int argc, char **argv, unsigned allowed, const char *help,
+                em_cli_run_fn *run, const void *ctx);
 
 /* A failure of the public API as "CMD: [WHAT: ]MESSAGE", the library's names of parameters
  * ("epsilon", "variant", "sensitivity", "timing", "force") written as the command line's

@@ -293,17 +293,9 @@ int cmd_audit(int argc, char **argv)
         return EM_EXIT_USAGE;
     }
     em_opts ox = {eps_s, del_s, EM_VARIANT_AUTO, force, 0};
-    if (var_s) {
-        if (!strcmp(var_s, "standard"))
-            ox.variant = EM_STANDARD;
-        else if (!strcmp(var_s, "monotone"))
-            ox.variant = EM_MONOTONE;
-        else if (!strcmp(var_s, "pf"))
-            ox.variant = EM_PF;
-        else {
-            fprintf(stderr, "%s: --variant takes standard, monotone or pf\n", cmd);
-            return EM_EXIT_USAGE;
-        }
+    if (var_s && (ox.variant = em_cli_variant(var_s)) < 0) {
+        fprintf(stderr, "%s: --variant takes standard, monotone or pf\n", cmd);
+        return EM_EXIT_USAGE;
     }
     em_scn *s[2] = {NULL, NULL};
     em_mech *m[2] = {NULL, NULL};

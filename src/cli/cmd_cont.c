@@ -165,15 +165,6 @@ static int check_unit(const em_cli *c, const points *P)
     return -1;
 }
 
-static int flush_out(const em_cli *c)
-{
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error on standard output\n", c->cmd);
-        return EM_EXIT_INTERNAL;
-    }
-    return EM_EXIT_OK;
-}
-
 /* The law built before any output, so that its errors are told apart from a point's. */
 static int prepare(const em_cli *c, em_mech *m)
 {
@@ -270,16 +261,17 @@ static int run_between(const em_cli *c, em_scn *s, em_mech *m)
         if (!*p)
             break;
     }
-    return rc < 0 ? flush_out(c) : rc;
+    return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
 }
 
-static int run_points(const em_cli *c, em_scn *s, em_mech *m, int kind, const char *name)
+static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
+    int kind = *(const int *)ctx;
     if (c->seen & EM_OPT_BETWEEN)
         return run_between(c, s, m);
     if (!em_scn_is_continuous(s)) {
         fprintf(stderr, "%s: %s is a finite scenario; %s needs a continuous one (header "
-                        "'# output: continuous')\n", c->cmd, em_scn_name(s), name + 8);
+                        "'# output: continuous')\n", c->cmd, em_scn_name(s), c->cmd + 8);
         return EM_EXIT_USAGE;
     }
     points P;
@@ -310,29 +302,19 @@ static int run_points(const em_cli *c, em_scn *s, em_mech *m, int kind, const ch
             break;
     }
     points_free(&P);
-    return rc < 0 ? flush_out(c) : rc;
+    return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
 }
 
 static int run_pointwise(int argc, char **argv, int kind)
 {
     const char *name = kind == K_CDF ? "expmech cdf" : kind == K_DENSITY ? "expmech density"
                                                                           : "expmech quantile";
-    em_cli c;
-    em_cli_init(&c, name);
-    em_scn *s;
-    em_mech *m;
     const char *help = kind == K_CDF ? help_cdf : kind == K_DENSITY ? help_density : help_quantile;
-    int rc = em_cli_open(&c, argc, argv,
-                         EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
-                             EM_OPT_AT | EM_OPT_GRID | EM_OPT_FILE |
-                             (kind == K_CDF ? EM_OPT_BETWEEN : 0),
-                         help, &s, &m);
-    if (rc < 0)
-        rc = run_points(&c, s, m, kind, name);
-    em_mech_free(m);
-    em_scn_free(s);
-    em_cli_free(&c);
-    return rc;
+    return em_cli_main(name, argc, argv,
+                       EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
+                           EM_OPT_AT | EM_OPT_GRID | EM_OPT_FILE |
+                           (kind == K_CDF ? EM_OPT_BETWEEN : 0),
+                       help, run_points, &kind);
 }
 
 int cmd_cdf(int argc, char **argv) { return run_pointwise(argc, argv, K_CDF); }
@@ -356,8 +338,10 @@ static const char help_utility[] =
     EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
-static int report(const em_cli *c, em_mech *m)
+static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
+    (void)s;
+    (void)ctx;
     points T;
     memset(&T, 0, sizeof T);
     int rc = (c->seen & EM_OPT_AT) ? get_points(c, &T) : -1;
@@ -392,7 +376,7 @@ static int report(const em_cli *c, em_mech *m)
     }
     if (rc < 0) {
         printf("\n");
-        rc = flush_out(c);
+        rc = em_cli_flush(c->cmd, 1);
     }
     em_utility_result_free(r);
     points_free(&T);
@@ -401,18 +385,8 @@ static int report(const em_cli *c, em_mech *m)
 
 int cmd_utility(int argc, char **argv)
 {
-    em_cli c;
-    em_cli_init(&c, "expmech utility");
-    em_scn *s;
-    em_mech *m;
-    int rc = em_cli_open(&c, argc, argv,
-                         EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
-                             EM_OPT_AT | EM_OPT_FILE,
-                         help_utility, &s, &m);
-    if (rc < 0)
-        rc = report(&c, m);
-    em_mech_free(m);
-    em_scn_free(s);
-    em_cli_free(&c);
-    return rc;
+    return em_cli_main("expmech utility", argc, argv,
+                       EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
+                           EM_OPT_AT | EM_OPT_FILE,
+                       help_utility, report, NULL);
 }

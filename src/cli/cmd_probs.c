@@ -107,8 +107,9 @@ static int print_row(const em_cli *c, em_scn *s, em_mech *m, size_t i, size_t n,
     return -1;
 }
 
-static int print_probs(const em_cli *c, em_scn *s, em_mech *m)
+static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
+    (void)ctx;
     const int cont = em_scn_is_continuous(s), law = cont || em_scn_has_measure(s);
     const size_t n = cont ? em_scn_pieces(s) : em_scn_size(s);
     em_error e;
@@ -144,27 +145,13 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m)
         fprintf(stderr, "%s: note: %zu log-probability(ies) could not be decided within 2^20 bits "
                         "(or lie below MPFR's exponent range); printed as nan, not computed\n",
                 c->cmd, counts[2]);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error%s\n", c->cmd, law ? " on standard output" : "");
-        return EM_EXIT_INTERNAL;
-    }
-    return EM_EXIT_OK;
+    return em_cli_flush(c->cmd, law);
 }
 
 int cmd_probs(int argc, char **argv)
 {
-    em_cli c;
-    em_cli_init(&c, "expmech probs");
-    em_scn *s;
-    em_mech *m;
-    int rc = em_cli_open(&c, argc, argv,
-                         EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
-                             EM_OPT_FORMAT | EM_OPT_FILE,
-                         help, &s, &m);
-    if (rc < 0)
-        rc = print_probs(&c, s, m);
-    em_mech_free(m);
-    em_scn_free(s);
-    em_cli_free(&c);
-    return rc;
+    return em_cli_main("expmech probs", argc, argv,
+                       EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
+                           EM_OPT_FORMAT | EM_OPT_FILE,
+                       help, print_probs, NULL);
 }

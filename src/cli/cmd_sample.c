@@ -57,8 +57,14 @@ static const char help[] =
     "Exit status: 0 success, 2 bad input, 3 random source or memory failure, or a write\n"
     "error on standard output (sampling stops at the first failed write).\n";
 
-static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const em_sample_opts *o)
+/* ctx: the choices of --sampler and --timing (int[2]). */
+static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
+    const int *choice = ctx;
+    const em_sample_opts so = {c->seed, (c->seen & EM_OPT_SEED) != 0,
+                               choice[0] == 1 ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT,
+                               choice[1] == 1 ? EM_TIMING_FIXED : EM_TIMING_VARIABLE};
+    const em_sample_opts *o = &so;
     const int cont = em_scn_is_continuous(s), law = cont || em_scn_has_measure(s);
     em_error e;
     em_sampler *sp;
@@ -90,11 +96,7 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const em_sample_opts
         }
     }
     em_sampler_free(sp);
-    if (rc < 0 && (fflush(stdout) != 0 || ferror(stdout))) {
-        fprintf(stderr, "%s: write error\n", c->cmd);
-        rc = EM_EXIT_INTERNAL;
-    }
-    return rc < 0 ? EM_EXIT_OK : rc;
+    return rc < 0 ? em_cli_flush(c->cmd, 0) : rc;
 }
 
 int cmd_sample(int argc, char **argv)
@@ -146,30 +148,15 @@ int cmd_sample(int argc, char **argv)
         free(av);
         return EM_EXIT_USAGE;
     }
-    argc = ac;
-    argv = av;
     if (choice[0] == 1)
         fprintf(stderr, "expmech sample: --sampler float: the float path can break pure "
                         "epsilon-DP (weights that round to 0 on one neighbour only: infinite "
                         "privacy loss, see `expmech audit`); the exact sampler (the default) "
                         "does not\n");
-    em_cli c;
-    em_cli_init(&c, "expmech sample");
-    em_scn *s;
-    em_mech *m;
-    int rc = em_cli_open(&c, argc, argv,
+    int rc = em_cli_main("expmech sample", ac, av,
                          EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_N |
                              EM_OPT_SEED | EM_OPT_FILE,
-                         help, &s, &m);
-    if (rc < 0) {
-        em_sample_opts o = {c.seed, (c.seen & EM_OPT_SEED) != 0,
-                            choice[0] == 1 ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT,
-                            choice[1] == 1 ? EM_TIMING_FIXED : EM_TIMING_VARIABLE};
-        rc = draw_all(&c, s, m, &o);
-    }
-    em_mech_free(m);
-    em_scn_free(s);
-    em_cli_free(&c);
+                         help, draw_all, choice);
     free(av);
     return rc;
 }

@@ -465,13 +465,7 @@ int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
     free(ds);
     free(hs);
     mpq_clear(opt_delta);
-    if (st != EM_OK) {
-        em_mech_free(m);
-        return st;
-    }
-    *out = m;
-    em_err_ok(err);
-    return EM_OK;
+    return EM_HAND_OUT(st, m, em_mech_free, out, err);
 }
 
 em_scn *em_mech_scn(const em_mech *m) { return m->scn; }

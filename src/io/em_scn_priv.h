@@ -33,6 +33,12 @@ int em_err(em_error *err, int status, const char *fmt, ...)
 /* err made "no error". */
 void em_err_ok(em_error *err);
 
+/* The end of an entry that built the object r: on EM_OK r goes out through *out and err
+ * is cleared, otherwise free_r(r) frees it.  Evaluates to st.  A macro so that every
+ * object type keeps its own typed pointer and free function. */
+#define EM_HAND_OUT(st, r, free_r, out, err) \
+    ((st) == EM_OK ? (*(out) = (r), em_err_ok(err), EM_OK) : (free_r(r), (st)))
+
 /* The scenario's utilities as an array of rationals (sc.u), made from the compact form
  * the first time: EM_OK or EM_ERR_NOMEM (with err set). */
 int em_scn_expand(em_scn *s, em_error *err);

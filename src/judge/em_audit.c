@@ -767,13 +767,7 @@ int em_audit_counts(em_mech *x, em_mech *y, const uint64_t *counts_x, const uint
     r->continuous = x->scn->sc.continuous;
     st = r->continuous ? audit_cont(x, y, r, err)
                        : audit_finite(x, y, counts_x, counts_y, confidence, r, err);
-    if (st != EM_OK) {
-        em_audit_result_free(r);
-        return st;
-    }
-    *out = r;
-    em_err_ok(err);
-    return EM_OK;
+    return EM_HAND_OUT(st, r, em_audit_result_free, out, err);
 }
 
 int em_audit(em_mech *x, em_mech *y, em_audit_result **out, em_error *err)

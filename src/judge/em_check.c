@@ -190,13 +190,7 @@ int em_check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_check
             st = em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     free(p);
-    if (st != EM_OK) {
-        em_check_result_free(r);
-        return st;
-    }
-    *out = r;
-    em_err_ok(err);
-    return EM_OK;
+    return EM_HAND_OUT(st, r, em_check_result_free, out, err);
 }
 
 int em_check(em_mech *m, const size_t *samples, size_t n, const em_check_opts *o,
@@ -292,13 +286,7 @@ static int check_cont(em_mech *m, const double *x, const unsigned long *line, si
     }
     em_ccheck_free(&c);
     em_cont_free(C);
-    if (st != EM_OK) {
-        em_check_result_free(r);
-        return st;
-    }
-    *out = r;
-    em_err_ok(err);
-    return EM_OK;
+    return EM_HAND_OUT(st, r, em_check_result_free, out, err);
 }
 
 int em_check_cont(em_mech *m, const double *samples, size_t n, const em_check_opts *o,

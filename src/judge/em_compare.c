@@ -339,13 +339,7 @@ static int finish(em_mech *m, em_pvalue *gv, em_compare_result *r, em_compare_re
 {
     int st = judge(m, gv, r, err);
     pvalues_free(gv, m->scn->sc.n);
-    if (st != EM_OK) {
-        em_compare_result_free(r);
-        return st;
-    }
-    *out = r;
-    em_err_ok(err);
-    return EM_OK;
+    return EM_HAND_OUT(st, r, em_compare_result_free, out, err);
 }
 
 int em_compare(em_mech *m, const double *given, size_t n, const em_compare_opts *o,
@@ -485,11 +479,5 @@ int em_compare_cdf_file(em_mech *m, const char *path, const em_compare_opts *o,
     em_cdf_table_free(&T);
     em_cont_free(C);
     free(buf);
-    if (st != EM_OK) {
-        em_compare_result_free(r);
-        return st;
-    }
-    *out = r;
-    em_err_ok(err);
-    return EM_OK;
+    return EM_HAND_OUT(st, r, em_compare_result_free, out, err);
 }

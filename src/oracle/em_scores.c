@@ -628,6 +628,14 @@ static void laplace_definition(char *def, size_t len, const mpq_t f, const em_sc
     free(fs);
 }
 
+/* A failed status of the exact Laplace arithmetic (grid and range forms) as its message. */
+static int laplace_fail(int st, const char *fname, em_error *err)
+{
+    if (st == EM_ERR_OVERFLOW)
+        return em_data_fail(err, "laplace: values too large for exact 64-bit arithmetic");
+    return em_data_fail(err, "%s: %s", fname, em_strerror(st));
+}
+
 /* The Laplace score's query value f (--f, or the number of rows of --data) and its
    sensitivity Δf (--delta-f, default 1), shared by the grid and the range forms.
    EM_OK or an error. */
@@ -686,12 +694,8 @@ static int run_laplace(const char *fname, const em_score_opts *o, int neigh, FIL
     for (size_t j = 0; j < c.n && !big; j++)
         big = to_int64(c.q[j], scale, &gi[j]) != 0;
     int st = big ? EM_ERR_OVERFLOW : em_score_laplace(fi, c.n, gi, u);
-    if (st == EM_ERR_OVERFLOW) {
-        rc = em_data_fail(err, "laplace: values too large for exact 64-bit arithmetic");
-        goto done;
-    }
     if (st != EM_OK) {
-        rc = em_data_fail(err, "%s: %s", fname, em_strerror(st));
+        rc = laplace_fail(st, fname, err);
         goto done;
     }
     char def[200];
@@ -876,12 +880,8 @@ static int range_laplace(const char *fname, const em_score_opts *o, int neigh, F
     em_piece pc[2];
     size_t k = 0;
     int st = big ? EM_ERR_OVERFLOW : em_range_laplace(fi, lo_inf, li, hi_inf, hv, pc, &k);
-    if (st == EM_ERR_OVERFLOW) {
-        rc = em_data_fail(err, "laplace: values too large for exact 64-bit arithmetic");
-        goto done;
-    }
     if (st != EM_OK) {
-        rc = em_data_fail(err, "%s: %s", fname, em_strerror(st));
+        rc = laplace_fail(st, fname, err);
         goto done;
     }
     char def[200];
@@ -1283,13 +1283,7 @@ int em_score_new(const em_score_opts *o, em_score **out, em_error *err)
     if (st == EM_OK)
         st = take_text(r, text, len, err);
     free(text);
-    if (st != EM_OK) {
-        em_score_free(r);
-        return st;
-    }
-    *out = r;
-    em_err_ok(err);
-    return EM_OK;
+    return EM_HAND_OUT(st, r, em_score_free, out, err);
 }
 
 int em_score_write(FILE *f, const em_score *r, em_error *err)
