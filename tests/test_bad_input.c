@@ -322,6 +322,10 @@ START_TEST(option_rows)
         "$E score revenue --data n.txt --range 3:1", "$E score median --data n.txt --range 0:inf",
         "$E score median --data n.txt --range 0:4 --convention other",
         "$E score count --data n.txt --column v --candidates 1:2",
+        /* issue 13: --aggregated reads 'value,count' lines: a plain list of values is refused
+           at its first line, and --column does not apply to an aggregate */
+        "$E score count --aggregated --data n.txt --candidates 1:2",
+        "$E score median --aggregated --data n.txt --candidates 1:2 --column v",
     };
     for (size_t j = 0; j < sizeof other / sizeof other[0]; j++) {
         int st = run("%s", other[j]);
