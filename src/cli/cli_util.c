@@ -337,54 +337,6 @@ void em_cli_stdin_hint(const char *cmd, const char *path, const char *what)
         fprintf(stderr, "%s: reading %s from standard input (Ctrl-D to end)\n", cmd, what);
 }
 
-int em_cli_read_input(const em_cli *c, const char *path, size_t max, const char **name,
-                      char **buf, size_t *len)
-{
-    em_cli_stdin_hint(c->cmd, path, "the input");
-    *name = strcmp(path, "-") ? path : "<stdin>";
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f) {
-        fprintf(stderr, "%s: %s: cannot open: %s\n", c->cmd, *name, strerror(errno));
-        return EM_EXIT_USAGE;
-    }
-    int st = em_read_all(f, max, buf, len);
-    if (f != stdin)
-        fclose(f);
-    if (st != EM_OK) {
-        fprintf(stderr, "%s: %s: cannot read\n", c->cmd, *name);
-        return EM_EXIT_USAGE;
-    }
-    return -1;
-}
-
-void em_cli_trim(const char **p, size_t *n)
-{
-    while (*n && (**p == ' ' || **p == '\t')) { (*p)++; (*n)--; }
-    while (*n && ((*p)[*n - 1] == ' ' || (*p)[*n - 1] == '\t')) (*n)--;
-}
-
-int em_cli_next_line(const char *buf, size_t len, size_t *pos, unsigned long *ln,
-                     const char **p, size_t *n)
-{
-    return em_next_data_line(buf, len, pos, ln, p, n);
-}
-
-void em_cli_unquote(const char **p, size_t *n, char *tmp)
-{
-    const char *q = *p;
-    size_t m = *n;
-    if (m < 2 || q[0] != '"' || q[m - 1] != '"')
-        return;
-    size_t o = 0;
-    for (size_t i = 1; i + 1 < m; i++) {
-        tmp[o++] = q[i];
-        if (q[i] == '"' && i + 2 < m && q[i + 1] == '"')
-            i++;
-    }
-    *p = tmp;
-    *n = o;
-}
-
 int em_cli_flush(const char *cmd, int on_stdout)
 {
     if (fflush(stdout) != 0 || ferror(stdout)) {

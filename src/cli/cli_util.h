@@ -98,25 +98,9 @@ int em_cli_require(const em_cli *c, unsigned required);
  * `what` is read from it (Ctrl-D to end). */
 void em_cli_stdin_hint(const char *cmd, const char *path, const char *what);
 
-/* Read all of the input path ('-': standard input, "<stdin>" in messages), at most max
- * bytes, into *buf (malloc'd); *name is the name for messages.  Returns -1, or
- * EM_EXIT_USAGE after a message. */
-int em_cli_read_input(const em_cli *c, const char *path, size_t max, const char **name,
-                      char **buf, size_t *len);
 
-/* The next line of buf[*pos..len) that is neither blank nor a '#' comment, without its
- * line end (LF or CRLF) and surrounding spaces and tabs: 1 with *p, *n and *ln (the line
- * number; every line counts), or 0 at the end.  A UTF-8 byte-order mark at the start of
- * buf is skipped.  Start with *pos = 0 and *ln = 0. */
-int em_cli_next_line(const char *buf, size_t len, size_t *pos, unsigned long *ln,
-                     const char **p, size_t *n);
 
-/* Spaces and tabs off both ends of p[0..n). */
-void em_cli_trim(const char **p, size_t *n);
 
-/* A CSV-quoted field ("a ""b"""): unquoted into tmp (*n bytes at least), and *p, *n made
- * to point there; anything else is left as it is. */
-void em_cli_unquote(const char **p, size_t *n, char *tmp);
 
 /* Strict parsers: EM_OK or EM_ERR_PARSE with *msg. */
 int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg);

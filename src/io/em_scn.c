@@ -123,6 +123,19 @@ static int check_number(const char *what, size_t i, const char *v, int allow_neg
     return EM_OK;
 }
 
+/* Close a memory stream written by em_scn_new / em_scn_new_pieces: EM_OK, or
+ * EM_ERR_NOMEM with *text freed (a memory stream fails only when out of memory). */
+static int close_text(FILE *f, char **text, em_error *err)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        free(*text);
+        *text = NULL;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    }
+    return EM_OK;
+}
+
 /* Parse generated text; a parser message "NAME:LINE: rest" becomes "what[LINE - first]: rest". */
 static int parse_generated(char *text, size_t len, const char *what, unsigned long first,
                            em_scn **out, em_error *err)
@@ -198,11 +211,8 @@ int em_scn_new(size_t n, const char *const *utilities, const char *const *labels
             fprintf(f, ",%s", measure[i]);
         fputc('\n', f);
     }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        free(text);
-        return em_err(err, EM_ERR_NOMEM, "out of memory");
-    }
+    if (close_text(f, &text, err) != EM_OK)
+        return EM_ERR_NOMEM;
     int st = parse_generated(text, len, labels ? "labels" : "utilities", first, out, err);
     free(text);
     return st;
@@ -239,11 +249,8 @@ int em_scn_new_pieces(size_t k, const char *const *lo, const char *const *hi,
     fputs("# output: continuous\n", f);
     for (size_t j = 0; j < k; j++)
         fprintf(f, "%s,%s,%s,%s\n", lo[j], hi[j], a[j], b ? b[j] : "0");
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        free(text);
-        return em_err(err, EM_ERR_NOMEM, "out of memory");
-    }
+    if (close_text(f, &text, err) != EM_OK)
+        return EM_ERR_NOMEM;
     int st = parse_generated(text, len, "pieces", 2, out, err);
     free(text);
     return st;
