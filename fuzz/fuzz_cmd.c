@@ -45,7 +45,7 @@ static const char *const lines[][14] = {
     A("audit", "--epsilon", "1", "F1", "F2"),
 };
 #define NLINES (sizeof lines / sizeof lines[0])
-/* `score` on fuzzed data (--range, --column, --convention): chosen by a first byte >= 0xF0,
+/* `score` on fuzzed data (--range, --column, --convention, --aggregated): chosen by a first byte >= 0xF0,
    so that the bytes below keep choosing the lines above (the corpus depends on it). */
 static const char *const score_lines[][14] = {
     A("score", "revenue", "--data", "F1", "--range", "0:3.5"),
@@ -54,6 +54,9 @@ static const char *const score_lines[][14] = {
     A("score", "laplace", "--data", "F1", "--range", "-inf:inf"),
     A("score", "count", "--data", "F1", "--column", "x", "--candidates", "F2"),
     A("score", "median", "--data", "F1", "--column", "v", "--range", "0:10"),
+    /* issue 13: 'value,count' aggregates, for a count score and a rank score */
+    A("score", "frequency", "--aggregated", "--data", "F1", "--candidates", "F2"),
+    A("score", "median", "--aggregated", "--data", "F1", "--range", "0:100"),
 };
 #define NSCORE (sizeof score_lines / sizeof score_lines[0])
 
