@@ -230,11 +230,17 @@ FUZZ_TARGETS := $(patsubst fuzz/%.c,$(FB)/%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_SRC := $(LIB_SRC) $(CLI_SRC) src/cli/expmech.c
 FUZZ_CFLAGS := $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
                -Isrc/include -Isrc -I. -Dmain=em_program_main
+# The library and CLI are compiled once (coverage-instrumented, without libFuzzer's main)
+# and linked into every harness.
+FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FB)/obj/%.o)
 FUZZ_SECONDS ?= 20
 FUZZ_TIMEOUT ?= 1
-$(FB)/%: fuzz/%.c $(FUZZ_SRC) $(HEADERS) | deps-built
+$(FB)/obj/%.o: %.c $(HEADERS) | deps-built
+	@mkdir -p $(dir $@)
+	clang $(subst -fsanitize=fuzzer,-fsanitize=fuzzer-no-link,$(FUZZ_CFLAGS)) -c -o $@ $<
+$(FB)/%: fuzz/%.c $(FUZZ_OBJ) $(HEADERS) | deps-built
 	@mkdir -p $(FB)
-	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LDLIBS)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
 
 .PHONY: fuzz fuzz-ci fuzz-full fuzz-build
 fuzz-build: $(FUZZ_TARGETS)
