@@ -35,6 +35,8 @@
 #define EM_OPT_ATOL (1u << 21)    /* --atol A: absolute tolerance floor (compare) */
 #define EM_OPT_FORCE (1u << 22)   /* --force (no value): allowed wherever --variant is */
 #define EM_OPT_SAMPLES_ARE (1u << 23) /* --samples-are labels|indices (with --samples) */
+#define EM_OPT_MC (1u << 28)      /* --mc N: Monte Carlo draws beside the exact value (utility) */
+#define EM_CLI_MC_MAX 1000000000ULL
 
 /* The paragraph every numeric command's --help carries (before its exit status). */
 #define EM_CLI_HELP_PARAMS                                                                  \
@@ -75,6 +77,8 @@ typedef struct em_cli {
     const char *between;    /* --between (unparsed) */
     const char *file;       /* positional FILE, NULL = standard input */
     int samples_are;        /* EM_SAMPLES_* of io/em_samples.h (default: labels) */
+    size_t sweep_i, sweep_n; /* epsilon sweep: run sweep_i of sweep_n (sweep_n 0: one epsilon, no sweep) */
+    uint64_t mc;            /* --mc N (utility) */
 } em_cli;
 
 void em_cli_init(em_cli *c, const char *cmd);
