@@ -135,7 +135,7 @@ static const struct {
     {"--between", EM_OPT_BETWEEN},   {"--loss-at", EM_OPT_AT},
     {"--force", EM_OPT_FORCE},       {"--samples-are", EM_OPT_SAMPLES_ARE},
     {"--epsilon-log", EM_OPT_EPSILON_LOG},
-    {NULL, 0},
+    {"--mc", EM_OPT_MC},             {NULL, 0},
 };
 
 /* --epsilon SPEC or --epsilon-log LO:HI:N: every value (em_epsilon_sweep); c->eps and
@@ -259,6 +259,13 @@ static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
         break;
     case EM_OPT_BETWEEN:
         c->between = v;
+        break;
+    case EM_OPT_MC:
+        if (em_cli_parse_u64(v, &c->mc, &msg) != EM_OK)
+            return bad(c, name, v, msg);
+        if (c->mc < 2 || c->mc > EM_CLI_MC_MAX)
+            return bad(c, name, v, "must be between 2 and 1000000000 (a standard error needs 2 "
+                                   "draws)");
         break;
     case EM_OPT_SAMPLES_ARE:
         if (em_samples_are_parse(v, &c->samples_are) != 0)

@@ -40,6 +40,8 @@
 /* What a command that runs over one epsilon only says to a sweep (exit 2). */
 #define EM_CLI_SWEEP_REFUSED \
     "a sweep of epsilon applies to probs, sample, cdf, density, quantile, utility, groups"
+#define EM_OPT_MC (1u << 28)      /* --mc N: Monte Carlo draws beside the exact value (utility) */
+#define EM_CLI_MC_MAX 1000000000ULL
 
 /* The paragraph every numeric command's --help carries (before its exit status). */
 #define EM_CLI_HELP_PARAMS                                                                  \
@@ -91,6 +93,7 @@ typedef struct em_cli {
     const char *file;       /* positional FILE, NULL = standard input */
     int samples_are;        /* EM_SAMPLES_* of io/em_samples.h (default: labels) */
     size_t sweep_i, sweep_n; /* epsilon sweep: run sweep_i of sweep_n (sweep_n 0: one epsilon, no sweep) */
+    uint64_t mc;            /* --mc N (utility) */
 } em_cli;
 
 void em_cli_init(em_cli *c, const char *cmd);
