@@ -335,6 +335,55 @@ START_TEST(option_rows)
 }
 END_TEST
 
+/* expmech plot: each bad table or option is exit 2 with its message, before gnuplot runs,
+ * and leaves no figure behind */
+START_TEST(plot_rows)
+{
+    put("t.csv", "epsilon,label,p\n1,a,0.5\n1,b,0.5\n");
+    put("nh.csv", "1,0.5\n2,0.25\n");
+    put("e.csv", "# only a comment\n");
+    put("x.csv", "epsilon,p\n1,0.5\n2,abc\n");
+    put("n.csv", "epsilon,p\n1,nan\n");
+    put("i.csv", "epsilon,p\n1,-inf\n");
+    put("r.csv", "epsilon,p\n1,0.5\n2\n");
+    static const struct { const char *cmd, *msg; } r[] = {
+        {"$E plot --x epsilon --y p --output o.svg nh.csv",
+         "nh.csv: no header line: the first line, '1,0.5', has no column names"},
+        {"$E plot --x epsilon --y p --output o.svg e.csv", "e.csv: no header line: the table is empty"},
+        {"$E plot --x epsilon --y q --output o.svg t.csv",
+         "--y: no column 'q' (the columns: epsilon, label, p)"},
+        {"$E plot --x eps --y p --output o.svg t.csv", "--x: no column 'eps'"},
+        {"$E plot --x epsilon --y p --series s --output o.svg t.csv", "--series: no column 's'"},
+        {"$E plot --x epsilon --y p --output o.svg x.csv",
+         "x.csv: row 2, column 'p': 'abc' is not a finite number"},
+        {"$E plot --x label --y p --output o.svg t.csv",
+         "t.csv: row 1, column 'label': 'a' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg n.csv", "'nan' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg i.csv", "'-inf' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg r.csv", "r.csv:3: 1 fields, the header has 2"},
+        {"$E plot --x epsilon --y p --output o.svg missing.csv", "cannot open 'missing.csv'"},
+        {"$E plot --x epsilon --y p t.csv", "--x, --y and --output are required"},
+        {"$E plot --x epsilon --y p --output o.svg --style dots t.csv", "--style: bad value 'dots'"},
+        {"$E plot --x label --y p --style bars --logx --output o.svg t.csv", "--logx: not with bars"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay t.csv:epsilon t.csv",
+         "--overlay: expected FILE:XCOL:YCOL:TITLE"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay t.csv:epsilon:q:T t.csv",
+         "--overlay: no column 'q'"},
+        {"$E plot --x epsilon --y p --output o.svg --no-such-option t.csv",
+         "unknown option '--no-such-option'"},
+        {"$E plot --x epsilon --y p --output no/such/dir/o.svg t.csv", "--output: cannot write"},
+        {"PATH=/nonexistent $E plot --x epsilon --y p --output o.svg t.csv",
+         "expmech plot: gnuplot not found; install it (Debian: apt-get install gnuplot-nox)"},
+    };
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        int st = run("%s", r[i].cmd);
+        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", r[i].cmd, st, out);
+        ck_assert_msg(strstr(errtxt, r[i].msg) != NULL, "%s: %s", r[i].cmd, errtxt);
+        ck_assert_msg(run("test -e o.svg") != 0, "%s: o.svg left behind", r[i].cmd);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("bad_input");
@@ -345,6 +394,7 @@ static Suite *suite(void)
     tcase_add_test(tc, second_file_rows);
     tcase_add_test(tc, continuous_draws_rows);
     tcase_add_test(tc, option_rows);
+    tcase_add_test(tc, plot_rows);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -293,9 +293,11 @@ static int numbers(const table *t, size_t k)
     for (size_t r = 0; r < t->nrow; r++) {
         const char *v = t->cell[r * t->ncol + k];
         if (!is_number(v)) {
-            fprintf(stderr, CMD ": %s: row %zu, column '%s': '%s' is not a finite number\n",
+            /* em_cli_human's buffer is static: one call per fprintf */
+            fprintf(stderr, CMD ": %s: row %zu, column '%s': ",
                     t->file && strcmp(t->file, "-") ? t->file : "<stdin>", r + 1,
-                    em_cli_human(t->head[k]), em_cli_human(v));
+                    em_cli_human(t->head[k]));
+            fprintf(stderr, "'%s' is not a finite number\n", em_cli_human(v));
             return EM_EXIT_USAGE;
         }
     }

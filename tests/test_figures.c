@@ -1,0 +1,91 @@
+/* test_figures.c: README's figures and `expmech plot`.  `make figures` regenerates the
+ * committed tables byte for byte (mk/figures.sh --data-only into a temporary directory);
+ * every committed SVG parses as XML and README shows it; `expmech plot` writes the same
+ * bytes twice and takes file names and texts with spaces and quotes (no shell, gnuplot's
+ * quoting).  Its bad inputs are rows of test_bad_input.c. */
+#include "em_check_main.h"
+#include "em_cli_util.h"
+
+static char root[4096];
+
+static void setup(void)
+{
+    em_cli_setup("/tmp/em_test_figures_XXXXXX");
+    ck_assert(getcwd(root, sizeof root) != NULL);
+}
+
+/* The figures README.md shows (mk/figures.sh draws them). */
+static const char *const svgs[] = {"marital_probs", "occupation_probs", "pricing_density",
+                                   "pricing_loss",  "rr_probs",         "frontier"};
+
+static int xml_ok(const char *path)
+{
+    return run("python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' \"%s\"",
+               path);
+}
+
+START_TEST(tables_regenerate)
+{
+    int st = run("EXPMECH=\"$E\" bash %s/mk/figures.sh --data-only fig && "
+                 "diff -r %s/docs/figures/data fig/data",
+                 root, root);
+    ck_assert_msg(st == 0, "exit %d: %s%s", st, out, errtxt);
+}
+END_TEST
+
+START_TEST(svgs_parse_and_are_shown)
+{
+    char sec[1 << 16];
+    ck_assert_int_eq(run("sed -n '/^## Figures/,/^## [^F]/p' %s/README.md", root), 0);
+    snprintf(sec, sizeof sec, "%s", out);
+    for (size_t i = 0; i < sizeof svgs / sizeof *svgs; i++) {
+        char path[4200], ref[128];
+        snprintf(path, sizeof path, "%s/docs/figures/%s.svg", root, svgs[i]);
+        snprintf(ref, sizeof ref, "](docs/figures/%s.svg)", svgs[i]);
+        ck_assert_msg(strstr(sec, ref) != NULL, "README's Figures lacks %s", ref);
+        ck_assert_msg(xml_ok(path) == 0, "%s: %s", path, errtxt);
+    }
+}
+END_TEST
+
+START_TEST(plot_quotes_and_bytes)
+{
+    put("t.csv", "# a comment line is skipped\nepsilon,label,probability\n"
+                 "1,it's,0.25\n1,\"a,b\",0.75\n2,it's,0.5\n2,\"a,b\",0.5\n");
+    const char *args = "--x label --y probability --series epsilon --style bars --logy "
+                       "--title \"Bob's \\\"plot\\\"\" t.csv";
+    ck_assert_int_eq(run("$E plot %s --output \"a b'c.svg\"", args), 0);
+    ck_assert_msg(out[0] == 0 && errtxt[0] == 0, "out '%s' err '%s'", out, errtxt);
+    ck_assert_int_eq(run("$E plot %s --output second.svg && cmp \"a b'c.svg\" second.svg", args),
+                     0);
+    ck_assert_int_eq(xml_ok("a b'c.svg"), 0);
+    /* the texts arrive whole: the title, the labels (a comma inside quotes), the series */
+    ck_assert_int_eq(run("cat second.svg"), 0);
+    ck_assert_msg(strstr(out, "Bob's &quot;plot&quot;") || strstr(out, "Bob's \"plot\""),
+                  "%.2000s", out);
+    ck_assert(strstr(out, ">it's<") && strstr(out, ">a,b<"));
+    ck_assert(strstr(out, "epsilon = 1<") && strstr(out, "epsilon = 2<"));
+    /* lines from standard input, with an overlay of another table as points */
+    put("u.csv", "epsilon,expected_loss,mc\n0.5,2,2.1\n1,1,0.9\n");
+    ck_assert_int_eq(run("$E plot --x epsilon --y expected_loss --logx "
+                         "--overlay 'u.csv:epsilon:mc:Monte Carlo' --output l.svg < u.csv"),
+                     0);
+    ck_assert_int_eq(xml_ok("l.svg"), 0);
+    ck_assert_int_eq(run("grep -c 'Monte Carlo' l.svg"), 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("figures");
+    TCase *tc = tcase_create("figures");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, tables_regenerate);
+    tcase_add_test(tc, svgs_parse_and_are_shown);
+    tcase_add_test(tc, plot_quotes_and_bytes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+EM_CHECK_MAIN(suite)
