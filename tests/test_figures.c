@@ -1,8 +1,8 @@
 /* test_figures.c: README's figures and `expmech plot`.  `make figures` regenerates the
  * committed tables byte for byte (mk/figures.sh --data-only into a temporary directory);
  * every committed SVG parses as XML and README shows it; `expmech plot` writes the same
- * bytes twice and takes file names and texts with spaces and quotes (no shell, gnuplot's
- * quoting).  Its bad inputs are rows of test_bad_input.c. */
+ * bytes twice, takes file names and texts with spaces and quotes (no shell, gnuplot's
+ * quoting) and replaces a figure only on success.  Its bad inputs are rows of test_bad_input.c. */
 #include "em_check_main.h"
 #include "em_cli_util.h"
 
@@ -72,6 +72,16 @@ START_TEST(plot_quotes_and_bytes)
                      0);
     ck_assert_int_eq(xml_ok("l.svg"), 0);
     ck_assert_int_eq(run("grep -c 'Monte Carlo' l.svg"), 0);
+    /* a failure (here: no gnuplot) leaves an existing figure as it was, and no temporary
+     * file; a success writes it with the umask's mode, not mkstemp's 0600 */
+    ck_assert_int_eq(run("umask 022 && $E plot --x epsilon --y mc --output l.svg u.csv && "
+                         "stat -c %%a l.svg"), 0);
+    ck_assert_str_eq(out, "644\n");
+    put("old.svg", "old");
+    ck_assert_int_eq(run("PATH=/nonexistent $E plot --x epsilon --y mc --output old.svg u.csv"),
+                     2);
+    ck_assert_int_eq(run("{ cat old.svg; ls; }"), 0);
+    ck_assert_msg(!strncmp(out, "old", 3) && !strstr(out, "old.svg."), "%s", out);
 }
 END_TEST
 

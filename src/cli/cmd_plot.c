@@ -5,7 +5,8 @@
  * the text of each number goes to gnuplot unchanged (after a check that it is one); the
  * only numbers made here are bar positions, which are layout.  gnuplot runs without a
  * shell (posix_spawnp), its script on its standard input, the data inline as datablocks,
- * so no file name or label ever passes through a shell or gnuplot's file reader. */
+ * the SVG on its standard output: no file name reaches a shell or gnuplot, and texts
+ * (titles, labels) reach gnuplot as quoted strings only. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -337,9 +339,14 @@ static int load_overlay(overlay *o)
     return rc < 0 ? numbers(&o->t, o->y) : rc;
 }
 
-/* The distinct values of column k in order of first appearance (pointers into cells);
- * with k == ncol (no such column) one value, "". */
-static const char **distinct(const plot *p, size_t k, size_t *n)
+/* At most this many curves (--series values times --y columns) and bar groups: the
+ * search for distinct values is quadratic, and a figure of more is unreadable anyway. */
+#define PLOT_MAX_CURVES 100
+#define PLOT_MAX_GROUPS 1000
+
+/* The distinct values of column k in order of first appearance (pointers into cells),
+ * the search stopped past cap of them; with k == ncol (no such column) one value, "". */
+static const char **distinct(const plot *p, size_t k, size_t cap, size_t *n)
 {
     const char **v = malloc((p->t.nrow + 1) * sizeof *v);
     *n = 0;
@@ -349,7 +356,7 @@ static const char **distinct(const plot *p, size_t k, size_t *n)
         v[(*n)++] = "";
         return v;
     }
-    for (size_t r = 0; r < p->t.nrow; r++) {
+    for (size_t r = 0; r < p->t.nrow && *n <= cap; r++) {
         const char *s = p->t.cell[r * p->t.ncol + k];
         size_t i = 0;
         while (i < *n && strcmp(v[i], s))
@@ -371,10 +378,9 @@ static size_t index_of(const char **v, size_t n, const char *s)
 /* A gnuplot single-quoted string: no escapes are processed in it, '' is a quote.
  * Labels go through em_cli_human (control characters as \xHH) so that the script
  * stays one line per command. */
-static void gp_string(FILE *g, const char *s, int human)
+static void gp_string(FILE *g, const char *s)
 {
-    if (human)
-        s = em_cli_human(s);
+    s = em_cli_human(s);
     fputc('\'', g);
     for (; *s; s++) {
         if (*s == '\'')
@@ -387,7 +393,7 @@ static void gp_string(FILE *g, const char *s, int human)
 static void gp_set(FILE *g, const char *what, const char *text)
 {
     fprintf(g, "set %s ", what);
-    gp_string(g, text, 1);
+    gp_string(g, text);
     fputc('\n', g);
 }
 
@@ -395,9 +401,7 @@ static void script(FILE *g, const plot *p, size_t xcol, size_t scol, const char 
                    size_t nx, const char **ss, size_t ns)
 {
     fputs("set terminal svg size 800,500 fixed font 'Helvetica,12' noenhanced\n", g);
-    fputs("set output ", g);
-    gp_string(g, p->output, 0);
-    fputs("\nset grid\nset key outside right top\nset style fill solid 0.6 border -1\n", g);
+    fputs("set grid\nset key outside right top\nset style fill solid 0.6 border -1\n", g);
     if (p->title)
         gp_set(g, "title", p->title);
     gp_set(g, "xlabel", p->xlabel ? p->xlabel : p->t.head[xcol]);
@@ -413,7 +417,7 @@ static void script(FILE *g, const plot *p, size_t xcol, size_t scol, const char 
         fprintf(g, "set boxwidth %.6f absolute\nset xrange [-0.5:%zu.5]\nset xtics (", w, nx - 1);
         for (size_t i = 0; i < nx; i++) {
             fputs(i ? ", " : "", g);
-            gp_string(g, xs[i], 1);
+            gp_string(g, xs[i]);
             fprintf(g, " %zu", i);
         }
         fputs(") rotate by 30 right\n", g);
@@ -445,7 +449,7 @@ static void script(FILE *g, const plot *p, size_t xcol, size_t scol, const char 
     fputs("plot ", g);
     for (size_t i = 0; i < p->nov; i++) {
         fprintf(g, "$o%zu using 1:2 with points pt 6 ps 1.2 lw 2 title ", i);
-        gp_string(g, p->ov[i].title, 1);
+        gp_string(g, p->ov[i].title);
         fputs(", \\\n     ", g);
     }
     for (size_t c = 0; c < ncurve; c++) {
@@ -458,14 +462,14 @@ static void script(FILE *g, const plot *p, size_t xcol, size_t scol, const char 
                      p->ny > 1 ? ", " : "", p->t.head[scol], ss[s]);
         fprintf(g, "%s$d%zu using 1:2 with %s title ", c ? ", \\\n     " : "", c,
                 style_gnuplot[p->ystyle[j]]);
-        gp_string(g, title, 1);
+        gp_string(g, title);
     }
     fputc('\n', g);
 }
 
 /* gnuplot with the script on its standard input; 0, or an exit status after a message. */
-static int run_gnuplot(const plot *p, size_t xcol, size_t scol, const char **xs, size_t nx,
-                       const char **ss, size_t ns)
+static int run_gnuplot(const plot *p, int out, size_t xcol, size_t scol, const char **xs,
+                       size_t nx, const char **ss, size_t ns)
 {
     int fd[2];
     if (pipe2(fd, O_CLOEXEC) < 0)
@@ -473,6 +477,7 @@ static int run_gnuplot(const plot *p, size_t xcol, size_t scol, const char **xs,
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fd[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out, 1);
     /* -d: no ~/.gnuplot or system gnuplotrc, so the figure depends on the table only. */
     char *argv[] = {"gnuplot", "-d", NULL};
     pid_t pid;
@@ -507,13 +512,41 @@ static int run_gnuplot(const plot *p, size_t xcol, size_t scol, const char **xs,
     return 0;
 }
 
+/* gnuplot's standard output (the SVG) goes to a temporary file beside --output, renamed
+ * over it on success: a failure leaves --output as it was, and no file name passes
+ * through gnuplot. */
+static int to_file(const plot *p, size_t xcol, size_t scol, const char **xs, size_t nx,
+                   const char **ss, size_t ns)
+{
+    size_t len = strlen(p->output);
+    char *tmp = malloc(len + 8);
+    if (!tmp)
+        return nomem();
+    memcpy(tmp, p->output, len);
+    memcpy(tmp + len, ".XXXXXX", 8);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int rc = usage_err("--output: cannot write '%s': %s", p->output, strerror(errno));
+        free(tmp);
+        return rc;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    int rc = fchmod(fd, 0666 & ~mask) < 0 ? usage_err("--output: chmod: %s", strerror(errno))
+                                          : run_gnuplot(p, fd, xcol, scol, xs, nx, ss, ns);
+    if (close(fd) < 0 && !rc)
+        rc = usage_err("--output: cannot write '%s': %s", p->output, strerror(errno));
+    if (!rc && rename(tmp, p->output) < 0)
+        rc = usage_err("--output: cannot write '%s': %s", p->output, strerror(errno));
+    if (rc)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
 /* The whole command after parsing; an exit status. */
 static int draw(plot *p)
 {
-    for (const char *s = p->output; *s; s++)
-        if ((unsigned char)*s < 0x20)
-            return usage_err("--output: control characters in the file name '%s'",
-                             em_cli_human(p->output));
     int rc = read_table(&p->t);
     if (rc >= 0)
         return rc;
@@ -530,17 +563,18 @@ static int draw(plot *p)
         rc = load_overlay(&p->ov[i]);
     if (rc >= 0)
         return rc;
-    /* Opened here for a clear message; gnuplot's own would come after the plot was made. */
-    FILE *o = fopen(p->output, "w");
-    if (!o)
-        return usage_err("--output: cannot write '%s': %s", p->output, strerror(errno));
-    fclose(o);
     size_t nx = 0, ns;
-    const char **xs = p->bars ? distinct(p, xcol, &nx) : NULL;
-    const char **ss = distinct(p, scol, &ns);
-    rc = (p->bars && !xs) || !ss ? nomem() : run_gnuplot(p, xcol, scol, xs, nx, ss, ns);
-    if (rc)
-        unlink(p->output);
+    const char **xs = p->bars ? distinct(p, xcol, PLOT_MAX_GROUPS, &nx) : NULL;
+    const char **ss = distinct(p, scol, PLOT_MAX_CURVES, &ns);
+    if ((p->bars && !xs) || !ss)
+        rc = nomem();
+    else if (nx > PLOT_MAX_GROUPS)
+        rc = usage_err("--x: more than %d distinct values for bars", PLOT_MAX_GROUPS);
+    else if (ns * p->ny > PLOT_MAX_CURVES)
+        rc = usage_err("more than %d curves (--series values times --y columns)",
+                       PLOT_MAX_CURVES);
+    else
+        rc = to_file(p, xcol, scol, xs, nx, ss, ns);
     free(xs);
     free(ss);
     return rc;
