@@ -156,12 +156,12 @@ int em_groups_new(const em_score_opts *o, const char *group_by, em_groups **out,
     *out = NULL;
     if (!o || !group_by)
         return em_err(err, EM_ERR_NULL, "em_groups_new: %s is NULL", o ? "group_by" : "o");
-    if (!o->data || !o->column)
-        return em_data_fail(err, "--group-by %s needs --data FILE and --column NAME (a CSV file "
-                                 "with a header line)", group_by);
     if (o->aggregated)
         return em_data_fail(err, "--group-by %s: an aggregate ('value,count' lines) has no "
                                  "groups: no --aggregated", group_by);
+    if (!o->data || !o->column)
+        return em_data_fail(err, "--group-by %s needs --data FILE and --column NAME (a CSV file "
+                                 "with a header line)", group_by);
     em_groups *g = calloc(1, sizeof *g);
     int st = g ? groups_build(g, o, group_by, err) : em_data_nomem(err);
     return EM_HAND_OUT(st, g, em_groups_free, out, err);
