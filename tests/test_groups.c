@@ -45,6 +45,7 @@ static const char calc_py[] =
     "    e = v.adjusted()\n"
     "    m = (v.scaleb(K - 1 - e)).to_integral_value()\n"
     "    if m >= 10 ** K:\n"
+    "        if e == -1: return '0.' + '9' * K  # below 1, rounds to 1: K nines\n"
     "        e += 1\n"
     "        m = (v.scaleb(K - 1 - e)).to_integral_value()\n"
     "    d = str(int(m))\n"
@@ -263,6 +264,37 @@ START_TEST(api)
 }
 END_TEST
 
+/* docs/groups.md: every ```console block's command, run again, prints the block */
+START_TEST(doc_blocks)
+{
+    FILE *f = fopen("docs/groups.md", "rb");
+    ck_assert_ptr_nonnull(f);
+    static char doc[1 << 16];
+    size_t len = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[len] = 0;
+    char *cwd = getcwd(NULL, 0);
+    ck_assert_int_eq(run("ln -s %s/tests tests && mkdir out", cwd), 0);
+    free(cwd);
+    int blocks = 0;
+    for (char *p = doc; (p = strstr(p, "```console\n$ expmech ")) != NULL; blocks++) {
+        p += strlen("```console\n$ expmech ");
+        char cmd[2048] = "$E ", *w = cmd + 3;
+        for (; *p != '\n' || p[-1] == '\\'; p++) /* a line ending in \ goes on */
+            if (*p != '\\' && *p != '\n')
+                *w++ = *p;
+        *w = 0;
+        char *end = strstr(++p, "```");
+        ck_assert_ptr_nonnull(end);
+        ck_assert_msg(run("%s", cmd) == 0, "%s: %s", cmd, errtxt);
+        ck_assert_msg(strlen(out) == (size_t)(end - p) && !strncmp(out, p, (size_t)(end - p)),
+                      "%s:\n%s\nthe doc says\n%.*s", cmd, out, (int)(end - p), p);
+        p = end;
+    }
+    ck_assert_int_eq(blocks, 8);
+}
+END_TEST
+
 static void setup(void)
 {
     em_cli_setup("/tmp/em_test_groups_XXXXXX");
@@ -281,6 +313,7 @@ static Suite *suite(void)
     tcase_add_test(tc, json_sweep);
     tcase_add_test(tc, score_output_dir);
     tcase_add_test(tc, api);
+    tcase_add_test(tc, doc_blocks);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -85,7 +85,8 @@ typedef struct em_group_report {
     size_t n_modes;
     char **modes;          /* the candidates of largest utility (the true mode(s): the
                               non-private answer), in candidate order */
-    char *p_true_mode;     /* P(the output is a true mode) (em_utility's p_best) */
+    char *p_true_mode;     /* P(the output is a true mode) (em_utility's p_best); below 1
+                              but rounding to 1: K nines "0.99...9" (em_law.h) */
     char *expected_loss;   /* OPT - E[u(output)] (em_utility) */
     double p_true_mode_d, expected_loss_d;
     char *provenance;      /* em_mech_provenance of the group's mechanism */
