@@ -326,6 +326,22 @@ START_TEST(option_rows)
            at its first line, and --column does not apply to an aggregate */
         "$E score count --aggregated --data n.txt --candidates 1:2",
         "$E score median --aggregated --data n.txt --candidates 1:2 --column v",
+        /* issue 14: sweeps of epsilon: malformed (empty item, two parts, N out of range, a
+           value <= 0 or not a number), --epsilon-log on a plain value, both options at once,
+           and a sweep given to a command that judges one mechanism */
+        "$E probs --epsilon 1,,2 x.csv", "$E probs --epsilon 1:2 x.csv",
+        "$E probs --epsilon 1:2:1 x.csv", "$E sample --epsilon 1:2:100001 x.csv",
+        "$E probs --epsilon 2:1:3 x.csv", "$E probs --epsilon 0:1:3 x.csv",
+        "$E utility --epsilon 1,nan x.csv", "$E probs --epsilon 1,inf x.csv",
+        "$E quantile --epsilon 1:2:x --at 0.5 u.csv", "$E probs --epsilon '' x.csv",
+        "$E probs --epsilon-log 2 x.csv", "$E cdf --epsilon-log 0:1:3 --at 0.5 u.csv",
+        "$E density --epsilon-log 1:2:0 --at 0.5 u.csv", "$E probs --epsilon-log x.csv",
+        "$E probs --epsilon 1 --epsilon-log 1:2:3 x.csv",
+        "$E sample --epsilon-log 1:2:3 --epsilon 1,2 x.csv",
+        "$E check --epsilon 1,2 --samples d.txt x.csv",
+        "$E check --epsilon-log 1:2:3 --samples d.txt x.csv",
+        "$E compare --epsilon 1:2:3 --probs p.txt x.csv", "$E audit --epsilon 1,2 x.csv x.csv",
+        "$E audit --epsilon-log 1:2:3 x.csv x.csv",
     };
     for (size_t j = 0; j < sizeof other / sizeof other[0]; j++) {
         int st = run("%s", other[j]);

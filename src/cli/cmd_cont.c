@@ -175,7 +175,8 @@ static int prepare(const em_cli *c, em_mech *m)
 /* ------------------------------------------------------------ cdf/density/quantile */
 
 static const char help_cdf[] =
-    "usage: expmech cdf --epsilon E [--sensitivity D] [--variant V] [--digits K]\n"
+    "usage: expmech cdf (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
+    "                   [--variant V] [--digits K]\n"
     "                   (--at X[,X...] | --grid LO:HI:N | --between A:B[,A:B...]) [FILE]\n"
     "\n"
     "The exact cumulative distribution function F(x) = P(X <= x) of the exponential\n"
@@ -190,11 +191,14 @@ static const char help_cdf[] =
     "is always computed at the exact grid point).\n"
     "--between A:B prints 'a,b,probability': P(A < X <= B) = F(B) - F(A), computed and\n"
     "rounded as one exact number (not as a difference of two rounded ones).\n"
+    EM_CLI_HELP_SWEEP
+    "Here: the header 'epsilon,x,cdf' (--between: 'epsilon,a,b,probability').\n"
     EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
 static const char help_density[] =
-    "usage: expmech density --epsilon E [--sensitivity D] [--variant V] [--digits K]\n"
+    "usage: expmech density (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
+    "                       [--variant V] [--digits K]\n"
     "                       (--at X[,X...] | --grid LO:HI:N) [FILE]\n"
     "\n"
     "The exact density f(x) = exp(c u(x)) / integral over R of exp(c u) of a continuous\n"
@@ -202,17 +206,22 @@ static const char help_density[] =
     "rounded to K digits.  Right-continuous: at a breakpoint, the value of the piece that\n"
     "starts there; 0 (log -inf) outside R, in a gap between pieces, and at the right end\n"
     "of R.\n"
+    EM_CLI_HELP_SWEEP
+    "Here: the header 'epsilon,x,density,log_density'.\n"
     EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
 static const char help_quantile[] =
-    "usage: expmech quantile --epsilon E [--sensitivity D] [--variant V] [--digits K]\n"
+    "usage: expmech quantile (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
+    "                        [--variant V] [--digits K]\n"
     "                        (--at P[,P...] | --grid LO:HI:N) [FILE]\n"
     "\n"
     "The exact quantile function Q(p) = inf { x in R : F(x) >= p } of a continuous\n"
     "scenario (see expmech cdf --help), printed as 'p,x', x correctly rounded to K digits:\n"
     "the decimal is certified by exact comparisons of F at the rounding boundaries with p.\n"
     "Q(0) is the left end of R (-inf possible), Q(1) the right end (inf possible).\n"
+    EM_CLI_HELP_SWEEP
+    "Here: the header 'epsilon,p,x'.\n"
     EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input (p outside [0, 1]), 3 internal failure.\n";
 
@@ -252,6 +261,7 @@ static int run_between(const em_cli *c, em_scn *s, em_mech *m)
             snprintf(what, sizeof what, "interval %zu", idx);
             rc = em_cli_fail(c->cmd, what, &e);
         } else if (rc < 0) {
+            em_cli_sweep_row(c, "a,b,probability", idx - 1);
             printf("%s,%s,%s\n", a, b, v);
         }
         free(a);
@@ -293,6 +303,9 @@ static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
             snprintf(what, sizeof what, "point %zu", i + 1);
             rc = em_cli_fail(c->cmd, what, &e);
         } else {
+            em_cli_sweep_row(c, kind == K_CDF       ? "x,cdf"
+                                : kind == K_DENSITY ? "x,density,log_density"
+                                                    : "p,x", i);
             printf("%s,%s%s%s\n", shown, v1, v2 ? "," : "", v2 ? v2 : "");
         }
         point_done(&P, x, shown);
