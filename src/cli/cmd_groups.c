@@ -219,9 +219,12 @@ int cmd_groups(int argc, char **argv)
     size_t n = 0;
     em_groups *g = NULL;
     em_error e;
-    if (rc < 0 && em_epsilon_sweep(v[O_EPS] ? v[O_EPS] : v[O_EPS_LOG], v[O_EPS_LOG] != NULL,
-                                   &eps, &n, &e) != EM_OK)
-        rc = em_cli_fail(c.cmd, v[O_EPS] ? "--epsilon" : "--epsilon-log", &e);
+    const char *spec = v[O_EPS] ? v[O_EPS] : v[O_EPS_LOG];
+    if (rc < 0 && em_epsilon_sweep(spec, v[O_EPS_LOG] != NULL, &eps, &n, &e) != EM_OK) {
+        fprintf(stderr, "%s: %s: bad value '%s': %s\n", c.cmd,
+                v[O_EPS] ? "--epsilon" : "--epsilon-log", spec, e.msg);
+        rc = em_cli_status_exit(e.status);
+    }
     em_score_opts so = EM_SCORE_OPTS_INIT;
     so.function = v[O_FUNCTION] ? v[O_FUNCTION] : "frequency";
     so.data = v[O_DATA];
