@@ -326,6 +326,22 @@ START_TEST(option_rows)
            at its first line, and --column does not apply to an aggregate */
         "$E score count --aggregated --data n.txt --candidates 1:2",
         "$E score median --aggregated --data n.txt --candidates 1:2 --column v",
+        /* issue 14: sweeps of epsilon: malformed (empty item, two parts, N out of range, a
+           value <= 0 or not a number), --epsilon-log on a plain value, both options at once,
+           and a sweep given to a command that judges one mechanism */
+        "$E probs --epsilon 1,,2 x.csv", "$E probs --epsilon 1:2 x.csv",
+        "$E probs --epsilon 1:2:1 x.csv", "$E sample --epsilon 1:2:100001 x.csv",
+        "$E probs --epsilon 2:1:3 x.csv", "$E probs --epsilon 0:1:3 x.csv",
+        "$E utility --epsilon 1,nan x.csv", "$E probs --epsilon 1,inf x.csv",
+        "$E quantile --epsilon 1:2:x --at 0.5 u.csv", "$E probs --epsilon '' x.csv",
+        "$E probs --epsilon-log 2 x.csv", "$E cdf --epsilon-log 0:1:3 --at 0.5 u.csv",
+        "$E density --epsilon-log 1:2:0 --at 0.5 u.csv", "$E probs --epsilon-log x.csv",
+        "$E probs --epsilon 1 --epsilon-log 1:2:3 x.csv",
+        "$E sample --epsilon-log 1:2:3 --epsilon 1,2 x.csv",
+        "$E check --epsilon 1,2 --samples d.txt x.csv",
+        "$E check --epsilon-log 1:2:3 --samples d.txt x.csv",
+        "$E compare --epsilon 1:2:3 --probs p.txt x.csv", "$E audit --epsilon 1,2 x.csv x.csv",
+        "$E audit --epsilon-log 1:2:3 x.csv x.csv",
     };
     for (size_t j = 0; j < sizeof other / sizeof other[0]; j++) {
         int st = run("%s", other[j]);
@@ -384,6 +400,55 @@ START_TEST(plot_rows)
 }
 END_TEST
 
+/* `expmech groups` and `score --group-by` (issue 14): each refusal names its option or
+   column, exit 2, nothing on standard output */
+START_TEST(groups_rows)
+{
+    put("s.csv", "color,v\nBlue,x\nBlue,y\nRed,x\nRed,x\n");
+    put("one.csv", "color,v\nBlue,x\nBlue,y\n");
+    put("c.txt", "x\ny\n");
+    static const struct { const char *args, *msg; } r[] = {
+        {"--epsilon 1 --split equal --data s.csv --column nope --group-by color", "no column 'nope'"},
+        {"--epsilon 1 --split equal --data s.csv --column v --group-by nope", "no column 'nope'"},
+        {"--epsilon 1 --split equal --data s.csv --column v --group-by v", "cannot be the grouping"},
+        {"--epsilon 1 --split equal --data one.csv --column v --group-by color", "one group ('Blue')"},
+        {"--epsilon 1 --split half --data s.csv --column v --group-by color", "--split half"},
+        {"--epsilon 1 --split 0.5,0.6 --data s.csv --column v --group-by color", "more than 1"},
+        {"--epsilon 1 --split 0.5 --data s.csv --column v --group-by color", "1 weight for 2 groups"},
+        {"--epsilon 1 --split 0,1 --data s.csv --column v --group-by color", "must be > 0"},
+        {"--epsilon 1 --split 1,nan --data s.csv --column v --group-by color", "weight 'nan'"},
+        {"--epsilon 0 --split equal --data s.csv --column v --group-by color", "--epsilon"},
+        {"--epsilon -1 --split equal --data s.csv --column v --group-by color", "--epsilon"},
+        {"--epsilon inf --split equal --data s.csv --column v --group-by color", "--epsilon"},
+        {"--epsilon 1 --data s.csv --column v --group-by color", "--split is required"},
+        {"--epsilon 1 --split equal --data s.csv --column v", "--group-by is required"},
+        {"--split equal --data s.csv --column v --group-by color", "--epsilon is required"},
+        {"--epsilon 1 --split equal --data s.csv --group-by color", "needs --data FILE and --column"},
+        {"--epsilon 1 --split equal --data s.csv --column v --group-by color --function median",
+         "count, frequency or maxnorm"},
+        {"--epsilon 1 --split equal --data s.csv --column v --group-by color --function count "
+         "--sensitivity 0.5", "--force"},
+        {"--epsilon 1 --split equal --data s.csv --column v --group-by color --digits 0", "--digits"},
+        {"--epsilon 1 --epsilon-log 1:2:3 --split equal --data s.csv --column v --group-by color",
+         "not both"},
+        {"--epsilon 1 --split equal --data s.csv --column v --group-by color --no-such-option",
+         "unknown option '--no-such-option'"},
+    };
+    for (size_t j = 0; j < sizeof r / sizeof r[0]; j++) {
+        int st = run("$E groups %s --candidates c.txt", r[j].args);
+        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", r[j].args, st, out);
+        ck_assert_msg(strstr(errtxt, "expmech groups: ") && strstr(errtxt, r[j].msg), "%s: %s",
+                      r[j].args, errtxt);
+    }
+    int st = run("mkdir d && $E score count --data one.csv --column v --group-by color "
+                 "--candidates c.txt --output-dir d");
+    ck_assert_msg(st == 2 && out[0] == 0 && strstr(errtxt, "one group"), "%d %s", st, errtxt);
+    st = run("$E score count --aggregated --data s.csv --group-by color --candidates c.txt "
+             "--output-dir d");
+    ck_assert_msg(st == 2 && out[0] == 0 && strstr(errtxt, "--aggregated"), "%d %s", st, errtxt);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("bad_input");
@@ -395,6 +460,7 @@ static Suite *suite(void)
     tcase_add_test(tc, continuous_draws_rows);
     tcase_add_test(tc, option_rows);
     tcase_add_test(tc, plot_rows);
+    tcase_add_test(tc, groups_rows);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -44,6 +44,7 @@ extern "C" {
 #include "em_law.h"
 #include "em_judge.h"
 #include "em_score.h"
+#include "em_groups.h"
 #include "em_report.h"
 
 /* ---------------------------------------------------------------- version */
