@@ -48,6 +48,17 @@ em density --epsilon 0.01,1,5 --grid 0:3.5:701 "$tmp/pricing.scn" >"$d/pricing_d
 em utility --epsilon 0.001:90.001:91 "$tmp/pricing.scn" >"$d/pricing_loss.csv"
 em utility --epsilon 0.001:90.001:10 --mc 10000 --seed 3 "$tmp/pricing.scn" >"$d/pricing_loss_mc.csv"
 em score rr --x 1 | em probs --epsilon 0.001:90.001:91 >"$d/rr_probs.csv"
+# c. seed 001: per group (30 Blue socks, 1 violent; 70 Red, 9 violent), with epsilon split
+# by the group's share of the rows (0.3 and 0.7), P(the output is the true mode).
+{
+  echo sock_color,scary
+  for n in "Blue,Violent 1" "Blue,NonViolent 29" "Red,Violent 9" "Red,NonViolent 61"; do
+    for ((i = 0; i < ${n#* }; i++)); do echo "${n% *}"; done
+  done
+} >"$tmp/socks.csv"
+printf 'Violent\nNonViolent\n' >"$tmp/socks.cand"
+em groups --epsilon 0.2:20:100 --split proportional --sensitivity 1 --data "$tmp/socks.csv" \
+  --column scary --group-by sock_color --candidates "$tmp/socks.cand" >"$d/socks_groups.csv"
 # d. the privacy-utility frontier: standard, monotone, permute-and-flip, same scenario.
 frontier() { em utility --variant "$1" --epsilon-log 0.0001:0.01:41 "$tmp/count.scn" | label variant "$1"; }
 frontier standard >"$d/frontier.csv"
@@ -72,6 +83,9 @@ plot --x epsilon --y expected_loss --ylabel 'mean revenue loss' \
 plot --x epsilon --y probability --series label --ylabel 'P(output)' \
   --title 'seed 003: randomized response, true bit 1 (label 1: the fraction of positives)' \
   --output "$out/rr_probs.svg" "$d/rr_probs.csv"
+plot --x epsilon --y p_true_mode --series group --ylabel 'P(output = the true mode)' \
+  --title 'seed 001: per group, epsilon split by share (Blue 0.3, Red 0.7)' \
+  --output "$out/socks_groups.svg" "$d/socks_groups.csv"
 plot --x epsilon --y expected_loss --series variant --logx --logy \
   --title 'privacy-utility frontier: marital counts (score count, monotone)' \
   --output "$out/frontier.svg" "$d/frontier.csv"

@@ -16,7 +16,8 @@ static void setup(void)
 
 /* The figures README.md shows (mk/figures.sh draws them). */
 static const char *const svgs[] = {"marital_probs", "occupation_probs", "pricing_density",
-                                   "pricing_loss",  "rr_probs",         "frontier"};
+                                   "pricing_loss",  "rr_probs",         "socks_groups",
+                                   "frontier"};
 
 static int xml_ok(const char *path)
 {
