@@ -24,8 +24,13 @@ d=$out/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Provenance lines on standard error ("variant standard (default) ...") are not data.
-em() { "$E" "$@" 2>/dev/null; }
+# Provenance lines on standard error ("variant standard (default) ...") are not data:
+# shown only when the command fails.
+em() {
+  local err
+  err=$(mktemp -p "$tmp")
+  "$E" "$@" 2>"$err" || { cat "$err" >&2; return 1; }
+}
 
 # A table with a first column NAME = VALUE on every row (the header gets NAME): the
 # frontier's variants in one table, one curve each.
