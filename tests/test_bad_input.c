@@ -281,6 +281,7 @@ START_TEST(option_rows)
     put("d.txt", "a\nb\n");
     put("p.txt", "0.5\n0.5\n");
     put("n.txt", "1\n2\n");
+    ck_assert_int_eq(run("seq 4097 | sed 's/.*/c&,&/' >big.csv"), 0); /* pf's limit + 1 */
     /* epsilon: 0, -1 and nan are refused (privacy needs eps > 0, a number); 1e-400 is an
      * exact positive rational (almost uniform output), accepted */
     static const char *const bad_eps[] = {"0", "-1", "nan"};
