@@ -1,7 +1,6 @@
 /* em_accuracy.c: permute-and-flip's utility report and the accuracy theorem's bounds,
  * correctly rounded by em_round over interval bounds (em_accuracy.h). */
 #include <stdlib.h>
-#include <string.h>
 
 #include <mpfr.h>
 
@@ -79,15 +78,6 @@ static int round_rat(const mpq_t q, int K, em_cval *out)
     struct rat r = {{rat_bounds}, q};
     em_rval rv = {rat_bounds, rat_cmp, &r};
     return em_round(&rv, K, prec0(K), out);
-}
-
-static int exact(em_cval *out, const char *s, double d)
-{
-    em_cval_clear(out);
-    out->str = strdup(s);
-    out->d = d;
-    out->flags = EM_CV_EXACT;
-    return out->str ? EM_OK : EM_ERR_NOMEM;
 }
 
 /* ------------------------------------------------------------ permute-and-flip */
@@ -291,10 +281,10 @@ int em_pfu_utility(em_pfu *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval 
     if (st == EM_OK && P->modes == P->left) { /* every output at opt: no loss, exactly */
         st = round_rat(P->opt, P->K, eu);
         if (st == EM_OK)
-            st = exact(loss, "0", 0.0);
+            st = em_cval_exact(loss, "0", 0.0);
         if (st == EM_OK)
-            st = exact(sd, "0", 0.0);
-        return st == EM_OK ? exact(p_best, "1", 1.0) : st;
+            st = em_cval_exact(sd, "0", 0.0);
+        return st == EM_OK ? em_cval_exact(p_best, "1", 1.0) : st;
     }
     if (st == EM_OK)
         st = pf_round(P, Q_EU, NULL, eu);
@@ -315,7 +305,7 @@ int em_pfu_loss_tail(em_pfu *P, const mpq_t t, em_cval *out)
     for (size_t i = 0; i < P->n; i++)
         k += !P->excluded[i] && mpq_cmp(P->loss[i], t) > 0;
     /* none: exactly 0; some: a sum of probabilities below 1 (a mode has mass) */
-    return k == 0 ? exact(out, "0", 0.0) : pf_round(P, Q_TAIL, t, out);
+    return k == 0 ? em_cval_exact(out, "0", 0.0) : pf_round(P, Q_TAIL, t, out);
 }
 
 /* ------------------------------------------------------------- the theorem */
@@ -383,7 +373,7 @@ int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digit
             st = refine_cmp(&T, one, &s);
         mpq_clear(one);
         if (st == EM_OK)
-            st = s >= 0 ? exact(pb, "1", 1.0) : round_ziv(&T, digits, pb);
+            st = s >= 0 ? em_cval_exact(pb, "1", 1.0) : round_ziv(&T, digits, pb);
     }
     mpq_clear(T.x);
     return st;

@@ -654,6 +654,19 @@ int em_sample_cont(em_mech *m, const em_sample_opts *o, size_t n, double *out, e
 
 /* ----------------------------------------------------------- continuous laws */
 
+/* The strings of v1 and v2 handed to *o1 and *o2 (a NULL o1 or o2: not wanted). */
+static void take(em_cval *v1, char **o1, em_cval *v2, char **o2)
+{
+    if (o1) {
+        *o1 = v1->str;
+        v1->str = NULL;
+    }
+    if (o2) {
+        *o2 = v2->str;
+        v2->str = NULL;
+    }
+}
+
 /* One or two exact numbers in, one em_cont computation, one or two strings out. */
 enum { F_CDF, F_DENSITY, F_QUANTILE, F_INTERVAL, F_TAIL };
 
@@ -693,12 +706,7 @@ static int pointwise(em_mech *m, int f, const char *fn, const char *x, const cha
     }
     mpq_clears(a, b, (mpq_ptr)0);
     if (st == EM_OK) {
-        *out = v1.str;
-        v1.str = NULL;
-        if (out2) {
-            *out2 = v2.str;
-            v2.str = NULL;
-        }
+        take(&v1, out, &v2, out2);
         em_err_ok(err);
     }
     em_cval_clear(&v1);
@@ -777,8 +785,7 @@ int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
         fail(err, st, NULL);
     mpq_clear(q);
     if (st == EM_OK) {
-        *out = v.str;
-        v.str = NULL;
+        take(&v, out, NULL, NULL);
         em_err_ok(err);
     }
     em_cval_clear(&v);
@@ -998,14 +1005,7 @@ int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound, char *
             fail(err, st, NULL);
     }
     if (st == EM_OK) {
-        if (expected_loss_bound) {
-            *expected_loss_bound = eb.str;
-            eb.str = NULL;
-        }
-        if (t) {
-            *p_bound = pb.str;
-            pb.str = NULL;
-        }
+        take(&eb, expected_loss_bound, &pb, t ? p_bound : NULL);
         em_err_ok(err);
     }
     em_cval_clear(&eb);
