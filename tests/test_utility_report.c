@@ -61,6 +61,15 @@ static void tail_is(em_mech *m, const char *t, const char *want)
     em_free(v);
 }
 
+/* E[u], the loss, its sd and P(best) are the first four lines Python printed */
+static void report_is(const em_utility_result *r)
+{
+    ck_assert_str_eq(r->expected_utility, lines[0]);
+    ck_assert_str_eq(r->expected_loss, lines[1]);
+    ck_assert_str_eq(r->sd_loss, lines[2]);
+    ck_assert_str_eq(r->p_best, lines[3]);
+}
+
 /* PF over u = (0, -3), c = 1.5/2: the best is visited first (1/2) or after the other is
  * refused (1/2 (1 - p)), p = exp(-c 3): P(other) = q = p/2, P(best) = 1 - q. */
 START_TEST(pf_two_closed_form)
@@ -76,10 +85,7 @@ START_TEST(pf_two_closed_form)
                                  "print(repr(float(3 * q)))"),
                       6);
     ck_assert_str_eq(r->opt, "0");
-    ck_assert_str_eq(r->expected_utility, lines[0]);
-    ck_assert_str_eq(r->expected_loss, lines[1]);
-    ck_assert_str_eq(r->sd_loss, lines[2]);
-    ck_assert_str_eq(r->p_best, lines[3]);
+    report_is(r);
     /* the double nearest the loss (Python's float of a Decimal is correctly rounded), not
      * the one nearest its 17-digit decimal: here they differ */
     ck_assert(r->expected_loss_d == strtod(lines[5], NULL));
@@ -113,10 +119,7 @@ START_TEST(pf_three_closed_form)
                           "print(f(-L)); print(f(L)); print(f((P1 + D(\"6.25\") * P2 - L * L).sqrt()))\n"
                           "print(f(P0)); print(f(P1 + P2)); print(f(P2)); print(f(P0 + P1 + P2))"),
             7);
-        ck_assert_str_eq(r->expected_utility, lines[0]);
-        ck_assert_str_eq(r->expected_loss, lines[1]);
-        ck_assert_str_eq(r->sd_loss, lines[2]);
-        ck_assert_str_eq(r->p_best, lines[3]);
+        report_is(r);
         ck_assert_str_eq(lines[6], Ks[k] == 17 ? "1.0000000000000000" : "1.00000000000000000000000000000");
         tail_is(m, "0.5", lines[4]);
         tail_is(m, "1", lines[5]);
