@@ -43,6 +43,13 @@ static int refine_cmp(void *ctx, const mpq_t B, int *sign)
     return st;
 }
 
+/* [0, tiny] with tiny at the bottom of MPFR's widest range: no precision separates the
+ * value from 0 (em_pf_pmf refuses such a probability the same way) */
+static int below_range(const mpfr_t lo, const mpfr_t hi)
+{
+    return mpfr_zero_p(lo) && !mpfr_zero_p(hi) && mpfr_get_exp(hi) <= mpfr_get_emin_min() + 64;
+}
+
 static mpfr_prec_t prec0(int K) { return 128 + (mpfr_prec_t)(K * 3.33) + 64; }
 
 static int round_ziv(void *ctx, int K, em_cval *out)
@@ -263,7 +270,7 @@ static int pfq_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         break;
     }
     mpfr_clears(a, b, c, d, (mpfr_ptr)0);
-    return EM_OK;
+    return below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
 }
 
 static int pf_round(em_pfu *P, int kind, mpq_srcptr t, em_cval *out)
@@ -337,7 +344,7 @@ static int thm_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         }
     }
     mpfr_clear(a);
-    return EM_OK;
+    return below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
 }
 
 int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digits,

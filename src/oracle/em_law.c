@@ -303,6 +303,16 @@ static int pf_expand(em_mech *m, em_error *err)
     return em_scn_expand(m->scn, err);
 }
 
+/* A failure of a computation over PF's pmf, which has no logarithmic fallback. */
+static int pf_fail(em_error *err, int st)
+{
+    if (st == EM_ERR_UNDECIDED)
+        return em_err(err, st, "variant pf: not computed: a value lies below MPFR's exponent "
+                      "range (about 10^-1.4e18) or needs more than 2^20 bits, and the "
+                      "permute-and-flip pmf has no logarithmic fallback");
+    return em_err(err, st, "variant pf: %s", em_strerror(st));
+}
+
 static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
 {
     em_scenario *sc = &m->scn->sc;
@@ -333,11 +343,7 @@ static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
         st = pf_logs(sc, m->eps, m->delta, m->digits, t->left == 1, t);
     if (st != EM_OK) {
         pf_table_free(t, n);
-        if (st == EM_ERR_UNDECIDED)
-            return em_err(err, st, "variant pf: not computed: a probability lies below MPFR's "
-                          "exponent range (about 10^-1.4e18) or needs more than 2^20 bits, and "
-                          "the permute-and-flip pmf has no logarithmic fallback");
-        return em_err(err, st, "variant pf: %s", em_strerror(st));
+        return pf_fail(err, st);
     }
     c->pf = t;
     return EM_OK;
@@ -782,7 +788,7 @@ int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
     if (st == EM_OK && mpq_sgn(q) < 0)
         st = em_err(err, EM_ERR_DOMAIN, "em_loss_tail: a loss threshold must be >= 0");
     else if (st == EM_OK && (st = em_pfu_loss_tail(P, q, &v)) != EM_OK)
-        fail(err, st, NULL);
+        pf_fail(err, st);
     mpq_clear(q);
     if (st == EM_OK) {
         take(&v, out, NULL, NULL);
@@ -919,7 +925,8 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
     for (int k = 0; k < 5; k++)
         em_cval_init(&v[k]);
     if (P) {
-        st = em_pfu_utility(P, &v[0], &v[1], &v[2], &v[3], &v[4]);
+        if ((st = em_pfu_utility(P, &v[0], &v[1], &v[2], &v[3], &v[4])) != EM_OK)
+            pf_fail(err, st);
     } else {
         st = em_cont_utility(L, &v[1], &v[2], &v[0]);
         if (st == EM_OK)
@@ -928,7 +935,7 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
             st = em_cont_p_best(L, &v[4]);
     }
     em_utility_result *r = st == EM_OK ? calloc(1, sizeof *r) : NULL;
-    if (st != EM_OK)
+    if (st != EM_OK && !P)
         fail(err, st, NULL);
     else if (!r)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
@@ -1001,7 +1008,10 @@ int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound, char *
         mpq_canonicalize(c);
         st = em_theorem_bounds(tot, c, t ? tq : NULL, m->digits,
                                expected_loss_bound ? &eb : NULL, &pb);
-        if (st != EM_OK)
+        if (st == EM_ERR_UNDECIDED)
+            em_err(err, st, "the bound ratio exp(-c t) at t = %.60s lies below MPFR's exponent "
+                   "range (about 10^-1.4e18): not computed", t);
+        else if (st != EM_OK)
             fail(err, st, NULL);
     }
     if (st == EM_OK) {
