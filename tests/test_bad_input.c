@@ -327,6 +327,16 @@ START_TEST(option_rows)
            at its first line, and --column does not apply to an aggregate */
         "$E score count --aggregated --data n.txt --candidates 1:2",
         "$E score median --aggregated --data n.txt --candidates 1:2 --column v",
+        /* issue 14, utility: Monte Carlo needs 2 draws at least and a count; --seed goes
+           with --mc; csv or json only; pf's exact pmf stops at 4096 candidates, and it has
+           none over pieces; a negative loss threshold */
+        "$E utility --epsilon 1 --mc 0 x.csv", "$E utility --epsilon 1 --mc 1 x.csv",
+        "$E utility --epsilon 1 --mc x x.csv", "$E utility --epsilon 1 --mc 1e3 x.csv",
+        "$E utility --epsilon 1 --mc 1000000001 x.csv", "$E utility --epsilon 1 --seed 1 x.csv",
+        "$E utility --epsilon 1 --format xml x.csv",
+        "$E utility --epsilon 1 --variant pf big.csv",
+        "$E utility --epsilon 1 --variant pf u.csv",
+        "$E utility --epsilon 1 --loss-at 1,-1 x.csv",
     };
     for (size_t j = 0; j < sizeof other / sizeof other[0]; j++) {
         int st = run("%s", other[j]);
