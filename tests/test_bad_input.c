@@ -320,13 +320,6 @@ START_TEST(option_rows)
         /* the options added with issues 11 and 12: a bad value is refused before any output */
         "$E sample --epsilon 1 --timing often x.csv", "$E sample --epsilon 1 --timing fixed u.csv",
         "$E check --epsilon 1 --samples-are words --samples d.txt x.csv",
-        "$E score revenue --data n.txt --range 3:1", "$E score median --data n.txt --range 0:inf",
-        "$E score median --data n.txt --range 0:4 --convention other",
-        "$E score count --data n.txt --column v --candidates 1:2",
-        /* issue 13: --aggregated reads 'value,count' lines: a plain list of values is refused
-           at its first line, and --column does not apply to an aggregate */
-        "$E score count --aggregated --data n.txt --candidates 1:2",
-        "$E score median --aggregated --data n.txt --candidates 1:2 --column v",
         /* issue 14, utility: Monte Carlo needs 2 draws at least and a count; --seed goes
            with --mc; csv or json only; pf's exact pmf stops at 4096 candidates, and it has
            none over pieces; a negative loss threshold */
@@ -337,6 +330,13 @@ START_TEST(option_rows)
         "$E utility --epsilon 1 --variant pf big.csv",
         "$E utility --epsilon 1 --variant pf u.csv",
         "$E utility --epsilon 1 --loss-at 1,-1 x.csv",
+        "$E score revenue --data n.txt --range 3:1", "$E score median --data n.txt --range 0:inf",
+        "$E score median --data n.txt --range 0:4 --convention other",
+        "$E score count --data n.txt --column v --candidates 1:2",
+        /* issue 13: --aggregated reads 'value,count' lines: a plain list of values is refused
+           at its first line, and --column does not apply to an aggregate */
+        "$E score count --aggregated --data n.txt --candidates 1:2",
+        "$E score median --aggregated --data n.txt --candidates 1:2 --column v",
     };
     for (size_t j = 0; j < sizeof other / sizeof other[0]; j++) {
         int st = run("%s", other[j]);
