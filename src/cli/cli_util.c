@@ -130,12 +130,13 @@ static const struct {
     {"-n", EM_OPT_N},                {"--alpha", EM_OPT_ALPHA},
     {"--samples", EM_OPT_SAMPLES},   {"--probs", EM_OPT_PROBS},
     {"--rtol", EM_OPT_RTOL},         {"--min-expected", EM_OPT_MIN_EXPECTED},
+    {"--mc", EM_OPT_MC},
     {"--cdf", EM_OPT_CDF},           {"--atol", EM_OPT_ATOL},
     {"--at", EM_OPT_AT},             {"--grid", EM_OPT_GRID},
     {"--between", EM_OPT_BETWEEN},   {"--loss-at", EM_OPT_AT},
     {"--force", EM_OPT_FORCE},       {"--samples-are", EM_OPT_SAMPLES_ARE},
     {"--epsilon-log", EM_OPT_EPSILON_LOG},
-    {"--mc", EM_OPT_MC},             {NULL, 0},
+    {NULL, 0},
 };
 
 /* --epsilon SPEC or --epsilon-log LO:HI:N: every value (em_epsilon_sweep); c->eps and

@@ -31,6 +31,8 @@
 #define EM_OPT_AT (1u << 13)   /* --at X[,X...]: points (cdf, density) or probabilities (quantile) */
 #define EM_OPT_GRID (1u << 14) /* --grid LO:HI:N */
 #define EM_OPT_BETWEEN (1u << 15) /* --between A:B[,A:B...]: P(A < X <= B) (cdf) */
+#define EM_OPT_MC (1u << 28)      /* --mc N: Monte Carlo draws beside the exact value (utility) */
+#define EM_CLI_MC_MAX 1000000000ULL
 #define EM_OPT_CDF (1u << 20)     /* --cdf FILE: an x,cdf table to judge (compare) */
 #define EM_OPT_ATOL (1u << 21)    /* --atol A: absolute tolerance floor (compare) */
 #define EM_OPT_FORCE (1u << 22)   /* --force (no value): allowed wherever --variant is */
@@ -40,8 +42,6 @@
 /* What a command that runs over one epsilon only says to a sweep (exit 2). */
 #define EM_CLI_SWEEP_REFUSED \
     "a sweep of epsilon applies to probs, sample, cdf, density, quantile, utility, groups"
-#define EM_OPT_MC (1u << 28)      /* --mc N: Monte Carlo draws beside the exact value (utility) */
-#define EM_CLI_MC_MAX 1000000000ULL
 
 /* The paragraph every numeric command's --help carries (before its exit status). */
 #define EM_CLI_HELP_PARAMS                                                                  \
@@ -82,6 +82,7 @@ typedef struct em_cli {
     int format;             /* EM_FMT_* (default CSV) */
     uint64_t seed;
     uint64_t n;             /* -n, default 1 */
+    uint64_t mc;            /* --mc N (utility) */
     double alpha;           /* default 1e-6 */
     double rtol;            /* default 1e-9 */
     double atol;            /* default 2^-1074 */
@@ -93,7 +94,6 @@ typedef struct em_cli {
     const char *file;       /* positional FILE, NULL = standard input */
     int samples_are;        /* EM_SAMPLES_* of io/em_samples.h (default: labels) */
     size_t sweep_i, sweep_n; /* epsilon sweep: run sweep_i of sweep_n (sweep_n 0: one epsilon, no sweep) */
-    uint64_t mc;            /* --mc N (utility) */
 } em_cli;
 
 void em_cli_init(em_cli *c, const char *cmd);

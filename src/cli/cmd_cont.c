@@ -337,9 +337,9 @@ int cmd_quantile(int argc, char **argv) { return run_pointwise(argc, argv, K_QUA
 /* ----------------------------------------------------------------- utility */
 
 static const char help_utility[] =
-    "usage: expmech utility --epsilon E [--sensitivity D] [--variant V] [--digits K]\n"
-    "                       [--loss-at T[,T...]] [--format csv|json] [--mc N [--seed S]]\n"
-    "                       [FILE]\n"
+    "usage: expmech utility (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
+    "                       [--variant V] [--digits K] [--loss-at T[,T...]]\n"
+    "                       [--format csv|json] [--mc N [--seed S]] [FILE]\n"
     "\n"
     "The exact utility report of the exponential mechanism over the scenario FILE (finite,\n"
     "finite with a measure column, or continuous), standard, monotone or permute-and-flip\n"
@@ -367,6 +367,8 @@ static const char help_utility[] =
     "--mc N (2 <= N <= 10^9): N exact draws (the sampler of expmech sample; --seed S for\n"
     "reproducible ones, else the OS random source) and their mean loss with its standard\n"
     "error, as %.17g doubles: an estimate beside the exact expected_loss, never instead.\n"
+    "A sweep of epsilon (--epsilon E1,E2,... or LO:HI:N, --epsilon-log LO:HI:N): one row\n"
+    "per epsilon under one header line; JSON: a list of the objects.\n"
     EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 

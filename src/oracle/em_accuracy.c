@@ -1,7 +1,6 @@
 /* em_accuracy.c: permute-and-flip's utility report and the accuracy theorem's bounds,
  * correctly rounded by em_round over interval bounds (em_accuracy.h). */
 #include <stdlib.h>
-#include <string.h>
 
 #include <mpfr.h>
 
@@ -44,6 +43,13 @@ static int refine_cmp(void *ctx, const mpq_t B, int *sign)
     return st;
 }
 
+/* [0, tiny] with tiny at the bottom of MPFR's widest range: no precision separates the
+ * value from 0 (em_pf_pmf refuses such a probability the same way) */
+static int below_range(const mpfr_t lo, const mpfr_t hi)
+{
+    return mpfr_zero_p(lo) && !mpfr_zero_p(hi) && mpfr_get_exp(hi) <= mpfr_get_emin_min() + 64;
+}
+
 static mpfr_prec_t prec0(int K) { return 128 + (mpfr_prec_t)(K * 3.33) + 64; }
 
 static int round_ziv(void *ctx, int K, em_cval *out)
@@ -79,15 +85,6 @@ static int round_rat(const mpq_t q, int K, em_cval *out)
     struct rat r = {{rat_bounds}, q};
     em_rval rv = {rat_bounds, rat_cmp, &r};
     return em_round(&rv, K, prec0(K), out);
-}
-
-static int exact(em_cval *out, const char *s, double d)
-{
-    em_cval_clear(out);
-    out->str = strdup(s);
-    out->d = d;
-    out->flags = EM_CV_EXACT;
-    return out->str ? EM_OK : EM_ERR_NOMEM;
 }
 
 /* ------------------------------------------------------------ permute-and-flip */
@@ -273,7 +270,7 @@ static int pfq_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         break;
     }
     mpfr_clears(a, b, c, d, (mpfr_ptr)0);
-    return EM_OK;
+    return below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
 }
 
 static int pf_round(em_pfu *P, int kind, mpq_srcptr t, em_cval *out)
@@ -291,10 +288,10 @@ int em_pfu_utility(em_pfu *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval 
     if (st == EM_OK && P->modes == P->left) { /* every output at opt: no loss, exactly */
         st = round_rat(P->opt, P->K, eu);
         if (st == EM_OK)
-            st = exact(loss, "0", 0.0);
+            st = em_cval_exact(loss, "0", 0.0);
         if (st == EM_OK)
-            st = exact(sd, "0", 0.0);
-        return st == EM_OK ? exact(p_best, "1", 1.0) : st;
+            st = em_cval_exact(sd, "0", 0.0);
+        return st == EM_OK ? em_cval_exact(p_best, "1", 1.0) : st;
     }
     if (st == EM_OK)
         st = pf_round(P, Q_EU, NULL, eu);
@@ -315,7 +312,7 @@ int em_pfu_loss_tail(em_pfu *P, const mpq_t t, em_cval *out)
     for (size_t i = 0; i < P->n; i++)
         k += !P->excluded[i] && mpq_cmp(P->loss[i], t) > 0;
     /* none: exactly 0; some: a sum of probabilities below 1 (a mode has mass) */
-    return k == 0 ? exact(out, "0", 0.0) : pf_round(P, Q_TAIL, t, out);
+    return k == 0 ? em_cval_exact(out, "0", 0.0) : pf_round(P, Q_TAIL, t, out);
 }
 
 /* ------------------------------------------------------------- the theorem */
@@ -347,7 +344,7 @@ static int thm_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         }
     }
     mpfr_clear(a);
-    return EM_OK;
+    return below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
 }
 
 int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digits,
@@ -383,7 +380,7 @@ int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digit
             st = refine_cmp(&T, one, &s);
         mpq_clear(one);
         if (st == EM_OK)
-            st = s >= 0 ? exact(pb, "1", 1.0) : round_ziv(&T, digits, pb);
+            st = s >= 0 ? em_cval_exact(pb, "1", 1.0) : round_ziv(&T, digits, pb);
     }
     mpq_clear(T.x);
     return st;

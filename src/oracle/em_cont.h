@@ -89,6 +89,8 @@ typedef struct em_cval {
 
 void em_cval_init(em_cval *v);
 void em_cval_clear(em_cval *v);
+/* v set to the exact value s (EM_CV_EXACT) and its double d: EM_OK or EM_ERR_NOMEM. */
+int em_cval_exact(em_cval *v, const char *s, double d);
 
 /* ------------------------------------------------------------------ laws */
 

@@ -303,6 +303,16 @@ static int pf_expand(em_mech *m, em_error *err)
     return em_scn_expand(m->scn, err);
 }
 
+/* A failure of a computation over PF's pmf, which has no logarithmic fallback. */
+static int pf_fail(em_error *err, int st)
+{
+    if (st == EM_ERR_UNDECIDED)
+        return em_err(err, st, "variant pf: not computed: a value lies below MPFR's exponent "
+                      "range (about 10^-1.4e18) or needs more than 2^20 bits, and the "
+                      "permute-and-flip pmf has no logarithmic fallback");
+    return em_err(err, st, "variant pf: %s", em_strerror(st));
+}
+
 static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
 {
     em_scenario *sc = &m->scn->sc;
@@ -333,11 +343,7 @@ static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
         st = pf_logs(sc, m->eps, m->delta, m->digits, t->left == 1, t);
     if (st != EM_OK) {
         pf_table_free(t, n);
-        if (st == EM_ERR_UNDECIDED)
-            return em_err(err, st, "variant pf: not computed: a probability lies below MPFR's "
-                          "exponent range (about 10^-1.4e18) or needs more than 2^20 bits, and "
-                          "the permute-and-flip pmf has no logarithmic fallback");
-        return em_err(err, st, "variant pf: %s", em_strerror(st));
+        return pf_fail(err, st);
     }
     c->pf = t;
     return EM_OK;
@@ -654,6 +660,19 @@ int em_sample_cont(em_mech *m, const em_sample_opts *o, size_t n, double *out, e
 
 /* ----------------------------------------------------------- continuous laws */
 
+/* The strings of v1 and v2 handed to *o1 and *o2 (a NULL o1 or o2: not wanted). */
+static void take(em_cval *v1, char **o1, em_cval *v2, char **o2)
+{
+    if (o1) {
+        *o1 = v1->str;
+        v1->str = NULL;
+    }
+    if (o2) {
+        *o2 = v2->str;
+        v2->str = NULL;
+    }
+}
+
 /* One or two exact numbers in, one em_cont computation, one or two strings out. */
 enum { F_CDF, F_DENSITY, F_QUANTILE, F_INTERVAL, F_TAIL };
 
@@ -693,12 +712,7 @@ static int pointwise(em_mech *m, int f, const char *fn, const char *x, const cha
     }
     mpq_clears(a, b, (mpq_ptr)0);
     if (st == EM_OK) {
-        *out = v1.str;
-        v1.str = NULL;
-        if (out2) {
-            *out2 = v2.str;
-            v2.str = NULL;
-        }
+        take(&v1, out, &v2, out2);
         em_err_ok(err);
     }
     em_cval_clear(&v1);
@@ -774,11 +788,10 @@ int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
     if (st == EM_OK && mpq_sgn(q) < 0)
         st = em_err(err, EM_ERR_DOMAIN, "em_loss_tail: a loss threshold must be >= 0");
     else if (st == EM_OK && (st = em_pfu_loss_tail(P, q, &v)) != EM_OK)
-        fail(err, st, NULL);
+        pf_fail(err, st);
     mpq_clear(q);
     if (st == EM_OK) {
-        *out = v.str;
-        v.str = NULL;
+        take(&v, out, NULL, NULL);
         em_err_ok(err);
     }
     em_cval_clear(&v);
@@ -912,7 +925,8 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
     for (int k = 0; k < 5; k++)
         em_cval_init(&v[k]);
     if (P) {
-        st = em_pfu_utility(P, &v[0], &v[1], &v[2], &v[3], &v[4]);
+        if ((st = em_pfu_utility(P, &v[0], &v[1], &v[2], &v[3], &v[4])) != EM_OK)
+            pf_fail(err, st);
     } else {
         st = em_cont_utility(L, &v[1], &v[2], &v[0]);
         if (st == EM_OK)
@@ -921,7 +935,7 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
             st = em_cont_p_best(L, &v[4]);
     }
     em_utility_result *r = st == EM_OK ? calloc(1, sizeof *r) : NULL;
-    if (st != EM_OK)
+    if (st != EM_OK && !P)
         fail(err, st, NULL);
     else if (!r)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
@@ -994,18 +1008,14 @@ int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound, char *
         mpq_canonicalize(c);
         st = em_theorem_bounds(tot, c, t ? tq : NULL, m->digits,
                                expected_loss_bound ? &eb : NULL, &pb);
-        if (st != EM_OK)
+        if (st == EM_ERR_UNDECIDED)
+            em_err(err, st, "the bound ratio exp(-c t) at t = %.60s lies below MPFR's exponent "
+                   "range (about 10^-1.4e18): not computed", t);
+        else if (st != EM_OK)
             fail(err, st, NULL);
     }
     if (st == EM_OK) {
-        if (expected_loss_bound) {
-            *expected_loss_bound = eb.str;
-            eb.str = NULL;
-        }
-        if (t) {
-            *p_bound = pb.str;
-            pb.str = NULL;
-        }
+        take(&eb, expected_loss_bound, &pb, t ? p_bound : NULL);
         em_err_ok(err);
     }
     em_cval_clear(&eb);
