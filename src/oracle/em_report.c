@@ -148,8 +148,8 @@ static int log_point(const mpq_t lo, const mpq_t ratio, unsigned long i, unsigne
         if (mpq_equal(r, x))
             goto done;
     }
-    st = em_err(err, EM_ERR_DOMAIN, "log-spaced point %lu of %lu: not decided at %ld bits", i,
-                m + 1, (long)ZIV_MAX_PREC);
+    st = em_err(err, EM_ERR_DOMAIN, "log-spaced point %lu of %lu: not decided at %ld bits",
+                i + 1, m + 1, (long)ZIV_MAX_PREC);
 done:
     mpz_clears(rn, rd, (mpz_ptr)0);
     mpq_clears(x, y, (mpq_ptr)0);
