@@ -325,25 +325,33 @@ static int cmp_q(const void *x, const void *y)
     return mpq_cmp(*(const mpq_t *)x, *(const mpq_t *)y);
 }
 
+/* A candidate of largest utility (the scenario expanded). */
+static size_t top_of(const em_scenario *sc, size_t n)
+{
+    size_t top = 0;
+    for (size_t i = 1; i < n; i++)
+        if (!sc->excluded[i] && (sc->excluded[top] || mpq_cmp(sc->u[i], sc->u[top]) > 0))
+            top = i;
+    return top;
+}
+
 /* The exponents c (u_i - max u) of m's law over its candidates not excluded, sorted, into
    t[0..*nt), and the labels of the modes (t = 0) into e. */
 static int exponents(em_mech *m, mpq_t *t, size_t *nt, em_group_report *e, em_error *err)
 {
     em_scn *s = em_mech_scn(m);
-    size_t n = em_scn_size(s), top = 0;
+    size_t n = em_scn_size(s);
     int st = em_scn_expand(s, err);
     if (st != EM_OK)
         return st;
     const em_scenario *sc = &s->sc;
+    size_t top = top_of(sc, n);
     mpq_t c;
     mpq_init(c);
     mpq_div(c, m->eps, m->delta);
     if (m->variant != EM_MONOTONE) /* standard and pf: eps / (2 delta) */
         mpz_mul_ui(mpq_denref(c), mpq_denref(c), 2);
     mpq_canonicalize(c);
-    for (size_t i = 1; i < n; i++)
-        if (!sc->excluded[i] && (sc->excluded[top] || mpq_cmp(sc->u[i], sc->u[top]) > 0))
-            top = i;
     e->modes = calloc(n, sizeof *e->modes);
     if (!e->modes)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
@@ -477,10 +485,7 @@ static int q_interval(em_groups *g, size_t j, const em_groups_opts *o, const cha
     em_scn *s = em_score_scn(g->score[j]);
     const em_scenario *sc = &s->sc;
     int st = em_mech_new(s, &mo, &m, err);
-    size_t n = em_scn_size(s), top = 0;
-    for (size_t i = 1; i < n; i++)
-        if (!sc->excluded[i] && (sc->excluded[top] || mpq_cmp(sc->u[i], sc->u[top]) > 0))
-            top = i;
+    size_t n = em_scn_size(s), top = top_of(sc, n); /* expanded by exponents() */
     mpq_t x, rel;
     mpq_inits(x, rel, (mpq_ptr)0);
     mpq_set_ui(lo, 0, 1);
