@@ -69,7 +69,8 @@ static const char calc_py[] =
     "    for name, n, share, eg, q in rows:\n"
     "        d = dec(F(n - 2 * dict((g[0], g[2]) for g in groups)[name], n))\n"
     "        print(','.join([E, name, str(n), exact(share), exact(eg), 'NonViolent',\n"
-    "                        lib(1 - q), lib(d * q), lib(gap) if gap else '0']))\n";
+    "                        lib(1 - q) if 1 - q < 1 else '0.' + '9' * 17, lib(d * q),\n"
+    "                        lib(gap) if gap else '0']))\n";
 
 static char want[1 << 16];
 
@@ -111,6 +112,11 @@ START_TEST(proven_sensitivity)
     ck_assert_int_eq(run("$E groups --epsilon 1,5.5,10 --split proportional %s", ARGS), 0);
     ck_assert_msg(!strcmp(out, want), "got\n%s\nwant\n%s", out, want);
     ck_assert(strstr(errtxt, "sensitivity 1/70 (header of group Red)"));
+    /* probabilities below the exact parser's 10^-10000: the gap from them all the same */
+    expect("full", "proven", "2000");
+    ck_assert_int_eq(run("$E groups --epsilon 2000 --split full %s", ARGS), 0);
+    ck_assert_msg(!strcmp(out, want), "got\n%s\nwant\n%s", out, want);
+    ck_assert(strstr(out, "e-12161,"));
 }
 END_TEST
 
@@ -148,6 +154,35 @@ START_TEST(gap_zero_and_ties)
     ck_assert_int_eq(run("$E groups --epsilon 1 --split full --data t.csv --column v --group-by g "
                          "--candidates c.txt --function count --format json"), 0);
     ck_assert_msg(strstr(out, "\"true_mode\": [\"x\", \"y\"]"), "%s", out);
+}
+END_TEST
+
+/* permute-and-flip over two candidates: the mode first (1/2) is kept; the other first is
+   kept with probability q = exp(-x), else the mode follows: P(mode) = 1 - q/2 */
+static const char pf_py[] =
+    "from decimal import Decimal as D, getcontext\n"
+    "getcontext().prec = 60\n"
+    "for eg, n, v in [('0.3', 30, 1), ('0.7', 70, 9), ('3', 30, 1), ('7', 70, 9)]:\n"
+    "    x = D(eg) / 2 * D(n - 2 * v) / n\n"
+    "    print(format(1 - (-x).exp() / 2, '.17g'))\n";
+
+START_TEST(permute_and_flip)
+{
+    socks();
+    put("pf.py", pf_py);
+    ck_assert_int_eq(run("python3 pf.py"), 0);
+    strcpy(want, out);
+    int st = run("$E groups --epsilon 1,10 --split proportional --sensitivity 1 --variant pf %s",
+                 ARGS);
+    if (st == 2 && strstr(errtxt, "pf is not available")) /* em_utility without pf */
+        return;
+    ck_assert_msg(st == 0, "%s", errtxt);
+    for (char *p = want, *nl; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+        *nl = 0;
+        char field[128];
+        snprintf(field, sizeof field, ",NonViolent,%.60s,", p);
+        ck_assert_msg(strstr(out, field), "%s not in\n%s", field, out);
+    }
 }
 END_TEST
 
@@ -311,6 +346,7 @@ static Suite *suite(void)
     tcase_add_test(tc, splits);
     tcase_add_test(tc, gap_zero_and_ties);
     tcase_add_test(tc, json_sweep);
+    tcase_add_test(tc, permute_and_flip);
     tcase_add_test(tc, score_output_dir);
     tcase_add_test(tc, api);
     tcase_add_test(tc, doc_blocks);

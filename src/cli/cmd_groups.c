@@ -123,8 +123,10 @@ static int print_csv(const em_groups *g, const char *eps, const em_groups_report
     for (size_t j = 0; j < r->n; j++) {
         const em_group_report *e = &r->group[j];
         char *m = modes_text(e);
-        if (!m)
+        if (!m) {
+            fputs("expmech groups: out of memory\n", stderr);
             return EM_EXIT_INTERNAL;
+        }
         printf("%s,", eps);
         em_cli_csv_label(em_groups_name(g, j));
         printf(",%zu,%s,%s,", em_groups_rows(g, j), e->share, e->epsilon);
@@ -166,11 +168,16 @@ static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char *
     em_groups_report **r = calloc(n, sizeof *r);
     em_error e;
     int rc = r ? EM_EXIT_OK : EM_EXIT_INTERNAL;
+    if (!r)
+        fprintf(stderr, "%s: out of memory\n", c->cmd);
     for (size_t i = 0; i < n && rc == EM_EXIT_OK; i++) {
         em_groups_opts o = *base;
         o.epsilon = eps[i];
-        if (em_groups_analyse(g, &o, &r[i], &e) != EM_OK)
-            rc = em_cli_fail(c->cmd, n > 1 ? eps[i] : NULL, &e);
+        if (em_groups_analyse(g, &o, &r[i], &e) == EM_OK)
+            continue;
+        char what[80];
+        snprintf(what, sizeof what, "--epsilon %.40s", eps[i]);
+        rc = em_cli_fail(c->cmd, n > 1 ? what : NULL, &e);
     }
     for (size_t j = 0; rc == EM_EXIT_OK && j < em_groups_count(g); j++)
         fprintf(stderr, "%s: group %s: %s\n", c->cmd, em_cli_human(em_groups_name(g, j)),
@@ -187,8 +194,6 @@ static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char *
         print_json(g, eps[i], split, r[i], n > 1 ? "  " : "");
         printf("%s", n == 1 ? "\n" : i + 1 < n ? ",\n" : "\n]\n");
     }
-    if (rc == EM_EXIT_INTERNAL)
-        fprintf(stderr, "%s: out of memory\n", c->cmd);
     for (size_t i = 0; r && i < n; i++)
         em_groups_report_free(r[i]);
     free(r);

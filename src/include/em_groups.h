@@ -96,10 +96,13 @@ typedef struct em_groups_report {
     size_t n;              /* = em_groups_count */
     em_group_report *group;
     char *gap;             /* max - min over the groups of P(true mode): exact, correctly
-                              rounded (Ziv: both probabilities to D >= digits + 8 digits,
-                              D doubled up to 1000 until both ends of the difference's
-                              interval round alike); "0" exactly when every group's law is
-                              the same (the same exponents c (u - max u)) */
+                              rounded (Ziv: as the difference of the P(no true mode), sums
+                              of the other candidates' probabilities correctly rounded to
+                              D >= digits + 8 digits, so that it keeps its relative
+                              precision however close to 1 the probabilities are; D doubled
+                              up to 1000 until both ends of the difference's interval
+                              round alike); "0" exactly when every group's law is the same
+                              (the same exponents c (u - max u)) */
     double gap_d;
 } em_groups_report;
 

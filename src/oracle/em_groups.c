@@ -4,6 +4,7 @@
  * correctly rounded probabilities. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,25 +325,33 @@ static int cmp_q(const void *x, const void *y)
     return mpq_cmp(*(const mpq_t *)x, *(const mpq_t *)y);
 }
 
+/* A candidate of largest utility (the scenario expanded). */
+static size_t top_of(const em_scenario *sc, size_t n)
+{
+    size_t top = 0;
+    for (size_t i = 1; i < n; i++)
+        if (!sc->excluded[i] && (sc->excluded[top] || mpq_cmp(sc->u[i], sc->u[top]) > 0))
+            top = i;
+    return top;
+}
+
 /* The exponents c (u_i - max u) of m's law over its candidates not excluded, sorted, into
    t[0..*nt), and the labels of the modes (t = 0) into e. */
 static int exponents(em_mech *m, mpq_t *t, size_t *nt, em_group_report *e, em_error *err)
 {
     em_scn *s = em_mech_scn(m);
-    size_t n = em_scn_size(s), top = 0;
+    size_t n = em_scn_size(s);
     int st = em_scn_expand(s, err);
     if (st != EM_OK)
         return st;
     const em_scenario *sc = &s->sc;
+    size_t top = top_of(sc, n);
     mpq_t c;
     mpq_init(c);
     mpq_div(c, m->eps, m->delta);
     if (m->variant != EM_MONOTONE) /* standard and pf: eps / (2 delta) */
         mpz_mul_ui(mpq_denref(c), mpq_denref(c), 2);
     mpq_canonicalize(c);
-    for (size_t i = 1; i < n; i++)
-        if (!sc->excluded[i] && (sc->excluded[top] || mpq_cmp(sc->u[i], sc->u[top]) > 0))
-            top = i;
     e->modes = calloc(n, sizeof *e->modes);
     if (!e->modes)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
@@ -433,38 +442,85 @@ static char *round_k(const mpq_t q, int K)
     return out;
 }
 
-/* The interval [lo, hi] holding group j's P(true mode), from its rounding to D digits
-   (within one unit of the last digit, which covers the nines of a value near 1). */
-static int p_interval(em_groups *g, size_t j, const em_groups_opts *o, const char *eps, int D,
+/* A probability as the library writes it ("0.25", "1.5e-78000") into q: 0 when q is its
+   value, 1 when it is below 10^-EXP_MAX (q is then that bound), -1 when unreadable.  The
+   exact parser stops at exponents of 10^4; these decimals have up to 1000 digits and an
+   exponent of any length. */
+#define EXP_MAX 1000000L
+static int parse_prob(const char *text, mpq_t q)
+{
+    const char *e = strchr(text, 'e');
+    int kind;
+    if (em_q_parse(text, e ? (size_t)(e - text) : strlen(text), 0, q, &kind, NULL) != EM_OK)
+        return -1;
+    if (!e)
+        return 0;
+    char *end;
+    errno = 0;
+    long x = strtol(e + 1, &end, 10);
+    if (*end || end == e + 1 || (errno && x != LONG_MIN) || x > 0)
+        return -1;
+    mpz_t p10;
+    mpz_init(p10);
+    int below = errno || x < -EXP_MAX;
+    mpz_ui_pow_ui(p10, 10, below ? (unsigned long)EXP_MAX : (unsigned long)-x);
+    if (below)
+        mpq_set_ui(q, 1, 1);
+    mpz_mul(mpq_denref(q), mpq_denref(q), p10);
+    mpq_canonicalize(q);
+    mpz_clear(p10);
+    return below;
+}
+
+/* The interval [lo, hi] holding group j's P(no true mode) = 1 - P(true mode), the sum of
+   the other candidates' probabilities, each correctly rounded to D digits: within
+   eps = 10^(1-D) of itself relatively, so the sum is too, however small (a gap between
+   probabilities near 1 is a difference of these).  A probability below 10^-EXP_MAX
+   counts as [0, 10^-EXP_MAX]. */
+static int q_interval(em_groups *g, size_t j, const em_groups_opts *o, const char *eps, int D,
                       mpq_t lo, mpq_t hi, em_error *err)
 {
     em_mech *m = NULL;
-    em_utility_result *u = NULL;
-    int st = run_group(g, j, o, eps, D, &m, &u, err);
-    int kind;
-    if (st == EM_OK && em_q_parse_str(u->p_best, 0, lo, &kind, NULL) != EM_OK)
-        st = em_err(err, EM_ERR_UNDECIDED, "group %s: P(true mode) '%s' unreadable", g->name[j],
-                    u->p_best);
-    if (st == EM_OK) {
-        mpz_t p10;
-        mpz_init(p10);
-        mpz_ui_pow_ui(p10, 10, (unsigned long)(D - 1));
-        mpq_set(hi, lo);
-        mpz_mul(mpq_denref(hi), mpq_denref(hi), p10);
-        mpq_canonicalize(hi); /* hi = p_D 10^(1-D) >= one unit of the last digit */
-        mpq_sub(lo, lo, hi);
-        mpq_mul_2exp(hi, hi, 1);
-        mpq_add(hi, lo, hi);
-        mpz_clear(p10);
+    em_opts mo = {eps, o->sensitivity, o->variant, o->force, D};
+    em_scn *s = em_score_scn(g->score[j]);
+    const em_scenario *sc = &s->sc;
+    int st = em_mech_new(s, &mo, &m, err);
+    size_t n = em_scn_size(s), top = top_of(sc, n); /* expanded by exponents() */
+    mpq_t x, rel;
+    mpq_inits(x, rel, (mpq_ptr)0);
+    mpq_set_ui(lo, 0, 1);
+    mpq_set_ui(hi, 0, 1);
+    for (size_t i = 0; i < n && st == EM_OK; i++) {
+        if (sc->excluded[i] || mpq_equal(sc->u[i], sc->u[top]))
+            continue;
+        em_prob pr;
+        if ((st = em_probs_get(m, i, &pr, err)) != EM_OK)
+            break;
+        int r = parse_prob(pr.prob, x);
+        if (r < 0) {
+            st = em_err(err, EM_ERR_UNDECIDED, "group %s: probability '%s' unreadable",
+                        g->name[j], pr.prob);
+            break;
+        }
+        mpq_add(r ? hi : lo, r ? hi : lo, x);
     }
-    em_utility_result_free(u);
+    if (st == EM_OK) {
+        mpz_set_ui(mpq_numref(rel), 1);
+        mpz_ui_pow_ui(mpq_denref(rel), 10, (unsigned long)(D - 1));
+        mpq_mul(x, lo, rel);
+        mpq_add(hi, hi, lo);
+        mpq_add(hi, hi, x);
+        mpq_sub(lo, lo, x);
+    }
+    mpq_clears(x, rel, (mpq_ptr)0);
     em_mech_free(m);
     return st;
 }
 
-/* max_j P_j - min_j P_j by Ziv's strategy: every P_j to D digits, the difference's
-   interval [max lo - min hi, max hi - min lo]; decided when both ends round alike (K
-   digits and double); else D doubled, up to the oracle's 1000 digits. */
+/* max_j P_j - min_j P_j = max_j Q_j - min_j Q_j (Q = 1 - P) by Ziv's strategy: every Q_j
+   from probabilities to D digits, the difference's interval [max lo - min hi, max hi -
+   min lo]; decided when both ends round alike (K digits and double); else D doubled, up
+   to the oracle's 1000 digits. */
 static int gap_decide(em_groups *g, const em_groups_opts *o, char **eps, int K,
                       em_groups_report *r, em_error *err)
 {
@@ -479,7 +535,7 @@ static int gap_decide(em_groups *g, const em_groups_opts *o, char **eps, int K,
             break;
         }
         for (size_t j = 0; j < g->k && st == EM_OK; j++) {
-            st = p_interval(g, j, o, eps[j], D, lo, hi, err);
+            st = q_interval(g, j, o, eps[j], D, lo, hi, err);
             if (st == EM_OK && (j == 0 || mpq_cmp(lo, a[0]) > 0))
                 mpq_set(a[0], lo);
             if (st == EM_OK && (j == 0 || mpq_cmp(hi, a[1]) > 0))
