@@ -467,6 +467,32 @@ static void script(FILE *g, const plot *p, size_t xcol, size_t scol, const char 
     fputc('\n', g);
 }
 
+/* gnuplot on PATH (as execvp searches it).  Looked up before posix_spawnp, whose
+ * failure to find a program is not always reported as ENOENT (under valgrind the child
+ * exits 127 instead). */
+static int gnuplot_on_path(void)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    for (;;) {
+        const char *end = strchr(path, ':');
+        size_t n = end ? (size_t)(end - path) : strlen(path);
+        char *f = malloc(n + sizeof "/gnuplot");
+        if (f) {
+            memcpy(f, n ? path : ".", n ? n : 1);
+            strcpy(f + (n ? n : 1), "/gnuplot");
+            int ok = access(f, X_OK) == 0;
+            free(f);
+            if (ok)
+                return 1;
+        }
+        if (!end)
+            return 0;
+        path = end + 1;
+    }
+}
+
 /* gnuplot with the script on its standard input; 0, or an exit status after a message. */
 static int run_gnuplot(const plot *p, int out, size_t xcol, size_t scol, const char **xs,
                        size_t nx, const char **ss, size_t ns)
@@ -481,7 +507,8 @@ static int run_gnuplot(const plot *p, int out, size_t xcol, size_t scol, const c
     /* -d: no ~/.gnuplot or system gnuplotrc, so the figure depends on the table only. */
     char *argv[] = {"gnuplot", "-d", NULL};
     pid_t pid;
-    int e = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+    int e = gnuplot_on_path() ? posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ)
+                              : ENOENT;
     posix_spawn_file_actions_destroy(&fa);
     close(fd[0]);
     if (e) {
