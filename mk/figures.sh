@@ -37,11 +37,13 @@ em() {
 label() { sed "1s/^/$1,/;2,\$s/^/$2,/"; }
 
 # seed 003's continuous pricing scenario: revenue of a posted price on [0, 3.5].
-printf '# output: continuous\n# sensitivity: 3.5\n0,1,0,4\n1,3.01,0,1\n3.01,3.5,0,0\n' >"$tmp/pricing.scn"
+printf '# output: continuous\n# sensitivity: 3.5\n0,1,0,4\n1,3.01,0,1\n3.01,3.5,0,0\n' \
+  >"$tmp/pricing.scn"
 # seed 000's marital counts as a count score (proven monotone): the frontier's scenario.
 em example marital-raw | grep -v '^#' >"$tmp/marital.agg"
 cut -d, -f1 "$tmp/marital.agg" >"$tmp/marital.cand"
-em score count --aggregated --data "$tmp/marital.agg" --candidates "$tmp/marital.cand" >"$tmp/count.scn"
+em score count --aggregated --data "$tmp/marital.agg" --candidates "$tmp/marital.cand" \
+  >"$tmp/count.scn"
 
 # a. seed 000 and 004: the exact distribution over the candidates at three epsilons.
 em example marital | em probs --epsilon 0.1,1,10 >"$d/marital_probs.csv"
@@ -51,7 +53,8 @@ em example occupation | em probs --epsilon 0.1,1,10 >"$d/occupation_probs.csv"
 # randomized response's output distribution (x = 1: output 1 is a positive).
 em density --epsilon 0.01,1,5 --grid 0:3.5:701 "$tmp/pricing.scn" >"$d/pricing_density.csv"
 em utility --epsilon 0.001:90.001:91 "$tmp/pricing.scn" >"$d/pricing_loss.csv"
-em utility --epsilon 0.001:90.001:10 --mc 10000 --seed 3 "$tmp/pricing.scn" >"$d/pricing_loss_mc.csv"
+em utility --epsilon 0.001:90.001:10 --mc 10000 --seed 3 "$tmp/pricing.scn" \
+  >"$d/pricing_loss_mc.csv"
 em score rr --x 1 | em probs --epsilon 0.001:90.001:91 >"$d/rr_probs.csv"
 # c. seed 001: per group (30 Blue socks, 1 violent; 70 Red, 9 violent), with epsilon split
 # by the group's share of the rows (0.3 and 0.7), P(the output is the true mode).
@@ -65,7 +68,9 @@ printf 'Violent\nNonViolent\n' >"$tmp/socks.cand"
 em groups --epsilon 0.2:20:100 --split proportional --sensitivity 1 --data "$tmp/socks.csv" \
   --column scary --group-by sock_color --candidates "$tmp/socks.cand" >"$d/socks_groups.csv"
 # d. the privacy-utility frontier: standard, monotone, permute-and-flip, same scenario.
-frontier() { em utility --variant "$1" --epsilon-log 0.0001:0.01:41 "$tmp/count.scn" | label variant "$1"; }
+frontier() {
+  em utility --variant "$1" --epsilon-log 0.0001:0.01:41 "$tmp/count.scn" | label variant "$1"
+}
 frontier standard >"$d/frontier.csv"
 for v in monotone pf; do frontier $v | tail -n +2; done >>"$d/frontier.csv"
 
