@@ -131,6 +131,10 @@ START_TEST(bad_specs)
         {"1,x", 0, EM_ERR_PARSE, "bad number 'x'"},
         {"2", 1, EM_ERR_PARSE, "expected LO:HI:N"},
         {"1,2", 1, EM_ERR_PARSE, "expected LO:HI:N"},
+        /* (10^10000 - 10^-10000)/2 has 20001 digits: more than a number may have */
+        {"1e-10000:1e10000:3", 0, EM_ERR_PARSE, "point 2: too many digits"},
+        /* 10^5 points of about 2 x 1000 digits (the step has the factor 1/99999) */
+        {"1e-1000:1:100000", 0, EM_ERR_PARSE, "pass 64 MiB"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char **v = (char **)&err; /* not NULL: must come back NULL */

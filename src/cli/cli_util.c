@@ -161,7 +161,7 @@ static int set_epsilon(em_cli *c, unsigned flag, const char *name, const char *v
     }
     int kind;
     c->eps_text = c->eps_all[0];
-    em_q_parse_str(c->eps_text, 0, c->eps, &kind, NULL);
+    em_q_parse_str(c->eps_text, 0, c->eps, &kind, NULL); /* accepted: the sweep parsed it */
     c->sweep_n = flag == EM_OPT_EPSILON_LOG || strpbrk(v, ",:") ? c->eps_count : 0;
     return -1;
 }

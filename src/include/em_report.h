@@ -21,6 +21,10 @@ extern "C" {
  * > 0, exact, finite; N <= EM_SWEEP_MAX.  *out is a malloc'd array of *n malloc'd texts
  * (em_sweep_free).  Errors: EM_ERR_NULL, EM_ERR_PARSE ("bad number 'X': why", a malformed
  * spec, N out of range), EM_ERR_EPSILON (a value <= 0), EM_ERR_NOMEM.
+ * Also EM_ERR_PARSE: a linear point with more digits than a number may have (10000:
+ * em_mech_new could not read it), and points whose texts together pass 64 MiB;
+ * EM_ERR_DOMAIN: a log-spaced point not decided at 2^20 bits (an irrational point is
+ * decided long before).
  *
  * The texts: a value or list item as given; a linear point as its exact decimal when it
  * has one of at most 40 significant digits ("0.001:90.001:10": "0.001", "10.001", ...,

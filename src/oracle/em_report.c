@@ -16,6 +16,7 @@
 #define SWEEP_DIGITS 17        /* significant digits of a log-spaced inner point */
 #define LINEAR_DIGITS 40       /* an exact decimal up to this many digits, else num/den */
 #define ZIV_MAX_PREC (1L << 20) /* bits; an irrational point is decided long before */
+#define TEXT_MAX (1L << 26)    /* bytes of all the points' texts: 64 MiB */
 
 void em_sweep_free(char **v, size_t n)
 {
@@ -147,12 +148,31 @@ static int log_point(const mpq_t lo, const mpq_t ratio, unsigned long i, unsigne
         if (mpq_equal(r, x))
             goto done;
     }
-    st = em_err(err, EM_ERR_DOMAIN, "log-spaced point %lu of %lu: not decided at %ld bits", i,
-                m + 1, (long)ZIV_MAX_PREC);
+    st = em_err(err, EM_ERR_DOMAIN, "log-spaced point %lu of %lu: not decided at %ld bits",
+                i + 1, m + 1, (long)ZIV_MAX_PREC);
 done:
     mpz_clears(rn, rd, (mpz_ptr)0);
     mpq_clears(x, y, (mpq_ptr)0);
     return st;
+}
+
+/* The text of point i (x, which it overwrites) of the sweep s: one em_mech_new reads back
+ * (a point between two numbers of 10^4 digits may have more), with *total, the bytes of
+ * the texts so far, at most TEXT_MAX (10^5 such points would take gigabytes). */
+static int text(const char *s, mpq_t x, unsigned long i, char **out, size_t *total,
+                em_error *err)
+{
+    int kind;
+    const char *msg = NULL;
+    if (!(*out = em_q_to_string(x, LINEAR_DIGITS)))
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    if ((*total += strlen(*out)) > TEXT_MAX)
+        return em_err(err, EM_ERR_PARSE, "sweep '%.60s': the points' texts pass %ld MiB", s,
+                      TEXT_MAX >> 20);
+    if (em_q_parse_str(*out, 0, x, &kind, &msg) != EM_OK)
+        return em_err(err, EM_ERR_PARSE, "sweep '%.60s': point %lu: %s", s, i + 1,
+                      msg ? msg : "malformed");
+    return EM_OK;
 }
 
 /* The points of LO:HI:N (s has exactly two colons) into v[0..n). */
@@ -161,6 +181,7 @@ static int range(const char *s, int log_spaced, char ***v, size_t *n, em_error *
     const char *c1 = strchr(s, ':'), *c2 = strchr(c1 + 1, ':');
     mpq_t lo, hi, step, x;
     mpq_inits(lo, hi, step, x, (mpq_ptr)0);
+    size_t total = 0;
     int st = value(s, (size_t)(c1 - s), lo, err);
     if (st == EM_OK)
         st = value(c1 + 1, (size_t)(c2 - c1 - 1), hi, err);
@@ -190,8 +211,8 @@ static int range(const char *s, int log_spaced, char ***v, size_t *n, em_error *
                 mpq_mul(x, x, step);
                 mpq_add(x, x, lo);
             }
-            if (st == EM_OK && !((*v)[i] = em_q_to_string(x, LINEAR_DIGITS)))
-                st = em_err(err, EM_ERR_NOMEM, "out of memory");
+            if (st == EM_OK)
+                st = text(s, x, i, &(*v)[i], &total, err);
         }
     }
     mpq_clears(lo, hi, step, x, (mpq_ptr)0);
