@@ -25,7 +25,7 @@ BENCHES  := $(BENCH_SRC:stats/%.c=$(B)/stats/%)
 HEADERS  := $(wildcard src/include/*.h src/*/*.h spec/*.acsl tests/*.h stats/*.h)
 
 .PHONY: all deps demo check unit python sanitize valgrind verify prove stats stats-full bench clean help \
-        install uninstall install-check
+        install uninstall install-check figures
 .DEFAULT_GOAL := all
 
 help:
@@ -34,6 +34,7 @@ help:
 	@echo "make verify  replay every WP goal and Why3 theorem; fail on any unproved goal"
 	@echo "make prove   re-run the provers and update the committed WP cache"
 	@echo "make bench   benchmarks (timings are measured here, never in tests)"
+	@echo "make figures README's figures: data by expmech, SVGs by expmech plot (gnuplot)"
 	@echo "make install PREFIX=/usr/local DESTDIR=   library, headers, expmech.pc, CLI, man pages"
 	@echo "make install-check   install to a temporary prefix, build and run examples/ against it"
 
@@ -183,6 +184,11 @@ check: unit python install-check sanitize valgrind fuzz-ci verify stats
 python: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) EXPMECH_BIN=$(CURDIR)/$(B)/expmech PYTHONPATH=python \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+
+# README's figures: the tables in docs/figures/data/ (expmech's output only) and the SVGs
+# drawn from them (expmech plot, gnuplot); tests/test_figures.c regenerates the tables.
+figures: $(B)/expmech
+	@EXPMECH=$(B)/expmech bash mk/figures.sh docs/figures
 
 unit: $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@bash mk/run-tests.sh $(TESTS)

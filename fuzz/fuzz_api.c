@@ -112,6 +112,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         st = em_utility(m, &ur, &e);
         MUST_SAY(st, e);
         em_utility_result_free(ur);
+        char *lb = NULL, *pb = NULL;
+        st = em_loss_bounds(m, "1", &lb, &pb, &e);
+        MUST_SAY(st, e);
+        em_free(lb);
+        em_free(pb);
         em_audit_result *ar = NULL;
         st = em_audit(m, m, &ar, &e);
         MUST_SAY(st, e);

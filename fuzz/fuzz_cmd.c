@@ -45,8 +45,9 @@ static const char *const lines[][14] = {
     A("audit", "--epsilon", "1", "F1", "F2"),
 };
 #define NLINES (sizeof lines / sizeof lines[0])
-/* `score` on fuzzed data (--range, --column, --convention, --aggregated): chosen by a first byte >= 0xF0,
-   so that the bytes below keep choosing the lines above (the corpus depends on it). */
+/* `score` on fuzzed data (--range, --column, --convention, --aggregated), and `groups`:
+   chosen by a first byte >= 0xF0, so that the bytes below keep choosing the lines above
+   (the corpus depends on it; its seeds for these lines start with 0xF0 + their index). */
 static const char *const score_lines[][14] = {
     A("score", "revenue", "--data", "F1", "--range", "0:3.5"),
     A("score", "median", "--data", "F1", "--range", "0:400"),
@@ -57,6 +58,9 @@ static const char *const score_lines[][14] = {
     /* issue 13: 'value,count' aggregates, for a count score and a rank score */
     A("score", "frequency", "--aggregated", "--data", "F1", "--candidates", "F2"),
     A("score", "median", "--aggregated", "--data", "F1", "--range", "0:100"),
+    /* issue 14: groups of a CSV file (seed 001), each scored and compared */
+    A("groups", "--epsilon", "1,10", "--split", "proportional", "--data", "F1", "--column", "x",
+      "--group-by", "g", "--candidates", "F2"),
 };
 #define NSCORE (sizeof score_lines / sizeof score_lines[0])
 

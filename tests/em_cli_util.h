@@ -57,6 +57,13 @@ static inline int run(const char *fmt, ...)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* For run(): makes tmpdir/nognuplot, a directory for PATH: every program of $PATH but
+ * gnuplot (links), so that $E finds what it may need (mk/valgrind-expmech: bash,
+ * dirname, valgrind and valgrind's own helpers) and no gnuplot. */
+#define EM_NO_GNUPLOT_PATH                                                              \
+    "mkdir -p nognuplot && (IFS=:; for d in $PATH; do ln -s \"$d\"/* nognuplot/ "         \
+    "2>/dev/null; done; true) && rm -f nognuplot/gnuplot*"
+
 /* write text to tmpdir/name */
 static inline void put(const char *name, const char *text)
 {

@@ -281,6 +281,7 @@ START_TEST(option_rows)
     put("d.txt", "a\nb\n");
     put("p.txt", "0.5\n0.5\n");
     put("n.txt", "1\n2\n");
+    ck_assert_int_eq(run("seq 4097 | sed 's/.*/c&,&/' >big.csv"), 0); /* pf's limit + 1 */
     /* epsilon: 0, -1 and nan are refused (privacy needs eps > 0, a number); 1e-400 is an
      * exact positive rational (almost uniform output), accepted */
     static const char *const bad_eps[] = {"0", "-1", "nan"};
@@ -319,6 +320,16 @@ START_TEST(option_rows)
         /* the options added with issues 11 and 12: a bad value is refused before any output */
         "$E sample --epsilon 1 --timing often x.csv", "$E sample --epsilon 1 --timing fixed u.csv",
         "$E check --epsilon 1 --samples-are words --samples d.txt x.csv",
+        /* issue 14, utility: Monte Carlo needs 2 draws at least and a count; --seed goes
+           with --mc; csv or json only; pf's exact pmf stops at 4096 candidates, and it has
+           none over pieces; a negative loss threshold */
+        "$E utility --epsilon 1 --mc 0 x.csv", "$E utility --epsilon 1 --mc 1 x.csv",
+        "$E utility --epsilon 1 --mc x x.csv", "$E utility --epsilon 1 --mc 1e3 x.csv",
+        "$E utility --epsilon 1 --mc 1000000001 x.csv", "$E utility --epsilon 1 --seed 1 x.csv",
+        "$E utility --epsilon 1 --format xml x.csv",
+        "$E utility --epsilon 1 --variant pf big.csv",
+        "$E utility --epsilon 1 --variant pf u.csv",
+        "$E utility --epsilon 1 --loss-at 1,-1 x.csv",
         "$E score revenue --data n.txt --range 3:1", "$E score median --data n.txt --range 0:inf",
         "$E score median --data n.txt --range 0:4 --convention other",
         "$E score count --data n.txt --column v --candidates 1:2",
@@ -326,12 +337,128 @@ START_TEST(option_rows)
            at its first line, and --column does not apply to an aggregate */
         "$E score count --aggregated --data n.txt --candidates 1:2",
         "$E score median --aggregated --data n.txt --candidates 1:2 --column v",
+        /* issue 14: sweeps of epsilon: malformed (empty item, two parts, N out of range, a
+           value <= 0 or not a number), --epsilon-log on a plain value, both options at once,
+           and a sweep given to a command that judges one mechanism */
+        "$E probs --epsilon 1,,2 x.csv", "$E probs --epsilon 1:2 x.csv",
+        "$E probs --epsilon 1:2:1 x.csv", "$E sample --epsilon 1:2:100001 x.csv",
+        "$E probs --epsilon 2:1:3 x.csv", "$E probs --epsilon 0:1:3 x.csv",
+        "$E utility --epsilon 1,nan x.csv", "$E probs --epsilon 1,inf x.csv",
+        "$E quantile --epsilon 1:2:x --at 0.5 u.csv", "$E probs --epsilon '' x.csv",
+        "$E probs --epsilon-log 2 x.csv", "$E cdf --epsilon-log 0:1:3 --at 0.5 u.csv",
+        "$E density --epsilon-log 1:2:0 --at 0.5 u.csv", "$E probs --epsilon-log x.csv",
+        "$E probs --epsilon 1 --epsilon-log 1:2:3 x.csv",
+        "$E sample --epsilon-log 1:2:3 --epsilon 1,2 x.csv",
+        "$E check --epsilon 1,2 --samples d.txt x.csv",
+        "$E check --epsilon-log 1:2:3 --samples d.txt x.csv",
+        "$E compare --epsilon 1:2:3 --probs p.txt x.csv", "$E audit --epsilon 1,2 x.csv x.csv",
+        "$E audit --epsilon-log 1:2:3 x.csv x.csv",
     };
     for (size_t j = 0; j < sizeof other / sizeof other[0]; j++) {
         int st = run("%s", other[j]);
         ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", other[j], st, out);
         ck_assert_msg(strstr(errtxt, "expmech ") != NULL, "%s: %s", other[j], errtxt);
     }
+}
+END_TEST
+
+/* expmech plot: each bad table or option is exit 2 with its message, before gnuplot runs,
+ * and leaves no figure behind */
+START_TEST(plot_rows)
+{
+    put("t.csv", "epsilon,label,p\n1,a,0.5\n1,b,0.5\n");
+    put("nh.csv", "1,0.5\n2,0.25\n");
+    put("e.csv", "# only a comment\n");
+    put("x.csv", "epsilon,p\n1,0.5\n2,abc\n");
+    put("n.csv", "epsilon,p\n1,nan\n");
+    put("i.csv", "epsilon,p\n1,-inf\n");
+    put("r.csv", "epsilon,p\n1,0.5\n2\n");
+    /* a PATH without gnuplot, with what $E may need (mk/valgrind-expmech: bash, valgrind) */
+    ck_assert_int_eq(run(EM_NO_GNUPLOT_PATH), 0);
+    static const struct { const char *cmd, *msg; } r[] = {
+        {"$E plot --x epsilon --y p --output o.svg nh.csv",
+         "nh.csv: no header line: the first line, '1,0.5', has no column names"},
+        {"$E plot --x epsilon --y p --output o.svg e.csv", "e.csv: no header line: the table is empty"},
+        {"$E plot --x epsilon --y q --output o.svg t.csv",
+         "--y: no column 'q' (the columns: epsilon, label, p)"},
+        {"$E plot --x eps --y p --output o.svg t.csv", "--x: no column 'eps'"},
+        {"$E plot --x epsilon --y p --series s --output o.svg t.csv", "--series: no column 's'"},
+        {"$E plot --x epsilon --y p --output o.svg x.csv",
+         "x.csv: row 2, column 'p': 'abc' is not a finite number"},
+        {"$E plot --x label --y p --output o.svg t.csv",
+         "t.csv: row 1, column 'label': 'a' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg n.csv", "'nan' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg i.csv", "'-inf' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg r.csv", "r.csv:3: 1 fields, the header has 2"},
+        {"$E plot --x epsilon --y p --output o.svg missing.csv", "cannot open 'missing.csv'"},
+        {"$E plot --x epsilon --y p t.csv", "--x, --y and --output are required"},
+        {"$E plot --x epsilon --y p --output o.svg --style dots t.csv", "--style: bad value 'dots'"},
+        {"$E plot --x label --y p --style bars --logx --output o.svg t.csv", "--logx: not with bars"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay t.csv:epsilon t.csv",
+         "--overlay: expected FILE:XCOL:YCOL:TITLE"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay t.csv:epsilon:q:T t.csv",
+         "--overlay: no column 'q'"},
+        {"$E plot --x epsilon --y p --output o.svg --no-such-option t.csv",
+         "unknown option '--no-such-option'"},
+        {"$E plot --x epsilon --y p --output no/such/dir/o.svg t.csv", "--output: cannot write"},
+        {"PATH=$PWD/nognuplot $E plot --x epsilon --y p --output o.svg t.csv",
+         "expmech plot: gnuplot not found; install it (Debian: apt-get install gnuplot-nox)"},
+    };
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        int st = run("%s", r[i].cmd);
+        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", r[i].cmd, st, out);
+        ck_assert_msg(strstr(errtxt, r[i].msg) != NULL, "%s: %s", r[i].cmd, errtxt);
+        ck_assert_msg(run("test -e o.svg") != 0, "%s: o.svg left behind", r[i].cmd);
+    }
+}
+END_TEST
+
+/* `expmech groups` and `score --group-by` (issue 14): each refusal names its option or
+   column, exit 2, nothing on standard output */
+START_TEST(groups_rows)
+{
+    put("s.csv", "color,v\nBlue,x\nBlue,y\nRed,x\nRed,x\n");
+    put("one.csv", "color,v\nBlue,x\nBlue,y\n");
+    put("c.txt", "x\ny\n");
+    static const struct { const char *args, *msg; } r[] = {
+        {"--epsilon 1 --split equal --data s.csv --column nope --group-by color", "no column 'nope'"},
+        {"--epsilon 1 --split equal --data s.csv --column v --group-by nope", "no column 'nope'"},
+        {"--epsilon 1 --split equal --data s.csv --column v --group-by v", "cannot be the grouping"},
+        {"--epsilon 1 --split equal --data one.csv --column v --group-by color", "one group ('Blue')"},
+        {"--epsilon 1 --split half --data s.csv --column v --group-by color", "--split half"},
+        {"--epsilon 1 --split 0.5,0.6 --data s.csv --column v --group-by color", "more than 1"},
+        {"--epsilon 1 --split 0.5 --data s.csv --column v --group-by color", "1 weight for 2 groups"},
+        {"--epsilon 1 --split 0,1 --data s.csv --column v --group-by color", "must be > 0"},
+        {"--epsilon 1 --split 1,nan --data s.csv --column v --group-by color", "weight 'nan'"},
+        {"--epsilon 0 --split equal --data s.csv --column v --group-by color", "--epsilon"},
+        {"--epsilon -1 --split equal --data s.csv --column v --group-by color", "--epsilon"},
+        {"--epsilon inf --split equal --data s.csv --column v --group-by color", "--epsilon"},
+        {"--epsilon 1 --data s.csv --column v --group-by color", "--split is required"},
+        {"--epsilon 1 --split equal --data s.csv --column v", "--group-by is required"},
+        {"--split equal --data s.csv --column v --group-by color", "--epsilon is required"},
+        {"--epsilon 1 --split equal --data s.csv --group-by color", "needs --data FILE and --column"},
+        {"--epsilon 1 --split equal --data s.csv --column v --group-by color --function median",
+         "count, frequency or maxnorm"},
+        {"--epsilon 1 --split equal --data s.csv --column v --group-by color --function count "
+         "--sensitivity 0.5", "--force"},
+        {"--epsilon 1 --split equal --data s.csv --column v --group-by color --digits 0", "--digits"},
+        {"--epsilon 1 --epsilon-log 1:2:3 --split equal --data s.csv --column v --group-by color",
+         "not both"},
+        {"--epsilon 1 --split equal --data s.csv --column v --group-by color --no-such-option",
+         "unknown option '--no-such-option'"},
+    };
+    for (size_t j = 0; j < sizeof r / sizeof r[0]; j++) {
+        int st = run("$E groups %s --candidates c.txt", r[j].args);
+        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", r[j].args, st, out);
+        ck_assert_msg(strstr(errtxt, "expmech groups: ") && strstr(errtxt, r[j].msg), "%s: %s",
+                      r[j].args, errtxt);
+    }
+    int st = run("mkdir d && $E score count --data one.csv --column v --group-by color "
+                 "--candidates c.txt --output-dir d");
+    ck_assert_msg(st == 2 && out[0] == 0 && strstr(errtxt, "one group"), "%d %s", st, errtxt);
+    st = run("$E score count --aggregated --data s.csv --group-by color --candidates c.txt "
+             "--output-dir d");
+    ck_assert_msg(st == 2 && out[0] == 0 && strstr(errtxt, "--aggregated"), "%d %s", st, errtxt);
 }
 END_TEST
 
@@ -345,6 +472,8 @@ static Suite *suite(void)
     tcase_add_test(tc, second_file_rows);
     tcase_add_test(tc, continuous_draws_rows);
     tcase_add_test(tc, option_rows);
+    tcase_add_test(tc, plot_rows);
+    tcase_add_test(tc, groups_rows);
     suite_add_tcase(s, tc);
     return s;
 }

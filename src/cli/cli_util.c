@@ -35,6 +35,7 @@ void em_cli_init(em_cli *c, const char *cmd)
 
 void em_cli_free(em_cli *c)
 {
+    em_sweep_free(c->eps_all, c->eps_count);
     mpq_clear(c->eps);
     mpq_clear(c->delta);
 }
@@ -129,12 +130,42 @@ static const struct {
     {"-n", EM_OPT_N},                {"--alpha", EM_OPT_ALPHA},
     {"--samples", EM_OPT_SAMPLES},   {"--probs", EM_OPT_PROBS},
     {"--rtol", EM_OPT_RTOL},         {"--min-expected", EM_OPT_MIN_EXPECTED},
+    {"--mc", EM_OPT_MC},
     {"--cdf", EM_OPT_CDF},           {"--atol", EM_OPT_ATOL},
     {"--at", EM_OPT_AT},             {"--grid", EM_OPT_GRID},
     {"--between", EM_OPT_BETWEEN},   {"--loss-at", EM_OPT_AT},
     {"--force", EM_OPT_FORCE},       {"--samples-are", EM_OPT_SAMPLES_ARE},
+    {"--epsilon-log", EM_OPT_EPSILON_LOG},
     {NULL, 0},
 };
+
+/* --epsilon SPEC or --epsilon-log LO:HI:N: every value (em_epsilon_sweep); c->eps and
+ * c->eps_text the first; a sweep unless SPEC is one plain value. */
+static int set_epsilon(em_cli *c, unsigned flag, const char *name, const char *v)
+{
+    if (c->seen & (EM_OPT_EPSILON | EM_OPT_EPSILON_LOG)) {
+        fprintf(stderr, "%s: --epsilon and --epsilon-log exclude each other\n", c->cmd);
+        return EM_EXIT_USAGE;
+    }
+    em_error e;
+    int st = em_epsilon_sweep(v, flag == EM_OPT_EPSILON_LOG, &c->eps_all, &c->eps_count, &e);
+    if (st == EM_ERR_NOMEM) {
+        fprintf(stderr, "%s: %s\n", c->cmd, e.msg);
+        return EM_EXIT_INTERNAL;
+    }
+    if (st != EM_OK) {
+        /* the whole value is the number named: said once */
+        char said[EM_ERRLEN];
+        snprintf(said, sizeof said, "bad number '%s': ", v);
+        size_t k = strlen(said);
+        return bad(c, name, v, strncmp(e.msg, said, k) ? e.msg : e.msg + k);
+    }
+    int kind;
+    c->eps_text = c->eps_all[0];
+    em_q_parse_str(c->eps_text, 0, c->eps, &kind, NULL); /* accepted: the sweep parsed it */
+    c->sweep_n = flag == EM_OPT_EPSILON_LOG || strpbrk(v, ",:") ? c->eps_count : 0;
+    return -1;
+}
 
 static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
 {
@@ -142,15 +173,19 @@ static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
     int kind;
     switch (flag) {
     case EM_OPT_EPSILON:
-    case EM_OPT_SENSITIVITY: {
-        mpq_ptr q = flag == EM_OPT_EPSILON ? c->eps : c->delta;
-        *(flag == EM_OPT_EPSILON ? &c->eps_text : &c->delta_text) = v;
-        if (em_q_parse_str(v, 0, q, &kind, &msg) != EM_OK)
-            return bad(c, name, v, msg ? msg : "malformed");
-        if (mpq_sgn(q) <= 0)
-            return bad(c, name, v, "must be > 0");
+    case EM_OPT_EPSILON_LOG: {
+        int r = set_epsilon(c, flag, name, v);
+        if (r >= 0)
+            return r;
         break;
     }
+    case EM_OPT_SENSITIVITY:
+        c->delta_text = v;
+        if (em_q_parse_str(v, 0, c->delta, &kind, &msg) != EM_OK)
+            return bad(c, name, v, msg ? msg : "malformed");
+        if (mpq_sgn(c->delta) <= 0)
+            return bad(c, name, v, "must be > 0");
+        break;
     case EM_OPT_VARIANT:
         kind = em_cli_variant(v);
         if (kind < 0)
@@ -226,6 +261,13 @@ static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
     case EM_OPT_BETWEEN:
         c->between = v;
         break;
+    case EM_OPT_MC:
+        if (em_cli_parse_u64(v, &c->mc, &msg) != EM_OK)
+            return bad(c, name, v, msg);
+        if (c->mc < 2 || c->mc > EM_CLI_MC_MAX)
+            return bad(c, name, v, "must be between 2 and 1000000000 (a standard error needs 2 "
+                                   "draws)");
+        break;
     case EM_OPT_SAMPLES_ARE:
         if (em_samples_are_parse(v, &c->samples_are) != 0)
             return bad(c, name, v, "expected 'labels' or 'indices'");
@@ -261,6 +303,8 @@ int em_cli_parse(em_cli *c, int argc, char **argv, unsigned allowed, const char 
                 allowed |= EM_OPT_FORCE;
             if (allowed & EM_OPT_SAMPLES)
                 allowed |= EM_OPT_SAMPLES_ARE;
+            if (allowed & EM_OPT_EPSILON)
+                allowed |= EM_OPT_EPSILON_LOG;
             if (!opts[k].name || !(allowed & opts[k].flag)) {
                 fprintf(stderr, "%s: unknown option '%.*s' (see --help)\n", c->cmd, (int)nl, a);
                 return EM_EXIT_USAGE;
@@ -299,6 +343,8 @@ int em_cli_parse(em_cli *c, int argc, char **argv, unsigned allowed, const char 
         c->file = a;
         c->seen |= EM_OPT_FILE;
     }
+    if (c->seen & EM_OPT_EPSILON_LOG) /* it gives the epsilon a command requires */
+        c->seen |= EM_OPT_EPSILON;
     return -1;
 }
 
@@ -358,6 +404,26 @@ int em_cli_status_exit(int st)
     default:
         return EM_EXIT_USAGE;
     }
+}
+
+void em_cli_sweep_row(const em_cli *c, const char *columns, size_t row)
+{
+    if (!c->sweep_n)
+        return;
+    if (c->sweep_i == 0 && row == 0)
+        printf("epsilon,%s\n", columns);
+    printf("%s,", c->eps_all[c->sweep_i]);
+}
+
+void em_cli_json_open(const em_cli *c)
+{
+    printf("%s{\n", c->sweep_n && c->sweep_i == 0 ? "[\n" : "");
+}
+
+void em_cli_json_close(const em_cli *c)
+{
+    const int more = c->sweep_n && c->sweep_i + 1 < c->sweep_n;
+    printf("}%s\n%s", more ? "," : "", c->sweep_n && !more ? "]\n" : "");
 }
 
 void em_json_string(FILE *f, const char *s)

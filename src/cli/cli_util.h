@@ -31,10 +31,17 @@
 #define EM_OPT_AT (1u << 13)   /* --at X[,X...]: points (cdf, density) or probabilities (quantile) */
 #define EM_OPT_GRID (1u << 14) /* --grid LO:HI:N */
 #define EM_OPT_BETWEEN (1u << 15) /* --between A:B[,A:B...]: P(A < X <= B) (cdf) */
+#define EM_OPT_MC (1u << 28)      /* --mc N: Monte Carlo draws beside the exact value (utility) */
+#define EM_CLI_MC_MAX 1000000000ULL
 #define EM_OPT_CDF (1u << 20)     /* --cdf FILE: an x,cdf table to judge (compare) */
 #define EM_OPT_ATOL (1u << 21)    /* --atol A: absolute tolerance floor (compare) */
 #define EM_OPT_FORCE (1u << 22)   /* --force (no value): allowed wherever --variant is */
 #define EM_OPT_SAMPLES_ARE (1u << 23) /* --samples-are labels|indices (with --samples) */
+#define EM_OPT_EPSILON_LOG (1u << 24) /* --epsilon-log LO:HI:N: allowed wherever --epsilon is */
+
+/* What a command that runs over one epsilon only says to a sweep (exit 2). */
+#define EM_CLI_SWEEP_REFUSED \
+    "a sweep of epsilon applies to probs, sample, cdf, density, quantile, utility, groups"
 
 /* The paragraph every numeric command's --help carries (before its exit status). */
 #define EM_CLI_HELP_PARAMS                                                                  \
@@ -45,6 +52,14 @@
     "Standard error names the variant and D used and where each came from.\n"              \
     "  --force            run a refused choice anyway (standard error says FORCED)\n"       \
     "A write error on standard output is exit 3.\n"
+
+/* The paragraph of the commands that run over a sweep of epsilon (em_cli_main). */
+#define EM_CLI_HELP_SWEEP                                                                   \
+    "A sweep of epsilon: --epsilon E1,E2,... (the values as given, in that order) or\n"      \
+    "--epsilon LO:HI:N (N >= 2 exact points LO + i (HI - LO)/(N - 1)), or --epsilon-log\n"   \
+    "LO:HI:N (LO (HI/LO)^(i/(N - 1)), correctly rounded to 17 digits, the ends exact);\n"    \
+    "at most 100000 values, each > 0.  The output is that of each epsilon in turn with\n"   \
+    "an 'epsilon' first column (one header line; JSON: a list of the objects).\n"
 
 #define EM_FMT_CSV 0
 #define EM_FMT_JSON 1
@@ -60,11 +75,14 @@ typedef struct em_cli {
     unsigned seen;          /* EM_OPT_* given on the command line */
     mpq_t eps, delta;       /* exact */
     const char *eps_text, *delta_text; /* as given (the library parses them again) */
+    char **eps_all;         /* every epsilon of --epsilon / --epsilon-log (em_epsilon_sweep); */
+    size_t eps_count;       /* eps and eps_text are the first */
     int variant;            /* EM_STANDARD / EM_MONOTONE / EM_CLI_VARIANT_PF when given */
     int digits;             /* default 17 */
     int format;             /* EM_FMT_* (default CSV) */
     uint64_t seed;
     uint64_t n;             /* -n, default 1 */
+    uint64_t mc;            /* --mc N (utility) */
     double alpha;           /* default 1e-6 */
     double rtol;            /* default 1e-9 */
     double atol;            /* default 2^-1074 */
@@ -75,6 +93,7 @@ typedef struct em_cli {
     const char *between;    /* --between (unparsed) */
     const char *file;       /* positional FILE, NULL = standard input */
     int samples_are;        /* EM_SAMPLES_* of io/em_samples.h (default: labels) */
+    size_t sweep_i, sweep_n; /* epsilon sweep: run sweep_i of sweep_n (sweep_n 0: one epsilon, no sweep) */
 } em_cli;
 
 void em_cli_init(em_cli *c, const char *cmd);
@@ -122,6 +141,15 @@ const char *em_cli_human(const char *label);
  * the escaped form of em_cli_human, quoted. */
 void em_cli_csv_label(const char *label);
 
+/* Output over a sweep of epsilon (nothing added without one, c->sweep_n 0).  A CSV row
+ * (row: its index within this epsilon's run): before the first row of the sweep the
+ * header line "epsilon,COLUMNS", then the row's epsilon (the text of the sweep) and ','. */
+void em_cli_sweep_row(const em_cli *c, const char *columns, size_t row);
+/* A JSON object of one run: em_cli_json_open prints "{\n" (after the list's "[\n" at the
+ * first run of a sweep), em_cli_json_close "}\n" (in a sweep "},\n", the last "}\n]\n"). */
+void em_cli_json_open(const em_cli *c);
+void em_cli_json_close(const em_cli *c);
+
 /* JSON string (with quotes) of UTF-8 text. */
 void em_json_string(FILE *f, const char *s);
 
@@ -139,7 +167,7 @@ int em_cli_begin(em_cli *c, int argc, char **argv, unsigned allowed, unsigned re
 /* The scenario (c->file, or standard input) and its mechanism through the public API
  * (em_scn_load, em_mech_new with the options given), the provenance line on stderr as
  * em_cli_scenario.  Returns -1 with *s and *m set (free both), or an exit status after a
- * message. */
+ * message; a sweep of epsilon (c->sweep_n) is refused (EM_CLI_SWEEP_REFUSED). */
 int em_cli_mech(em_cli *c, em_scn **s, em_mech **m);
 
 /* em_cli_begin, then em_cli_mech. */
@@ -151,8 +179,10 @@ int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned allowed, unsign
 typedef int em_cli_run_fn(const em_cli *c, em_scn *s, em_mech *m, const void *ctx);
 
 /* The whole of a command that needs --epsilon and nothing else before its scenario:
- * em_cli_mech_start as `cmd`, run(c, s, m, ctx) when that went on, everything freed.
- * Returns the exit status (run's when it ran). */
+ * em_cli_begin as `cmd`, the scenario, then for each epsilon of a sweep (or the one
+ * epsilon) its mechanism and run(c, s, m, ctx) with c->sweep_i set, until a run returns
+ * another status than EM_EXIT_OK; the provenance line on stderr once; everything freed.
+ * Returns the exit status (the last run's when one ran). */
 int em_cli_main(const char *cmd, int argc, char **argv, unsigned allowed, const char *help,
                 em_cli_run_fn *run, const void *ctx);
 

@@ -215,6 +215,14 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
     return rc;
 }
 
+/* One epsilon for both mechanisms: a sweep (--epsilon-log, or --epsilon with a list or
+ * LO:HI:N) is refused, as by every command that judges one mechanism. */
+static int no_sweep(const char *cmd)
+{
+    fprintf(stderr, "%s: %s\n", cmd, EM_CLI_SWEEP_REFUSED);
+    return EM_EXIT_USAGE;
+}
+
 int cmd_audit(int argc, char **argv)
 {
     const char *cmd = "expmech audit";
@@ -235,6 +243,8 @@ int cmd_audit(int argc, char **argv)
             force = 1;
             continue;
         }
+        if (!strncmp(o, "--epsilon-log", 13) && (o[13] == 0 || o[13] == '='))
+            return no_sweep(cmd);
         if (!strncmp(o, "--samples-are", 13) && (o[13] == 0 || o[13] == '=')) {
             const char *w = o[13] == '=' ? o + 14 : i + 1 < argc ? argv[++i] : NULL;
             samples_are = !w                      ? -1
@@ -288,6 +298,8 @@ int cmd_audit(int argc, char **argv)
         fprintf(stderr, "%s: --epsilon and two scenario files are required (--help)\n", cmd);
         return EM_EXIT_USAGE;
     }
+    if (strpbrk(eps_s, ",:"))
+        return no_sweep(cmd);
     if (!sxp != !syp) {
         fprintf(stderr, "%s: --samples-x and --samples-y go together\n", cmd);
         return EM_EXIT_USAGE;

@@ -175,7 +175,8 @@ static int prepare(const em_cli *c, em_mech *m)
 /* ------------------------------------------------------------ cdf/density/quantile */
 
 static const char help_cdf[] =
-    "usage: expmech cdf --epsilon E [--sensitivity D] [--variant V] [--digits K]\n"
+    "usage: expmech cdf (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
+    "                   [--variant V] [--digits K]\n"
     "                   (--at X[,X...] | --grid LO:HI:N | --between A:B[,A:B...]) [FILE]\n"
     "\n"
     "The exact cumulative distribution function F(x) = P(X <= x) of the exponential\n"
@@ -190,11 +191,14 @@ static const char help_cdf[] =
     "is always computed at the exact grid point).\n"
     "--between A:B prints 'a,b,probability': P(A < X <= B) = F(B) - F(A), computed and\n"
     "rounded as one exact number (not as a difference of two rounded ones).\n"
+    EM_CLI_HELP_SWEEP
+    "Here: the header 'epsilon,x,cdf' (--between: 'epsilon,a,b,probability').\n"
     EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
 static const char help_density[] =
-    "usage: expmech density --epsilon E [--sensitivity D] [--variant V] [--digits K]\n"
+    "usage: expmech density (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
+    "                       [--variant V] [--digits K]\n"
     "                       (--at X[,X...] | --grid LO:HI:N) [FILE]\n"
     "\n"
     "The exact density f(x) = exp(c u(x)) / integral over R of exp(c u) of a continuous\n"
@@ -202,17 +206,22 @@ static const char help_density[] =
     "rounded to K digits.  Right-continuous: at a breakpoint, the value of the piece that\n"
     "starts there; 0 (log -inf) outside R, in a gap between pieces, and at the right end\n"
     "of R.\n"
+    EM_CLI_HELP_SWEEP
+    "Here: the header 'epsilon,x,density,log_density'.\n"
     EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
 static const char help_quantile[] =
-    "usage: expmech quantile --epsilon E [--sensitivity D] [--variant V] [--digits K]\n"
+    "usage: expmech quantile (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
+    "                        [--variant V] [--digits K]\n"
     "                        (--at P[,P...] | --grid LO:HI:N) [FILE]\n"
     "\n"
     "The exact quantile function Q(p) = inf { x in R : F(x) >= p } of a continuous\n"
     "scenario (see expmech cdf --help), printed as 'p,x', x correctly rounded to K digits:\n"
     "the decimal is certified by exact comparisons of F at the rounding boundaries with p.\n"
     "Q(0) is the left end of R (-inf possible), Q(1) the right end (inf possible).\n"
+    EM_CLI_HELP_SWEEP
+    "Here: the header 'epsilon,p,x'.\n"
     EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input (p outside [0, 1]), 3 internal failure.\n";
 
@@ -252,6 +261,7 @@ static int run_between(const em_cli *c, em_scn *s, em_mech *m)
             snprintf(what, sizeof what, "interval %zu", idx);
             rc = em_cli_fail(c->cmd, what, &e);
         } else if (rc < 0) {
+            em_cli_sweep_row(c, "a,b,probability", idx - 1);
             printf("%s,%s,%s\n", a, b, v);
         }
         free(a);
@@ -293,6 +303,9 @@ static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
             snprintf(what, sizeof what, "point %zu", i + 1);
             rc = em_cli_fail(c->cmd, what, &e);
         } else {
+            em_cli_sweep_row(c, kind == K_CDF       ? "x,cdf"
+                                : kind == K_DENSITY ? "x,density,log_density"
+                                                    : "p,x", i);
             printf("%s,%s%s%s\n", shown, v1, v2 ? "," : "", v2 ? v2 : "");
         }
         point_done(&P, x, shown);
@@ -324,61 +337,185 @@ int cmd_quantile(int argc, char **argv) { return run_pointwise(argc, argv, K_QUA
 /* ----------------------------------------------------------------- utility */
 
 static const char help_utility[] =
-    "usage: expmech utility --epsilon E [--sensitivity D] [--variant V] [--digits K]\n"
-    "                       [--loss-at T[,T...]] [FILE]\n"
+    "usage: expmech utility (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
+    "                       [--variant V] [--digits K] [--loss-at T[,T...]]\n"
+    "                       [--format csv|json] [--mc N [--seed S]] [FILE]\n"
     "\n"
     "The exact utility report of the exponential mechanism over the scenario FILE (finite,\n"
-    "finite with a measure column, or continuous): a header line and one row\n"
-    "  epsilon,opt,expected_utility,expected_loss,sd_loss,p_best[,p_loss_gt_T...]\n"
+    "finite with a measure column, or continuous), standard, monotone or permute-and-flip\n"
+    "(--variant pf: finite scenarios of at most 4096 candidates, from its exact pmf).\n"
+    "CSV: a header line and one row\n"
+    "  epsilon,opt,expected_utility,expected_loss,sd_loss,p_best,expected_loss_bound\n"
+    "  [,p_loss_gt_T,bound_p_loss_gt_T...][,mc_n,mc_expected_loss,mc_se]\n"
     "opt = max u over the outputs of positive probability (continuous: the largest u at a\n"
     "finite end of a piece); expected_loss = opt - E[u]; sd_loss its standard deviation;\n"
     "p_best = P(u(out) = opt) (0 for a continuous law unless a constant piece sits at opt);\n"
-    "p_loss_gt_T = P(opt - u(out) > T).  All exact (closed-form integrals: sums of q exp(t)\n"
-    "with rational q, t) and correctly rounded to K digits like every oracle output.\n"
+    "p_loss_gt_T = P(opt - u(out) > T).  All exact (standard, monotone: closed-form sums\n"
+    "and integrals of q exp(t), rational q, t; pf: interval sums over its exact pmf at\n"
+    "rising precision) and correctly rounded to K digits like every oracle output.\n"
+    "Beside them the accuracy theorem (McSherry & Talwar; Dwork & Roth, Theorem 3.11),\n"
+    "with c = E/(2D) (standard, pf) or E/D (monotone), ratio = |R|/|R_OPT| (outputs of\n"
+    "positive probability over those at opt; a measure column: their total measures):\n"
+    "  bound_p_loss_gt_T = min(1, ratio exp(-c T))   (the theorem at T = (ln ratio + t)/c)\n"
+    "  expected_loss_bound = (ln ratio + 1)/c          (the tail bound integrated)\n"
+    "Permute-and-flip meets the same bounds (McKenna & Sheldon 2020: never worse in\n"
+    "expected loss; its tail is below the standard one's).  A continuous scenario has no\n"
+    "such bound: the fields are empty (JSON null).\n"
+    "--format json: one object with the same quantities as decimal strings, keys epsilon,\n"
+    "sensitivity, variant, digits, opt, expected_utility, expected_loss, sd_loss, p_best,\n"
+    "expected_loss_bound, loss_at: [{\"t\", \"p_loss_gt\", \"bound\"}...] (and mc_*).\n"
+    "--mc N (2 <= N <= 10^9): N exact draws (the sampler of expmech sample; --seed S for\n"
+    "reproducible ones, else the OS random source) and their mean loss with its standard\n"
+    "error, as %.17g doubles: an estimate beside the exact expected_loss, never instead.\n"
+    "A sweep of epsilon (--epsilon E1,E2,... or LO:HI:N, --epsilon-log LO:HI:N): one row\n"
+    "per epsilon under one header line; JSON: a list of the objects.\n"
     EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
-static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
+/* The loss thresholds of --loss-at into T (checked >= 0): -1 or an exit status. */
+static int loss_points(const em_cli *c, points *T)
 {
-    (void)s;
-    (void)ctx;
-    points T;
-    memset(&T, 0, sizeof T);
-    int rc = (c->seen & EM_OPT_AT) ? get_points(c, &T) : -1;
-    for (size_t i = 0; i < T.n && rc < 0; i++) {
+    memset(T, 0, sizeof *T);
+    int rc = (c->seen & EM_OPT_AT) ? get_points(c, T) : -1;
+    for (size_t i = 0; i < T->n && rc < 0; i++) {
         int sign;
-        cmp_num(c, "--at", T.at[i], "0", &sign);
+        cmp_num(c, "--at", T->at[i], "0", &sign);
         if (sign < 0) {
             fprintf(stderr, "%s: --loss-at: a loss threshold must be >= 0 ('%s')\n", c->cmd,
-                    T.at[i]);
+                    T->at[i]);
             rc = EM_EXIT_USAGE;
         }
     }
-    em_utility_result *r = NULL;
+    if (rc < 0 && (c->seen & EM_OPT_SEED) && !(c->seen & EM_OPT_MC)) {
+        fprintf(stderr, "%s: --seed goes with --mc N\n", c->cmd);
+        rc = EM_EXIT_USAGE;
+    }
+    return rc;
+}
+
+/* What one row holds, computed before anything is printed. */
+typedef struct urow {
+    em_utility_result *r;
+    char *bound;             /* expected_loss_bound; NULL: continuous (no bound) */
+    char **tail, **tbound;   /* per threshold */
+    double mc_mean, mc_se;
+} urow;
+
+static void urow_free(urow *w, size_t n)
+{
+    em_utility_result_free(w->r);
+    em_free(w->bound);
+    for (size_t i = 0; i < n; i++) {
+        em_free(w->tail ? w->tail[i] : NULL);
+        em_free(w->tbound ? w->tbound[i] : NULL);
+    }
+    free(w->tail);
+    free(w->tbound);
+}
+
+static int compute(const em_cli *c, em_scn *s, em_mech *m, const points *T, urow *w)
+{
     em_error e;
-    if (rc < 0 && em_utility(m, &r, &e) != EM_OK)
-        rc = em_cli_fail(c->cmd, NULL, &e);
-    if (rc < 0) {
-        printf("epsilon,opt,expected_utility,expected_loss,sd_loss,p_best");
-        for (size_t i = 0; i < T.n; i++)
-            printf(",p_loss_gt_%s", T.at[i]);
-        printf("\n%s,%s,%s,%s,%s,%s", em_mech_epsilon(m), r->opt, r->expected_utility,
-               r->expected_loss, r->sd_loss, r->p_best);
+    const int bounded = !em_scn_is_continuous(s);
+    w->tail = calloc(T->n + 1, sizeof *w->tail);
+    w->tbound = calloc(T->n + 1, sizeof *w->tbound);
+    if (!w->tail || !w->tbound)
+        return oom(c);
+    if (em_utility(m, &w->r, &e) != EM_OK ||
+        (bounded && em_loss_bounds(m, NULL, &w->bound, NULL, &e) != EM_OK))
+        return em_cli_fail(c->cmd, NULL, &e);
+    for (size_t i = 0; i < T->n; i++)
+        if (em_loss_tail(m, T->at[i], &w->tail[i], &e) != EM_OK ||
+            (bounded && em_loss_bounds(m, T->at[i], NULL, &w->tbound[i], &e) != EM_OK))
+            return em_cli_fail(c->cmd, "--loss-at", &e);
+    em_sample_opts o = EM_SAMPLE_OPTS_INIT;
+    o.seed = c->seed;
+    o.seeded = (c->seen & EM_OPT_SEED) != 0;
+    if ((c->seen & EM_OPT_MC) && em_loss_mc(m, &o, c->mc, &w->mc_mean, &w->mc_se, &e) != EM_OK)
+        return em_cli_fail(c->cmd, "--mc", &e);
+    return -1;
+}
+
+static void print_csv(const em_cli *c, em_mech *m, const points *T, const urow *w)
+{
+    const em_utility_result *r = w->r;
+    if (c->sweep_i == 0) {
+        printf("epsilon,opt,expected_utility,expected_loss,sd_loss,p_best,expected_loss_bound");
+        for (size_t i = 0; i < T->n; i++)
+            printf(",p_loss_gt_%s,bound_p_loss_gt_%s", T->at[i], T->at[i]);
+        printf("%s\n", (c->seen & EM_OPT_MC) ? ",mc_n,mc_expected_loss,mc_se" : "");
     }
-    for (size_t i = 0; i < T.n && rc < 0; i++) {
-        char *v;
-        if (em_loss_tail(m, T.at[i], &v, &e) != EM_OK) {
-            rc = em_cli_fail(c->cmd, "--loss-at", &e);
-            break;
-        }
-        printf(",%s", v);
-        em_free(v);
+    printf("%s,%s,%s,%s,%s,%s,%s", em_mech_epsilon(m), r->opt, r->expected_utility,
+           r->expected_loss, r->sd_loss, r->p_best, w->bound ? w->bound : "");
+    for (size_t i = 0; i < T->n; i++)
+        printf(",%s,%s", w->tail[i], w->tbound[i] ? w->tbound[i] : "");
+    if (c->seen & EM_OPT_MC)
+        printf(",%llu,%.17g,%.17g", (unsigned long long)c->mc, w->mc_mean, w->mc_se);
+    printf("\n");
+}
+
+/* a decimal string, or null */
+static void json_dec(const char *key, const char *v)
+{
+    printf("\"%s\": ", key);
+    if (v)
+        em_json_string(stdout, v);
+    else
+        printf("null");
+}
+
+static void print_json(const em_cli *c, em_mech *m, const points *T, const urow *w)
+{
+    const em_utility_result *r = w->r;
+    const char *keys[] = {"epsilon", "sensitivity", "opt", "expected_utility", "expected_loss",
+                          "sd_loss", "p_best", "expected_loss_bound"};
+    const char *vals[] = {em_mech_epsilon(m), em_mech_sensitivity(m), r->opt,
+                          r->expected_utility, r->expected_loss, r->sd_loss, r->p_best,
+                          w->bound};
+    int v = em_mech_variant(m);
+    if (c->sweep_n > 0)
+        printf(c->sweep_i == 0 ? "[\n" : ",\n");
+    printf("{");
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        printf("%s", k ? ", " : "");
+        json_dec(keys[k], vals[k]);
+        if (k == 1)
+            printf(", \"variant\": \"%s\", \"digits\": %d",
+                   v == EM_PF ? "pf" : em_variant_name(v), em_mech_digits(m));
     }
+    printf(", \"loss_at\": [");
+    for (size_t i = 0; i < T->n; i++) {
+        printf("%s{", i ? ", " : "");
+        json_dec("t", T->at[i]);
+        printf(", ");
+        json_dec("p_loss_gt", w->tail[i]);
+        printf(", ");
+        json_dec("bound", w->tbound[i]);
+        printf("}");
+    }
+    printf("]");
+    if (c->seen & EM_OPT_MC)
+        printf(", \"mc_n\": %llu, \"mc_expected_loss\": %.17g, \"mc_se\": %.17g",
+               (unsigned long long)c->mc, w->mc_mean, w->mc_se);
+    printf("}");
+    if (c->sweep_n == 0 || c->sweep_i + 1 == c->sweep_n)
+        printf("%s\n", c->sweep_n > 0 ? "\n]" : "");
+}
+
+static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
+{
+    (void)ctx;
+    points T;
+    urow w;
+    memset(&w, 0, sizeof w);
+    int rc = loss_points(c, &T);
+    if (rc < 0)
+        rc = compute(c, s, m, &T, &w);
     if (rc < 0) {
-        printf("\n");
+        (c->format == EM_FMT_JSON ? print_json : print_csv)(c, m, &T, &w);
         rc = em_cli_flush(c->cmd, 1);
     }
-    em_utility_result_free(r);
+    urow_free(&w, T.n);
     points_free(&T);
     return rc;
 }
@@ -387,6 +524,6 @@ int cmd_utility(int argc, char **argv)
 {
     return em_cli_main("expmech utility", argc, argv,
                        EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
-                           EM_OPT_AT | EM_OPT_FILE,
+                           EM_OPT_AT | EM_OPT_FILE | EM_OPT_FORMAT | EM_OPT_MC | EM_OPT_SEED,
                        help_utility, report, NULL);
 }

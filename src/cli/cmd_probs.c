@@ -7,8 +7,8 @@
 #include "expmech.h"
 
 static const char help[] =
-    "usage: expmech probs --epsilon E [--sensitivity D] [--variant V] [--digits K]\n"
-    "                     [--format csv|json] [FILE]\n"
+    "usage: expmech probs (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
+    "                     [--variant V] [--digits K] [--format csv|json] [FILE]\n"
     "\n"
     "Exact probabilities of the exponential mechanism over the scenario FILE (lines\n"
     "'label,utility'; '-' or no FILE: standard input): P(r) = exp(c u(r)) / sum exp(c u),\n"
@@ -17,7 +17,7 @@ static const char help[] =
     "correctly rounded (round-to-nearest) to K significant digits (default 17), computed\n"
     "with MPFR interval bounds at rising precision until both bounds round alike.\n"
     "\n"
-    "  --epsilon E        privacy parameter, exact, > 0 (required)\n"
+    "  --epsilon E        privacy parameter, exact, > 0 (required; a sweep: below)\n"
     "  --sensitivity D    sensitivity of the utility, > 0 (default: the file's\n"
     "                     '# sensitivity:' header, else 1)\n"
     "  --variant V        standard (default, also under '# monotone: yes'),\n"
@@ -42,6 +42,9 @@ static const char help[] =
     "reading, exit status 2, with a message naming the limit.  EXPMECH_MAX_CANDIDATES=N\n"
     "(environment, 1 to 2^30) sets another.  Memory: about 55 bytes per candidate, 85\n"
     "with decimals of more than 18 digits (10^7 candidates: 0.55 to 0.87 GB).\n"
+    EM_CLI_HELP_SWEEP
+    "Here: the header 'epsilon,label,probability,log_probability' (continuous:\n"
+    "'epsilon,lo,hi,probability,log_probability').\n"
     EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
@@ -70,6 +73,8 @@ static int print_row(const em_cli *c, em_scn *s, em_mech *m, size_t i, size_t n,
         return em_cli_fail(c->cmd, NULL, &e);
     }
     if (c->format == EM_FMT_CSV) {
+        em_cli_sweep_row(c, cont ? "lo,hi,probability,log_probability"
+                                 : "label,probability,log_probability", i);
         if (cont)
             printf("%s,%s", lo, hi);
         else
@@ -116,7 +121,8 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     if (em_probs_prepare(m, &e) != EM_OK)
         return em_cli_fail(c->cmd, NULL, &e);
     if (c->format == EM_FMT_JSON) {
-        printf("{\n  \"epsilon\": ");
+        em_cli_json_open(c);
+        printf("  \"epsilon\": ");
         em_json_string(stdout, em_mech_epsilon(m));
         printf(",\n  \"sensitivity\": ");
         em_json_string(stdout, em_mech_sensitivity(m));
@@ -132,8 +138,10 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
         if (rc >= 0)
             return rc;
     }
-    if (c->format == EM_FMT_JSON)
-        printf("  ]\n}\n");
+    if (c->format == EM_FMT_JSON) {
+        printf("  ]\n");
+        em_cli_json_close(c);
+    }
     if (counts[0])
         fprintf(stderr, "%s: note: %zu probability below 1 rounds to 1 at %d digits; printed as "
                         "0.99...9, the largest %d-digit decimal below 1 (see its log-probability)\n",

@@ -9,8 +9,8 @@
 #include "expmech.h"
 
 static const char help[] =
-    "usage: expmech sample --epsilon E [--sensitivity D] [--variant V] [-n N] [--seed S]\n"
-    "                      [--sampler exact|float] [FILE]\n"
+    "usage: expmech sample (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
+    "                      [--variant V] [-n N] [--seed S] [--sampler exact|float] [FILE]\n"
     "\n"
     "Draws N labels (default 1), one per line, from the exponential mechanism over the\n"
     "scenario FILE ('-' or none: standard input).\n"
@@ -30,7 +30,7 @@ static const char help[] =
     "on utilities 0, -1490 vs 0, -1491 at epsilon 1, sensitivity 1 shows it).  Use it for\n"
     "speed comparisons, not for releases; a note on standard error says so each time.\n"
     "\n"
-    "  --epsilon E        privacy parameter, > 0 (required)\n"
+    "  --epsilon E        privacy parameter, > 0 (required; a sweep: below)\n"
     "  --sensitivity D    sensitivity (default: the file's header, else 1)\n"
     "  --variant V        standard (default, also under '# monotone: yes'), monotone\n"
     "                     (needs that header), or pf: permute-and-flip\n"
@@ -48,6 +48,10 @@ static const char help[] =
     "  --seed S           reproducible draws from ChaCha20 keyed by S (an integer, decimal\n"
     "                     or 0x hex); without it, the operating system's CSPRNG\n"
     "                     (getrandom), as privacy requires\n"
+    "\n"
+    EM_CLI_HELP_SWEEP
+    "Here: the header 'epsilon,value', then N draws per epsilon, each epsilon's draws\n"
+    "those of `expmech sample --epsilon E` alone (with --seed: the same stream of S).\n"
     "\n"
     "Scale: at most 33554432 (2^25) candidates; past that the command stops while\n"
     "reading, exit status 2, with a message naming the limit.  EXPMECH_MAX_CANDIDATES=N\n"
@@ -80,6 +84,7 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
             rc = em_cli_fail(c->cmd, what, &e);
             break;
         }
+        em_cli_sweep_row(c, "value", (size_t)k);
         if (cont) {
             printf("%.17g\n", x);
         } else {

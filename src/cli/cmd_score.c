@@ -70,6 +70,12 @@ static const char help_options[] =
     "  --x BIT              rr: the private bit, 0 or 1 (instead of --data)\n"
     "  --f F                laplace: the query value (default: the number of data rows)\n"
     "  --delta-f D          laplace: the sensitivity of f, > 0 (default 1)\n"
+    "  --group-by COLUMN --output-dir DIR  count, frequency, maxnorm with --column: one\n"
+    "                       scenario per value of COLUMN, from that group's rows alone (its\n"
+    "                       own proven sensitivity; one candidate set for all), written to\n"
+    "                       DIR/NAME.txt (bytes other than A-Z a-z 0-9 _ - and a '.' not\n"
+    "                       first written %XX); existing files are never overwritten\n"
+    "                       (nothing is written); the file names go to standard output\n"
     "\n"
     "Exit status: 0 success, 2 bad input (a message names the problem, with file and line\n"
     "where there is one; nothing is written to standard output), 3 internal failure.\n";
@@ -122,8 +128,20 @@ static int flag(const char *a, em_score_opts *o, int *rc)
     return 1;
 }
 
-/* argv[2..] into o: -1 to go on, else the exit status. */
-static int parse(int argc, char **argv, em_score_opts *o)
+/* --group-by and --output-dir, which are not score options: where each goes. */
+typedef struct group_opts {
+    const char *group_by, *output_dir;
+} group_opts;
+
+static const char **group_slot(const char *a, size_t nl, group_opts *go)
+{
+    return nl == 10 && !strncmp(a, "--group-by", nl)   ? &go->group_by
+           : nl == 12 && !strncmp(a, "--output-dir", nl) ? &go->output_dir
+                                                         : NULL;
+}
+
+/* argv[2..] into o and go: -1 to go on, else the exit status. */
+static int parse(int argc, char **argv, em_score_opts *o, group_opts *go)
 {
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -140,17 +158,53 @@ static int parse(int argc, char **argv, em_score_opts *o)
         int k = 0;
         while (opts[k].name && (strlen(opts[k].name) != nl || strncmp(a, opts[k].name, nl)))
             k++;
-        if (!opts[k].name)
+        const char **slot = opts[k].name ? (const char **)((char *)o + opts[k].off)
+                                         : group_slot(a, nl, go);
+        if (!slot)
             return fail("unknown option '%s' (see expmech score --help)%s", a, "");
+        const char *name = opts[k].name    ? opts[k].name
+                           : slot == &go->group_by ? "--group-by"
+                                                   : "--output-dir";
         const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
         if (!v)
-            return fail("option %s needs a value%s", opts[k].name, "");
-        const char **slot = (const char **)((char *)o + opts[k].off);
+            return fail("option %s needs a value%s", name, "");
         if (*slot)
-            return fail("option %s given twice%s", opts[k].name, "");
+            return fail("option %s given twice%s", name, "");
         *slot = v;
     }
     return -1;
+}
+
+/* --group-by: one scenario file per group in --output-dir, their names on standard
+   output. */
+static int score_groups(const em_score_opts *o, const group_opts *go)
+{
+    if (!go->group_by || !go->output_dir)
+        return fail("%s needs %s (one scenario file per group)",
+                    go->group_by ? "--group-by" : "--output-dir",
+                    go->group_by ? "--output-dir DIR" : "--group-by COLUMN");
+    em_groups *g = NULL;
+    em_error err;
+    int rc = EM_EXIT_OK;
+    if (em_groups_new(o, go->group_by, &g, &err) != EM_OK ||
+        em_groups_write(g, go->output_dir, &err) != EM_OK) {
+        fprintf(stderr, "expmech score: %s\n", err.msg);
+        rc = err.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+    }
+    if (rc == EM_EXIT_OK && em_groups_warning(g))
+        fprintf(stderr, "expmech score: warning: %s\n", em_groups_warning(g));
+    for (size_t j = 0; rc == EM_EXIT_OK && j < em_groups_count(g); j++) {
+        char *name = NULL;
+        if (em_groups_file_name(g, j, &name, &err) != EM_OK) {
+            fprintf(stderr, "expmech score: %s\n", err.msg);
+            rc = EM_EXIT_INTERNAL;
+        } else {
+            printf("%s/%s\n", go->output_dir, name);
+        }
+        em_free(name);
+    }
+    em_groups_free(g);
+    return rc;
 }
 
 int cmd_score(int argc, char **argv)
@@ -163,10 +217,13 @@ int cmd_score(int argc, char **argv)
         return fail("unknown scoring function '%s' (count, frequency, maxnorm, median, quantile, "
                     "revenue, rr, laplace; see --help)%s", argv[1], "");
     em_score_opts o = EM_SCORE_OPTS_INIT;
+    group_opts go = {NULL, NULL};
     o.function = argv[1];
-    int rc = parse(argc, argv, &o);
+    int rc = parse(argc, argv, &o, &go);
     if (rc >= 0)
         return rc;
+    if (go.group_by || go.output_dir)
+        return score_groups(&o, &go);
     em_score *r = NULL;
     em_error err;
     if (em_score_new(&o, &r, &err) != EM_OK) {

@@ -18,6 +18,8 @@ const em_command em_commands[] = {
     {"density", cmd_density, "density --epsilon E --at X [FILE] exact density (and its log) of a continuous scenario"},
     {"quantile", cmd_quantile, "quantile --epsilon E --at P [FILE] exact quantile function, correctly rounded"},
     {"utility", cmd_utility, "utility --epsilon E [FILE]  exact expected utility and loss (finite, weighted, continuous)"},
+    {"plot", cmd_plot, "plot --x C --y C --output F.svg [FILE]  a table of expmech as an SVG figure (gnuplot)"},
+    {"groups", cmd_groups, "groups --epsilon E --split S  per-group P(true mode), expected loss and the gap (seed 001)"},
     {"score", cmd_score, "score FUNCTION --data F    a scenario from raw data: proven score, sensitivity"},
     {"example", cmd_example, "example NAME              print a seed scenario (--list for the names)"},
     {NULL, NULL, NULL}

@@ -168,8 +168,13 @@ EM_API int em_grid_point(em_mech *m, const char *lo, const char *hi, uint64_t n,
 /* ------------------------------------------------------------ utility report */
 
 /* Exact quantities of the utility of the output, correctly rounded to m's digits (text)
- * and to double, for standard / monotone mechanisms over any scenario (finite, with a
- * measure, continuous). */
+ * and to double, for every variant and scenario: standard / monotone over any scenario
+ * (finite, with a measure, continuous: exact integrals, decided by exact comparisons at a
+ * rounding boundary), permute-and-flip over a finite scenario without a measure of at most
+ * EM_PF_PROBS_MAX_N candidates (sums over its exact pmf's interval bounds at rising
+ * precision: Ziv's strategy, as for its probabilities; a value that is exactly a
+ * rounding boundary, which the rational cases of ties and of one candidate never are, is
+ * EM_ERR_UNDECIDED rather than a guess). */
 typedef struct em_utility_result {
     char *opt;               /* max u over the outputs of positive probability
                                 (continuous: the largest u at a finite end of a piece) */
@@ -181,15 +186,43 @@ typedef struct em_utility_result {
     double opt_d, expected_utility_d, expected_loss_d, sd_loss_d, p_best_d;
 } em_utility_result;
 
-/* Errors: EM_ERR_NULL, EM_ERR_VARIANT (pf), the law's errors (em_probs_prepare),
- * EM_ERR_UNDECIDED, EM_ERR_NOMEM.  *out freed with em_utility_result_free. */
+/* Errors: EM_ERR_NULL, EM_ERR_VARIANT (pf over a measure or pieces), EM_ERR_TOO_MANY (pf
+ * beyond EM_PF_PROBS_MAX_N), the law's errors (em_probs_prepare), EM_ERR_UNDECIDED,
+ * EM_ERR_NOMEM.  *out freed with em_utility_result_free. */
 EM_API int em_utility(em_mech *m, em_utility_result **out, em_error *err);
 EM_API void em_utility_result_free(em_utility_result *r);
 
-/* P(opt - u(X) > t), exactly, t >= 0 exact text; *out malloc'd (em_free).  Errors:
- * EM_ERR_NULL, EM_ERR_PARSE, EM_ERR_DOMAIN (t < 0), EM_ERR_VARIANT (pf), the law's
- * errors, EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+/* P(opt - u(X) > t), exactly, t >= 0 exact text, for the mechanisms of em_utility; *out
+ * malloc'd (em_free).  Errors: EM_ERR_NULL, EM_ERR_PARSE, EM_ERR_DOMAIN (t < 0), those of
+ * em_utility. */
 EM_API int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err);
+
+/* The accuracy theorem of the exponential mechanism (McSherry & Talwar 2007; Dwork & Roth,
+ * Theorem 3.11) for a finite scenario: with c = eps/(2 D) (standard, pf) or eps/D
+ * (monotone) and ratio = |R| / |R_OPT| (the outputs of positive probability over those at
+ * opt; with a measure column, their total measures),
+ *   P(loss >= s) <= ratio exp(-c s)   (the theorem: (2D/eps)(ln ratio + t) at s, e^-t),
+ * so P(loss > t) <= *p_bound = min(1, ratio exp(-c t)), and, integrating the tail,
+ * E[loss] <= *expected_loss_bound = (ln ratio + 1) / c.  Permute-and-flip meets the same
+ * bounds: for r not at opt, P(r) = p_r integral_0^1 prod_{j != r} (1 - p_j x) dx <=
+ * p_r / (|R_OPT| + 1) (the |R_OPT| modes have p_j = 1), with p_r = exp(-c loss_r); and
+ * its expected loss never exceeds the standard mechanism's (McKenna & Sheldon 2020,
+ * Theorem 2).  Both correctly rounded to m's digits (1/c and "1" exactly when so);
+ * malloc'd (em_free).  expected_loss_bound may be NULL (not computed); t NULL computes no
+ * p_bound (which may then be NULL).  Errors: EM_ERR_NULL, EM_ERR_PARSE, EM_ERR_DOMAIN (a
+ * continuous scenario: the theorem needs a finite range; t < 0), EM_ERR_UNDECIDED,
+ * EM_ERR_NOMEM. */
+EM_API int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound,
+                          char **p_bound, em_error *err);
+
+/* A Monte Carlo estimate of the expected loss beside the exact one: n >= 2 draws of m's
+ * sampler with options o (em_sampler_new: seeded, or the OS CSPRNG), the loss of each
+ * (opt - u, opt as em_utility's, exactly, then rounded to double; a continuous draw's u is
+ * its piece's a + b x at the double x drawn), *mean their mean and *se its standard error
+ * (sample standard deviation / sqrt(n)).  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (n < 2),
+ * em_sampler_new's and em_sampler_draw's. */
+EM_API int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean,
+                      double *se, em_error *err);
 
 #ifdef __cplusplus
 }

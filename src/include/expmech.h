@@ -44,6 +44,8 @@ extern "C" {
 #include "em_law.h"
 #include "em_judge.h"
 #include "em_score.h"
+#include "em_groups.h"
+#include "em_report.h"
 
 /* ---------------------------------------------------------------- version */
 /* The library's version (the command line prints it for --version).  MAJOR.MINOR.PATCH;

@@ -175,8 +175,29 @@ static int bad_quoting(const em_lines *l, size_t i, em_error *err)
                              "closing quote)", l->name, l->line[i]);
 }
 
-/* Keep only the column `name` of a CSV file whose first line is the header. */
-static int lines_column(em_lines *l, const char *name, em_error *err)
+/* The index of column `name` in the header fields f[0..nh), or -1 after a message. */
+static long header_column(const em_lines *l, char **f, long nh, const char *name, em_error *err)
+{
+    long col = -1;
+    for (long k = 0; k < nh; k++)
+        if (!strcmp(f[k], name)) {
+            if (col >= 0) {
+                em_data_fail(err, "%s:%lu: column '%s' appears twice in the header", l->name,
+                             l->line[0], name);
+                return -1;
+            }
+            col = k;
+        }
+    if (col < 0)
+        em_data_fail(err, "%s:%lu: no column '%s' in the header line", l->name, l->line[0],
+                     name);
+    return col;
+}
+
+/* Keep only the column `name` of a CSV file whose first line is the header; with group_by,
+   also that column's value of each row in group[] (l->n - 1 entries, pointers into buf). */
+static int lines_column(em_lines *l, const char *name, const char *group_by, char **group,
+                        em_error *err)
 {
     if (l->n == 0)
         return em_data_fail(err, "--data %s: no header line (--column %s)", l->name, name);
@@ -187,19 +208,15 @@ static int lines_column(em_lines *l, const char *name, em_error *err)
     if (!f)
         return em_data_nomem(err);
     int st = EM_OK;
-    long nh = csv_split(l->v[0], f, cap), col = -1;
+    long nh = csv_split(l->v[0], f, cap), col = -1, gcol = -1;
     if (nh < 0)
         st = em_data_fail(err, "%s:%lu: bad quoting in the header line", l->name, l->line[0]);
-    for (long k = 0; k < nh && st == EM_OK; k++)
-        if (!strcmp(f[k], name)) {
-            if (col >= 0)
-                st = em_data_fail(err, "%s:%lu: column '%s' appears twice in the header", l->name,
-                                  l->line[0], name);
-            col = k;
-        }
-    if (st == EM_OK && col < 0)
-        st = em_data_fail(err, "%s:%lu: no column '%s' in the header line", l->name, l->line[0],
-                          name);
+    else if ((col = header_column(l, f, nh, name, err)) < 0 ||
+             (group_by && (gcol = header_column(l, f, nh, group_by, err)) < 0))
+        st = EM_ERR_PARSE;
+    else if (gcol == col)
+        st = em_data_fail(err, "--group-by %s: the column scored (--column) cannot be the "
+                               "grouping column", group_by);
     for (size_t i = 1; i < l->n && st == EM_OK; i++) {
         size_t need = 1;
         for (const char *c = l->v[i]; *c; c++)
@@ -219,9 +236,12 @@ static int lines_column(em_lines *l, const char *name, em_error *err)
         else if (nf != nh)
             st = em_data_fail(err, "%s:%lu: %ld field%s, the header has %ld", l->name, l->line[i],
                               nf, nf == 1 ? "" : "s", nh);
-        else if (f[col][0] == 0)
-            st = em_data_fail(err, "%s:%lu: empty value in column '%s'", l->name, l->line[i], name);
+        else if (f[col][0] == 0 || (group_by && f[gcol][0] == 0))
+            st = em_data_fail(err, "%s:%lu: empty value in column '%s'", l->name, l->line[i],
+                              f[col][0] == 0 ? name : group_by);
         else {
+            if (group_by)
+                group[i - 1] = f[gcol];
             l->v[i - 1] = f[col];
             l->line[i - 1] = l->line[i];
         }
@@ -313,9 +333,21 @@ int em_data_read(em_lines *d, const char *path, const char *column, int aggregat
 {
     int st = em_lines_read(d, path, "--data", err);
     if (st == EM_OK && column)
-        st = lines_column(d, column, err);
+        st = lines_column(d, column, NULL, NULL, err);
     else if (st == EM_OK && aggregated)
         st = lines_aggregated(d, err);
+    return st;
+}
+
+int em_data_read_grouped(em_lines *d, const char *path, const char *column,
+                         const char *group_by, char ***group, em_error *err)
+{
+    *group = NULL;
+    int st = em_lines_read(d, path, "--data", err);
+    if (st == EM_OK && !(*group = malloc((d->n ? d->n : 1) * sizeof **group)))
+        st = em_data_nomem(err);
+    if (st == EM_OK)
+        st = lines_column(d, column, group_by, *group, err);
     return st;
 }
 

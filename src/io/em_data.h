@@ -38,6 +38,13 @@ void em_lines_free(em_lines *l);
 int em_data_read(em_lines *d, const char *path, const char *column, int aggregated,
                  em_error *err);
 
+/* em_data_read of one column of a CSV file (no aggregate) with, for each row, its value in
+ * the column group_by: (*group)[i] for d->v[i] (malloc'd array, free() it, even after a
+ * failure; the texts point into d->buf).  Refused: group_by missing, repeated, or the
+ * scored column itself; an empty value in either column. */
+int em_data_read_grouped(em_lines *d, const char *path, const char *column,
+                         const char *group_by, char ***group, em_error *err);
+
 /* A candidate set: numeric ones carry their exact values. */
 typedef struct em_cands {
     size_t n;

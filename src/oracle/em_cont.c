@@ -3553,6 +3553,10 @@ int em_cont_loss_tail(em_cont *C, const mpq_t t, em_cval *out)
     return st_;
 }
 
+void em_cont_opt(const em_cont *C, mpq_t opt) { opt_of(C, opt); }
+
+int em_cval_exact(em_cval *v, const char *s, double d) { return set_exact(v, s, d); }
+
 int em_cont_p_best(em_cont *C, em_cval *out)
 {
     struct range_saved r_ = range_enter();

@@ -89,6 +89,8 @@ typedef struct em_cval {
 
 void em_cval_init(em_cval *v);
 void em_cval_clear(em_cval *v);
+/* v set to the exact value s (EM_CV_EXACT) and its double d: EM_OK or EM_ERR_NOMEM. */
+int em_cval_exact(em_cval *v, const char *s, double d);
 
 /* ------------------------------------------------------------------ laws */
 
@@ -137,6 +139,8 @@ const char *em_cont_strerror(int st);
  * OPT - E[u]: exact integrals (closed forms, exponential polynomials), correctly rounded.
  * Pieces and atoms. */
 int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt);
+/* OPT exactly (em_cont_utility rounds it): the Monte Carlo loss of a draw needs it. */
+void em_cont_opt(const em_cont *C, mpq_t opt);
 /* The standard deviation of u(X) (= that of the loss OPT - u(X)), exactly: sqrt of
  * (N2 Z - N1^2) / Z^2 with N1, N2 the integrals of u e^{cu} and u^2 e^{cu}; "0" when all
  * the mass sits at one utility.  The exact comparison multiplies exponential polynomials

@@ -12,6 +12,7 @@
 #include "expmech.h"
 #include "io/em_label.h"
 #include "io/em_scn_priv.h"
+#include "oracle/em_accuracy.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
@@ -31,6 +32,7 @@ struct em_law_cache {
     em_oracle *oracle;
     em_cont *law;
     pf_table *pf;
+    em_pfu *pfu;         /* permute-and-flip's utility report */
     em_cval p, lp;       /* the last em_probs_get of the law */
     em_exact *exact;
     unsigned chunk0;     /* the exact sampler's own first chunk (variable timing) */
@@ -72,6 +74,7 @@ void em_law_cache_free(struct em_law_cache *c)
     em_oracle_free(c->oracle);
     em_cont_free(c->law);
     pf_table_free(c->pf, c->pf ? ((const em_scenario *)c->src.ctx)->n : 0);
+    em_pfu_free(c->pfu);
     em_cval_clear(&c->p);
     em_cval_clear(&c->lp);
     em_exact_free(c->exact);
@@ -288,16 +291,33 @@ static int pf_logs(const em_scenario *sc, const mpq_t eps, const mpq_t delta, in
     return st;
 }
 
+/* The utilities as rationals for em_pf's pmf, which is limited to EM_PF_PROBS_MAX_N. */
+static int pf_expand(em_mech *m, em_error *err)
+{
+    const em_scenario *sc = &m->scn->sc;
+    if (sc->n > EM_PF_PROBS_MAX_N)
+        return em_err(err, EM_ERR_TOO_MANY,
+                      "variant pf: %s has %zu candidates; the exact permute-and-flip pmf is "
+                      "limited to %d (O(n^2) interval operations)", sc->name, sc->n,
+                      EM_PF_PROBS_MAX_N);
+    return em_scn_expand(m->scn, err);
+}
+
+/* A failure of a computation over PF's pmf, which has no logarithmic fallback. */
+static int pf_fail(em_error *err, int st)
+{
+    if (st == EM_ERR_UNDECIDED)
+        return em_err(err, st, "variant pf: not computed: a value lies below MPFR's exponent "
+                      "range (about 10^-1.4e18) or needs more than 2^20 bits, and the "
+                      "permute-and-flip pmf has no logarithmic fallback");
+    return em_err(err, st, "variant pf: %s", em_strerror(st));
+}
+
 static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
 {
     em_scenario *sc = &m->scn->sc;
     const size_t n = sc->n;
-    if (n > EM_PF_PROBS_MAX_N)
-        return em_err(err, EM_ERR_TOO_MANY,
-                      "variant pf: %s has %zu candidates; the exact permute-and-flip pmf is "
-                      "limited to %d (O(n^2) interval operations)", sc->name, n,
-                      EM_PF_PROBS_MAX_N);
-    int st = em_scn_expand(m->scn, err); /* em_pf takes rationals; n <= 4096 here */
+    int st = pf_expand(m, err);
     if (st != EM_OK)
         return st;
     pf_table *t = calloc(1, sizeof *t);
@@ -323,11 +343,7 @@ static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
         st = pf_logs(sc, m->eps, m->delta, m->digits, t->left == 1, t);
     if (st != EM_OK) {
         pf_table_free(t, n);
-        if (st == EM_ERR_UNDECIDED)
-            return em_err(err, st, "variant pf: not computed: a probability lies below MPFR's "
-                          "exponent range (about 10^-1.4e18) or needs more than 2^20 bits, and "
-                          "the permute-and-flip pmf has no logarithmic fallback");
-        return em_err(err, st, "variant pf: %s", em_strerror(st));
+        return pf_fail(err, st);
     }
     c->pf = t;
     return EM_OK;
@@ -644,6 +660,19 @@ int em_sample_cont(em_mech *m, const em_sample_opts *o, size_t n, double *out, e
 
 /* ----------------------------------------------------------- continuous laws */
 
+/* The strings of v1 and v2 handed to *o1 and *o2 (a NULL o1 or o2: not wanted). */
+static void take(em_cval *v1, char **o1, em_cval *v2, char **o2)
+{
+    if (o1) {
+        *o1 = v1->str;
+        v1->str = NULL;
+    }
+    if (o2) {
+        *o2 = v2->str;
+        v2->str = NULL;
+    }
+}
+
 /* One or two exact numbers in, one em_cont computation, one or two strings out. */
 enum { F_CDF, F_DENSITY, F_QUANTILE, F_INTERVAL, F_TAIL };
 
@@ -683,12 +712,7 @@ static int pointwise(em_mech *m, int f, const char *fn, const char *x, const cha
     }
     mpq_clears(a, b, (mpq_ptr)0);
     if (st == EM_OK) {
-        *out = v1.str;
-        v1.str = NULL;
-        if (out2) {
-            *out2 = v2.str;
-            v2.str = NULL;
-        }
+        take(&v1, out, &v2, out2);
         em_err_ok(err);
     }
     em_cval_clear(&v1);
@@ -725,9 +749,53 @@ int em_quantile(em_mech *m, const char *p, char **out, em_error *err)
     return pointwise(m, F_QUANTILE, "em_quantile", p, NULL, out, NULL, err);
 }
 
+/* Permute-and-flip's utility report (em_accuracy.h), built once; the law's refusal of pf
+ * for a measure or pieces. */
+static int pf_report(em_mech *m, em_pfu **out, em_error *err)
+{
+    struct em_law_cache *c = cache(m, err);
+    if (!c)
+        return EM_ERR_NOMEM;
+    em_scenario *sc = &m->scn->sc;
+    em_cont *L;
+    if (sc->continuous || sc->has_measure)
+        return law(m, &L, err);
+    int st = c->pfu ? EM_OK : pf_expand(m, err);
+    if (st == EM_OK && !c->pfu &&
+        (st = em_pfu_new(sc->n, sc->u, sc->excluded, m->eps, m->delta, m->digits, &c->pfu)) !=
+            EM_OK)
+        em_err(err, st, "out of memory");
+    *out = c->pfu;
+    return st;
+}
+
 int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
 {
-    return pointwise(m, F_TAIL, "em_loss_tail", t, NULL, out, NULL, err);
+    if (!m || m->variant != EM_PF)
+        return pointwise(m, F_TAIL, "em_loss_tail", t, NULL, out, NULL, err);
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_loss_tail: out is NULL");
+    *out = NULL;
+    em_pfu *P;
+    int st = pf_report(m, &P, err);
+    if (st != EM_OK)
+        return st;
+    mpq_t q;
+    mpq_init(q);
+    em_cval v;
+    em_cval_init(&v);
+    st = parse_num(t, q, err);
+    if (st == EM_OK && mpq_sgn(q) < 0)
+        st = em_err(err, EM_ERR_DOMAIN, "em_loss_tail: a loss threshold must be >= 0");
+    else if (st == EM_OK && (st = em_pfu_loss_tail(P, q, &v)) != EM_OK)
+        pf_fail(err, st);
+    mpq_clear(q);
+    if (st == EM_OK) {
+        take(&v, out, NULL, NULL);
+        em_err_ok(err);
+    }
+    em_cval_clear(&v);
+    return st;
 }
 
 /* ------------------------------------------------------------ exact numbers */
@@ -848,20 +916,26 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
     *out = NULL;
     if (!m)
         return em_err(err, EM_ERR_NULL, "em_utility: m is NULL");
-    em_cont *L;
-    int st = law(m, &L, err);
+    em_cont *L = NULL;
+    em_pfu *P = NULL;
+    int st = m->variant == EM_PF ? pf_report(m, &P, err) : law(m, &L, err);
     if (st != EM_OK)
         return st;
     em_cval v[5]; /* opt, E[u], loss, sd, P(best) */
     for (int k = 0; k < 5; k++)
         em_cval_init(&v[k]);
-    st = em_cont_utility(L, &v[1], &v[2], &v[0]);
-    if (st == EM_OK)
-        st = em_cont_sd(L, &v[3]);
-    if (st == EM_OK)
-        st = em_cont_p_best(L, &v[4]);
+    if (P) {
+        if ((st = em_pfu_utility(P, &v[0], &v[1], &v[2], &v[3], &v[4])) != EM_OK)
+            pf_fail(err, st);
+    } else {
+        st = em_cont_utility(L, &v[1], &v[2], &v[0]);
+        if (st == EM_OK)
+            st = em_cont_sd(L, &v[3]);
+        if (st == EM_OK)
+            st = em_cont_p_best(L, &v[4]);
+    }
     em_utility_result *r = st == EM_OK ? calloc(1, sizeof *r) : NULL;
-    if (st != EM_OK)
+    if (st != EM_OK && !P)
         fail(err, st, NULL);
     else if (!r)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
@@ -880,4 +954,130 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
     for (int k = 0; k < 5; k++)
         em_cval_clear(&v[k]);
     return st;
+}
+
+/* ------------------------------------------------------- the accuracy theorem */
+
+int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound, char **p_bound,
+                   em_error *err)
+{
+    if (expected_loss_bound)
+        *expected_loss_bound = NULL;
+    if (p_bound)
+        *p_bound = NULL;
+    if (!m || (!expected_loss_bound && !t) || (t && !p_bound))
+        return em_err(err, EM_ERR_NULL, "em_loss_bounds: m or an output is NULL");
+    const em_scenario *sc = &m->scn->sc;
+    if (sc->continuous)
+        return em_err(err, EM_ERR_DOMAIN, "em_loss_bounds: %s is a continuous scenario; the "
+                      "accuracy theorem bounds finite ones", sc->name);
+    mpq_t tq, u, opt, tot, best, c, one;
+    mpq_inits(tq, u, opt, tot, best, c, one, (mpq_ptr)0);
+    mpq_set_ui(one, 1, 1);
+    int st = t ? parse_num(t, tq, err) : EM_OK;
+    if (st == EM_OK && mpq_sgn(tq) < 0)
+        st = em_err(err, EM_ERR_DOMAIN, "em_loss_bounds: a loss threshold must be >= 0");
+    /* |R| and |R_OPT| over the outputs of positive probability, weighted by the measure */
+    int have = 0;
+    for (size_t i = 0; i < sc->n && st == EM_OK; i++) {
+        mpq_srcptr w = sc->has_measure ? sc->measure[i] : NULL;
+        if (sc->excluded[i] || (w && mpq_sgn(w) == 0))
+            continue;
+        em_scenario_get_u(sc, i, u);
+        int cmp = have ? mpq_cmp(u, opt) : 1;
+        if (cmp > 0) {
+            mpq_set(opt, u);
+            mpq_set_ui(best, 0, 1);
+        }
+        if (cmp >= 0)
+            mpq_add(best, best, w ? w : one);
+        mpq_add(tot, tot, w ? w : one);
+        have = 1;
+    }
+    if (st == EM_OK && !have)
+        st = em_err(err, EM_ERR_ALL_EXCLUDED, "%s: no output has positive probability",
+                    sc->name);
+    em_cval eb, pb;
+    em_cval_init(&eb);
+    em_cval_init(&pb);
+    if (st == EM_OK) {
+        mpq_div(tot, tot, best);
+        mpq_div(c, m->eps, m->delta);
+        if (m->variant != EM_MONOTONE) /* pf meets the standard mechanism's bounds */
+            mpz_mul_ui(mpq_denref(c), mpq_denref(c), 2);
+        mpq_canonicalize(c);
+        st = em_theorem_bounds(tot, c, t ? tq : NULL, m->digits,
+                               expected_loss_bound ? &eb : NULL, &pb);
+        if (st == EM_ERR_UNDECIDED)
+            em_err(err, st, "the bound ratio exp(-c t) at t = %.60s lies below MPFR's exponent "
+                   "range (about 10^-1.4e18): not computed", t);
+        else if (st != EM_OK)
+            fail(err, st, NULL);
+    }
+    if (st == EM_OK) {
+        take(&eb, expected_loss_bound, &pb, t ? p_bound : NULL);
+        em_err_ok(err);
+    }
+    em_cval_clear(&eb);
+    em_cval_clear(&pb);
+    mpq_clears(tq, u, opt, tot, best, c, one, (mpq_ptr)0);
+    return st;
+}
+
+/* ------------------------------------------------------------ Monte Carlo */
+
+int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, double *se,
+               em_error *err)
+{
+    if (!m || !o || !mean || !se)
+        return em_err(err, EM_ERR_NULL, "em_loss_mc: m, o, mean or se is NULL");
+    if (n < 2)
+        return em_err(err, EM_ERR_DOMAIN, "em_loss_mc: %llu draws: a standard error needs 2 "
+                      "at least", (unsigned long long)n);
+    em_sampler *s;
+    int st = em_sampler_new(m, o, &s, err);
+    if (st != EM_OK)
+        return st;
+    const em_scenario *sc = &m->scn->sc;
+    const em_cont *L = m->law->law; /* built by the sampler for a measure or pieces */
+    mpq_t opt, q, a, b;
+    mpq_inits(opt, q, a, b, (mpq_ptr)0);
+    if (sc->continuous || sc->has_measure)
+        em_cont_opt(L, opt);
+    for (size_t i = 0, have = 0; !sc->continuous && !sc->has_measure && i < sc->n; i++)
+        if (!sc->excluded[i]) {
+            em_scenario_get_u(sc, i, q);
+            if (!have++ || mpq_cmp(q, opt) > 0)
+                mpq_set(opt, q);
+        }
+    /* Welford's running mean and sum of squares: one pass, no cancellation */
+    long double mu = 0, m2 = 0;
+    for (uint64_t k = 0; k < n && st == EM_OK; k++) {
+        size_t i;
+        double x = 0;
+        if ((st = draw1(s, &i, &x)) != EM_OK) {
+            fail(err, st, NULL);
+            break;
+        }
+        if (sc->continuous) { /* u = a + b x at the double drawn, exactly */
+            em_cont_piece(L, i, NULL, NULL, NULL, NULL, a, b);
+            mpq_set_d(q, x);
+            mpq_mul(q, q, b);
+            mpq_add(q, q, a);
+        } else {
+            em_scenario_get_u(sc, i, q);
+        }
+        mpq_sub(q, opt, q);
+        long double l = em_q_get_d(q, NULL), d = l - mu;
+        mu += d / (long double)(k + 1);
+        m2 += d * (l - mu);
+    }
+    em_sampler_free(s);
+    mpq_clears(opt, q, a, b, (mpq_ptr)0);
+    if (st != EM_OK)
+        return st;
+    *mean = (double)mu;
+    *se = (double)sqrtl(m2 / (long double)(n - 1) / (long double)n);
+    em_err_ok(err);
+    return EM_OK;
 }

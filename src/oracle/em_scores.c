@@ -14,6 +14,7 @@
 #include "expmech.h"
 #include "io/em_data.h"
 #include "io/em_scn_priv.h"
+#include "oracle/em_score_priv.h"
 #include "oracle/em_rational.h"
 
 enum { F_COUNT, F_FREQUENCY, F_MAXNORM, F_MEDIAN, F_QUANTILE, F_REVENUE, F_RR, F_LAPLACE };
@@ -152,58 +153,59 @@ static int count_scores(int fn, const em_lines *d, const int *codes, size_t m, u
     return EM_OK;
 }
 
-static int run_categorical(int fn, const char *fname, const em_score_opts *o, int neigh,
-                           FILE *out, char **warning, em_error *err)
+/* The candidates of o: --candidates, or the distinct values of d. */
+static int load_cands(const em_score_opts *o, const em_lines *d, em_cands *c, char **warning,
+                      em_error *err)
 {
-    em_lines d;
-    int rc = em_data_read(&d, o->data, o->column, o->aggregated, err);
-    em_cands c = {0};
+    if (d->n == 0)
+        return em_data_fail(err, "--data %s: no data rows", d->name);
+    int rc = o->candidates ? em_cands_load(c, o->candidates, 0, err)
+                           : cands_from_data(c, d, warning, err);
+    if (rc == EM_OK && c->n > (size_t)INT32_MAX)
+        rc = em_data_fail(err, "too many candidates for category codes");
+    return rc;
+}
+
+/* The scenario text of count, frequency or maxnorm over the rows d and candidates c;
+   note: a first comment line (without "# "), or NULL. */
+static int write_categorical(int fn, const char *fname, int neigh, const em_lines *d,
+                             const em_cands *c, const char *note, FILE *out, em_error *err)
+{
     em_strmap map = {0};
     int *codes = NULL;
     uint64_t *num = NULL;
-    if (rc != EM_OK)
-        goto done;
-    if (d.n == 0) {
-        rc = em_data_fail(err, "--data %s: no data rows", d.name);
-        goto done;
-    }
-    rc = o->candidates ? em_cands_load(&c, o->candidates, 0, err)
-                       : cands_from_data(&c, &d, warning, err);
-    if (rc != EM_OK)
-        goto done;
-    if (c.n > (size_t)INT32_MAX) {
-        rc = em_data_fail(err, "too many candidates for category codes");
-        goto done;
-    }
     size_t dup = 0;
-    if ((rc = em_strmap_init(&map, c.label, c.n, &dup, err)) != EM_OK) {
+    int rc = em_strmap_init(&map, c->label, c->n, &dup, err);
+    if (rc != EM_OK) {
         if (rc == EM_ERR_PARSE)
-            em_data_fail(err, "--candidates: duplicate candidate '%s'", c.label[dup]);
+            em_data_fail(err, "--candidates: duplicate candidate '%s'", c->label[dup]);
         goto done;
     }
-    codes = malloc(d.n * sizeof *codes);
-    num = malloc(c.n * sizeof *num);
+    codes = malloc((d->n ? d->n : 1) * sizeof *codes);
+    num = malloc(c->n * sizeof *num);
     if (!codes || !num) {
         rc = em_data_nomem(err);
         goto done;
     }
-    for (size_t i = 0; i < d.n; i++) {
-        long k = em_strmap_find(&map, d.v[i]);
+    for (size_t i = 0; i < d->n; i++) {
+        long k = em_strmap_find(&map, d->v[i]);
         if (k < 0) {
-            char *cn = canon_number(d.v[i]);
+            char *cn = canon_number(d->v[i]);
             if (cn)
                 k = em_strmap_find(&map, cn);
             free(cn);
         }
         if (k < 0) {
-            rc = em_data_fail(err, "%s:%lu: value '%s' is not one of the candidates", d.name,
-                              d.line[i], d.v[i]);
+            rc = em_data_fail(err, "%s:%lu: value '%s' is not one of the candidates", d->name,
+                              d->line[i], d->v[i]);
             goto done;
         }
         codes[i] = (int)k;
     }
+    if (note)
+        fprintf(out, "# %s\n", note);
     uint64_t den = 1;
-    int st = count_scores(fn, &d, codes, c.n, num, &den);
+    int st = count_scores(fn, d, codes, c->n, num, &den);
     const char *def, *lemma;
     mpq_t delta, u;
     mpq_inits(delta, u, NULL);
@@ -217,7 +219,7 @@ static int run_categorical(int fn, const char *fname, const em_score_opts *o, in
         def = "u(x, r) = #{rows equal to r} / n (spec/Frequency.acsl)";
         if (neigh == NB_SUBSTITUTION) {
             lemma = "proofs/lemmas/ScoreCount_lemmas.h: Frequency_Subst (n public)";
-            mpq_set_ui(delta, 1, (unsigned long)d.rows);
+            mpq_set_ui(delta, 1, (unsigned long)d->rows);
         } else {
             lemma = "proofs/lemmas/ScoreCount_lemmas.h: Frequency_Insert (n private; "
                     "1/(n+1) for n >= 1, 1 with the empty dataset)";
@@ -231,10 +233,10 @@ static int run_categorical(int fn, const char *fname, const em_score_opts *o, in
     if (st != EM_OK) {
         rc = em_data_fail(err, "%s: %s", fname, em_strerror(st));
     } else {
-        header(out, fname, def, d.rows, c.n, neigh, lemma);
+        header(out, fname, def, d->rows, c->n, neigh, lemma);
         put_sensitivity(out, delta, monotone);
-        for (size_t r = 0; r < c.n; r++) {
-            em_csv_label(out, c.label[r]);
+        for (size_t r = 0; r < c->n; r++) {
+            em_csv_label(out, c->label[r]);
             fputc(',', out);
             mpz_set_ui(mpq_numref(u), (unsigned long)num[r]);
             mpz_set_ui(mpq_denref(u), (unsigned long)den);
@@ -248,6 +250,19 @@ done:
     em_strmap_free(&map);
     free(codes);
     free(num);
+    return rc;
+}
+
+static int run_categorical(int fn, const char *fname, const em_score_opts *o, int neigh,
+                           FILE *out, char **warning, em_error *err)
+{
+    em_lines d;
+    em_cands c = {0};
+    int rc = em_data_read(&d, o->data, o->column, o->aggregated, err);
+    if (rc == EM_OK)
+        rc = load_cands(o, &d, &c, warning, err);
+    if (rc == EM_OK)
+        rc = write_categorical(fn, fname, neigh, &d, &c, NULL, out, err);
     em_cands_free(&c);
     em_lines_free(&d);
     return rc;
@@ -1254,6 +1269,29 @@ static int take_text(em_score *r, char *text, size_t len, em_error *err)
     return EM_OK;
 }
 
+/* The score of o written by run (d NULL) or, over rows already read, by write_categorical,
+   and read back. */
+static int make_score(int fn, const em_score_opts *o, int neigh, const em_lines *d,
+                      const em_cands *c, const char *note, em_score **out, em_error *err)
+{
+    em_score *r = calloc(1, sizeof *r);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = r ? open_memstream(&text, &len) : NULL;
+    if (!mem) {
+        free(r);
+        return em_data_nomem(err);
+    }
+    int st = d ? write_categorical(fn, o->function, neigh, d, c, note, mem, err)
+               : run(fn, o, neigh, mem, &r->warning, err);
+    if (fclose(mem) != 0 && st == EM_OK)
+        st = em_data_nomem(err);
+    if (st == EM_OK)
+        st = take_text(r, text, len, err);
+    free(text);
+    return EM_HAND_OUT(st, r, em_score_free, out, err);
+}
+
 int em_score_new(const em_score_opts *o, em_score **out, em_error *err)
 {
     if (!out)
@@ -1267,23 +1305,27 @@ int em_score_new(const em_score_opts *o, em_score **out, em_error *err)
                                  "median, quantile, revenue, rr, laplace)",
                             o->function ? o->function : "(null)");
     int st = check_opts(o, fn, &neigh, err);
-    if (st != EM_OK)
-        return st;
-    em_score *r = calloc(1, sizeof *r);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = r ? open_memstream(&text, &len) : NULL;
-    if (!mem) {
-        free(r);
-        return em_data_nomem(err);
-    }
-    st = run(fn, o, neigh, mem, &r->warning, err);
-    if (fclose(mem) != 0 && st == EM_OK)
-        st = em_data_nomem(err);
-    if (st == EM_OK)
-        st = take_text(r, text, len, err);
-    free(text);
-    return EM_HAND_OUT(st, r, em_score_free, out, err);
+    return st != EM_OK ? st : make_score(fn, o, neigh, NULL, NULL, NULL, out, err);
+}
+
+int em_score_cands(const em_score_opts *o, const em_lines *d, em_cands *c, char **warning,
+                   em_error *err)
+{
+    memset(c, 0, sizeof *c);
+    int fn = function_of(o->function), neigh;
+    if (fn != F_COUNT && fn != F_FREQUENCY && fn != F_MAXNORM)
+        return em_data_fail(err, "--group-by: the function is count, frequency or maxnorm, not "
+                                 "'%s'", o->function ? o->function : "(null)");
+    int st = check_opts(o, fn, &neigh, err);
+    return st != EM_OK ? st : load_cands(o, d, c, warning, err);
+}
+
+int em_score_rows(const em_score_opts *o, const em_lines *d, const em_cands *c,
+                  const char *note, em_score **out, em_error *err)
+{
+    int fn = function_of(o->function), neigh;
+    int st = check_opts(o, fn, &neigh, err);
+    return st != EM_OK ? st : make_score(fn, o, neigh, d, c, note, out, err);
 }
 
 int em_score_write(FILE *f, const em_score *r, em_error *err)
