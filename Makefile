@@ -239,6 +239,7 @@ FUZZ_CFLAGS := $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-
 # The library and CLI are compiled once (coverage-instrumented, without libFuzzer's main)
 # and linked into every harness.
 FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FB)/obj/%.o)
+.SECONDARY: $(FUZZ_OBJ)
 FUZZ_SECONDS ?= 20
 FUZZ_TIMEOUT ?= 1
 $(FB)/obj/%.o: %.c $(HEADERS) | deps-built
