@@ -170,6 +170,57 @@ START_TEST(reported_cases)
             mpq_clear(w[j]);
         mpq_clears(e1, d1, (mpq_ptr)0);
     }
+    /* found by fuzzing (7 s under ASan; variants ran 15 s to 7 min and then gave up):
+     * log P_i = t_i - ln S with t_i on a rounding boundary and a third candidate whose P
+     * is below MPFR's range, so the exact comparison cannot help.  ln S > 0, so |log P_i|
+     * is strictly above |t_i|: a midpoint rounds up in magnitude.
+     *   {0, -3433730, -7378697629483820646}, K 6: t_1 = -1716865, a 6-digit midpoint,
+     *     ln S ~ 1e-745625: -1.71687e+6, double -1716865 (an exact double);
+     *   {0, -7000010000000000000}, K 6: t_1 = -3.500005e18 and ln S = log1p(R), R below
+     *     MPFR's range: -3.50001e+18, double -3500005e12 (exact);
+     *   {0, -18014398509481986, -7378697629483820646}, K 17: t_1 = -(2^53 + 1), a double
+     *     midpoint: the double is -(2^53 + 2), not the tie-to-even -(2^53). */
+    {
+        struct {
+            const char *u[3];
+            int K;
+            const char *logp;
+            double logd;
+        } mid[] = {
+            {{"0", "-3433730", "-7378697629483820646"}, 6, "-1.71687e+6", -1716865.0},
+            {{"0", "-7000010000000000000", NULL}, 6, "-3.50001e+18", -3500005000000000000.0},
+            {{"0", "-18014398509481986", "-7378697629483820646"}, 17, "-9007199254740993.0",
+             -9007199254740994.0},
+        };
+        for (size_t k = 0; k < sizeof mid / sizeof mid[0]; k++) {
+            mpq_t w[3], e1, d1;
+            size_t n = 0;
+            for (; n < 3 && mid[k].u[n]; n++) {
+                mpq_init(w[n]);
+                q_of(w[n], mid[k].u[n]);
+            }
+            mpq_inits(e1, d1, (mpq_ptr)0);
+            mpq_set_ui(e1, 1, 1);
+            mpq_set_ui(d1, 1, 1);
+            em_oracle *om;
+            ck_assert_int_eq(em_oracle_new(n, w, NULL, e1, d1, EM_STANDARD, mid[k].K, &om), EM_OK);
+            em_oracle_cand rm;
+            ck_assert_int_eq(em_oracle_get(om, 1, &rm), EM_OK);
+            ck_assert_str_eq(rm.logprob, mid[k].logp);
+            ck_assert(rm.logprob_d == mid[k].logd);
+            if (n == 2) {
+                /* P_1 = R/(1 + R) and -log P_0 = log1p(R) agree to far more than 6 digits */
+                char p1[64];
+                snprintf(p1, sizeof p1, "-%s", rm.prob);
+                ck_assert_int_eq(em_oracle_get(om, 0, &rm), EM_OK);
+                ck_assert_str_eq(rm.logprob, p1);
+            }
+            em_oracle_free(om);
+            for (size_t j = 0; j < n; j++)
+                mpq_clear(w[j]);
+            mpq_clears(e1, d1, (mpq_ptr)0);
+        }
+    }
     /* the double of log P_b = -(2^54 + 2) - exp(-(2^54 + 2)): below the midpoint of the
      * doubles -(2^54) and -(2^54 + 4), so -(2^54 + 4), not the tie-to-even -(2^54) */
     mpq_t u[2], eps, delta;

@@ -30,8 +30,8 @@
 #include "oracle/em_oracle.h"
 #include "oracle/em_rational.h"
 
-#define MAX_LEVELS 18          /* precision doubles per level: p0 * 2^17 > 2^24 bits */
-#define MAX_PREC (1L << 24)
+#define MAX_LEVELS 18          /* precision doubles per level: p0 * 2^17 > MAX_PREC */
+#define MAX_PREC (1L << 20)    /* the documented limit (EM_ERR_UNDECIDED beyond it) */
 #define EXACT_LEVEL 3          /* after p0 * 2^3 bits undecided: the exact comparison */
 #define GUARD 9                /* guard digits of dec_direct */
 #define GUARD_POW 1000000000L
@@ -566,7 +566,7 @@ static int dec_from_log(em_oracle *o, const mpfr_t alo, const mpfr_t ahi, mpz_t 
 }
 
 /* Exact K-digit rounding of a positive rational v; tie: 0 = to even, -1 = down (v is
- * infinitesimally below the given value). */
+ * infinitesimally below the given value), +1 = up (infinitesimally above). */
 static void dec_rational(const mpq_t v, int K, int tie, char *d, mpz_t e)
 {
     mpz_t a, b, q, r, t;
@@ -593,8 +593,8 @@ static void dec_rational(const mpq_t v, int K, int tie, char *d, mpz_t e)
     mpz_mul_2exp(r, r, 1);
     int c = mpz_cmp(r, b);
     int up = c > 0 || (c == 0 && tie == 0 && mpz_odd_p(q)) ;
-    if (c == 0 && tie < 0)
-        up = 0;
+    if (c == 0 && tie != 0)
+        up = tie > 0;
     if (up) {
         mpz_add_ui(q, q, 1);
         mpz_ui_pow_ui(t, 10, (unsigned long)K);
@@ -608,6 +608,81 @@ static void dec_rational(const mpq_t v, int K, int tie, char *d, mpz_t e)
     mpz_get_str(d, 10, q);
     mpz_set_si(e, E);
     mpz_clears(a, b, q, r, t, (mpz_ptr)0);
+}
+
+/* The double nearest a positive rational a plus an infinitesimal (a tie goes up), or 0
+ * when a is outside the normal doubles (the caller then keeps its interval method). */
+static double q_get_d_above(const mpq_t a)
+{
+    if (mpz_sizeinbase(mpq_numref(a), 2) > 1000 + mpz_sizeinbase(mpq_denref(a), 2) ||
+        mpz_sizeinbase(mpq_denref(a), 2) > 1000 + mpz_sizeinbase(mpq_numref(a), 2))
+        return 0.0;
+    mpfr_t x, y;
+    mpfr_inits2(53, x, (mpfr_ptr)0);
+    mpfr_init2(y, 54);
+    int tern = mpfr_set_q(x, a, MPFR_RNDN);
+    /* a midpoint of two doubles is exact at 54 bits: the infinitesimal breaks the tie up */
+    if (tern != 0 && mpfr_set_q(y, a, MPFR_RNDN) == 0)
+        mpfr_set(x, y, MPFR_RNDU);
+    double d = mpfr_get_d(x, MPFR_RNDN);
+    mpfr_clears(x, y, (mpfr_ptr)0);
+    return d;
+}
+
+/* log P = t_i - ln S of an other candidate i, decided from exact rationals.  Needed when
+ * t_i sits on a K-digit rounding boundary (or a double's midpoint) and ln S is far smaller
+ * than the boundary spacing: then no precision separates the MPFR bounds (a 6-digit
+ * -1716865 with ln S ~ 1e-745625 needed 2^22 bits; with ln S below MPFR's range the ladder
+ * ran to its limit and gave up).  Here ln S > 0 strictly (i itself is in S), so
+ * |log P| = a + ln S lies in (a, a + w] with a = -t_i and w an upper bound of ln S, and
+ * K-digit rounding is monotone: equal biased roundings at both ends decide it.  When w is
+ * below 2^-B, the least distance from a to any rounding boundary other than a itself,
+ * a plus an infinitesimal decides it alone.  Returns 1 with o->dig1 / e / *ld set. */
+static int log_other_exact(em_oracle *o, const struct level *L, mpq_srcptr ti, mpz_t e,
+                           double *ld)
+{
+    if (L->extreme && o->m != 1)
+        return 0; /* ln S = ln m + tiny: irrational, the ladder resolves it */
+    mpq_t a;
+    mpq_init(a);
+    mpq_neg(a, ti);
+    /* decimal boundaries are (2q+1)/2 10^(E'-K) with E' >= E - 2, E the estimated decimal
+     * exponent of a; midpoints of doubles in [2^-1000, 2^1000] have denominators below
+     * 2^1100; two distinct rationals differ by at least 1/(den den') */
+    long E = (long)mpz_sizeinbase(mpq_numref(a), 10) - (long)mpz_sizeinbase(mpq_denref(a), 10);
+    double span = 4.0 * (double)(o->K - E + 2);
+    double B = (double)mpz_sizeinbase(mpq_denref(a), 2) + 2.0 + (span > 1100.0 ? span : 1100.0);
+    int ok = 0;
+    if (B < 1.0e9) {
+        int tiny;
+        if (L->extreme) /* m == 1: ln S = log1p(R) < R <= exp(ly_hi); ln 2^-B > -0.7 B */
+            tiny = mpfr_cmp_d(L->ly_hi, -0.7 * B) < 0;
+        else
+            tiny = mpfr_cmp_ui_2exp(L->lnS_hi, 1, -(mpfr_exp_t)B) < 0;
+        double d1 = q_get_d_above(a);
+        if (d1 != 0.0) {
+            dec_rational(a, o->K, +1, o->dig1, e);
+            if (tiny) {
+                ok = 1;
+            } else if (!L->extreme && mpfr_regular_p(L->lnS_hi) &&
+                       mpfr_get_exp(L->lnS_hi) > -(mpfr_exp_t)B) {
+                mpq_t b;
+                mpz_t e2;
+                mpq_init(b);
+                mpz_init(e2);
+                mpfr_get_q(b, L->lnS_hi);
+                mpq_add(b, b, a);
+                dec_rational(b, o->K, +1, o->dig2, e2);
+                ok = mpz_cmp(e, e2) == 0 && strcmp(o->dig1, o->dig2) == 0 &&
+                     q_get_d_above(b) == d1;
+                mpz_clear(e2);
+                mpq_clear(b);
+            }
+        }
+        *ld = -d1;
+    }
+    mpq_clear(a);
+    return ok;
 }
 
 static int is_one(const char *d, const mpz_t e)
@@ -751,6 +826,11 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     if (decided(o, llo, lhi, e, &neg, &ld)) {
         ldone = 1;
         st = set_out(&o->lstr, em_format_decimal(neg, o->dig1, e));
+        if (st)
+            goto out;
+    } else if (k >= 1 && log_other_exact(o, L, t_of(o, i), e, &ld)) {
+        ldone = 1;
+        st = set_out(&o->lstr, em_format_decimal(1, o->dig1, e));
         if (st)
             goto out;
     }
