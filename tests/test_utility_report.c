@@ -132,6 +132,36 @@ START_TEST(pf_three_closed_form)
 END_TEST
 
 /* Ties: every output at opt is exact (no loss, P(best) = 1, the bound 1/c). */
+/* P(best) below 1 but rounding to 1 prints as K nines, like the probabilities (and the
+ * groups report) do, never "1.0000" read as certainty: u = (10, 0), eps = 20, c = 10, so
+ * P(best) = 1/(1 + e^-100) = 1 - 3.7e-44; with the other candidate excluded it is exactly 1. */
+START_TEST(p_best_near_one)
+{
+    const char *u[] = {"10", "0"};
+    static const int variants[] = {EM_STANDARD, EM_PF};
+    for (int k = 0; k < 2; k++) {
+        em_scn *s;
+        em_mech *m = mk(2, u, NULL, "20", NULL, variants[k], 5, &s);
+        em_utility_result *r;
+        ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
+        ck_assert_str_eq(r->p_best, "0.99999");
+        ck_assert(r->p_best_d == 1.0);
+        em_utility_result_free(r);
+        em_mech_free(m);
+        em_scn_free(s);
+    }
+    const char *u1[] = {"10", NULL};
+    em_scn *s;
+    em_mech *m = mk(2, u1, NULL, "20", NULL, EM_STANDARD, 5, &s);
+    em_utility_result *r;
+    ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
+    ck_assert_str_eq(r->p_best, "1");
+    em_utility_result_free(r);
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
 START_TEST(pf_ties_exact)
 {
     const char *u[] = {"2.5", NULL, "2.5"};
@@ -398,6 +428,7 @@ static Suite *suite(void)
     tcase_add_test(tc, pf_two_closed_form);
     tcase_add_test(tc, pf_three_closed_form);
     tcase_add_test(tc, pf_ties_exact);
+    tcase_add_test(tc, p_best_near_one);
     tcase_add_test(tc, bounds_closed_form);
     tcase_add_test(tc, bounds_hold);
     tcase_add_test(tc, monte_carlo);

@@ -182,7 +182,8 @@ typedef struct em_utility_result {
     char *expected_loss;     /* opt - E[u(X)] */
     char *sd_loss;           /* the standard deviation of u(X) */
     char *p_best;            /* P(u(X) = opt) ("0" for a continuous law without a constant
-                                piece at opt) */
+                                piece at opt); below 1 but rounding to 1: K nines "0.99...9",
+                                as EM_PROB_NEAR_ONE */
     double opt_d, expected_utility_d, expected_loss_d, sd_loss_d, p_best_d;
 } em_utility_result;
 

@@ -594,20 +594,6 @@ static int group_entry(em_groups *g, size_t j, const em_groups_opts *o, const mp
     }
     if (st == EM_OK)
         st = exponents(m, t, nt, e, err);
-    if (st == EM_OK && !strncmp(e->p_true_mode, "1.", 2) && *nt > e->n_modes) {
-        /* below 1 (an output that is no mode has mass): K nines, as em_law.h writes a
-           probability whose rounding is 1, not a "1.000" read as certainty */
-        char *nines = malloc((size_t)K + 3);
-        if (!nines)
-            st = em_err(err, EM_ERR_NOMEM, "out of memory");
-        else {
-            memset(nines, '9', (size_t)K + 2);
-            memcpy(nines, "0.", 2);
-            nines[K + 2] = 0;
-            free(e->p_true_mode);
-            e->p_true_mode = nines;
-        }
-    }
     em_utility_result_free(u);
     em_mech_free(m);
     return st;

@@ -948,8 +948,29 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
             v[k].str = NULL;
             *d[k] = v[k].d;
         }
-        *out = r;
-        em_err_ok(err);
+        /* P(best) < 1 exactly when the loss is positive (the loss is 0 only when all mass
+         * sits at opt, and a positive loss never rounds to "0"): a rounding to 1 is then
+         * printed as K nines, as the probabilities are (EM_PROB_NEAR_ONE), never as a
+         * "1.000" that reads as certainty */
+        if (r->p_best && r->p_best[0] == '1' && strspn(r->p_best + 1, ".0") == strlen(r->p_best + 1) &&
+            r->expected_loss && strcmp(r->expected_loss, "0") != 0) {
+            char *nines = malloc((size_t)m->digits + 3);
+            if (!nines) {
+                st = em_err(err, EM_ERR_NOMEM, "out of memory");
+            } else {
+                memset(nines, '9', (size_t)m->digits + 2);
+                memcpy(nines, "0.", 2);
+                nines[m->digits + 2] = 0;
+                free(r->p_best);
+                r->p_best = nines;
+            }
+        }
+        if (st == EM_OK) {
+            *out = r;
+            em_err_ok(err);
+        } else {
+            em_utility_result_free(r);
+        }
     }
     for (int k = 0; k < 5; k++)
         em_cval_clear(&v[k]);
