@@ -191,6 +191,9 @@ START_TEST(reported_cases)
             {{"0", "-7000010000000000000", NULL}, 6, "-3.50001e+18", -3500005000000000000.0},
             {{"0", "-18014398509481986", "-7378697629483820646"}, 17, "-9007199254740993.0",
              -9007199254740994.0},
+            /* found by fuzzing after the fix above (6 s, then "not decided"): t_1 =
+             * -1.666665e671, log P beyond the doubles (so -inf as a double) */
+            {{"1e666", "1.6333333e673", "1.6666666e673"}, 6, "-1.66667e+671", -INFINITY},
         };
         for (size_t k = 0; k < sizeof mid / sizeof mid[0]; k++) {
             mpq_t w[3], e1, d1;

@@ -610,12 +610,13 @@ static void dec_rational(const mpq_t v, int K, int tie, char *d, mpz_t e)
     mpz_clears(a, b, q, r, t, (mpz_ptr)0);
 }
 
-/* The double nearest a positive rational a plus an infinitesimal (a tie goes up), or 0
- * when a is outside the normal doubles (the caller then keeps its interval method). */
+/* The double nearest a positive rational a plus an infinitesimal (a tie goes up; +inf
+ * beyond the doubles, as IEEE rounds after 53 bits), or 0 when a may be below the normal
+ * doubles (double rounding; the caller then keeps its interval method).  MPFR's exponent
+ * range is the widest here (em_oracle_get). */
 static double q_get_d_above(const mpq_t a)
 {
-    if (mpz_sizeinbase(mpq_numref(a), 2) > 1000 + mpz_sizeinbase(mpq_denref(a), 2) ||
-        mpz_sizeinbase(mpq_denref(a), 2) > 1000 + mpz_sizeinbase(mpq_numref(a), 2))
+    if (mpz_sizeinbase(mpq_denref(a), 2) > 1000 + mpz_sizeinbase(mpq_numref(a), 2))
         return 0.0;
     mpfr_t x, y;
     mpfr_inits2(53, x, (mpfr_ptr)0);
