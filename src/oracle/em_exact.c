@@ -122,12 +122,13 @@ int em_bits_uniform_below(em_bits *b, uint64_t m, uint64_t *out)
 struct xblock {
     long b;             /* block held, or -1 */
     unsigned long used; /* for replacement: larger = more recent */
-    mpfr_t *Flo, *Fhi;  /* BLOCK each, final (monotone) bounds */
+    mpfr_t *Flo, *Fhi;  /* bcap each, final (monotone) bounds */
 };
 
 struct xlevel {
     mpfr_prec_t p;
     size_t nb;               /* blocks: ceil((n + 1) / BLOCK) */
+    size_t bcap;             /* bounds per block: min(n + 1, BLOCK) */
     mpfr_t *Clo, *Chi;       /* C at block starts */
     mpfr_t *Tlo, *Thi;       /* T at block ends (b < nb - 1; the last block ends at n) */
     mpfr_t *maxlo;           /* max raw Flo over indices before block b (b >= 1) */
@@ -152,8 +153,11 @@ struct em_exact {
     em_exact_stats st;
     mpz_t a;
     mpfr_t x, y;
-    /* scratch of one block (BLOCK + 1 entries) at the precision of the level in use */
+    /* scratch of one block (scap = min(n, BLOCK) + 1 entries: a block never holds more
+     * than n + 1 bounds, and 6 x 1025 MPFR numbers were most of a small draw's cost) at
+     * the precision of the level in use */
     mpfr_t *welo, *wehi, *bTlo, *bThi, *rlo, *rhi;
+    size_t scap;
     mpfr_prec_t wprec;
     mpfr_t tlo, thi, d, Clo_, Chi_, Tlo_, Thi_;
     /* while a level is computed: the weights of indices [0, wcn) from the downward pass,
@@ -209,8 +213,8 @@ static void free_level(struct xlevel *L)
     mpfr_array_free(L->maxlo, L->nb);
     mpfr_array_free(L->minhi, L->nb);
     for (int k = 0; k < CACHE; k++) {
-        mpfr_array_free(L->cache[k].Flo, BLOCK);
-        mpfr_array_free(L->cache[k].Fhi, BLOCK);
+        mpfr_array_free(L->cache[k].Flo, L->bcap);
+        mpfr_array_free(L->cache[k].Fhi, L->bcap);
     }
     memset(L, 0, sizeof *L);
 }
@@ -219,7 +223,7 @@ static void scratch_prec(em_exact *s, mpfr_prec_t p)
 {
     if (s->wprec == p)
         return;
-    for (size_t i = 0; i <= BLOCK; i++) {
+    for (size_t i = 0; i < s->scap; i++) {
         mpfr_set_prec(s->welo[i], p);
         mpfr_set_prec(s->wehi[i], p);
         mpfr_set_prec(s->bTlo[i], p);
@@ -364,6 +368,7 @@ static int compute_level(em_exact *s, int k, mpfr_prec_t p)
     struct xlevel *L = &s->lv[k];
     L->p = p;
     L->nb = (n + 1 + BLOCK - 1) / BLOCK;
+    L->bcap = n + 1 < BLOCK ? n + 1 : BLOCK;
     L->Clo = mpfr_array(L->nb, p);
     L->Chi = mpfr_array(L->nb, p);
     L->Tlo = mpfr_array(L->nb, p);
@@ -372,8 +377,8 @@ static int compute_level(em_exact *s, int k, mpfr_prec_t p)
     L->minhi = mpfr_array(L->nb, p);
     for (int c = 0; c < CACHE; c++) {
         L->cache[c].b = -1;
-        L->cache[c].Flo = mpfr_array(BLOCK, p);
-        L->cache[c].Fhi = mpfr_array(BLOCK, p);
+        L->cache[c].Flo = mpfr_array(L->bcap, p);
+        L->cache[c].Fhi = mpfr_array(L->bcap, p);
         if (!L->cache[c].Flo || !L->cache[c].Fhi) {
             free_level(L);
             return EM_ERR_NOMEM;
@@ -547,12 +552,13 @@ static int exact_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned c
     mpfr_init2(s->y, 64);
     mpfr_inits2(64, s->tlo, s->thi, s->d, s->Clo_, s->Chi_, s->Tlo_, s->Thi_, (mpfr_ptr)0);
     s->wprec = 64;
-    s->welo = mpfr_array(BLOCK + 1, 64);
-    s->wehi = mpfr_array(BLOCK + 1, 64);
-    s->bTlo = mpfr_array(BLOCK + 1, 64);
-    s->bThi = mpfr_array(BLOCK + 1, 64);
-    s->rlo = mpfr_array(BLOCK + 1, 64);
-    s->rhi = mpfr_array(BLOCK + 1, 64);
+    s->scap = (n < BLOCK ? n : BLOCK) + 1;
+    s->welo = mpfr_array(s->scap, 64);
+    s->wehi = mpfr_array(s->scap, 64);
+    s->bTlo = mpfr_array(s->scap, 64);
+    s->bThi = mpfr_array(s->scap, 64);
+    s->rlo = mpfr_array(s->scap, 64);
+    s->rhi = mpfr_array(s->scap, 64);
     s->lo64 = malloc((n + 1) * sizeof *s->lo64);
     s->hi64 = malloc((n + 1) * sizeof *s->hi64);
     s->cls = malloc(n);
@@ -625,12 +631,12 @@ void em_exact_free(em_exact *s)
     mpq_clears(s->c, s->umax, s->tq, (mpq_ptr)0);
     if (s->have_tf)
         em_tfast_clear(&s->tf);
-    mpfr_array_free(s->welo, BLOCK + 1);
-    mpfr_array_free(s->wehi, BLOCK + 1);
-    mpfr_array_free(s->bTlo, BLOCK + 1);
-    mpfr_array_free(s->bThi, BLOCK + 1);
-    mpfr_array_free(s->rlo, BLOCK + 1);
-    mpfr_array_free(s->rhi, BLOCK + 1);
+    mpfr_array_free(s->welo, s->scap);
+    mpfr_array_free(s->wehi, s->scap);
+    mpfr_array_free(s->bTlo, s->scap);
+    mpfr_array_free(s->bThi, s->scap);
+    mpfr_array_free(s->rlo, s->scap);
+    mpfr_array_free(s->rhi, s->scap);
     mpfr_clears(s->tlo, s->thi, s->d, s->Clo_, s->Chi_, s->Tlo_, s->Thi_, (mpfr_ptr)0);
     free(s->lo64);
     free(s->hi64);
