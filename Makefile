@@ -99,6 +99,35 @@ $(B)/stats/%: stats/%.c $(B)/libexpmech.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Istats -o $@ $< $(B)/libexpmech.a $(LDLIBS)
 
+# bench_speed (issue 15's side-by-side figures) links the physical-limit loops, each built
+# with its own fixed flags whatever CFLAGS says (stats/bench_limit.h): the scalar pass
+# unvectorised, the vector passes through glibc's libmvec (-ffast-math in those objects
+# only), once per instruction set (bench_speed calls one only where the CPU has it).
+LIMIT_OBJ := $(addprefix $(B)/stats/,limit_scalar.o limit_sse2.o limit_avx2.o limit_avx512.o)
+LIMIT_CFLAGS = $(CSTD) $(WARN) -g -Istats
+LIMIT_VEC := -O3 -fopenmp-simd -ffast-math
+
+$(B)/stats/limit_scalar.o: stats/limit_scalar.c stats/bench_limit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LIMIT_CFLAGS) -O2 -fno-tree-vectorize -c $< -o $@
+
+$(B)/stats/limit_sse2.o: stats/limit_vector.c stats/bench_limit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LIMIT_CFLAGS) $(LIMIT_VEC) -c $< -o $@
+
+$(B)/stats/limit_avx2.o: stats/limit_vector.c stats/bench_limit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LIMIT_CFLAGS) $(LIMIT_VEC) -mavx2 -mfma -DEM_LIMIT_EXP=em_limit_exp_avx2 -c $< -o $@
+
+$(B)/stats/limit_avx512.o: stats/limit_vector.c stats/bench_limit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LIMIT_CFLAGS) $(LIMIT_VEC) -mavx512f -mprefer-vector-width=512 \
+	  -DEM_LIMIT_EXP=em_limit_exp_avx512 -c $< -o $@
+
+$(B)/stats/bench_speed: stats/bench_speed.c $(LIMIT_OBJ) $(B)/libexpmech.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Istats -o $@ $< $(LIMIT_OBJ) $(B)/libexpmech.a -lmvec $(LDLIBS)
+
 # Packages are checked once per build directory, not on every object.
 .PHONY: deps-built
 deps-built: $(B)/.deps-ok
