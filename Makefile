@@ -25,6 +25,7 @@ BENCHES  := $(BENCH_SRC:stats/%.c=$(B)/stats/%)
 HEADERS  := $(wildcard src/include/*.h src/*/*.h spec/*.acsl tests/*.h stats/*.h)
 
 .PHONY: all deps demo check unit python sanitize valgrind verify prove stats stats-full bench clean help \
+        bench-all bench-readme \
         install uninstall install-check figures
 .DEFAULT_GOAL := all
 
@@ -33,7 +34,10 @@ help:
 	@echo "make check   unit tests, proof gate (make verify), quick statistical tests"
 	@echo "make verify  replay every WP goal and Why3 theorem; fail on any unproved goal"
 	@echo "make prove   re-run the provers and update the committed WP cache"
-	@echo "make bench   benchmarks (timings are measured here, never in tests)"
+	@echo "make bench   expmech beside numpy, diffprivlib's algorithm and the machine's limits:"
+	@echo "             a table and build/bench.json (timings live here, never in tests)"
+	@echo "make bench-all   the same, then the older benchmark programs and the memory run"
+	@echo "make bench-readme   README's '## Speed' section from build/bench.json"
 	@echo "make figures README's figures: data by expmech, SVGs by expmech plot (gnuplot)"
 	@echo "make install PREFIX=/usr/local DESTDIR=   library, headers, expmech.pc, CLI, man pages"
 	@echo "make install-check   install to a temporary prefix, build and run examples/ against it"
@@ -246,9 +250,19 @@ stats: $(STATS) $(B)/expmech
 stats-full: $(STATS) $(B)/expmech
 	@bash mk/run-stats.sh full $(STATS)
 
-bench: $(BENCHES) $(B)/expmech
-	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
+# Issue 15's side-by-side table (mk/bench.sh: one process per figure, build/bench.json);
+# bench-all adds the older programs' details and the 10^7-candidate memory run (minutes).
+BENCH_MORE := $(filter-out $(B)/stats/bench_speed,$(BENCHES))
+bench: $(B)/stats/bench_speed $(B)/expmech
+	@PYTHON=$(PYTHON) CC=$(CC) bash mk/bench.sh $(B)
+
+bench-all: bench $(BENCH_MORE)
+	@for b in $(BENCH_MORE); do echo "== $$b"; $$b || exit 1; done
 	@echo "== stats/bench_memory.sh"; bash stats/bench_memory.sh $(B)/expmech
+
+# README's section "## Speed", rewritten from build/bench.json alone (run make bench first).
+bench-readme:
+	@$(PYTHON) mk/bench_report.py readme $(B)/bench.json README.md
 
 # ----------------------------------------------------------------- proofs
 verify: $(B)/.deps-ok
