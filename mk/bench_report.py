@@ -41,7 +41,8 @@ DESCRIPTIONS = {
     "cli_parse": "em_scenario_parse of 10^6 `label,utility` lines in memory (compact, as the CLI)",
     "cli_sample_float": "whole process: `expmech sample --sampler float --epsilon 1 -n 1 FILE`",
     "limit_scalar": "limit: scalar exp pass (-O2, not vectorised), w = exp(u/2), sum",
-    "limit_vector": "limit: the same pass through libmvec (AVX2 on this CPU, else SSE2)",
+    "limit_vector": "limit: the same pass through libmvec (%s on this CPU: AVX2 where there is one, "
+                    "else SSE2)",
     "limit_vector_sse2": "limit: libmvec, baseline x86-64 (SSE2, as the library is built)",
     "limit_vector_avx512": "limit: libmvec, AVX-512",
     "limit_memory": "limit: one read pass summing the array",
@@ -144,10 +145,15 @@ def machine_info(args):
     info = {}
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
-            m = re.search(r"^model name\s*:\s*(.*)$", f.read(), re.M)
-            info["cpu"] = m.group(1).strip() if m else platform.processor()
+            cpuinfo = f.read()
+        m = re.search(r"^model name\s*:\s*(.*)$", cpuinfo, re.M)
+        info["cpu"] = m.group(1).strip() if m else platform.processor()
+        m = re.search(r"^flags\s*:\s*(.*)$", cpuinfo, re.M)
+        flags = set(m.group(1).split()) if m else set()
     except OSError:
-        info["cpu"] = platform.processor()
+        info["cpu"], flags = platform.processor(), set()
+    # the libmvec variant bench_speed's limit_vector picks (__builtin_cpu_supports)
+    info["limit_vector_isa"] = "AVX2" if {"avx2", "fma"} <= flags else "SSE2"
     info["cores"] = os.cpu_count()
     info["kernel"] = platform.system() + " " + platform.release()
     cc = os.environ.get("CC", "gcc")
@@ -269,7 +275,10 @@ def readme_section(data):
         v = {(f["name"], f["n"]): f["value"] for f in data[kind]}
         for name in dict.fromkeys(f["name"] for f in data[kind]):
             cells = [fmt_us(v[(name, n)]) if (name, n) in v else "" for n in ns]
-            lines.append("| `%s` | %s | %s |" % (name, DESCRIPTIONS.get(name, ""), " | ".join(cells)))
+            what = DESCRIPTIONS.get(name, "")
+            if "%s" in what:
+                what = what % m.get("limit_vector_isa", "?")
+            lines.append("| `%s` | %s | %s |" % (name, what, " | ".join(cells)))
     lines.append("")
     lines.append("Inputs: n = 7 the marital counts / 1000 (seed 000), otherwise u_i = −i/1000; "
                  "ε = 1, Δ = 1, the standard variant; `oracle_probs_40d` uses `bench_oracle`'s "
