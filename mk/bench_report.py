@@ -154,6 +154,7 @@ def machine_info(args):
         info["cpu"], flags = platform.processor(), set()
     # the libmvec variant bench_speed's limit_vector picks (__builtin_cpu_supports)
     info["limit_vector_isa"] = "AVX2" if {"avx2", "fma"} <= flags else "SSE2"
+    info["virtual"] = "hypervisor" in flags
     info["cores"] = os.cpu_count()
     info["kernel"] = platform.system() + " " + platform.release()
     cc = os.environ.get("CC", "gcc")
@@ -247,9 +248,10 @@ def readme_section(data):
                  "time: the median of several timed batches after a warm-up (whole processes: "
                  "the median of 5 runs after one).")
     lines.append("")
-    lines.append("Machine: %s, %s cores, %s, %s, %s, Python %s with numpy %s."
-                 % (m.get("cpu"), m.get("cores"), m.get("kernel"), m.get("compiler"),
-                    m.get("glibc"), m.get("python"), m.get("numpy")))
+    lines.append("Machine: %s, %s cores%s, %s, %s, %s, Python %s with numpy %s."
+                 % (m.get("cpu"), m.get("cores"), " (a virtual machine)" if m.get("virtual") else "",
+                    m.get("kernel"), m.get("compiler"), m.get("glibc"), m.get("python"),
+                    m.get("numpy")))
     note = ("1-minute load average %s before the run and %s after" %
             (m.get("load_before", "?").split()[0] if m.get("load_before") else "?",
              m.get("load_after", "?").split()[0] if m.get("load_after") else "?"))
