@@ -9,8 +9,10 @@
 # physical-limit loops), stats/bench_peers.py (numpy's recipe, diffprivlib's algorithm),
 # and two whole processes timed from here over the same 10^6-line CSV, written once to a
 # temporary directory: `expmech sample --sampler float -n 1 FILE` and the numpy script
-# stats/bench_loadtxt.py.  Each whole-process figure is the median wall time of 5 runs
-# after one warm-up run (the file then sits in the page cache for both).
+# stats/bench_loadtxt.py.  Each whole-process figure is the median of 5 runs after one
+# warm-up run (the file then sits in the page cache for both).  Times are CPU time (user +
+# system) by default: the machine may be shared, and wall time would also count the time
+# other processes hold the CPU; BENCH_CLOCK=wall measures wall time.
 # mk/bench_report.py assembles BUILD_DIR/bench.json, fails when a required figure is
 # missing, and prints the table with the issue's targets; `make bench-readme` copies it
 # into README.md.
@@ -54,31 +56,11 @@ run() {
     sed 's/^/  /' "$dir/err" >&2
 }
 
-# whole NAME N KIND COMMAND...: median wall time of 5 runs of a whole process (after one)
+# whole NAME N KIND COMMAND...: a whole process's figure (mk/bench_report.py whole)
 whole() {
     local name=$1 n=$2 kind=$3
     shift 3
-    local t=() r t0 t1
-    for r in 0 1 2 3 4 5; do
-        t0=$(date +%s%N)
-        if ! "$@" >"$dir/out" 2>"$dir/err"; then
-            echo "bench: $name: '$*' failed:" >&2
-            cat "$dir/err" >&2
-            exit 1
-        fi
-        t1=$(date +%s%N)
-        if [ ! -s "$dir/out" ]; then
-            echo "bench: $name: '$*' printed nothing" >&2
-            exit 1
-        fi
-        [ $r -eq 0 ] || t+=($(((t1 - t0) / 1000)))
-    done
-    local sorted
-    sorted=$(printf '%s\n' "${t[@]}" | sort -n | tr '\n' ' ')
-    # shellcheck disable=SC2086
-    set -- $sorted
-    echo "  whole: $name n = $n median $3 us of 5 runs (min $1, max $5)" >&2
-    printf '{"name": "%s", "value": %s, "unit": "us", "n": %s}\n' "$name" "$3" "$n" >>"$dir/$kind.jsonl"
+    "$PY" mk/bench_report.py whole "$name" "$n" -- "$@" >>"$dir/$kind.jsonl" || exit 1
 }
 
 echo "== bench: issue 15's figures, one process each (medians; details below)"

@@ -5,6 +5,8 @@
                              [--load-before L] [--load-after L] [--seconds S]
         (mk/bench.sh) writes {"machine": {...}, "figures": [...], "peers": [...]}, fails
         when a required figure is missing, and prints the comparison table;
+    bench_report.py whole NAME N -- COMMAND...
+        (mk/bench.sh) times a whole process: one JSON figure line;
     bench_report.py table [build/bench.json]
         prints the table again;
     bench_report.py readme [build/bench.json [README.md]]
@@ -173,6 +175,7 @@ def machine_info(args):
     except ImportError:
         info["numpy"] = None
     info["python"] = platform.python_version()
+    info["clock"] = os.environ.get("BENCH_CLOCK") or "cpu"
     info["load_before"] = args.get("--load-before", "")
     info["load_after"] = args.get("--load-after", "")
     if "--seconds" in args:
@@ -220,9 +223,11 @@ def busy(machine):
 def print_table(data, out=sys.stdout):
     m = data["machine"]
     out.write("machine: %s, %s cores, %s, %s, glibc %s, numpy %s (load %s before, %s after)\n"
+              "clock: %s time, medians\n"
               % (m.get("cpu"), m.get("cores"), m.get("kernel"), m.get("compiler"),
                  m.get("glibc", "").replace("glibc ", ""), m.get("numpy"),
-                 m.get("load_before"), m.get("load_after")))
+                 m.get("load_before"), m.get("load_after"),
+                 "CPU" if m.get("clock") == "cpu" else "wall"))
     out.write("\n%-20s %-8s %12s\n" % ("figure", "n", "median"))
     for kind in ("figures", "peers"):
         for f in data[kind]:
@@ -243,10 +248,15 @@ def print_table(data, out=sys.stdout):
 def readme_section(data):
     m = data["machine"]
     lines = []
+    clock = m.get("clock", "wall")
     lines.append("Measured by `make bench` in one run (`build/bench.json`; `make bench-readme` "
                  "rewrites this section from it), each figure in its own process, one at a "
                  "time: the median of several timed batches after a warm-up (whole processes: "
-                 "the median of 5 runs after one).")
+                 "the median of 5 runs after one), %s." %
+                 ("in CPU time (user + system: on a shared machine wall time also counts the "
+                  "time other processes hold the CPU; every figure is single-threaded, so on "
+                  "an idle machine the two agree; `BENCH_CLOCK=wall make bench` measures wall "
+                  "time)" if clock == "cpu" else "in wall time"))
     lines.append("")
     lines.append("Machine: %s, %s cores%s, %s, %s, %s, Python %s with numpy %s."
                  % (m.get("cpu"), m.get("cores"), " (a virtual machine)" if m.get("virtual") else "",
@@ -311,6 +321,37 @@ def rewrite_readme(data, path):
         f.write(text)
 
 
+def whole(name, n, cmd):
+    """One figure of a whole process: 5 runs after a warm-up one (which also puts the file
+    in the page cache), median of its CPU time, user + system, from getrusage (or of the
+    wall time with BENCH_CLOCK=wall), as bench_speed measures in-process figures."""
+    which = os.environ.get("BENCH_CLOCK") or "cpu"
+    if which not in ("cpu", "wall"):
+        raise SystemExit("bench: BENCH_CLOCK must be cpu or wall, not '%s'" % which)
+    import resource
+    import time
+    times = []
+    for r in range(6):
+        ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+        wall = time.perf_counter() - t0
+        ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if p.returncode != 0 or not p.stdout.strip():
+            sys.stderr.write("bench: %s: '%s' %s:\n%s" % (name, " ".join(cmd),
+                             "failed (exit %d)" % p.returncode if p.returncode else "printed nothing",
+                             p.stderr.decode(errors="replace")))
+            return 1
+        cpu = (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
+        if r:
+            times.append((cpu if which == "cpu" else wall) * 1e6)
+    times.sort()
+    sys.stderr.write("  whole: %-19s n = %-8d median %.4g us (%s) of 5 runs (min %.4g, max %.4g)\n"
+                     % (name, n, times[2], "CPU" if which == "cpu" else "wall", times[0], times[-1]))
+    print(json.dumps({"name": name, "value": round(times[2], 1), "unit": "us", "n": n}))
+    return 0
+
+
 def parse_opts(argv):
     opts = {}
     i = 0
@@ -327,6 +368,11 @@ def main(argv):
         sys.stderr.write(__doc__)
         return 2
     cmd = argv[1]
+    if cmd == "whole":
+        if len(argv) < 6 or argv[4] != "--" or not argv[3].isdigit():
+            sys.stderr.write(__doc__)
+            return 2
+        return whole(argv[2], int(argv[3]), argv[5:])
     if cmd == "assemble":
         opts = parse_opts(argv[2:])
         data = {"machine": machine_info(opts), "figures": read_jsonl(opts["--figures"]),

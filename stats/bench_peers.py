@@ -5,7 +5,8 @@ inputs as stats/bench_speed.c (`make bench` runs it through mk/bench.sh; never a
     bench_peers.py FIGURE N     prints {"name": FIGURE, "value": V, "unit": "us", "n": N}
 
 V is microseconds per operation: the median of several timed batches after one warm-up
-operation, the method of bench_speed (details on standard error).  Utilities: n = 7 the
+operation, in CPU time (BENCH_CLOCK=wall: wall time), the method of bench_speed (details
+on standard error).  Utilities: n = 7 the
 marital counts / 1000 (seed 000), otherwise u_i = -i/1000; eps = 1, sensitivity 1, the
 standard variant, so every weight is exp(u_i / 2) up to the normalisation.
 
@@ -140,26 +141,35 @@ class DiffprivlibExponential:
         return self.candidates[idx] if self.candidates else idx
 
 
+def clock():
+    """CPU time of this process, as bench_speed (BENCH_CLOCK=wall: wall time)"""
+    which = os.environ.get("BENCH_CLOCK") or "cpu"
+    if which not in ("cpu", "wall"):
+        raise SystemExit("bench_peers.py: BENCH_CLOCK must be cpu or wall, not '%s'" % which)
+    return time.process_time if which == "cpu" else time.perf_counter
+
+
 def measure(op):
     """Median seconds per op (the method of bench_speed.c: warm-up, batches of >= 20 ms,
     11 batches, or 5 / 3 when a batch takes over 0.1 s / 1 s)."""
-    t0 = time.perf_counter()
+    now = clock()
+    t0 = now()
     op()
-    batch = time.perf_counter() - t0
+    batch = now() - t0
     iters = 1
     while batch < 0.02:
         iters = iters * 16 if batch <= 0 else int(iters * 0.025 / batch) + 1
-        t0 = time.perf_counter()
+        t0 = now()
         for _ in range(iters):
             op()
-        batch = time.perf_counter() - t0
+        batch = now() - t0
     reps = 3 if batch > 1.0 else 5 if batch > 0.1 else 11
     times = []
     for _ in range(reps):
-        t0 = time.perf_counter()
+        t0 = now()
         for _ in range(iters):
             op()
-        times.append((time.perf_counter() - t0) / iters)
+        times.append((now() - t0) / iters)
     times.sort()
     return times[reps // 2], times[0], times[-1], reps, iters
 
