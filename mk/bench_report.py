@@ -266,9 +266,14 @@ def readme_section(data):
             (m.get("load_before", "?").split()[0] if m.get("load_before") else "?",
              m.get("load_after", "?").split()[0] if m.get("load_after") else "?"))
     if busy(m):
-        lines.append("The machine was shared and busy during this run (%s, on %s cores): the "
-                     "figures are slower and noisier than on an idle machine, expmech and its "
-                     "peers alike." % (note, m.get("cores")))
+        lines.append("The machine was shared and busy during this run (%s, on %s cores): %s"
+                     % (note, m.get("cores"),
+                        "CPU time leaves out the turns other processes took on the CPU, not "
+                        "their share of the caches and memory bandwidth, so the figures may be "
+                        "somewhat slower than on an idle machine, expmech and its peers alike."
+                        if clock == "cpu" else
+                        "the figures are slower and noisier than on an idle machine, expmech "
+                        "and its peers alike."))
     else:
         lines.append("The machine was quiet (%s)." % note)
     lines.append("")
