@@ -25,6 +25,7 @@ BENCHES  := $(BENCH_SRC:stats/%.c=$(B)/stats/%)
 HEADERS  := $(wildcard src/include/*.h src/*/*.h spec/*.acsl tests/*.h stats/*.h)
 
 .PHONY: all deps demo check unit python sanitize valgrind verify prove stats stats-full bench clean help \
+        bench-all bench-readme \
         install uninstall install-check figures
 .DEFAULT_GOAL := all
 
@@ -33,7 +34,10 @@ help:
 	@echo "make check   unit tests, proof gate (make verify), quick statistical tests"
 	@echo "make verify  replay every WP goal and Why3 theorem; fail on any unproved goal"
 	@echo "make prove   re-run the provers and update the committed WP cache"
-	@echo "make bench   benchmarks (timings are measured here, never in tests)"
+	@echo "make bench   expmech beside numpy, diffprivlib's algorithm and the machine's limits:"
+	@echo "             a table and build/bench.json (timings live here, never in tests)"
+	@echo "make bench-all   the same, then the older benchmark programs and the memory run"
+	@echo "make bench-readme   README's '## Speed' section from build/bench.json"
 	@echo "make figures README's figures: data by expmech, SVGs by expmech plot (gnuplot)"
 	@echo "make install PREFIX=/usr/local DESTDIR=   library, headers, expmech.pc, CLI, man pages"
 	@echo "make install-check   install to a temporary prefix, build and run examples/ against it"
@@ -98,6 +102,35 @@ $(B)/tests/%: tests/%.c $(CLI_OBJ) $(B)/libexpmech.a $(HEADERS)
 $(B)/stats/%: stats/%.c $(B)/libexpmech.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Istats -o $@ $< $(B)/libexpmech.a $(LDLIBS)
+
+# bench_speed (issue 15's side-by-side figures) links the physical-limit loops, each built
+# with its own fixed flags whatever CFLAGS says (stats/bench_limit.h): the scalar pass
+# unvectorised, the vector passes through glibc's libmvec (-ffast-math in those objects
+# only), once per instruction set (bench_speed calls one only where the CPU has it).
+LIMIT_OBJ := $(addprefix $(B)/stats/,limit_scalar.o limit_sse2.o limit_avx2.o limit_avx512.o)
+LIMIT_CFLAGS = $(CSTD) $(WARN) -g -Istats
+LIMIT_VEC := -O3 -fopenmp-simd -ffast-math
+
+$(B)/stats/limit_scalar.o: stats/limit_scalar.c stats/bench_limit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LIMIT_CFLAGS) -O2 -fno-tree-vectorize -c $< -o $@
+
+$(B)/stats/limit_sse2.o: stats/limit_vector.c stats/bench_limit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LIMIT_CFLAGS) $(LIMIT_VEC) -c $< -o $@
+
+$(B)/stats/limit_avx2.o: stats/limit_vector.c stats/bench_limit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LIMIT_CFLAGS) $(LIMIT_VEC) -mavx2 -mfma -DEM_LIMIT_EXP=em_limit_exp_avx2 -c $< -o $@
+
+$(B)/stats/limit_avx512.o: stats/limit_vector.c stats/bench_limit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LIMIT_CFLAGS) $(LIMIT_VEC) -mavx512f -mprefer-vector-width=512 \
+	  -DEM_LIMIT_EXP=em_limit_exp_avx512 -c $< -o $@
+
+$(B)/stats/bench_speed: stats/bench_speed.c $(LIMIT_OBJ) $(B)/libexpmech.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Istats -o $@ $< $(LIMIT_OBJ) $(B)/libexpmech.a -lmvec $(LDLIBS)
 
 # Packages are checked once per build directory, not on every object.
 .PHONY: deps-built
@@ -217,9 +250,19 @@ stats: $(STATS) $(B)/expmech
 stats-full: $(STATS) $(B)/expmech
 	@bash mk/run-stats.sh full $(STATS)
 
-bench: $(BENCHES) $(B)/expmech
-	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
+# Issue 15's side-by-side table (mk/bench.sh: one process per figure, build/bench.json);
+# bench-all adds the older programs' details and the 10^7-candidate memory run (minutes).
+BENCH_MORE := $(filter-out $(B)/stats/bench_speed,$(BENCHES))
+bench: $(B)/stats/bench_speed $(B)/expmech
+	@PYTHON=$(PYTHON) CC=$(CC) bash mk/bench.sh $(B)
+
+bench-all: bench $(BENCH_MORE)
+	@for b in $(BENCH_MORE); do echo "== $$b"; $$b || exit 1; done
 	@echo "== stats/bench_memory.sh"; bash stats/bench_memory.sh $(B)/expmech
+
+# README's section "## Speed", rewritten from build/bench.json alone (run make bench first).
+bench-readme:
+	@$(PYTHON) mk/bench_report.py readme $(B)/bench.json README.md
 
 # ----------------------------------------------------------------- proofs
 verify: $(B)/.deps-ok

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# bench.sh: issue 15's side-by-side benchmark, the first thing `make bench` does.
+#
+#   bash mk/bench.sh [BUILD_DIR]       (default build; needs BUILD_DIR/stats/bench_speed
+#                                       and BUILD_DIR/expmech)
+#
+# Every figure runs in its own process, one at a time (the machine may be shared: two
+# figures at once would time each other): stats/bench_speed (expmech's library and the
+# physical-limit loops), stats/bench_peers.py (numpy's recipe, diffprivlib's algorithm),
+# and two whole processes timed from here over the same 10^6-line CSV, written once to a
+# temporary directory: `expmech sample --sampler float -n 1 FILE` and the numpy script
+# stats/bench_loadtxt.py.  Each whole-process figure is the median of 5 runs after one
+# warm-up run (the file then sits in the page cache for both).  Times are CPU time (user +
+# system) by default: the machine may be shared, and wall time would also count the time
+# other processes hold the CPU; BENCH_CLOCK=wall measures wall time.
+# mk/bench_report.py assembles BUILD_DIR/bench.json, fails when a required figure is
+# missing, and prints the table with the issue's targets; `make bench-readme` copies it
+# into README.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${1:-build}
+PY=${PYTHON:-/usr/bin/python3}
+SPEED=$B/stats/bench_speed
+for f in "$SPEED" "$B/expmech"; do
+    if [ ! -x "$f" ]; then
+        echo "bench: $f is missing (make $f)" >&2
+        exit 1
+    fi
+done
+dir=$(mktemp -d /tmp/em_bench_XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+N=1000000
+csv=$dir/u$N.csv
+# the CSV bench_speed's cli_parse builds in memory: u_i = -i/1000 as a three-decimal number
+awk -v n=$N 'BEGIN{for(i=0;i<n;i++) printf "c%d,%s%d.%03d\n", i, (i?"-":""), int(i/1000), i%1000}' >"$csv"
+: >"$dir/figures.jsonl"
+: >"$dir/peers.jsonl"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+t_start=$(date +%s)
+
+# run NAME N KIND PROGRAM...: one figure's process; its JSON line goes to KIND.jsonl
+run() {
+    local name=$1 n=$2 kind=$3
+    shift 3
+    local rc=0
+    "$@" "$name" "$n" >>"$dir/$kind.jsonl" 2>"$dir/err" || rc=$?
+    if [ $rc -eq 3 ]; then # a variant this CPU cannot run (bench_speed says which)
+        sed 's/^/  (skipped) /' "$dir/err" >&2
+        return 0
+    fi
+    if [ $rc -ne 0 ]; then
+        echo "bench: $name $n failed (exit $rc):" >&2
+        cat "$dir/err" >&2
+        exit 1
+    fi
+    sed 's/^/  /' "$dir/err" >&2
+}
+
+# whole NAME N KIND COMMAND...: a whole process's figure (mk/bench_report.py whole)
+whole() {
+    local name=$1 n=$2 kind=$3
+    shift 3
+    "$PY" mk/bench_report.py whole "$name" "$n" -- "$@" >>"$dir/$kind.jsonl" || exit 1
+}
+
+echo "== bench: issue 15's figures, one process each (medians; details below)"
+for n in 7 1000 $N; do run float_oneshot "$n" figures "$SPEED"; done
+run float_many 7 figures "$SPEED"
+for n in 7 1000 $N; do run exact_oneshot "$n" figures "$SPEED"; done
+run oracle_probs_40d $N figures "$SPEED"
+run cli_parse $N figures "$SPEED"
+whole cli_sample_float $N figures "$B/expmech" sample --sampler float --epsilon 1 -n 1 "$csv"
+for f in limit_scalar limit_vector limit_vector_sse2 limit_vector_avx512 limit_memory; do
+    run "$f" $N figures "$SPEED"
+done
+for n in 7 1000 $N; do run numpy_oneshot "$n" peers "$PY" stats/bench_peers.py; done
+run numpy_many 7 peers "$PY" stats/bench_peers.py
+for n in 7 1000 $N; do run diffprivlib_oneshot "$n" peers "$PY" stats/bench_peers.py; done
+whole numpy_loadtxt_sample $N peers "$PY" stats/bench_loadtxt.py "$csv"
+
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+CC=${CC:-gcc} "$PY" mk/bench_report.py assemble --figures "$dir/figures.jsonl" \
+    --peers "$dir/peers.jsonl" --out "$B/bench.json" --load-before "$load_before" \
+    --load-after "$load_after" --seconds $(($(date +%s) - t_start))
