@@ -76,6 +76,11 @@ typedef struct em_scenario {
     size_t *lrun;              /* line runs (first index, its line) */
     size_t nlrun, lruncap;
     mpq_t scratch;
+    size_t hint;               /* expected candidates (from the file size), or 0 */
+    uint64_t *keys;            /* while parsing: hash bits and index of each candidate */
+    const char *pend_label;    /* the label of the line being parsed, its line and hash */
+    unsigned long pend_line;
+    uint64_t pend_hash;
 } em_scenario;
 
 void em_scenario_init(em_scenario *s);
