@@ -174,28 +174,12 @@ static int cmp_label_r(const void *a, const void *b, void *ctx)
     return c ? c : (i > j) - (i < j);
 }
 
-/* Among r keys with equal hashes (in index order), a label seen before: the smallest such
- * index into *second with its first occurrence into *first, if smaller than *second. */
+/* Among r >= 2 keys with equal hash bits (rare but for duplicates: about n^2 / 2^35 pairs
+ * of different labels), sorted by label then index, each label's first two occurrences:
+ * the smallest second one into *second, its first into *first. */
 static int run_dups(const em_scenario *s, const uint64_t *k, size_t r, size_t *second,
                     size_t *first)
 {
-    if (r <= 16) {
-        for (size_t j = 1; j < r; j++) {
-            size_t jj = (size_t)(k[j] & KEY_IDX_MASK);
-            if (jj >= *second)
-                break;
-            for (size_t i = 0; i < j; i++) {
-                size_t ii = (size_t)(k[i] & KEY_IDX_MASK);
-                if (strcmp(s->labels[ii], s->labels[jj]) == 0) {
-                    *second = jj;
-                    *first = ii;
-                    return EM_OK;
-                }
-            }
-        }
-        return EM_OK;
-    }
-    /* many labels on one hash (crafted input): sorted by label, O(r log r) */
     size_t *x = malloc(r * sizeof *x);
     if (!x)
         return EM_ERR_NOMEM;
@@ -203,7 +187,7 @@ static int run_dups(const em_scenario *s, const uint64_t *k, size_t r, size_t *s
         x[i] = (size_t)(k[i] & KEY_IDX_MASK);
     qsort_r(x, r, sizeof *x, cmp_label_r, s->labels);
     for (size_t i = 0; i + 1 < r; i++)
-        if (strcmp(s->labels[x[i]], s->labels[x[i + 1]]) == 0 && x[i + 1] < *second &&
+        if (x[i + 1] < *second && strcmp(s->labels[x[i]], s->labels[x[i + 1]]) == 0 &&
             (i == 0 || strcmp(s->labels[x[i - 1]], s->labels[x[i]]) != 0)) {
             *second = x[i + 1];
             *first = x[i];
@@ -1143,8 +1127,9 @@ void em_scenario_usrc_get(const void *ctx, size_t i, mpq_t q)
  *   DEC m 10^e: e = 0 (int64 to double rounds once); or |m| <= 2^53 and |e| <= 22
  *     (10^22 < 2^53 * 2^22 is the largest power of ten a double holds exactly): m * 10^e
  *     or m / 10^-e;
- *   BIN m 2^e (e < 0): e >= -1022, so m 2^e rounded to 53 bits is a normal double and
- *     the scaling after the rounding of m is exact.
+ *   BIN m 2^e (e < 0): |m| <= 2^53 (m exact, ldexp rounds once, subnormals included),
+ *     or e >= -1022 (m 2^e is then a normal double's range: scaling the rounded m is
+ *     exact).
  * 1 when *d is set; 0: take the exact path (a reading of 10^6 utilities through mpq and
  * MPFR took 0.19 s). */
 static int fast_double(int64_t m, uint16_t code, double *d)
@@ -1164,7 +1149,7 @@ static int fast_double(int64_t m, uint16_t code, double *d)
         *d = e > 0 ? (double)m * p10[e] : (double)m / p10[-e];
         return 1;
     case UK_BIN:
-        if (e < -1022)
+        if (e < -1022 && (m > ((int64_t)1 << 53) || m < -((int64_t)1 << 53)))
             return 0;
         *d = ldexp((double)m, (int)e);
         return 1;
