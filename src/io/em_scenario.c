@@ -55,21 +55,41 @@ void em_scenario_free(em_scenario *s)
     memset(s, 0, sizeof *s);
 }
 
-/* A label's hash, read a word at a time (labels are short: one or two rounds), with a
- * full-avalanche finish so that both the low bits (the slot) and the high bits (the tag,
- * below) are usable. */
+/* A label's hash, read a word at a time with overlapping loads (no byte loop: labels are
+ * short), mixed with its length, with a full-avalanche finish so that the top bits (the
+ * slot, the tag, the sort key below) are usable. */
+static uint64_t rd64(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static uint64_t rd32(const char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 31);
+}
+
 static uint64_t hash_bytes(const char *p, size_t n)
 {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL), w;
-    for (; n >= 8; p += 8, n -= 8) {
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-        h ^= h >> 31;
-    }
-    if (n) {
-        w = 0;
-        memcpy(&w, p, n);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL);
+    if (n >= 8) {
+        for (; n > 8; p += 8, n -= 8)
+            h = mix(h, rd64(p));
+        h = mix(h, rd64(p + n - 8)); /* the last 8 bytes, overlapping the previous word */
+    } else if (n >= 4) {
+        h = mix(h, rd32(p) | rd32(p + n - 4) << 32);
+    } else if (n > 0) {
+        h = mix(h, (uint64_t)(unsigned char)p[0] << 16 | (uint64_t)(unsigned char)p[n / 2] << 8 |
+                       (unsigned char)p[n - 1]);
     }
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdULL;
@@ -947,6 +967,7 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
     /* the label goes straight into the arena; an error ends the parse, so a label
      * rejected below just leaves its bytes unused */
     char *label;
+    size_t labl;
     if (lab[0] == '"') {
         const char *why = NULL;
         char *tmp = unquote(lab, labn, &why);
@@ -956,10 +977,10 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
             free(tmp);
             return perr(err, errlen, s->name, ln, "empty label");
         }
-        size_t tn = strlen(tmp);
-        label = arena_alloc(s, tn + 1);
+        labl = strlen(tmp);
+        label = arena_alloc(s, labl + 1);
         if (label)
-            memcpy(label, tmp, tn + 1);
+            memcpy(label, tmp, labl + 1);
         free(tmp);
         if (!label)
             return EM_ERR_NOMEM;
@@ -973,8 +994,8 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
             return EM_ERR_NOMEM;
         memcpy(label, lab, labn);
         label[labn] = 0;
+        labl = labn;
     }
-    size_t labl = strlen(label);
     size_t lim = s->max_n ? s->max_n : EM_SCENARIO_MAX_N;
     if (lim > EM_N_MAX)
         lim = EM_N_MAX;
