@@ -1127,11 +1127,31 @@ void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q)
                 10000000000000UL, 100000000000000UL, 1000000000000000UL,
                 10000000000000000UL, 100000000000000000UL, 1000000000000000000UL,
                 10000000000000000000UL};
-            if (-e < 20)
-                mpz_set_ui(mpq_denref(q), p10[-e]);
-            else
+            if (-e < 20) {
+                /* lowest terms without a gcd: the common factor is 2^a 5^b */
+                uint64_t a = s->uv[i] < 0 ? -(uint64_t)s->uv[i] : (uint64_t)s->uv[i];
+                uint64_t den = p10[-e];
+                long k2 = -e, k5 = -e;
+                while (k2 > 0 && a != 0 && a % 2 == 0) {
+                    a /= 2;
+                    den /= 2;
+                    k2--;
+                }
+                while (k5 > 0 && a != 0 && a % 5 == 0) {
+                    a /= 5;
+                    den /= 5;
+                    k5--;
+                }
+                if (a == 0)
+                    den = 1;
+                mpz_set_ui(mpq_numref(q), a);
+                if (s->uv[i] < 0)
+                    mpz_neg(mpq_numref(q), mpq_numref(q));
+                mpz_set_ui(mpq_denref(q), den);
+            } else {
                 mpz_ui_pow_ui(mpq_denref(q), 10, (unsigned long)-e);
-            mpq_canonicalize(q);
+                mpq_canonicalize(q);
+            }
         }
         return;
     }
