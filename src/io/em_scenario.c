@@ -281,9 +281,10 @@ static int grow(em_scenario *s)
 static int reserve(em_scenario *s, size_t lim)
 {
     size_t want = s->hint < lim ? s->hint : lim;
-    if (want <= 64 || s->cap > 0)
-        return EM_OK;
-    return grow_to(s, want);
+    if (want > 64 && s->cap == 0)
+        (void)grow_to(s, want); /* refused (no overcommit): grown as usual instead; arrays
+                                   already enlarged are merely larger than cap */
+    return EM_OK;
 }
 
 /* An estimate of the candidates in a text of total bytes whose first n bytes are p: its
