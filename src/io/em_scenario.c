@@ -342,10 +342,8 @@ static uint16_t ucode_make(int kind, long e)
  * numerator's signed size in the low 32 bits, the denominator's size in the high 32;
  * sizes stay below 2^10 limbs, EM_Q_MAX_DIGITS), then the limbs: 32 bytes for a
  * 21-digit decimal, where an mpq_t and its two allocations take about 100. */
-static int q_put(em_scenario *s, const mpq_t q, int64_t *off)
+static int q_room(em_scenario *s, size_t need)
 {
-    size_t na = mpz_size(mpq_numref(q)), nb = mpz_size(mpq_denref(q));
-    size_t need = 1 + na + nb;
     if (s->qlen + need > s->qcap) {
         size_t nc = s->qcap ? s->qcap : 256;
         while (nc < s->qlen + need)
@@ -356,6 +354,15 @@ static int q_put(em_scenario *s, const mpq_t q, int64_t *off)
         s->ql = nq;
         s->qcap = nc;
     }
+    return EM_OK;
+}
+
+static int q_put(em_scenario *s, const mpq_t q, int64_t *off)
+{
+    size_t na = mpz_size(mpq_numref(q)), nb = mpz_size(mpq_denref(q));
+    size_t need = 1 + na + nb;
+    if (q_room(s, need) != EM_OK)
+        return EM_ERR_NOMEM;
     mp_limb_t *h = s->ql + s->qlen;
     h[0] = ((mp_limb_t)nb << 32) | (uint32_t)(int32_t)mpq_numref(q)->_mp_size;
     memcpy(h + 1, mpz_limbs_read(mpq_numref(q)), na * sizeof *h);
@@ -462,18 +469,95 @@ static int classify(const mpq_t q, int64_t *m, int *kind, long *e)
 }
 
 /* The fast path of a utility: a plain decimal [+-] digits [. digits] [(e|E) [+-] digits]
- * with at most 19 significant digits, read without GMP into the encoding classify gives
- * its exact value (em_q_parse then classify: 80% of a 10^6-line parse, with five
- * allocations per line).  Returns 0 for anything else (hex floats, fractions, -inf, more
- * digits, a large exponent, malformed text), which takes the exact path and its messages.
- * The value is M 10^E with M < 10^19 < 2^64; with M's trailing zeros moved into E it is
- * canonical, and classify's encoding follows from it:
+ * with at most 38 significant digits, read without GMP into the encoding classify (and
+ * q_put) give its exact value (em_q_parse then classify: 80% of a 10^6-line parse, with
+ * five allocations per line).  Returns 0 for anything else (hex floats, fractions, -inf,
+ * more digits, a large exponent, malformed text), which takes the exact path and its
+ * messages.  The value is M 10^E with M < 10^38 < 2^127; with M's trailing zeros moved
+ * into E it is canonical, and classify's encoding follows from it:
  *   E >= 0: an integer a = M 10^E: (a, 0) when |a| < 2^62, else (M, E);
  *   E < 0, k = -E: if 5^k divides M, the value is (M / 5^k) / 2^k in lowest terms: BIN
  *     (M / 5^k, -k); else its denominator has a factor 5 and max(x, y) = k for 2^x 5^y,
  *     so classify's decimal numerator is M itself: DEC (M, -k);
- * each with classify's bounds (62-bit mantissa, exponent in [UEXP_MIN, UEXP_MAX]), else 0. */
-static int fast_utility(const char *p, size_t n, int64_t *m, int *kind, long *e)
+ * each with classify's bounds (62-bit mantissa, exponent in [UEXP_MIN, UEXP_MAX]); what
+ * fits none is the rational a / b in lowest terms, kept as limbs (UK_Q, fast_wide). */
+__extension__ typedef unsigned __int128 em_u128;
+
+typedef struct fast_val {
+    int kind, neg;
+    int64_t m;      /* DEC, BIN */
+    long e;
+    em_u128 a, b;   /* UK_Q: |value| = a / b in lowest terms */
+} fast_val;
+
+/* M 10^E (M > 0, not a multiple of 10) when no 62-bit form of classify holds it (or M >=
+ * 2^64): 1 with v set, 0 beyond 128 bits. */
+static int fast_wide(em_u128 M, long E, fast_val *v)
+{
+    const em_u128 lim = (em_u128)1 << 62;
+    if (E >= 0) { /* M >= 2^62 (E <= 4096 + 38): classify's stripped tens do not help */
+        em_u128 a = M;
+        for (long k = 0; k < E; k++) {
+            if (a > ~(em_u128)0 / 10)
+                return 0;
+            a *= 10;
+        }
+        v->kind = UK_Q;
+        v->a = a;
+        v->b = 1;
+        return 1;
+    }
+    long k = -E;
+    if (k > 38)
+        return 0;
+    em_u128 p5 = 1;
+    for (long j = 0; j < k; j++)
+        p5 *= 5;
+    if (M % p5 == 0) { /* (M / 5^k) / 2^k */
+        em_u128 a = M / p5;
+        if (a < lim) {
+            v->kind = UK_BIN;
+            v->m = (int64_t)a;
+            v->e = E;
+            return 1;
+        }
+        v->kind = UK_Q;
+        v->a = a;
+        v->b = (em_u128)1 << k;
+        return 1;
+    }
+    /* M is not a multiple of 10: the common factor with 10^k is 2^t or 5^t; classify's
+     * decimal numerator would be M >= 2^62 (or its bounds fail): limbs */
+    em_u128 a = M, b = 1;
+    for (long j = 0; j < k; j++)
+        b *= 10;
+    for (long j = 0; j < k && a % 2 == 0; j++)
+        a /= 2, b /= 2;
+    for (long j = 0; j < k && a % 5 == 0; j++)
+        a /= 5, b /= 5;
+    v->kind = UK_Q;
+    v->a = a;
+    v->b = b;
+    return 1;
+}
+
+/* q_put of (-1)^neg a / b (lowest terms, a > 0), the limbs GMP would hold. */
+static int q_put_u128(em_scenario *s, int neg, em_u128 a, em_u128 b, int64_t *off)
+{
+    mp_limb_t l[4] = {(mp_limb_t)a, (mp_limb_t)(a >> 64), (mp_limb_t)b, (mp_limb_t)(b >> 64)};
+    int na = l[1] ? 2 : 1, nb = l[3] ? 2 : 1;
+    if (q_room(s, 1 + (size_t)na + (size_t)nb) != EM_OK)
+        return EM_ERR_NOMEM;
+    mp_limb_t *h = s->ql + s->qlen;
+    h[0] = ((mp_limb_t)nb << 32) | (uint32_t)(neg ? -na : na);
+    memcpy(h + 1, l, (size_t)na * sizeof *h);
+    memcpy(h + 1 + na, l + 2, (size_t)nb * sizeof *h);
+    *off = (int64_t)s->qlen;
+    s->qlen += 1 + (size_t)na + (size_t)nb;
+    return EM_OK;
+}
+
+static int fast_utility(const char *p, size_t n, fast_val *v)
 {
     size_t i = 0;
     int neg = 0;
@@ -482,6 +566,7 @@ static int fast_utility(const char *p, size_t n, int64_t *m, int *kind, long *e)
         i = 1;
     }
     uint64_t M = 0;
+    em_u128 W = 0; /* the mantissa past 19 digits */
     int sig = 0;
     long E = 0;
     size_t i0 = i;
@@ -489,9 +574,12 @@ static int fast_utility(const char *p, size_t n, int64_t *m, int *kind, long *e)
         unsigned d = (unsigned)(p[i] - '0');
         if (sig == 0 && d == 0)
             continue;
-        if (++sig > 19)
+        if (++sig <= 19)
+            M = M * 10 + d;
+        else if (sig <= 38)
+            W = (sig == 20 ? (em_u128)M : W) * 10 + d;
+        else
             return 0;
-        M = M * 10 + d;
     }
     size_t nd = i - i0;
     if (i < n && p[i] == '.') {
@@ -501,9 +589,12 @@ static int fast_utility(const char *p, size_t n, int64_t *m, int *kind, long *e)
             E--;
             if (sig == 0 && d == 0)
                 continue;
-            if (++sig > 19)
+            if (++sig <= 19)
+                M = M * 10 + d;
+            else if (sig <= 38)
+                W = (sig == 20 ? (em_u128)M : W) * 10 + d;
+            else
                 return 0;
-            M = M * 10 + d;
         }
         nd += i - f0;
     }
@@ -529,10 +620,20 @@ static int fast_utility(const char *p, size_t n, int64_t *m, int *kind, long *e)
     }
     if (i != n)
         return 0;
+    v->neg = neg;
+    if (sig > 19) {
+        while (W % 10 == 0) {
+            W /= 10;
+            E++;
+        }
+        if (W >> 64) /* else M 10^E below, as any 64-bit mantissa */
+            return fast_wide(W, E, v);
+        M = (uint64_t)W;
+    }
     if (M == 0) {
-        *m = 0;
-        *kind = UK_DEC;
-        *e = 0;
+        v->kind = UK_DEC;
+        v->m = 0;
+        v->e = 0;
         return 1;
     }
     while (M % 10 == 0) {
@@ -540,6 +641,7 @@ static int fast_utility(const char *p, size_t n, int64_t *m, int *kind, long *e)
         E++;
     }
     const uint64_t lim = (uint64_t)1 << 62;
+    uint64_t r = M;
     if (E >= 0) {
         uint64_t a = M;
         long k = 0;
@@ -547,13 +649,13 @@ static int fast_utility(const char *p, size_t n, int64_t *m, int *kind, long *e)
             a *= 10;
             k++;
         }
-        if (k == E && a < lim) { /* else M 10^E >= 2^62: classify strips its tens */
-            M = a;
-            E = 0;
-        }
-        if (M >= lim || E > UEXP_MAX)
-            return 0;
-        *kind = UK_DEC;
+        if (k == E && a < lim) /* else M 10^E >= 2^62: classify strips its tens */
+            v->m = (int64_t)a, v->e = 0;
+        else if (M < lim && E <= UEXP_MAX)
+            v->m = (int64_t)M, v->e = E;
+        else
+            return fast_wide(M, E, v);
+        v->kind = UK_DEC;
     } else {
         if (E < UEXP_MIN)
             return 0;
@@ -564,16 +666,16 @@ static int fast_utility(const char *p, size_t n, int64_t *m, int *kind, long *e)
             k++;
         }
         if (k == -E && M % p5 == 0) {
-            M /= p5;
-            *kind = UK_BIN;
+            r = M / p5;
+            v->kind = UK_BIN;
         } else {
-            *kind = UK_DEC;
+            v->kind = UK_DEC;
         }
-        if (M >= lim)
-            return 0;
+        if (r >= lim)
+            return fast_wide(M, E, v);
+        v->m = (int64_t)r;
+        v->e = E;
     }
-    *m = neg ? -(int64_t)M : (int64_t)M;
-    *e = E;
     return 1;
 }
 
@@ -1020,15 +1122,16 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
         return EM_ERR_NOMEM;
     size_t i = s->n;
     if (s->compact && !s->has_measure) {
-        int64_t fm;
-        int fk;
-        long fe;
-        if (fast_utility(val, valn, &fm, &fk, &fe)) {
+        fast_val fv;
+        if (fast_utility(val, valn, &fv)) {
+            int64_t fm = fv.neg ? -fv.m : fv.m;
+            if (fv.kind == UK_Q && q_put_u128(s, fv.neg, fv.a, fv.b, &fm) != EM_OK)
+                return EM_ERR_NOMEM;
             if (line_put(s, i, ln) != EM_OK)
                 return EM_ERR_NOMEM;
             s->excluded[i] = 0;
             s->uv[i] = fm;
-            s->ucode[i] = ucode_make(fk, fe);
+            s->ucode[i] = ucode_make(fv.kind, fv.kind == UK_Q ? 0 : fv.e);
             s->labels[i] = label;
             s->keys[i] = (lh & ~KEY_IDX_MASK) | i;
             s->n++;
@@ -1175,8 +1278,6 @@ void em_scenario_usrc_get(const void *ctx, size_t i, mpq_t q)
  *     exact).
  * 1 when *d is set; 0: take the exact path (a reading of 10^6 utilities through mpq and
  * MPFR took 0.19 s). */
-__extension__ typedef unsigned __int128 em_u128;
-
 /* (q + f) 2^x rounded to the nearest double (ties to even), f in [0, 1) nonzero iff
  * sticky; the result in double's normal range.  0 (not set) when q has too few bits to
  * place f. */

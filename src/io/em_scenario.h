@@ -30,8 +30,8 @@
  * does not fit is kept as its limbs: em_scenario_get_u reads them back exactly), about
  * 10 bytes per candidate instead of a GMP rational's 100, and line numbers as runs.
  *
- * Speed (stats/bench_parse.c: about 0.1 s for 10^6 lines).  A compact parse reads a plain
- * decimal of at most 19 significant digits without GMP, into the same encoding the exact
+ * Speed (stats/bench_parse.c: about 0.06 s for 10^6 lines).  A compact parse reads a plain
+ * decimal of at most 38 significant digits without GMP, into the same encoding the exact
  * path gives it; em_scenario_doubles rounds such a value with one IEEE or 128-bit integer
  * operation; everything else takes the exact path.  The label index is built once, at the
  * end of the parse (sorted hashes, no probe per line); a duplicate label is still reported
