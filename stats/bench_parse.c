@@ -6,7 +6,8 @@
  *   load     em_scn_load of the same text from a file (what the CLI does)
  *   doubles  em_scn_doubles after the load (the float sampler's utilities)
  *   get_u    the exact utility of every candidate read back (em_scn_utility's source)
- * BENCH_PARSE_N sets the number of lines (default 10^6). */
+ * BENCH_PARSE_N sets the number of lines (default 10^6), BENCH_PARSE_KINDS the syntaxes
+ * (default "decimal integer long"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,10 @@ int main(void)
     close(fd);
     printf("bench_parse: %zu lines, median of %d runs, seconds\n", n, runs);
     printf("%-8s %10s %10s %10s %10s\n", "kind", "parse", "load", "doubles", "get_u");
+    const char *ks = getenv("BENCH_PARSE_KINDS");
     for (int k = 0; k < 3; k++) {
+        if (ks && !strstr(ks, kinds[k]))
+            continue;
         size_t len;
         char *t = gen(kinds[k], n, &len);
         FILE *f = fopen(path, "wb");
