@@ -1,7 +1,10 @@
 /* fuzz_scenario: the scenario parser (finite, '# measure: yes', '# output: continuous')
  * and, on a successful parse, the oracles over it: the finite oracle's first candidates,
  * the weighted/continuous oracle's probabilities, CDF, density and quantile at a few
- * points.  Inputs of at most 2 KiB keep every iteration well under a second. */
+ * points.  The compact parse (its fast paths: decimals without GMP, doubles without MPFR,
+ * the label index built at the end) must agree with the ordinary one: the same status and
+ * message, labels, lines, exact utilities, doubles bit for bit, and every label found.
+ * Inputs of at most 2 KiB keep every iteration well under a second. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,35 @@
 #include "oracle/em_cont.h"
 #include "oracle/em_oracle.h"
 
+static void same_as_compact(em_scenario *sc, int st, const char *err, const uint8_t *data,
+                            size_t size)
+{
+    em_scenario c;
+    em_scenario_init(&c);
+    c.compact = 1;
+    char cerr[EM_SCENARIO_ERRLEN];
+    int cst = em_scenario_parse(&c, (const char *)data, size, "fuzz", cerr, sizeof cerr);
+    if (cst != st || (st != EM_OK && strcmp(cerr, err) != 0))
+        abort();
+    if (st == EM_OK && !sc->continuous) {
+        if (c.n != sc->n || (!c.has_measure && em_scenario_doubles(&c) != EM_OK))
+            abort();
+        mpq_t q;
+        mpq_init(q);
+        for (size_t i = 0; i < sc->n; i++) {
+            em_scenario_get_u(&c, i, q);
+            if (strcmp(c.labels[i], sc->labels[i]) != 0 || c.excluded[i] != sc->excluded[i] ||
+                !mpq_equal(q, sc->u[i]) || memcmp(&c.ud[i], &sc->ud[i], sizeof(double)) != 0 ||
+                em_scenario_line(&c, i) != em_scenario_line(sc, i) ||
+                em_scenario_find(&c, c.labels[i], strlen(c.labels[i])) != (long)i ||
+                em_scenario_find(sc, c.labels[i], strlen(c.labels[i])) != (long)i)
+                abort();
+        }
+        mpq_clear(q);
+    }
+    em_scenario_free(&c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 2048)
@@ -18,7 +50,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     em_scenario sc;
     em_scenario_init(&sc);
     char err[EM_SCENARIO_ERRLEN];
-    if (em_scenario_parse(&sc, (const char *)data, size, "fuzz", err, sizeof err) != EM_OK) {
+    int pst = em_scenario_parse(&sc, (const char *)data, size, "fuzz", err, sizeof err);
+    same_as_compact(&sc, pst, err, data, size);
+    if (pst != EM_OK) {
         if (!err[0])
             abort(); /* every failure says why */
         em_scenario_free(&sc);

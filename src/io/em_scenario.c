@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "expmech.h"
 #include "oracle/em_rational.h"
@@ -45,6 +46,7 @@ void em_scenario_free(em_scenario *s)
     free(s->ud);
     free(s->line);
     free(s->hash);
+    free(s->keys);
     free(s->name);
     mpq_clear(s->sensitivity);
     mpq_clear(s->scratch);
@@ -53,51 +55,183 @@ void em_scenario_free(em_scenario *s)
     memset(s, 0, sizeof *s);
 }
 
+/* A label's hash, read a word at a time with overlapping loads (no byte loop: labels are
+ * short), mixed with its length, with a full-avalanche finish so that the top bits (the
+ * slot, the tag, the sort key below) are usable. */
+static uint64_t rd64(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static uint64_t rd32(const char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 31);
+}
+
 static uint64_t hash_bytes(const char *p, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)p[i];
-        h *= 1099511628211ULL;
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL);
+    if (n >= 8) {
+        for (; n > 8; p += 8, n -= 8)
+            h = mix(h, rd64(p));
+        h = mix(h, rd64(p + n - 8)); /* the last 8 bytes, overlapping the previous word */
+    } else if (n >= 4) {
+        h = mix(h, rd32(p) | rd32(p + n - 4) << 32);
+    } else if (n > 0) {
+        h = mix(h, (uint64_t)(unsigned char)p[0] << 16 | (uint64_t)(unsigned char)p[n / 2] << 8 |
+                       (unsigned char)p[n - 1]);
     }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
     return h;
+}
+
+/* The label index: open addressing with linear probing in hcap = 2^b 4-byte slots, a
+ * label's home slot the top b bits of its hash.  A slot holds index + 1 in its low b bits
+ * (n <= 3/4 hcap, so it fits) and, above them, the next 32 - b hash bits as a tag: a
+ * probe reads a label (two cache misses, into labels[] and the arena) only when the tags
+ * agree, one time in 2^(32-b) for a different label.
+ *
+ * The parser does not probe (a cache miss per line, 40% of a 10^6-line parse): each
+ * candidate gets a key, its hash's top 34 bits above its index (n <= 2^30), in keys[];
+ * at the end (index_build) the keys are radix-sorted, equal labels found side by side,
+ * and the table filled in the sorted order, in which homes only increase: a streaming
+ * write.  A duplicate is reported as the line-by-line parser did, at the first line
+ * whose label came before, and before any error on a later line (index_dups). */
+#define KEY_IDX_BITS 30
+#define KEY_IDX_MASK (((uint64_t)1 << KEY_IDX_BITS) - 1)
+
+static unsigned slot_bits(size_t cap) /* cap: a power of 2, 2^7 to 2^31 */
+{
+    return (unsigned)__builtin_ctzll((unsigned long long)cap);
+}
+
+static size_t slot_home(uint64_t h, unsigned b)
+{
+    return (size_t)(h >> (64 - b));
+}
+
+static uint32_t slot_tag(uint64_t h, unsigned b)
+{
+    return (uint32_t)(h >> 32) << b;
 }
 
 long em_scenario_find(const em_scenario *s, const char *label, size_t len)
 {
-    if (!s->hash || s->hcap == 0)
+    if (!s->hash || s->hcap == 0 || memchr(label, 0, len))
         return -1;
+    uint64_t h = hash_bytes(label, len);
     size_t mask = s->hcap - 1;
-    for (size_t h = (size_t)hash_bytes(label, len) & mask;; h = (h + 1) & mask) {
-        size_t v = s->hash[h];
+    unsigned b = slot_bits(s->hcap);
+    uint32_t tag = slot_tag(h, b), lo = ((uint32_t)1 << b) - 1;
+    for (size_t k = slot_home(h, b);; k = (k + 1) & mask) {
+        uint32_t v = s->hash[k];
         if (v == 0)
             return -1;
-        const char *l = s->labels[v - 1];
-        if (strlen(l) == len && memcmp(l, label, len) == 0)
-            return (long)(v - 1);
+        if ((v & ~lo) == tag) {
+            const char *l = s->labels[(v & lo) - 1];
+            if (strncmp(l, label, len) == 0 && l[len] == 0)
+                return (long)((v & lo) - 1);
+        }
     }
 }
 
-static int rehash(em_scenario *s, size_t cap)
+/* keys[0..n) sorted by their hash bits (stable: equal hashes stay in index order), LSD
+ * radix in three passes of 12 + 11 + 11 bits; the sorted array replaces s->keys. */
+static int keys_sort(em_scenario *s)
 {
-    uint32_t *h = calloc(cap, sizeof *h);
-    if (!h)
+    static const unsigned sh[3] = {KEY_IDX_BITS, KEY_IDX_BITS + 12, KEY_IDX_BITS + 23};
+    static const unsigned wd[3] = {12, 11, 11};
+    size_t n = s->n;
+    uint64_t *t = malloc(n * sizeof *t);
+    size_t *cnt = calloc(3 << 12, sizeof *cnt);
+    if (!t || !cnt) {
+        free(t);
+        free(cnt);
         return EM_ERR_NOMEM;
-    free(s->hash);
-    s->hash = h;
-    s->hcap = cap;
-    for (size_t i = 0; i < s->n; i++) {
-        size_t k = (size_t)hash_bytes(s->labels[i], strlen(s->labels[i])) & (cap - 1);
-        while (h[k])
-            k = (k + 1) & (cap - 1);
-        h[k] = (uint32_t)(i + 1);
     }
+    uint64_t *src = s->keys, *dst = t;
+    for (size_t i = 0; i < n; i++)
+        for (int p = 0; p < 3; p++)
+            cnt[(p << 12) + ((src[i] >> sh[p]) & ((1u << wd[p]) - 1))]++;
+    for (int p = 0; p < 3; p++) {
+        size_t *c = cnt + (p << 12), sum = 0;
+        for (size_t d = 0; d < ((size_t)1 << wd[p]); d++) {
+            size_t x = c[d];
+            c[d] = sum;
+            sum += x;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[c[(src[i] >> sh[p]) & ((1u << wd[p]) - 1)]++] = src[i];
+        uint64_t *x = src;
+        src = dst;
+        dst = x;
+    }
+    free(cnt);
+    free(dst); /* three passes: the sorted keys are in t */
+    s->keys = src;
     return EM_OK;
 }
 
-static int grow(em_scenario *s)
+static int cmp_label_r(const void *a, const void *b, void *ctx)
 {
-    size_t nc = s->cap ? s->cap * 2 : 64;
+    char *const *labels = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    int c = strcmp(labels[i], labels[j]);
+    return c ? c : (i > j) - (i < j);
+}
+
+/* Among r >= 2 keys with equal hash bits (rare but for duplicates: about n^2 / 2^35 pairs
+ * of different labels), sorted by label then index, each label's first two occurrences:
+ * the smallest second one into *second, its first into *first. */
+static int run_dups(const em_scenario *s, const uint64_t *k, size_t r, size_t *second,
+                    size_t *first)
+{
+    size_t *x = malloc(r * sizeof *x);
+    if (!x)
+        return EM_ERR_NOMEM;
+    for (size_t i = 0; i < r; i++)
+        x[i] = (size_t)(k[i] & KEY_IDX_MASK);
+    qsort_r(x, r, sizeof *x, cmp_label_r, s->labels);
+    for (size_t i = 0; i + 1 < r; i++)
+        if (x[i + 1] < *second && strcmp(s->labels[x[i]], s->labels[x[i + 1]]) == 0 &&
+            (i == 0 || strcmp(s->labels[x[i - 1]], s->labels[x[i]]) != 0)) {
+            *second = x[i + 1];
+            *first = x[i];
+        }
+    free(x);
+    return EM_OK;
+}
+
+/* The label of the line that failed (s->pend_label, after every candidate): the candidate
+ * it duplicates, or -1. */
+static long pend_dup(const em_scenario *s)
+{
+    uint64_t h = s->pend_hash >> KEY_IDX_BITS;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->keys[i] >> KEY_IDX_BITS == h) {
+            size_t j = (size_t)(s->keys[i] & KEY_IDX_MASK);
+            if (strcmp(s->labels[j], s->pend_label) == 0)
+                return (long)j;
+        }
+    return -1;
+}
+
+static int grow_to(em_scenario *s, size_t nc)
+{
     char **l = realloc(s->labels, nc * sizeof *l);
     if (!l) return EM_ERR_NOMEM;
     s->labels = l;
@@ -113,6 +247,9 @@ static int grow(em_scenario *s)
         if (!u) return EM_ERR_NOMEM;
         s->u = u;
     }
+    uint64_t *ky = realloc(s->keys, nc * sizeof *ky);
+    if (!ky) return EM_ERR_NOMEM;
+    s->keys = ky;
     unsigned char *x = realloc(s->excluded, nc);
     if (!x) return EM_ERR_NOMEM;
     s->excluded = x;
@@ -133,9 +270,40 @@ static int grow(em_scenario *s)
     return EM_OK;
 }
 
+static int grow(em_scenario *s)
+{
+    return grow_to(s, s->cap ? s->cap * 2 : 64);
+}
+
+/* The arrays sized once for the expected number of candidates (s->hint, from the file's
+ * size), not grown by doubling and copying.  An estimate too large costs address space
+ * only (pages never touched are never resident); too small, the usual growth. */
+static int reserve(em_scenario *s, size_t lim)
+{
+    size_t want = s->hint < lim ? s->hint : lim;
+    if (want > 64 && s->cap == 0)
+        (void)grow_to(s, want); /* refused (no overcommit): grown as usual instead; arrays
+                                   already enlarged are merely larger than cap */
+    return EM_OK;
+}
+
+/* An estimate of the candidates in a text of total bytes whose first n bytes are p: its
+ * line density, 10% more. */
+static size_t estimate_lines(const char *p, size_t n, size_t total)
+{
+    size_t lines = 0;
+    for (const char *q = p, *end = p + n; (q = memchr(q, '\n', (size_t)(end - q))); q++)
+        lines++;
+    if (n == 0 || lines == 0)
+        return 0;
+    double est = (double)total / (double)n * (double)lines * 1.1 + 1;
+    return est < (double)EM_N_MAX ? (size_t)est : EM_N_MAX;
+}
+
 /* Labels are packed into 1 MiB blocks: a malloc per label costs 24 to 32 bytes of
  * overhead each, 300 MB at 10^7 candidates.  Blocks never move, so labels[] can point in. */
 #define ARENA_BLOCK ((size_t)1 << 20)
+#define LOAD_CHUNK ((size_t)1 << 20) /* em_scenario_load's reads */
 
 static char *arena_alloc(em_scenario *s, size_t len)
 {
@@ -174,10 +342,8 @@ static uint16_t ucode_make(int kind, long e)
  * numerator's signed size in the low 32 bits, the denominator's size in the high 32;
  * sizes stay below 2^10 limbs, EM_Q_MAX_DIGITS), then the limbs: 32 bytes for a
  * 21-digit decimal, where an mpq_t and its two allocations take about 100. */
-static int q_put(em_scenario *s, const mpq_t q, int64_t *off)
+static int q_room(em_scenario *s, size_t need)
 {
-    size_t na = mpz_size(mpq_numref(q)), nb = mpz_size(mpq_denref(q));
-    size_t need = 1 + na + nb;
     if (s->qlen + need > s->qcap) {
         size_t nc = s->qcap ? s->qcap : 256;
         while (nc < s->qlen + need)
@@ -188,6 +354,15 @@ static int q_put(em_scenario *s, const mpq_t q, int64_t *off)
         s->ql = nq;
         s->qcap = nc;
     }
+    return EM_OK;
+}
+
+static int q_put(em_scenario *s, const mpq_t q, int64_t *off)
+{
+    size_t na = mpz_size(mpq_numref(q)), nb = mpz_size(mpq_denref(q));
+    size_t need = 1 + na + nb;
+    if (q_room(s, need) != EM_OK)
+        return EM_ERR_NOMEM;
     mp_limb_t *h = s->ql + s->qlen;
     h[0] = ((mp_limb_t)nb << 32) | (uint32_t)(int32_t)mpq_numref(q)->_mp_size;
     memcpy(h + 1, mpz_limbs_read(mpq_numref(q)), na * sizeof *h);
@@ -291,6 +466,217 @@ static int classify(const mpq_t q, int64_t *m, int *kind, long *e)
     }
     mpz_clear(t);
     return ok;
+}
+
+/* The fast path of a utility: a plain decimal [+-] digits [. digits] [(e|E) [+-] digits]
+ * with at most 38 significant digits, read without GMP into the encoding classify (and
+ * q_put) give its exact value (em_q_parse then classify: 80% of a 10^6-line parse, with
+ * five allocations per line).  Returns 0 for anything else (hex floats, fractions, -inf,
+ * more digits, a large exponent, malformed text), which takes the exact path and its
+ * messages.  The value is M 10^E with M < 10^38 < 2^127; with M's trailing zeros moved
+ * into E it is canonical, and classify's encoding follows from it:
+ *   E >= 0: an integer a = M 10^E: (a, 0) when |a| < 2^62, else (M, E);
+ *   E < 0, k = -E: if 5^k divides M, the value is (M / 5^k) / 2^k in lowest terms: BIN
+ *     (M / 5^k, -k); else its denominator has a factor 5 and max(x, y) = k for 2^x 5^y,
+ *     so classify's decimal numerator is M itself: DEC (M, -k);
+ * each with classify's bounds (62-bit mantissa, exponent in [UEXP_MIN, UEXP_MAX]); what
+ * fits none is the rational a / b in lowest terms, kept as limbs (UK_Q, fast_wide). */
+__extension__ typedef unsigned __int128 em_u128;
+
+typedef struct fast_val {
+    int kind, neg;
+    int64_t m;      /* DEC, BIN */
+    long e;
+    em_u128 a, b;   /* UK_Q: |value| = a / b in lowest terms */
+} fast_val;
+
+/* M 10^E (M > 0, not a multiple of 10) when no 62-bit form of classify holds it (or M >=
+ * 2^64): 1 with v set, 0 beyond 128 bits. */
+static int fast_wide(em_u128 M, long E, fast_val *v)
+{
+    const em_u128 lim = (em_u128)1 << 62;
+    if (E >= 0) { /* M >= 2^62 (E <= 4096 + 38): classify's stripped tens do not help */
+        em_u128 a = M;
+        for (long k = 0; k < E; k++) {
+            if (a > ~(em_u128)0 / 10)
+                return 0;
+            a *= 10;
+        }
+        v->kind = UK_Q;
+        v->a = a;
+        v->b = 1;
+        return 1;
+    }
+    long k = -E;
+    if (k > 38)
+        return 0;
+    em_u128 p5 = 1;
+    for (long j = 0; j < k; j++)
+        p5 *= 5;
+    if (M % p5 == 0) { /* (M / 5^k) / 2^k */
+        em_u128 a = M / p5;
+        if (a < lim) {
+            v->kind = UK_BIN;
+            v->m = (int64_t)a;
+            v->e = E;
+            return 1;
+        }
+        v->kind = UK_Q;
+        v->a = a;
+        v->b = (em_u128)1 << k;
+        return 1;
+    }
+    /* M is not a multiple of 10: the common factor with 10^k is 2^t or 5^t; classify's
+     * decimal numerator would be M >= 2^62 (or its bounds fail): limbs */
+    em_u128 a = M, b = 1;
+    for (long j = 0; j < k; j++)
+        b *= 10;
+    for (long j = 0; j < k && a % 2 == 0; j++)
+        a /= 2, b /= 2;
+    for (long j = 0; j < k && a % 5 == 0; j++)
+        a /= 5, b /= 5;
+    v->kind = UK_Q;
+    v->a = a;
+    v->b = b;
+    return 1;
+}
+
+/* q_put of (-1)^neg a / b (lowest terms, a > 0), the limbs GMP would hold. */
+static int q_put_u128(em_scenario *s, int neg, em_u128 a, em_u128 b, int64_t *off)
+{
+    mp_limb_t l[4] = {(mp_limb_t)a, (mp_limb_t)(a >> 64), (mp_limb_t)b, (mp_limb_t)(b >> 64)};
+    int na = l[1] ? 2 : 1, nb = l[3] ? 2 : 1;
+    if (q_room(s, 1 + (size_t)na + (size_t)nb) != EM_OK)
+        return EM_ERR_NOMEM;
+    mp_limb_t *h = s->ql + s->qlen;
+    h[0] = ((mp_limb_t)nb << 32) | (uint32_t)(neg ? -na : na);
+    memcpy(h + 1, l, (size_t)na * sizeof *h);
+    memcpy(h + 1 + na, l + 2, (size_t)nb * sizeof *h);
+    *off = (int64_t)s->qlen;
+    s->qlen += 1 + (size_t)na + (size_t)nb;
+    return EM_OK;
+}
+
+static int fast_utility(const char *p, size_t n, fast_val *v)
+{
+    size_t i = 0;
+    int neg = 0;
+    if (p[0] == '+' || p[0] == '-') {
+        neg = p[0] == '-';
+        i = 1;
+    }
+    uint64_t M = 0;
+    em_u128 W = 0; /* the mantissa past 19 digits */
+    int sig = 0;
+    long E = 0;
+    size_t i0 = i;
+    for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
+        unsigned d = (unsigned)(p[i] - '0');
+        if (sig == 0 && d == 0)
+            continue;
+        if (++sig <= 19)
+            M = M * 10 + d;
+        else if (sig <= 38)
+            W = (sig == 20 ? (em_u128)M : W) * 10 + d;
+        else
+            return 0;
+    }
+    size_t nd = i - i0;
+    if (i < n && p[i] == '.') {
+        size_t f0 = ++i;
+        for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
+            unsigned d = (unsigned)(p[i] - '0');
+            E--;
+            if (sig == 0 && d == 0)
+                continue;
+            if (++sig <= 19)
+                M = M * 10 + d;
+            else if (sig <= 38)
+                W = (sig == 20 ? (em_u128)M : W) * 10 + d;
+            else
+                return 0;
+        }
+        nd += i - f0;
+    }
+    if (nd == 0 || nd > EM_Q_MAX_DIGITS)
+        return 0;
+    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+        i++;
+        int eneg = 0;
+        if (i < n && (p[i] == '+' || p[i] == '-')) {
+            eneg = p[i] == '-';
+            i++;
+        }
+        size_t x0 = i;
+        long x = 0;
+        for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
+            x = x * 10 + (p[i] - '0');
+            if (x > 4096)
+                return 0;
+        }
+        if (i == x0)
+            return 0;
+        E += eneg ? -x : x;
+    }
+    if (i != n)
+        return 0;
+    v->neg = neg;
+    if (sig > 19) {
+        while (W % 10 == 0) {
+            W /= 10;
+            E++;
+        }
+        if (W >> 64) /* else M 10^E below, as any 64-bit mantissa */
+            return fast_wide(W, E, v);
+        M = (uint64_t)W;
+    }
+    if (M == 0) {
+        v->kind = UK_DEC;
+        v->m = 0;
+        v->e = 0;
+        return 1;
+    }
+    while (M % 10 == 0) {
+        M /= 10;
+        E++;
+    }
+    const uint64_t lim = (uint64_t)1 << 62;
+    uint64_t r = M;
+    if (E >= 0) {
+        uint64_t a = M;
+        long k = 0;
+        while (k < E && a <= (lim - 1) / 10) { /* then 10 a < lim */
+            a *= 10;
+            k++;
+        }
+        if (k == E && a < lim) /* else M 10^E >= 2^62: classify strips its tens */
+            v->m = (int64_t)a, v->e = 0;
+        else if (M < lim && E <= UEXP_MAX)
+            v->m = (int64_t)M, v->e = E;
+        else
+            return fast_wide(M, E, v);
+        v->kind = UK_DEC;
+    } else {
+        if (E < UEXP_MIN)
+            return 0;
+        uint64_t p5 = 1;
+        long k = 0;
+        while (k < -E && p5 <= M / 5) { /* 5^k, while it may still divide M */
+            p5 *= 5;
+            k++;
+        }
+        if (k == -E && M % p5 == 0) {
+            r = M / p5;
+            v->kind = UK_BIN;
+        } else {
+            v->kind = UK_DEC;
+        }
+        if (r >= lim)
+            return fast_wide(M, E, v);
+        v->m = (int64_t)r;
+        v->e = E;
+    }
+    return 1;
 }
 
 /* Printable, truncated rendering of user text for messages. */
@@ -533,6 +919,80 @@ static int piece_line(em_scenario *s, const char *p, size_t n, unsigned long ln,
     return st;
 }
 
+/* keys[] of the candidates of an earlier parse into the same scenario (index_build
+ * dropped them). */
+static int keys_again(em_scenario *s)
+{
+    s->keys = malloc(s->cap * sizeof *s->keys);
+    if (!s->keys)
+        return EM_ERR_NOMEM;
+    for (size_t i = 0; i < s->n; i++)
+        s->keys[i] = (hash_bytes(s->labels[i], strlen(s->labels[i])) & ~KEY_IDX_MASK) | i;
+    return EM_OK;
+}
+
+/* Out of memory at the end: an earlier error stands, else this one. */
+static int nomem(const em_scenario *s, int st, char *err, size_t errlen)
+{
+    if (st != EM_OK)
+        return st;
+    perr(err, errlen, s->name, 0, "out of memory");
+    return EM_ERR_NOMEM;
+}
+
+/* The end of a parse that stopped with status st (its message in err): with sorted keys,
+ * the first duplicate label, which the line-by-line order reports before st; on success
+ * the index.  Returns the status. */
+static int index_build(em_scenario *s, int st, char *err, size_t errlen)
+{
+    char q[128];
+    if (s->continuous || s->n == 0 || !s->keys)
+        return st;
+    if (keys_sort(s) != EM_OK)
+        return nomem(s, st, err, errlen);
+    const uint64_t *k = s->keys;
+    size_t n = s->n, second = (size_t)-1, first = 0;
+    for (size_t a = 0, e; a < n; a = e) {
+        for (e = a + 1; e < n && k[e] >> KEY_IDX_BITS == k[a] >> KEY_IDX_BITS; e++)
+            ;
+        if (e - a > 1 && run_dups(s, k + a, e - a, &second, &first) != EM_OK)
+            return nomem(s, st, err, errlen);
+    }
+    long pf = second == (size_t)-1 && s->pend_label ? pend_dup(s) : -1;
+    if (second != (size_t)-1 || pf >= 0) {
+        const char *l = pf >= 0 ? s->pend_label : s->labels[second];
+        unsigned long ln = pf >= 0 ? s->pend_line : em_scenario_line(s, second);
+        quote_for_msg(q, sizeof q, l, strlen(l));
+        return perr(err, errlen, s->name, ln, "duplicate label '%s' (first on line %lu)", q,
+                    em_scenario_line(s, pf >= 0 ? (size_t)pf : first));
+    }
+    if (st != EM_OK)
+        return st;
+    size_t hc = 128;
+    while (n * 4 > hc * 3)
+        hc *= 2;
+    uint32_t *h = calloc(hc, sizeof *h);
+    if (!h)
+        return nomem(s, st, err, errlen);
+    unsigned b = slot_bits(hc);
+    size_t mask = hc - 1, next = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t home = slot_home(k[i], b);
+        /* homes increase: the run before `next` is full from any earlier home on */
+        size_t j = (home > next ? home : next) & mask;
+        while (h[j])
+            j = (j + 1) & mask;
+        h[j] = slot_tag(k[i], b) | (uint32_t)((k[i] & KEY_IDX_MASK) + 1);
+        next = j + 1;
+    }
+    free(s->hash);
+    s->hash = h;
+    s->hcap = hc;
+    free(s->keys);
+    s->keys = NULL;
+    return EM_OK;
+}
+
 /* Unquote a CSV-quoted label into a new string; NULL on malformed quoting. */
 static char *unquote(const char *p, size_t n, const char **why)
 {
@@ -610,6 +1070,7 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
     /* the label goes straight into the arena; an error ends the parse, so a label
      * rejected below just leaves its bytes unused */
     char *label;
+    size_t labl;
     if (lab[0] == '"') {
         const char *why = NULL;
         char *tmp = unquote(lab, labn, &why);
@@ -619,10 +1080,10 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
             free(tmp);
             return perr(err, errlen, s->name, ln, "empty label");
         }
-        size_t tn = strlen(tmp);
-        label = arena_alloc(s, tn + 1);
+        labl = strlen(tmp);
+        label = arena_alloc(s, labl + 1);
         if (label)
-            memcpy(label, tmp, tn + 1);
+            memcpy(label, tmp, labl + 1);
         free(tmp);
         if (!label)
             return EM_ERR_NOMEM;
@@ -636,17 +1097,21 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
             return EM_ERR_NOMEM;
         memcpy(label, lab, labn);
         label[labn] = 0;
-    }
-    size_t labl = strlen(label);
-    long dup = em_scenario_find(s, label, labl);
-    if (dup >= 0) {
-        quote_for_msg(q, sizeof q, label, labl);
-        return perr(err, errlen, s->name, ln, "duplicate label '%s' (first on line %lu)", q,
-                    em_scenario_line(s, (size_t)dup));
+        labl = labn;
     }
     size_t lim = s->max_n ? s->max_n : EM_SCENARIO_MAX_N;
     if (lim > EM_N_MAX)
         lim = EM_N_MAX;
+    if (s->n == 0 && s->hint && reserve(s, lim) != EM_OK)
+        return EM_ERR_NOMEM;
+    if (s->n > 0 && !s->keys && keys_again(s) != EM_OK)
+        return EM_ERR_NOMEM;
+    uint64_t lh = hash_bytes(label, labl);
+    /* a duplicate of this label is found at the end (index_build), and reported before
+     * any error below, as it was found first */
+    s->pend_label = label;
+    s->pend_line = ln;
+    s->pend_hash = lh;
     if (s->n >= lim) {
         perr(err, errlen, s->name, ln, "more than %zu candidates: the limit (it keeps memory "
              "below about 100 bytes per candidate times the limit; EXPMECH_MAX_CANDIDATES "
@@ -655,10 +1120,25 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
     }
     if (s->n == s->cap && grow(s) != EM_OK)
         return EM_ERR_NOMEM;
-    /* linear probing stays short up to a load of 3/4 (4-byte slots: n < 2^30) */
-    if ((s->n + 1) * 4 > s->hcap * 3 && rehash(s, s->hcap ? s->hcap * 2 : 128) != EM_OK)
-        return EM_ERR_NOMEM;
     size_t i = s->n;
+    if (s->compact && !s->has_measure) {
+        fast_val fv;
+        if (fast_utility(val, valn, &fv)) {
+            int64_t fm = fv.neg ? -fv.m : fv.m;
+            if (fv.kind == UK_Q && q_put_u128(s, fv.neg, fv.a, fv.b, &fm) != EM_OK)
+                return EM_ERR_NOMEM;
+            if (line_put(s, i, ln) != EM_OK)
+                return EM_ERR_NOMEM;
+            s->excluded[i] = 0;
+            s->uv[i] = fm;
+            s->ucode[i] = ucode_make(fv.kind, fv.kind == UK_Q ? 0 : fv.e);
+            s->labels[i] = label;
+            s->keys[i] = (lh & ~KEY_IDX_MASK) | i;
+            s->n++;
+            s->pend_label = NULL;
+            return EM_OK;
+        }
+    }
     mpq_ptr uq = s->compact ? s->scratch : s->u[i];
     if (!s->compact)
         mpq_init(uq);
@@ -703,12 +1183,9 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
         s->ud[i] = s->excluded[i] ? -HUGE_VAL : em_q_get_d(uq, NULL);
         s->line[i] = ln;
     }
+    s->keys[i] = (lh & ~KEY_IDX_MASK) | i;
     s->n++;
-    size_t mask = s->hcap - 1;
-    size_t k = (size_t)hash_bytes(label, labl) & mask;
-    while (s->hash[k])
-        k = (k + 1) & mask;
-    s->hash[k] = (uint32_t)(i + 1);
+    s->pend_label = NULL;
     return EM_OK;
 }
 
@@ -754,11 +1231,31 @@ void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q)
                 10000000000000UL, 100000000000000UL, 1000000000000000UL,
                 10000000000000000UL, 100000000000000000UL, 1000000000000000000UL,
                 10000000000000000000UL};
-            if (-e < 20)
-                mpz_set_ui(mpq_denref(q), p10[-e]);
-            else
+            if (-e < 20) {
+                /* lowest terms without a gcd: the common factor is 2^a 5^b */
+                uint64_t a = s->uv[i] < 0 ? -(uint64_t)s->uv[i] : (uint64_t)s->uv[i];
+                uint64_t den = p10[-e];
+                long k2 = -e, k5 = -e;
+                while (k2 > 0 && a != 0 && a % 2 == 0) {
+                    a /= 2;
+                    den /= 2;
+                    k2--;
+                }
+                while (k5 > 0 && a != 0 && a % 5 == 0) {
+                    a /= 5;
+                    den /= 5;
+                    k5--;
+                }
+                if (a == 0)
+                    den = 1;
+                mpz_set_ui(mpq_numref(q), a);
+                if (s->uv[i] < 0)
+                    mpz_neg(mpq_numref(q), mpq_numref(q));
+                mpz_set_ui(mpq_denref(q), den);
+            } else {
                 mpz_ui_pow_ui(mpq_denref(q), 10, (unsigned long)-e);
-            mpq_canonicalize(q);
+                mpq_canonicalize(q);
+            }
         }
         return;
     }
@@ -767,6 +1264,86 @@ void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q)
 void em_scenario_usrc_get(const void *ctx, size_t i, mpq_t q)
 {
     em_scenario_get_u((const em_scenario *)ctx, i, q);
+}
+
+/* The double nearest a compact utility without GMP, when one IEEE operation on exact
+ * operands gives it (a single correctly rounded operation, round to nearest even as
+ * em_q_get_d):
+ *   DEC m 10^e: e = 0 (int64 to double rounds once); or |m| <= 2^53 and |e| <= 22
+ *     (10^22 < 2^53 * 2^22 is the largest power of ten a double holds exactly): m * 10^e
+ *     or m / 10^-e; or |e| <= 19 (the 17-digit doubles of %.17g): m 10^e, or m 2^64 / 10^-e
+ *     with its remainder, exactly in 128 bits, rounded once (round_u128);
+ *   BIN m 2^e (e < 0): |m| <= 2^53 (m exact, ldexp rounds once, subnormals included),
+ *     or e >= -1022 (m 2^e is then a normal double's range: scaling the rounded m is
+ *     exact).
+ * 1 when *d is set; 0: take the exact path (a reading of 10^6 utilities through mpq and
+ * MPFR took 0.19 s). */
+/* (q + f) 2^x rounded to the nearest double (ties to even), f in [0, 1) nonzero iff
+ * sticky; the result in double's normal range.  0 (not set) when q has too few bits to
+ * place f. */
+static int round_u128(em_u128 q, int sticky, int x, double *d)
+{
+    uint64_t hi = (uint64_t)(q >> 64), lo = (uint64_t)q;
+    int nb = hi ? 128 - __builtin_clzll(hi) : lo ? 64 - __builtin_clzll(lo) : 0;
+    if (nb <= 53) {
+        if (sticky)
+            return 0;
+        *d = ldexp((double)lo, x);
+        return 1;
+    }
+    int sh = nb - 53;
+    uint64_t mant = (uint64_t)(q >> sh);
+    em_u128 rem = q & ((((em_u128)1) << sh) - 1), half = ((em_u128)1) << (sh - 1);
+    if (rem > half || (rem == half && (sticky || (mant & 1))))
+        mant++; /* 2^53 at most: still exact */
+    *d = ldexp((double)mant, x + sh);
+    return 1;
+}
+
+static int fast_double(int64_t m, uint16_t code, double *d)
+{
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    long e = (long)(code & 0x3fff) + UEXP_MIN;
+    switch (code >> 14) {
+    case UK_DEC:
+        if (e == 0) {
+            *d = (double)m;
+            return 1;
+        }
+        if (m <= ((int64_t)1 << 53) && m >= -((int64_t)1 << 53) && e <= 22 && e >= -22) {
+            *d = e > 0 ? (double)m * p10[e] : (double)m / p10[-e];
+            return 1;
+        }
+        if (e <= 19 && e >= -19) { /* 10^19 < 2^64; |m| < 2^62 */
+            static const uint64_t t10[20] = {
+                1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+                100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+                1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+                1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+                1000000000000000000ULL, 10000000000000000000ULL};
+            em_u128 a = m < 0 ? -(uint64_t)m : (uint64_t)m;
+            int ok;
+            if (e > 0) {
+                ok = round_u128(a * t10[e], 0, 0, d);
+            } else { /* |m| > 2^53: the quotient has at least 54 bits */
+                em_u128 num = a << 64;
+                ok = round_u128(num / t10[-e], num % t10[-e] != 0, -64, d);
+            }
+            if (ok && m < 0)
+                *d = -*d;
+            return ok;
+        }
+        return 0;
+    case UK_BIN:
+        if (e < -1022 && (m > ((int64_t)1 << 53) || m < -((int64_t)1 << 53)))
+            return 0;
+        *d = ldexp((double)m, (int)e);
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 int em_scenario_doubles(em_scenario *s)
@@ -783,8 +1360,10 @@ int em_scenario_doubles(em_scenario *s)
             d[i] = -HUGE_VAL;
             continue;
         }
-        em_scenario_get_u(s, i, q);
-        d[i] = em_q_get_d(q, NULL);
+        if (!fast_double(s->uv[i], s->ucode[i], &d[i])) {
+            em_scenario_get_u(s, i, q);
+            d[i] = em_q_get_d(q, NULL);
+        }
     }
     mpq_clear(q);
     s->ud = d;
@@ -816,15 +1395,23 @@ static int one_line(em_scenario *s, const char *p, size_t n, unsigned long ln, c
     if (n > EM_SCENARIO_MAX_LINE)
         return perr(err, errlen, s->name, ln, "line too long (%zu bytes; the limit is %d)", n,
                     EM_SCENARIO_MAX_LINE);
-    if (memchr(p, 0, n))
-        return perr(err, errlen, s->name, ln, "NUL byte in the line");
-    if (memchr(p, '\r', n))
-        return perr(err, errlen, s->name, ln, "carriage return inside the line");
-    if (memmem(p, n, "\xEF\xBB\xBF", 3))
-        return perr(err, errlen, s->name, ln, "byte-order mark inside the file (allowed only at its start)");
-    size_t bad = utf8_bad((const unsigned char *)p, n);
-    if (bad != n)
-        return perr(err, errlen, s->name, ln, "invalid UTF-8 at byte %zu", bad + 1);
+    /* one pass over the usual line (ASCII without NUL or CR) instead of four */
+    unsigned odd = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        odd |= (c == 0) | (c == '\r') | (c >= 0x80);
+    }
+    if (odd) {
+        if (memchr(p, 0, n))
+            return perr(err, errlen, s->name, ln, "NUL byte in the line");
+        if (memchr(p, '\r', n))
+            return perr(err, errlen, s->name, ln, "carriage return inside the line");
+        if (memmem(p, n, "\xEF\xBB\xBF", 3))
+            return perr(err, errlen, s->name, ln, "byte-order mark inside the file (allowed only at its start)");
+        size_t bad = utf8_bad((const unsigned char *)p, n);
+        if (bad != n)
+            return perr(err, errlen, s->name, ln, "invalid UTF-8 at byte %zu", bad + 1);
+    }
     trim(&p, &n);
     if (n == 0)
         return EM_OK;
@@ -846,6 +1433,7 @@ static int parse_begin(em_scenario *s, const char *name, char *err, size_t errle
 {
     if (err && errlen)
         err[0] = 0;
+    s->pend_label = NULL;
     free(s->name);
     s->name = strdup(name ? name : "<input>");
     return s->name ? EM_OK : EM_ERR_NOMEM;
@@ -883,6 +1471,7 @@ int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *n
         return st;
     size_t pos = has_bom(buf, len) ? 3 : 0;
     unsigned long ln = 0;
+    s->hint = estimate_lines(buf, len < LOAD_CHUNK ? len : LOAD_CHUNK, len);
     while (pos < len) {
         ln++;
         const char *p = buf + pos;
@@ -891,9 +1480,10 @@ int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *n
         pos += n + (nl ? 1 : 0);
         st = one_line(s, p, n, ln, err, errlen);
         if (st != EM_OK)
-            return st;
+            return index_build(s, st, err, errlen);
     }
-    return parse_end(s, err, errlen);
+    st = index_build(s, EM_OK, err, errlen);
+    return st == EM_OK ? parse_end(s, err, errlen) : st;
 }
 
 int em_read_all(FILE *f, size_t max, char **buf, size_t *len)
@@ -958,7 +1548,6 @@ static int env_limit(size_t *out)
     return 1;
 }
 
-#define LOAD_CHUNK ((size_t)1 << 20)
 
 /* Read and parse in chunks: the whole file in memory would be the largest single
  * allocation at 10^7 candidates (190 MB for 'c123,142.857143' lines). */
@@ -1007,6 +1596,9 @@ int em_scenario_load(em_scenario *s, const char *path, char *err, size_t errlen)
         have += k;
         if (first && (have >= 3 || eof)) {
             first = 0;
+            struct stat sb;
+            if (!use_stdin && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+                s->hint = estimate_lines(b, have, (size_t)sb.st_size);
             if (has_bom(b, have))
                 start = 3;
         }
@@ -1050,6 +1642,7 @@ int em_scenario_load(em_scenario *s, const char *path, char *err, size_t errlen)
     free(b);
     if (!use_stdin)
         fclose(f);
+    st = index_build(s, st, err, errlen);
     if (st == EM_OK)
         st = parse_end(s, err, errlen);
     return st;
