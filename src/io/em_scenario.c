@@ -557,6 +557,21 @@ static int q_put_u128(em_scenario *s, int neg, em_u128 a, em_u128 b, int64_t *of
     return EM_OK;
 }
 
+/* One more decimal digit d of the mantissa: leading zeros skipped, 19 significant digits
+ * in M, up to 38 in W; 0 when there are more (the exact path takes those). */
+static inline int fast_digit(unsigned d, int *sig, uint64_t *M, em_u128 *W)
+{
+    if (*sig == 0 && d == 0)
+        return 1;
+    if (++*sig <= 19)
+        *M = *M * 10 + d;
+    else if (*sig <= 38)
+        *W = (*sig == 20 ? (em_u128)*M : *W) * 10 + d;
+    else
+        return 0;
+    return 1;
+}
+
 static int fast_utility(const char *p, size_t n, fast_val *v)
 {
     size_t i = 0;
@@ -570,30 +585,15 @@ static int fast_utility(const char *p, size_t n, fast_val *v)
     int sig = 0;
     long E = 0;
     size_t i0 = i;
-    for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
-        unsigned d = (unsigned)(p[i] - '0');
-        if (sig == 0 && d == 0)
-            continue;
-        if (++sig <= 19)
-            M = M * 10 + d;
-        else if (sig <= 38)
-            W = (sig == 20 ? (em_u128)M : W) * 10 + d;
-        else
+    for (; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+        if (!fast_digit((unsigned)(p[i] - '0'), &sig, &M, &W))
             return 0;
-    }
     size_t nd = i - i0;
     if (i < n && p[i] == '.') {
         size_t f0 = ++i;
         for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
-            unsigned d = (unsigned)(p[i] - '0');
             E--;
-            if (sig == 0 && d == 0)
-                continue;
-            if (++sig <= 19)
-                M = M * 10 + d;
-            else if (sig <= 38)
-                W = (sig == 20 ? (em_u128)M : W) * 10 + d;
-            else
+            if (!fast_digit((unsigned)(p[i] - '0'), &sig, &M, &W))
                 return 0;
         }
         nd += i - f0;
