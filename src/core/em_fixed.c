@@ -3,21 +3,18 @@
 #include "trusted/em_libm.h"
 #include "proofs/lemmas/Sum_lemmas.h"
 
-/* ceil(exp(x) * S) clamped to [0, S]; exactly S at x == 0. */
+/* ceil(e * S) clamped to [0, S], e = exp(x) from em_exp_nonpos_block; exactly
+   S at x == 0. */
 /*@ requires scale: S >= 1;
     assigns \nothing;
     ensures bounded: \result <= S;
     ensures argmax: \eq_double(x, (double)0.0) ==> \result == S;
  */
-static uint64_t fixed_weight(double x, uint64_t S, double scale_d)
+static uint64_t fixed_weight(double x, double e, uint64_t S, double scale_d)
 {
     if (x == 0.0)
         return S;
-    if (!(x >= -800.0))
-        x = -800.0;
-    if (!(x <= 0.0))
-        x = 0.0;
-    double s = em_exp_nonpos(x) * scale_d;
+    double s = e * scale_d;
     if (!(s >= 0.0))
         s = 0.0;
     if (!(s <= 0x1p63))
@@ -53,13 +50,40 @@ int em_weights_fixed(size_t n, const double *lw, uint64_t *W, uint64_t *total, u
     //@ assert scale_positive: S >= 1;
     double scale_d = (double)S;
 
+    /* exp a block at a time (vector code in the trusted wrapper), on
+       arguments clamped to its domain [-800, 0]: e^-800 is 0 in double, and a
+       NaN or positive log-weight is clamped as before (to 0 weight, resp. S). */
+    double xb[EM_EXP_BLOCK], eb[EM_EXP_BLOCK];
     /*@ loop invariant range: 0 <= i <= n;
         loop invariant bounded: \forall integer j; 0 <= j < i ==> W[j] <= S;
         loop invariant argmax: \forall integer j; 0 <= j < i && \eq_double(lw[j], (double)0.0) ==> W[j] == S;
-        loop assigns i, W[0 .. n - 1];
+        loop assigns i, W[0 .. n - 1], xb[0 .. EM_EXP_BLOCK - 1], eb[0 .. EM_EXP_BLOCK - 1];
         loop variant n - i; */
-    for (size_t i = 0; i < n; i++)
-        W[i] = fixed_weight(lw[i], S, scale_d);
+    for (size_t i = 0; i < n;) {
+        size_t len = n - i < EM_EXP_BLOCK ? n - i : EM_EXP_BLOCK;
+        /*@ loop invariant range: 0 <= j <= len;
+            loop invariant clamped: \forall integer k; 0 <= k < j ==>
+              \le_double((double)-800.0, xb[k]) && \le_double(xb[k], (double)0.0);
+            loop assigns j, xb[0 .. len - 1];
+            loop variant len - j; */
+        for (size_t j = 0; j < len; j++) {
+            double x = lw[i + j];
+            if (!(x >= -800.0))
+                x = -800.0;
+            if (!(x <= 0.0))
+                x = 0.0;
+            xb[j] = x;
+        }
+        em_exp_nonpos_block(len, xb, eb);
+        /*@ loop invariant range: 0 <= j <= len;
+            loop invariant bounded: \forall integer k; 0 <= k < i + j ==> W[k] <= S;
+            loop invariant argmax: \forall integer k; 0 <= k < i + j && \eq_double(lw[k], (double)0.0) ==> W[k] == S;
+            loop assigns j, W[i .. i + len - 1];
+            loop variant len - j; */
+        for (size_t j = 0; j < len; j++)
+            W[i + j] = fixed_weight(lw[i + j], eb[j], S, scale_d);
+        i += len;
+    }
 
     /* Summed in a second, read-only pass so that Sum(W, i) is never disturbed
        by a write to W. */
