@@ -14,7 +14,7 @@ double em_exp_nonpos(double x) { return exp(x); }
 /* glibc's libmvec (linked through libm.so's AS_NEEDED clause): exp's vector
    variants, named by the x86-64 vector function ABI ('b' SSE2, 'd' AVX2). */
 __m128d _ZGVbN2v_exp(__m128d x);
-__m256d _ZGVdN4v_exp(__m256d x);
+__attribute__((target("avx2"))) __m256d _ZGVdN4v_exp(__m256d x);
 
 /* clamp_exp four at a time: min returns its second operand (1) for a NaN. */
 __attribute__((target("avx2"))) static __m256d exp4(__m256d x)
