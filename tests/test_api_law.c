@@ -369,10 +369,68 @@ START_TEST(bad_input)
 }
 END_TEST
 
+/* The float sampler's many-draw path (cumulative table, binary search) gives the
+   cells of the one-shot core path (em_sample_fixed's linear scan) on the same seeded
+   stream: drawn one per call, several per call, with ties and zero weights. */
+START_TEST(float_many_draws_same_cells)
+{
+    enum { N = 40, DRAWS = 3000 };
+    char ubuf[N][16], lbuf[N][8];
+    const char *u[N], *lab[N];
+    double ud[N];
+    for (int i = 0; i < N; i++) {
+        /* ties (i % 5 == 0 share 0), and weights that are 0 in double (-2000) */
+        int v = i % 5 == 0 ? 0 : i % 7 == 0 ? -2000 : -(i % 9);
+        snprintf(ubuf[i], sizeof ubuf[i], "%d", v);
+        snprintf(lbuf[i], sizeof lbuf[i], "c%d", i);
+        u[i] = ubuf[i];
+        lab[i] = lbuf[i];
+        ud[i] = v;
+    }
+    em_scn *s;
+    em_mech *m;
+    ck_assert_int_eq(em_scn_new(N, u, lab, NULL, &s, &err), EM_OK);
+    em_opts eo = {"1", NULL, EM_VARIANT_AUTO, 0, 0};
+    ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
+    /* the reference: the core's one-shot path on the same doubles and stream */
+    double lw[N];
+    uint64_t W[N], total, scale;
+    size_t argmax, want[DRAWS];
+    em_rng rng;
+    ck_assert_int_eq(em_logweights(N, ud, 1.0, 1.0, EM_STANDARD, lw, &argmax), EM_OK);
+    ck_assert_int_eq(em_weights_fixed(N, lw, W, &total, &scale), EM_OK);
+    ck_assert_int_eq(em_rng_init_chacha(&rng, 99), EM_OK);
+    for (int k = 0; k < DRAWS; k++)
+        ck_assert_int_eq(em_sample_fixed(N, W, total, &rng, &want[k]), EM_OK);
+    for (int batch = 1; batch <= 2; batch++) {
+        em_sample_opts o = {99, 1, EM_SAMPLER_FLOAT, EM_TIMING_VARIABLE};
+        em_sampler *sp;
+        ck_assert_int_eq(em_sampler_new(m, &o, &sp, &err), EM_OK);
+        size_t got[DRAWS];
+        if (batch == 1) {
+            for (int k = 0; k < DRAWS; k++)
+                ck_assert_int_eq(em_sampler_draw(sp, 1, &got[k], &err), EM_OK);
+        } else {
+            ck_assert_int_eq(em_sampler_draw(sp, 1, &got[0], &err), EM_OK);
+            ck_assert_int_eq(em_sampler_draw(sp, DRAWS - 1, &got[1], &err), EM_OK);
+        }
+        for (int k = 0; k < DRAWS; k++) {
+            ck_assert_msg(got[k] == want[k], "draw %d (batch %d): %zu, one-shot path %zu", k, batch,
+                          got[k], want[k]);
+            ck_assert_msg(W[got[k]] > 0, "draw %d: zero-weight cell %zu", k, got[k]);
+        }
+        em_sampler_free(sp);
+    }
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("api_law");
     TCase *tc = tcase_create("api_law");
+    tcase_add_test(tc, float_many_draws_same_cells);
     tcase_add_test(tc, standard_two_candidates);
     tcase_add_test(tc, exact_cases);
     tcase_add_test(tc, permute_and_flip);

@@ -99,6 +99,52 @@ START_TEST(support_edges)
 }
 END_TEST
 
+/* Whole blocks of log-weights in [-745, -44] (their weights are 1 without an exp)
+   beside blocks that straddle the ends: every W[i] whose exact real weight (MPFR)
+   is in (0, 1) is 1, and every other one within exp's error of the exact weight. */
+START_TEST(tiny_blocks)
+{
+    em_t_mpfr_wide();
+    enum { N = 5 * 64 + 17 };
+    double lw[N];
+    uint64_t W[N], total, scale, s = 2718;
+    for (size_t i = 0; i < N; i++) {
+        double r = (double)(em_t_splitmix(&s) >> 11) * 0x1p-53;
+        size_t block = i / 64;
+        lw[i] = block == 0 ? -60.0 * r                  /* ordinary weights */
+              : block <= 2 ? -44.0 - 701.0 * r            /* tiny blocks */
+              : block == 3 ? (i % 2 ? -43.9 : -745.1)     /* just outside both ends */
+              : -44.0 - 701.0 * r;                        /* tiny, and a partial last block */
+    }
+    lw[3] = 0.0;
+    lw[64] = -44.0;
+    lw[127] = -745.0;
+    lw[5 * 64 + 3] = -745.0;
+    ck_assert_int_eq(em_weights_fixed(N, lw, W, &total, &scale), EM_OK);
+    ck_assert_uint_eq(scale, 1ULL << 54); /* m = 512 */
+    mpfr_t e;
+    mpfr_init2(e, EM_REF_PREC);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < N; i++) {
+        mpfr_set_d(e, lw[i], MPFR_RNDN);
+        mpfr_exp(e, e, MPFR_RNDN);
+        mpfr_mul_2ui(e, e, 54, MPFR_RNDN);
+        double w = mpfr_get_d(e, MPFR_RNDN);
+        if (lw[i] >= -745.0 && w < 1.0)
+            ck_assert_msg(W[i] == 1, "lw %.17g: W = %llu, exact weight %.17g", lw[i], (unsigned long long)W[i], w);
+        else if (lw[i] < -745.13)
+            ck_assert_msg(W[i] == 0, "lw %.17g: W = %llu below exp's underflow", lw[i], (unsigned long long)W[i]);
+        else
+            ck_assert_msg((double)W[i] >= w * (1 - 0x1p-50) && (double)W[i] <= w * (1 + 0x1p-50) + 1.0,
+                          "lw %.17g: W = %llu, exact weight %.17g", lw[i], (unsigned long long)W[i], w);
+        sum += W[i];
+    }
+    mpfr_clear(e);
+    ck_assert_uint_eq(W[3], scale);
+    ck_assert_uint_eq(total, sum);
+}
+END_TEST
+
 START_TEST(ceil_of_exact_weight)
 {
     /* W[i] is ceil(exp(lw[i]) 2^k) up to the rounding of exp: within 1 of the exact
@@ -231,6 +277,7 @@ static Suite *suite(void)
     tcase_add_test(tc, scale_values);
     tcase_add_test(tc, all_equal_fills_2_63);
     tcase_add_test(tc, support_edges);
+    tcase_add_test(tc, tiny_blocks);
     tcase_add_test(tc, ceil_of_exact_weight);
     tcase_add_test(tc, distribution_close_to_exact);
     tcase_add_test(tc, large_n);

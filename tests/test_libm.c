@@ -1,4 +1,4 @@
-/* test_libm.c: the two trusted libm wrappers (src/trusted/em_libm.h): range at the
+/* test_libm.c: the trusted libm wrappers (src/trusted/em_libm.h): range at the
  * ends and over dense sweeps, monotonicity, and closeness to MPFR (faithful). */
 #include "em_check_main.h"
 #include "em_test_util.h"
@@ -91,6 +91,64 @@ START_TEST(exp_faithful)
             x = -800.0;
         double d = ulps_exp(x, em_exp_nonpos(x));
         EM_T_REQUIRE(d <= 1.0, "exp(%.17g): %.3g ulps", x, d);
+    }
+}
+END_TEST
+
+/* em_exp_nonpos_block: the same contract element-wise, from glibc's vector exp
+   (documented < 4 ulp, not faithful): every block length, so that the padded
+   last vector is exercised at every position. */
+START_TEST(exp_block_ends)
+{
+    const double xs[] = {0.0, -0.0, -800.0, -745.0, -708.0, -1.0, -0.5, -0x1p-1074,
+                         -1e-300, -0x1p-20, -745.13, -744.0, -1e-9, 0.0, -3.0, -709.0};
+    const size_t nx = sizeof xs / sizeof xs[0];
+    for (size_t n = 0; n <= EM_EXP_BLOCK; n++) {
+        double x[EM_EXP_BLOCK] = {0.0}, y[EM_EXP_BLOCK + 1];
+        for (size_t j = 0; j < n; j++)
+            x[j] = xs[(j + n) % nx];
+        y[n] = 42.0; /* never written: only y[0 .. n - 1] is assigned */
+        em_exp_nonpos_block(n, x, y);
+        ck_assert(y[n] == 42.0);
+        for (size_t j = 0; j < n; j++) {
+            EM_T_REQUIRE(y[j] >= 0.0 && y[j] <= 1.0, "block exp(%.17g) = %.17g outside [0, 1]", x[j], y[j]);
+            if (x[j] == 0.0)
+                EM_T_REQUIRE(y[j] == 1.0, "block exp(0) = %.17g", y[j]);
+            if (x[j] == -800.0)
+                EM_T_REQUIRE(y[j] == 0.0, "block exp(-800) = %.17g", y[j]);
+            if (x[j] == -745.0 || x[j] == -744.0)
+                EM_T_REQUIRE(y[j] > 0.0, "block exp(%.17g) underflowed", x[j]);
+            if (x[j] == -708.0)
+                EM_T_REQUIRE(y[j] >= DBL_MIN, "block exp(-708) not normal");
+            double d = ulps_exp(x[j], y[j]);
+            EM_T_REQUIRE(d <= 4.0, "block exp(%.17g): %.3g ulps", x[j], d);
+            /* the value does not depend on the position in the block */
+            double one;
+            em_exp_nonpos_block(1, &x[j], &one);
+            EM_T_REQUIRE(one == y[j], "block exp(%.17g) = %.17g at %zu of %zu, %.17g alone", x[j], y[j], j, n, one);
+        }
+    }
+}
+END_TEST
+
+START_TEST(exp_block_accurate)
+{
+    /* within 4 ulps of MPFR over [-800, 0] and near 0, in full blocks */
+    double x[EM_EXP_BLOCK], y[EM_EXP_BLOCK];
+    for (int i = 0; i < 40000; i += EM_EXP_BLOCK) {
+        for (int j = 0; j < EM_EXP_BLOCK; j++) {
+            int k = i + j;
+            x[j] = k % 2 ? -800.0 * (double)k / 40000 - (double)(k % 7) * 1e-9
+                         : -ldexp(1.0 + (double)(k % 1000) / 1000.0, -(k % 60));
+            if (x[j] < -800.0)
+                x[j] = -800.0;
+        }
+        em_exp_nonpos_block(EM_EXP_BLOCK, x, y);
+        for (int j = 0; j < EM_EXP_BLOCK; j++) {
+            EM_T_REQUIRE(y[j] >= 0.0 && y[j] <= 1.0, "block exp(%.17g) = %.17g outside [0, 1]", x[j], y[j]);
+            double d = ulps_exp(x[j], y[j]);
+            EM_T_REQUIRE(d <= 4.0, "block exp(%.17g): %.3g ulps", x[j], d);
+        }
     }
 }
 END_TEST
@@ -201,6 +259,8 @@ static Suite *suite(void)
     tcase_add_test(tc, exp_ends);
     tcase_add_test(tc, exp_sweep);
     tcase_add_test(tc, exp_faithful);
+    tcase_add_test(tc, exp_block_ends);
+    tcase_add_test(tc, exp_block_accurate);
     tcase_add_test(tc, log1p_small);
     tcase_add_test(tc, frexp_ldexp);
     tcase_add_test(tc, log_ends);

@@ -1,5 +1,7 @@
-/* test_select.c: em_select (src/core/em_select.h) against a naive reference, at
- * every t of small weight vectors and at every cell boundary of large ones. */
+/* test_select.c: em_select and the cumulative table's binary search
+ * (em_cumulative, em_select_cumulative; src/core/em_select.h) against a naive
+ * reference, at every t of small weight vectors and at every cell boundary of
+ * large ones (zero weights and equal weights included). */
 #include "em_check_main.h"
 #include "em_test_util.h"
 
@@ -25,6 +27,23 @@ static uint64_t total_of(size_t n, const uint64_t *W)
     return s;
 }
 
+/* em_select_cumulative on em_cumulative's table, for one t: the reference's
+   answer, and the table is the running sum. */
+static size_t cumulative_select(size_t n, const uint64_t *W, uint64_t t)
+{
+    uint64_t *C = malloc(n * sizeof *C), acc = 0;
+    ck_assert(C != NULL);
+    em_cumulative(n, W, C);
+    for (size_t i = 0; i < n; i++) {
+        acc += W[i];
+        EM_T_REQUIRE(C[i] == acc, "C[%zu] = %llu, running sum %llu", i, (unsigned long long)C[i],
+                     (unsigned long long)acc);
+    }
+    size_t got = em_select_cumulative(n, C, t);
+    free(C);
+    return got;
+}
+
 /* Every t in [0, total). */
 static void check_all_t(size_t n, const uint64_t *W)
 {
@@ -34,6 +53,9 @@ static void check_all_t(size_t n, const uint64_t *W)
         size_t want = naive_select(n, W, t), got = em_select(n, W, t);
         EM_T_REQUIRE(got == want, "n %zu, t %llu: em_select %zu, reference %zu", n, (unsigned long long)t, got, want);
         EM_T_REQUIRE(W[got] > 0, "t %llu: returned zero-weight cell %zu", (unsigned long long)t, got);
+        size_t bin = cumulative_select(n, W, t);
+        EM_T_REQUIRE(bin == want, "n %zu, t %llu: em_select_cumulative %zu, reference %zu", n,
+                     (unsigned long long)t, bin, want);
     }
 }
 
@@ -52,6 +74,8 @@ static void check_boundaries(size_t n, const uint64_t *W)
             size_t want = naive_select(n, W, t), got = em_select(n, W, t);
             ck_assert_msg(got == want, "t %llu: em_select %zu, reference %zu", (unsigned long long)t, got, want);
             ck_assert(W[got] > 0);
+            size_t bin = cumulative_select(n, W, t);
+            ck_assert_msg(bin == want, "t %llu: em_select_cumulative %zu, reference %zu", (unsigned long long)t, bin, want);
             if (W[i] > 0 && (t == lo || t == acc - 1))
                 ck_assert_msg(got == i, "t %llu at cell %zu's edge gave %zu", (unsigned long long)t, i, got);
         }
@@ -126,6 +150,10 @@ START_TEST(large_weights)
     const uint64_t c[] = {0, UINT64_MAX};
     ck_assert_uint_eq(em_select(2, c, 0), 1);
     ck_assert_uint_eq(em_select(2, c, UINT64_MAX - 1), 1);
+    /* the binary search at a total of UINT64_MAX: mid never overflows */
+    ck_assert_uint_eq(cumulative_select(2, b, UINT64_MAX - 1), 1);
+    ck_assert_uint_eq(cumulative_select(2, b, UINT64_MAX - 2), 0);
+    ck_assert_uint_eq(cumulative_select(2, c, 0), 1);
     const uint64_t d[] = {1, 0, UINT64_MAX - 1, 0};
     ck_assert_uint_eq(em_select(4, d, 0), 0);
     ck_assert_uint_eq(em_select(4, d, 1), 2);
@@ -143,6 +171,7 @@ START_TEST(large_weights)
             uint64_t t = em_t_splitmix(&s) % total_of(8, W);
             size_t got = em_select(8, W, t);
             EM_T_REQUIRE(got == naive_select(8, W, t), "random t");
+            EM_T_REQUIRE(cumulative_select(8, W, t) == got, "random t, cumulative");
         }
     }
 }
@@ -158,14 +187,20 @@ START_TEST(long_vectors)
         W[i] = ((i / 7) % 3 == 0) ? 0 : 1 + em_t_splitmix(&s) % 1000;
     W[n - 1] = 0;
     uint64_t total = total_of(n, W), acc = 0;
+    uint64_t *C = malloc(n * sizeof *C);
+    ck_assert(C != NULL);
+    em_cumulative(n, W, C);
     for (size_t i = 0; i < n; i++) {
         if (W[i] > 0) {
             EM_T_REQUIRE(em_select(n, W, acc) == i, "first t of cell %zu", i);
             EM_T_REQUIRE(em_select(n, W, acc + W[i] - 1) == i, "last t of cell %zu", i);
+            EM_T_REQUIRE(em_select_cumulative(n, C, acc) == i, "cumulative: first t of cell %zu", i);
+            EM_T_REQUIRE(em_select_cumulative(n, C, acc + W[i] - 1) == i, "cumulative: last t of cell %zu", i);
         }
         acc += W[i];
     }
     ck_assert_uint_eq(acc, total);
+    free(C);
     free(W);
 }
 END_TEST

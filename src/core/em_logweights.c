@@ -37,6 +37,25 @@ static double shifted_logweight(double ui, double umax, double ratio, int k)
     return em_ldexp(t, k);
 }
 
+/* The same log-weight when the difference cannot overflow and c == 2^k is a
+   normal double: t * c is the correctly rounded value of t * 2^k, as ldexp(t, k)
+   is, so the two agree bit for bit (overflow to -inf and subnormal results
+   included), without a libm call per candidate.  The last clamp never fires
+   for c > 0; it is there because em_ldexp's contract does not give c's sign.
+   The clamps of shifted_logweight on h and t are not repeated: umax is the
+   largest utility and ratio > 0, so h <= 0 and t <= 0 already, and the one
+   clamp on the result is all the contract needs. */
+/*@ assigns \nothing;
+    ensures nonpositive: \le_double(\result, (double)0.0);
+ */
+static double scaled_logweight(double ui, double umax, double ratio, double c)
+{
+    double r = ((ui - umax) * ratio) * c;
+    if (!(r <= 0.0))
+        r = 0.0;
+    return r;
+}
+
 int em_logweights(size_t n, const double *u, double eps, double delta, int variant,
                   double *lw, size_t *argmax)
 {
@@ -50,24 +69,58 @@ int em_logweights(size_t n, const double *u, double eps, double delta, int varia
     if (st != EM_OK)
         return st;
 
-    size_t best = n; /* n: no finite utility seen yet */
-    double umax = 0.0;
-    /*@ loop invariant range: 0 <= i <= n;
-        loop invariant best: best == n || best < i;
-        loop assigns i, best, umax;
-        loop variant n - i; */
-    for (size_t i = 0; i < n; i++) {
-        double x = u[i];
-        if (x != x)
-            return EM_ERR_NAN;
-        if (x > 0x1.fffffffffffffp1023)
-            return EM_ERR_POS_INF;
-        if (x < -0x1.fffffffffffffp1023)
-            continue; /* -inf: excluded */
-        if (best == n || x > umax) {
-            best = i;
-            umax = x;
-        }
+    /* The first arg-max, in four interleaved lanes (index mod 4) so that
+       the compare-and-select chains run in parallel; the lanes are merged with
+       ties to the smaller index, which is the first arg-max of the whole.
+       NaN and +inf are still reported at the first such index. */
+#define EM_LANE_STEP(b, m, j)                                                  \
+    {                                                                          \
+        double x = u[j];                                                       \
+        if (x != x)                                                            \
+            return EM_ERR_NAN;                                                 \
+        if (x > 0x1.fffffffffffffp1023)                                        \
+            return EM_ERR_POS_INF;                                             \
+        if (!(x < -0x1.fffffffffffffp1023) && (b == n || x > m)) {             \
+            b = j; /* -inf (excluded) is skipped */                            \
+            m = x;                                                             \
+        }                                                                      \
+    }
+    size_t b0 = n, b1 = n, b2 = n, b3 = n; /* n: no finite utility seen yet */
+    double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;
+    size_t pos = 0;
+    /*@ loop invariant range: 0 <= pos <= n;
+        loop invariant lanes: (b0 == n || b0 < pos) && (b1 == n || b1 < pos) &&
+                              (b2 == n || b2 < pos) && (b3 == n || b3 < pos);
+        loop assigns pos, b0, b1, b2, b3, m0, m1, m2, m3;
+        loop variant n - pos; */
+    while (n - pos >= 4) {
+        EM_LANE_STEP(b0, m0, pos)
+        EM_LANE_STEP(b1, m1, pos + 1)
+        EM_LANE_STEP(b2, m2, pos + 2)
+        EM_LANE_STEP(b3, m3, pos + 3)
+        pos += 4;
+    }
+    /*@ loop invariant range: 0 <= pos <= n;
+        loop invariant lanes: (b0 == n || b0 < pos) && (b1 == n || b1 < pos) &&
+                              (b2 == n || b2 < pos) && (b3 == n || b3 < pos);
+        loop assigns pos, b0, m0;
+        loop variant n - pos; */
+    for (; pos < n; pos++)
+        EM_LANE_STEP(b0, m0, pos)
+#undef EM_LANE_STEP
+    size_t best = b0;
+    double umax = m0;
+    if (b1 != n && (best == n || m1 > umax || (m1 == umax && b1 < best))) {
+        best = b1;
+        umax = m1;
+    }
+    if (b2 != n && (best == n || m2 > umax || (m2 == umax && b2 < best))) {
+        best = b2;
+        umax = m2;
+    }
+    if (b3 != n && (best == n || m3 > umax || (m3 == umax && b3 < best))) {
+        best = b3;
+        umax = m3;
     }
     if (best == n)
         return EM_ERR_ALL_EXCLUDED;
@@ -82,6 +135,10 @@ int em_logweights(size_t n, const double *u, double eps, double delta, int varia
         ratio = ratio * 0.5;
         k = k + 1;
     }
+    /* Within these bounds every non-excluded difference ui - umax is taken
+       directly (no halving) and scaled by the exact power of two c. */
+    int direct = k >= -1022 && k <= 1022 && umax <= 0x1p1022;
+    double c = direct ? em_ldexp(1.0, k) : 1.0;
     /*@ loop invariant range: 0 <= i <= n;
         loop invariant shifted: \forall integer j; 0 <= j < i ==> \le_double(lw[j], (double)0.0);
         loop invariant argmax: best < i ==> \eq_double(lw[best], (double)0.0);
@@ -92,6 +149,8 @@ int em_logweights(size_t n, const double *u, double eps, double delta, int varia
             lw[i] = 0.0;
         else if (u[i] < -0x1.fffffffffffffp1023)
             lw[i] = u[i]; /* -inf: excluded stays excluded */
+        else if (direct && u[i] >= -0x1p1022)
+            lw[i] = scaled_logweight(u[i], umax, ratio, c);
         else
             lw[i] = shifted_logweight(u[i], umax, ratio, k);
     }

@@ -22,3 +22,48 @@ size_t em_select(size_t n, const uint64_t *W, uint64_t t)
     }
     return idx;
 }
+
+void em_cumulative(size_t n, const uint64_t *W, uint64_t *C)
+{
+    //@ ghost Sum_Monotone((uint64_t *)W, n);
+    uint64_t acc = 0;
+    /* The writes to C share WP's memory model with W: the invariants speak of the
+       sums at entry (Pre), which no write can disturb. */
+    /*@ loop invariant range: 0 <= i <= n;
+        loop invariant acc: acc == Sum{Pre}(W, i);
+        loop invariant cumulative: \forall integer j; 0 <= j < i ==> C[j] == Sum{Pre}(W, j + 1);
+        loop assigns i, acc, C[0 .. n - 1];
+        loop variant n - i; */
+    for (size_t i = 0; i < n; i++) {
+        //@ assert fits: Sum{Pre}(W, i + 1) <= Sum{Pre}(W, n);
+        acc += W[i];
+        C[i] = acc;
+    }
+    /* W itself is unchanged: Sum(W, k) is the sum at entry, by induction over k. */
+    /*@ ghost
+      /@ loop invariant range: 0 <= k <= n;
+         loop invariant frame: \forall integer j; 0 <= j <= k ==> Sum(W, j) == Sum{Pre}(W, j);
+         loop assigns k;
+         loop variant n - k; @/
+      for (size_t k = 0; k < n; k++) { }
+    */
+}
+
+size_t em_select_cumulative(size_t n, const uint64_t *C, uint64_t t)
+{
+    size_t lo = 0, hi = n - 1;
+    /* C[lo - 1] <= t < C[hi] throughout (the left bound vacuous at lo == 0). */
+    /*@ loop invariant range: 0 <= lo <= hi < n;
+        loop invariant smallest: \forall integer j; 0 <= j < lo ==> C[j] <= t;
+        loop invariant above: t < C[hi];
+        loop assigns lo, hi;
+        loop variant hi - lo; */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t < C[mid])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}

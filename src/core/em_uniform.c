@@ -14,12 +14,25 @@ int em_uniform_below(em_rng *rng, uint64_t m, uint64_t *out)
     }
     /* b = bit length of m - 1 (m >= 2, so 1 <= b <= 64): the fewest bits that
        can express every value below m, which keeps the rejection rate < 1/2. */
+    /* Binary search in six steps, each s = 32, 16, ..., 1: with L the bit
+       length, b <= L < b + 2s holds before the step, and the test v >> (b+s-1)
+       != 0 is L >= b + s.  The shift counts (at most 63) and b <= 64 follow
+       from the steps alone, whatever v is. */
+    uint64_t v = m - 1;
     unsigned b = 1;
-    /*@ loop invariant b_range: 1 <= b <= 64;
-        loop assigns b;
-        loop variant 64 - b; */
-    while (b < 64 && ((m - 1) >> b) != 0)
-        b++;
+    if ((v >> (b + 31)) != 0)
+        b += 32;
+    if ((v >> (b + 15)) != 0)
+        b += 16;
+    if ((v >> (b + 7)) != 0)
+        b += 8;
+    if ((v >> (b + 3)) != 0)
+        b += 4;
+    if ((v >> (b + 1)) != 0)
+        b += 2;
+    if ((v >> b) != 0)
+        b += 1;
+    //@ assert b_range: 1 <= b <= 64;
     /*@ loop invariant tries: 0 <= k <= EM_UNIFORM_TRIES;
         loop assigns k, *rng, *out;
         loop variant EM_UNIFORM_TRIES - k; */

@@ -38,11 +38,13 @@ struct em_law_cache {
     unsigned chunk0;     /* the exact sampler's own first chunk (variable timing) */
     em_pf *pfs;
     uint64_t *W, total;  /* the float sampler's fixed-point weights */
+    uint64_t *C;         /* their cumulative table (em_cumulative), built for many draws */
 };
 
 struct em_sampler {
     em_mech *m;
     int kind;
+    uint64_t calls;      /* em_sampler_draw calls so far */
     em_rng rng;
     em_bits bits;
 };
@@ -80,6 +82,7 @@ void em_law_cache_free(struct em_law_cache *c)
     em_exact_free(c->exact);
     em_pf_free(c->pfs);
     free(c->W);
+    free(c->C);
     free(c);
 }
 
@@ -584,6 +587,13 @@ static int draw1(em_sampler *s, size_t *idx, double *x)
     case S_PF:
         return em_pf_sample(c->pfs, &s->bits, idx);
     case S_FLOAT:
+        if (c->C) { /* the same uniform word, the same cell as em_sample_fixed, in O(log n) */
+            uint64_t t;
+            int st = em_uniform_below(&s->rng, c->total, &t);
+            if (st == EM_OK)
+                *idx = em_select_cumulative(s->m->scn->sc.n, c->C, t);
+            return st;
+        }
         return em_sample_fixed(s->m->scn->sc.n, c->W, c->total, &s->rng, idx);
     case S_LAW:
         return em_cont_sample(c->law, &s->bits, idx, x);
@@ -602,6 +612,15 @@ static int draw(em_sampler *s, size_t n, size_t *idx, double *x, em_error *err)
     if (!s->m->scn->sc.continuous != !x)
         return em_err(err, EM_ERR_DOMAIN, "%s: the mechanism is %s", fn,
                       x ? "finite (em_sampler_draw)" : "continuous (em_sampler_draw_cont)");
+    /* Many float draws (several in one call, or a second call): one O(n) pass builds
+       the cumulative table, then each draw is a binary search instead of em_select's
+       full scan; a one-shot draw does not pay for it.  Without memory, the scan it is. */
+    struct em_law_cache *c = s->m->law;
+    size_t ncand = s->m->scn->sc.n;
+    if (s->kind == S_FLOAT && (n >= 2 || s->calls >= 1) && !c->C && c->W && c->total >= 1 &&
+        ncand >= 1 && (c->C = malloc(ncand * sizeof *c->C)) != NULL)
+        em_cumulative(ncand, c->W, c->C);
+    s->calls++;
     for (size_t k = 0; k < n; k++) {
         size_t i;
         double v = 0;

@@ -4,6 +4,7 @@
    range; tests/test_libm.c checks them at the ends and across the range. */
 #ifndef EM_LIBM_H
 #define EM_LIBM_H
+#include <stddef.h>
 
 /* exp(x) for x in [-800, 0]: a double in [0, 1], exactly 1 at 0. */
 /*@ requires range: \le_double((double)-800.0, x) && \le_double(x, (double)0.0);
@@ -12,6 +13,25 @@
     ensures one: \eq_double(x, (double)0.0) ==> \eq_double(\result, (double)1.0);
  */
 double em_exp_nonpos(double x);
+
+/* The same exp for a block of n <= EM_EXP_BLOCK arguments at once (the per-
+   element contract of em_exp_nonpos), so that the weights are computed four
+   (AVX2) or two (SSE2) at a time by glibc's vector exp instead of one libm call
+   per candidate.  The range and the exact 1 at 0 are enforced by the wrapper
+   itself (a comparison per element), not assumed of the vector code. */
+#define EM_EXP_BLOCK 64
+/*@ requires size: n <= EM_EXP_BLOCK;
+    requires valid: \valid_read(x + (0 .. n - 1)) && \valid(y + (0 .. n - 1));
+    requires separated: \separated(x + (0 .. n - 1), y + (0 .. n - 1));
+    requires range: \forall integer j; 0 <= j < n ==>
+      \le_double((double)-800.0, x[j]) && \le_double(x[j], (double)0.0);
+    assigns y[0 .. n - 1];
+    ensures range: \forall integer j; 0 <= j < n ==>
+      \le_double((double)0.0, y[j]) && \le_double(y[j], (double)1.0);
+    ensures one: \forall integer j; 0 <= j < n && \eq_double(x[j], (double)0.0) ==>
+      \eq_double(y[j], (double)1.0);
+ */
+void em_exp_nonpos_block(size_t n, const double *x, double *y);
 
 /* log1p(y) = log(1 + y) for y in [0, 2^31]: a double in [0, 22].  log1p, not
    log(1 + y), keeps the log-probability of a dominant candidate when y < 2^-53. */
