@@ -375,7 +375,7 @@ END_TEST
 START_TEST(float_many_draws_same_cells)
 {
     enum { N = 40, DRAWS = 3000 };
-    char ubuf[N][16], lbuf[N][8];
+    char ubuf[N][16], lbuf[N][16];
     const char *u[N], *lab[N];
     double ud[N];
     for (int i = 0; i < N; i++) {
