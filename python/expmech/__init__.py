@@ -32,7 +32,7 @@ from . import _lib
 from ._lib import lib, Error
 
 __all__ = [
-    "__version__", "probs", "log_probs", "sample", "check", "compare", "audit",
+    "__version__", "probs", "log_probs", "sample", "check", "compare", "audit", "utility",
     "cdf", "density", "quantile", "sample_continuous", "check_continuous",
     "CheckResult", "CheckRow", "CompareResult", "Exact", "Utility", "Piece",
 ]
@@ -367,6 +367,48 @@ def audit(utilities: Sequence[Utility], utilities_neighbour: Sequence[Utility], 
         return decimal.Decimal(ptr.contents.loss.decode())
     finally:
         lib.em_audit_result_free(ptr)
+
+
+def _take_string(ptr) -> decimal.Decimal:
+    """A malloc'd decimal string from the library, as a Decimal; freed here."""
+    try:
+        return decimal.Decimal(ctypes.cast(ptr, ctypes.c_char_p).value.decode())
+    finally:
+        lib.em_free(ptr)
+
+
+def utility(utilities: Sequence[Utility], epsilon: Exact, *, loss_at=(),
+            sensitivity: Exact = 1, variant: str = "standard", digits: int = 17,
+            measure: Optional[Sequence[Exact]] = None, monotone: bool = False,
+            force: bool = False) -> dict:
+    """The exact utility report of the mechanism (as ``expmech utility``), correctly rounded:
+    ``opt`` (the largest utility), ``expected_utility``, ``expected_loss`` (opt - E[u]),
+    ``sd_loss``, ``p_best`` (P(u = opt); below 1 but rounding to 1: ``digits`` nines), and
+    the accuracy theorem's ``expected_loss_bound``.  For each threshold T in ``loss_at``,
+    ``p_loss_gt`` and ``bound_p_loss_gt`` map T (as given) to P(loss > T) and to its bound
+    min(1, |R|/|R_OPT| e^(-cT)).  Variants: standard, monotone, pf."""
+    sc = _Scenario.finite(utilities, measure,
+                          **_opts(epsilon, sensitivity, variant, digits, monotone, force))
+    ptr = ctypes.POINTER(_lib.UtilityResult)()
+    _lib.call(lib.em_utility, sc.mech, ctypes.byref(ptr))
+    try:
+        r = ptr.contents
+        out = {k: decimal.Decimal(getattr(r, k).decode())
+               for k in ("opt", "expected_utility", "expected_loss", "sd_loss", "p_best")}
+    finally:
+        lib.em_utility_result_free(ptr)
+    eb = ctypes.c_void_p()
+    _lib.call(lib.em_loss_bounds, sc.mech, None, ctypes.byref(eb), None)
+    out["expected_loss_bound"] = _take_string(eb)
+    out["p_loss_gt"], out["bound_p_loss_gt"] = {}, {}
+    for t in loss_at:
+        ts = _text(t, "loss_at").encode()
+        v, b = ctypes.c_void_p(), ctypes.c_void_p()
+        _lib.call(lib.em_loss_tail, sc.mech, ts, ctypes.byref(v))
+        out["p_loss_gt"][t] = _take_string(v)
+        _lib.call(lib.em_loss_bounds, sc.mech, ts, None, ctypes.byref(b))
+        out["bound_p_loss_gt"][t] = _take_string(b)
+    return out
 
 
 def _pointwise(fn, pieces, epsilon, at, sensitivity, digits, monotone, force):

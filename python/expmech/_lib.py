@@ -106,6 +106,12 @@ class AuditResult(ctypes.Structure):
     _fields_ = [("loss", ctypes.c_char_p), ("loss_d", ctypes.c_double), ("within", ctypes.c_int)]
 
 
+class UtilityResult(ctypes.Structure):
+    _fields_ = [("opt", ctypes.c_char_p), ("expected_utility", ctypes.c_char_p),
+                ("expected_loss", ctypes.c_char_p), ("sd_loss", ctypes.c_char_p),
+                ("p_best", ctypes.c_char_p)]
+
+
 _P = ctypes.c_void_p
 _S = ctypes.c_char_p
 _E = ctypes.POINTER(Error)
@@ -141,6 +147,10 @@ _PROTOS = {
     "em_compare_result_free": (None, [ctypes.POINTER(CompareResult)]),
     "em_audit": (ctypes.c_int, [_P, _P, ctypes.POINTER(ctypes.POINTER(AuditResult)), _E]),
     "em_audit_result_free": (None, [ctypes.POINTER(AuditResult)]),
+    "em_utility": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.POINTER(UtilityResult)), _E]),
+    "em_utility_result_free": (None, [ctypes.POINTER(UtilityResult)]),
+    "em_loss_tail": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), _E]),
+    "em_loss_bounds": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), ctypes.POINTER(_P), _E]),
 }
 
 for _name, (_res, _args) in _PROTOS.items():

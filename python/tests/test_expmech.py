@@ -228,3 +228,37 @@ def test_wrong_types_raise_type_error():
         expmech.probs([0, object()], 1)
     with pytest.raises(TypeError):
         expmech.probs([0, 1], 1, digits=2.5)
+
+
+def test_utility_report_against_closed_forms():
+    # seed 001's socks: u = (0.1, 0.9), eps = 1, c = 1/2, q = e^(-0.4) the weight ratio
+    q = WORK.exp(decimal.Decimal("-0.4"))
+    loss_bound = rounded(2 * (WORK.ln(decimal.Decimal(2)) + 1), 17)  # (ln(|R|/|R_OPT|) + 1)/c
+    std = expmech.utility(["0.1", "0.9"], 1, loss_at=["0.5"])
+    p_best = WORK.divide(1, 1 + q)
+    assert std["opt"] == decimal.Decimal("0.9")
+    assert std["p_best"] == rounded(p_best, 17)
+    assert std["expected_loss"] == rounded(WORK.multiply(decimal.Decimal("0.8"), 1 - p_best), 17)
+    assert std["expected_loss_bound"] == loss_bound
+    assert std["p_loss_gt"]["0.5"] == rounded(1 - p_best, 17)
+    assert std["bound_p_loss_gt"]["0.5"] == 1  # min(1, 2 e^(-1/4))
+    # permute-and-flip: P(best) = 1 - q/2, E[loss] = 0.8 q / 2 (McKenna & Sheldon)
+    pf = expmech.utility(["0.1", "0.9"], 1, variant="pf")
+    assert pf["p_best"] == rounded(1 - q / 2, 17)
+    assert pf["expected_loss"] == rounded(WORK.multiply(decimal.Decimal("0.4"), q), 17)
+    assert pf["expected_loss"] <= pf["expected_loss_bound"] == loss_bound
+
+
+def test_utility_p_best_below_one_is_nines():
+    r = expmech.utility([10, 0], 20, digits=5)  # P(best) = 1/(1 + e^-100)
+    assert str(r["p_best"]) == "0.99999"
+    assert expmech.utility([10, None], 20, digits=5)["p_best"] == 1
+
+
+def test_utility_bad_input():
+    with pytest.raises(ValueError):
+        expmech.utility(["0.1", "0.9"], 0)
+    with pytest.raises(ValueError):
+        expmech.utility(["0.1", "0.9"], 1, loss_at=["-1"])
+    with pytest.raises(ValueError):
+        expmech.utility([], 1)

@@ -25,6 +25,7 @@ STRUCTS = {
     _lib.CompareOpts: ("em_compare_opts", True),
     _lib.CompareResult: ("em_compare_result", False),
     _lib.AuditResult: ("em_audit_result", False),
+    _lib.UtilityResult: ("em_utility_result", False),
 }
 
 
