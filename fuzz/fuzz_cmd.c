@@ -43,6 +43,10 @@ static const char *const lines[][14] = {
     A("compare", "--epsilon", "1", "--probs", "F2", "F1"),
     A("compare", "--epsilon", "1", "--cdf", "F2", "F1"),
     A("audit", "--epsilon", "1", "F1", "F2"),
+    /* issue 14's epsilon sweeps (range, list, log-spaced) over fuzzed scenarios */
+    A("probs", "--epsilon", "1:3:3", "--format", "json", "F1"),
+    A("utility", "--epsilon-log", "0.1:10:3", "--loss-at", "0.5", "F1"),
+    A("cdf", "--epsilon", "1,2", "--at", "0.5", "F1"),
 };
 #define NLINES (sizeof lines / sizeof lines[0])
 /* `score` on fuzzed data (--range, --column, --convention, --aggregated), and `groups`:
