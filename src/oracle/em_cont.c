@@ -1773,13 +1773,9 @@ static int em_cont_prob_impl(em_cont *C, size_t j, em_cval *p, em_cval *logp)
     if (st == EM_OK && p->str[0] == '1' && strspn(p->str + 1, ".0") == strlen(p->str + 1)) {
         /* below 1 (another piece has mass) but rounding to 1: the largest K-digit decimal
          * below 1, as the finite oracle prints it (em_oracle.h); the double stays 1.0 */
-        char *nines = malloc((size_t)C->K + 3);
+        char *nines = em_format_nines(C->K);
         if (!nines)
             return EM_ERR_NOMEM;
-        nines[0] = '0';
-        nines[1] = '.';
-        memset(nines + 2, '9', (size_t)C->K);
-        nines[C->K + 2] = 0;
         free(p->str);
         p->str = nines;
         p->flags |= EM_CV_NEAR_ONE;

@@ -60,3 +60,14 @@ done:
     mpz_clear(X);
     return out;
 }
+
+char *em_format_nines(int K)
+{
+    char *s = malloc((size_t)K + 3);
+    if (s) {
+        memcpy(s, "0.", 2);
+        memset(s + 2, '9', (size_t)K);
+        s[K + 2] = 0;
+    }
+    return s;
+}

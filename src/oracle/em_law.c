@@ -329,15 +329,12 @@ static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
         t->log = calloc(n, sizeof *t->log);
         t->pd = malloc(n * sizeof *t->pd);
         t->ld = malloc(n * sizeof *t->ld);
-        t->nines = malloc((size_t)m->digits + 3);
+        t->nines = em_format_nines(m->digits);
     }
     if (!t || !t->dec || !t->log || !t->pd || !t->ld || !t->nines) {
         pf_table_free(t, n);
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
-    memcpy(t->nines, "0.", 2);
-    memset(t->nines + 2, '9', (size_t)m->digits);
-    t->nines[m->digits + 2] = 0;
     for (size_t i = 0; i < n; i++)
         t->left += !sc->excluded[i];
     st = em_pf_pmf(n, sc->u, sc->excluded, m->eps, m->delta, EM_STANDARD, t->pd, m->digits,
@@ -973,13 +970,10 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
          * "1.000" that reads as certainty */
         if (r->p_best && r->p_best[0] == '1' && strspn(r->p_best + 1, ".0") == strlen(r->p_best + 1) &&
             r->expected_loss && strcmp(r->expected_loss, "0") != 0) {
-            char *nines = malloc((size_t)m->digits + 3);
+            char *nines = em_format_nines(m->digits);
             if (!nines) {
                 st = em_err(err, EM_ERR_NOMEM, "out of memory");
             } else {
-                memset(nines, '9', (size_t)m->digits + 2);
-                memcpy(nines, "0.", 2);
-                nines[m->digits + 2] = 0;
                 free(r->p_best);
                 r->p_best = nines;
             }

@@ -718,13 +718,9 @@ static int emit_prob(em_oracle *o, const char *d, const mpz_t e, unsigned *flags
 {
     if (is_one(d, e)) {
         /* P < 1 (exact 1 is handled by the caller): the largest K-digit decimal below 1 */
-        char *s = malloc((size_t)o->K + 3);
+        char *s = em_format_nines(o->K);
         if (!s)
             return EM_ERR_NOMEM;
-        s[0] = '0';
-        s[1] = '.';
-        memset(s + 2, '9', (size_t)o->K);
-        s[o->K + 2] = 0;
         *flags |= EM_OF_NEAR_ONE;
         return set_out(&o->pstr, s);
     }
@@ -935,14 +931,10 @@ static int exact_fallback(em_oracle *o, size_t i, em_oracle_cand *c)
         for (const char *r = q + 1; *r && one; r++)
             one = *r == '.' || *r == '0';
         if (one) {
-            char *nines = malloc((size_t)o->K + 3);
+            char *nines = em_format_nines(o->K);
             if (!nines) {
                 st = EM_ERR_NOMEM;
             } else {
-                nines[0] = '0';
-                nines[1] = '.';
-                memset(nines + 2, '9', (size_t)o->K);
-                nines[o->K + 2] = 0;
                 free(p.str);
                 p.str = nines;
                 flags |= EM_OF_NEAR_ONE;

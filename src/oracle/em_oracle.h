@@ -86,6 +86,11 @@ int em_oracle_doubles(size_t n, mpq_t *u, const unsigned char *excluded, const m
  * Returns a malloc'd string. */
 char *em_format_decimal(int negative, const char *d, const mpz_t e);
 
+/* "0.99...9" with K nines: the largest K-digit decimal below 1, printed for a probability
+ * below 1 whose correct rounding is 1 (never "1.000", which reads as certainty).
+ * Returns a malloc'd string, NULL when out of memory. */
+char *em_format_nines(int K);
+
 #ifdef __cplusplus
 }
 #endif
