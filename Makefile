@@ -132,6 +132,16 @@ $(B)/stats/bench_speed: stats/bench_speed.c $(LIMIT_OBJ) $(B)/libexpmech.a $(HEA
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Istats -o $@ $< $(LIMIT_OBJ) $(B)/libexpmech.a -lmvec $(LDLIBS)
 
+# The tables of src/oracle/em_wbound.c (directed roundings by MPFR), regenerated on
+# demand only: the generated file is committed and tests/test_exact_d.c rechecks it.
+$(B)/tools/gen_wbound: tools/gen_wbound.c src/oracle/em_wbound.h | deps-built
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+
+.PHONY: wbound-tables
+wbound-tables: $(B)/tools/gen_wbound
+	$(B)/tools/gen_wbound > src/oracle/em_wbound_tab.c
+
 # Packages are checked once per build directory, not on every object.
 .PHONY: deps-built
 deps-built: $(B)/.deps-ok

@@ -81,6 +81,16 @@ int em_exact_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t 
 int em_exact_new_src(size_t n, const em_usrc *src, const unsigned char *excluded,
                      const mpq_t eps, const mpq_t delta, int variant, em_exact **out);
 
+/* The same for the real numbers that doubles denote (every double is an exact dyadic
+ * rational): u[i] = -inf or excluded[i] excludes candidate i (u[i] is not read then).
+ * u is copied.  The bounds of the fast path come from certified integer bounds of exp
+ * (oracle/em_wbound.h), no MPFR; MPFR is set up only on the first draw that needs more
+ * than 63 bits (or here, when those bounds are too wide).  Errors: EM_ERR_NULL,
+ * EM_ERR_EMPTY, EM_ERR_TOO_MANY, EM_ERR_EPSILON / EM_ERR_SENSITIVITY (not finite > 0),
+ * EM_ERR_VARIANT, EM_ERR_NAN, EM_ERR_POS_INF, EM_ERR_ALL_EXCLUDED, EM_ERR_NOMEM. */
+int em_exact_new_d(size_t n, const double *u, const unsigned char *excluded, double eps,
+                   double delta, int variant, em_exact **out);
+
 /* One exact draw.  Errors: EM_ERR_NULL, EM_ERR_RNG (the bit source failed or ran out),
  * EM_ERR_DOMAIN (more than EM_EXACT_MAX_BITS bits for one draw: probability below
  * 2^-(2^20 - 64) times n), EM_ERR_NOMEM. */
