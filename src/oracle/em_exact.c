@@ -743,11 +743,12 @@ static unsigned bitlen_u128(em_u128 x)
  * x_i = c (umax - u_i) >= 0 is enclosed by doubles: each operation rounded to nearest, its
  * exact result within one ulp of it (em_next_down / em_next_up, em_wbound.h).  The weights
  * w_i = exp(-x_i) are bounded at scale 2^P, P = 127 - bitlen(n), so the sum of n bounds
- * (each <= 2^P) stays below 2^127; kept packed in lo64 / hi64 (relative 2^-55) between the
- * pass that sums them into Z_lo <= Z <= Z_hi and the pass that forms the prefix sums
- * C_lo(i) <= C(i) <= C_hi(i) and the words lo64[i] <= F(i) 2^63 <= hi64[i] with
- * F(i) = C(i) / Z: lo64 from C_lo / Z_hi, hi64 from C_hi / Z_lo, through one reciprocal
- * each rounded in the safe direction (below). */
+ * (each <= 2^P (1 + 2^-40)) stays below 2^127.  The first pass sums them into
+ * Z_lo <= Z <= Z_hi and keeps each lower bound packed in lo64 (relative 2^-52); the
+ * second forms the prefix sums C_lo(i) <= C(i) and the words lo64[i] <= F(i) 2^63 with
+ * F(i) = C(i) / Z from C_lo / Z_hi through one reciprocal rounded in the safe direction,
+ * and hi64[i] = lo64[i] + W with one width W >= the largest possible gap, from
+ * (Z_hi - Z_lo) / Z_lo (below). */
 static int cheap_bounds(em_exact *s, const double *u, const unsigned char *excluded, double umax)
 {
     const size_t n = s->n;
@@ -800,58 +801,76 @@ static int cheap_bounds(em_exact *s, const double *u, const unsigned char *exclu
         if (xhi < (double)EM_WB_XCUT) {
             em_wb_exp2_d(xlo, xhi, &m, &e, &m2, &e2);
             lo[i] = pack_w(m, e, 0);
-            hi[i] = pack_w(m2, e2, 1);
+            zlo += unpack_w(lo[i], P, 0);
+            zhi += em_wb_scale(m2, e2, P, 1);
         } else {
             lo[i] = 0;
             if (!(xlo < (double)EM_WB_XCUT)) {
-                hi[i] = ((uint64_t)EM_WB_TINY_EXP << 56) | 1u;
+                zhi += 1; /* 2^-184 2^P rounded up */
             } else {
                 em_wb_exp(em_wb_fix(xlo, 0), 1, &m, &e);
-                hi[i] = pack_w(m, e, 1);
+                zhi += em_wb_scale(m, e, P, 1);
             }
         }
-        zlo += unpack_w(lo[i], P, 0);
-        zhi += unpack_w(hi[i], P, 1);
     }
-    /* Z_lo >= 2^P (a mode has weight 1 exactly), Z_hi < 2^127.
+    /* Z_lo >= 2^P (a mode has weight 1 exactly), Z_hi < 2^127 (each upper bound is below
+     * 2^P (1 + 2^-40)).  Let C_lo(i), C_hi(i) be the prefix sums of the lower and upper
+     * bounds (C_hi(n) = Z_hi: only C_lo is formed).
      * Lower words: F(i) >= C_lo / Z_hi >= C' / D_hi >= C' R_lo 2^-125 with
      *   S = bitlen(Z_hi) - 63, D_hi = ceil(Z_hi 2^-S) in [2^62, 2^63],
      *   C' = floor(C_lo 2^-S) < 2^63 (C_lo <= Z < 2^(S+63)), R_lo = floor(2^125 / D_hi);
-     * so lo64 = floor(C' R_lo 2^-62) <= F 2^63.
-     * Upper words: F(i) <= min(1, C_hi / Z_lo) <= C'' / D_lo <= C'' R_hi 2^-125 with
-     *   S' = bitlen(Z_lo) - 63, D_lo = floor(Z_lo 2^-S') in [2^62, 2^63),
-     *   C'' = ceil(C_hi 2^-S') <= 2^63 when C_hi < Z_lo (else hi64 = 2^63),
-     *   R_hi = ceil(2^125 / D_lo) <= 2^63; hi64 = min(2^63, ceil(C'' R_hi 2^-62)). */
+     * so lo64 = floor(C' R_lo 2^-62) <= F 2^63; and lo64 >= (C_lo / Z_hi) 2^63 - 7 (C',
+     * R_lo and the floor each lose less than 2 units, D_hi's ceiling a factor 1 - 2^-62).
+     * Upper words, one width for all: F(i) 2^63 <= (C_hi(i) / Z_lo) 2^63
+     *   <= lo64 + 7 + ((C_hi(i) - C_lo(i)) / Z_lo + C_lo(i) (1 / Z_lo - 1 / Z_hi)) 2^63
+     *   <= lo64 + 7 + 2 ((Z_hi - Z_lo) / Z_lo) 2^63 <= lo64 + 7 + 2 W1
+     * (C_hi(i) - C_lo(i) is nondecreasing up to Z_hi - Z_lo; C_lo(i) <= Z_hi) with
+     *   W1 = ceil(N'' R_hi 2^-62) >= ((Z_hi - Z_lo) / Z_lo) 2^63, N'' = ceil((Z_hi - Z_lo)
+     *   2^-S'), S' = bitlen(Z_lo) - 63, D_lo = floor(Z_lo 2^-S') in [2^62, 2^63),
+     *   R_hi = ceil(2^125 / D_lo) <= 2^63;
+     * hi64 = min(2^63, lo64 + W), W = 2 W1 + 8, nondecreasing with lo64; hi64[0] = 0. */
+    const uint64_t ONE = (uint64_t)1 << FIX_BITS;
+    if (zlo == zhi) {
+        /* every candidate a mode or excluded: F(i) = (modes before i) / m exactly, and
+         * the words are its floor and ceiling (exact where F(i) 2^63 is an integer, e.g.
+         * 4 ties) */
+        uint64_t m = (uint64_t)(zlo >> P), cnt = 0;
+        for (size_t i = 0; i < n; i++) {
+            em_u128 num = (em_u128)cnt << FIX_BITS;
+            uint64_t fl = (uint64_t)(num / m);
+            lo[i] = fl;
+            hi[i] = fl + ((em_u128)fl * m != num);
+            cnt += cls[i] == CL_MODE;
+        }
+        lo[n] = hi[n] = ONE;
+        return 1;
+    }
     const em_u128 two125 = (em_u128)1 << 125;
     unsigned S = bitlen_u128(zhi) - 63u, S2 = bitlen_u128(zlo) - 63u;
     uint64_t Dhi = (uint64_t)((zhi + (((em_u128)1 << S) - 1)) >> S);
     uint64_t Dlo = (uint64_t)(zlo >> S2);
     uint64_t Rlo = (uint64_t)(two125 / Dhi);
     uint64_t Rhi = (uint64_t)((two125 + Dlo - 1) / Dlo);
-    const uint64_t ONE = (uint64_t)1 << FIX_BITS;
-    em_u128 clo_s = 0, chi_s = 0;
-    uint64_t widest = 0;
+    em_u128 N2 = ((zhi - zlo) + (((em_u128)1 << S2) - 1)) >> S2;
+    if (N2 > (em_u128)1 << 40) /* (Z_hi - Z_lo) / Z_lo > 2^-22: far too wide */
+        return 0;
+    em_u128 pw = N2 * Rhi; /* < 2^103 */
+    uint64_t W1 = (uint64_t)((pw >> 62) + ((pw & (((em_u128)1 << 62) - 1)) != 0));
+    uint64_t W = 2 * W1 + 8;
+    if (W > CHEAP_MAX_WIDTH)
+        return 0;
+    em_u128 clo_s = 0;
     for (size_t i = 0; i < n; i++) {
-        em_u128 wl = unpack_w(lo[i], P, 0), wh = unpack_w(hi[i], P, 1);
-        uint64_t c1 = (uint64_t)(clo_s >> S);
-        uint64_t L = (uint64_t)(((em_u128)c1 * Rlo) >> 62);
-        uint64_t H = ONE;
-        if (chi_s < zlo) {
-            uint64_t c2 = (uint64_t)((chi_s + (((em_u128)1 << S2) - 1)) >> S2);
-            em_u128 p = (em_u128)c2 * Rhi;
-            em_u128 h = (p >> 62) + ((p & (((em_u128)1 << 62) - 1)) != 0);
-            if (h < ONE)
-                H = (uint64_t)h;
-        }
+        em_u128 wl = unpack_w(lo[i], P, 0);
+        uint64_t L = (uint64_t)(((em_u128)(uint64_t)(clo_s >> S) * Rlo) >> 62);
+        uint64_t H = L + W;
         lo[i] = L;
-        hi[i] = H;
-        if (H - L > widest || L > H)
-            widest = L > H ? UINT64_MAX : H - L;
+        hi[i] = H < ONE ? H : ONE;
         clo_s += wl;
-        chi_s += wh;
     }
+    hi[0] = 0;
     lo[n] = hi[n] = ONE;
-    return widest <= CHEAP_MAX_WIDTH;
+    return 1;
 }
 
 /* mp_setup for em_exact_new_d: eps, delta and the utilities are the exact rationals the
