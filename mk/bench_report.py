@@ -39,7 +39,7 @@ DESCRIPTIONS = {
     "float_oneshot": "float path: em_logweights + em_weights_fixed + em_sample_fixed (prepare + one draw)",
     "float_many": "float path: one draw from a cumulative table prepared once (em_uniform_below + em_select_cumulative, as the float sampler from its second draw)",
     "exact_oneshot": "exact sampler from the doubles: em_exact_new_d + one em_exact_sample + free",
-    "exact_oneshot_q": "exact sampler from rationals (MPFR words): em_exact_new + one em_exact_sample + free",
+    "exact_oneshot_q": "exact sampler from rationals: em_exact_new + one em_exact_sample + free",
     "oracle_probs_40d": "finite oracle: every candidate's probability to 40 digits",
     "cli_parse": "em_scenario_parse of 10^6 `label,utility` lines in memory (compact, as the CLI)",
     "cli_sample_float": "whole process: `expmech sample --sampler float --epsilon 1 -n 1 FILE`",

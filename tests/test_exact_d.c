@@ -385,13 +385,65 @@ END_TEST
 
 /* ------------------------------------------- against the MPFR words, tightness */
 
+/* F(i) 2^63 for the reals of u (doubles), eps, delta, from MPFR at 256 bits (relative
+ * error far below 2^-200): *fl = floor - 1, *fh = ceil + 1 of it, safe bounds */
+static void ref_words(size_t n, const double *u, double eps, double delta, uint64_t *fl,
+                      uint64_t *fh)
+{
+    mpq_t c, d;
+    mpq_inits(c, d, NULL);
+    mpq_set_d(c, eps);
+    mpq_set_d(d, delta);
+    mpq_div(c, c, d);
+    mpq_div_2exp(c, c, 1); /* standard */
+    double umax = u[0];
+    for (size_t i = 1; i < n; i++)
+        if (u[i] > umax)
+            umax = u[i];
+    mpfr_t *C = malloc((n + 1) * sizeof *C);
+    mpfr_t t;
+    mpfr_init2(t, 256);
+    for (size_t i = 0; i <= n; i++)
+        mpfr_init2(C[i], 256);
+    mpfr_set_ui(C[0], 0, MPFR_RNDN);
+    for (size_t i = 0; i < n; i++) {
+        mpq_set_d(d, u[i]);
+        mpq_t um;
+        mpq_init(um);
+        mpq_set_d(um, umax);
+        mpq_sub(d, d, um);
+        mpq_mul(d, d, c);
+        mpq_clear(um);
+        mpfr_set_q(t, d, MPFR_RNDN);
+        mpfr_exp(t, t, MPFR_RNDN);
+        mpfr_add(C[i + 1], C[i], t, MPFR_RNDN);
+    }
+    mpz_t z;
+    mpz_init(z);
+    for (size_t i = 0; i <= n; i++) {
+        mpfr_div(t, C[i], C[n], MPFR_RNDN);
+        mpfr_mul_2ui(t, t, 63, MPFR_RNDN);
+        mpfr_get_z(z, t, MPFR_RNDD);
+        fl[i] = mpz_get_ui(z) ? mpz_get_ui(z) - 1 : 0;
+        mpfr_get_z(z, t, MPFR_RNDU);
+        fh[i] = mpz_get_ui(z) + 1;
+        mpfr_clear(C[i]);
+    }
+    mpz_clear(z);
+    free(C);
+    mpfr_clear(t);
+    mpq_clears(c, d, NULL);
+}
+
 START_TEST(words_bracket_and_tight)
 {
-    /* n = 1000: u_i = -i/1000 and a scrambled set; the cheap words and the rational
-     * constructor's MPFR words (of the same reals) both bracket F(i) 2^63: they overlap */
+    /* n = 1000, three utility sets: the cheap words of em_exact_new_d and of the rational
+     * constructor em_exact_new (the same reals) bracket F(i) 2^63 computed independently
+     * by MPFR at 256 bits, and are tight */
     size_t n = 1000;
     double *u = malloc(n * sizeof *u);
     mpq_t *q = malloc(n * sizeof *q);
+    uint64_t *fl = malloc((n + 1) * sizeof *fl), *fh = malloc((n + 1) * sizeof *fh);
     for (int pass = 0; pass < 3; pass++) {
         for (size_t i = 0; i < n; i++) {
             u[i] = pass == 0   ? -(double)i / 1000.0
@@ -400,37 +452,42 @@ START_TEST(words_bracket_and_tight)
             mpq_init(q[i]);
             mpq_set_d(q[i], u[i]);
         }
+        ref_words(n, u, 0.9, 1.1, fl, fh);
         mpq_t eps, delta;
         mpq_inits(eps, delta, NULL);
         mpq_set_d(eps, 0.9);
         mpq_set_d(delta, 1.1);
-        em_exact *a, *b;
-        ck_assert_int_eq(em_exact_new_d(n, u, NULL, 0.9, 1.1, EM_STANDARD, &a), EM_OK);
-        ck_assert_int_eq(em_exact_new(n, q, NULL, eps, delta, EM_STANDARD, &b), EM_OK);
-        const uint64_t *alo = em_exact_lo64(a), *ahi = em_exact_hi64(a);
-        const uint64_t *blo = em_exact_lo64(b), *bhi = em_exact_hi64(b);
-        uint64_t widest = 0;
-        for (size_t i = 0; i <= n; i++) {
-            EM_T_REQUIRE(alo[i] <= bhi[i] && blo[i] <= ahi[i], "overlap at %zu", i);
-            EM_T_REQUIRE(alo[i] <= ahi[i] && (i == 0 || alo[i] >= alo[i - 1]), "order at %zu", i);
-            if (ahi[i] - alo[i] > widest)
-                widest = ahi[i] - alo[i];
+        em_exact *x[2];
+        ck_assert_int_eq(em_exact_new_d(n, u, NULL, 0.9, 1.1, EM_STANDARD, &x[0]), EM_OK);
+        ck_assert_int_eq(em_exact_new(n, q, NULL, eps, delta, EM_STANDARD, &x[1]), EM_OK);
+        for (int k = 0; k < 2; k++) {
+            const uint64_t *lo = em_exact_lo64(x[k]), *hi = em_exact_hi64(x[k]);
+            uint64_t widest = 0;
+            for (size_t i = 0; i <= n; i++) {
+                EM_T_REQUIRE(lo[i] <= fh[i] && fl[i] <= hi[i], "bracket at %zu (%d)", i, k);
+                EM_T_REQUIRE(lo[i] <= hi[i] && (i == 0 || lo[i] >= lo[i - 1]), "order at %zu", i);
+                if (hi[i] - lo[i] > widest)
+                    widest = hi[i] - lo[i];
+            }
+            ck_assert(lo[0] == 0 && hi[0] == 0 && lo[n] == (uint64_t)1 << 63 &&
+                      hi[n] == (uint64_t)1 << 63);
+            /* tight: the widest pair is below 2^-44 of the scale (2^19 units of 2^-63) */
+            printf("  cheap words %s n=%zu set %d: widest hi - lo = %llu units of 2^-63\n",
+                   k ? "rational" : "double", n, pass, (unsigned long long)widest);
+            ck_assert(widest < ((uint64_t)1 << 19));
+            em_exact_stats st;
+            em_exact_get_stats(x[k], &st);
+            ck_assert_int_eq(st.levels, 0); /* no MPFR level at construction */
+            em_exact_free(x[k]);
         }
-        ck_assert(alo[0] == 0 && ahi[0] == 0 && alo[n] == (uint64_t)1 << 63 &&
-                  ahi[n] == (uint64_t)1 << 63);
-        /* tight: the widest word pair is 2^-44 of the scale (2^19 units of 2^-63); the
-         * MPFR words are within a unit or two */
-        printf("  cheap words n=%zu pass %d: widest hi - lo = %llu units of 2^-63\n", n, pass,
-               (unsigned long long)widest);
-        ck_assert(widest < ((uint64_t)1 << 19));
-        em_exact_free(a);
-        em_exact_free(b);
         for (size_t i = 0; i < n; i++)
             mpq_clear(q[i]);
         mpq_clears(eps, delta, NULL);
     }
     free(u);
     free(q);
+    free(fl);
+    free(fh);
 }
 END_TEST
 

@@ -569,8 +569,22 @@ static void mp_free(struct xmp *m)
     free(m);
 }
 
+/* Level 0 at p0 (written into lo64 / hi64 when words). */
+static int mp_level0(struct xmp *m, int words)
+{
+    /* enough bits that the 63-bit words are tight to about one unit */
+    /* the sums of n bounds lose about log2(n) bits; 16 to spare (two limbs up to n = 2^48) */
+    long nb = bitlen_sz(m->n);
+    mpfr_prec_t p0 = (mpfr_prec_t)(((FIX_BITS + nb + 16) + 63) / 64 * 64);
+    int st = compute_level(m, 0, p0, words);
+    if (st == EM_OK)
+        m->nlev = 1;
+    return st;
+}
+
 /* The MPFR side of s: classes, exponents, and level 0 at p0 (written into lo64 / hi64
- * when words).  EM_OK, EM_ERR_NOMEM, or em_exponents_src's error. */
+ * when words = 1; not computed when words < 0).  EM_OK, EM_ERR_NOMEM, or
+ * em_exponents_src's error. */
 static int mp_setup(em_exact *s, const unsigned char *excluded, const mpq_t eps,
                     const mpq_t delta, int words)
 {
@@ -611,18 +625,15 @@ static int mp_setup(em_exact *s, const unsigned char *excluded, const mpq_t eps,
     }
     em_tfast_init(&m->tf, m->c, m->umax);
     m->have_tf = 1;
-    /* level 0: enough bits that the 63-bit words are tight to about one unit */
-    /* the sums of n bounds lose about log2(n) bits; 16 to spare (two limbs up to n = 2^48) */
-    long nb = bitlen_sz(n);
-    mpfr_prec_t p0 = (mpfr_prec_t)(((FIX_BITS + nb + 16) + 63) / 64 * 64);
-    st = compute_level(m, 0, p0, words);
+    s->mp = m;
+    if (words < 0)
+        return EM_OK;
+    st = mp_level0(m, words);
     if (st != EM_OK) {
         mp_free(m);
-        return st;
+        s->mp = NULL;
     }
-    m->nlev = 1;
-    s->mp = m;
-    return EM_OK;
+    return st;
 }
 
 /* The sampler with lo64, hi64 (n + 1 each) and cls (n), and extra bytes after them, in
@@ -645,6 +656,8 @@ static em_exact *exact_alloc(size_t n, size_t extra)
     return s;
 }
 
+static int cheap_bounds_q(em_exact *s);
+
 static int exact_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned char *excluded,
                       const mpq_t eps, const mpq_t delta, int variant, em_exact **out)
 {
@@ -660,7 +673,9 @@ static int exact_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned c
     s->src = *src;
     s->own = own;
     s->variant = variant;
-    int st = mp_setup(s, excluded, eps, delta, 1);
+    int st = mp_setup(s, excluded, eps, delta, -1);
+    if (st == EM_OK && !cheap_bounds_q(s))
+        st = mp_level0(s->mp, 1);
     if (st != EM_OK) {
         em_exact_free(s);
         return st;
@@ -732,6 +747,30 @@ static unsigned bitlen_u128(em_u128 x)
     return l ? 64u - (unsigned)__builtin_clzll(l) : 0u;
 }
 
+/* The packed lower bound of w = exp(-x), x in [xlo, xhi] (0 <= xlo <= xhi; xhi may be NaN
+ * or +inf: lower bound 0); both bounds at scale 2^P added to *zlo, *zhi. */
+static inline uint64_t wbound(double xlo, double xhi, unsigned P, em_u128 *zlo, em_u128 *zhi)
+{
+    uint64_t m, m2, w;
+    int e, e2;
+    if (xhi < (double)EM_WB_XCUT) {
+        em_wb_exp2_d(xlo, xhi, &m, &e, &m2, &e2);
+        w = pack_w(m, e, 0);
+        *zlo += unpack_w(w, P, 0);
+        *zhi += em_wb_scale(m2, e2, P, 1);
+        return w;
+    }
+    if (!(xlo < (double)EM_WB_XCUT)) {
+        *zhi += 1; /* 2^-184 2^P rounded up */
+    } else {
+        em_wb_exp(em_wb_fix(xlo, 0), 1, &m, &e);
+        *zhi += em_wb_scale(m, e, P, 1);
+    }
+    return 0;
+}
+
+static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi);
+
 /* Widest hi64 - lo64 accepted from the cheap bounds (units 2^-63) before level 0 is
  * computed in MPFR instead: beyond it the fast path would be undecided too often. */
 #define CHEAP_MAX_WIDTH ((uint64_t)1 << 24)
@@ -796,23 +835,18 @@ static int cheap_bounds(em_exact *s, const double *u, const unsigned char *exclu
          * bound 0 */
         double xlo = pl > 0.0 ? em_bits_down(pl) : 0.0;
         double xhi = em_bits_up(ph);
-        uint64_t m, m2;
-        int e, e2;
-        if (xhi < (double)EM_WB_XCUT) {
-            em_wb_exp2_d(xlo, xhi, &m, &e, &m2, &e2);
-            lo[i] = pack_w(m, e, 0);
-            zlo += unpack_w(lo[i], P, 0);
-            zhi += em_wb_scale(m2, e2, P, 1);
-        } else {
-            lo[i] = 0;
-            if (!(xlo < (double)EM_WB_XCUT)) {
-                zhi += 1; /* 2^-184 2^P rounded up */
-            } else {
-                em_wb_exp(em_wb_fix(xlo, 0), 1, &m, &e);
-                zhi += em_wb_scale(m, e, P, 1);
-            }
-        }
+        lo[i] = wbound(xlo, xhi, P, &zlo, &zhi);
     }
+    return cheap_words(s, P, zlo, zhi);
+}
+
+/* The words from the packed lower bounds in lo64 and the sums (pass 2 of cheap_bounds):
+ * 1, or 0 when they are too wide. */
+static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
+{
+    const size_t n = s->n;
+    uint64_t *lo = s->lo64, *hi = s->hi64;
+    const unsigned char *cls = s->cls;
     /* Z_lo >= 2^P (a mode has weight 1 exactly), Z_hi < 2^127 (each upper bound is below
      * 2^P (1 + 2^-40)).  Let C_lo(i), C_hi(i) be the prefix sums of the lower and upper
      * bounds (C_hi(n) = Z_hi: only C_lo is formed).
@@ -871,6 +905,71 @@ static int cheap_bounds(em_exact *s, const double *u, const unsigned char *exclu
     hi[0] = 0;
     lo[n] = hi[n] = ONE;
     return 1;
+}
+
+/* A double enclosure [*lo, *hi] of the rational q: f = q rounded to nearest at 53 bits
+ * (MPFR, the widest exponent range), r = f rounded to nearest to a double; |q - r| is
+ * below one ulp of r (a single rounding in double's normal range; two roundings of half
+ * a unit each at most below it, and r = +-inf only beyond DBL_MAX), so q lies in
+ * [next-down(r), next-up(r)]. */
+static void q_enclose(mpfr_t f, const mpq_t q, double *lo, double *hi)
+{
+    mpfr_set_q(f, q, MPFR_RNDN);
+    double r = mpfr_get_d(f, MPFR_RNDN);
+    *lo = em_next_down(r);
+    *hi = em_next_up(r);
+}
+
+/* cheap_bounds for the rational constructors: the classes, c and umax from mp_setup
+ * (exact), each u_i, c and umax enclosed by doubles (q_enclose), then as cheap_bounds. */
+static int cheap_bounds_q(em_exact *s)
+{
+    const size_t n = s->n;
+    struct xmp *mp = s->mp;
+    uint64_t *lo = s->lo64;
+    const unsigned char *cls = s->cls;
+    const unsigned P = 127u - (unsigned)bitlen_sz(n);
+    mpfr_t f;
+    mpfr_init2(f, 53);
+    double clo, chi, Ulo, Uhi;
+    q_enclose(f, mp->c, &clo, &chi);
+    q_enclose(f, mp->umax, &Ulo, &Uhi);
+    if (!(clo > 0.0))
+        clo = 0.0;
+    const uint64_t one_w = ((uint64_t)55 << 56) | ((uint64_t)1 << 55); /* 1 = 2^55 2^-55 */
+    mpq_t *own = s->src.get == em_usrc_array_get ? (mpq_t *)s->src.ctx : NULL;
+    em_u128 zlo = 0, zhi = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (cls[i] == CL_EXCLUDED) {
+            lo[i] = 0;
+            continue;
+        }
+        if (cls[i] == CL_MODE) {
+            lo[i] = one_w;
+            zlo += (em_u128)1 << P;
+            zhi += (em_u128)1 << P;
+            continue;
+        }
+        double ulo, uhi;
+        if (own) {
+            q_enclose(f, own[i], &ulo, &uhi);
+        } else {
+            s->src.get(s->src.ctx, i, mp->tq);
+            q_enclose(f, mp->tq, &ulo, &uhi);
+        }
+        /* d = umax - u_i in [dlo, dhi] (inf - inf: 0 below, +inf above) */
+        double dlo = em_next_down(Ulo - uhi), dhi = em_next_up(Uhi - ulo);
+        if (!(dlo > 0.0))
+            dlo = 0.0;
+        if (dhi != dhi)
+            dhi = HUGE_VAL;
+        double xlo = em_next_down(clo * dlo), xhi = em_next_up(chi * dhi);
+        if (!(xlo > 0.0))
+            xlo = 0.0;
+        lo[i] = wbound(xlo, xhi, P, &zlo, &zhi);
+    }
+    mpfr_clear(f);
+    return cheap_words(s, P, zlo, zhi);
 }
 
 /* mp_setup for em_exact_new_d: eps, delta and the utilities are the exact rationals the
@@ -1098,6 +1197,8 @@ int em_exact_sample(em_exact *s, em_bits *b, size_t *out)
         k += step;
     }
     if (!s->mp && (st = mp_setup_d(s, 0)) != EM_OK)
+        return st;
+    if (s->mp->nlev == 0 && (st = mp_level0(s->mp, 0)) != EM_OK)
         return st;
     uint64_t before = b->used;
     st = slow_path(s->mp, b, a, out);

@@ -4,14 +4,17 @@
  * (em_oracle.h) takes them, em_exact_sample outputs r with probability exactly
  * P(r) = exp(c u_r) / sum_j exp(c u_j), given independent fair bits: no approximation
  * enters the decision.  Method (spec/ExactSampling.md):
- *   - the cumulative probabilities F(i) = (w_0 + ... + w_{i-1}) / Z are bounded by MPFR
- *     intervals with directed rounding, converted to fixed-point words of scale 2^63;
+ *   - the cumulative probabilities F(i) = (w_0 + ... + w_{i-1}) / Z are bounded by
+ *     fixed-point words of scale 2^63, from certified integer bounds of exp
+ *     (oracle/em_wbound.h) on double enclosures of the inputs, or, when those are too
+ *     wide, from MPFR intervals with directed rounding;
  *   - the uniform U in [0, 1) is drawn lazily, a few bits at a time, from a bit source;
  *     after k bits U lies in the dyadic interval [a, a + 2^-k);
  *   - r is returned only when that interval certainly lies inside cell r,
  *     [F(r), F(r+1)): the integer decision em_exact_select (src/core/, proven by WP);
  *   - past 63 bits the same decision is made in MPFR at a precision that grows with the
- *     number of bits drawn (Ziv-style), so every draw terminates with probability 1.
+ *     number of bits drawn (Ziv-style), so every draw terminates with probability 1; the
+ *     MPFR state is created by the first such draw.
  * The output is a function of the bits only (not of cached state), so enumerating all bit
  * strings gives its exact distribution (tests/test_exact.c).
  */
