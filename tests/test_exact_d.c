@@ -358,6 +358,35 @@ START_TEST(bits_d_extremes)
 }
 END_TEST
 
+START_TEST(rational_fallback_wide)
+{
+    /* utilities beyond double's range 1 apart, 10^400 and 10^400 - 1: their double
+     * enclosures say nothing about the difference (weight bounds [0, 1]), so the rational
+     * constructor computes level 0 in MPFR at construction; still exact */
+    static char big[402], nines[401];
+    big[0] = '1';
+    memset(big + 1, '0', 400);
+    big[401] = 0;
+    memset(nines, '9', 400);
+    nines[400] = 0;
+    const char *u[3] = {big, nines, "-inf"};
+    scen s;
+    scen_init(&s, 3, u, "1", "1", EM_STANDARD);
+    em_exact *x;
+    ck_assert_int_eq(em_exact_new(3, s.u, s.ex, s.eps, s.delta, EM_STANDARD, &x), EM_OK);
+    em_exact_stats st;
+    em_exact_get_stats(x, &st);
+    ck_assert_int_eq(st.levels, 1);
+    enum_state e;
+    ck_assert_int_eq(enum_check(&e, exact_fn, x, 3, 20, s.ex, s.plo, s.phi), 0);
+    printf("  rational, beyond double's range: MPFR level 0 at construction, unfinished %.3g\n",
+           enum_unf(&e));
+    enum_free(&e);
+    em_exact_free(x);
+    scen_free(&s);
+}
+END_TEST
+
 START_TEST(c_overflow)
 {
     /* eps / delta = 1e600 overflows: the mode alone (the others have probability below
@@ -653,6 +682,7 @@ static Suite *suite(void)
     tcase_add_test(tb, bits_d_excluded);
     tcase_add_test(tb, bits_d_extremes);
     tcase_add_test(tb, c_overflow);
+    tcase_add_test(tb, rational_fallback_wide);
     suite_add_tcase(s, tb);
     TCase *tu = tcase_create("unit");
     tcase_set_timeout(tu, 120);
