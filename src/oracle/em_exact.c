@@ -749,8 +749,10 @@ static unsigned bitlen_u128(em_u128 x)
 
 /* The packed lower bound of w = exp(-x), x in [xlo, xhi] (0 <= xlo <= xhi; xhi may be NaN
  * or +inf: lower bound 0); both bounds at scale 2^P added to *zlo, *zhi. */
-static inline uint64_t wbound(double xlo, double xhi, unsigned P, em_u128 *zlo, em_u128 *zhi)
+static inline __attribute__((always_inline)) uint64_t wbound(double xlo, double xhi, unsigned P,
+                                                             em_u128 *zlo, em_u128 *zhi)
 {
+    /* (always inline: the sums stay in registers, not a store-forwarded chain) */
     uint64_t m, m2, w;
     int e, e2;
     if (xhi < (double)EM_WB_XCUT) {
