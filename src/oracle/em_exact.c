@@ -759,13 +759,14 @@ static inline __attribute__((always_inline)) uint64_t wbound(double xlo, double 
         em_wb_exp2_d(xlo, xhi, &m, &e, &m2, &e2);
         w = pack_w(m, e, 0);
         *zlo += unpack_w(w, P, 0);
-        *zhi += em_wb_scale(m2, e2, P, 1);
+        em_u128 h = em_wb_scale(m2, e2, P, 1), one = (em_u128)1 << P;
+        *zhi += h < one ? h : one; /* w <= 1: n bounds stay below 2^127 */
         return w;
     }
     if (!(xlo < (double)EM_WB_XCUT)) {
         *zhi += 1; /* 2^-184 2^P rounded up */
     } else {
-        em_wb_exp(em_wb_fix(xlo, 0), 1, &m, &e);
+        em_wb_exp(em_wb_fix(xlo, 0), 1, &m, &e); /* <= 1 */
         *zhi += em_wb_scale(m, e, P, 1);
     }
     return 0;
@@ -784,7 +785,7 @@ static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi);
  * x_i = c (umax - u_i) >= 0 is enclosed by doubles: each operation rounded to nearest, its
  * exact result within one ulp of it (em_next_down / em_next_up, em_wbound.h).  The weights
  * w_i = exp(-x_i) are bounded at scale 2^P, P = 127 - bitlen(n), so the sum of n bounds
- * (each <= 2^P (1 + 2^-40)) stays below 2^127.  The first pass sums them into
+ * (each <= 2^P) stays below 2^127.  The first pass sums them into
  * Z_lo <= Z <= Z_hi and keeps each lower bound packed in lo64 (relative 2^-52); the
  * second forms the prefix sums C_lo(i) <= C(i) and the words lo64[i] <= F(i) 2^63 with
  * F(i) = C(i) / Z from C_lo / Z_hi through one reciprocal rounded in the safe direction,
@@ -849,8 +850,8 @@ static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
     const size_t n = s->n;
     uint64_t *lo = s->lo64, *hi = s->hi64;
     const unsigned char *cls = s->cls;
-    /* Z_lo >= 2^P (a mode has weight 1 exactly), Z_hi < 2^127 (each upper bound is below
-     * 2^P (1 + 2^-40)).  Let C_lo(i), C_hi(i) be the prefix sums of the lower and upper
+    /* Z_lo >= 2^P (a mode has weight 1 exactly), Z_hi < 2^127 (each upper bound is at
+     * most 2^P).  Let C_lo(i), C_hi(i) be the prefix sums of the lower and upper
      * bounds (C_hi(n) = Z_hi: only C_lo is formed).
      * Lower words: F(i) >= C_lo / Z_hi >= C' / D_hi >= C' R_lo 2^-125 with
      *   S = bitlen(Z_hi) - 63, D_hi = ceil(Z_hi 2^-S) in [2^62, 2^63],
@@ -959,12 +960,10 @@ static int cheap_bounds_q(em_exact *s)
             s->src.get(s->src.ctx, i, mp->tq);
             q_enclose(f, mp->tq, &ulo, &uhi);
         }
-        /* d = umax - u_i in [dlo, dhi] (inf - inf: 0 below, +inf above) */
-        double dlo = em_next_down(Ulo - uhi), dhi = em_next_up(Uhi - ulo);
-        if (!(dlo > 0.0))
-            dlo = 0.0;
-        if (dhi != dhi)
-            dhi = HUGE_VAL;
+        /* d = umax - u_i in [dlo, dhi] (inf - inf, NaN: 0 below, +inf above) */
+        double a = Ulo - uhi, b = Uhi - ulo;
+        double dlo = a > 0.0 ? em_next_down(a) : 0.0;
+        double dhi = b == b ? em_next_up(b) : HUGE_VAL;
         double xlo = em_next_down(clo * dlo), xhi = em_next_up(chi * dhi);
         if (!(xlo > 0.0))
             xlo = 0.0;

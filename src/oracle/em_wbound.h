@@ -170,8 +170,9 @@ static inline void em_wb_exp_lo_d(double x, uint64_t *m, int *e)
 /* Both bounds for x in [xlo, xhi] (doubles, 0 <= xlo <= xhi < EM_WB_XCUT) from one
  * chain: mlo 2^-elo <= exp(-xhi) and exp(-xlo) <= mhi 2^-ehi.  The lower chain's value
  * L is within a factor (1 - eta) of exp(-xhi), eta < 2^-58 (five table entries and four
- * floors, each of relative error <= 2^-61 except exp(-k)'s 2^-63, and the remainder's
- * (r^2/2 + 2^-63) / exp(-r) <= 2^-60.6; spec/ExactSampling.md), so
+ * floors, each of relative error <= 2^-61 except exp(-k)'s 2^-63, the remainder's
+ * (r^2/2 + 2^-63) / exp(-r) <= 2^-60.6, and X >= xhi 2^64 by less than one unit, a
+ * factor exp(-2^-64); spec/ExactSampling.md), so
  *   exp(-xhi) <= L / (1 - eta) <= L (1 + 2^-57) <= U0 = L + floor(L 2^-57) + 1,
  *   exp(-xlo) = exp(-xhi) exp(D) <= U0 (1 + 2 D) for D >= xhi - xlo, D <= 1/8
  * (exp(D) <= 1 + 2D for 0 <= D <= 1), D = next-up of RN(xhi - xlo), 2D 2^64 rounded up.
