@@ -663,6 +663,18 @@ START_TEST(errors_d)
     ck_assert_int_eq(em_exact_new_d(3, u, all, 1, 1, EM_STANDARD, &x), EM_ERR_ALL_EXCLUDED);
     ck_assert(x == NULL);
     em_exact_free(NULL);
+    /* one candidate: drawn after the first chunk, words exactly 0 and 2^63 */
+    double one = 3.25;
+    ck_assert_int_eq(em_exact_new_d(1, &one, NULL, 1, 1, EM_MONOTONE, &x), EM_OK);
+    ck_assert(em_exact_lo64(x)[0] == 0 && em_exact_hi64(x)[0] == 0);
+    ck_assert(em_exact_lo64(x)[1] == (uint64_t)1 << 63 && em_exact_hi64(x)[1] == (uint64_t)1 << 63);
+    static const unsigned char bits[3] = {1, 0, 1};
+    em_bits b;
+    em_bits_init_script(&b, bits, 3);
+    size_t r = 7;
+    ck_assert_int_eq(em_exact_sample(x, &b, &r), EM_OK);
+    ck_assert_uint_eq(r, 0);
+    em_exact_free(x);
 }
 END_TEST
 
