@@ -26,6 +26,7 @@
 
 #include "expmech.h"
 #include "oracle/em_cont.h"
+#include "oracle/em_dec10.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_rational.h"
@@ -76,6 +77,9 @@ struct em_oracle {
     mpfr_t scr[9];           /* attempt()'s variables, at scr_prec */
     mpfr_prec_t scr_prec;
     mpz_t scr_e;
+    em_dec10 d10;            /* exact decimal rounding of dec_direct */
+    int have_d10;
+    mpz_t q1, q2;
     em_cont *exact;          /* the exact fallback (em_cont.h), built when first needed */
     char *ratdigits;         /* cached decimal of 1/m (or 1/m - infinitesimal) */
     mpz_t rat_e;
@@ -150,11 +154,13 @@ static int oracle_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned 
         mpfr_init2(o->scr[k], 64);
     o->scr_prec = 64;
     mpz_init(o->scr_e);
+    mpz_inits(o->q1, o->q2, (mpz_ptr)0);
+    o->have_d10 = em_dec10_init(&o->d10, digits) == 0;
     mpfr_ui_pow_ui(o->pow10KG, 10, (unsigned long)digits + GUARD, MPFR_RNDU); /* < 10^1010 */
     mpq_init(o->tau);
     mpz_init(o->rat_e);
     o->cls = malloc(n);
-    if (!o->dig1 || !o->dig2 || !o->cls) {
+    if (!o->dig1 || !o->dig2 || !o->cls || !o->have_d10) {
         em_oracle_free(o);
         return EM_ERR_NOMEM;
     }
@@ -261,6 +267,9 @@ void em_oracle_free(em_oracle *o)
     for (int k = 0; k < 9; k++)
         mpfr_clear(o->scr[k]);
     mpz_clear(o->scr_e);
+    mpz_clears(o->q1, o->q2, (mpz_ptr)0);
+    if (o->have_d10)
+        em_dec10_clear(&o->d10);
     free(o->pstr);
     free(o->lstr);
     free(o->dig1);
@@ -465,7 +474,7 @@ static void dec_of(const mpfr_t x, int K, char *d, mpfr_exp_t *e, int *neg)
  * satisfies D - 1/2 <= v/U <= D + 1/2 + W, so v rounds to the first K digits of D when
  * T + 1/2 + W < h, and to those plus one unit when T - 1/2 > h (and T + 1/2 + W < 10^G + h).
  * Crossing into the next decade is harmless: the rounding is then 10^e in both readings. */
-static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, int *neg)
+static int dec_direct_str(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, int *neg)
 {
     if (mpfr_zero_p(lo) || mpfr_zero_p(hi) || !mpfr_number_p(lo) || !mpfr_number_p(hi) ||
         mpfr_sgn(lo) != mpfr_sgn(hi))
@@ -521,6 +530,28 @@ static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, i
         ex = e1;
     }
     mpz_set_si(e, (long)ex);
+    return 1;
+}
+
+/* Both ends of a direct interval [lo, hi] (same sign, non-zero) round to the same K-digit
+ * decimal?  Then write it to o->dig1 / e / *neg and return 1.  Each end is rounded exactly
+ * in integer arithmetic (em_dec10.h); rounding being monotone, every value between them
+ * rounds alike.  This decides whenever dec_direct_str does (its guard-digit shortcut
+ * implies that both ends round alike, and its other branch is this same comparison), with
+ * the same digits; dec_direct_str stays for decimal exponents beyond em_dec10's cache. */
+static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, int *neg)
+{
+    if (mpfr_zero_p(lo) || mpfr_zero_p(hi) || !mpfr_number_p(lo) || !mpfr_number_p(hi) ||
+        mpfr_sgn(lo) != mpfr_sgn(hi))
+        return 0;
+    long e1, e2;
+    if (!em_dec10_round(&o->d10, lo, o->q1, &e1) || !em_dec10_round(&o->d10, hi, o->q2, &e2))
+        return dec_direct_str(o, lo, hi, e, neg);
+    if (e1 != e2 || mpz_cmp(o->q1, o->q2) != 0)
+        return 0;
+    *neg = mpfr_sgn(lo) < 0;
+    mpz_get_str(o->dig1, 10, o->q1);
+    mpz_set_si(e, e1);
     return 1;
 }
 
