@@ -359,12 +359,11 @@ static int oracle_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned 
         }
         mpq_sub(o->tq, o->tq, o->umax);
         mpq_mul(o->tq, o->tq, o->c);
+        if (!have_tau || mpq_cmp(o->tq, tmin) < 0)
+            mpq_set(tmin, o->tq);
         if (!have_tau || mpq_cmp(o->tq, o->tau) > 0) {
             mpq_set(o->tau, o->tq);
-            mpq_set(tmin, o->tq);
             have_tau = 1;
-        } else if (mpq_cmp(o->tq, tmin) < 0) {
-            mpq_set(tmin, o->tq);
         }
         long b = q_bits(o->tq);
         if (b > 64)
