@@ -114,9 +114,9 @@ static mpz_srcptr pow10_of(em_dec10 *c, long s)
     return c->pw[s];
 }
 
-/* q = round(|x| 10^s) into c->a (floor) and the comparison of the fraction with 1/2:
- * -1 below, 0 a tie, +1 above. */
-static int scaled_floor(em_dec10 *c, long s, mpfr_exp_t E)
+/* floor(|x| 10^s) into c->a and the comparison of the fraction with 1/2: -1 below, 0 a
+ * tie, +1 above; *fz: the fraction is 0. */
+static int scaled_floor(em_dec10 *c, long s, mpfr_exp_t E, int *fz)
 {
     /* |x| 10^s = M 10^s 2^E */
     mpz_ptr a = c->a;
@@ -124,17 +124,20 @@ static int scaled_floor(em_dec10 *c, long s, mpfr_exp_t E)
         mpz_mul(a, c->M, pow10_of(c, s));
         if (E >= 0) {
             mpz_mul_2exp(a, a, (mp_bitcnt_t)E);
+            *fz = 1;
             return -1; /* an integer: no fraction */
         }
         mp_bitcnt_t j = (mp_bitcnt_t)(-E);
         /* fraction = (a mod 2^j) / 2^j: its bit j-1 is the half, the bits below decide
          * above or exactly half */
         int half = mpz_tstbit(a, j - 1);
+        mp_bitcnt_t low = mpz_scan1(a, 0); /* a > 0 */
         int cmp;
         if (!half)
             cmp = -1;
         else
-            cmp = mpz_scan1(a, 0) < j - 1 ? 1 : 0;
+            cmp = low < j - 1 ? 1 : 0;
+        *fz = low >= j;
         mpz_fdiv_q_2exp(a, a, j);
         return cmp;
     }
@@ -152,6 +155,7 @@ static int scaled_floor(em_dec10 *c, long s, mpfr_exp_t E)
     mpz_t rem;
     mpz_init(rem);
     mpz_fdiv_qr(a, rem, a, d);
+    *fz = mpz_sgn(rem) == 0;
     mpz_mul_2exp(rem, rem, 1);
     int cmp = mpz_cmp(rem, d);
     mpz_clear(rem);
@@ -166,21 +170,27 @@ int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex)
     if (eb > 4 * EM_DEC10_MAX_SCALE || eb < -4 * EM_DEC10_MAX_SCALE)
         return 0;
     const int K = c->K;
-    /* ex = floor(log10 |x|) + 1, estimated from the leading bits; checked exactly below */
-    long e2;
-    double m = mpfr_get_d_2exp(&e2, x, MPFR_RNDZ);
-    long e = (long)floor(log10(fabs(m)) + (double)e2 * 0.30102999566398119521) + 1;
+    /* ex = floor(log10 |x|) + 1 is e or e + 1 for e = floor((eb - 1) log10 2) + 1, as
+     * 2^(eb-1) <= |x| < 2^eb (the double product is far from an integer for |eb| <= 4800:
+     * the nearest is 1/13301 away; either way the digit count is checked exactly below) */
+    long e = (long)floor((double)(eb - 1) * 0.30102999566398119521) + 1;
     mpfr_exp_t E = mpfr_get_z_2exp(c->M, x);
     mpz_abs(c->M, c->M);
     for (int tries = 0;; tries++) {
         long s = (long)K - e;
         if (s > EM_DEC10_MAX_SCALE || s < -EM_DEC10_MAX_SCALE || tries > 4)
             return 0;
-        int cmp = scaled_floor(c, s, E);
+        int fz;
+        int cmp = scaled_floor(c, s, E, &fz);
         /* 10^(K-1) <= floor < 10^K exactly when e is the decimal exponent */
         if (mpz_cmp(c->a, c->pK) >= 0) {
+            /* one digit too many: floor(a / 10), and the new fraction (r + f) / 10 against
+             * 1/2 from the dropped digit r and the old fraction f in [0, 1) */
+            unsigned long r = mpz_fdiv_q_ui(c->a, c->a, 10);
+            cmp = r > 5 ? 1 : r < 5 ? -1 : fz ? 0 : 1;
             e++;
-            continue;
+            if (mpz_cmp(c->a, c->pK) >= 0)
+                continue;
         }
         if (mpz_cmp(c->a, c->pK1) < 0) {
             e--;
