@@ -1,4 +1,5 @@
 /* em_format.c: the oracle's decimal output style (see em_oracle.h). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,33 @@ char *em_format_decimal(int negative, const char *d, const mpz_t e)
             p += K;
         }
         *p = 0;
+    } else if (mpz_fits_slong_p(X) && mpz_cmp_si(X, -LONG_MAX) >= 0) {
+        /* the common case, without GMP's string allocation */
+        long x = mpz_get_si(X);
+        unsigned long ax = x < 0 ? (unsigned long)-x : (unsigned long)x;
+        char xs[24];
+        int nx = 0;
+        do {
+            xs[nx++] = (char)('0' + ax % 10);
+            ax /= 10;
+        } while (ax);
+        out = malloc((size_t)K + (size_t)nx + 8);
+        if (out) {
+            char *p = out;
+            if (negative)
+                *p++ = '-';
+            *p++ = d[0];
+            if (K > 1) {
+                *p++ = '.';
+                memcpy(p, d + 1, (size_t)K - 1);
+                p += K - 1;
+            }
+            *p++ = 'e';
+            *p++ = x < 0 ? '-' : '+';
+            while (nx)
+                *p++ = xs[--nx];
+            *p = 0;
+        }
     } else {
         int xneg = mpz_sgn(X) < 0;
         mpz_abs(X, X);
