@@ -223,6 +223,40 @@ START_TEST(boundaries)
 }
 END_TEST
 
+/* em_dec10_digits is mpz_get_str on K-digit integers */
+START_TEST(digits)
+{
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, 99);
+    mpz_t q, lo, span;
+    mpz_inits(q, lo, span, (mpz_ptr)0);
+    char got[200], want[200];
+    for (int K = 1; K <= 120; K++) {
+        em_dec10 c;
+        ck_assert_int_eq(em_dec10_init(&c, K), 0);
+        mpz_set(lo, c.pK1);
+        mpz_sub(span, c.pK, c.pK1);
+        for (int it = 0; it < 200; it++) {
+            if (it == 0)
+                mpz_set(q, lo); /* 10^(K-1) */
+            else if (it == 1)
+                mpz_sub_ui(q, c.pK, 1); /* K nines */
+            else {
+                mpz_urandomm(q, rs, span);
+                mpz_add(q, q, lo);
+            }
+            em_dec10_digits(&c, q, got);
+            mpz_get_str(want, 10, q);
+            ck_assert_str_eq(got, want);
+        }
+        em_dec10_clear(&c);
+    }
+    mpz_clears(q, lo, span, (mpz_ptr)0);
+    gmp_randclear(rs);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("dec10");
@@ -231,6 +265,7 @@ static Suite *suite(void)
     tcase_add_test(tc, random_points);
     tcase_add_test(tc, exact_ties);
     tcase_add_test(tc, boundaries);
+    tcase_add_test(tc, digits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -39,6 +39,10 @@ void em_dec10_clear(em_dec10 *c);
  * exponent is beyond the cached scales. */
 int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex);
 
+/* The K digits of q in [10^(K-1), 10^K) (em_dec10_round's result) into d, with a final
+ * NUL: mpz_get_str's string, without its allocation. */
+void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -236,3 +236,24 @@ int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex)
         return 1;
     }
 }
+
+void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d)
+{
+    /* 19 digits at a time from the right (10^19 < 2^64), each chunk by word division */
+    const unsigned long P19 = 10000000000000000000UL;
+    int left = c->K;
+    d[left] = 0;
+    mpz_set(c->r, q);
+    while (left > 19) {
+        unsigned long w = mpz_fdiv_q_ui(c->r, c->r, P19);
+        for (int k = 0; k < 19; k++) {
+            d[--left] = (char)('0' + w % 10);
+            w /= 10;
+        }
+    }
+    unsigned long w = mpz_get_ui(c->r); /* < 10^left */
+    while (left > 0) {
+        d[--left] = (char)('0' + w % 10);
+        w /= 10;
+    }
+}

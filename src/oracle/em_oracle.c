@@ -780,7 +780,7 @@ static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, i
     if (e1 != e2 || mpz_cmp(o->q1, o->q2) != 0)
         return 0;
     *neg = mpfr_sgn(lo) < 0;
-    mpz_get_str(o->dig1, 10, o->q1);
+    em_dec10_digits(&o->d10, o->q1, o->dig1);
     mpz_set_si(e, e1);
     return 1;
 }
