@@ -133,7 +133,7 @@ $(B)/stats/bench_speed: stats/bench_speed.c $(LIMIT_OBJ) $(B)/libexpmech.a $(HEA
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Istats -o $@ $< $(LIMIT_OBJ) $(B)/libexpmech.a -lmvec $(LDLIBS)
 
-# The tables of src/oracle/em_wbound.c (directed roundings by MPFR), regenerated on
+# The tables of src/oracle/em_wbound_tab.c (directed roundings by MPFR), regenerated on
 # demand only: the generated file is committed and tests/test_exact_d.c rechecks it.
 $(B)/tools/gen_wbound: tools/gen_wbound.c src/oracle/em_wbound.h | deps-built
 	@mkdir -p $(dir $@)

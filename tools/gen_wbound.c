@@ -1,7 +1,7 @@
 /* gen_wbound: writes src/oracle/em_wbound_tab.c, the tables of src/oracle/em_wbound.c
  * (`make wbound-tables`; tests/test_exact_d.c recomputes every entry with MPFR).
  *
- * Every entry is a directed rounding by MPFR (correctly rounded exp, trusted-base T7):
+ * Every entry is a directed rounding by MPFR (correctly rounded exp, trusted-base T3(c)):
  *   exp(-k), k = 0 .. EM_WB_XCUT - 1: the 64-bit significand of RNDD / RNDU at 64 bits,
  *     value = m 2^-e, m in [2^63, 2^64) (a carry to 2^64 is renormalised by MPFR);
  *   exp(-j 2^-10), exp(-j 2^-20), exp(-j 2^-30), j = 0 .. 1023: floor / ceil of the

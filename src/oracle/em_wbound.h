@@ -10,8 +10,9 @@
  * (tools/gen_wbound.c, generated into em_wbound_tab.c, each entry rechecked by
  * tests/test_exact_d.c); the products are 64 x 64 -> 128-bit integer products, floored on
  * the lower path and ceiled on the upper one, every factor <= 1.  So each result is a
- * valid bound by induction; the only trusted parts are MPFR's correct rounding (T7) and
- * the integer arithmetic of C.  x >= EM_WB_XCUT: exp(-x) < 2^-184, handled by the
+ * valid bound by induction; the only trusted parts are MPFR's correct rounding (T3(c) of
+ * proofs/TRUSTED.md) and IEEE binary64 round-to-nearest for the few double operations
+ * (T3(a)).  x >= EM_WB_XCUT: exp(-x) < 2^-184, handled by the
  * caller (lower bound 0, upper bound 2^-184). */
 #ifndef EM_WBOUND_H
 #define EM_WBOUND_H
@@ -39,7 +40,7 @@ extern const uint64_t em_wb_exp_c_lo[1024], em_wb_exp_c_hi[1024];
 
 /* The neighbours of a double (x not NaN): em_next_up(+inf) = +inf, em_next_up(-0) is
  * the smallest subnormal, em_next_down(+inf) = DBL_MAX.  The exact result z of one IEEE
- * binary64 operation rounded to nearest (r = RN(z), T4 of the trusted base) lies in
+ * binary64 operation rounded to nearest (r = RN(z), T3(a) of the trusted base) lies in
  * [em_next_down(r), em_next_up(r)], also when r overflowed to +-inf or underflowed to 0. */
 static inline double em_next_up(double x)
 {
