@@ -72,7 +72,7 @@ piece_density_ratio piece_mass_bound ray_left_mass_bound ray_right_mass_bound
 normaliser_bound continuous_private continuous_private_sym
 continuous_private_band continuous_private_monotone constant_pieces_weighted
 select_count select_law rejection_law rejection_uniform sampler_law
-pf_sum_one pf_dominates_em_topk pf_dominates_em pf_dominates_em_general
+pf_sum_one pf_dominates_em_topk pf_dominates_em pf_dominates_em_general pf_dominates_em_threshold
 exact_sampler_law exact_decision_unique dyadic_grid"
 
 # The only assumed (unproved) declarations allowed; see TRUSTED.md.
