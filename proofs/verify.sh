@@ -127,10 +127,10 @@ for st in "${steps[@]}"; do
   (
     rc=0
     TIMEFORMAT='%R %U %S'  # wall, user and system seconds of the step and its children
-    { time (
+    { time { (
       if [ "$name" = theorems ]; then bash proofs/theorems/replay.sh || fail "Why3 theorems"
       else run_step "$name" "$prv" "$extra" $files; fi  # word splitting of $files intended
-    ) >"$out/$name.out" 2>&1 ; } 2>"$out/$name.time" || rc=$?
+    ) >"$out/$name.out" 2>&1 ; } ; } 2>"$out/$name.time" || rc=$?
     echo "$rc" >"$out/$name.rc"
   ) &
 done
