@@ -6,9 +6,10 @@
  * V is microseconds per operation, the median of several timed batches after one warm-up
  * operation (details on standard error), in CPU time (BENCH_CLOCK=wall: wall time).  The figures go through the library's own
  * functions, so whatever the library gains shows here unchanged:
- *   float_oneshot     prepare + one draw: em_logweights + em_weights_fixed +
- *                     em_sample_fixed, eps = delta = 1, standard variant, into buffers the
- *                     caller allocated once (as a program drawing repeatedly would)
+ *   float_oneshot     prepare + one draw: em_weights_fixed_u (em_logweights + em_weights_fixed
+ *                     in one pass, as the float sampler prepares) + em_sample_fixed, eps =
+ *                     delta = 1, standard variant, into buffers the caller allocated once
+ *                     (as a program drawing repeatedly would)
  *   float_many        one draw of FLOAT_MANY_K from a table prepared once, in one call of
  *                     em_sample_cumulative_many (as the float sampler draws many); the time
  *                     is per draw
@@ -80,9 +81,7 @@ static int op_float_oneshot(ctx *c)
 {
     size_t argmax, r;
     uint64_t scale;
-    int st = em_logweights(c->n, c->u, 1.0, 1.0, EM_STANDARD, c->lw, &argmax);
-    if (st == EM_OK)
-        st = em_weights_fixed(c->n, c->lw, c->W, &c->total, &scale);
+    int st = em_weights_fixed_u(c->n, c->u, 1.0, 1.0, EM_STANDARD, c->W, &c->total, &scale, &argmax);
     if (st == EM_OK)
         st = em_sample_fixed(c->n, c->W, c->total, &c->rng, &r);
     if (st != EM_OK)

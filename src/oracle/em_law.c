@@ -478,18 +478,13 @@ static int float_weights(em_mech *m, struct em_law_cache *c, em_error *err)
     if ((st = em_check_params(eps, del, m->variant)) != EM_OK)
         return em_err(err, st, "%s (as doubles: epsilon %g, sensitivity %g)", em_strerror(st),
                       eps, del);
-    double *lw = malloc(sc->n * sizeof *lw);
     c->W = malloc(sc->n * sizeof *c->W);
-    if (!lw || !c->W) {
-        free(lw);
+    if (!c->W)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
-    }
     size_t argmax;
     uint64_t scale;
-    st = em_logweights(sc->n, sc->ud, eps, del, m->variant, lw, &argmax);
-    if (st == EM_OK)
-        st = em_weights_fixed(sc->n, lw, c->W, &c->total, &scale);
-    free(lw);
+    /* the weights of em_logweights + em_weights_fixed, without the log-weight array */
+    st = em_weights_fixed_u(sc->n, sc->ud, eps, del, m->variant, c->W, &c->total, &scale, &argmax);
     if (st != EM_OK) {
         free(c->W);
         c->W = NULL;
