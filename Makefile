@@ -24,7 +24,7 @@ STATS    := $(STATS_SRC:stats/%.c=$(B)/stats/%)
 BENCHES  := $(BENCH_SRC:stats/%.c=$(B)/stats/%)
 HEADERS  := $(wildcard src/include/*.h src/*/*.h spec/*.acsl tests/*.h stats/*.h)
 
-.PHONY: all deps demo check unit python sanitize valgrind verify prove stats stats-full bench clean help \
+.PHONY: all deps demo check unit python sanitize valgrind verify prove gate-test proof-timing stats stats-full bench clean help \
         bench-all bench-readme \
         install uninstall install-check figures
 .DEFAULT_GOAL := all
@@ -34,6 +34,7 @@ help:
 	@echo "make check   unit tests, proof gate (make verify), quick statistical tests"
 	@echo "make verify  replay every WP goal and Why3 theorem; fail on any unproved goal"
 	@echo "make prove   re-run the provers and update the committed WP cache"
+	@echo "make gate-test  plant defects in copies and check that make verify fails on each"
 	@echo "make bench   expmech beside numpy, diffprivlib's algorithm and the machine's limits:"
 	@echo "             a table and build/bench.json (timings live here, never in tests)"
 	@echo "make bench-all   the same, then the older benchmark programs and the memory run"
@@ -132,6 +133,16 @@ $(B)/stats/bench_speed: stats/bench_speed.c $(LIMIT_OBJ) $(B)/libexpmech.a $(HEA
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Istats -o $@ $< $(LIMIT_OBJ) $(B)/libexpmech.a -lmvec $(LDLIBS)
 
+# The tables of src/oracle/em_wbound_tab.c (directed roundings by MPFR), regenerated on
+# demand only: the generated file is committed and tests/test_exact_d.c rechecks it.
+$(B)/tools/gen_wbound: tools/gen_wbound.c src/oracle/em_wbound.h | deps-built
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+
+.PHONY: wbound-tables
+wbound-tables: $(B)/tools/gen_wbound
+	$(B)/tools/gen_wbound > src/oracle/em_wbound_tab.c
+
 # Packages are checked once per build directory, not on every object.
 .PHONY: deps-built
 deps-built: $(B)/.deps-ok
@@ -210,8 +221,8 @@ demo: $(B)/expmech
 	$(B)/expmech sample --epsilon 1 -n 3 --seed 7 $(B)/pricing.txt
 
 # ------------------------------------------------------------------ tests
-check: unit python install-check sanitize valgrind fuzz-ci verify stats
-	@echo "make check: all stages passed (unit, python, install-check, sanitize, valgrind, fuzz, verify, stats)"
+check: unit python install-check sanitize valgrind fuzz-ci verify gate-test stats
+	@echo "make check: all stages passed (unit, python, install-check, sanitize, valgrind, fuzz, verify, gate-test, stats)"
 
 # The Python binding's tests (pytest from Debian's python3-pytest), against this build.
 python: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
@@ -270,6 +281,20 @@ verify: $(B)/.deps-ok
 
 prove: $(B)/.deps-ok
 	@bash proofs/verify.sh update
+
+# README's proof timings: the last full replay's (build/timing-replay.json, written by
+# make verify) become the committed ones and the status table is regenerated.
+proof-timing:
+	@test -f $(B)/timing-replay.json || { echo "run make verify first"; exit 1; }
+	@cp $(B)/timing-replay.json proofs/report/timing-replay.json
+	@python3 proofs/wp_report.py table > proofs/report/status.md
+	@python3 proofs/wp_report.py readme README.md proofs/report/status.md
+
+# The gate's own tests: planted defects (a broken contract, a false lemma, an inconsistent
+# precondition, a stale or empty cache, an axiom, an admit, a 1e6 literal, a missing or
+# unknown prover) must each fail proofs/verify.sh; run on private copies (tests/test_gate.sh).
+gate-test: $(B)/.deps-ok
+	@bash tests/test_gate.sh
 
 # ------------------------------------------------------------------- fuzzing
 # clang's libFuzzer with ASan + UBSan (leaks included): fuzz/README.md.  `make fuzz` runs

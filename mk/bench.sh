@@ -67,6 +67,7 @@ echo "== bench: issue 15's figures, one process each (medians; details below)"
 for n in 7 1000 $N; do run float_oneshot "$n" figures "$SPEED"; done
 run float_many 7 figures "$SPEED"
 for n in 7 1000 $N; do run exact_oneshot "$n" figures "$SPEED"; done
+for n in 7 1000 $N; do run exact_oneshot_q "$n" figures "$SPEED"; done
 run oracle_probs_40d $N figures "$SPEED"
 run cli_parse $N figures "$SPEED"
 whole cli_sample_float $N figures "$B/expmech" sample --sampler float --epsilon 1 -n 1 "$csv"

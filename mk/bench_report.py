@@ -38,7 +38,8 @@ REQUIRED_PEERS = [("numpy_oneshot", 7), ("numpy_oneshot", 1000), ("numpy_oneshot
 DESCRIPTIONS = {
     "float_oneshot": "float path: em_weights_fixed_u (em_logweights + em_weights_fixed in one pass) + em_sample_fixed (prepare + one draw)",
     "float_many": "float path: one draw of 1000 from a cumulative table prepared once, in one em_sample_cumulative_many call (as the float sampler draws many)",
-    "exact_oneshot": "exact sampler: em_exact_new + one em_exact_sample + free",
+    "exact_oneshot": "exact sampler from the doubles: em_exact_new_d + one em_exact_sample + free",
+    "exact_oneshot_q": "exact sampler from rationals: em_exact_new + one em_exact_sample + free",
     "oracle_probs_40d": "finite oracle: every candidate's probability to 40 digits",
     "cli_parse": "em_scenario_parse of 10^6 `label,utility` lines in memory (compact, as the CLI)",
     "cli_sample_float": "whole process: `expmech sample --sampler float --epsilon 1 -n 1 FILE`",

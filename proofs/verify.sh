@@ -7,7 +7,7 @@
 # README status table matches the report.
 set -euo pipefail
 mode=${1:-replay}
-case "$mode" in replay) cache=offline ;; update) cache=update ;;
+case "$mode" in replay) cache=offline; wppar=${EM_WP_PAR:-32} ;; update) cache=update; wppar=${EM_WP_PAR:-2} ;;
   *) echo "usage: verify.sh replay|update" >&2; exit 2 ;; esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,7 +68,7 @@ common=(-cpp-extra-args=-Isrc/include -cpp-extra-args=-Isrc -cpp-extra-args=-I.
         -kernel-warn-key annot:missing-spec=abort
         -kernel-warn-key typing:implicit-function-declaration=abort
         -wp -wp-rte -warn-unsigned-overflow -warn-unsigned-downcast
-        -wp-smoke-tests -wp-timeout 20 -wp-smoke-timeout 5 -wp-par 2
+        -wp-smoke-tests -wp-timeout 20 -wp-smoke-timeout 5 -wp-par "$wppar"
         -wp-cache "$cache"
         -report-unclassified-warning ERROR -report-unclassified-unknown ERROR
         -report-unclassified-invalid ERROR)
@@ -126,10 +126,11 @@ for st in "${steps[@]}"; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
   (
     rc=0
-    (
+    TIMEFORMAT='%R %U %S'  # wall, user and system seconds of the step and its children
+    { time (
       if [ "$name" = theorems ]; then bash proofs/theorems/replay.sh || fail "Why3 theorems"
       else run_step "$name" "$prv" "$extra" $files; fi  # word splitting of $files intended
-    ) >"$out/$name.out" 2>&1 || rc=$?
+    ) >"$out/$name.out" 2>&1 ; } 2>"$out/$name.time" || rc=$?
     echo "$rc" >"$out/$name.rc"
   ) &
 done
@@ -140,6 +141,12 @@ for st in "${steps[@]}"; do
   cat "$out/$name.out"
   [ "$(cat "$out/$name.rc" 2>/dev/null)" = 0 ] || failed=1
 done
+# Timings of this run (wall and CPU per step), for README's "Proof timings": the replay's in
+# build/ (make proof-timing copies them to proofs/report/), the cold run's in proofs/report/.
+if [ -z "$only" ]; then
+  python3 proofs/wp_report.py timing "$mode" "$jobs" "$(( $(date +%s) - start ))" "$out" \
+    "$( [ "$mode" = update ] && echo "$report/timing-prove.json" || echo build/timing-replay.json )"
+fi
 [ "$failed" -eq 0 ] || fail "a step failed (above)"
 if [ -n "$only" ]; then
   echo "verify: PARTIAL run (EM_VERIFY_ONLY='$only'): those steps passed; this is not the gate" >&2

@@ -5,12 +5,14 @@
   wp_report.py table                    Markdown status table from proofs/report/*.json
   wp_report.py readme README TABLE      write TABLE between the status markers
   wp_report.py readme-check README TABLE  fail if README's table differs from TABLE
+  wp_report.py timing MODE JOBS WALL DIR OUT  the run's per-step times (DIR/*.time) as JSON
 """
 import glob
 import json
 import os
 import re
 import sys
+import time
 
 BEGIN, END = "<!-- status:begin -->", "<!-- status:end -->"
 REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report")
@@ -115,7 +117,50 @@ def table():
     out.append("")
     out.append(f"WP: **{gv}/{gt}** goals proved (smoke tests included); "
                f"Why3 theorems: **{tv}/{tt}** goals proved.")
+    out.append("")
+    out.append(timing_line())
     return "\n".join(out) + "\n"
+
+
+def timing(mode, jobs, wall, outdir, dest):
+    """The run's timings from the steps' `time` lines (wall, user, system seconds)."""
+    steps = []
+    for path in sorted(glob.glob(os.path.join(outdir, "*.time"))):
+        try:
+            r, u, sy = (float(x) for x in open(path).read().split()[-3:])
+        except ValueError:
+            continue
+        steps.append({"step": os.path.basename(path)[:-5], "wall_s": r, "cpu_s": round(u + sy, 2)})
+    cpu = "unknown"
+    if os.path.exists("/proc/cpuinfo"):
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    doc = {"mode": mode, "parallel_steps": int(jobs), "wall_s": int(wall),
+           "cpu_s": round(sum(x["cpu_s"] for x in steps), 1), "cores": os.cpu_count(),
+           "cpu": cpu, "date": time.strftime("%Y-%m-%d", time.gmtime()), "steps": steps}
+    os.makedirs(os.path.dirname(dest) or ".", exist_ok=True)
+    json.dump(doc, open(dest, "w"), indent=1)
+    for x in sorted(steps, key=lambda x: -x["cpu_s"]):
+        print(f"verify: time: {x['step']:14s} {x['wall_s']:7.1f} s wall {x['cpu_s']:7.1f} s CPU")
+    print(f"verify: time: total {doc['wall_s']} s wall, {doc['cpu_s']} s CPU ({mode}, "
+          f"{jobs} steps at a time; {dest})")
+
+
+def timing_line():
+    """README's timing sentence, from the committed timings (never from the current run)."""
+    parts = []
+    for name, what in [("timing-replay.json", "`make verify` (replay from the committed caches)"),
+                       ("timing-prove.json", "`make prove` (provers run on every goal not cached)")]:
+        path = os.path.join(REPORT, name)
+        if os.path.exists(path):
+            t = json.load(open(path))
+            parts.append(f"{what}: {t['wall_s']} s wall, {t['cpu_s']} s CPU on {t['cores']} cores "
+                         f"({t['cpu']}), {t['date']}")
+        else:
+            parts.append(f"{what}: not recorded")
+    return "Timings: " + "; ".join(parts) + "."
 
 
 def readme_split(readme):
@@ -133,6 +178,8 @@ def main(argv):
     cmd = argv[1]
     if cmd == "check" and len(argv) == 6:
         check(*argv[2:6])
+    elif cmd == "timing" and len(argv) == 7:
+        timing(*argv[2:7])
     elif cmd == "table":
         sys.stdout.write(table())
     elif cmd == "readme" and len(argv) == 4:

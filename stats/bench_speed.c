@@ -13,8 +13,10 @@
  *   float_many        one draw of FLOAT_MANY_K from a table prepared once, in one call of
  *                     em_sample_cumulative_many (as the float sampler draws many); the time
  *                     is per draw
- *   exact_oneshot     em_exact_new + one em_exact_sample + em_exact_free (the rationals
- *                     are built once, outside the timing)
+ *   exact_oneshot     em_exact_new_d on the float figures' doubles + one em_exact_sample +
+ *                     em_exact_free (exact for the reals the doubles denote)
+ *   exact_oneshot_q   the same through the rational constructor em_exact_new (the
+ *                     rationals u_i = count/1000 or -i/1000 built once, outside the timing)
  *   oracle_probs_40d  em_oracle_new + every candidate's 40-digit probability + free, on
  *                     bench_oracle's scenario u_i = ((7919 i) mod 1000003) / 1000
  *   cli_parse         em_scenario_parse of an in-memory "label,utility" buffer, compact as
@@ -108,13 +110,28 @@ static int op_exact_oneshot(ctx *c)
 {
     em_exact *x;
     size_t r;
-    int st = em_exact_new(c->n, c->q, NULL, c->eps, c->eps, EM_STANDARD, &x);
+    int st = em_exact_new_d(c->n, c->u, NULL, 1.0, 1.0, EM_STANDARD, &x);
     if (st != EM_OK)
         return fail("exact_oneshot", st);
     st = em_exact_sample(x, &c->bits, &r);
     em_exact_free(x);
     if (st != EM_OK)
         return fail("exact_oneshot", st);
+    c->sink += (double)r;
+    return 0;
+}
+
+static int op_exact_oneshot_q(ctx *c)
+{
+    em_exact *x;
+    size_t r;
+    int st = em_exact_new(c->n, c->q, NULL, c->eps, c->eps, EM_STANDARD, &x);
+    if (st != EM_OK)
+        return fail("exact_oneshot_q", st);
+    st = em_exact_sample(x, &c->bits, &r);
+    em_exact_free(x);
+    if (st != EM_OK)
+        return fail("exact_oneshot_q", st);
     c->sink += (double)r;
     return 0;
 }
@@ -233,7 +250,8 @@ static int measure(ctx *c, op_fn op, double *median, double *lo, double *hi, int
 static int usage(void)
 {
     fprintf(stderr, "usage: bench_speed FIGURE N\n"
-                    "  FIGURE: float_oneshot float_many exact_oneshot oracle_probs_40d cli_parse\n"
+                    "  FIGURE: float_oneshot float_many exact_oneshot exact_oneshot_q oracle_probs_40d\n"
+                    "          cli_parse\n"
                     "          limit_scalar limit_vector limit_vector_sse2 limit_vector_avx512\n"
                     "          limit_memory\n");
     return 2;
@@ -326,9 +344,11 @@ int main(int argc, char **argv)
         op = op_float_many;
         ops_per_call = FLOAT_MANY_K;
     } else if (!strcmp(name, "exact_oneshot")) {
+        op = op_exact_oneshot;
+    } else if (!strcmp(name, "exact_oneshot_q")) {
         if (make_rationals(&c, 0))
             return 1;
-        op = op_exact_oneshot;
+        op = op_exact_oneshot_q;
     } else if (!strcmp(name, "oracle_probs_40d")) {
         if (make_rationals(&c, 1))
             return 1;

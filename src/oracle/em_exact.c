@@ -1,6 +1,7 @@
 /* em_exact.c: the exact sampler (lazy inverse CDF with MPFR interval bounds).
  * See em_exact.h and spec/ExactSampling.md for the method and its exactness argument. */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,8 @@
 #include "expmech.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_exponents.h"
+#include "oracle/em_wbound.h"
+#include "core/em_params.h"
 
 #define MAX_LEVELS 16
 #define FIX_BITS 63          /* fixed-point scale 2^63 of the integer decision */
@@ -137,20 +140,20 @@ struct xlevel {
     unsigned long clock;
 };
 
-struct em_exact {
+/* The MPFR side: created by em_exact_new / em_exact_new_src at construction, and by
+ * em_exact_new_d only on the first draw still undecided after 63 bits (slow_path), or at
+ * construction when its cheap bounds are too wide. */
+struct xmp {
     size_t n;
     em_usrc src;             /* utilities; t_j = c (u_j - umax) when needed */
-    mpq_t *own;              /* em_exact_new's copy (src reads it) */
+    unsigned char *cls;      /* the sampler's */
+    uint64_t *lo64, *hi64;   /* the sampler's: written by level 0 only when asked */
+    em_exact_stats *st;      /* the sampler's */
     mpq_t c, umax, tq;
     em_tfast tf;
     int have_tf;
-    unsigned char *cls;
-    uint64_t *lo64, *hi64;
     struct xlevel lv[MAX_LEVELS];
     int nlev;
-    unsigned first;
-    em_exact_select_fn select;
-    em_exact_stats st;
     mpz_t a;
     mpfr_t x, y;
     /* scratch of one block (scap = min(n, BLOCK) + 1 entries: a block never holds more
@@ -166,6 +169,22 @@ struct em_exact {
     mp_limb_t *wlimbs;
     mpfr_exp_t *wexp;
     signed char *wkind;
+};
+
+struct em_exact {
+    size_t n;
+    int variant;
+    em_usrc src;             /* utilities (em_exact_new_d: a reader over ud) */
+    mpq_t *own;              /* em_exact_new's copy (src reads it) */
+    double *ud;              /* em_exact_new_d's copy (excluded: -inf) */
+    double eps_d, delta_d;   /* em_exact_new_d's */
+    unsigned char *cls;
+    uint64_t *lo64, *hi64;
+    unsigned first;
+    em_exact_select_fn select;
+    em_exact_stats st;
+    struct xmp *mp;          /* NULL until needed (em_exact_new_d) */
+    /* em_exact_new_d: lo64, hi64, ud and cls follow in the same allocation */
 };
 
 /* Bytes for the weights kept between the two passes: at 10^6 candidates all of them
@@ -219,7 +238,7 @@ static void free_level(struct xlevel *L)
     memset(L, 0, sizeof *L);
 }
 
-static void scratch_prec(em_exact *s, mpfr_prec_t p)
+static void scratch_prec(struct xmp *s, mpfr_prec_t p)
 {
     if (s->wprec == p)
         return;
@@ -241,7 +260,7 @@ static void scratch_prec(em_exact *s, mpfr_prec_t p)
     s->wprec = p;
 }
 
-static void wc_put(em_exact *s, size_t j, int h, mpfr_srcptr v)
+static void wc_put(struct xmp *s, size_t j, int h, mpfr_srcptr v)
 {
     size_t k = 2 * j + (size_t)h;
     s->wkind[k] = (signed char)mpfr_custom_get_kind(v);
@@ -252,7 +271,7 @@ static void wc_put(em_exact *s, size_t j, int h, mpfr_srcptr v)
     }
 }
 
-static void wc_get(em_exact *s, size_t j, int h, mpfr_ptr v)
+static void wc_get(struct xmp *s, size_t j, int h, mpfr_ptr v)
 {
     size_t k = 2 * j + (size_t)h;
     mpfr_t c;
@@ -261,7 +280,7 @@ static void wc_get(em_exact *s, size_t j, int h, mpfr_ptr v)
 }
 
 /* Bounds of the weight w_j = exp(t_j) at the scratch precision. */
-static void weight(em_exact *s, size_t j, mpfr_t elo, mpfr_t ehi)
+static void weight(struct xmp *s, size_t j, mpfr_t elo, mpfr_t ehi)
 {
     if (j < s->wcn) {
         wc_get(s, j, 0, elo);
@@ -309,7 +328,7 @@ static void weight(em_exact *s, size_t j, mpfr_t elo, mpfr_t ehi)
  *   F_lo = RNDD(C_lo / RNDU(C_lo + T_hi)),  F_hi = RNDU(C_hi / RNDD(C_hi + T_lo)),
  * F(n) = 1 and F = 0 where C = 0, exactly.  Clo_/Chi_ enter as C(start) and leave as
  * C(end). */
-static size_t raw_block(em_exact *s, struct xlevel *L, size_t b)
+static size_t raw_block(struct xmp *s, struct xlevel *L, size_t b)
 {
     const size_t n = s->n, st = b * BLOCK;
     size_t len = n + 1 - st < BLOCK ? n + 1 - st : BLOCK;
@@ -362,7 +381,7 @@ static size_t raw_block(em_exact *s, struct xlevel *L, size_t b)
  * checkpoints and the running max / min; at level 0 the upward pass also gives the
  * 63-bit words (floor and ceil commute with max and min, so the monotone fix-up can be
  * made on the words). */
-static int compute_level(em_exact *s, int k, mpfr_prec_t p)
+static int compute_level(struct xmp *s, int k, mpfr_prec_t p, int words)
 {
     const size_t n = s->n;
     struct xlevel *L = &s->lv[k];
@@ -441,7 +460,7 @@ static int compute_level(em_exact *s, int k, mpfr_prec_t p)
             /* minhi[b] for now: the block's own minimum (made a suffix min below) */
             if (q == 0 || mpfr_cmp(s->rhi[q], L->minhi[b]) < 0)
                 mpfr_set(L->minhi[b], s->rhi[q], MPFR_RNDN);
-            if (k == 0) {
+            if (words) {
                 size_t i = b * BLOCK + q;
                 mpfr_mul_2ui(w, s->rlo[q], FIX_BITS, MPFR_RNDD); /* exact */
                 s->lo64[i] = mpfr_get_uj(w, MPFR_RNDD);
@@ -465,7 +484,7 @@ static int compute_level(em_exact *s, int k, mpfr_prec_t p)
     s->wlimbs = NULL;
     s->wexp = NULL;
     s->wkind = NULL;
-    if (k == 0) {
+    if (words) {
         for (size_t i = 1; i <= n; i++)
             if (s->lo64[i] < s->lo64[i - 1])
                 s->lo64[i] = s->lo64[i - 1];
@@ -473,15 +492,15 @@ static int compute_level(em_exact *s, int k, mpfr_prec_t p)
             if (s->hi64[i] > s->hi64[i + 1])
                 s->hi64[i] = s->hi64[i + 1];
     }
-    s->st.levels++;
-    if (p > s->st.maxprec)
-        s->st.maxprec = p;
+    s->st->levels++;
+    if (p > s->st->maxprec)
+        s->st->maxprec = p;
     return EM_OK;
 }
 
 /* Block b of level L with its final bounds: the raw ones made monotone with the running
  * max / min carried across blocks, as a full computation would have them. */
-static int block_get(em_exact *s, struct xlevel *L, size_t b, struct xblock **out)
+static int block_get(struct xmp *s, struct xlevel *L, size_t b, struct xblock **out)
 {
     int victim = 0;
     for (int c = 0; c < CACHE; c++) {
@@ -519,7 +538,7 @@ static int block_get(em_exact *s, struct xlevel *L, size_t b, struct xblock **ou
 }
 
 /* Flo[i] or Fhi[i] of level L (hi: which) */
-static int F_at(em_exact *s, struct xlevel *L, size_t i, int hi, mpfr_srcptr *v)
+static int F_at(struct xmp *s, struct xlevel *L, size_t i, int hi, mpfr_srcptr *v)
 {
     struct xblock *B;
     int st = block_get(s, L, i / BLOCK, &B);
@@ -529,11 +548,120 @@ static int F_at(em_exact *s, struct xlevel *L, size_t i, int hi, mpfr_srcptr *v)
     return EM_OK;
 }
 
+static void mp_free(struct xmp *m)
+{
+    if (!m)
+        return;
+    for (int k = 0; k < MAX_LEVELS; k++)
+        free_level(&m->lv[k]);
+    mpq_clears(m->c, m->umax, m->tq, (mpq_ptr)0);
+    if (m->have_tf)
+        em_tfast_clear(&m->tf);
+    mpfr_array_free(m->welo, m->scap);
+    mpfr_array_free(m->wehi, m->scap);
+    mpfr_array_free(m->bTlo, m->scap);
+    mpfr_array_free(m->bThi, m->scap);
+    mpfr_array_free(m->rlo, m->scap);
+    mpfr_array_free(m->rhi, m->scap);
+    mpfr_clears(m->tlo, m->thi, m->d, m->Clo_, m->Chi_, m->Tlo_, m->Thi_, (mpfr_ptr)0);
+    mpz_clear(m->a);
+    mpfr_clears(m->x, m->y, (mpfr_ptr)0);
+    free(m);
+}
+
+/* Level 0 at p0 (written into lo64 / hi64 when words). */
+static int mp_level0(struct xmp *m, int words)
+{
+    /* enough bits that the 63-bit words are tight to about one unit */
+    /* the sums of n bounds lose about log2(n) bits; 16 to spare (two limbs up to n = 2^48) */
+    long nb = bitlen_sz(m->n);
+    mpfr_prec_t p0 = (mpfr_prec_t)(((FIX_BITS + nb + 16) + 63) / 64 * 64);
+    int st = compute_level(m, 0, p0, words);
+    if (st == EM_OK)
+        m->nlev = 1;
+    return st;
+}
+
+/* The MPFR side of s: classes, exponents, and level 0 at p0 (written into lo64 / hi64
+ * when words = 1; not computed when words < 0).  EM_OK, EM_ERR_NOMEM, or
+ * em_exponents_src's error. */
+static int mp_setup(em_exact *s, const unsigned char *excluded, const mpq_t eps,
+                    const mpq_t delta, int words)
+{
+    const size_t n = s->n;
+    em_mpfr_widest_range();
+    struct xmp *m = calloc(1, sizeof *m);
+    if (!m)
+        return EM_ERR_NOMEM;
+    m->n = n;
+    m->src = s->src;
+    m->cls = s->cls;
+    m->lo64 = s->lo64;
+    m->hi64 = s->hi64;
+    m->st = &s->st;
+    mpq_inits(m->c, m->umax, m->tq, (mpq_ptr)0);
+    mpz_init(m->a);
+    mpfr_init2(m->x, 64);
+    mpfr_init2(m->y, 64);
+    mpfr_inits2(64, m->tlo, m->thi, m->d, m->Clo_, m->Chi_, m->Tlo_, m->Thi_, (mpfr_ptr)0);
+    m->wprec = 64;
+    m->scap = (n < BLOCK ? n : BLOCK) + 1;
+    m->welo = mpfr_array(m->scap, 64);
+    m->wehi = mpfr_array(m->scap, 64);
+    m->bTlo = mpfr_array(m->scap, 64);
+    m->bThi = mpfr_array(m->scap, 64);
+    m->rlo = mpfr_array(m->scap, 64);
+    m->rhi = mpfr_array(m->scap, 64);
+    if (!m->welo || !m->wehi || !m->bTlo || !m->bThi || !m->rlo || !m->rhi) {
+        mp_free(m);
+        return EM_ERR_NOMEM;
+    }
+    size_t cnt;
+    int st = em_exponents_src(n, &m->src, excluded, eps, delta, s->variant, m->c, m->umax,
+                              m->cls, &cnt);
+    if (st != EM_OK) {
+        mp_free(m);
+        return st;
+    }
+    em_tfast_init(&m->tf, m->c, m->umax);
+    m->have_tf = 1;
+    s->mp = m;
+    if (words < 0)
+        return EM_OK;
+    st = mp_level0(m, words);
+    if (st != EM_OK) {
+        mp_free(m);
+        s->mp = NULL;
+    }
+    return st;
+}
+
+/* The sampler with lo64, hi64 (n + 1 each) and cls (n), and extra bytes after them, in
+ * one allocation (a small one-shot pays one malloc). */
+static em_exact *exact_alloc(size_t n, size_t extra)
+{
+    size_t words = (n + 1) * sizeof(uint64_t);
+    size_t head = (sizeof(em_exact) + 15) / 16 * 16;
+    em_exact *s = malloc(head + 2 * words + extra + n);
+    if (!s)
+        return NULL;
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    s->select = em_exact_select;
+    s->lo64 = (uint64_t *)((char *)s + head);
+    s->hi64 = s->lo64 + n + 1;
+    s->cls = (unsigned char *)(s->hi64 + n + 1) + extra;
+    long nb = bitlen_sz(n);
+    s->first = (unsigned)(nb + 2 > FIX_BITS ? FIX_BITS : nb + 2);
+    return s;
+}
+
+static int cheap_bounds_q(em_exact *s);
+
 static int exact_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned char *excluded,
                       const mpq_t eps, const mpq_t delta, int variant, em_exact **out)
 {
-    em_mpfr_widest_range();
-    em_exact *s = calloc(1, sizeof *s);
+    em_exact *s = exact_alloc(n, 0);
     if (!s) {
         if (own) {
             for (size_t i = 0; i < n; i++)
@@ -542,50 +670,16 @@ static int exact_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned c
         }
         return EM_ERR_NOMEM;
     }
-    s->n = n;
     s->src = *src;
     s->own = own;
-    s->select = em_exact_select;
-    mpq_inits(s->c, s->umax, s->tq, (mpq_ptr)0);
-    mpz_init(s->a);
-    mpfr_init2(s->x, 64);
-    mpfr_init2(s->y, 64);
-    mpfr_inits2(64, s->tlo, s->thi, s->d, s->Clo_, s->Chi_, s->Tlo_, s->Thi_, (mpfr_ptr)0);
-    s->wprec = 64;
-    s->scap = (n < BLOCK ? n : BLOCK) + 1;
-    s->welo = mpfr_array(s->scap, 64);
-    s->wehi = mpfr_array(s->scap, 64);
-    s->bTlo = mpfr_array(s->scap, 64);
-    s->bThi = mpfr_array(s->scap, 64);
-    s->rlo = mpfr_array(s->scap, 64);
-    s->rhi = mpfr_array(s->scap, 64);
-    s->lo64 = malloc((n + 1) * sizeof *s->lo64);
-    s->hi64 = malloc((n + 1) * sizeof *s->hi64);
-    s->cls = malloc(n);
-    if (!s->lo64 || !s->hi64 || !s->cls || !s->welo || !s->wehi || !s->bTlo || !s->bThi ||
-        !s->rlo || !s->rhi) {
-        em_exact_free(s);
-        return EM_ERR_NOMEM;
-    }
-    size_t m;
-    int st = em_exponents_src(n, src, excluded, eps, delta, variant, s->c, s->umax, s->cls, &m);
+    s->variant = variant;
+    int st = mp_setup(s, excluded, eps, delta, -1);
+    if (st == EM_OK && !cheap_bounds_q(s))
+        st = mp_level0(s->mp, 1);
     if (st != EM_OK) {
         em_exact_free(s);
         return st;
     }
-    em_tfast_init(&s->tf, s->c, s->umax);
-    s->have_tf = 1;
-    long nb = bitlen_sz(n);
-    s->first = (unsigned)(nb + 2 > FIX_BITS ? FIX_BITS : nb + 2);
-    /* level 0: enough bits that the 63-bit words are tight to about one unit */
-    /* the sums of n bounds lose about log2(n) bits; 16 to spare (two limbs up to n = 2^48) */
-    mpfr_prec_t p0 = (mpfr_prec_t)(((FIX_BITS + nb + 16) + 63) / 64 * 64);
-    st = compute_level(s, 0, p0);
-    if (st != EM_OK) {
-        em_exact_free(s);
-        return st;
-    }
-    s->nlev = 1;
     *out = s;
     return EM_OK;
 }
@@ -616,32 +710,345 @@ int em_exact_new_src(size_t n, const em_usrc *src, const unsigned char *excluded
     return exact_init(n, src, NULL, excluded, eps, delta, variant, out);
 }
 
+/* ------------------------------------------------- double inputs: cheap bounds */
+
+/* u_i of em_exact_new_d's copy, exactly (a double is a dyadic rational) */
+static void usrc_double_get(const void *ctx, size_t i, mpq_t q)
+{
+    mpq_set_d(q, ((const double *)ctx)[i]);
+}
+
+/* A weight bound packed in one word: m 2^-e with m < 2^56 in the low 56 bits, e in the
+ * high 8 (e <= 255), from m64 2^-e64 (m64 < 2^64, e64 <= 255, e64 >= 8): the lower bound
+ * rounded down, the upper one up.  The chains give m64 >= 2^61, so 53 bits or more are
+ * kept (relative error 2^-52 at most). */
+static inline uint64_t pack_w(uint64_t m, int e, int up)
+{
+    uint64_t m56 = (m >> 8) + (up && (m & 255u) != 0);
+    if (m56 >> 56) { /* 2^56 2^-(e-8) = 2^55 2^-(e-9) */
+        m56 >>= 1;
+        e--;
+    }
+    return ((uint64_t)(e - 8) << 56) | m56;
+}
+
+/* the packed word at scale 2^P, rounded down (up = 0) or up */
+static inline em_u128 unpack_w(uint64_t w, unsigned P, int up)
+{
+    return em_wb_scale(w & (((uint64_t)1 << 56) - 1), (int)(w >> 56), P, up);
+}
+
+static unsigned bitlen_u128(em_u128 x)
+{
+    uint64_t h = (uint64_t)(x >> 64);
+    if (h)
+        return 128u - (unsigned)__builtin_clzll(h);
+    uint64_t l = (uint64_t)x;
+    return l ? 64u - (unsigned)__builtin_clzll(l) : 0u;
+}
+
+/* The packed lower bound of w = exp(-x), x in [xlo, xhi] (0 <= xlo <= xhi; xhi may be NaN
+ * or +inf: lower bound 0); both bounds at scale 2^P added to *zlo, *zhi. */
+static inline __attribute__((always_inline)) uint64_t wbound(double xlo, double xhi, unsigned P,
+                                                             em_u128 *zlo, em_u128 *zhi)
+{
+    /* (always inline: the sums stay in registers, not a store-forwarded chain) */
+    uint64_t m, m2, w;
+    int e, e2;
+    if (xhi < (double)EM_WB_XCUT) {
+        em_wb_exp2_d(xlo, xhi, &m, &e, &m2, &e2);
+        w = pack_w(m, e, 0);
+        *zlo += unpack_w(w, P, 0);
+        em_u128 h = em_wb_scale(m2, e2, P, 1), one = (em_u128)1 << P;
+        *zhi += h < one ? h : one; /* w <= 1: n bounds stay below 2^127 */
+        return w;
+    }
+    if (!(xlo < (double)EM_WB_XCUT)) {
+        *zhi += 1; /* 2^-184 2^P rounded up */
+    } else {
+        em_wb_exp(em_wb_fix(xlo, 0), 1, &m, &e); /* <= 1 */
+        *zhi += em_wb_scale(m, e, P, 1);
+    }
+    return 0;
+}
+
+static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi);
+
+/* Widest hi64 - lo64 accepted from the cheap bounds (units 2^-63) before level 0 is
+ * computed in MPFR instead: beyond it the fast path would be undecided too often. */
+#define CHEAP_MAX_WIDTH ((uint64_t)1 << 24)
+
+/* lo64 / hi64 from the doubles in s->ud (excluded: -inf; s->cls set), umax the largest.
+ * Returns 1 when the bounds are valid and tight, 0 when level 0 must be computed in MPFR
+ * (then lo64 / hi64 hold nothing of use).
+ *
+ * x_i = c (umax - u_i) >= 0 is enclosed by doubles: each operation rounded to nearest, its
+ * exact result within one ulp of it (em_next_down / em_next_up, em_wbound.h).  The weights
+ * w_i = exp(-x_i) are bounded at scale 2^P, P = 127 - bitlen(n), so the sum of n bounds
+ * (each <= 2^P) stays below 2^127.  The first pass sums them into
+ * Z_lo <= Z <= Z_hi and keeps each lower bound packed in lo64 (relative 2^-52); the
+ * second forms the prefix sums C_lo(i) <= C(i) and the words lo64[i] <= F(i) 2^63 with
+ * F(i) = C(i) / Z from C_lo / Z_hi through one reciprocal rounded in the safe direction,
+ * and hi64[i] = lo64[i] + W with one width W >= the largest possible gap, from
+ * (Z_hi - Z_lo) / Z_lo (below). */
+static int cheap_bounds(em_exact *s, const double *u, const unsigned char *excluded, double umax)
+{
+    const size_t n = s->n;
+    double *ud = s->ud;
+    unsigned char *cls = s->cls;
+    uint64_t *lo = s->lo64, *hi = s->hi64;
+    const unsigned P = 127u - (unsigned)bitlen_sz(n);
+    /* c = eps / delta (monotone) or eps / (2 delta) (standard) */
+    double q = s->eps_d / s->delta_d;
+    double clo = em_next_down(q), chi = em_next_up(q);
+    if (s->variant == EM_STANDARD) {
+        clo = em_next_down(clo * 0.5);
+        chi = em_next_up(chi * 0.5);
+    }
+    if (!(clo > 0.0))
+        clo = 0.0;
+    const uint64_t one_w = ((uint64_t)55 << 56) | ((uint64_t)1 << 55); /* 1 = 2^55 2^-55 */
+    em_u128 zlo = 0, zhi = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* the copy (excluded: -inf) and the classes on the way */
+        double ui = (excluded && excluded[i]) ? -HUGE_VAL : u[i];
+        ud[i] = ui;
+        if (ui < -0x1.fffffffffffffp1023) {
+            cls[i] = CL_EXCLUDED;
+            lo[i] = hi[i] = 0;
+            continue;
+        }
+        if (ui == umax) {
+            cls[i] = CL_MODE;
+            lo[i] = hi[i] = one_w;
+            zlo += (em_u128)1 << P;
+            zhi += (em_u128)1 << P;
+            continue;
+        }
+        /* umax - u_i > 0 exactly; both finite */
+        cls[i] = CL_OTHER;
+        double d = umax - ui;
+        /* d = RN(umax - u_i) >= 2^-1074 (the exact difference is a positive multiple of
+         * 2^-1074), maybe +inf; the exact one lies in [dlo, dhi] (dhi NaN when d = +inf) */
+        double dlo = em_bits_down(d), dhi = em_bits_up(d);
+        double pl = clo * dlo, ph = chi * dhi;
+        /* x in [xlo, xhi]: pl >= 0 (0 on underflow or clo = 0; +inf gives DBL_MAX), and
+         * ph > 0 or +0 on underflow (next up: the smallest subnormal >= the exact product);
+         * an infinite or NaN ph makes xhi NaN, which fails xhi < EM_WB_XCUT below: lower
+         * bound 0 */
+        double xlo = pl > 0.0 ? em_bits_down(pl) : 0.0;
+        double xhi = em_bits_up(ph);
+        lo[i] = wbound(xlo, xhi, P, &zlo, &zhi);
+    }
+    return cheap_words(s, P, zlo, zhi);
+}
+
+/* The words from the packed lower bounds in lo64 and the sums (pass 2 of cheap_bounds):
+ * 1, or 0 when they are too wide. */
+static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
+{
+    const size_t n = s->n;
+    uint64_t *lo = s->lo64, *hi = s->hi64;
+    const unsigned char *cls = s->cls;
+    /* Z_lo >= 2^P (a mode has weight 1 exactly), Z_hi < 2^127 (each upper bound is at
+     * most 2^P).  Let C_lo(i), C_hi(i) be the prefix sums of the lower and upper
+     * bounds (C_hi(n) = Z_hi: only C_lo is formed).
+     * Lower words: F(i) >= C_lo / Z_hi >= C' / D_hi >= C' R_lo 2^-125 with
+     *   S = bitlen(Z_hi) - 63, D_hi = ceil(Z_hi 2^-S) in [2^62, 2^63],
+     *   C' = floor(C_lo 2^-S) < 2^63 (C_lo <= Z < 2^(S+63)), R_lo = floor(2^125 / D_hi);
+     * so lo64 = floor(C' R_lo 2^-62) <= F 2^63; and lo64 >= (C_lo / Z_hi) 2^63 - 7 (C',
+     * R_lo and the floor each lose less than 2 units, D_hi's ceiling a factor 1 - 2^-62).
+     * Upper words, one width for all: F(i) 2^63 <= (C_hi(i) / Z_lo) 2^63
+     *   <= lo64 + 7 + ((C_hi(i) - C_lo(i)) / Z_lo + C_lo(i) (1 / Z_lo - 1 / Z_hi)) 2^63
+     *   <= lo64 + 7 + 2 ((Z_hi - Z_lo) / Z_lo) 2^63 <= lo64 + 7 + 2 W1
+     * (C_hi(i) - C_lo(i) is nondecreasing up to Z_hi - Z_lo; C_lo(i) <= Z_hi) with
+     *   W1 = ceil(N'' R_hi 2^-62) >= ((Z_hi - Z_lo) / Z_lo) 2^63, N'' = ceil((Z_hi - Z_lo)
+     *   2^-S'), S' = bitlen(Z_lo) - 63, D_lo = floor(Z_lo 2^-S') in [2^62, 2^63),
+     *   R_hi = ceil(2^125 / D_lo) <= 2^63;
+     * hi64 = min(2^63, lo64 + W), W = 2 W1 + 8, nondecreasing with lo64; hi64[0] = 0. */
+    const uint64_t ONE = (uint64_t)1 << FIX_BITS;
+    if (zlo == zhi) {
+        /* every candidate a mode or excluded: F(i) = (modes before i) / m exactly, and
+         * the words are its floor and ceiling (exact where F(i) 2^63 is an integer, e.g.
+         * 4 ties) */
+        uint64_t m = (uint64_t)(zlo >> P), cnt = 0;
+        for (size_t i = 0; i < n; i++) {
+            em_u128 num = (em_u128)cnt << FIX_BITS;
+            uint64_t fl = (uint64_t)(num / m);
+            lo[i] = fl;
+            hi[i] = fl + ((em_u128)fl * m != num);
+            cnt += cls[i] == CL_MODE;
+        }
+        lo[n] = hi[n] = ONE;
+        return 1;
+    }
+    const em_u128 two125 = (em_u128)1 << 125;
+    unsigned S = bitlen_u128(zhi) - 63u, S2 = bitlen_u128(zlo) - 63u;
+    uint64_t Dhi = (uint64_t)((zhi + (((em_u128)1 << S) - 1)) >> S);
+    uint64_t Dlo = (uint64_t)(zlo >> S2);
+    uint64_t Rlo = (uint64_t)(two125 / Dhi);
+    uint64_t Rhi = (uint64_t)((two125 + Dlo - 1) / Dlo);
+    em_u128 N2 = ((zhi - zlo) + (((em_u128)1 << S2) - 1)) >> S2;
+    if (N2 > (em_u128)1 << 40) /* (Z_hi - Z_lo) / Z_lo > 2^-22: far too wide */
+        return 0;
+    em_u128 pw = N2 * Rhi; /* < 2^103 */
+    uint64_t W1 = (uint64_t)((pw >> 62) + ((pw & (((em_u128)1 << 62) - 1)) != 0));
+    uint64_t W = 2 * W1 + 8;
+    if (W > CHEAP_MAX_WIDTH)
+        return 0;
+    em_u128 clo_s = 0;
+    for (size_t i = 0; i < n; i++) {
+        em_u128 wl = unpack_w(lo[i], P, 0);
+        uint64_t L = (uint64_t)(((em_u128)(uint64_t)(clo_s >> S) * Rlo) >> 62);
+        uint64_t H = L + W;
+        lo[i] = L;
+        hi[i] = H < ONE ? H : ONE;
+        clo_s += wl;
+    }
+    hi[0] = 0;
+    lo[n] = hi[n] = ONE;
+    return 1;
+}
+
+/* A double enclosure [*lo, *hi] of the rational q: f = q rounded to nearest at 53 bits
+ * (MPFR, the widest exponent range), r = f rounded to nearest to a double; |q - r| is
+ * below one ulp of r (a single rounding in double's normal range; two roundings of half
+ * a unit each at most below it, and r = +-inf only beyond DBL_MAX), so q lies in
+ * [next-down(r), next-up(r)]. */
+static void q_enclose(mpfr_t f, const mpq_t q, double *lo, double *hi)
+{
+    mpfr_set_q(f, q, MPFR_RNDN);
+    double r = mpfr_get_d(f, MPFR_RNDN);
+    *lo = em_next_down(r);
+    *hi = em_next_up(r);
+}
+
+/* cheap_bounds for the rational constructors: the classes, c and umax from mp_setup
+ * (exact), each u_i, c and umax enclosed by doubles (q_enclose), then as cheap_bounds. */
+static int cheap_bounds_q(em_exact *s)
+{
+    const size_t n = s->n;
+    struct xmp *mp = s->mp;
+    uint64_t *lo = s->lo64;
+    const unsigned char *cls = s->cls;
+    const unsigned P = 127u - (unsigned)bitlen_sz(n);
+    mpfr_t f;
+    mpfr_init2(f, 53);
+    double clo, chi, Ulo, Uhi;
+    q_enclose(f, mp->c, &clo, &chi);
+    q_enclose(f, mp->umax, &Ulo, &Uhi);
+    if (!(clo > 0.0))
+        clo = 0.0;
+    const uint64_t one_w = ((uint64_t)55 << 56) | ((uint64_t)1 << 55); /* 1 = 2^55 2^-55 */
+    mpq_t *own = s->src.get == em_usrc_array_get ? (mpq_t *)s->src.ctx : NULL;
+    em_u128 zlo = 0, zhi = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (cls[i] == CL_EXCLUDED) {
+            lo[i] = 0;
+            continue;
+        }
+        if (cls[i] == CL_MODE) {
+            lo[i] = one_w;
+            zlo += (em_u128)1 << P;
+            zhi += (em_u128)1 << P;
+            continue;
+        }
+        double ulo, uhi;
+        if (own) {
+            q_enclose(f, own[i], &ulo, &uhi);
+        } else {
+            s->src.get(s->src.ctx, i, mp->tq);
+            q_enclose(f, mp->tq, &ulo, &uhi);
+        }
+        /* d = umax - u_i in [dlo, dhi] (inf - inf, NaN: 0 below, +inf above) */
+        double a = Ulo - uhi, b = Uhi - ulo;
+        double dlo = a > 0.0 ? em_next_down(a) : 0.0;
+        double dhi = b == b ? em_next_up(b) : HUGE_VAL;
+        double xlo = em_next_down(clo * dlo), xhi = em_next_up(chi * dhi);
+        if (!(xlo > 0.0))
+            xlo = 0.0;
+        lo[i] = wbound(xlo, xhi, P, &zlo, &zhi);
+    }
+    mpfr_clear(f);
+    return cheap_words(s, P, zlo, zhi);
+}
+
+/* mp_setup for em_exact_new_d: eps, delta and the utilities are the exact rationals the
+ * doubles denote. */
+static int mp_setup_d(em_exact *s, int words)
+{
+    unsigned char *ex = malloc(s->n);
+    if (!ex)
+        return EM_ERR_NOMEM;
+    for (size_t i = 0; i < s->n; i++)
+        ex[i] = s->cls[i] == CL_EXCLUDED;
+    mpq_t qe, qd;
+    mpq_inits(qe, qd, (mpq_ptr)0);
+    mpq_set_d(qe, s->eps_d);
+    mpq_set_d(qd, s->delta_d);
+    int st = mp_setup(s, ex, qe, qd, words);
+    mpq_clears(qe, qd, (mpq_ptr)0);
+    free(ex);
+    return st;
+}
+
+int em_exact_new_d(size_t n, const double *u, const unsigned char *excluded, double eps,
+                   double delta, int variant, em_exact **out)
+{
+    if (!out || !u)
+        return EM_ERR_NULL;
+    if (n == 0)
+        return EM_ERR_EMPTY;
+    if (n > EM_N_MAX)
+        return EM_ERR_TOO_MANY;
+    int st = em_check_params(eps, delta, variant);
+    if (st != EM_OK)
+        return st;
+    size_t imax = n;
+    double umax = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        if (excluded && excluded[i])
+            continue;
+        double x = u[i];
+        if (!(x <= 0x1.fffffffffffffp1023)) /* one test for NaN and +inf */
+            return x != x ? EM_ERR_NAN : EM_ERR_POS_INF;
+        if (imax == n ? x >= -0x1.fffffffffffffp1023 : x > umax) { /* -inf: excluded */
+            imax = i;
+            umax = x;
+        }
+    }
+    if (imax == n)
+        return EM_ERR_ALL_EXCLUDED;
+    em_exact *s = exact_alloc(n, n * sizeof(double));
+    if (!s)
+        return EM_ERR_NOMEM;
+    s->variant = variant;
+    s->eps_d = eps;
+    s->delta_d = delta;
+    s->ud = (double *)(s->hi64 + n + 1);
+    s->src.get = usrc_double_get;
+    s->src.ctx = s->ud;
+    if (!cheap_bounds(s, u, excluded, umax)) {
+        st = mp_setup_d(s, 1);
+        if (st != EM_OK) {
+            em_exact_free(s);
+            return st;
+        }
+    }
+    *out = s;
+    return EM_OK;
+}
+
 void em_exact_free(em_exact *s)
 {
     if (!s)
         return;
-    for (int k = 0; k < MAX_LEVELS; k++)
-        free_level(&s->lv[k]);
-    free(s->cls);
+    mp_free(s->mp);
     if (s->own) {
         for (size_t i = 0; i < s->n; i++)
             mpq_clear(s->own[i]);
         free(s->own);
     }
-    mpq_clears(s->c, s->umax, s->tq, (mpq_ptr)0);
-    if (s->have_tf)
-        em_tfast_clear(&s->tf);
-    mpfr_array_free(s->welo, s->scap);
-    mpfr_array_free(s->wehi, s->scap);
-    mpfr_array_free(s->bTlo, s->scap);
-    mpfr_array_free(s->bThi, s->scap);
-    mpfr_array_free(s->rlo, s->scap);
-    mpfr_array_free(s->rhi, s->scap);
-    mpfr_clears(s->tlo, s->thi, s->d, s->Clo_, s->Chi_, s->Tlo_, s->Thi_, (mpfr_ptr)0);
-    free(s->lo64);
-    free(s->hi64);
-    mpz_clear(s->a);
-    mpfr_clears(s->x, s->y, (mpfr_ptr)0);
     free(s);
 }
 
@@ -684,7 +1091,7 @@ const uint64_t *em_exact_hi64(const em_exact *s)
 
 /* The level whose precision covers k drawn bits with a margin (a function of k only, so
  * the output depends on the bits alone). */
-static int level_for(em_exact *s, long k, int *lvl)
+static int level_for(struct xmp *s, long k, int *lvl)
 {
     long need = k + bitlen_sz(s->n) + 64;
     int j = 0;
@@ -693,7 +1100,7 @@ static int level_for(em_exact *s, long k, int *lvl)
     if (j >= MAX_LEVELS)
         return EM_ERR_DOMAIN;
     while (s->nlev <= j) {
-        int st = compute_level(s, s->nlev, s->lv[0].p * ((mpfr_prec_t)1 << s->nlev));
+        int st = compute_level(s, s->nlev, s->lv[0].p * ((mpfr_prec_t)1 << s->nlev), 0);
         if (st != EM_OK)
             return st;
         s->nlev++;
@@ -703,7 +1110,7 @@ static int level_for(em_exact *s, long k, int *lvl)
 }
 
 /* Past 63 bits: U in [a 2^-k, (a + 1) 2^-k) with a an integer of k bits. */
-static int slow_path(em_exact *s, em_bits *b, uint64_t a63, size_t *out)
+static int slow_path(struct xmp *s, em_bits *b, uint64_t a63, size_t *out)
 {
     size_t n = s->n;
     mpz_set_ui(s->a, 0);
@@ -711,7 +1118,7 @@ static int slow_path(em_exact *s, em_bits *b, uint64_t a63, size_t *out)
     mpz_mul_2exp(s->a, s->a, 32);
     mpz_add_ui(s->a, s->a, (unsigned long)(a63 & 0xffffffffu));
     long k = FIX_BITS;
-    s->st.slow++;
+    s->st->slow++;
     for (;;) {
         if (k + SLOW_STEP > EM_EXACT_MAX_BITS)
             return EM_ERR_DOMAIN;
@@ -790,8 +1197,12 @@ int em_exact_sample(em_exact *s, em_bits *b, size_t *out)
         a = (a << step) | more;
         k += step;
     }
+    if (!s->mp && (st = mp_setup_d(s, 0)) != EM_OK)
+        return st;
+    if (s->mp->nlev == 0 && (st = mp_level0(s->mp, 0)) != EM_OK)
+        return st;
     uint64_t before = b->used;
-    st = slow_path(s, b, a, out);
+    st = slow_path(s->mp, b, a, out);
     if (st == EM_OK) {
         s->st.draws++;
         s->st.bits += FIX_BITS + (b->used - before);

@@ -4,14 +4,17 @@
  * (em_oracle.h) takes them, em_exact_sample outputs r with probability exactly
  * P(r) = exp(c u_r) / sum_j exp(c u_j), given independent fair bits: no approximation
  * enters the decision.  Method (spec/ExactSampling.md):
- *   - the cumulative probabilities F(i) = (w_0 + ... + w_{i-1}) / Z are bounded by MPFR
- *     intervals with directed rounding, converted to fixed-point words of scale 2^63;
+ *   - the cumulative probabilities F(i) = (w_0 + ... + w_{i-1}) / Z are bounded by
+ *     fixed-point words of scale 2^63, from certified integer bounds of exp
+ *     (oracle/em_wbound.h) on double enclosures of the inputs, or, when those are too
+ *     wide, from MPFR intervals with directed rounding;
  *   - the uniform U in [0, 1) is drawn lazily, a few bits at a time, from a bit source;
  *     after k bits U lies in the dyadic interval [a, a + 2^-k);
  *   - r is returned only when that interval certainly lies inside cell r,
  *     [F(r), F(r+1)): the integer decision em_exact_select (src/core/, proven by WP);
  *   - past 63 bits the same decision is made in MPFR at a precision that grows with the
- *     number of bits drawn (Ziv-style), so every draw terminates with probability 1.
+ *     number of bits drawn (Ziv-style), so every draw terminates with probability 1; the
+ *     MPFR state is created by the first such draw.
  * The output is a function of the bits only (not of cached state), so enumerating all bit
  * strings gives its exact distribution (tests/test_exact.c).
  */
@@ -80,6 +83,16 @@ int em_exact_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t 
  * must stay valid until em_exact_free. */
 int em_exact_new_src(size_t n, const em_usrc *src, const unsigned char *excluded,
                      const mpq_t eps, const mpq_t delta, int variant, em_exact **out);
+
+/* The same for the real numbers that doubles denote (every double is an exact dyadic
+ * rational): u[i] = -inf or excluded[i] excludes candidate i (u[i] is not read then).
+ * u is copied.  The bounds of the fast path come from certified integer bounds of exp
+ * (oracle/em_wbound.h), no MPFR; MPFR is set up only on the first draw that needs more
+ * than 63 bits (or here, when those bounds are too wide).  Errors: EM_ERR_NULL,
+ * EM_ERR_EMPTY, EM_ERR_TOO_MANY, EM_ERR_EPSILON / EM_ERR_SENSITIVITY (not finite > 0),
+ * EM_ERR_VARIANT, EM_ERR_NAN, EM_ERR_POS_INF, EM_ERR_ALL_EXCLUDED, EM_ERR_NOMEM. */
+int em_exact_new_d(size_t n, const double *u, const unsigned char *excluded, double eps,
+                   double delta, int variant, em_exact **out);
 
 /* One exact draw.  Errors: EM_ERR_NULL, EM_ERR_RNG (the bit source failed or ran out),
  * EM_ERR_DOMAIN (more than EM_EXACT_MAX_BITS bits for one draw: probability below

@@ -26,6 +26,7 @@
 
 #include "expmech.h"
 #include "oracle/em_cont.h"
+#include "oracle/em_dec10.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_rational.h"
@@ -49,6 +50,7 @@ struct level {
     mp_limb_t *Elimbs;
     int32_t *Eexp;
     size_t Enl;
+    unsigned char *Etab;     /* 1 where Elimbs came from the exponent tables */
 };
 
 #define E_NONE INT32_MIN
@@ -76,6 +78,16 @@ struct em_oracle {
     mpfr_t scr[9];           /* attempt()'s variables, at scr_prec */
     mpfr_prec_t scr_prec;
     mpz_t scr_e;
+    em_dec10 d10;            /* exact decimal rounding of dec_direct */
+    int have_d10;
+    mpz_t q1, q2;
+    /* Exponent tables (see tab_m): t_j = -m_j / D with integers m_j < 2^(TB TL), so
+     * exp(t_j) is a product of TL table entries exp(-d 2^(TB l) / D) */
+    int tab_on, TB, TL;
+    unsigned long tabL, tabnc; /* L: lcm of the utilities' denominators; nc: numerator of c */
+    long tabA;                 /* numerator of umax times L / den(umax) */
+    mpz_t tabD;                /* D = den(c) L */
+    mpq_t uq;                  /* scratch: u_j */
     em_cont *exact;          /* the exact fallback (em_cont.h), built when first needed */
     char *ratdigits;         /* cached decimal of 1/m (or 1/m - infinitesimal) */
     mpz_t rat_e;
@@ -122,6 +134,153 @@ static void exp_hi_from_lo(mpfr_t ehi, const mpfr_t elo, const mpfr_t tlo, const
     }
 }
 
+/* ------------------------------------------------------------ exponent tables
+ *
+ * When the utilities have a common denominator L (decimals: a power of ten), every
+ * exponent is t_j = c (u_j - umax) = -m_j / D with D = den(c) L and the integer
+ * m_j = num(c) (num(umax) L/den(umax) - num(u_j) L/den(u_j)) >= 1.  Writing m_j in base
+ * 2^TB with TL digits d_l, exp(t_j) = prod_l exp(-d_l 2^(TB l) / D): TL 2^TB exponentials
+ * once, then TL - 1 multiplications per candidate instead of one exponential each.
+ *
+ * Error: the tables and products are at pt = p + TAB_EXTRA bits, dt = 2^(1-pt); the
+ * normaliser sums these products at pt too, and stores them rounded down to the level's
+ * precision p.  An entry RNDD(exp(x)) of x = RNDD(-d_l 2^(TB l) / D) at pt + 80 bits is
+ * below the true exp and at least (1 - dt)^2 times it (|x| < 2^48, as m_max / D < 2^41 and
+ * TB TL < bits(m_max) + TL: x's rounding moves exp by a factor of at least
+ * 1 - 2^(-pt-31); the entry's rounding costs one dt); each RNDD product one more dt.  So
+ * the product e satisfies e <= exp(t_j) <= e (1 - dt)^-k, k = 3 TL <= 24, and
+ * (1 - dt)^-k <= exp(2 k dt) <= 1 + 4 k dt < 1 + 2^(TAB_HI_BITS - pt) (k dt <= 1/8).
+ * The stored elo = RNDD_p(e) has e < nextabove(elo), hence
+ * exp(t_j) <= nextabove(elo) (1 + 2^(TAB_HI_BITS - pt)): as tight as the exponential
+ * path's nextabove(elo) (1 + 2 ulp(tlo)). */
+#define TAB_EXTRA 64
+#define TAB_HI_BITS 8
+#define TAB_MAX_TL 8
+
+static void tab_setup(em_oracle *o, unsigned long lcm, const mpq_t tmin)
+{
+    if (!mpz_fits_ulong_p(mpq_numref(o->c)))
+        return;
+    mpz_t t;
+    mpz_init(t);
+    /* A = num(umax) L / den(umax) */
+    mpz_set_ui(t, lcm);
+    mpz_divexact(t, t, mpq_denref(o->umax));
+    mpz_mul(t, t, mpq_numref(o->umax));
+    int ok = mpz_fits_slong_p(t);
+    o->tabA = ok ? mpz_get_si(t) : 0;
+    /* D = den(c) L; m_max = -tmin D, an integer; |t| < 2^40 keeps every entry in range */
+    mpz_mul_ui(o->tabD, mpq_denref(o->c), lcm);
+    mpq_t mm;
+    mpq_init(mm);
+    mpz_set(mpq_numref(mm), o->tabD);
+    mpz_set_ui(mpq_denref(mm), 1);
+    mpq_mul(mm, mm, tmin);
+    mpq_neg(mm, mm);
+    size_t mbits = mpz_sizeinbase(mpq_numref(mm), 2);
+    ok = ok && mpz_cmp_ui(mpq_denref(mm), 1) == 0 && mbits <= 64 &&
+         (long)mbits - (long)mpz_sizeinbase(o->tabD, 2) < 40;
+    mpq_clear(mm);
+    mpz_clear(t);
+    if (!ok)
+        return;
+    for (int TL = 1; TL <= TAB_MAX_TL; TL++) {
+        int TB = (int)((mbits + (size_t)TL - 1) / (size_t)TL);
+        if (TB <= 16 && (double)TL * (double)(1UL << TB) * 4.0 <= (double)o->nother) {
+            o->TB = TB;
+            o->TL = TL;
+            o->tab_on = 1;
+            o->tabL = lcm;
+            o->tabnc = mpz_get_ui(mpq_numref(o->c));
+            return;
+        }
+    }
+}
+
+/* m_j of candidate j (an other) into *m; 0 when it does not fit the tables (then the
+ * candidate takes the exponential path). */
+static int tab_m(em_oracle *o, size_t j, unsigned long *m)
+{
+    o->src.get(o->src.ctx, j, o->uq);
+    mpz_srcptr nu = mpq_numref(o->uq), du = mpq_denref(o->uq);
+    if (!mpz_fits_slong_p(nu) || !mpz_fits_ulong_p(du))
+        return 0;
+    unsigned long d = mpz_get_ui(du);
+    if (o->tabL % d != 0)
+        return 0;
+    long q = (long)(o->tabL / d), prod, a;
+    unsigned long r;
+    if (q < 0 || __builtin_mul_overflow(mpz_get_si(nu), q, &prod) ||
+        __builtin_sub_overflow(o->tabA, prod, &a) || a <= 0 ||
+        __builtin_mul_overflow((unsigned long)a, o->tabnc, &r))
+        return 0;
+    if (o->TB * o->TL < 64 && (r >> (o->TB * o->TL)) != 0)
+        return 0;
+    *m = r;
+    return 1;
+}
+
+/* RNDD(t_j) = -RNDU(m / D) into tlo; returns the ternary value (0: exact) */
+static int tab_t_lo(em_oracle *o, unsigned long m, mpfr_t tlo)
+{
+    mpfr_set_ui(tlo, m, MPFR_RNDN); /* exact: p >= 64 */
+    int tern = mpz_fits_ulong_p(o->tabD) ? mpfr_div_ui(tlo, tlo, mpz_get_ui(o->tabD), MPFR_RNDU)
+                                         : mpfr_div_z(tlo, tlo, o->tabD, MPFR_RNDU);
+    mpfr_neg(tlo, tlo, MPFR_RNDN);
+    return tern;
+}
+
+/* The TL tables at precision p: tab[l 2^TB + d] = RNDD(exp(-d 2^(TB l) / D)).  NULL when
+ * out of memory (the tables are an optimisation only). */
+static mpfr_t *tab_build(em_oracle *o, mpfr_prec_t p)
+{
+    size_t per = (size_t)1 << o->TB, N = per * (size_t)o->TL;
+    mpfr_t *tab = malloc(N * sizeof *tab);
+    if (!tab)
+        return NULL;
+    mpfr_t x;
+    mpfr_init2(x, p + 80);
+    for (int l = 0; l < o->TL; l++) {
+        for (size_t d = 0; d < per; d++) {
+            mpfr_ptr e = tab[(size_t)l * per + d];
+            mpfr_init2(e, p);
+            mpfr_set_ui_2exp(x, (unsigned long)d, (mpfr_exp_t)(o->TB * l), MPFR_RNDN); /* exact */
+            mpfr_div_z(x, x, o->tabD, MPFR_RNDU);
+            mpfr_neg(x, x, MPFR_RNDN);
+            mpfr_exp(e, x, MPFR_RNDD);
+        }
+    }
+    mpfr_clear(x);
+    return tab;
+}
+
+static void tab_free(em_oracle *o, mpfr_t *tab)
+{
+    if (!tab)
+        return;
+    size_t N = ((size_t)1 << o->TB) * (size_t)o->TL;
+    for (size_t k = 0; k < N; k++)
+        mpfr_clear(tab[k]);
+    free(tab);
+}
+
+/* RNDD(prod of the entries of m's digits) at the tables' precision, a lower bound of
+ * exp(-m/D): a table entry or et (scratch at that precision) */
+static mpfr_srcptr tab_exp_lo(const em_oracle *o, mpfr_t *tab, unsigned long m, mpfr_t et)
+{
+    const unsigned long mask = (1UL << o->TB) - 1;
+    const size_t per = (size_t)1 << o->TB;
+    mpfr_srcptr acc = tab[m & mask];
+    for (int l = 1; l < o->TL; l++) {
+        m >>= o->TB;
+        if (m & mask) {
+            mpfr_mul(et, acc, tab[(size_t)l * per + (m & mask)], MPFR_RNDD);
+            acc = et;
+        }
+    }
+    return acc;
+}
+
 /* ------------------------------------------------------------ construction */
 
 static int oracle_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned char *excluded,
@@ -150,11 +309,14 @@ static int oracle_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned 
         mpfr_init2(o->scr[k], 64);
     o->scr_prec = 64;
     mpz_init(o->scr_e);
+    mpz_inits(o->q1, o->q2, o->tabD, (mpz_ptr)0);
+    mpq_init(o->uq);
+    o->have_d10 = em_dec10_init(&o->d10, digits) == 0;
     mpfr_ui_pow_ui(o->pow10KG, 10, (unsigned long)digits + GUARD, MPFR_RNDU); /* < 10^1010 */
     mpq_init(o->tau);
     mpz_init(o->rat_e);
     o->cls = malloc(n);
-    if (!o->dig1 || !o->dig2 || !o->cls) {
+    if (!o->dig1 || !o->dig2 || !o->cls || !o->have_d10) {
         em_oracle_free(o);
         return EM_ERR_NOMEM;
     }
@@ -167,13 +329,38 @@ static int oracle_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned 
     em_tfast_init(&o->tf, o->c, o->umax);
     o->have_tf = 1;
     int have_tau = 0;
+    /* the least common denominator of the utilities, while it fits a word */
+    int lcm_ok = mpz_fits_ulong_p(mpq_denref(o->umax));
+    unsigned long lcm = lcm_ok ? mpz_get_ui(mpq_denref(o->umax)) : 0;
+    mpq_t tmin;
+    mpq_init(tmin);
     for (size_t i = 0; i < n; i++) {
         if (o->cls[i] == CL_MODE)
             o->m++;
         if (o->cls[i] != CL_OTHER)
             continue;
         o->nother++;
-        em_exponent_t(&o->src, i, o->c, o->umax, o->tq);
+        src->get(src->ctx, i, o->tq); /* em_exponent_t, with the denominator of u_i */
+        if (lcm_ok) {
+            if (!mpz_fits_ulong_p(mpq_denref(o->tq))) {
+                lcm_ok = 0;
+            } else {
+                unsigned long d = mpz_get_ui(mpq_denref(o->tq));
+                if (d != lcm && lcm % d != 0) {
+                    unsigned long g = lcm, h = d;
+                    while (h) {
+                        unsigned long r = g % h;
+                        g = h;
+                        h = r;
+                    }
+                    lcm_ok = !__builtin_mul_overflow(lcm / g, d, &lcm);
+                }
+            }
+        }
+        mpq_sub(o->tq, o->tq, o->umax);
+        mpq_mul(o->tq, o->tq, o->c);
+        if (!have_tau || mpq_cmp(o->tq, tmin) < 0)
+            mpq_set(tmin, o->tq);
         if (!have_tau || mpq_cmp(o->tq, o->tau) > 0) {
             mpq_set(o->tau, o->tq);
             have_tau = 1;
@@ -184,6 +371,9 @@ static int oracle_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned 
         if (b > o->tbits)
             o->tbits = b;
     }
+    if (have_tau && lcm_ok)
+        tab_setup(o, lcm, tmin);
+    mpq_clear(tmin);
     *out = o;
     return EM_OK;
 }
@@ -233,8 +423,10 @@ static void level_clear(struct level *L)
     mpfr_clears(L->S_lo, L->S_hi, L->lnS_lo, L->lnS_hi, L->ly_lo, L->ly_hi, (mpfr_ptr)0);
     free(L->Eexp);
     free(L->Elimbs);
+    free(L->Etab);
     L->Eexp = NULL;
     L->Elimbs = NULL;
+    L->Etab = NULL;
     L->ready = 0;
 }
 
@@ -261,6 +453,10 @@ void em_oracle_free(em_oracle *o)
     for (int k = 0; k < 9; k++)
         mpfr_clear(o->scr[k]);
     mpz_clear(o->scr_e);
+    mpz_clears(o->q1, o->q2, o->tabD, (mpz_ptr)0);
+    mpq_clear(o->uq);
+    if (o->have_d10)
+        em_dec10_clear(&o->d10);
     free(o->pstr);
     free(o->lstr);
     free(o->dig1);
@@ -315,17 +511,31 @@ static int level_ensure(em_oracle *o, int k)
     mpfr_inits2(p, tlo, thi, elo, ehi, tmp, Rlo, Rhi, (mpfr_ptr)0);
     mpfr_set_ui(Rlo, 0, MPFR_RNDN);
     mpfr_set_ui(Rhi, 0, MPFR_RNDN);
+    mpfr_t *tab = NULL;
     if (k == 0 && o->nother > 0) {
         L->Enl = mpfr_custom_get_size(p) / sizeof(mp_limb_t);
         L->Eexp = malloc(o->n * sizeof *L->Eexp);
         L->Elimbs = malloc(o->n * L->Enl * sizeof(mp_limb_t));
-        if (!L->Eexp || !L->Elimbs) { /* storage is an optimisation only */
+        L->Etab = o->tab_on ? calloc(o->n, 1) : NULL;
+        if (!L->Eexp || !L->Elimbs || (o->tab_on && !L->Etab)) {
+            /* storage is an optimisation only */
             free(L->Eexp);
             free(L->Elimbs);
+            free(L->Etab);
             L->Eexp = NULL;
             L->Elimbs = NULL;
+            L->Etab = NULL;
         }
+        if (o->tab_on)
+            tab = tab_build(o, p + TAB_EXTRA);
     }
+    /* the terms from the tables, summed at their precision: down, and up (then times
+     * 1 + 2^(TAB_HI_BITS - pt)) */
+    mpfr_t Rtlo, Rtup, et;
+    mpfr_inits2(p + TAB_EXTRA, Rtlo, Rtup, et, (mpfr_ptr)0);
+    mpfr_set_ui(Rtlo, 0, MPFR_RNDN);
+    mpfr_set_ui(Rtup, 0, MPFR_RNDN);
+    int any_tab = 0;
     /* Upper bound without a second exponential per term: with tlo = RNDD(t_j) and
      * elo = RNDD(exp(tlo)) > 0,
      *   exp(t_j) <= exp(tlo) exp(ulp(tlo)) <= nextabove(elo) (1 + 2 ulp(tlo))
@@ -342,6 +552,26 @@ static int level_ensure(em_oracle *o, int k)
     for (size_t j = 0; j < o->n; j++) {
         if (o->cls[j] != CL_OTHER)
             continue;
+        unsigned long mj;
+        if (tab && tab_m(o, j, &mj)) {
+            mpfr_srcptr ej = tab_exp_lo(o, tab, mj, et); /* > 0: |t_j| < 2^40 */
+            mpfr_add(Rtlo, Rtlo, ej, MPFR_RNDD);
+            mpfr_add(Rtup, Rtup, ej, MPFR_RNDU);
+            mpfr_set(elo, ej, MPFR_RNDD);
+            any_tab = 1;
+            if (L->Eexp) {
+                mpfr_exp_t ee = mpfr_get_exp(elo);
+                if (ee <= E_NONE || ee > INT32_MAX) {
+                    L->Eexp[j] = E_NONE; /* attempt() recomputes it by mpfr_exp */
+                } else {
+                    L->Etab[j] = 1;
+                    L->Eexp[j] = (int32_t)ee;
+                    memcpy(L->Elimbs + j * L->Enl, mpfr_custom_get_significand(elo),
+                           L->Enl * sizeof(mp_limb_t));
+                }
+            }
+            continue;
+        }
         int tern = em_exponent_t_lo(&o->tf, &o->src, j, tlo);
         mpfr_exp(elo, tlo, MPFR_RNDD);
         if (mpfr_zero_p(elo)) {
@@ -382,6 +612,15 @@ static int level_ensure(em_oracle *o, int k)
         mpfr_mul(Rhi, Rhi, tmp, MPFR_RNDU);
     }
     mpfr_add(Rhi, Rhi, Ruf, MPFR_RNDU);
+    if (any_tab) {
+        mpfr_set_ui_2exp(et, 1, TAB_HI_BITS - (long)(p + TAB_EXTRA), MPFR_RNDU);
+        mpfr_add_ui(et, et, 1, MPFR_RNDU); /* exact */
+        mpfr_mul(Rtup, Rtup, et, MPFR_RNDU);
+        mpfr_add(Rhi, Rhi, Rtup, MPFR_RNDU);
+        mpfr_add(Rlo, Rlo, Rtlo, MPFR_RNDD);
+    }
+    mpfr_clears(Rtlo, Rtup, et, (mpfr_ptr)0);
+    tab_free(o, tab);
     mpfr_clears(Rup, Ruf, (mpfr_ptr)0);
     mpfr_add_ui(L->S_lo, Rlo, o->m, MPFR_RNDD);
     mpfr_add_ui(L->S_hi, Rhi, o->m, MPFR_RNDU);
@@ -465,7 +704,7 @@ static void dec_of(const mpfr_t x, int K, char *d, mpfr_exp_t *e, int *neg)
  * satisfies D - 1/2 <= v/U <= D + 1/2 + W, so v rounds to the first K digits of D when
  * T + 1/2 + W < h, and to those plus one unit when T - 1/2 > h (and T + 1/2 + W < 10^G + h).
  * Crossing into the next decade is harmless: the rounding is then 10^e in both readings. */
-static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, int *neg)
+static int dec_direct_str(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, int *neg)
 {
     if (mpfr_zero_p(lo) || mpfr_zero_p(hi) || !mpfr_number_p(lo) || !mpfr_number_p(hi) ||
         mpfr_sgn(lo) != mpfr_sgn(hi))
@@ -521,6 +760,28 @@ static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, i
         ex = e1;
     }
     mpz_set_si(e, (long)ex);
+    return 1;
+}
+
+/* Both ends of a direct interval [lo, hi] (same sign, non-zero) round to the same K-digit
+ * decimal?  Then write it to o->dig1 / e / *neg and return 1.  Each end is rounded exactly
+ * in integer arithmetic (em_dec10.h); rounding being monotone, every value between them
+ * rounds alike.  This decides whenever dec_direct_str does (its guard-digit shortcut
+ * implies that both ends round alike, and its other branch is this same comparison), with
+ * the same digits; dec_direct_str stays for decimal exponents beyond em_dec10's cache. */
+static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, int *neg)
+{
+    if (mpfr_zero_p(lo) || mpfr_zero_p(hi) || !mpfr_number_p(lo) || !mpfr_number_p(hi) ||
+        mpfr_sgn(lo) != mpfr_sgn(hi))
+        return 0;
+    long e1, e2;
+    if (!em_dec10_round(&o->d10, lo, o->q1, &e1) || !em_dec10_round(&o->d10, hi, o->q2, &e2))
+        return dec_direct_str(o, lo, hi, e, neg);
+    if (e1 != e2 || mpz_cmp(o->q1, o->q2) != 0)
+        return 0;
+    *neg = mpfr_sgn(lo) < 0;
+    em_dec10_digits(&o->d10, o->q1, o->dig1);
+    mpz_set_si(e, e1);
     return 1;
 }
 
@@ -811,8 +1072,13 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     }
 
     /* an other candidate: t < 0 */
-    /* q_bounds of t_i, from one division without gcds (em_exponent_t_lo) */
-    if (em_exponent_t_lo(&o->tf, &o->src, i, tlo) != 0) {
+    /* q_bounds of t_i, from one division without gcds (em_exponent_t_lo), or from m_i
+     * when its exp bound came from the tables */
+    const int from_tab = k == 0 && L->Eexp && L->Etab && L->Etab[i];
+    unsigned long mi = 0;
+    if (from_tab && !tab_m(o, i, &mi))
+        return EM_ERR_DOMAIN; /* the utility source changed between calls */
+    if (from_tab ? tab_t_lo(o, mi, tlo) != 0 : em_exponent_t_lo(&o->tf, &o->src, i, tlo) != 0) {
         mpfr_set(thi, tlo, MPFR_RNDN);
         mpfr_nextabove(thi);
     } else {
@@ -831,7 +1097,34 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
         if (st)
             goto out;
     }
-    if (k == 0 && L->Eexp && L->Eexp[i] != E_NONE) {
+    int have_elo = 0;
+    if (from_tab) {
+        /* the stored product of table entries, with the tables' bound (TAB_HI_BITS) */
+        mpfr_t ev;
+        mpfr_custom_init_set(ev, MPFR_REGULAR_KIND, L->Eexp[i], p, L->Elimbs + i * L->Enl);
+        mpfr_set(elo, ev, MPFR_RNDN); /* same precision: exact */
+        mpfr_set(ehi, elo, MPFR_RNDN);
+        mpfr_nextabove(ehi);
+        mpfr_set_prec(tmp, p + TAB_EXTRA);
+        mpfr_set_ui_2exp(tmp, 1, TAB_HI_BITS - (long)(p + TAB_EXTRA), MPFR_RNDU);
+        mpfr_add_ui(tmp, tmp, 1, MPFR_RNDU); /* exact */
+        mpfr_mul(ehi, ehi, tmp, MPFR_RNDU);
+        mpfr_set_prec(tmp, p);
+        mpfr_div(plo, elo, L->S_hi, MPFR_RNDD);
+        mpfr_div(phi, ehi, L->S_lo, MPFR_RNDU);
+        if (decided(o, plo, phi, e, &neg, &pd)) {
+            pdone = 1;
+            st = emit_prob(o, o->dig1, e, &flags);
+            goto out;
+        }
+        /* the exponential's own bound is a hair narrower when t_i is a dyadic: try it
+         * before the next level's pass */
+        mpfr_exp(elo, tlo, MPFR_RNDD);
+        have_elo = 1;
+    }
+    if (have_elo) {
+        /* elo is set */
+    } else if (k == 0 && L->Eexp && L->Eexp[i] != E_NONE) {
         mpfr_t ev;
         mpfr_custom_init_set(ev, MPFR_REGULAR_KIND, L->Eexp[i], p, L->Elimbs + i * L->Enl);
         mpfr_set(elo, ev, MPFR_RNDN); /* same precision: exact */

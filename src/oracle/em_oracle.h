@@ -60,7 +60,8 @@ int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t
 
 /* The same with the utilities read through src (em_usrc.h) when needed, never all held as
  * rationals: about 21 bytes per candidate (classes, and exp bounds kept at the first
- * precision) besides the caller's storage.  src must stay valid until em_oracle_free. */
+ * precision; one more when the exponent tables of em_oracle.c are used) besides the
+ * caller's storage.  src must stay valid until em_oracle_free. */
 int em_oracle_new_src(size_t n, const em_usrc *src, const unsigned char *excluded,
                       const mpq_t eps, const mpq_t delta, int variant, int digits,
                       em_oracle **out);

@@ -1,0 +1,49 @@
+/* em_dec10.h: exact K-digit decimal rounding of MPFR numbers in integer arithmetic.
+ *
+ * The oracle decides a K-digit result by rounding both ends of a certified interval and
+ * comparing (rounding is monotone).  mpfr_get_str does that rounding, but through its own
+ * MPFR approximation of 10^s at each call (most of the oracle's time at 10^6 candidates).
+ * Here |x| = M 2^E (M the significand as an integer, exact) is scaled by an exact power
+ * 10^s kept in a cache, and q = round(|x| 10^s) is taken with an integer shift or
+ * division: the same correctly rounded digits (round to nearest, ties to even, as
+ * mpfr_get_str with MPFR_RNDN), with no approximation anywhere.
+ */
+#ifndef EM_DEC10_H
+#define EM_DEC10_H
+
+#include <gmp.h>
+#include <mpfr.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* |s| above this (decimal exponents beyond about +-1000 at 40 digits): em_dec10_round
+ * declines and the caller converts with mpfr_get_str. */
+#define EM_DEC10_MAX_SCALE 1200
+
+typedef struct em_dec10 {
+    int K;
+    mpz_t M, a, r, pK, pK1; /* scratch; 10^K, 10^(K-1) */
+    mpz_t *pw;              /* pw[s] = 10^s for s < npw (built on demand) */
+    int npw;
+} em_dec10;
+
+/* K >= 1.  Returns 0, or EM_ERR_NOMEM with nothing to clear. */
+int em_dec10_init(em_dec10 *c, int K);
+void em_dec10_clear(em_dec10 *c);
+
+/* The K-digit round-to-nearest (ties to even) decimal of |x|: q in [10^(K-1), 10^K) and
+ * *ex with |x| ~ q 10^(*ex - K), i.e. |x| ~ 0.q 10^*ex (mpfr_get_str's convention).
+ * Returns 1, or 0 (q, *ex unspecified) when x is zero, not a number, or its decimal
+ * exponent is beyond the cached scales. */
+int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex);
+
+/* The K digits of q in [10^(K-1), 10^K) (em_dec10_round's result) into d, with a final
+ * NUL: mpz_get_str's string, without its allocation. */
+void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

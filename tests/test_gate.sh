@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# tests/test_gate.sh: the proof gate's own tests (make gate-test, part of make check).
+#
+# A gate that cannot fail is worthless, so each case plants one defect in a private copy of
+# spec/, src/, proofs/ and runs the real proofs/verify.sh there: it must exit 1 with the
+# message that names the defect.  A control run of the untouched copy must pass (exit 3,
+# "PARTIAL": EM_VERIFY_ONLY restricts the run to one small step, which is never the gate
+# itself), so a failure below is caused by the plant, not by the copy.  The WP cases use the
+# step 'score-misc' (155 goals, a few seconds); the planted contracts are false, so no prover
+# can prove them however long it runs.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/em-gate.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pass=0 failed=0
+
+fresh() { # a new copy of what the gate reads
+  rm -rf "$work/tree"; mkdir -p "$work/tree"
+  cp -a "$root/spec" "$root/src" "$root/proofs" "$root/README.md" "$work/tree/"
+}
+
+# expect NAME RC PATTERN -- command...: run in the copy, check exit status and output
+expect() {
+  local name=$1 want=$2 pat=$3; shift 4
+  local out="$work/$name.out" rc=0
+  (cd "$work/tree" && "$@") >"$out" 2>&1 || rc=$?
+  if [ "$rc" = "$want" ] && grep -qE -- "$pat" "$out"; then
+    echo "gate-test: ok    $name (exit $rc: $(grep -oE -m1 -- "$pat" "$out"))"
+    pass=$((pass + 1))
+  else
+    echo "gate-test: FAIL  $name: expected exit $want and /$pat/, got exit $rc; output:"
+    sed 's/^/    /' "$out" | tail -15
+    failed=$((failed + 1))
+  fi
+}
+
+plant() { # file perl-substitution: edit the copy, and insist that the edit happened
+  local f="$work/tree/$1"
+  cp "$f" "$f.orig"
+  perl -0pi -e "$2" "$f"
+  if cmp -s "$f" "$f.orig"; then echo "gate-test: FAIL  the plant '$2' did not change $1"; exit 1; fi
+}
+
+only_misc=(env EM_VERIFY_ONLY=score-misc bash proofs/verify.sh)
+
+# 0. control: the untouched copy passes the step (exit 3 = partial run passed)
+fresh
+expect control 3 "score-misc': 155/155 goals proved" -- "${only_misc[@]}" replay
+
+# 1. broken code against its contract (update: the provers run on the changed goals)
+fresh
+plant src/core/em_score_rr.c 's/x == 0 \? beta : gamma/x == 0 ? gamma : beta/'
+expect broken-contract 1 "goals not proved|goal is not proved" -- "${only_misc[@]}" update
+
+# 2. a false lemma (update)
+fresh
+plant proofs/lemmas/ScoreMisc_lemmas.h 's/== \\abs\(beta - gamma\);/== \\abs(beta - gamma) + 1;/'
+expect false-lemma 1 "goals not proved|goal is not proved" -- "${only_misc[@]}" update
+
+# 3. an inconsistent precondition: every goal is then provable, only the smoke test sees it
+fresh
+plant src/core/em_score_rr.h 's/(requires valid_u:[^;]*;)/$1\n    requires planted: x > 0 \&\& x < 0;/'
+expect smoke-test 1 "smoke test failed" -- "${only_misc[@]}" update
+
+# 4. a stale cache: a lemma changed into a weaker, still true one (df >= 1 for df >= 0) has
+#    no cached proof, and a replay runs no prover
+fresh
+plant proofs/lemmas/ScoreMisc_lemmas.h 's/Laplace_Tight: \\forall integer f, df; df >= 0 ==>/Laplace_Tight: \\forall integer f, df; df >= 1 ==>/'
+expect stale-cache 1 "not in the WP cache|goals not proved" -- "${only_misc[@]}" replay
+
+# 5. a cache emptied of its entries
+fresh
+rm -f "$work/tree/proofs/wp-session/score-misc/cache/"*.json
+expect empty-cache 1 "not in the WP cache|goals not proved" -- "${only_misc[@]}" replay
+
+# 6. a planted axiom in the ACSL (static check, before any prover)
+fresh
+printf '/*@ axiomatic Planted { axiom planted_false: \\false; } */\n' >>"$work/tree/spec/ScoreRR.acsl"
+expect planted-axiom 1 "axiom/admit/assume in the verified core" -- "${only_misc[@]}" replay
+
+# 7. a planted admit in a WhyML theorem (the theorems' static check)
+fresh
+plant proofs/theorems/Shift.mlw 's/(\n\s*end\s*)$/\n  let lemma planted_admit () ensures { 1 = 2 } = admit ()$1/'
+expect planted-admit 1 "forbidden construct|unexpected meta" -- env EM_VERIFY_ONLY=theorems bash proofs/verify.sh replay
+
+# 8. a literal this Frama-C misreads (1e6 read as 1.6)
+fresh
+printf '/* a bound of 1e6 */\n' >>"$work/tree/spec/ScoreRR.acsl"
+expect float-literal 1 "ambiguous float literal" -- "${only_misc[@]}" replay
+
+# 9. a missing prover: z3 absent from PATH
+fresh
+mkdir -p "$work/bin"
+for t in /usr/bin/*; do
+  b=$(basename "$t"); [ "$b" = z3 ] || ln -sf "$t" "$work/bin/$b"
+done
+nopath=$(tr ':' '\n' <<<"$PATH" | grep -vxE '/usr/bin|/bin|/usr/local/bin' | paste -sd: -)
+if PATH="$work/bin:$nopath" command -v z3 >/dev/null; then
+  echo "gate-test: FAIL  could not hide z3 from PATH"; failed=$((failed + 1))
+else
+  expect missing-prover 1 "'z3' is not installed" -- env PATH="$work/bin:$nopath" "${only_misc[@]}" replay
+fi
+
+# 10. a prover why3 does not know (the project configuration lost CVC5)
+fresh
+plant proofs/why3/why3.conf.in 's/\[prover\][^\[]*?version = "1\.0\.3"[^\[]*//s'
+expect unknown-prover 1 "prover 'CVC5 1.0.3' not found" -- "${only_misc[@]}" replay
+
+echo "gate-test: $pass passed, $failed failed"
+[ "$failed" -eq 0 ]
