@@ -36,8 +36,8 @@ REQUIRED_PEERS = [("numpy_oneshot", 7), ("numpy_oneshot", 1000), ("numpy_oneshot
 
 # What each figure is, for the README (mk/bench.sh, stats/bench_speed.c, bench_peers.py).
 DESCRIPTIONS = {
-    "float_oneshot": "float path: em_logweights + em_weights_fixed + em_sample_fixed (prepare + one draw)",
-    "float_many": "float path: one draw from a cumulative table prepared once (em_uniform_below + em_select_cumulative, as the float sampler from its second draw)",
+    "float_oneshot": "float path: em_weights_fixed_u (em_logweights + em_weights_fixed in one pass) + em_sample_fixed (prepare + one draw)",
+    "float_many": "float path: one draw of 1000 from a cumulative table prepared once, in one em_sample_cumulative_many call (as the float sampler draws many)",
     "exact_oneshot": "exact sampler from the doubles: em_exact_new_d + one em_exact_sample + free",
     "exact_oneshot_q": "exact sampler from rationals: em_exact_new + one em_exact_sample + free",
     "oracle_probs_40d": "finite oracle: every candidate's probability to 40 digits",

@@ -6,11 +6,13 @@
  * V is microseconds per operation, the median of several timed batches after one warm-up
  * operation (details on standard error), in CPU time (BENCH_CLOCK=wall: wall time).  The figures go through the library's own
  * functions, so whatever the library gains shows here unchanged:
- *   float_oneshot     prepare + one draw: em_logweights + em_weights_fixed +
- *                     em_sample_fixed, eps = delta = 1, standard variant, into buffers the
- *                     caller allocated once (as a program drawing repeatedly would)
- *   float_many        one draw from a table prepared once (em_uniform_below +
- *                     em_select_cumulative, as the float sampler from its second draw)
+ *   float_oneshot     prepare + one draw: em_weights_fixed_u (em_logweights + em_weights_fixed
+ *                     in one pass, as the float sampler prepares) + em_sample_fixed, eps =
+ *                     delta = 1, standard variant, into buffers the caller allocated once
+ *                     (as a program drawing repeatedly would)
+ *   float_many        one draw of FLOAT_MANY_K from a table prepared once, in one call of
+ *                     em_sample_cumulative_many (as the float sampler draws many); the time
+ *                     is per draw
  *   exact_oneshot     em_exact_new_d on the float figures' doubles + one em_exact_sample +
  *                     em_exact_free (exact for the reals the doubles denote)
  *   exact_oneshot_q   the same through the rational constructor em_exact_new (the
@@ -46,6 +48,9 @@
  * on an idle machine both clocks agree).  BENCH_CLOCK=wall measures wall time. */
 static clockid_t clock_id = CLOCK_PROCESS_CPUTIME_ID;
 
+/* operations per call of the figure's op (float_many: a batch of draws) */
+static double ops_per_call = 1;
+
 static double now(void)
 {
     struct timespec ts;
@@ -78,9 +83,7 @@ static int op_float_oneshot(ctx *c)
 {
     size_t argmax, r;
     uint64_t scale;
-    int st = em_logweights(c->n, c->u, 1.0, 1.0, EM_STANDARD, c->lw, &argmax);
-    if (st == EM_OK)
-        st = em_weights_fixed(c->n, c->lw, c->W, &c->total, &scale);
+    int st = em_weights_fixed_u(c->n, c->u, 1.0, 1.0, EM_STANDARD, c->W, &c->total, &scale, &argmax);
     if (st == EM_OK)
         st = em_sample_fixed(c->n, c->W, c->total, &c->rng, &r);
     if (st != EM_OK)
@@ -89,15 +92,17 @@ static int op_float_oneshot(ctx *c)
     return 0;
 }
 
-/* as the library's float sampler from its second draw: a uniform below the total, then the
- * proven binary search in the cumulative table built once */
+/* as the library's float sampler draws many: FLOAT_MANY_K draws in one call (a uniform
+ * below the total, then the proven binary search in the cumulative table built once) */
+#define FLOAT_MANY_K 1000
+static size_t many_out[FLOAT_MANY_K];
+
 static int op_float_many(ctx *c)
 {
-    uint64_t t;
-    int st = em_uniform_below(&c->rng, c->total, &t);
+    int st = em_sample_cumulative_many(c->n, c->C, &c->rng, FLOAT_MANY_K, many_out);
     if (st != EM_OK)
         return fail("float_many", st);
-    c->sink += (double)em_select_cumulative(c->n, c->C, t);
+    c->sink += (double)many_out[FLOAT_MANY_K - 1];
     return 0;
 }
 
@@ -231,7 +236,7 @@ static int measure(ctx *c, op_fn op, double *median, double *lo, double *hi, int
         for (long k = 0; k < iters; k++)
             if (op(c))
                 return 1;
-        t[r] = (now() - t0) / (double)iters;
+        t[r] = (now() - t0) / (double)iters / ops_per_call;
     }
     qsort(t, (size_t)reps, sizeof t[0], cmp_double);
     *median = t[reps / 2];
@@ -337,6 +342,7 @@ int main(int argc, char **argv)
             return fail("float_many: prepare", EM_ERR_NOMEM);
         em_cumulative(c.n, c.W, c.C);
         op = op_float_many;
+        ops_per_call = FLOAT_MANY_K;
     } else if (!strcmp(name, "exact_oneshot")) {
         op = op_exact_oneshot;
     } else if (!strcmp(name, "exact_oneshot_q")) {

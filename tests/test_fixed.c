@@ -1,5 +1,6 @@
 /* test_fixed.c: em_weights_fixed (src/core/em_fixed.h): the scale, the arg-max,
- * the support, the sum bound, and the distance to the exact distribution. */
+ * the support, the sum bound, and the distance to the exact distribution; and
+ * em_weights_fixed_u, the same weights from the utilities in one call. */
 #include "em_check_main.h"
 #include "em_test_util.h"
 
@@ -269,6 +270,124 @@ START_TEST(errors)
 }
 END_TEST
 
+/* ------------------------------------------------------- em_weights_fixed_u */
+
+/* em_weights_fixed_u against em_logweights then em_weights_fixed (each tested against
+   MPFR above and in test_logweights.c): the same status, and on EM_OK the same weights,
+   total, scale and arg-max, bit for bit; and the contract's own facts, checked here. */
+static void check_fused(const char *label, size_t n, const double *u, double eps, double delta,
+                        int variant)
+{
+    double *lw = malloc(n * sizeof *lw);
+    uint64_t *W1 = malloc(n * sizeof *W1), *W2 = malloc(n * sizeof *W2);
+    ck_assert(lw && W1 && W2);
+    size_t am1 = 0, am2 = 0;
+    uint64_t t1 = 0, t2 = 0, s1 = 0, s2 = 0;
+    int st1 = em_logweights(n, u, eps, delta, variant, lw, &am1);
+    if (st1 == EM_OK)
+        st1 = em_weights_fixed(n, lw, W1, &t1, &s1);
+    int st2 = em_weights_fixed_u(n, u, eps, delta, variant, W2, &t2, &s2, &am2);
+    EM_T_REQUIRE(st1 == st2, "%s: status %d, two calls %d", label, st2, st1);
+    if (st1 == EM_OK) {
+        EM_T_REQUIRE(am1 == am2 && t1 == t2 && s1 == s2, "%s: argmax %zu/%zu total %llu/%llu",
+                     label, am2, am1, (unsigned long long)t2, (unsigned long long)t1);
+        EM_T_REQUIRE(memcmp(W1, W2, n * sizeof *W1) == 0, "%s: weights differ", label);
+        EM_T_REQUIRE(s2 == expected_scale(n) && W2[am2] == s2 && t2 >= 1 && t2 <= (1ULL << 63),
+                     "%s: scale, arg-max weight or total", label);
+        uint64_t sum = 0;
+        for (size_t i = 0; i < n; i++)
+            sum += W2[i];
+        EM_T_REQUIRE(sum == t2, "%s: total is not the sum", label);
+    }
+    free(lw);
+    free(W1);
+    free(W2);
+}
+
+START_TEST(fused_same_as_two_calls)
+{
+    const double counts[] = EM_MARITAL_COUNTS;
+    double m[EM_MARITAL_N];
+    for (size_t i = 0; i < EM_MARITAL_N; i++)
+        m[i] = counts[i] / 1000.0;
+    const double eps[] = {1e-12, 1e-3, 0.5, 1.0, 7.0, 1e3, 1e12};
+    for (size_t e = 0; e < N_OF(eps); e++)
+        for (int v = 0; v < 2; v++) {
+            check_fused("marital", EM_MARITAL_N, m, eps[e], 1.0, v);
+            check_fused("marital raw", EM_MARITAL_N, counts, eps[e], 3.0, v);
+        }
+    /* the block edges (EM_EXP_BLOCK = 64), the arg-max in a later block, ties, the zeros,
+       exclusions, tiny and non-tiny blocks side by side */
+    const size_t ns[] = {1, 2, 3, 4, 5, 63, 64, 65, 127, 128, 129, 1000, 4099};
+    double *u = malloc(5000 * sizeof *u);
+    ck_assert(u != NULL);
+    for (size_t q = 0; q < N_OF(ns); q++) {
+        size_t n = ns[q];
+        for (size_t i = 0; i < n; i++)
+            u[i] = -(double)((i * 7919) % 1009) / 13.0;
+        u[n / 2] = 5.0; /* the arg-max, late */
+        check_fused("mixed", n, u, 1.0, 1.0, EM_STANDARD);
+        check_fused("mixed monotone", n, u, 0.25, 2.0, EM_MONOTONE);
+        for (size_t i = 0; i < n; i += 5)
+            u[i] = -HUGE_VAL;
+        check_fused("mixed with exclusions", n, u, 1.0, 1.0, EM_STANDARD);
+        for (size_t i = 0; i < n; i++)
+            u[i] = i % 3 == 0 ? -0.0 : i % 3 == 1 ? 0.0 : -1.0;
+        check_fused("signed zeros", n, u, 1.0, 1.0, EM_STANDARD);
+        for (size_t i = 0; i < n; i++)
+            u[i] = -(double)i / 1000.0; /* the benchmark's utilities: tiny blocks past 88000 */
+        check_fused("bench", n, u, 1.0, 1.0, EM_STANDARD);
+    }
+    free(u);
+    /* huge magnitudes: the halving path, -DBL_MAX and DBL_MAX together */
+    const double h[] = {1e300, -1e300, 0.0, 5e299, -HUGE_VAL, DBL_MAX, -DBL_MAX, 1e-300};
+    const double heps[] = {1e-300, 1e-12, 1.0, 1e12, 1e300};
+    for (size_t e = 0; e < N_OF(heps); e++)
+        for (int v = 0; v < 2; v++)
+            check_fused("huge", N_OF(h), h, heps[e], 1.0, v);
+    /* n = 10^5 with the tiny fast path through most blocks */
+    size_t big = 100000;
+    double *b = malloc(big * sizeof *b);
+    ck_assert(b != NULL);
+    for (size_t i = 0; i < big; i++)
+        b[i] = -(double)i / 1000.0;
+    check_fused("1e5", big, b, 1.0, 1.0, EM_STANDARD);
+    free(b);
+}
+END_TEST
+
+START_TEST(fused_errors)
+{
+    const double u[3] = {0, -1, -2};
+    uint64_t W[3] = {9, 9, 9}, total = 9, scale = 9;
+    size_t am = 9;
+    ck_assert_int_eq(em_weights_fixed_u(3, NULL, 1, 1, EM_STANDARD, W, &total, &scale, &am), EM_ERR_NULL);
+    ck_assert_int_eq(em_weights_fixed_u(3, u, 1, 1, EM_STANDARD, NULL, &total, &scale, &am), EM_ERR_NULL);
+    ck_assert_int_eq(em_weights_fixed_u(3, u, 1, 1, EM_STANDARD, W, NULL, &scale, &am), EM_ERR_NULL);
+    ck_assert_int_eq(em_weights_fixed_u(3, u, 1, 1, EM_STANDARD, W, &total, NULL, &am), EM_ERR_NULL);
+    ck_assert_int_eq(em_weights_fixed_u(3, u, 1, 1, EM_STANDARD, W, &total, &scale, NULL), EM_ERR_NULL);
+    ck_assert_int_eq(em_weights_fixed_u(0, u, 1, 1, EM_STANDARD, W, &total, &scale, &am), EM_ERR_EMPTY);
+    ck_assert_int_eq(em_weights_fixed_u(EM_N_MAX + 1, u, 1, 1, EM_STANDARD, W, &total, &scale, &am),
+                     EM_ERR_TOO_MANY);
+    ck_assert_int_eq(em_weights_fixed_u(3, u, 0.0, 1, EM_STANDARD, W, &total, &scale, &am), EM_ERR_EPSILON);
+    ck_assert_int_eq(em_weights_fixed_u(3, u, 1, -1, EM_STANDARD, W, &total, &scale, &am),
+                     EM_ERR_SENSITIVITY);
+    ck_assert_int_eq(em_weights_fixed_u(3, u, 1, 1, 7, W, &total, &scale, &am), EM_ERR_VARIANT);
+    ck_assert(W[0] == 9 && W[1] == 9 && W[2] == 9 && total == 9 && scale == 9 && am == 9);
+    const double nan_u[] = {0, NAN, HUGE_VAL}, inf_u[] = {0, HUGE_VAL, NAN};
+    const double ex[] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    ck_assert_int_eq(em_weights_fixed_u(3, nan_u, 1, 1, EM_STANDARD, W, &total, &scale, &am), EM_ERR_NAN);
+    ck_assert_int_eq(em_weights_fixed_u(3, inf_u, 1, 1, EM_STANDARD, W, &total, &scale, &am), EM_ERR_POS_INF);
+    ck_assert_int_eq(em_weights_fixed_u(3, ex, 1, 1, EM_STANDARD, W, &total, &scale, &am),
+                     EM_ERR_ALL_EXCLUDED);
+    /* and the errors agree with the two-call path in its order */
+    check_fused("nan", 3, nan_u, 1, 1, EM_STANDARD);
+    check_fused("inf", 3, inf_u, 1, 1, EM_STANDARD);
+    check_fused("excluded", 3, ex, 1, 1, EM_MONOTONE);
+    check_fused("nan, bad eps", 3, nan_u, -1, 1, EM_STANDARD);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("fixed");
@@ -283,6 +402,8 @@ static Suite *suite(void)
     tcase_add_test(tc, large_n);
     tcase_add_test(tc, any_double_bounded);
     tcase_add_test(tc, errors);
+    tcase_add_test(tc, fused_same_as_two_calls);
+    tcase_add_test(tc, fused_errors);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -91,6 +91,21 @@ START_TEST(huge_utilities)
     const double c[] = {-DBL_MAX, DBL_MAX, DBL_MAX, 0.0};
     em_t_check_case("DBL_MAX tie", N_OF(c), c, 1.0, 1.0, EM_STANDARD);
     em_t_check_case("DBL_MAX tie eps 1e-12", N_OF(c), c, 1e-12, 1e3, EM_MONOTONE);
+    /* the first pass's lane sums overflow (+inf in lane 0, -inf in lane 1: NaN),
+       which sends it to the error scan; it finds no error and the result stands */
+    const double d[] = {DBL_MAX, -INF, 0.0, 1.0, DBL_MAX, -DBL_MAX, 2.0, 3.0, 1e300};
+    em_t_check_case("lane sums overflow", N_OF(d), d, 1.0, 1.0, EM_STANDARD);
+    ck_assert_int_eq(em_logweights(N_OF(d), d, 1.0, 1.0, EM_STANDARD, lw, &am), EM_OK);
+    ck_assert_uint_eq(am, 0);
+    /* a long run (several lanes and blocks) with a few finite utilities below
+       -2^1022 among exclusions and ordinary ones: those take the halving path */
+    double e[300];
+    for (size_t i = 0; i < N_OF(e); i++)
+        e[i] = i % 37 == 5 ? -DBL_MAX * (1.0 - (double)i * 0x1p-20) : i % 11 == 3 ? -INF
+                                                                   : -(double)i / 7.0;
+    em_t_check_case("run with values below -2^1022", N_OF(e), e, 1.0, 1.0, EM_STANDARD);
+    em_t_check_case("run with values below -2^1022, eps 1e-300", N_OF(e), e, 1e-300, 1.0,
+                    EM_MONOTONE);
 }
 END_TEST
 
@@ -333,6 +348,11 @@ START_TEST(errors_utilities)
     const double inf_at[3][3] = {{INF, 1, 2}, {1, INF, 2}, {-INF, -INF, INF}};
     for (int k = 0; k < 3; k++)
         ck_assert_int_eq(em_logweights(3, inf_at[k], 1, 1, EM_STANDARD, lw, &am), EM_ERR_POS_INF);
+    /* the first NaN or +inf in index order decides, also past the lanes' first pass */
+    const double inf_nan[] = {1, 2, 3, 4, 5, INF, 7, NAN, 9};
+    ck_assert_int_eq(em_logweights(N_OF(inf_nan), inf_nan, 1, 1, EM_STANDARD, lw, &am), EM_ERR_POS_INF);
+    const double nan_inf[] = {1, 2, 3, 4, 5, NAN, 7, INF, 9};
+    ck_assert_int_eq(em_logweights(N_OF(nan_inf), nan_inf, 1, 1, EM_STANDARD, lw, &am), EM_ERR_NAN);
     const double all_ex[] = {-INF, -INF, -INF};
     ck_assert_int_eq(em_logweights(3, all_ex, 1, 1, EM_STANDARD, lw, &am), EM_ERR_ALL_EXCLUDED);
     ck_assert_int_eq(em_logweights(1, all_ex, 1, 1, EM_MONOTONE, lw, &am), EM_ERR_ALL_EXCLUDED);

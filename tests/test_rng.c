@@ -1,6 +1,7 @@
 /* test_rng.c: the random sources behind em_rng_u64 (src/trusted/em_rng.c):
  * ChaCha20 streams (deterministic, and equal to libsodium's RFC 8439 keystream under
- * the documented key derivation), the refill boundary, the OS source, scripts. */
+ * the documented key derivation), the refill boundary, the OS source, scripts, and
+ * em_rng_fill (the same words as em_rng_u64, word for word). */
 #include "em_check_main.h"
 #include <sodium.h>
 
@@ -231,6 +232,83 @@ START_TEST(null_and_bad_kind)
 }
 END_TEST
 
+START_TEST(chacha_fill_equals_words)
+{
+    /* em_rng_fill after s single words, k words at once: libsodium's keystream words
+       s .. s + k - 1 (the reference), and the same state after as k em_rng_u64 calls
+       (the next single word is word s + k).  The (s, k) cover a run inside the buffer,
+       its exact end, a refill, whole buffers written straight to out, and a tail. */
+    const size_t per = EM_RNG_BUFSZ / 8;
+    const size_t cases[][2] = {{0, 1}, {0, per}, {0, per + 1}, {3, 5}, {per - 1, 1},
+                               {per - 1, 2}, {5, per - 5}, {5, 3 * per + 7}, {0, 4 * per},
+                               {per, 2 * per}, {17, 1000}};
+    enum { MAXW = 2000 };
+    static uint64_t want[MAXW + 1], got[MAXW];
+    reference_words(11, 0, 0, want, MAXW + 1);
+    for (size_t c = 0; c < N_OF(cases); c++) {
+        size_t s0 = cases[c][0], k = cases[c][1];
+        ck_assert(s0 + k < MAXW);
+        em_rng rng;
+        ck_assert_int_eq(em_rng_init_chacha(&rng, 11), EM_OK);
+        uint64_t x;
+        for (size_t i = 0; i < s0; i++)
+            ck_assert_int_eq(em_rng_u64(&rng, &x), EM_OK);
+        ck_assert_int_eq(em_rng_fill(&rng, k, got), EM_OK);
+        for (size_t i = 0; i < k; i++)
+            EM_T_REQUIRE(got[i] == want[s0 + i], "s %zu k %zu: word %zu differs", s0, k, i);
+        ck_assert_uint_eq(rng.words_drawn, s0 + k);
+        ck_assert_int_eq(em_rng_u64(&rng, &x), EM_OK);
+        EM_T_REQUIRE(x == want[s0 + k], "s %zu k %zu: the next word differs", s0, k);
+        /* handed-out bytes of the buffer are wiped, as by em_rng_u64 */
+        for (size_t i = 0; i < rng.pos; i++)
+            EM_T_REQUIRE(rng.buf[i] == 0, "s %zu k %zu: buf[%zu] not wiped", s0, k, i);
+    }
+    /* at the end of a stream: the next nonce, as em_rng_u64 (whole buffers too) */
+    const uint32_t blocks = EM_RNG_BUFSZ / 64;
+    em_rng rng;
+    ck_assert_int_eq(em_rng_init_chacha(&rng, 9), EM_OK);
+    rng.block = UINT32_MAX - blocks + 1;
+    ck_assert_int_eq(em_rng_fill(&rng, 2 * per, got), EM_OK);
+    reference_words(9, 1, 0, want, 2 * per);
+    ck_assert(memcmp(got, want, 2 * per * sizeof got[0]) == 0);
+    ck_assert_uint_eq(rng.nonce, 1);
+    ck_assert_uint_eq(rng.block, 2 * blocks);
+}
+END_TEST
+
+START_TEST(fill_os_and_script)
+{
+    em_rng rng;
+    const size_t per = EM_RNG_BUFSZ / 8;
+    static uint64_t w[3 * (EM_RNG_BUFSZ / 8)];
+    ck_assert_int_eq(em_rng_init_os(&rng), EM_OK);
+    ck_assert_int_eq(em_rng_fill(&rng, 3, w), EM_OK);
+    ck_assert_int_eq(em_rng_fill(&rng, 3 * per - 3, w + 3), EM_OK);
+    ck_assert_uint_eq(rng.words_drawn, 3 * per);
+    size_t zeros = 0; /* a zero word among 192 uniform ones: a 2^-57 event */
+    for (size_t i = 0; i < 3 * per; i++)
+        zeros += w[i] == 0;
+    ck_assert_uint_eq(zeros, 0);
+    /* a script: its words in order; more than are left is an error */
+    const uint64_t words[] = {4, 5, 6, 7};
+    uint64_t out[4] = {0};
+    ck_assert_int_eq(em_rng_init_script(&rng, words, 4), EM_OK);
+    ck_assert_int_eq(em_rng_fill(&rng, 3, out), EM_OK);
+    ck_assert(out[0] == 4 && out[1] == 5 && out[2] == 6);
+    ck_assert_uint_eq(rng.words_drawn, 3);
+    ck_assert_int_eq(em_rng_fill(&rng, 2, out), EM_ERR_RNG);
+    ck_assert_uint_eq(rng.words_drawn, 3);
+    ck_assert_int_eq(em_rng_fill(&rng, 1, out), EM_OK);
+    ck_assert(out[0] == 7);
+    /* NULL, and a source of no kind */
+    ck_assert_int_eq(em_rng_fill(NULL, 1, out), EM_ERR_RNG);
+    ck_assert_int_eq(em_rng_fill(&rng, 1, NULL), EM_ERR_RNG);
+    ck_assert_int_eq(em_rng_init_chacha(&rng, 1), EM_OK);
+    rng.kind = 99;
+    ck_assert_int_eq(em_rng_fill(&rng, 1, out), EM_ERR_RNG);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("rng");
@@ -242,6 +320,8 @@ static Suite *suite(void)
     tcase_add_test(tc, os_source);
     tcase_add_test(tc, script_source);
     tcase_add_test(tc, null_and_bad_kind);
+    tcase_add_test(tc, chacha_fill_equals_words);
+    tcase_add_test(tc, fill_os_and_script);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,4 +1,5 @@
-/* test_uniform.c: em_uniform_below and em_sample_fixed (src/core/em_uniform.h) with
+/* test_uniform.c: em_uniform_below, em_sample_fixed and em_sample_cumulative_many
+ * (src/core/em_uniform.h) with
  * scripted words: rejection on the top bits (never modulo), exact boundaries,
  * retry limits, and the mapping of draws to cells. */
 #include "em_check_main.h"
@@ -365,6 +366,159 @@ START_TEST(sample_pipeline_marital)
 }
 END_TEST
 
+/* ---------------------------------------------------- em_sample_cumulative_many */
+
+/* C = em_cumulative(W) */
+static void cumulate(size_t n, const uint64_t *W, uint64_t *C)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i < n; i++)
+        C[i] = acc += W[i];
+}
+
+START_TEST(many_same_as_single_draws)
+{
+    /* k draws in one call = k calls of em_sample_fixed (em_uniform_below, then em_select's
+       full scan) on the same ChaCha stream: the same cells, the same words consumed, the
+       same next word.  k spans one run, exactly EM_UNIFORM_BATCH, and several runs. */
+    double u[EM_MARITAL_N], lw[EM_MARITAL_N];
+    const double counts[] = EM_MARITAL_COUNTS;
+    for (size_t i = 0; i < EM_MARITAL_N; i++)
+        u[i] = counts[i] / 1000.0;
+    uint64_t marital[EM_MARITAL_N], total, scale;
+    size_t am;
+    ck_assert_int_eq(em_logweights(EM_MARITAL_N, u, 1.0, 1.0, EM_STANDARD, lw, &am), EM_OK);
+    ck_assert_int_eq(em_weights_fixed(EM_MARITAL_N, lw, marital, &total, &scale), EM_OK);
+    const uint64_t big[] = {1ULL << 62, 0, (1ULL << 62) - 1, 1};      /* total 2^63 */
+    const uint64_t odd[] = {0, 3, 0, 1, 1};                           /* total 5: b = 3 */
+    const uint64_t pow2p1[] = {(1ULL << 40), 1};                      /* rejection near 1/2 */
+    const struct { size_t n; const uint64_t *W; } tabs[] = {
+        {EM_MARITAL_N, marital}, {4, big}, {5, odd}, {2, pow2p1}};
+    const size_t ks[] = {1, 2, EM_UNIFORM_BATCH - 1, EM_UNIFORM_BATCH, EM_UNIFORM_BATCH + 1, 5000};
+    enum { KMAX = 5000 };
+    static size_t got[KMAX];
+    for (size_t t = 0; t < N_OF(tabs); t++) {
+        size_t n = tabs[t].n;
+        const uint64_t *W = tabs[t].W;
+        uint64_t C[EM_MARITAL_N], sum = 0;
+        cumulate(n, W, C);
+        for (size_t i = 0; i < n; i++)
+            sum += W[i];
+        for (size_t q = 0; q < N_OF(ks); q++) {
+            size_t k = ks[q];
+            em_rng a, b;
+            ck_assert_int_eq(em_rng_init_chacha(&a, 1000 + q), EM_OK);
+            ck_assert_int_eq(em_rng_init_chacha(&b, 1000 + q), EM_OK);
+            uint64_t skip; /* start inside a buffer */
+            ck_assert_int_eq(em_rng_u64(&a, &skip), EM_OK);
+            ck_assert_int_eq(em_rng_u64(&b, &skip), EM_OK);
+            ck_assert_int_eq(em_sample_cumulative_many(n, C, &a, k, got), EM_OK);
+            for (size_t j = 0; j < k; j++) {
+                size_t want;
+                ck_assert_int_eq(em_sample_fixed(n, W, sum, &b, &want), EM_OK);
+                EM_T_REQUIRE(got[j] == want, "table %zu k %zu: draw %zu is %zu, single %zu", t, k, j,
+                             got[j], want);
+            }
+            EM_T_REQUIRE(a.words_drawn == b.words_drawn, "table %zu k %zu: %llu words, singles %llu",
+                         t, k, (unsigned long long)a.words_drawn, (unsigned long long)b.words_drawn);
+            uint64_t xa, xb;
+            ck_assert_int_eq(em_rng_u64(&a, &xa), EM_OK);
+            ck_assert_int_eq(em_rng_u64(&b, &xb), EM_OK);
+            ck_assert(xa == xb);
+        }
+    }
+}
+END_TEST
+
+START_TEST(many_exact_enumeration)
+{
+    /* W = {1, 2, 0, 3}, C = {1, 3, 3, 6}: m = 6, b = 3.  Every top pattern 0..7 once, in a
+       scrambled order: 6 and 7 rejected (never reduced), each of 0..5 one draw, so the
+       cells come out 1, 2, 0, 3 times: exactly W, the law's numerators over 6. */
+    const uint64_t C[] = {1, 3, 3, 6};
+    const uint64_t v[] = {5, 7, 0, 3, 6, 1, 4, 2};
+    const size_t cell_of[] = {0, 1, 1, 3, 3, 3}; /* t -> the cell with C[i-1] <= t < C[i] */
+    uint64_t words[8];
+    for (size_t i = 0; i < 8; i++)
+        words[i] = top(3, v[i]);
+    em_rng rng;
+    ck_assert_int_eq(em_rng_init_script(&rng, words, 8), EM_OK);
+    size_t out[6];
+    ck_assert_int_eq(em_sample_cumulative_many(4, C, &rng, 6, out), EM_OK);
+    ck_assert_uint_eq(rng.words_drawn, 8);
+    const uint64_t accepted[] = {5, 0, 3, 1, 4, 2};
+    size_t count[4] = {0};
+    for (size_t j = 0; j < 6; j++) {
+        ck_assert_uint_eq(out[j], cell_of[accepted[j]]);
+        count[out[j]]++;
+    }
+    ck_assert_uint_eq(count[0], 1);
+    ck_assert_uint_eq(count[1], 2);
+    ck_assert_uint_eq(count[2], 0);
+    ck_assert_uint_eq(count[3], 3);
+}
+END_TEST
+
+START_TEST(many_retry_limit)
+{
+    /* m = 3 (b = 2): 255 rejections in a row then an acceptance is a draw; 256 in a row
+       fail, also when they straddle the runs of words (k = 3: runs of 3, 2, 2, ... words) */
+    const uint64_t C[] = {1, 2, 3};
+    static uint64_t words[EM_UNIFORM_TRIES + 3];
+    size_t out[3];
+    em_rng rng;
+    for (size_t i = 0; i < EM_UNIFORM_TRIES + 3; i++)
+        words[i] = top(2, 3);
+    words[0] = top(2, 2);                        /* draw 0: cell 2 */
+    words[EM_UNIFORM_TRIES] = top(2, 0);         /* after 255 rejections: cell 0 */
+    words[EM_UNIFORM_TRIES + 1] = top(2, 1);     /* cell 1 */
+    ck_assert_int_eq(em_rng_init_script(&rng, words, EM_UNIFORM_TRIES + 2), EM_OK);
+    ck_assert_int_eq(em_sample_cumulative_many(3, C, &rng, 3, out), EM_OK);
+    ck_assert_uint_eq(out[0], 2);
+    ck_assert_uint_eq(out[1], 0);
+    ck_assert_uint_eq(out[2], 1);
+    ck_assert_uint_eq(rng.words_drawn, EM_UNIFORM_TRIES + 2);
+    /* 256 rejections after the first draw: an error, not a biased value */
+    words[EM_UNIFORM_TRIES] = top(2, 3);
+    words[EM_UNIFORM_TRIES + 1] = top(2, 1);
+    ck_assert_int_eq(em_rng_init_script(&rng, words, EM_UNIFORM_TRIES + 3), EM_OK);
+    ck_assert_int_eq(em_sample_cumulative_many(3, C, &rng, 2, out), EM_ERR_RNG);
+    /* one draw at a time (runs of one word): the same limit */
+    ck_assert_int_eq(em_rng_init_script(&rng, words + 1, EM_UNIFORM_TRIES), EM_OK);
+    ck_assert_int_eq(em_sample_cumulative_many(3, C, &rng, 1, out), EM_ERR_RNG);
+    ck_assert_uint_eq(rng.words_drawn, EM_UNIFORM_TRIES);
+    /* a source that runs out: an error */
+    ck_assert_int_eq(em_rng_init_script(&rng, words, 1), EM_OK);
+    ck_assert_int_eq(em_sample_cumulative_many(3, C, &rng, 2, out), EM_ERR_RNG);
+}
+END_TEST
+
+START_TEST(many_errors_and_one_cell)
+{
+    const uint64_t C[] = {1, 3};
+    const uint64_t Z[] = {0, 0};
+    const uint64_t one[] = {0, 1, 1}; /* total 1: only cell 1, no word drawn */
+    const uint64_t w[] = {0};
+    em_rng rng;
+    size_t out[4] = {99, 99, 99, 99};
+    ck_assert_int_eq(em_rng_init_script(&rng, w, 1), EM_OK);
+    ck_assert_int_eq(em_sample_cumulative_many(2, NULL, &rng, 1, out), EM_ERR_NULL);
+    ck_assert_int_eq(em_sample_cumulative_many(2, C, NULL, 1, out), EM_ERR_NULL);
+    ck_assert_int_eq(em_sample_cumulative_many(2, C, &rng, 1, NULL), EM_ERR_NULL);
+    ck_assert_int_eq(em_sample_cumulative_many(0, C, &rng, 1, out), EM_ERR_EMPTY);
+    ck_assert_int_eq(em_sample_cumulative_many(2, C, &rng, 0, out), EM_ERR_EMPTY);
+    ck_assert_int_eq(em_sample_cumulative_many(2, Z, &rng, 1, out), EM_ERR_DOMAIN);
+    ck_assert_uint_eq(out[0], 99);
+    ck_assert_uint_eq(rng.words_drawn, 0); /* none of these drew a word */
+    ck_assert_int_eq(em_rng_init_script(&rng, NULL, 0), EM_OK);
+    ck_assert_int_eq(em_sample_cumulative_many(3, one, &rng, 4, out), EM_OK);
+    for (size_t j = 0; j < 4; j++)
+        ck_assert_uint_eq(out[j], 1);
+    ck_assert_uint_eq(rng.words_drawn, 0);
+    ck_assert_int_eq(em_sample_cumulative_many(2, C, &rng, 1, out), EM_ERR_RNG);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("uniform");
@@ -383,6 +537,12 @@ static Suite *suite(void)
     tcase_add_test(ts, sample_errors);
     tcase_add_test(ts, sample_pipeline_marital);
     suite_add_tcase(s, ts);
+    TCase *tm = tcase_create("many");
+    tcase_add_test(tm, many_same_as_single_draws);
+    tcase_add_test(tm, many_exact_enumeration);
+    tcase_add_test(tm, many_retry_limit);
+    tcase_add_test(tm, many_errors_and_one_cell);
+    suite_add_tcase(s, tm);
     return s;
 }
 

@@ -49,4 +49,51 @@
  */
 int em_weights_fixed(size_t n, const double *lw, uint64_t *W, uint64_t *total, uint64_t *scale);
 
+/* em_logweights then em_weights_fixed in one call, without the log-weight
+   array: the same W, *total and *scale (bit for bit: the same code computes
+   them, block by block; tests/test_fixed.c compares), and *argmax = the first
+   maximal utility.  The float sampler's preparation: one pass over u fewer and
+   no n-double array written and read back.  Errors: em_logweights's, in its
+   order (EM_ERR_NULL also for a NULL W, total, scale or argmax); on error the
+   outputs are unspecified. */
+/*@ requires valid_u: u == \null || \valid_read(u + (0 .. n - 1));
+    requires valid_W: W == \null || \valid(W + (0 .. n - 1));
+    requires valid_total: total == \null || \valid(total);
+    requires valid_scale: scale == \null || \valid(scale);
+    requires valid_argmax: argmax == \null || \valid(argmax);
+    requires separated: u == \null || W == \null || total == \null || scale == \null ||
+      argmax == \null || \separated(W + (0 .. n - 1), total, scale, argmax, u + (0 .. n - 1));
+    assigns W[0 .. n - 1], *total, *scale, *argmax;
+    behavior null:
+      assumes u == \null || W == \null || total == \null || scale == \null || argmax == \null;
+      assigns \nothing;
+      ensures null: \result == EM_ERR_NULL;
+    behavior empty:
+      assumes u != \null && W != \null && total != \null && scale != \null && argmax != \null &&
+        n == 0;
+      assigns \nothing;
+      ensures empty: \result == EM_ERR_EMPTY;
+    behavior too_many:
+      assumes u != \null && W != \null && total != \null && scale != \null && argmax != \null &&
+        n > EM_N_MAX;
+      assigns \nothing;
+      ensures too_many: \result == EM_ERR_TOO_MANY;
+    behavior in_range:
+      assumes u != \null && W != \null && total != \null && scale != \null && argmax != \null &&
+        1 <= n <= EM_N_MAX;
+      assigns W[0 .. n - 1], *total, *scale, *argmax;
+      ensures status: \result == EM_OK || \result == EM_ERR_EPSILON ||
+        \result == EM_ERR_SENSITIVITY || \result == EM_ERR_VARIANT ||
+        \result == EM_ERR_NAN || \result == EM_ERR_POS_INF || \result == EM_ERR_ALL_EXCLUDED;
+      ensures fixed: \result == EM_OK ==> FixedWeights(W, n, *scale);
+      ensures argmax: \result == EM_OK ==> *argmax < n && W[*argmax] == *scale;
+      ensures sum: \result == EM_OK ==> *total == Sum(W, n);
+      ensures bounded: \result == EM_OK ==> *total <= 9223372036854775808;
+      ensures positive: \result == EM_OK ==> *total >= 1;
+    complete behaviors;
+    disjoint behaviors;
+ */
+int em_weights_fixed_u(size_t n, const double *u, double eps, double delta, int variant,
+                       uint64_t *W, uint64_t *total, uint64_t *scale, size_t *argmax);
+
 #endif

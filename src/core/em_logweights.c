@@ -1,5 +1,6 @@
 #include "em_base.h"
 #include "core/em_logweights.h"
+#include "core/em_logweights_priv.h"
 #include "core/em_params.h"
 #include "trusted/em_libm.h"
 
@@ -56,74 +57,80 @@ static double scaled_logweight(double ui, double umax, double ratio, double c)
     return r;
 }
 
-int em_logweights(size_t n, const double *u, double eps, double delta, int variant,
-                  double *lw, size_t *argmax)
+/* em_logweights up to the log-weights (its contract in em_logweights_priv.h). */
+int em_lw_setup(size_t n, const double *u, double eps, double delta, int variant,
+                size_t *best_out, em_lw_scale *sc)
 {
-    if (u == NULL || lw == NULL || argmax == NULL)
-        return EM_ERR_NULL;
-    if (n == 0)
-        return EM_ERR_EMPTY;
-    if (n > EM_N_MAX)
-        return EM_ERR_TOO_MANY;
     int st = em_check_params(eps, delta, variant);
     if (st != EM_OK)
         return st;
 
-    /* The first arg-max, in four interleaved lanes (index mod 4) so that
-       the compare-and-select chains run in parallel; the lanes are merged with
-       ties to the smaller index, which is the first arg-max of the whole.
-       NaN and +inf are still reported at the first such index. */
-#define EM_LANE_STEP(b, m, j)                                                  \
-    {                                                                          \
-        double x = u[j];                                                       \
-        if (x != x)                                                            \
-            return EM_ERR_NAN;                                                 \
-        if (x > 0x1.fffffffffffffp1023)                                        \
-            return EM_ERR_POS_INF;                                             \
-        if (!(x < -0x1.fffffffffffffp1023) && (b == n || x > m)) {             \
-            b = j; /* -inf (excluded) is skipped */                            \
-            m = x;                                                             \
-        }                                                                      \
-    }
-    size_t b0 = n, b1 = n, b2 = n, b3 = n; /* n: no finite utility seen yet */
-    double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;
+    /* The largest utility, in four interleaved lanes (index mod 4) whose chains
+       run in parallel: `x > m ? x : m` is one maxsd, and skips NaN and -inf
+       (excluded) whatever the lane holds.  Beside it a plain sum per lane, which
+       is NaN if any u[j] is NaN (or on +inf meeting -inf); +inf shows as the
+       maximum.  Either sends us to the scan below for the first NaN or +inf, in
+       index order, as the errors are reported (a sum that overflowed finite
+       values into NaN finds nothing there and goes on).  No branch per element. */
+    double m0 = u[0], m1 = u[0], m2 = u[0], m3 = u[0];
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
     size_t pos = 0;
     /*@ loop invariant range: 0 <= pos <= n;
-        loop invariant lanes: (b0 == n || b0 < pos) && (b1 == n || b1 < pos) &&
-                              (b2 == n || b2 < pos) && (b3 == n || b3 < pos);
-        loop assigns pos, b0, b1, b2, b3, m0, m1, m2, m3;
+        loop assigns pos, m0, m1, m2, m3, s0, s1, s2, s3;
         loop variant n - pos; */
     while (n - pos >= 4) {
-        EM_LANE_STEP(b0, m0, pos)
-        EM_LANE_STEP(b1, m1, pos + 1)
-        EM_LANE_STEP(b2, m2, pos + 2)
-        EM_LANE_STEP(b3, m3, pos + 3)
+        double x0 = u[pos], x1 = u[pos + 1], x2 = u[pos + 2], x3 = u[pos + 3];
+        m0 = x0 > m0 ? x0 : m0;
+        m1 = x1 > m1 ? x1 : m1;
+        m2 = x2 > m2 ? x2 : m2;
+        m3 = x3 > m3 ? x3 : m3;
+        s0 = s0 + x0;
+        s1 = s1 + x1;
+        s2 = s2 + x2;
+        s3 = s3 + x3;
         pos += 4;
     }
     /*@ loop invariant range: 0 <= pos <= n;
-        loop invariant lanes: (b0 == n || b0 < pos) && (b1 == n || b1 < pos) &&
-                              (b2 == n || b2 < pos) && (b3 == n || b3 < pos);
-        loop assigns pos, b0, m0;
+        loop assigns pos, m0, s0;
         loop variant n - pos; */
-    for (; pos < n; pos++)
-        EM_LANE_STEP(b0, m0, pos)
-#undef EM_LANE_STEP
-    size_t best = b0;
+    for (; pos < n; pos++) {
+        double x = u[pos];
+        m0 = x > m0 ? x : m0;
+        s0 = s0 + x;
+    }
     double umax = m0;
-    if (b1 != n && (best == n || m1 > umax || (m1 == umax && b1 < best))) {
-        best = b1;
-        umax = m1;
+    umax = m1 > umax ? m1 : umax;
+    umax = m2 > umax ? m2 : umax;
+    umax = m3 > umax ? m3 : umax;
+    double sum = (s0 + s1) + (s2 + s3);
+    if (sum != sum || umax > 0x1.fffffffffffffp1023) {
+        /*@ loop invariant range: 0 <= i <= n;
+            loop assigns i;
+            loop variant n - i; */
+        for (size_t i = 0; i < n; i++) {
+            if (u[i] != u[i])
+                return EM_ERR_NAN;
+            if (u[i] > 0x1.fffffffffffffp1023)
+                return EM_ERR_POS_INF;
+        }
     }
-    if (b2 != n && (best == n || m2 > umax || (m2 == umax && b2 < best))) {
-        best = b2;
-        umax = m2;
-    }
-    if (b3 != n && (best == n || m3 > umax || (m3 == umax && b3 < best))) {
-        best = b3;
-        umax = m3;
-    }
+    /* Every finite utility is excluded (-inf) when the maximum is not finite
+       (a NaN here was reported above). */
+    if (!(umax >= -0x1.fffffffffffffp1023 && umax <= 0x1.fffffffffffffp1023))
+        return EM_ERR_ALL_EXCLUDED;
+    /* The first arg-max: the first index holding the maximum (== equates the
+       zeros, so a -0 before a +0 is it, as the first maximal utility). */
+    size_t best = n;
+    /*@ loop invariant range: 0 <= i <= n;
+        loop invariant found: best == n || best < i;
+        loop assigns i, best;
+        loop variant n - i; */
+    for (size_t i = 0; i < n && best == n; i++)
+        if (u[i] == umax)
+            best = i;
     if (best == n)
         return EM_ERR_ALL_EXCLUDED;
+    umax = u[best];
 
     /* c = eps/(2 delta) or eps/delta as ratio * 2^k with ratio in (0.5, 1]. */
     int e_eps, e_delta;
@@ -139,21 +146,80 @@ int em_logweights(size_t n, const double *u, double eps, double delta, int varia
        directly (no halving) and scaled by the exact power of two c. */
     int direct = k >= -1022 && k <= 1022 && umax <= 0x1p1022;
     double c = direct ? em_ldexp(1.0, k) : 1.0;
-    /*@ loop invariant range: 0 <= i <= n;
-        loop invariant shifted: \forall integer j; 0 <= j < i ==> \le_double(lw[j], (double)0.0);
-        loop invariant argmax: best < i ==> \eq_double(lw[best], (double)0.0);
-        loop assigns i, lw[0 .. n - 1];
-        loop variant n - i; */
-    for (size_t i = 0; i < n; i++) {
-        if (i == best)
-            lw[i] = 0.0;
-        else if (u[i] < -0x1.fffffffffffffp1023)
-            lw[i] = u[i]; /* -inf: excluded stays excluded */
-        else if (direct && u[i] >= -0x1p1022)
-            lw[i] = scaled_logweight(u[i], umax, ratio, c);
-        else
-            lw[i] = shifted_logweight(u[i], umax, ratio, k);
+    *best_out = best;
+    sc->umax = umax;
+    sc->ratio = ratio;
+    sc->c = c;
+    sc->k = k;
+    sc->direct = direct;
+    return EM_OK;
+}
+
+/* The log-weights of a run of candidates (em_logweights_priv.h). */
+void em_lw_run(size_t len, const double *u, const em_lw_scale *sc, double *out)
+{
+    const double umax = sc->umax, ratio = sc->ratio, c = sc->c;
+    const int k = sc->k, direct = sc->direct;
+    /* The common case in one branch-free pass: scaled_logweight for every
+       candidate.  On an excluded -inf it gives -inf, as the loop below, and it
+       differs from that loop only on a finite utility below -2^1022 (which the
+       loop halves first): on meeting one, the run is redone by the loop. */
+    int slow = !direct;
+    if (direct && len >= 1) {
+        /* The smallest utility comes along (one minsd): only when it is below
+           -2^1022 can the run hold such a finite utility, and only then, or
+           when it is -inf (an exclusion), is the run searched for one. */
+        double lo = u[0];
+        /*@ loop invariant range: 0 <= i <= len;
+            loop invariant shifted: \forall integer j; 0 <= j < i ==> \le_double(out[j], (double)0.0);
+            loop assigns i, lo, out[0 .. len - 1];
+            loop variant len - i; */
+        for (size_t i = 0; i < len; i++) {
+            double x = u[i];
+            lo = x < lo ? x : lo;
+            out[i] = scaled_logweight(x, umax, ratio, c);
+        }
+        if (!(lo >= -0x1p1022)) {
+            /*@ loop invariant range: 0 <= i <= len;
+                loop assigns i, slow;
+                loop variant len - i; */
+            for (size_t i = 0; i < len; i++)
+                if (u[i] < -0x1p1022 && u[i] >= -0x1.fffffffffffffp1023)
+                    slow = 1;
+        }
     }
+    if (slow) {
+        /*@ loop invariant range: 0 <= i <= len;
+            loop invariant shifted: \forall integer j; 0 <= j < i ==> \le_double(out[j], (double)0.0);
+            loop assigns i, out[0 .. len - 1];
+            loop variant len - i; */
+        for (size_t i = 0; i < len; i++) {
+            if (u[i] < -0x1.fffffffffffffp1023)
+                out[i] = u[i]; /* -inf: excluded stays excluded */
+            else if (direct && u[i] >= -0x1p1022)
+                out[i] = scaled_logweight(u[i], umax, ratio, c);
+            else
+                out[i] = shifted_logweight(u[i], umax, ratio, k);
+        }
+    }
+}
+
+int em_logweights(size_t n, const double *u, double eps, double delta, int variant,
+                  double *lw, size_t *argmax)
+{
+    if (u == NULL || lw == NULL || argmax == NULL)
+        return EM_ERR_NULL;
+    if (n == 0)
+        return EM_ERR_EMPTY;
+    if (n > EM_N_MAX)
+        return EM_ERR_TOO_MANY;
+    size_t best;
+    em_lw_scale sc;
+    int st = em_lw_setup(n, u, eps, delta, variant, &best, &sc);
+    if (st != EM_OK)
+        return st;
+    em_lw_run(n, u, &sc, lw);
+    lw[best] = 0.0;
     *argmax = best;
     return EM_OK;
 }

@@ -49,21 +49,5 @@ void em_cumulative(size_t n, const uint64_t *W, uint64_t *C)
     */
 }
 
-size_t em_select_cumulative(size_t n, const uint64_t *C, uint64_t t)
-{
-    size_t lo = 0, hi = n - 1;
-    /* C[lo - 1] <= t < C[hi] throughout (the left bound vacuous at lo == 0). */
-    /*@ loop invariant range: 0 <= lo <= hi < n;
-        loop invariant smallest: \forall integer j; 0 <= j < lo ==> C[j] <= t;
-        loop invariant above: t < C[hi];
-        loop assigns lo, hi;
-        loop variant hi - lo; */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t < C[mid])
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
+/* em_select_cumulative is in em_uniform.c, beside em_sample_cumulative_many, which
+   inlines its search (a few instructions per draw). */

@@ -38,7 +38,8 @@ void em_cumulative(size_t n, const uint64_t *W, uint64_t *C);
 /* The smallest i with t < C[i], by binary search in O(log n): on the table of
    em_cumulative (C[i] == Sum(W, i + 1)) it is the cell em_select(n, W, t)
    returns, Sum(W, i) <= t < Sum(W, i + 1).  Requires t < C[n - 1].  Unlike
-   em_select, its memory accesses depend on the answer. */
+   em_select, its memory accesses depend on the answer.  Defined in em_uniform.c,
+   whose batch draw em_sample_cumulative_many shares its search. */
 /*@ requires nonempty: n >= 1;
     requires valid: \valid_read(C + (0 .. n - 1));
     requires sorted: \forall integer i, j; 0 <= i <= j < n ==> C[i] <= C[j];

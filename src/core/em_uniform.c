@@ -2,18 +2,14 @@
 #include "core/em_uniform.h"
 #include "core/em_select.h"
 
-int em_uniform_below(em_rng *rng, uint64_t m, uint64_t *out)
+/* b = bit length of m - 1 (m >= 2, so 1 <= b <= 64): the fewest bits that can
+   express every value below m, which keeps the rejection rate < 1/2. */
+/*@ requires two: m >= 2;
+    assigns \nothing;
+    ensures b_range: 1 <= \result <= 64;
+ */
+static unsigned reject_bits(uint64_t m)
 {
-    if (rng == NULL || out == NULL)
-        return EM_ERR_NULL;
-    if (m == 0)
-        return EM_ERR_DOMAIN;
-    if (m == 1) {
-        *out = 0;
-        return EM_OK;
-    }
-    /* b = bit length of m - 1 (m >= 2, so 1 <= b <= 64): the fewest bits that
-       can express every value below m, which keeps the rejection rate < 1/2. */
     /* Binary search in six steps, each s = 32, 16, ..., 1: with L the bit
        length, b <= L < b + 2s holds before the step, and the test v >> (b+s-1)
        != 0 is L >= b + s.  The shift counts (at most 63) and b <= 64 follow
@@ -33,6 +29,20 @@ int em_uniform_below(em_rng *rng, uint64_t m, uint64_t *out)
     if ((v >> b) != 0)
         b += 1;
     //@ assert b_range: 1 <= b <= 64;
+    return b;
+}
+
+int em_uniform_below(em_rng *rng, uint64_t m, uint64_t *out)
+{
+    if (rng == NULL || out == NULL)
+        return EM_ERR_NULL;
+    if (m == 0)
+        return EM_ERR_DOMAIN;
+    if (m == 1) {
+        *out = 0;
+        return EM_OK;
+    }
+    unsigned b = reject_bits(m);
     /*@ loop invariant tries: 0 <= k <= EM_UNIFORM_TRIES;
         loop assigns k, *rng, *out;
         loop variant EM_UNIFORM_TRIES - k; */
@@ -72,5 +82,108 @@ int em_sample_fixed(size_t n, const uint64_t *W, uint64_t total, em_rng *rng, si
       for (size_t j = 0; j < n; j++) { }
     */
     *out = em_select(n, W, t);
+    return EM_OK;
+}
+
+/* em_select_cumulative's search (its contract), static so that the batch below
+   gets it inlined also in the shared library, where a call of the exported
+   function could be interposed and is not inlined. */
+/*@ requires nonempty: n >= 1;
+    requires valid: \valid_read(C + (0 .. n - 1));
+    requires sorted: \forall integer i, j; 0 <= i <= j < n ==> C[i] <= C[j];
+    requires in_range: t < C[n - 1];
+    assigns \nothing;
+    ensures index: \result < n;
+    ensures above: t < C[\result];
+    ensures smallest: \forall integer j; 0 <= j < \result ==> C[j] <= t;
+ */
+static inline size_t search(size_t n, const uint64_t *C, uint64_t t)
+{
+    /* The answer lies in [base, base + len): C[j] <= t for every j < base and
+       t < C[base + len - 1].  Each step keeps the upper ceil(len / 2) cells or
+       moves base past the lower floor(len / 2): a conditional move, not a branch,
+       and ceil(log2 n) steps whatever t is. */
+    size_t base = 0, len = n;
+    /*@ loop invariant range: 0 <= base && 1 <= len && base + len <= n;
+        loop invariant smallest: \forall integer j; 0 <= j < base ==> C[j] <= t;
+        loop invariant above: t < C[base + len - 1];
+        loop assigns base, len;
+        loop variant len; */
+    while (len > 1) {
+        size_t half = len / 2;
+        base = C[base + half - 1] <= t ? base + half : base;
+        len -= half;
+    }
+    return base;
+}
+
+/* Here, not in em_select.c, to share the search above with the batch. */
+size_t em_select_cumulative(size_t n, const uint64_t *C, uint64_t t)
+{
+    return search(n, C, t);
+}
+
+int em_sample_cumulative_many(size_t n, const uint64_t *C, em_rng *rng, size_t k, size_t *out)
+{
+    if (C == NULL || rng == NULL || out == NULL)
+        return EM_ERR_NULL;
+    if (n == 0 || k == 0)
+        return EM_ERR_EMPTY;
+    const uint64_t m = C[n - 1];
+    if (m == 0)
+        return EM_ERR_DOMAIN;
+    if (m == 1) { /* em_uniform_below gives 0 without drawing: one cell, always */
+        const size_t i0 = search(n, C, 0);
+        /*@ loop invariant range: 0 <= j <= k;
+            loop invariant drawn: \forall integer i; 0 <= i < j ==> out[i] == i0;
+            loop assigns j, out[0 .. k - 1];
+            loop variant k - j; */
+        for (size_t j = 0; j < k; j++)
+            out[j] = i0;
+        return EM_OK;
+    }
+    const unsigned b = reject_bits(m);
+    uint64_t words[EM_UNIFORM_BATCH];
+    size_t done = 0;
+    unsigned tries = 0; /* rejections in a row: those of the draw out[done] */
+    /* Each word accepted (done + 1, tries back to 0) or rejected (tries + 1) lowers
+       (k - done) * T + (T - tries) by at least one: the variant of the rounds. */
+    /*@ loop invariant done_range: 0 <= done <= k;
+        loop invariant tries_range: 0 <= tries < EM_UNIFORM_TRIES;
+        loop invariant drawn: \forall integer j; 0 <= j < done ==>
+          out[j] < n && (out[j] == 0 ? C[0] > 0 : C[out[j] - 1] < C[out[j]]);
+        loop assigns done, tries, words[0 .. EM_UNIFORM_BATCH - 1], *rng, out[0 .. k - 1];
+        loop variant (k - done) * EM_UNIFORM_TRIES + (EM_UNIFORM_TRIES - tries); */
+    while (done < k) {
+        const size_t need = k - done < EM_UNIFORM_BATCH ? k - done : EM_UNIFORM_BATCH;
+        if (em_rng_fill(rng, need, words) != EM_OK)
+            return EM_ERR_RNG;
+        /*@ loop invariant w_range: 0 <= w <= need;
+            loop invariant done_range: \at(done, LoopEntry) <= done <= k;
+            loop invariant room: done + (need - w) <= k;
+            loop invariant tries_range: 0 <= tries < EM_UNIFORM_TRIES;
+            loop invariant progress: (k - done) * EM_UNIFORM_TRIES + (EM_UNIFORM_TRIES - tries) + w
+              <= \at((k - done) * EM_UNIFORM_TRIES + (EM_UNIFORM_TRIES - tries), LoopEntry);
+            loop invariant drawn: \forall integer j; 0 <= j < done ==>
+              out[j] < n && (out[j] == 0 ? C[0] > 0 : C[out[j] - 1] < C[out[j]]);
+            loop assigns w, done, tries, out[0 .. k - 1];
+            loop variant need - w; */
+        for (size_t w = 0; w < need; w++) {
+            /* Branch-free: a rejected word still runs the search, on t = 0, and its
+               cell is written to out[done], which the next accepted word overwrites
+               (done < k by `room`); the acceptance only moves done. */
+            const uint64_t x = words[w] >> (64 - b);
+            const int accept = x < m;
+            const size_t i = search(n, C, accept ? x : 0);
+            //@ assert cell: i == 0 ? C[0] > 0 : C[i - 1] < C[i];
+            out[done] = i;
+            done += (size_t)accept;
+            /* a product, not a ternary: gcc made that a branch, mispredicted on
+               about every other word when the acceptance rate is near 1/2 */
+            tries = (tries + 1u) * (unsigned)(1 - accept);
+            if (tries == EM_UNIFORM_TRIES)
+                return EM_ERR_RNG;
+        }
+    }
     return EM_OK;
 }

@@ -73,4 +73,52 @@ int em_uniform_below(em_rng *rng, uint64_t m, uint64_t *out);
  */
 int em_sample_fixed(size_t n, const uint64_t *W, uint64_t total, em_rng *rng, size_t *out);
 
+/* Words drawn per call of the random source by em_sample_cumulative_many (a stack
+   buffer of this many words). */
+#define EM_UNIFORM_BATCH 256
+
+/* k draws from the cumulative table C of em_cumulative (C[i] = Sum(W, i + 1)):
+   out[j] = i with probability (C[i] - C[i - 1]) / C[n - 1] (C[-1] = 0), never an
+   empty cell.  The same draws, from the same words, as k calls of em_uniform_below
+   on [0, C[n - 1]) each followed by em_select_cumulative (so as k calls of
+   em_sample_fixed on W): the bit length of the rejection is found once and the
+   words come in runs of up to EM_UNIFORM_BATCH from em_rng_fill, never more words
+   than the draws still missing, so no word is drawn that k single draws would not
+   draw.  Fails as they would after EM_UNIFORM_TRIES rejections in a row.
+   Errors: EM_ERR_NULL, EM_ERR_EMPTY (n == 0 or k == 0), EM_ERR_DOMAIN
+   (C[n - 1] == 0), EM_ERR_RNG (then out[] is partly written). */
+/*@ requires valid_C: C == \null || \valid_read(C + (0 .. n - 1));
+    requires valid_rng: rng == \null || \valid(rng);
+    requires valid_out: out == \null || \valid(out + (0 .. k - 1));
+    requires separated: C == \null || rng == \null || out == \null ||
+      \separated(rng, out + (0 .. k - 1), C + (0 .. n - 1));
+    requires sorted: C != \null && n >= 1 ==>
+      \forall integer i, j; 0 <= i <= j < n ==> C[i] <= C[j];
+    assigns *rng, out[0 .. k - 1];
+    behavior null:
+      assumes C == \null || rng == \null || out == \null;
+      assigns \nothing;
+      ensures null: \result == EM_ERR_NULL;
+    behavior empty:
+      assumes C != \null && rng != \null && out != \null && (n == 0 || k == 0);
+      assigns \nothing;
+      ensures empty: \result == EM_ERR_EMPTY;
+    behavior zero:
+      assumes C != \null && rng != \null && out != \null && n >= 1 && k >= 1 &&
+        C[n - 1] == 0;
+      assigns \nothing;
+      ensures domain: \result == EM_ERR_DOMAIN;
+    behavior draw:
+      assumes C != \null && rng != \null && out != \null && n >= 1 && k >= 1 &&
+        C[n - 1] >= 1;
+      assigns *rng, out[0 .. k - 1];
+      ensures status: \result == EM_OK || \result == EM_ERR_RNG;
+      ensures index: \result == EM_OK ==> \forall integer j; 0 <= j < k ==> out[j] < n;
+      ensures support: \result == EM_OK ==> \forall integer j; 0 <= j < k ==>
+        (out[j] == 0 ? C[0] > 0 : C[out[j] - 1] < C[out[j]]);
+    complete behaviors;
+    disjoint behaviors;
+ */
+int em_sample_cumulative_many(size_t n, const uint64_t *C, em_rng *rng, size_t k, size_t *out);
+
 #endif

@@ -73,6 +73,19 @@ typedef struct em_rng {
  */
 int em_rng_u64(em_rng *rng, uint64_t *out);
 
+/* Trusted (proofs/TRUSTED.md, entry "random source"): on EM_OK, out[0 .. k-1] are
+ * the words k calls of em_rng_u64 would give, in order, at one call's overhead (a
+ * batch of draws needs no per-word call).  On an error the state has advanced by
+ * an unspecified number of words. */
+/*@ requires count: k >= 1;
+    requires valid_rng: \valid(rng);
+    requires valid_out: \valid(out + (0 .. k - 1));
+    requires separated: \separated(rng, out + (0 .. k - 1));
+    assigns  *rng, out[0 .. k - 1];
+    ensures  status: \result == EM_OK || \result == EM_ERR_RNG;
+ */
+int em_rng_fill(em_rng *rng, size_t k, uint64_t *out);
+
 /* Initialisers (not part of the core).  em_rng_init_chacha: the same seed gives the
  * same stream on every machine; use it only when a seed is explicitly wanted. */
 int em_rng_init_os(em_rng *rng);

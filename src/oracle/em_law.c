@@ -478,18 +478,13 @@ static int float_weights(em_mech *m, struct em_law_cache *c, em_error *err)
     if ((st = em_check_params(eps, del, m->variant)) != EM_OK)
         return em_err(err, st, "%s (as doubles: epsilon %g, sensitivity %g)", em_strerror(st),
                       eps, del);
-    double *lw = malloc(sc->n * sizeof *lw);
     c->W = malloc(sc->n * sizeof *c->W);
-    if (!lw || !c->W) {
-        free(lw);
+    if (!c->W)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
-    }
     size_t argmax;
     uint64_t scale;
-    st = em_logweights(sc->n, sc->ud, eps, del, m->variant, lw, &argmax);
-    if (st == EM_OK)
-        st = em_weights_fixed(sc->n, lw, c->W, &c->total, &scale);
-    free(lw);
+    /* the weights of em_logweights + em_weights_fixed, without the log-weight array */
+    st = em_weights_fixed_u(sc->n, sc->ud, eps, del, m->variant, c->W, &c->total, &scale, &argmax);
     if (st != EM_OK) {
         free(c->W);
         c->W = NULL;
@@ -583,14 +578,9 @@ static int draw1(em_sampler *s, size_t *idx, double *x)
         return em_exact_sample(c->exact, &s->bits, idx);
     case S_PF:
         return em_pf_sample(c->pfs, &s->bits, idx);
-    case S_FLOAT:
-        if (c->C) { /* the same uniform word, the same cell as em_sample_fixed, in O(log n) */
-            uint64_t t;
-            int st = em_uniform_below(&s->rng, c->total, &t);
-            if (st == EM_OK)
-                *idx = em_select_cumulative(s->m->scn->sc.n, c->C, t);
-            return st;
-        }
+    case S_FLOAT: /* the same uniform word, the same cell as em_sample_fixed, in O(log n) */
+        if (c->C)
+            return em_sample_cumulative_many(s->m->scn->sc.n, c->C, &s->rng, 1, idx);
         return em_sample_fixed(s->m->scn->sc.n, c->W, c->total, &s->rng, idx);
     case S_LAW:
         return em_cont_sample(c->law, &s->bits, idx, x);
@@ -618,6 +608,16 @@ static int draw(em_sampler *s, size_t n, size_t *idx, double *x, em_error *err)
         ncand >= 1 && (c->C = malloc(ncand * sizeof *c->C)) != NULL)
         em_cumulative(ncand, c->W, c->C);
     s->calls++;
+    /* Finite float draws from the table: one call draws them all, from the same words
+       and to the same cells as n calls of draw1 (em_sample_cumulative_many's contract),
+       without a call of the random source per word. */
+    if (s->kind == S_FLOAT && c->C && idx) {
+        int st = em_sample_cumulative_many(ncand, c->C, &s->rng, n, idx);
+        if (st != EM_OK)
+            return fail(err, st, NULL);
+        em_err_ok(err);
+        return EM_OK;
+    }
     for (size_t k = 0; k < n; k++) {
         size_t i;
         double v = 0;

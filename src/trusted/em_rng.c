@@ -29,11 +29,12 @@ static int fill_os(unsigned char *buf, size_t len)
     return EM_OK;
 }
 
-/* Out of line: the per-word path of em_rng_u64 then needs no saved registers. */
-__attribute__((noinline, cold)) static int refill(em_rng *rng)
+/* The next sizeof rng->buf bytes of the stream into dst (rng->buf, or a caller's
+   buffer that em_rng_fill fills without the detour through rng->buf). */
+static int generate(em_rng *rng, unsigned char *dst)
 {
     if (rng->kind == EM_RNG_OS)
-        return fill_os(rng->buf, sizeof rng->buf);
+        return fill_os(dst, sizeof rng->buf);
     /* ChaCha20-IETF: 96-bit nonce (the stream number), 32-bit block counter. */
     unsigned char nonce[crypto_stream_chacha20_ietf_NONCEBYTES] = {0};
     for (int i = 0; i < 8; i++)
@@ -45,12 +46,18 @@ __attribute__((noinline, cold)) static int refill(em_rng *rng)
         for (int i = 0; i < 8; i++)
             nonce[i] = (unsigned char)(rng->nonce >> (8 * i));
     }
-    memset(rng->buf, 0, sizeof rng->buf);
-    if (crypto_stream_chacha20_ietf_xor_ic(rng->buf, rng->buf, sizeof rng->buf, nonce,
+    memset(dst, 0, sizeof rng->buf);
+    if (crypto_stream_chacha20_ietf_xor_ic(dst, dst, sizeof rng->buf, nonce,
                                            rng->block, rng->key) != 0)
         return EM_ERR_RNG;
     rng->block += blocks;
     return EM_OK;
+}
+
+/* Out of line: the per-word path of em_rng_u64 then needs no saved registers. */
+__attribute__((noinline, cold)) static int refill(em_rng *rng)
+{
+    return generate(rng, rng->buf);
 }
 
 int em_rng_u64(em_rng *rng, uint64_t *out)
@@ -83,6 +90,60 @@ int em_rng_u64(em_rng *rng, uint64_t *out)
     rng->pos += 8;
     rng->words_drawn++;
     *out = x;
+    return EM_OK;
+}
+
+int em_rng_fill(em_rng *rng, size_t k, uint64_t *out)
+{
+    if (rng == NULL || (out == NULL && k > 0))
+        return EM_ERR_RNG;
+    if (rng->kind == EM_RNG_SCRIPT) {
+        if (rng->script == NULL || k > rng->script_len - rng->script_pos)
+            return EM_ERR_RNG;
+        memcpy(out, rng->script + rng->script_pos, k * sizeof *out);
+        rng->script_pos += k;
+        rng->words_drawn += k;
+        return EM_OK;
+    }
+    if (rng->kind != EM_RNG_OS && rng->kind != EM_RNG_CHACHA)
+        return EM_ERR_RNG;
+    /* The same buffer, positions and refills as k calls of em_rng_u64, one run of
+       the buffer at a time: the same words, the same state after. */
+    size_t done = 0;
+    const size_t per_buf = sizeof rng->buf / 8;
+    while (done < k) {
+        /* An empty buffer and a whole buffer's worth still wanted: the next
+           buffer's bytes go straight to out, as little-endian words (the bytes a
+           refill would have put in rng->buf and em_rng_u64 would have handed out). */
+        if (rng->pos + 8 > sizeof rng->buf && k - done >= per_buf) {
+            unsigned char *dst = (unsigned char *)(out + done);
+            if (generate(rng, dst) != EM_OK)
+                return EM_ERR_RNG;
+            for (size_t j = 0; j < per_buf; j++)
+                out[done + j] = le64toh(out[done + j]);
+            rng->words_drawn += per_buf;
+            done += per_buf;
+            continue;
+        }
+        if (rng->pos + 8 > sizeof rng->buf) {
+            if (refill(rng) != EM_OK)
+                return EM_ERR_RNG;
+            rng->pos = 0;
+        }
+        size_t take = (sizeof rng->buf - rng->pos) / 8;
+        if (take > k - done)
+            take = k - done;
+        for (size_t j = 0; j < take; j++) {
+            uint64_t x;
+            memcpy(&x, rng->buf + rng->pos + 8 * j, sizeof x);
+            out[done + j] = le64toh(x);
+        }
+        /* handed-out bytes are wiped, as em_rng_u64 does */
+        memset(rng->buf + rng->pos, 0, 8 * take);
+        rng->pos += 8 * take;
+        rng->words_drawn += take;
+        done += take;
+    }
     return EM_OK;
 }
 
