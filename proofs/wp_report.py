@@ -152,7 +152,7 @@ def timing_line():
     """README's timing sentence, from the committed timings (never from the current run)."""
     parts = []
     for name, what in [("timing-replay.json", "`make verify` (replay from the committed caches)"),
-                       ("timing-prove.json", "`make prove` (provers run on every goal not cached)")]:
+                       ("timing-prove.json", "cold `make prove-cold` (every cache emptied, every goal proved)")]:
         path = os.path.join(REPORT, name)
         if os.path.exists(path):
             t = json.load(open(path))
