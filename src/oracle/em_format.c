@@ -41,17 +41,27 @@ char *em_format_decimal(int negative, const char *d, const mpz_t e)
             p += K;
         }
         *p = 0;
-    } else if (mpz_fits_slong_p(X) && mpz_cmp_si(X, -LONG_MAX) >= 0) {
-        /* the common case, without GMP's string allocation */
-        long x = mpz_get_si(X);
-        unsigned long ax = x < 0 ? (unsigned long)-x : (unsigned long)x;
-        char xs[24];
-        int nx = 0;
-        do {
-            xs[nx++] = (char)('0' + ax % 10);
-            ax /= 10;
-        } while (ax);
-        out = malloc((size_t)K + (size_t)nx + 8);
+    } else {
+        /* scientific: the exponent's digits, from a long when it fits (no GMP
+           string allocation in the common case), then one writer for both */
+        char xbuf[24], *xbig = NULL;
+        const char *xs;
+        int xneg = mpz_sgn(X) < 0;
+        if (mpz_fits_slong_p(X) && mpz_cmp_si(X, -LONG_MAX) >= 0) {
+            long x = mpz_get_si(X);
+            unsigned long ax = x < 0 ? (unsigned long)-x : (unsigned long)x;
+            char *q = xbuf + sizeof xbuf - 1;
+            *q = 0;
+            do {
+                *--q = (char)('0' + ax % 10);
+                ax /= 10;
+            } while (ax);
+            xs = q;
+        } else {
+            mpz_abs(X, X);
+            xs = xbig = mpz_get_str(NULL, 10, X);
+        }
+        out = xs ? malloc((size_t)K + strlen(xs) + 8) : NULL;
         if (out) {
             char *p = out;
             if (negative)
@@ -63,29 +73,10 @@ char *em_format_decimal(int negative, const char *d, const mpz_t e)
                 p += K - 1;
             }
             *p++ = 'e';
-            *p++ = x < 0 ? '-' : '+';
-            while (nx)
-                *p++ = xs[--nx];
-            *p = 0;
+            *p++ = xneg ? '-' : '+';
+            strcpy(p, xs);
         }
-    } else {
-        int xneg = mpz_sgn(X) < 0;
-        mpz_abs(X, X);
-        char *xs = mpz_get_str(NULL, 10, X);
-        out = malloc((size_t)K + strlen(xs) + 8);
-        if (out) {
-            char *p = out;
-            if (negative)
-                *p++ = '-';
-            *p++ = d[0];
-            if (K > 1) {
-                *p++ = '.';
-                memcpy(p, d + 1, (size_t)K - 1);
-                p += K - 1;
-            }
-            sprintf(p, "e%c%s", xneg ? '-' : '+', xs);
-        }
-        free(xs);
+        free(xbig);
     }
 done:
     mpz_clear(X);
