@@ -36,7 +36,7 @@ REQUIRED_PEERS = [("numpy_oneshot", 7), ("numpy_oneshot", 1000), ("numpy_oneshot
 
 # What each figure is, for the README (mk/bench.sh, stats/bench_speed.c, bench_peers.py).
 DESCRIPTIONS = {
-    "float_oneshot": "float path: em_weights_fixed_u (em_logweights + em_weights_fixed in one pass) + em_sample_fixed (prepare + one draw)",
+    "float_oneshot": "float path: em_weights_fixed_u (em_logweights + em_weights_fixed + the sum in one pass over blocks; its block loops built for SSE2 and AVX2, picked at load) + em_sample_fixed (prepare + one draw)",
     "float_many": "float path: one draw of 1000 from a cumulative table prepared once, in one em_sample_cumulative_many call (as the float sampler draws many)",
     "exact_oneshot": "exact sampler from the doubles: em_exact_new_d + one em_exact_sample + free",
     "exact_oneshot_q": "exact sampler from rationals: em_exact_new + one em_exact_sample + free",
@@ -46,7 +46,7 @@ DESCRIPTIONS = {
     "limit_scalar": "limit: scalar exp pass (-O2, not vectorised), w = exp(u/2), sum",
     "limit_vector": "limit: the same pass through libmvec (%s on this CPU: AVX2 where there is one, "
                     "else SSE2)",
-    "limit_vector_sse2": "limit: libmvec, baseline x86-64 (SSE2, as the library is built)",
+    "limit_vector_sse2": "limit: libmvec, baseline x86-64 (SSE2: the library's baseline build, run where AVX2 is missing)",
     "limit_vector_avx512": "limit: libmvec, AVX-512",
     "limit_memory": "limit: one read pass summing the array",
     "numpy_oneshot": "numpy: p = exp(u/2 - max), p /= sum, rng.choice(n, p=p)",

@@ -2,9 +2,11 @@
  * (src/oracle/em_wbound.h, em_wbound_tab.c).
  *
  *   - every table entry recomputed with MPFR (directed roundings; exp(-k) at 64 bits,
- *     the others as floor / ceil at 512 bits) and compared exactly, and shown tight;
- *   - the integer exp bounds against MPFR at 256 bits over dense sweeps and edge cases
- *     (x = 0, tiny and subnormal x, x near EM_WB_XCUT, huge and infinite x);
+ *     the others as floor / ceil at 512 bits, the double tables at 53 bits) and compared
+ *     exactly, and shown tight;
+ *   - the integer exp bounds and the double chain's lower bound (and its stated relative
+ *     error, 2^-48) against MPFR at 256 bits over dense sweeps and edge cases (x = 0, tiny
+ *     and subnormal x, x near EM_WB_XCUT, huge and infinite x);
  *   - bit-level enumeration (tests/test_exact_enum.h) of the sampler on the scenarios of
  *     tests/test_exact.c given as doubles, against the oracle's probabilities of the same
  *     reals (the doubles written as C99 hex floats: exact), with MPFR never set up;
@@ -78,6 +80,17 @@ START_TEST(tables_match_mpfr)
             EM_T_REQUIRE(hi[t][j] - lo[t][j] == (j ? 1u : 0u), "table %d tight %ld", t, j);
         }
     }
+    /* the double tables: exp(-k), exp(-j 2^-10) rounded down at 53 bits, exactly */
+    mpfr_set_prec(y, 53);
+    for (long k = 0; k < EM_WB_XCUT; k++) {
+        mp_exp_neg(y, k, 0, MPFR_RNDD);
+        EM_T_REQUIRE(mpfr_cmp_d(y, em_wb_exp_int_d[k]) == 0, "exp(-%ld) as a double", k);
+        EM_T_REQUIRE(em_wb_exp_int_d[k] >= 0x1p-1022, "exp(-%ld) normal", k);
+    }
+    for (long j = 0; j < 1024; j++) {
+        mp_exp_neg(y, j, 10, MPFR_RNDD);
+        EM_T_REQUIRE(mpfr_cmp_d(y, em_wb_exp_a_d[j]) == 0, "exp(-%ld/1024) as a double", j);
+    }
     mpfr_clear(y);
     mpz_clear(z);
 }
@@ -102,13 +115,6 @@ static void ref_exp_d(double x, mpfr_rnd_t rnd)
 {
     mpfr_set_d(tmp, -x, MPFR_RNDN); /* exact */
     mpfr_exp(ref, tmp, rnd);
-}
-
-/* the relative gap (hi - lo) / lo of two bounds m 2^-e, as a double */
-static double rel_gap(uint64_t ml, int el, uint64_t mh, int eh)
-{
-    double l = ldexp((double)ml, -el), h = ldexp((double)mh, -eh);
-    return (h - l) / l;
 }
 
 /* m 2^-e vs ref: lower (up = 0) must be <= exp(-x) rounded down, upper >= rounded up */
@@ -144,43 +150,46 @@ static void check_x(double x, double *worst)
             EM_T_REQUIRE(bound_ok(m, e, h), "em_wb_exp(%a) %s", x, h ? "hi" : "lo");
         }
         mpz_clear(z);
-        /* one chain, both bounds, on the enclosure [pred(x), succ(x)] */
-        double xl = x > 0 ? em_next_down(x) : 0.0, xh = em_next_up(x);
-        if (xh < EM_WB_XCUT) {
-            uint64_t ml, mh;
-            int el, eh;
-            em_wb_exp2_d(xl, xh, &ml, &el, &mh, &eh);
-            ref_exp_d(xh, MPFR_RNDD);
-            EM_T_REQUIRE(bound_ok(ml, el, 0), "em_wb_exp2_d lo at %a", x);
-            ref_exp_d(xl, MPFR_RNDU);
-            EM_T_REQUIRE(bound_ok(mh, eh, 1), "em_wb_exp2_d hi at %a", x);
-            double g = rel_gap(ml, el, mh, eh);
-            if (g > *worst)
-                *worst = g;
-        }
+        /* the double chain: L <= exp(-x) <= L (1 + 2^-48) */
+        const em_wb_poly pc = em_wb_poly_init();
+        double L = em_wb_exp_lo_dbl(x, &pc);
+        ref_exp_d(x, MPFR_RNDD);
+        EM_T_REQUIRE(mpfr_cmp_d(ref, L) >= 0, "em_wb_exp_lo_dbl(%a) above exp(-x)", x);
+        ref_exp_d(x, MPFR_RNDU);
+        mpfr_set_d(bnd, L, MPFR_RNDN);
+        mpfr_mul_d(bnd, bnd, 1.0 + 0x1p-48, MPFR_RNDN); /* exact at 256 bits */
+        EM_T_REQUIRE(mpfr_cmp(ref, bnd) <= 0, "em_wb_exp_lo_dbl(%a) not within 2^-48", x);
+        EM_T_REQUIRE(L >= 0x1p-186, "em_wb_exp_lo_dbl(%a) normal", x);
+        mpfr_sub_d(bnd, ref, L, MPFR_RNDU);
+        mpfr_div(bnd, bnd, ref, MPFR_RNDU);
+        double g = mpfr_get_d(bnd, MPFR_RNDU);
+        if (g > *worst)
+            *worst = g;
     }
-    /* the weights at scale 2^P: floor / ceil of the true bounds, hi <= 2^P */
-    static const unsigned Ps[3] = {97, 110, 124};
-    for (int q = 0; q < 3; q++) {
-        em_u128 lo, hi;
-        double xl = x > 0 ? em_next_down(x) : 0.0, xh = em_next_up(x);
-        em_wb_weight(xl, xh, Ps[q], &lo, &hi);
-        EM_T_REQUIRE(lo <= hi && hi <= (em_u128)1 << Ps[q], "weight order at %a", x);
+    /* at scale 2^P, as the sampler's first pass uses L: the packed significand scaled down,
+     * l = floor(L 2^P) <= exp(-x) 2^P <= (l + 1)(1 + 2^-48) */
+    if (x < EM_WB_XCUT) {
+        static const unsigned Ps[3] = {97, 110, 124};
+        const em_wb_poly pc = em_wb_poly_init();
+        double L = em_wb_exp_lo_dbl(x, &pc);
+        int ex;
+        double fr = frexp(L, &ex); /* L = fr 2^ex, fr in [1/2, 1) */
+        uint64_t M = (uint64_t)ldexp(fr, 53);
         mpz_t w;
         mpz_init(w);
-        for (int up = 0; up < 2; up++) {
-            em_u128 v = up ? hi : lo;
-            mpz_set_ui(w, (unsigned long)(uint64_t)(v >> 64));
+        for (int q = 0; q < 3; q++) {
+            em_u128 l = em_wb_scale(M, 53 - ex, Ps[q], 0);
+            mpz_set_ui(w, (unsigned long)(uint64_t)(l >> 64));
             mpz_mul_2exp(w, w, 64);
-            mpz_add_ui(w, w, (unsigned long)(uint64_t)v);
+            mpz_add_ui(w, w, (unsigned long)(uint64_t)l);
             mpfr_set_z_2exp(bnd, w, -(long)Ps[q], MPFR_RNDN); /* exact: <= 128 bits */
-            if (xh != xh || xh >= 1.0e300) { /* NaN or huge: exp(-x) below 2^-1000 */
-                EM_T_REQUIRE(up || mpz_sgn(w) == 0, "weight lo at huge %a", x);
-                continue;
-            }
-            ref_exp_d(up ? xl : xh, up ? MPFR_RNDU : MPFR_RNDD);
-            EM_T_REQUIRE(up ? mpfr_cmp(bnd, ref) >= 0 : mpfr_cmp(bnd, ref) <= 0,
-                         "weight %s at %a, P = %u", up ? "hi" : "lo", x, Ps[q]);
+            ref_exp_d(x, MPFR_RNDD);
+            EM_T_REQUIRE(mpfr_cmp(bnd, ref) <= 0, "weight lo at %a, P = %u", x, Ps[q]);
+            mpz_add_ui(w, w, 1);
+            mpfr_set_z_2exp(bnd, w, -(long)Ps[q], MPFR_RNDN);
+            mpfr_mul_d(bnd, bnd, 1.0 + 0x1p-48, MPFR_RNDU);
+            ref_exp_d(x, MPFR_RNDU);
+            EM_T_REQUIRE(mpfr_cmp(bnd, ref) >= 0, "weight hi at %a, P = %u", x, Ps[q]);
         }
         mpz_clear(w);
     }
@@ -217,10 +226,9 @@ START_TEST(wexp_against_mpfr)
     ck_assert(m == (uint64_t)1 << 63 && e == 63);
     em_wb_exp(0, 1, &m, &e);
     ck_assert(m == (uint64_t)1 << 63 && e == 63);
-    /* tight: relative gap between the two bounds of exp(-x) over [pred(x), succ(x)]; the
-     * enclosure itself is 2 ulps wide, so the gap is about x 2^-51 + 2^-56 (<= 2^-43.9) */
-    printf("  em_wb_exp2_d: largest relative gap %.3g (2^%.1f)\n", worst, log2(worst));
-    ck_assert(worst < 0x1p-43);
+    /* the double chain's relative error, stated as below 2^-48 (24.3u in its comment) */
+    printf("  em_wb_exp_lo_dbl: largest relative error %.3g (2^%.1f)\n", worst, log2(worst));
+    ck_assert(worst < 0x1p-48);
     ref_clear();
 }
 END_TEST

@@ -7,7 +7,9 @@
  *   exp(-j 2^-10), exp(-j 2^-20), exp(-j 2^-30), j = 0 .. 1023: floor / ceil of the
  *     value times 2^63,
  *     taken from RNDD / RNDU at 256 bits (floor(RNDD(v)) <= floor(v), ceil(RNDU(v)) >=
- *     ceil(v): valid bounds whatever the working precision). */
+ *     ceil(v): valid bounds whatever the working precision);
+ *   exp(-k) and exp(-j 2^-10) as doubles rounded down (RNDD at 53 bits, all normal), for
+ *     the double chain em_wb_exp_lo_dbl. */
 #include <stdio.h>
 #include <gmp.h>
 #include <mpfr.h>
@@ -45,6 +47,22 @@ static unsigned long long fix63(long j, int shift, mpfr_rnd_t rnd)
     return v;
 }
 
+/* exp(-k 2^-shift) rounded down to a double, printed exactly */
+static void table_d(const char *name, const char *size, long count, int shift)
+{
+    mpfr_t t, y;
+    mpfr_inits2(53, t, y, (mpfr_ptr)0);
+    printf("const double %s[%s] = {\n", name, size);
+    for (long j = 0; j < count; j++) {
+        mpfr_set_si_2exp(t, -j, -shift, MPFR_RNDN); /* exact */
+        mpfr_exp(y, t, MPFR_RNDD);
+        printf("%s%a,%s", j % 4 ? " " : "    ", mpfr_get_d(y, MPFR_RNDN) /* exact */,
+               j % 4 == 3 || j == count - 1 ? "\n" : "");
+    }
+    printf("};\n\n");
+    mpfr_clears(t, y, (mpfr_ptr)0);
+}
+
 static void table(const char *name, int shift, mpfr_rnd_t rnd)
 {
     printf("const uint64_t %s[1024] = {\n", name);
@@ -75,5 +93,7 @@ int main(void)
     table("em_wb_exp_b_hi", 20, MPFR_RNDU);
     table("em_wb_exp_c_lo", 30, MPFR_RNDD);
     table("em_wb_exp_c_hi", 30, MPFR_RNDU);
+    table_d("em_wb_exp_int_d", "EM_WB_XCUT", EM_WB_XCUT, 0);
+    table_d("em_wb_exp_a_d", "1024", 1024, 10);
     return 0;
 }

@@ -1,7 +1,8 @@
 #include "em_base.h"
 #include "core/em_exact_select.h"
+#include "core/em_vec.h"
 
-size_t em_exact_select(size_t n, const uint64_t *lo, const uint64_t *hi, uint64_t a, uint64_t w)
+EM_VECTOR_CLONES size_t em_exact_select(size_t n, const uint64_t *lo, const uint64_t *hi, uint64_t a, uint64_t w)
 {
     size_t idx = n;
     uint64_t end = a + w;

@@ -1,6 +1,7 @@
 #include "em_base.h"
 #include "core/em_fixed.h"
 #include "core/em_logweights_priv.h"
+#include "core/em_vec.h"
 #include "trusted/em_libm.h"
 #include "proofs/lemmas/Sum_lemmas.h"
 
@@ -57,7 +58,7 @@ static uint64_t tiny_weight(double x, uint64_t S)
     ensures argmax: \forall integer j; wo <= j < wo + len &&
       \eq_double(lw[lo + (j - wo)], (double)0.0) ==> W[j] == S;
  */
-static void fixed_block(size_t len, const double *lw, size_t lo, uint64_t S, double scale_d,
+EM_VECTOR_CLONES static void fixed_block(size_t len, const double *lw, size_t lo, uint64_t S, double scale_d,
                         uint64_t *W, size_t wo)
 {
     double xb[EM_EXP_BLOCK], eb[EM_EXP_BLOCK];
@@ -72,8 +73,8 @@ static void fixed_block(size_t len, const double *lw, size_t lo, uint64_t S, dou
         loop variant len - j; */
     for (size_t j = 0; j < len; j++) {
         double x = lw[lo + j];
-        if (!(x <= -44.0 && x >= -745.0))
-            tiny = 0;
+        int below = x <= -44.0, above = x >= -745.0;
+        tiny &= below & above; /* no branch: the loop vectorises */
         W[wo + j] = tiny_weight(x, S);
     }
     if (tiny)
@@ -195,34 +196,50 @@ int em_weights_fixed_u(size_t n, const double *u, double eps, double delta, int 
 
     const uint64_t S = fixed_scale(n);
     double scale_d = (double)S;
-    /* Each block's log-weights go to the stack, then straight into its weights:
-       the log-weight array of em_logweights is never written nor read again. */
+    /* Each block's log-weights go to the stack, then straight into its weights,
+       which are summed while the block is still in the cache: the log-weight
+       array of em_logweights is never written, and W is read once more only
+       by the selection. */
     double lwb[EM_EXP_BLOCK];
+    uint64_t sum = 0;
     /*@ loop invariant range: 0 <= i <= n;
         loop invariant bounded: \forall integer j; 0 <= j < i ==> W[j] <= S;
         loop invariant argmax: best < i ==> W[best] == S;
-        loop assigns i, W[0 .. n - 1], lwb[0 .. EM_EXP_BLOCK - 1];
+        loop invariant sum: sum == Sum(W, i);
+        loop invariant sum_bounded: sum <= i * S;
+        loop invariant positive: sum >= 1 || \forall integer j; 0 <= j < i ==> W[j] == 0;
+        loop assigns i, sum, W[0 .. n - 1], lwb[0 .. EM_EXP_BLOCK - 1];
         loop variant n - i; */
     for (size_t i = 0; i < n;) {
         size_t len = n - i < EM_EXP_BLOCK ? n - i : EM_EXP_BLOCK;
         em_lw_run(len, u + i, &sc, lwb);
         if (best >= i && best - i < len)
             lwb[best - i] = 0.0;
+        //@ ghost block: ;
         fixed_block(len, lwb, 0, S, scale_d, W, i);
+        /* The block's writes leave W[0 .. i-1], hence Sum(W, i), as they were:
+           by induction over the prefix. */
+        /*@ ghost
+          /@ loop invariant range: 0 <= j <= i;
+             loop invariant frame: Sum(W, j) == Sum{block}(W, j);
+             loop assigns j;
+             loop variant i - j; @/
+          for (size_t j = 0; j < i; j++) { }
+        */
+        size_t j = i;
+        /*@ loop invariant range: i <= j <= i + len;
+            loop invariant sum: sum == Sum(W, j);
+            loop invariant sum_bounded: sum <= j * S;
+            loop invariant positive: sum >= 1 || \forall integer k; 0 <= k < j ==> W[k] == 0;
+            loop assigns j, sum;
+            loop variant i + len - j; */
+        for (; j < i + len; j++) {
+            //@ assert step: j * S + W[j] <= (j + 1) * S;
+            sum += W[j];
+        }
+        //@ assert block_end: j == i + len;
+        //@ assert block_bounded: sum <= (i + len) * S;
         i += len;
-    }
-
-    /* Summed in a second, read-only pass, as em_weights_fixed. */
-    uint64_t sum = 0;
-    /*@ loop invariant range: 0 <= i <= n;
-        loop invariant sum: sum == Sum(W, i);
-        loop invariant sum_bounded: sum <= i * S;
-        loop invariant positive: sum >= 1 || \forall integer j; 0 <= j < i ==> W[j] == 0;
-        loop assigns i, sum;
-        loop variant n - i; */
-    for (size_t i = 0; i < n; i++) {
-        //@ assert step: i * S + W[i] <= (i + 1) * S;
-        sum += W[i];
     }
     //@ assert fixed: FixedWeights(W, n, S);
     //@ assert total_positive: sum >= 1;

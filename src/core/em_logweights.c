@@ -1,6 +1,7 @@
 #include "em_base.h"
 #include "core/em_logweights.h"
 #include "core/em_logweights_priv.h"
+#include "core/em_vec.h"
 #include "core/em_params.h"
 #include "trusted/em_libm.h"
 
@@ -156,7 +157,7 @@ int em_lw_setup(size_t n, const double *u, double eps, double delta, int variant
 }
 
 /* The log-weights of a run of candidates (em_logweights_priv.h). */
-void em_lw_run(size_t len, const double *u, const em_lw_scale *sc, double *out)
+EM_VECTOR_CLONES void em_lw_run(size_t len, const double *u, const em_lw_scale *sc, double *out)
 {
     const double umax = sc->umax, ratio = sc->ratio, c = sc->c;
     const int k = sc->k, direct = sc->direct;
@@ -166,20 +167,21 @@ void em_lw_run(size_t len, const double *u, const em_lw_scale *sc, double *out)
        loop halves first): on meeting one, the run is redone by the loop. */
     int slow = !direct;
     if (direct && len >= 1) {
-        /* The smallest utility comes along (one minsd): only when it is below
-           -2^1022 can the run hold such a finite utility, and only then, or
-           when it is -inf (an exclusion), is the run searched for one. */
-        double lo = u[0];
+        /* A flag comes along: only a utility below -2^1022 can be such a
+           finite one, and only when one is there, or a -inf (an exclusion), is
+           the run searched.  An integer or, not a running minimum: a min chain
+           costs a float latency per element and keeps the loop from vectorising. */
+        int low = 0;
         /*@ loop invariant range: 0 <= i <= len;
             loop invariant shifted: \forall integer j; 0 <= j < i ==> \le_double(out[j], (double)0.0);
-            loop assigns i, lo, out[0 .. len - 1];
+            loop assigns i, low, out[0 .. len - 1];
             loop variant len - i; */
         for (size_t i = 0; i < len; i++) {
             double x = u[i];
-            lo = x < lo ? x : lo;
+            low |= x < -0x1p1022;
             out[i] = scaled_logweight(x, umax, ratio, c);
         }
-        if (!(lo >= -0x1p1022)) {
+        if (low) {
             /*@ loop invariant range: 0 <= i <= len;
                 loop assigns i, slow;
                 loop variant len - i; */

@@ -719,17 +719,14 @@ static void usrc_double_get(const void *ctx, size_t i, mpq_t q)
 }
 
 /* A weight bound packed in one word: m 2^-e with m < 2^56 in the low 56 bits, e in the
- * high 8 (e <= 255), from m64 2^-e64 (m64 < 2^64, e64 <= 255, e64 >= 8): the lower bound
- * rounded down, the upper one up.  The chains give m64 >= 2^61, so 53 bits or more are
- * kept (relative error 2^-52 at most). */
-static inline uint64_t pack_w(uint64_t m, int e, int up)
+ * high 8 (e <= 255); from a normal double L in [2^-186, 1] exactly: its 53-bit
+ * significand M and L = M 2^-(1075 - biased exponent), 52 <= 1075 - biased <= 238. */
+static inline uint64_t pack_d(double L)
 {
-    uint64_t m56 = (m >> 8) + (up && (m & 255u) != 0);
-    if (m56 >> 56) { /* 2^56 2^-(e-8) = 2^55 2^-(e-9) */
-        m56 >>= 1;
-        e--;
-    }
-    return ((uint64_t)(e - 8) << 56) | m56;
+    uint64_t b;
+    memcpy(&b, &L, sizeof b);
+    uint64_t be = b >> 52; /* L > 0: no sign bit */
+    return ((1075u - be) << 56) | (b & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
 }
 
 /* the packed word at scale 2^P, rounded down (up = 0) or up */
@@ -747,29 +744,106 @@ static unsigned bitlen_u128(em_u128 x)
     return l ? 64u - (unsigned)__builtin_clzll(l) : 0u;
 }
 
-/* The packed lower bound of w = exp(-x), x in [xlo, xhi] (0 <= xlo <= xhi; xhi may be NaN
- * or +inf: lower bound 0); both bounds at scale 2^P added to *zlo, *zhi. */
-static inline __attribute__((always_inline)) uint64_t wbound(double xlo, double xhi, unsigned P,
-                                                             em_u128 *zlo, em_u128 *zhi)
+/* The running sums of the first pass of cheap_bounds (and cheap_bounds_q), all at scale
+ * 2^P.  modes: the candidates of weight 1 exactly.  zlo: the other lower bounds.  For the
+ * k candidates of the chain (em_wb_exp_lo_dbl), the upper bounds are not formed one by
+ * one; their sum is bounded at the end (wsum_bounds) from
+ *     exp(-xlo) 2^P <= (l + 1)(1 + 2^-48)(1 + 2D),   D = next-up(RN(xhi - xlo)) <= 1/8,
+ * where l = floor(L 2^P) is the lower bound added to zlo (exp(-xhi) <= L (1 + 2^-48), the
+ * packing is exact, and exp(D) <= 1 + 2D for 0 <= D <= 1), so that their sum is at most
+ * (1 + 2^-48)(sum l + k + 2 sum D l + k/4), and sum D l <= 2^P sum D L: dsum is that last
+ * sum in double, each product and addition rounded to nearest.  zhi: the upper bounds of
+ * the wide enclosures, one by one; tail: the candidates whose upper bound is one unit. */
+typedef struct wsum {
+    em_u128 zlo, zhi;
+    uint64_t modes, k, tail; /* weights 1 exactly; the chain; upper bounds of one unit */
+    double dsum;
+} wsum;
+
+/* The upper bound of exp(-x) for x in [xlo, xhi], 0 <= xlo < EM_WB_XCUT (a wide enclosure:
+ * the integer chain at xlo), added to z->zhi. */
+static void wupper(double xlo, unsigned P, wsum *z)
+{
+    uint64_t m;
+    int e;
+    em_wb_exp(em_wb_fix(xlo, 0), 1, &m, &e); /* <= 1 */
+    em_u128 h = em_wb_scale(m, e, P, 1), one = (em_u128)1 << P;
+    z->zhi += h < one ? h : one;
+}
+
+/* The packed lower bound L of a chain candidate, x in [xlo, xhi] (xhi < EM_WB_XCUT), its
+ * bounds added to the sums z. */
+static inline __attribute__((always_inline)) uint64_t wchain(double L, double xlo, double xhi,
+                                                             unsigned P, wsum *z)
 {
     /* (always inline: the sums stay in registers, not a store-forwarded chain) */
-    uint64_t m, m2, w;
-    int e, e2;
-    if (xhi < (double)EM_WB_XCUT) {
-        em_wb_exp2_d(xlo, xhi, &m, &e, &m2, &e2);
-        w = pack_w(m, e, 0);
-        *zlo += unpack_w(w, P, 0);
-        em_u128 h = em_wb_scale(m2, e2, P, 1), one = (em_u128)1 << P;
-        *zhi += h < one ? h : one; /* w <= 1: n bounds stay below 2^127 */
-        return w;
-    }
-    if (!(xlo < (double)EM_WB_XCUT)) {
-        *zhi += 1; /* 2^-184 2^P rounded up */
+    uint64_t w = pack_d(L);
+    z->zlo += unpack_w(w, P, 0);
+    double D = em_bits_up(xhi - xlo); /* xhi - xlo >= 0, finite */
+    if (D <= 0.125) {
+        z->k++;
+        z->dsum += D * L;
     } else {
-        em_wb_exp(em_wb_fix(xlo, 0), 1, &m, &e); /* <= 1 */
-        *zhi += em_wb_scale(m, e, P, 1);
+        wupper(xlo, P, z); /* an enclosure wider than 1/8 */
     }
+    return w;
+}
+
+/* The packed lower bound of w = exp(-x), x in [xlo, xhi] (0 <= xlo <= xhi; xhi may be NaN
+ * or +inf: lower bound 0), its bounds added to the sums z; xcut >= P ln 2 (a double).
+ * (cheap_bounds does the same a block at a time.) */
+static inline uint64_t wbound(double xlo, double xhi, unsigned P, double xcut,
+                              const em_wb_poly *pc, wsum *z)
+{
+    if (!(xlo < xcut)) {
+        /* exp(-x) 2^P <= exp(-P ln 2) 2^P = 1: lower bound 0, upper bound one unit (most
+         * candidates of a large set, whose weights are far below the sum's last bit) */
+        z->tail++;
+        return 0;
+    }
+    if (xhi < (double)EM_WB_XCUT)
+        return wchain(em_wb_exp_lo_dbl(xhi, pc), xlo, xhi, P, z);
+    wupper(xlo, P, z);
     return 0;
+}
+
+#define WB_BLOCK 64
+
+/* P ln 2 rounded up, with room: 0.6932 > ln 2 + 2^-14, and the product's rounding is far
+ * below P 2^-14 */
+static inline double wcut(unsigned P)
+{
+    return (double)P * 0.6932;
+}
+
+/* Z_lo <= Z <= Z_hi from the sums into *zlo, *zhi; 0 when the chain's upper excess is out
+ * of range (then level 0 is computed in MPFR).
+ *   sum D L <= dsum (1 + 2^-21) + k 2^-1074:
+ * each term D L in double is at least (1 - 2^-53) of its exact value, less an underflow
+ * below 2^-1074, and a sum of k <= 2^30 nonnegative terms rounded to nearest is below the
+ * computed one over 1 - gamma(k), gamma(k) = k 2^-53 / (1 - k 2^-53) < 2^-22 (Higham,
+ * Accuracy and Stability of Numerical Algorithms, section 4.2).  So
+ * X = ceil(dsum 2^(P+1) (1 + 2^-19)) + 1 >= 2 sum D l, and the chain's upper bounds sum to
+ * at most (1 + 2^-48) T, T = L_c + 2k + X, L_c their lower sum (k + k/4 <= 2k); and
+ * Z_hi = modes 2^P + zhi + tail + T + floor(T 2^-48) + 1 (the modes' weights are exact),
+ * clamped at n 2^P >= Z (every weight <= 1). */
+static int wsum_bounds(const wsum *z, size_t n, unsigned P, em_u128 *zlo, em_u128 *zhi)
+{
+    em_u128 M = (em_u128)z->modes << P;
+    *zlo = M + z->zlo;
+    if (z->k == 0) {
+        *zhi = *zlo + z->zhi + z->tail; /* exact when only modes and exclusions: Z_lo = Z */
+        return 1;
+    }
+    double xd = z->dsum * em_wb_pow2((int)P + 1); /* exact: a power-of-two scaling */
+    xd = xd * (1.0 + 0x1p-19);
+    if (!(xd < 0x1p120))
+        return 0;
+    em_u128 X = (em_u128)xd + 2;
+    em_u128 T = z->zlo + 2 * (em_u128)z->k + X;
+    em_u128 H = M + z->zhi + z->tail + T + (T >> 48) + 1, cap = (em_u128)n << P;
+    *zhi = H < cap ? H : cap;
+    return 1;
 }
 
 static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi);
@@ -791,12 +865,34 @@ static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi);
  * F(i) = C(i) / Z from C_lo / Z_hi through one reciprocal rounded in the safe direction,
  * and hi64[i] = lo64[i] + W with one width W >= the largest possible gap, from
  * (Z_hi - Z_lo) / Z_lo (below). */
+/* The lower end of the enclosure of x_i = c (umax - u_i) for a finite u_i < umax, as
+ * cheap_bounds forms it (its comments). */
+static inline double x_lower(double ui, double umax, double clo)
+{
+    double pl = clo * em_bits_down(umax - ui);
+    return pl > 0.0 ? em_bits_down(pl) : 0.0;
+}
+
+/* A utility t < umax such that every finite u_i <= t has x_lower(u_i) >= xcut (a tail
+ * candidate), or -inf.  x_lower is nonincreasing in u_i (each rounding to nearest, each
+ * step to a neighbour and the product by clo >= 0 is monotone), so one test at t suffices;
+ * t is a guess a little below umax - xcut / clo, checked by that test. */
+static double tail_threshold(double umax, double clo, double xcut)
+{
+    if (!(clo > 0.0))
+        return -HUGE_VAL;
+    double t = umax - (xcut / clo) * (1.0 + 0x1p-20);
+    if (!(t < umax && t >= -0x1.fffffffffffffp1023) || !(x_lower(t, umax, clo) >= xcut))
+        return -HUGE_VAL;
+    return t;
+}
+
 static int cheap_bounds(em_exact *s, const double *u, const unsigned char *excluded, double umax)
 {
     const size_t n = s->n;
     double *ud = s->ud;
     unsigned char *cls = s->cls;
-    uint64_t *lo = s->lo64, *hi = s->hi64;
+    uint64_t *lo = s->lo64; /* hi64: written by cheap_words */
     const unsigned P = 127u - (unsigned)bitlen_sz(n);
     /* c = eps / delta (monotone) or eps / (2 delta) (standard) */
     double q = s->eps_d / s->delta_d;
@@ -808,39 +904,75 @@ static int cheap_bounds(em_exact *s, const double *u, const unsigned char *exclu
     if (!(clo > 0.0))
         clo = 0.0;
     const uint64_t one_w = ((uint64_t)55 << 56) | ((uint64_t)1 << 55); /* 1 = 2^55 2^-55 */
-    em_u128 zlo = 0, zhi = 0;
-    for (size_t i = 0; i < n; i++) {
-        /* the copy (excluded: -inf) and the classes on the way */
-        double ui = (excluded && excluded[i]) ? -HUGE_VAL : u[i];
-        ud[i] = ui;
-        if (ui < -0x1.fffffffffffffp1023) {
-            cls[i] = CL_EXCLUDED;
-            lo[i] = hi[i] = 0;
-            continue;
+    const double xcut = wcut(P);
+    const em_wb_poly pc = em_wb_poly_init();
+    wsum z = {0, 0, 0, 0, 0, 0.0};
+    /* A block at a time: the classes and enclosures first, then the chain of each candidate
+     * that needs one, in a loop of independent iterations (the chain is a long dependency
+     * of multiplications; one element at a time, its latency was the loop's cost), then
+     * the sums. */
+    double xlb[WB_BLOCK], xhb[WB_BLOCK], Lb[WB_BLOCK];
+    unsigned jb[WB_BLOCK];
+    const double uthr = tail_threshold(umax, clo, xcut);
+    uint64_t tail = 0; /* z.tail's share of the fast test below, kept in a register */
+    for (size_t i0 = 0; i0 < n; i0 += WB_BLOCK) {
+        const size_t len = n - i0 < WB_BLOCK ? n - i0 : WB_BLOCK;
+        unsigned nc = 0;
+        for (size_t j = 0; j < len; j++) {
+            const size_t i = i0 + j;
+            /* the copy (excluded: -inf) and the classes on the way */
+            double ui = (excluded && excluded[i]) ? -HUGE_VAL : u[i];
+            ud[i] = ui;
+            if (ui <= uthr && ui >= -0x1.fffffffffffffp1023) {
+                /* the tail, known from u_i alone (most of a large set) */
+                cls[i] = CL_OTHER;
+                lo[i] = 0;
+                tail++;
+                continue;
+            }
+            if (ui < -0x1.fffffffffffffp1023) {
+                cls[i] = CL_EXCLUDED;
+                lo[i] = 0;
+                continue;
+            }
+            if (ui == umax) {
+                cls[i] = CL_MODE;
+                lo[i] = one_w;
+                z.modes++;
+                continue;
+            }
+            /* umax - u_i > 0 exactly; both finite */
+            cls[i] = CL_OTHER;
+            double d = umax - ui;
+            /* d = RN(umax - u_i) >= 2^-1074 (the exact difference is a positive multiple of
+             * 2^-1074), maybe +inf; the exact one lies in [dlo, dhi] (dhi NaN when d = +inf) */
+            double ph = chi * em_bits_up(d);
+            /* x in [xlo, xhi]: pl = clo dlo >= 0 (0 on underflow or clo = 0; +inf gives
+             * DBL_MAX), and ph > 0 or +0 on underflow (next up: the smallest subnormal >=
+             * the exact product); an infinite or NaN ph makes xhi NaN, which fails
+             * xhi < EM_WB_XCUT below: lower bound 0 */
+            double xlo = x_lower(ui, umax, clo);
+            double xhi = em_bits_up(ph);
+            lo[i] = 0;
+            if (!(xlo < xcut)) {
+                z.tail++; /* as in wbound */
+            } else if (!(xhi < (double)EM_WB_XCUT)) {
+                wupper(xlo, P, &z);
+            } else {
+                jb[nc] = (unsigned)j;
+                xlb[nc] = xlo;
+                xhb[nc] = xhi;
+                nc++;
+            }
         }
-        if (ui == umax) {
-            cls[i] = CL_MODE;
-            lo[i] = hi[i] = one_w;
-            zlo += (em_u128)1 << P;
-            zhi += (em_u128)1 << P;
-            continue;
-        }
-        /* umax - u_i > 0 exactly; both finite */
-        cls[i] = CL_OTHER;
-        double d = umax - ui;
-        /* d = RN(umax - u_i) >= 2^-1074 (the exact difference is a positive multiple of
-         * 2^-1074), maybe +inf; the exact one lies in [dlo, dhi] (dhi NaN when d = +inf) */
-        double dlo = em_bits_down(d), dhi = em_bits_up(d);
-        double pl = clo * dlo, ph = chi * dhi;
-        /* x in [xlo, xhi]: pl >= 0 (0 on underflow or clo = 0; +inf gives DBL_MAX), and
-         * ph > 0 or +0 on underflow (next up: the smallest subnormal >= the exact product);
-         * an infinite or NaN ph makes xhi NaN, which fails xhi < EM_WB_XCUT below: lower
-         * bound 0 */
-        double xlo = pl > 0.0 ? em_bits_down(pl) : 0.0;
-        double xhi = em_bits_up(ph);
-        lo[i] = wbound(xlo, xhi, P, &zlo, &zhi);
+        for (unsigned c = 0; c < nc; c++)
+            Lb[c] = em_wb_exp_lo_dbl(xhb[c], &pc);
+        for (unsigned c = 0; c < nc; c++)
+            lo[i0 + jb[c]] = wchain(Lb[c], xlb[c], xhb[c], P, &z);
     }
-    return cheap_words(s, P, zlo, zhi);
+    z.tail += tail;
+    em_u128 zlo, zhi;
+    return wsum_bounds(&z, n, P, &zlo, &zhi) && cheap_words(s, P, zlo, zhi);
 }
 
 /* The words from the packed lower bounds in lo64 and the sums (pass 2 of cheap_bounds):
@@ -896,14 +1028,19 @@ static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
     uint64_t W = 2 * W1 + 8;
     if (W > CHEAP_MAX_WIDTH)
         return 0;
+    /* The words of i from C_lo(i), the sum before i: formed again only after a nonzero
+     * lower bound (the tail of a large set, all zeros, only copies them). */
     em_u128 clo_s = 0;
+    uint64_t L = 0, H = W < ONE ? W : ONE;
     for (size_t i = 0; i < n; i++) {
-        em_u128 wl = unpack_w(lo[i], P, 0);
-        uint64_t L = (uint64_t)(((em_u128)(uint64_t)(clo_s >> S) * Rlo) >> 62);
-        uint64_t H = L + W;
+        uint64_t w = lo[i];
         lo[i] = L;
-        hi[i] = H < ONE ? H : ONE;
-        clo_s += wl;
+        hi[i] = H;
+        if (w) {
+            clo_s += unpack_w(w, P, 0);
+            L = (uint64_t)(((em_u128)(uint64_t)(clo_s >> S) * Rlo) >> 62);
+            H = L + W < ONE ? L + W : ONE;
+        }
     }
     hi[0] = 0;
     lo[n] = hi[n] = ONE;
@@ -941,7 +1078,9 @@ static int cheap_bounds_q(em_exact *s)
         clo = 0.0;
     const uint64_t one_w = ((uint64_t)55 << 56) | ((uint64_t)1 << 55); /* 1 = 2^55 2^-55 */
     mpq_t *own = s->src.get == em_usrc_array_get ? (mpq_t *)s->src.ctx : NULL;
-    em_u128 zlo = 0, zhi = 0;
+    const double xcut = wcut(P);
+    const em_wb_poly pc = em_wb_poly_init();
+    wsum z = {0, 0, 0, 0, 0, 0.0};
     for (size_t i = 0; i < n; i++) {
         if (cls[i] == CL_EXCLUDED) {
             lo[i] = 0;
@@ -949,8 +1088,7 @@ static int cheap_bounds_q(em_exact *s)
         }
         if (cls[i] == CL_MODE) {
             lo[i] = one_w;
-            zlo += (em_u128)1 << P;
-            zhi += (em_u128)1 << P;
+            z.modes++;
             continue;
         }
         double ulo, uhi;
@@ -967,10 +1105,11 @@ static int cheap_bounds_q(em_exact *s)
         double xlo = em_next_down(clo * dlo), xhi = em_next_up(chi * dhi);
         if (!(xlo > 0.0))
             xlo = 0.0;
-        lo[i] = wbound(xlo, xhi, P, &zlo, &zhi);
+        lo[i] = wbound(xlo, xhi, P, xcut, &pc, &z);
     }
     mpfr_clear(f);
-    return cheap_words(s, P, zlo, zhi);
+    em_u128 zlo, zhi;
+    return wsum_bounds(&z, n, P, &zlo, &zhi) && cheap_words(s, P, zlo, zhi);
 }
 
 /* mp_setup for em_exact_new_d: eps, delta and the utilities are the exact rationals the
@@ -992,6 +1131,59 @@ static int mp_setup_d(em_exact *s, int words)
     return st;
 }
 
+/* The largest utility of the candidates not excluded (-inf counts as excluded), or the
+ * first NaN or +inf in index order as the error. */
+static int umax_d(size_t n, const double *u, const unsigned char *excluded, double *umax)
+{
+    if (!excluded) {
+        /* The common case without a branch per element: four lanes whose max chains run
+         * in parallel (x > m ? x : m skips a NaN), and one flag for NaN or +inf, after
+         * which the ordered scan below finds the first to report. */
+        double m0 = -HUGE_VAL, m1 = -HUGE_VAL, m2 = -HUGE_VAL, m3 = -HUGE_VAL;
+        int bad = 0;
+        size_t i = 0;
+        for (; n - i >= 4; i += 4) {
+            double x0 = u[i], x1 = u[i + 1], x2 = u[i + 2], x3 = u[i + 3];
+            bad |= !(x0 <= 0x1.fffffffffffffp1023) | !(x1 <= 0x1.fffffffffffffp1023) |
+                   !(x2 <= 0x1.fffffffffffffp1023) | !(x3 <= 0x1.fffffffffffffp1023);
+            m0 = x0 > m0 ? x0 : m0;
+            m1 = x1 > m1 ? x1 : m1;
+            m2 = x2 > m2 ? x2 : m2;
+            m3 = x3 > m3 ? x3 : m3;
+        }
+        for (; i < n; i++) {
+            bad |= !(u[i] <= 0x1.fffffffffffffp1023);
+            m0 = u[i] > m0 ? u[i] : m0;
+        }
+        if (!bad) {
+            m0 = m1 > m0 ? m1 : m0;
+            m0 = m2 > m0 ? m2 : m0;
+            m0 = m3 > m0 ? m3 : m0;
+            if (!(m0 >= -0x1.fffffffffffffp1023))
+                return EM_ERR_ALL_EXCLUDED;
+            *umax = m0;
+            return EM_OK;
+        }
+    }
+    size_t imax = n;
+    double m = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        if (excluded && excluded[i])
+            continue;
+        double x = u[i];
+        if (!(x <= 0x1.fffffffffffffp1023)) /* one test for NaN and +inf */
+            return x != x ? EM_ERR_NAN : EM_ERR_POS_INF;
+        if (imax == n ? x >= -0x1.fffffffffffffp1023 : x > m) { /* -inf: excluded */
+            imax = i;
+            m = x;
+        }
+    }
+    if (imax == n)
+        return EM_ERR_ALL_EXCLUDED;
+    *umax = m;
+    return EM_OK;
+}
+
 int em_exact_new_d(size_t n, const double *u, const unsigned char *excluded, double eps,
                    double delta, int variant, em_exact **out)
 {
@@ -1004,21 +1196,10 @@ int em_exact_new_d(size_t n, const double *u, const unsigned char *excluded, dou
     int st = em_check_params(eps, delta, variant);
     if (st != EM_OK)
         return st;
-    size_t imax = n;
-    double umax = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        if (excluded && excluded[i])
-            continue;
-        double x = u[i];
-        if (!(x <= 0x1.fffffffffffffp1023)) /* one test for NaN and +inf */
-            return x != x ? EM_ERR_NAN : EM_ERR_POS_INF;
-        if (imax == n ? x >= -0x1.fffffffffffffp1023 : x > umax) { /* -inf: excluded */
-            imax = i;
-            umax = x;
-        }
-    }
-    if (imax == n)
-        return EM_ERR_ALL_EXCLUDED;
+    double umax;
+    st = umax_d(n, u, excluded, &umax);
+    if (st != EM_OK)
+        return st;
     em_exact *s = exact_alloc(n, n * sizeof(double));
     if (!s)
         return EM_ERR_NOMEM;

@@ -37,6 +37,8 @@ extern const em_wb_sig em_wb_exp_int_lo[EM_WB_XCUT], em_wb_exp_int_hi[EM_WB_XCUT
 extern const uint64_t em_wb_exp_a_lo[1024], em_wb_exp_a_hi[1024];
 extern const uint64_t em_wb_exp_b_lo[1024], em_wb_exp_b_hi[1024];
 extern const uint64_t em_wb_exp_c_lo[1024], em_wb_exp_c_hi[1024];
+/* exp(-k), k < EM_WB_XCUT, and exp(-j 2^-10), j < 1024, rounded down to doubles */
+extern const double em_wb_exp_int_d[EM_WB_XCUT], em_wb_exp_a_d[1024];
 
 /* The neighbours of a double (x not NaN): em_next_up(+inf) = +inf, em_next_up(-0) is
  * the smallest subnormal, em_next_down(+inf) = DBL_MAX.  The exact result z of one IEEE
@@ -147,59 +149,55 @@ static inline void em_wb_exp(em_u128 X, int up, uint64_t *m, int *e)
     }
 }
 
-/* The lower bound of exp(-x) for a double 0 <= x < EM_WB_XCUT, as em_wb_exp(X, 0) with
- * X = ceil(x 2^64) but without 128-bit shifts: t = x 2^30 (exact scaling), T = floor(t)
- * (conversion truncates; T < 2^37 is exact as a double), r = x - T 2^-30 (exact: the bits
- * of x below 2^-30) < 2^-30, R = ceil(r 2^64) < 2^34 (an exact scaling, then the ceiling
- * by the same truncation rule); X = T 2^34 + R. */
-static inline void em_wb_exp_lo_d(double x, uint64_t *m, int *e)
+/* The constants of em_wb_exp_lo_dbl's polynomial, rounded to the side that keeps it a
+ * lower bound: c3 >= 1/6, c4 <= 1/24, c5 >= 1/120 (each the neighbour of the quotient
+ * rounded to nearest, which is within one ulp of it). */
+typedef struct em_wb_poly {
+    double c3, c4, c5;
+} em_wb_poly;
+
+static inline em_wb_poly em_wb_poly_init(void)
 {
-    double t = x * 0x1p30;
-    uint64_t T = (uint64_t)(int64_t)t; /* through int64_t: one instruction, t < 2^37 */
-    double rd = (x - (double)(int64_t)T * 0x1p-30) * 0x1p64;
-    uint64_t R = (uint64_t)(int64_t)rd;
-    R += (double)(int64_t)R != rd;
-    unsigned k = (unsigned)(T >> 30), j1 = (unsigned)(T >> 20) & 1023u;
-    unsigned j2 = (unsigned)(T >> 10) & 1023u, j3 = (unsigned)T & 1023u;
-    uint64_t fr = ((uint64_t)1 << 63) - ((R + 1) >> 1);
-    uint64_t p = em_wb_mul_lo(em_wb_exp_int_lo[k].m, em_wb_exp_a_lo[j1]);
-    uint64_t q = em_wb_mul_lo(em_wb_mul_lo(em_wb_exp_b_lo[j2], em_wb_exp_c_lo[j3]), fr);
-    *m = em_wb_mul_lo(p, q);
-    *e = em_wb_exp_int_lo[k].e;
+    em_wb_poly c = {em_next_up(1.0 / 6.0), em_next_down(1.0 / 24.0), em_next_up(1.0 / 120.0)};
+    return c;
 }
 
-/* Both bounds for x in [xlo, xhi] (doubles, 0 <= xlo <= xhi < EM_WB_XCUT) from one
- * chain: mlo 2^-elo <= exp(-xhi) and exp(-xlo) <= mhi 2^-ehi.  The lower chain's value
- * L is within a factor (1 - eta) of exp(-xhi), eta < 2^-58 (five table entries and four
- * floors, each of relative error <= 2^-61 except exp(-k)'s 2^-63, the remainder's
- * (r^2/2 + 2^-63) / exp(-r) <= 2^-60.6, and X >= xhi 2^64 by less than one unit, a
- * factor exp(-2^-64); spec/ExactSampling.md), so
- *   exp(-xhi) <= L / (1 - eta) <= L (1 + 2^-57) <= U0 = L + floor(L 2^-57) + 1,
- *   exp(-xlo) = exp(-xhi) exp(D) <= U0 (1 + 2 D) for D >= xhi - xlo, D <= 1/8
- * (exp(D) <= 1 + 2D for 0 <= D <= 1), D = next-up of RN(xhi - xlo), 2D 2^64 rounded up.
- * Wider enclosures (D > 1/8) take the upper chain from floor(xlo 2^64). */
-static inline void em_wb_exp2_d(double xlo, double xhi, uint64_t *mlo, int *elo,
-                                uint64_t *mhi, int *ehi)
+/* 2^k for an integer -1022 <= k <= 1023, exactly */
+static inline double em_wb_pow2(int k)
 {
-    em_wb_exp_lo_d(xhi, mlo, elo);
-    double D = em_bits_up(xhi - xlo); /* xhi - xlo >= 0, finite */
-    if (!(D <= 0.125)) {
-        em_wb_exp(em_wb_fix(xlo, 0), 1, mhi, ehi);
-        return;
-    }
-    double d2 = D * 0x1p65; /* <= 2^62 */
-    uint64_t D2 = (uint64_t)(int64_t)d2;
-    D2 += (double)(int64_t)D2 != d2;
-    em_u128 U = (em_u128)*mlo + (*mlo >> 57) + 1;                 /* < 2^65 */
-    em_u128 t = U * D2;                                           /* < 2^127 */
-    U += (t >> 64) + (((uint64_t)t) != 0);                        /* < 1.25 U0 < 2^65 */
-    int e = *elo;
-    if (U >> 64) {
-        U = (U >> 1) + (U & 1);
-        e--;
-    }
-    *mhi = (uint64_t)U;
-    *ehi = e;
+    uint64_t b = (uint64_t)(k + 1023) << 52;
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+/* A lower bound L of exp(-x) for a double 0 <= x < EM_WB_XCUT, in double arithmetic and
+ * within a factor 1 + 2^-48: L <= exp(-x) <= L (1 + 2^-48), L >= 2^-186 (normal).  With
+ * u = 2^-53 (IEEE binary64, rounded to nearest, T3(a) of proofs/TRUSTED.md):
+ *  - k = trunc(x), x - k (Sterbenz), y = (x - k) 2^10, j = trunc(y), y - j and
+ *    r = (y - j) 2^-10 in [0, 2^-10) are all exact, and x = k + j 2^-10 + r;
+ *  - E1 = exp(-k) and E2 = exp(-j 2^-10) rounded down to doubles (MPFR's tables, normal
+ *    numbers): E1 >= exp(-k)(1 - 2u), E2 >= exp(-j 2^-10)(1 - 2u);
+ *  - p(r) = 1 - r + r^2/2 - c3 r^3 + c4 r^4 - c5 r^5 <= exp(-r) (a series that alternates
+ *    with decreasing terms, cut after a negative one, its coefficients rounded to the
+ *    lower side), and exp(-r) - p(r) <= r^6/720 + u r^3 < 0.07u; Horner in double is
+ *    within 0.51u of p(r) (the last rounding, of a value in [0.99, 1], costs u/2; every
+ *    earlier one is multiplied by r <= 2^-10 on its way out), so within 1.1u relative;
+ *  - yh = RN(RN(E1 E2) p^) <= exp(-x)(1 + 1.1u)(1 + u)^2 < exp(-x)(1 + 3.2u) (E1, E2 and
+ *    p(r) are at most their exact counterparts), and L = RN(yh (1 - 2^-49)) lies in
+ *    [yh (1 - 17u), yh (1 - 15u)]: so L < exp(-x);
+ *  - and L >= exp(-x)(1 - 2u)^2 (1 - 1.1u)(1 - u)^2 (1 - 17u) >= exp(-x)(1 - 24.2u),
+ *    i.e. exp(-x) <= L (1 + 24.3u) <= L (1 + 2^-48) (2^-48 = 32u).
+ * tests/test_exact_d.c checks both inequalities against MPFR on dense sweeps of x. */
+static inline double em_wb_exp_lo_dbl(double x, const em_wb_poly *c)
+{
+    int k = (int)x;
+    double y = (x - (double)k) * 0x1p10;
+    int j = (int)y;
+    double r = (y - (double)j) * 0x1p-10;
+    double e1 = em_wb_exp_int_d[k], e2 = em_wb_exp_a_d[j];
+    double p = 1.0 - r * (1.0 - r * (0.5 - r * (c->c3 - r * (c->c4 - r * c->c5))));
+    return (e1 * e2) * p * (1.0 - 0x1p-49);
 }
 
 /* m 2^-e at scale 2^P (P <= 127), rounded down (up = 0) or up. */
@@ -216,27 +214,5 @@ static inline em_u128 em_wb_scale(uint64_t m, int e, unsigned P, int up)
     return q;
 }
 
-/* Bounds of exp(-x) at scale 2^P (P <= 127) for every x in [xlo, xhi] (0 <= xlo <= xhi,
- * not NaN; xhi may be +inf): *lo <= exp(-x) 2^P <= *hi <= 2^P. */
-static inline void em_wb_weight(double xlo, double xhi, unsigned P, em_u128 *lo, em_u128 *hi)
-{
-    uint64_t m, m2;
-    int e, e2;
-    if (xhi < (double)EM_WB_XCUT) {
-        em_wb_exp2_d(xlo, xhi, &m, &e, &m2, &e2);
-        *lo = em_wb_scale(m, e, P, 0);
-        *hi = em_wb_scale(m2, e2, P, 1);
-    } else {
-        *lo = 0;
-        if (!(xlo < (double)EM_WB_XCUT)) {
-            *hi = em_wb_scale(1, EM_WB_TINY_EXP, P, 1);
-        } else {
-            em_wb_exp(em_wb_fix(xlo, 0), 1, &m, &e);
-            *hi = em_wb_scale(m, e, P, 1);
-        }
-    }
-    if (*hi > (em_u128)1 << P)
-        *hi = (em_u128)1 << P;
-}
 
 #endif
