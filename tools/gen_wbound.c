@@ -2,12 +2,11 @@
  * (`make wbound-tables`; tests/test_exact_d.c recomputes every entry with MPFR).
  *
  * Every entry is a directed rounding by MPFR (correctly rounded exp, trusted-base T3(c)):
- *   exp(-k), k = 0 .. EM_WB_XCUT - 1: the 64-bit significand of RNDD / RNDU at 64 bits,
+ *   exp(-k), k = 0 .. EM_WB_XCUT - 1: the 64-bit significand of RNDU at 64 bits,
  *     value = m 2^-e, m in [2^63, 2^64) (a carry to 2^64 is renormalised by MPFR);
- *   exp(-j 2^-10), exp(-j 2^-20), exp(-j 2^-30), j = 0 .. 1023: floor / ceil of the
- *     value times 2^63,
- *     taken from RNDD / RNDU at 256 bits (floor(RNDD(v)) <= floor(v), ceil(RNDU(v)) >=
- *     ceil(v): valid bounds whatever the working precision);
+ *   exp(-j 2^-10), exp(-j 2^-20), exp(-j 2^-30), j = 0 .. 1023: the ceiling of the value
+ *     times 2^63, taken from RNDU at 256 bits (ceil(RNDU(v)) >= ceil(v): a valid bound
+ *     whatever the working precision);
  *   exp(-k) and exp(-j 2^-10) as doubles rounded down (RNDD at 53 bits, all normal), for
  *     the double chain em_wb_exp_lo_dbl. */
 #include <stdio.h>
@@ -77,21 +76,16 @@ int main(void)
            " * Directed roundings by MPFR of exp(-k), exp(-j/2^10), exp(-j/2^20), exp(-j/2^30): see\n"
            " * src/oracle/em_wbound.h.  tests/test_exact_d.c recomputes every entry. */\n"
            "#include \"oracle/em_wbound.h\"\n\n");
-    for (int h = 0; h < 2; h++) {
-        printf("const em_wb_sig em_wb_exp_int_%s[EM_WB_XCUT] = {\n", h ? "hi" : "lo");
-        for (long k = 0; k < EM_WB_XCUT; k++) {
-            unsigned long long m;
-            int e;
-            sig64(k, h ? MPFR_RNDU : MPFR_RNDD, &m, &e);
-            printf("    {0x%016llxu, %d},\n", m, e);
-        }
-        printf("};\n\n");
+    printf("const em_wb_sig em_wb_exp_int_hi[EM_WB_XCUT] = {\n");
+    for (long k = 0; k < EM_WB_XCUT; k++) {
+        unsigned long long m;
+        int e;
+        sig64(k, MPFR_RNDU, &m, &e);
+        printf("    {0x%016llxu, %d},\n", m, e);
     }
-    table("em_wb_exp_a_lo", 10, MPFR_RNDD);
+    printf("};\n\n");
     table("em_wb_exp_a_hi", 10, MPFR_RNDU);
-    table("em_wb_exp_b_lo", 20, MPFR_RNDD);
     table("em_wb_exp_b_hi", 20, MPFR_RNDU);
-    table("em_wb_exp_c_lo", 30, MPFR_RNDD);
     table("em_wb_exp_c_hi", 30, MPFR_RNDU);
     table_d("em_wb_exp_int_d", "EM_WB_XCUT", EM_WB_XCUT, 0);
     table_d("em_wb_exp_a_d", "1024", 1024, 10);

@@ -766,7 +766,7 @@ static void wupper(double xlo, unsigned P, wsum *z)
 {
     uint64_t m;
     int e;
-    em_wb_exp(em_wb_fix(xlo, 0), 1, &m, &e); /* <= 1 */
+    em_wb_exp_up(em_wb_fix(xlo), &m, &e); /* <= 1 */
     em_u128 h = em_wb_scale(m, e, P, 1), one = (em_u128)1 << P;
     z->zhi += h < one ? h : one;
 }

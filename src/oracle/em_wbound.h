@@ -1,19 +1,21 @@
-/* em_wbound.h: certified integer bounds of exp(-x) for the exact sampler's fast bounds
+/* em_wbound.h: certified bounds of exp(-x) for the exact sampler's fast bounds
  * (em_exact_new_d, spec/ExactSampling.md "Cheap bounds").  Internal to src/oracle/.
+ * No libm; the tables are directed roundings computed by MPFR (tools/gen_wbound.c,
+ * generated into em_wbound_tab.c, each entry rechecked by tests/test_exact_d.c); the only
+ * trusted parts are MPFR's correct rounding (T3(c) of proofs/TRUSTED.md) and IEEE binary64
+ * round-to-nearest (T3(a)).
  *
- * No libm: x >= 0 is put in fixed point, X = x 2^64 rounded down or up (exact bit
- * manipulation of the double), split as X = k 2^64 + j1 2^54 + j2 2^44 + j3 2^34 + R with
- * R < 2^34 (r = R 2^-64 < 2^-30), and
- *     exp(-x) = exp(-k) exp(-j1 2^-10) exp(-j2 2^-20) exp(-j3 2^-30) exp(-r),
- *     1 - r <= exp(-r) <= 1 - r + r^2/2     (alternating series, 0 <= r <= 1).
- * The four factors come from tables of directed roundings computed by MPFR
- * (tools/gen_wbound.c, generated into em_wbound_tab.c, each entry rechecked by
- * tests/test_exact_d.c); the products are 64 x 64 -> 128-bit integer products, floored on
- * the lower path and ceiled on the upper one, every factor <= 1.  So each result is a
- * valid bound by induction; the only trusted parts are MPFR's correct rounding (T3(c) of
- * proofs/TRUSTED.md) and IEEE binary64 round-to-nearest for the few double operations
- * (T3(a)).  x >= EM_WB_XCUT: exp(-x) < 2^-184, handled by the
- * caller (lower bound 0, upper bound 2^-184). */
+ * Lower bounds, for every candidate: em_wb_exp_lo_dbl, in double arithmetic within a
+ * factor 1 + 2^-48 (its comment has the error analysis).
+ *
+ * Upper bounds, for the rare wide enclosure: em_wb_exp_up, in integers.  x >= 0 is put in
+ * fixed point, X = floor(x 2^64) (exact bit manipulation of the double), split as
+ * X = k 2^64 + j1 2^54 + j2 2^44 + j3 2^34 + R with R < 2^34 (r = R 2^-64 < 2^-30), and
+ *     exp(-x) <= exp(-k) exp(-j1 2^-10) exp(-j2 2^-20) exp(-j3 2^-30) exp(-r),
+ *     exp(-r) <= 1 - r + r^2/2     (alternating series, 0 <= r <= 1),
+ * from ceiling entries and 64 x 64 -> 128-bit products rounded up, every factor <= 1: a
+ * valid bound by induction.  x >= EM_WB_XCUT: exp(-x) < 2^-184, handled by the caller
+ * (lower bound 0, upper bound 2^-184). */
 #ifndef EM_WBOUND_H
 #define EM_WBOUND_H
 
@@ -31,12 +33,10 @@ typedef struct em_wb_sig {
     int e;
 } em_wb_sig;
 
-/* exp(-k), k < EM_WB_XCUT: 64-bit significands rounded down / up (m in [2^63, 2^64)) */
-extern const em_wb_sig em_wb_exp_int_lo[EM_WB_XCUT], em_wb_exp_int_hi[EM_WB_XCUT];
-/* floor / ceil of exp(-j 2^-10) 2^63, exp(-j 2^-20) 2^63, exp(-j 2^-30) 2^63, j < 1024 */
-extern const uint64_t em_wb_exp_a_lo[1024], em_wb_exp_a_hi[1024];
-extern const uint64_t em_wb_exp_b_lo[1024], em_wb_exp_b_hi[1024];
-extern const uint64_t em_wb_exp_c_lo[1024], em_wb_exp_c_hi[1024];
+/* exp(-k), k < EM_WB_XCUT: 64-bit significands rounded up (m in [2^63, 2^64)) */
+extern const em_wb_sig em_wb_exp_int_hi[EM_WB_XCUT];
+/* ceil of exp(-j 2^-10) 2^63, exp(-j 2^-20) 2^63, exp(-j 2^-30) 2^63, j < 1024 */
+extern const uint64_t em_wb_exp_a_hi[1024], em_wb_exp_b_hi[1024], em_wb_exp_c_hi[1024];
 /* exp(-k), k < EM_WB_XCUT, and exp(-j 2^-10), j < 1024, rounded down to doubles */
 extern const double em_wb_exp_int_d[EM_WB_XCUT], em_wb_exp_a_d[1024];
 
@@ -88,38 +88,29 @@ static inline double em_bits_down(double x)
     return x;
 }
 
-/* x 2^64 rounded down (up = 0) or up (up = 1), for 0 <= x (not NaN), saturated:
- * EM_WB_XCUT 2^64 when x >= EM_WB_XCUT (and for +inf).  Exact: for x < 2^7 the integer
- * part k = trunc(x) and x - k (< 1, no more significant bits than x) are exact doubles,
- * (x - k) 2^64 is an exact power-of-two scaling, and its conversion to uint64_t truncates
- * (C11 6.3.1.4), i.e. floors; it is an integer already when >= 2^52. */
-static inline em_u128 em_wb_fix(double x, int up)
+/* floor(x 2^64) for 0 <= x (not NaN), saturated: EM_WB_XCUT 2^64 when x >= EM_WB_XCUT
+ * (and for +inf).  Exact: for x < 2^7 the integer part k = trunc(x) and x - k (< 1, no
+ * more significant bits than x) are exact doubles, (x - k) 2^64 is an exact power-of-two
+ * scaling, and its conversion to uint64_t truncates (C11 6.3.1.4), i.e. floors. */
+static inline em_u128 em_wb_fix(double x)
 {
     if (!(x < (double)EM_WB_XCUT))
         return (em_u128)EM_WB_XCUT << 64;
     unsigned k = (unsigned)x;
-    double f = (x - (double)k) * 0x1p64;
-    uint64_t F = (uint64_t)f;
-    if (up && (double)F != f)
-        F++; /* f < 2^52 here: F is exact as a double */
+    uint64_t F = (uint64_t)((x - (double)k) * 0x1p64);
     return ((em_u128)k << 64) | F;
 }
 
-/* floor / ceil of a b 2^-63 */
-static inline uint64_t em_wb_mul_lo(uint64_t a, uint64_t b)
-{
-    return (uint64_t)(((em_u128)a * b) >> 63);
-}
-
+/* ceil(a b 2^-63) */
 static inline uint64_t em_wb_mul_hi(uint64_t a, uint64_t b)
 {
     em_u128 p = (em_u128)a * b;
     return (uint64_t)(p >> 63) + ((p & (((em_u128)1 << 63) - 1)) != 0);
 }
 
-/* A bound of exp(-X 2^-64), X < EM_WB_XCUT 2^64: *m 2^-*e <= exp(-X 2^-64) (up = 0) or
- * >= (up = 1), with *m < 2^64 and *m 2^-*e <= 1. */
-static inline void em_wb_exp(em_u128 X, int up, uint64_t *m, int *e)
+/* An upper bound of exp(-X 2^-64), X < EM_WB_XCUT 2^64: exp(-X 2^-64) <= *m 2^-*e <= 1,
+ * *m < 2^64 (hence of exp(-x) for every x >= X 2^-64). */
+static inline void em_wb_exp_up(em_u128 X, uint64_t *m, int *e)
 {
     unsigned k = (unsigned)(X >> 64);
     uint64_t f = (uint64_t)X;
@@ -127,26 +118,17 @@ static inline void em_wb_exp(em_u128 X, int up, uint64_t *m, int *e)
     unsigned j3 = (unsigned)(f >> 34) & 1023u;
     uint64_t R = f & (((uint64_t)1 << 34) - 1); /* r = R 2^-64 < 2^-30 */
     const uint64_t one = (uint64_t)1 << 63;
-    if (!up) {
-        /* (1 - r) 2^63 = 2^63 - R/2, rounded down */
-        uint64_t fr = one - ((R + 1) >> 1);
-        /* a tree of depth 3 (independent products overlap) */
-        uint64_t p = em_wb_mul_lo(em_wb_exp_int_lo[k].m, em_wb_exp_a_lo[j1]);
-        uint64_t q = em_wb_mul_lo(em_wb_mul_lo(em_wb_exp_b_lo[j2], em_wb_exp_c_lo[j3]), fr);
-        *m = em_wb_mul_lo(p, q);
-        *e = em_wb_exp_int_lo[k].e;
-    } else {
-        /* (1 - r + r^2/2) 2^63 = 2^63 - R/2 + R^2 2^-66, rounded up; <= 2^63 since
-         * exp(-r) <= 1 */
-        uint64_t sq = (uint64_t)(((em_u128)R * R + (((em_u128)1 << 66) - 1)) >> 66);
-        uint64_t fr = one - (R >> 1) + sq;
-        if (fr > one)
-            fr = one;
-        uint64_t p = em_wb_mul_hi(em_wb_exp_int_hi[k].m, em_wb_exp_a_hi[j1]);
-        uint64_t q = em_wb_mul_hi(em_wb_mul_hi(em_wb_exp_b_hi[j2], em_wb_exp_c_hi[j3]), fr);
-        *m = em_wb_mul_hi(p, q);
-        *e = em_wb_exp_int_hi[k].e;
-    }
+    /* (1 - r + r^2/2) 2^63 = 2^63 - R/2 + R^2 2^-66, rounded up; <= 2^63 since
+     * exp(-r) <= 1 */
+    uint64_t sq = (uint64_t)(((em_u128)R * R + (((em_u128)1 << 66) - 1)) >> 66);
+    uint64_t fr = one - (R >> 1) + sq;
+    if (fr > one)
+        fr = one;
+    /* a tree of depth 3 (independent products overlap) */
+    uint64_t p = em_wb_mul_hi(em_wb_exp_int_hi[k].m, em_wb_exp_a_hi[j1]);
+    uint64_t q = em_wb_mul_hi(em_wb_mul_hi(em_wb_exp_b_hi[j2], em_wb_exp_c_hi[j3]), fr);
+    *m = em_wb_mul_hi(p, q);
+    *e = em_wb_exp_int_hi[k].e;
 }
 
 /* The constants of em_wb_exp_lo_dbl's polynomial, rounded to the side that keeps it a
