@@ -57,7 +57,7 @@ DESCRIPTIONS = {
 
 
 def fmt_n(n):
-    return {7: "7", 1000: "10^3", 1000000: "10^6"}.get(n, str(n))
+    return {7: "7", 1000: "10^3", 10000: "10^4", 100000: "10^5", 1000000: "10^6"}.get(n, str(n))
 
 
 def fmt_us(v):
@@ -126,7 +126,7 @@ def comparisons(data):
     row("float many draws, 7: vs numpy's vectorised choice", ("float_many", 7),
         ("numpy_many", 7), "speedup", "≤ 0.01 µs, faster than numpy",
         lambda a, r: a <= 0.01 and r > 1)
-    for n in (7, 1000, M):
+    for n in (7, 1000, 10000, 100000, M):
         row("exact one draw, %s: vs float" % fmt_n(n), ("exact_oneshot", n),
             ("float_oneshot", n), "slowdown", "≤ 3× the float path", lambda a, r: r <= 3)
     for n in (7, 1000, M):

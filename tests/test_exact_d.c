@@ -2,11 +2,13 @@
  * (src/oracle/em_wbound.h, em_wbound_tab.c).
  *
  *   - every table entry recomputed with MPFR (directed roundings; exp(-k) at 64 bits,
- *     the others as floor / ceil at 512 bits, the double tables at 53 bits) and compared
+ *     the others as ceilings at 512 bits, the double tables at 53 bits) and compared
  *     exactly, and shown tight;
  *   - the integer upper bound of exp and the double chain's lower bound (and its stated
- *     relative error, 2^-48) against MPFR at 256 bits over dense sweeps and edge cases (x = 0, tiny
- *     and subnormal x, x near EM_WB_XCUT, huge and infinite x);
+ *     relative error, 2^-48) against MPFR at 256 bits over dense sweeps and edge cases
+ *     (x = 0, tiny and subnormal x, x near EM_WB_XCUT, huge and infinite x);
+ *   - the chain's block form (AVX2 where the CPU has it) against the scalar one, bit for
+ *     bit;
  *   - bit-level enumeration (tests/test_exact_enum.h) of the sampler on the scenarios of
  *     tests/test_exact.c given as doubles, against the oracle's probabilities of the same
  *     reals (the doubles written as C99 hex floats: exact), with MPFR never set up;
@@ -219,6 +221,44 @@ START_TEST(wexp_against_mpfr)
     printf("  em_wb_exp_lo_dbl: largest relative error %.3g (2^%.1f)\n", worst, log2(worst));
     ck_assert(worst < 0x1p-48);
     ref_clear();
+}
+END_TEST
+
+START_TEST(lo_block_same_bits)
+{
+    /* the block form (AVX2 on a CPU that has it) gives the scalar chain's doubles bit for
+     * bit, at every length 0 .. 67 (vector body and scalar tail) and over a sweep of
+     * [0, 128) including the table boundaries */
+    enum { N = 4096 };
+    static double x[N], lv[N], ls[N];
+    const em_wb_poly pc = em_wb_poly_init();
+    uint64_t st = 0x243f6a8885a308d3ull;
+    for (int i = 0; i < N; i++) {
+        st ^= st << 13;
+        st ^= st >> 7;
+        st ^= st << 17;
+        x[i] = i % 4 == 0   ? (double)(i / 4 % 128)                           /* integers */
+               : i % 4 == 1 ? (double)(st % 131072) * 0x1p-10                 /* j 2^-10 */
+               : i % 4 == 2 ? em_next_down((double)(st % 128) + 1.0)          /* just below */
+                            : ldexp((double)(st >> 11), -53) * 128.0;         /* uniform */
+        if (!(x[i] < EM_WB_XCUT))
+            x[i] = em_next_down((double)EM_WB_XCUT);
+    }
+    for (unsigned len = 0; len <= 67; len++) {
+        em_wb_exp_lo_block(len, x + len, lv, &pc, 1);
+        em_wb_exp_lo_block(len, x + len, ls, &pc, 0);
+        for (unsigned c = 0; c < len; c++)
+            EM_T_REQUIRE(memcmp(&lv[c], &ls[c], sizeof(double)) == 0, "len %u at %u", len, c);
+    }
+    for (int i = 0; i + 64 <= N; i += 64) {
+        em_wb_exp_lo_block(64, x + i, lv + i, &pc, 1);
+        em_wb_exp_lo_block(64, x + i, ls + i, &pc, 0);
+    }
+    for (int i = 0; i < N; i++) {
+        EM_T_REQUIRE(memcmp(&lv[i], &ls[i], sizeof(double)) == 0, "x = %a", x[i]);
+        EM_T_REQUIRE(memcmp(&ls[i], &(double){em_wb_exp_lo_dbl(x[i], &pc)}, sizeof(double)) == 0,
+                     "scalar block at %a", x[i]);
+    }
 }
 END_TEST
 
@@ -682,6 +722,7 @@ static Suite *suite(void)
     tcase_set_timeout(tw, 300);
     tcase_add_test(tw, tables_match_mpfr);
     tcase_add_test(tw, wexp_against_mpfr);
+    tcase_add_test(tw, lo_block_same_bits);
     tcase_add_test(tw, neighbours);
     suite_add_tcase(s, tw);
     TCase *tb = tcase_create("bitlevel");

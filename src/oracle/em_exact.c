@@ -965,8 +965,7 @@ static int cheap_bounds(em_exact *s, const double *u, const unsigned char *exclu
                 nc++;
             }
         }
-        for (unsigned c = 0; c < nc; c++)
-            Lb[c] = em_wb_exp_lo_dbl(xhb[c], &pc);
+        em_wb_exp_lo_block(nc, xhb, Lb, &pc, 1);
         for (unsigned c = 0; c < nc; c++)
             lo[i0 + jb[c]] = wchain(Lb[c], xlb[c], xhb[c], P, &z);
     }

@@ -182,6 +182,12 @@ static inline double em_wb_exp_lo_dbl(double x, const em_wb_poly *c)
     return (e1 * e2) * p * (1.0 - 0x1p-49);
 }
 
+/* L[c] = em_wb_exp_lo_dbl(x[c], pc) for c < n (each 0 <= x[c] < EM_WB_XCUT), four at a
+ * time with AVX2 where the CPU has it and vector != 0 (the same values bit for bit: the
+ * same operations in the same order; em_wbound.c); vector = 0: the scalar loop. */
+void em_wb_exp_lo_block(unsigned n, const double *x, double *L, const em_wb_poly *pc,
+                        int vector);
+
 /* m 2^-e at scale 2^P (P <= 127), rounded down (up = 0) or up. */
 static inline em_u128 em_wb_scale(uint64_t m, int e, unsigned P, int up)
 {
