@@ -809,8 +809,8 @@ static inline uint64_t wbound(double xlo, double xhi, unsigned P, double xcut,
 
 #define WB_BLOCK 64
 
-/* P ln 2 rounded up, with room: 0.6932 > ln 2 + 2^-14, and the product's rounding is far
- * below P 2^-14 */
+/* P ln 2 rounded up, with room: 0.6932 > ln 2 + 5e-5 (ln 2 = 0.693147...), and the
+ * product's rounding (relative 2^-53) is far below P 5e-5 */
 static inline double wcut(unsigned P)
 {
     return (double)P * 0.6932;
