@@ -789,25 +789,50 @@ static inline __attribute__((always_inline)) uint64_t wchain(double L, double xl
     return w;
 }
 
-/* The packed lower bound of w = exp(-x), x in [xlo, xhi] (0 <= xlo <= xhi; xhi may be NaN
- * or +inf: lower bound 0), its bounds added to the sums z; xcut >= P ln 2 (a double).
- * (cheap_bounds does the same a block at a time.) */
-static inline uint64_t wbound(double xlo, double xhi, unsigned P, double xcut,
-                              const em_wb_poly *pc, wsum *z)
+#define WB_BLOCK 64
+
+/* The candidates waiting for the chain (cheap_bounds, cheap_bounds_q): up to a block of
+ * them, run as one loop of independent iterations (the chain is a long dependency of
+ * multiplications; one candidate at a time, its latency was the loop's cost). */
+typedef struct wpend {
+    unsigned n;
+    size_t idx[WB_BLOCK];
+    double xlo[WB_BLOCK], xhi[WB_BLOCK];
+} wpend;
+
+/* The chains of the waiting candidates: their packed lower bounds into lo, their bounds
+ * into z. */
+static void wpend_flush(wpend *b, unsigned P, const em_wb_poly *pc, uint64_t *lo, wsum *z)
 {
+    double L[WB_BLOCK];
+    em_wb_exp_lo_block(b->n, b->xhi, L, pc, 1);
+    for (unsigned c = 0; c < b->n; c++)
+        lo[b->idx[c]] = wchain(L[c], b->xlo[c], b->xhi[c], P, z);
+    b->n = 0;
+}
+
+/* Candidate i, neither a mode nor excluded, with w = exp(-x), x in [xlo, xhi] (0 <= xlo
+ * <= xhi; xhi may be NaN or +inf: lower bound 0): lo[i] = 0 and its bounds into z now, or
+ * it waits in b for the chain (flushed when b is full); xcut >= P ln 2 (a double). */
+static inline void wbound(size_t i, double xlo, double xhi, unsigned P, double xcut,
+                          const em_wb_poly *pc, uint64_t *lo, wsum *z, wpend *b)
+{
+    lo[i] = 0;
     if (!(xlo < xcut)) {
         /* exp(-x) 2^P <= exp(-P ln 2) 2^P = 1: lower bound 0, upper bound one unit (most
          * candidates of a large set, whose weights are far below the sum's last bit) */
         z->tail++;
-        return 0;
+    } else if (!(xhi < (double)EM_WB_XCUT)) {
+        wupper(xlo, P, z);
+    } else {
+        b->idx[b->n] = i;
+        b->xlo[b->n] = xlo;
+        b->xhi[b->n] = xhi;
+        if (++b->n == WB_BLOCK)
+            wpend_flush(b, P, pc, lo, z);
     }
-    if (xhi < (double)EM_WB_XCUT)
-        return wchain(em_wb_exp_lo_dbl(xhi, pc), xlo, xhi, P, z);
-    wupper(xlo, P, z);
-    return 0;
 }
 
-#define WB_BLOCK 64
 
 /* P ln 2 rounded up, with room: 0.6932 > ln 2 + 5e-5 (ln 2 = 0.693147...), and the
  * product's rounding (relative 2^-53) is far below P 5e-5 */
@@ -907,68 +932,45 @@ static int cheap_bounds(em_exact *s, const double *u, const unsigned char *exclu
     const double xcut = wcut(P);
     const em_wb_poly pc = em_wb_poly_init();
     wsum z = {0, 0, 0, 0, 0, 0.0};
-    /* A block at a time: the classes and enclosures first, then the chain of each candidate
-     * that needs one, in a loop of independent iterations (the chain is a long dependency
-     * of multiplications; one element at a time, its latency was the loop's cost), then
-     * the sums. */
-    double xlb[WB_BLOCK], xhb[WB_BLOCK], Lb[WB_BLOCK];
-    unsigned jb[WB_BLOCK];
+    wpend pend;
+    pend.n = 0; /* (only the count: zeroing the arrays would cost more than a small set) */
     const double uthr = tail_threshold(umax, clo, xcut);
     uint64_t tail = 0; /* z.tail's share of the fast test below, kept in a register */
-    for (size_t i0 = 0; i0 < n; i0 += WB_BLOCK) {
-        const size_t len = n - i0 < WB_BLOCK ? n - i0 : WB_BLOCK;
-        unsigned nc = 0;
-        for (size_t j = 0; j < len; j++) {
-            const size_t i = i0 + j;
-            /* the copy (excluded: -inf) and the classes on the way */
-            double ui = (excluded && excluded[i]) ? -HUGE_VAL : u[i];
-            ud[i] = ui;
-            if (ui <= uthr && ui >= -0x1.fffffffffffffp1023) {
-                /* the tail, known from u_i alone (most of a large set) */
-                cls[i] = CL_OTHER;
-                lo[i] = 0;
-                tail++;
-                continue;
-            }
-            if (ui < -0x1.fffffffffffffp1023) {
-                cls[i] = CL_EXCLUDED;
-                lo[i] = 0;
-                continue;
-            }
-            if (ui == umax) {
-                cls[i] = CL_MODE;
-                lo[i] = one_w;
-                z.modes++;
-                continue;
-            }
-            /* umax - u_i > 0 exactly; both finite */
+    for (size_t i = 0; i < n; i++) {
+        /* the copy (excluded: -inf) and the classes on the way */
+        double ui = (excluded && excluded[i]) ? -HUGE_VAL : u[i];
+        ud[i] = ui;
+        if (ui <= uthr && ui >= -0x1.fffffffffffffp1023) {
+            /* the tail, known from u_i alone (most of a large set) */
             cls[i] = CL_OTHER;
-            double d = umax - ui;
-            /* d = RN(umax - u_i) >= 2^-1074 (the exact difference is a positive multiple of
-             * 2^-1074), maybe +inf; the exact one lies in [dlo, dhi] (dhi NaN when d = +inf) */
-            double ph = chi * em_bits_up(d);
-            /* x in [xlo, xhi]: pl = clo dlo >= 0 (0 on underflow or clo = 0; +inf gives
-             * DBL_MAX), and ph > 0 or +0 on underflow (next up: the smallest subnormal >=
-             * the exact product); an infinite or NaN ph makes xhi NaN, which fails
-             * xhi < EM_WB_XCUT below: lower bound 0 */
-            double xlo = x_lower(ui, umax, clo);
-            double xhi = em_bits_up(ph);
             lo[i] = 0;
-            if (!(xlo < xcut)) {
-                z.tail++; /* as in wbound */
-            } else if (!(xhi < (double)EM_WB_XCUT)) {
-                wupper(xlo, P, &z);
-            } else {
-                jb[nc] = (unsigned)j;
-                xlb[nc] = xlo;
-                xhb[nc] = xhi;
-                nc++;
-            }
+            tail++;
+            continue;
         }
-        em_wb_exp_lo_block(nc, xhb, Lb, &pc, 1);
-        for (unsigned c = 0; c < nc; c++)
-            lo[i0 + jb[c]] = wchain(Lb[c], xlb[c], xhb[c], P, &z);
+        if (ui < -0x1.fffffffffffffp1023) {
+            cls[i] = CL_EXCLUDED;
+            lo[i] = 0;
+            continue;
+        }
+        if (ui == umax) {
+            cls[i] = CL_MODE;
+            lo[i] = one_w;
+            z.modes++;
+            continue;
+        }
+        /* umax - u_i > 0 exactly; both finite */
+        cls[i] = CL_OTHER;
+        double d = umax - ui;
+        /* d = RN(umax - u_i) >= 2^-1074 (the exact difference is a positive multiple of
+         * 2^-1074), maybe +inf; the exact one lies in [dlo, dhi] (dhi NaN when d = +inf) */
+        double ph = chi * em_bits_up(d);
+        /* x in [xlo, xhi]: pl = clo dlo >= 0 (0 on underflow or clo = 0; +inf gives
+         * DBL_MAX), and ph > 0 or +0 on underflow (next up: the smallest subnormal >=
+         * the exact product); an infinite or NaN ph makes xhi NaN, which fails
+         * xhi < EM_WB_XCUT in wbound: lower bound 0 */
+        wbound(i, x_lower(ui, umax, clo), em_bits_up(ph), P, xcut, &pc, lo, &z, &pend);
     }
+    wpend_flush(&pend, P, &pc, lo, &z);
     z.tail += tail;
     em_u128 zlo, zhi;
     return wsum_bounds(&z, n, P, &zlo, &zhi) && cheap_words(s, P, zlo, zhi);
@@ -1080,6 +1082,8 @@ static int cheap_bounds_q(em_exact *s)
     const double xcut = wcut(P);
     const em_wb_poly pc = em_wb_poly_init();
     wsum z = {0, 0, 0, 0, 0, 0.0};
+    wpend pend;
+    pend.n = 0; /* (only the count: zeroing the arrays would cost more than a small set) */
     for (size_t i = 0; i < n; i++) {
         if (cls[i] == CL_EXCLUDED) {
             lo[i] = 0;
@@ -1104,8 +1108,9 @@ static int cheap_bounds_q(em_exact *s)
         double xlo = em_next_down(clo * dlo), xhi = em_next_up(chi * dhi);
         if (!(xlo > 0.0))
             xlo = 0.0;
-        lo[i] = wbound(xlo, xhi, P, xcut, &pc, &z);
+        wbound(i, xlo, xhi, P, xcut, &pc, lo, &z, &pend);
     }
+    wpend_flush(&pend, P, &pc, lo, &z);
     mpfr_clear(f);
     em_u128 zlo, zhi;
     return wsum_bounds(&z, n, P, &zlo, &zhi) && cheap_words(s, P, zlo, zhi);
