@@ -2,7 +2,7 @@
 # Install the Debian packages expmech needs, only those that are missing, and say so.
 set -euo pipefail
 PKGS=(gcc make python3 pkg-config binutils groff-base
-      frama-c-base why3 z3 cvc4 cvc5
+      frama-c-base why3 z3 cvc4 cvc5 ocaml
       libgmp-dev libmpfr-dev libgsl-dev libsodium-dev check valgrind clang libclang-rt-14-dev
       python3-pytest python3-numpy sqlite3 gnuplot-nox)
 missing=()

@@ -20,3 +20,16 @@
     /@ assert zero: \forall integer j, r; 0 <= j < m ==> p[j].a + p[j].b * r == p[j].a; @/
   }
 */
+
+/*@ ghost
+  void Median_Pieces(const em_piece *p, size_t m, const int64_t *a, size_t n)
+  {
+    /@ assert zero: \forall integer j, r; 0 <= j < m ==> p[j].a + p[j].b * r == p[j].a; @/
+  }
+*/
+
+/*@ ghost
+  void Revenue_Pieces(const em_piece *p, size_t m, const int64_t *a, size_t n)
+  {
+  }
+*/

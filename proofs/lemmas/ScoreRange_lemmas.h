@@ -44,4 +44,25 @@
   @/
   void Quantile_Pieces(const em_piece *p, size_t m, const int64_t *a, size_t n, int64_t qa, int64_t qb);
 */
+/* The same for the median, and the revenue's pieces r * b from the buyers'
+   counts: in the caller's context (after pieces_of) they took 3-4 s. */
+/*@ ghost
+  /@ requires flat: \forall integer j; 0 <= j < m ==> p[j].b == 0;
+     requires score: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
+       MedianScore(a, n, r) == p[j].a;
+     assigns \nothing;
+     ensures pieces: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
+       MedianScore(a, n, r) == p[j].a + p[j].b * r;
+  @/
+  void Median_Pieces(const em_piece *p, size_t m, const int64_t *a, size_t n);
+*/
+/*@ ghost
+  /@ requires buyers: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
+       CountGe(a, n, r) == p[j].b;
+     assigns \nothing;
+     ensures revenue: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
+       Revenue(a, n, r) == r * p[j].b;
+  @/
+  void Revenue_Pieces(const em_piece *p, size_t m, const int64_t *a, size_t n);
+*/
 #endif

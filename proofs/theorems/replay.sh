@@ -13,8 +13,9 @@
 # primary prover ($PRIMARY, time limit $TLIMIT s per goal, transformation
 # split_vc).  A VC goal with an unproved sub-goal is re-run, as a whole, with
 # each fallback prover in the fixed order $FALLBACK until one proves all its
-# sub-goals.  (With the current files one VC, ScoreDefs.quantile_step, needs
-# the fallback cvc5; every other goal is proved by the primary prover.)
+# sub-goals.  (With the current files every VC is proved by the primary prover;
+# the last one that needed cvc5, ScoreDefs.quantile_step, now instantiates
+# QuantileStep.quantile_of_step, proved in a context of its own.)
 #
 # Gate, in addition to the provers:
 #   * static check: no `axiom`, `admit`, `assume`, `clone` in the .mlw files,

@@ -4,6 +4,7 @@
 #include "core/em_vec.h"
 #include "trusted/em_libm.h"
 #include "proofs/lemmas/Sum_lemmas.h"
+#include "proofs/lemmas/Weights_lemmas.h"
 
 /* ceil(e * S) clamped to [0, S], e = exp(x) from em_exp_nonpos_block; exactly
    S at x == 0. */
@@ -160,9 +161,12 @@ int em_weights_fixed(size_t n, const double *lw, uint64_t *W, uint64_t *total, u
         loop variant n - i; */
     for (size_t i = 0; i < n; i++) {
         //@ assert step: i * S + W[i] <= (i + 1) * S;
+        //@ ghost Weights_ScaleMonotone(i, n, S);
         sum += W[i];
     }
-    //@ assert fixed: FixedWeights(W, n, S);
+    //@ assert fixed_scale: 1 <= S && n * S <= 9223372036854775808;
+    //@ assert fixed_bounded: \forall integer j; 0 <= j < n ==> W[j] <= S;
+    //@ ghost Weights_FixedIntro(W, n, S);
     //@ ghost summed: ;
     *total = sum;
     *scale = S;
@@ -235,13 +239,16 @@ int em_weights_fixed_u(size_t n, const double *u, double eps, double delta, int 
             loop variant i + len - j; */
         for (; j < i + len; j++) {
             //@ assert step: j * S + W[j] <= (j + 1) * S;
+            //@ ghost Weights_ScaleMonotone(j, n, S);
             sum += W[j];
         }
         //@ assert block_end: j == i + len;
         //@ assert block_bounded: sum <= (i + len) * S;
         i += len;
     }
-    //@ assert fixed: FixedWeights(W, n, S);
+    //@ assert fixed_scale: 1 <= S && n * S <= 9223372036854775808;
+    //@ assert fixed_bounded: \forall integer j; 0 <= j < n ==> W[j] <= S;
+    //@ ghost Weights_FixedIntro(W, n, S);
     //@ assert total_positive: sum >= 1;
     //@ ghost summed: ;
     *total = sum;

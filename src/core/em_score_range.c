@@ -65,14 +65,27 @@ static int64_t piece_value(int kind, size_t n, size_t i, int64_t qa, int64_t qb)
     return 0;
 }
 
-/* p[j] = {lo, hi, a, b}, with the fact WP cannot see on its own (p and data
-   share the int64_t memory): the counts over data do not change.  The ghost
-   loop is the induction over the rows. */
+/* p[j] = {lo, hi, a, b}, appended to a tiling of pieces 0 .. j-1, with the facts
+   WP cannot see on its own (p and data share the int64_t memory): the counts
+   over data do not change, nor do the rows and the earlier pieces, and the
+   tiling grows by one.  Stated here, in a small context, so that the caller's
+   tiling goals are instances of this contract: proved in the caller, among all
+   of its hypotheses, they took up to 8 s.  The ghost loop is the induction over
+   the rows. */
 /*@ requires valid_p: \valid(p + j);
     requires valid_data: \valid_read(data + (0 .. n - 1));
     requires separated: \separated(p + j, data + (0 .. n - 1));
+    requires adjacent: \forall integer t; 0 <= t < j - 1 ==> p[t].hi == p[t + 1].lo;
+    requires joined: j > 0 ==> p[j - 1].hi == lo;
+    requires inside: \forall integer t, r; 0 <= t < j && 0 <= r < n ==> !(p[t].lo < data[r] < p[t].hi);
+    requires gap: \forall integer r; 0 <= r < n ==> !(lo < data[r] < hi);
     assigns p[j];
     ensures written: p[j].lo == lo && p[j].hi == hi && p[j].a == a && p[j].b == b;
+    ensures kept: \forall integer t; 0 <= t < j ==> p[t].lo == \old(p[t].lo) &&
+      p[t].hi == \old(p[t].hi) && p[t].a == \old(p[t].a) && p[t].b == \old(p[t].b);
+    ensures data: \forall integer t; 0 <= t < n ==> data[t] == \old(data[t]);
+    ensures adjacent: \forall integer t; 0 <= t < j ==> p[t].hi == p[t + 1].lo;
+    ensures inside: \forall integer t, r; 0 <= t <= j && 0 <= r < n ==> !(p[t].lo < data[r] < p[t].hi);
     ensures lt: \forall integer c; CountLt(data, n, c) == CountLt{Pre}(data, n, c);
     ensures gt: \forall integer c; CountGt(data, n, c) == CountGt{Pre}(data, n, c);
     ensures ge: \forall integer c; CountGe(data, n, c) == CountGe{Pre}(data, n, c);
@@ -195,16 +208,13 @@ static size_t pieces_of(int kind, size_t n, const int64_t *data, int64_t lo, int
         //@ assert counts: \forall integer r; cur < r < v ==> CountLt{Pre}(data, n, r) == i && CountGt{Pre}(data, n, r) == n - i && CountGe{Pre}(data, n, r) == n - i;
         int64_t a = piece_value(kind, n, i, qa, qb);
         int64_t b = kind == RANGE_REVENUE ? (int64_t)(n - i) : 0;
+        //@ assert gap: \forall integer t; 0 <= t < n ==> !(cur < data[t] < v);
         put_piece(p, k, cur, v, a, b, data, n);
-        /* the invariants for k + 1 pieces, one fact at a time */
+        /* the invariants for k + 1 pieces, one fact at a time (adjacent and
+           inside: put_piece's contract) */
         //@ assert new_piece: p[k].lo == cur && p[k].hi == v && cur < v;
-        //@ assert new_inside: \forall integer t; 0 <= t < n ==> !(p[k].lo < data[t] < p[k].hi);
         //@ assert next_start: p[0].lo == lo;
         //@ assert next_nonempty: \forall integer j; 0 <= j <= k ==> p[j].lo < p[j].hi;
-        //@ assert old_adjacent: \forall integer j; 0 <= j < k - 1 ==> p[j].hi == p[j + 1].lo;
-        //@ assert new_adjacent: k > 0 ==> p[k - 1].hi == p[k].lo;
-        //@ assert next_adjacent: \forall integer j; 0 <= j < k ==> p[j].hi == p[j + 1].lo;
-        //@ assert next_inside: \forall integer j, t; 0 <= j <= k && 0 <= t < n ==> !(p[j].lo < data[t] < p[j].hi);
         /*@ assert next_revenue_linear: kind == RANGE_REVENUE ==> \forall integer j; 0 <= j <= k ==>
               p[j].a == 0 && 0 <= p[j].b <= n; */
         /*@ assert next_revenue: kind == RANGE_REVENUE ==> \forall integer j, r; 0 <= j <= k &&
@@ -230,12 +240,12 @@ static size_t pieces_of(int kind, size_t n, const int64_t *data, int64_t lo, int
     //@ assert counts: \forall integer r; cur < r < hi ==> CountLt{Pre}(data, n, r) == i && CountGt{Pre}(data, n, r) == n - i && CountGe{Pre}(data, n, r) == n - i;
     int64_t a = piece_value(kind, n, i, qa, qb);
     int64_t b = kind == RANGE_REVENUE ? (int64_t)(n - i) : 0;
+    //@ assert gap: \forall integer t; 0 <= t < n ==> !(cur < data[t] < hi);
     put_piece(p, k, cur, hi, a, b, data, n);
     /*@ assert frame: \forall integer c; CountLt(data, n, c) == CountLt{Pre}(data, n, c) &&
           CountGt(data, n, c) == CountGt{Pre}(data, n, c) && CountGe(data, n, c) == CountGe{Pre}(data, n, c); */
     //@ assert frame_median: \forall integer c; MedianScore(data, n, c) == MedianScore{Pre}(data, n, c);
     //@ assert frame_quantile: \forall integer c; QuantileScore(data, n, c, qa, qb) == QuantileScore{Pre}(data, n, c, qa, qb);
-    //@ assert last_inside: \forall integer t; 0 <= t < n ==> !(p[k].lo < data[t] < p[k].hi);
     //@ assert cut_inside: \forall integer j, t; 0 <= j <= k && 0 <= t < n ==> !(p[j].lo < data[t] < p[j].hi);
     //@ assert tiling_start: p[0].lo == lo;
     //@ assert tiling_end: p[k].hi == hi;
@@ -270,8 +280,7 @@ int em_range_revenue(size_t n, const int64_t *bids, int64_t lo, int64_t hi, em_p
     //@ assert linear: \forall integer j; 0 <= j < m ==> p[j].a == 0 && 0 <= p[j].b <= n;
     /*@ assert buyers: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
           CountGe(bids, n, r) == p[j].b; */
-    /*@ assert revenue: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
-          Revenue(bids, n, r) == r * p[j].b; */
+    //@ ghost Revenue_Pieces(p, m, bids, n);
     *k = m;
     return EM_OK;
 }
@@ -292,8 +301,8 @@ int em_range_median(size_t n, const int64_t *data, int64_t lo, int64_t hi, em_pi
     //@ assert constant: \forall integer j; 0 <= j < m ==> p[j].b == 0 && -2 * n <= p[j].a <= 0;
     /*@ assert score: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
           MedianScore(data, n, r) == p[j].a; */
-    /*@ assert pieces: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
-          MedianScore(data, n, r) == p[j].a + p[j].b * r; */
+    //@ assert flat: \forall integer j; 0 <= j < m ==> p[j].b == 0;
+    //@ ghost Median_Pieces(p, m, data, n);
     *k = m;
     return EM_OK;
 }

@@ -95,5 +95,9 @@ int em_score_revenue(size_t n, const int64_t *bids, size_t m, const int64_t *pri
         //@ assert value: v == Revenue{Pre}(bids, n, p);
         put_score(u, j, v, bids, n);
     }
+    /* the score in the final state, here rather than in the ensures (3 s there) */
+    /*@ assert same: \forall integer t; 0 <= t < m ==>
+          Revenue(bids, n, prices[t]) == Revenue{Pre}(bids, n, prices[t]); */
+    //@ assert score: \forall integer t; 0 <= t < m ==> u[t] == Revenue(bids, n, prices[t]);
     return EM_OK;
 }

@@ -34,18 +34,18 @@
       ensures empty: \result == EM_ERR_EMPTY;
     behavior bad_price:
       assumes u != \null && bids != \null && prices != \null && n > 0 && m > 0;
-      assumes pmax <= 0 || \exists integer j; 0 <= j < m && !(0 <= prices[j] <= pmax);
+      assumes pmax <= 0 || !PricesIn(prices, m, pmax);
       assigns \nothing;
       ensures domain: \result == EM_ERR_DOMAIN;
     behavior overflow:
       assumes u != \null && bids != \null && prices != \null && n > 0 && m > 0;
-      assumes pmax > 0 && \forall integer j; 0 <= j < m ==> 0 <= prices[j] <= pmax;
+      assumes pmax > 0 && PricesIn(prices, m, pmax);
       assumes n > INT64_MAX / pmax;
       assigns \nothing;
       ensures overflow: \result == EM_ERR_OVERFLOW;
     behavior ok:
       assumes u != \null && bids != \null && prices != \null && n > 0 && m > 0;
-      assumes pmax > 0 && \forall integer j; 0 <= j < m ==> 0 <= prices[j] <= pmax;
+      assumes pmax > 0 && PricesIn(prices, m, pmax);
       assumes n <= INT64_MAX / pmax;
       assigns u[0 .. m - 1];
       ensures ok: \result == EM_OK;

@@ -177,6 +177,8 @@ int em_sample_cumulative_many(size_t n, const uint64_t *C, em_rng *rng, size_t k
             const size_t i = search(n, C, accept ? x : 0);
             //@ assert cell: i == 0 ? C[0] > 0 : C[i - 1] < C[i];
             out[done] = i;
+            /*@ assert written: \forall integer j; 0 <= j <= done ==>
+                  out[j] < n && (out[j] == 0 ? C[0] > 0 : C[out[j] - 1] < C[out[j]]); */
             done += (size_t)accept;
             /* a product, not a ternary: gcc made that a branch, mispredicted on
                about every other word when the acceptance rate is near 1/2 */
