@@ -6,6 +6,8 @@
   wp_report.py readme README TABLE      write TABLE between the status markers
   wp_report.py readme-check README TABLE  fail if README's table differs from TABLE
   wp_report.py timing MODE JOBS WALL DIR OUT  the run's per-step times (DIR/*.time) as JSON
+  wp_report.py slowest [SECONDS]        goals whose proof took more than SECONDS (default 1),
+                                        slowest first, from proofs/report/wp-*.log and theorems.json
 """
 import glob
 import json
@@ -163,6 +165,36 @@ def timing_line():
     return "Timings: " + "; ".join(parts) + "."
 
 
+GOAL_TIME = re.compile(r"\[wp\] \[([^\]]+)\] Goal (\S+) : Valid(?: \(Qed:[^)]*\))? \(([\d.]+)(ms|s)\)")
+
+
+def slowest(limit=1.0):
+    """Each goal's proof time as recorded: a WP goal's is the time of the prover that proved it
+    (a replay prints the cached time; Qed's own time is measured again by every run), a Why3
+    sub-goal's that of its prover in the last theorems run."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(REPORT, "wp-*.log"))):
+        step = os.path.basename(path)[3:-4]
+        for line in open(path, encoding="utf-8", errors="replace"):
+            m = GOAL_TIME.search(line)
+            if m:
+                t = float(m.group(3)) * (0.001 if m.group(4) == "ms" else 1.0)
+                rows.append((t, f"WP {step}", m.group(1), m.group(2)))
+    tpath = os.path.join(REPORT, "theorems.json")
+    if os.path.exists(tpath):
+        for f in json.load(open(tpath)).get("files", []):
+            for g in f.get("goals", []):
+                for sub in g.get("subgoal_details", []):
+                    rows.append((float(sub.get("time", 0)), "Why3", sub.get("prover", "?"),
+                                 f"{g['name']} line {sub.get('line')} ({sub.get('kind')})"))
+    rows.sort(key=lambda r: -r[0])
+    for t, where, prover, goal in rows:
+        if t > limit:
+            print(f"{t:6.2f} s  {where:17s} {prover:16s} {goal}")
+    print(f"{len(rows)} goals with a recorded time; the slowest took {rows[0][0]:.2f} s" if rows
+          else "no goal times recorded (run make verify)")
+
+
 def readme_split(readme):
     text = open(readme, encoding="utf-8").read()
     if BEGIN not in text or END not in text:
@@ -180,6 +212,8 @@ def main(argv):
         check(*argv[2:6])
     elif cmd == "timing" and len(argv) == 7:
         timing(*argv[2:7])
+    elif cmd == "slowest" and len(argv) <= 3:
+        slowest(float(argv[2]) if len(argv) == 3 else 1.0)
     elif cmd == "table":
         sys.stdout.write(table())
     elif cmd == "readme" and len(argv) == 4:
