@@ -33,7 +33,7 @@ help:
 	@echo "make demo    build and run the marital-status example (installs deps)"
 	@echo "make check   unit tests, proof gate (make verify), quick statistical tests"
 	@echo "make verify  replay every WP goal and Why3 theorem; fail on any unproved goal"
-	@echo "make prove   re-run the provers and update the committed WP cache"
+	@echo "make prove   re-run the provers and update the committed WP and Why3 caches"
 	@echo "make gate-test  plant defects in copies and check that make verify fails on each"
 	@echo "make bench   expmech beside numpy, diffprivlib's algorithm and the machine's limits:"
 	@echo "             a table and build/bench.json (timings live here, never in tests)"
@@ -295,7 +295,7 @@ verify: $(B)/.deps-ok
 prove: $(B)/.deps-ok
 	@bash proofs/verify.sh update
 
-# Every WP cache emptied, every goal proved from scratch (about half an hour on 2 cores);
+# Every WP and Why3 cache emptied, every goal proved from scratch (about 10 minutes on 2 cores);
 # its timing goes to proofs/report/timing-prove.json and README's status table.
 prove-cold: $(B)/.deps-ok
 	@bash proofs/verify.sh cold

@@ -79,89 +79,127 @@ done
 # time at 5 s (598 timeouts of 5 s against 360 s of valid proofs).  2 s is WP's own default;
 # a planted inconsistency is found in milliseconds (make gate-test).  A replay reuses a cached
 # smoke timeout of 5 s as one of 2 s (the longer run subsumes the shorter).
+# -wp-no-pruning -wp-no-ground: two of Qed's simplifications, both costly on long paths (Qed
+# spent 90 s of CPU on em_lw_setup's 174 goals, 55 s on pieces_of's; with both off the float
+# step's Qed time fell from 159 s to 37 s and no goal takes Qed over 0.3 s).  They only
+# decide how much of a goal Qed closes before a prover sees it, never what is proved.
 common=(-load-module "$gcdir/wp_gc.cmxs" -cpp-extra-args=-Isrc/include -cpp-extra-args=-Isrc -cpp-extra-args=-I.
         -kernel-warn-key annot:missing-spec=abort
         -kernel-warn-key typing:implicit-function-declaration=abort
-        -wp -wp-rte -warn-unsigned-overflow -warn-unsigned-downcast
-        -wp-smoke-tests -wp-timeout 20 -wp-smoke-timeout 2 -wp-par "$wppar"
+        -wp -wp-rte -warn-unsigned-overflow -warn-unsigned-downcast -wp-no-pruning -wp-no-ground
+        -wp-timeout 20 -wp-smoke-timeout 2 -wp-par "$wppar"
         -wp-cache "$cache"
         -report-unclassified-warning ERROR -report-unclassified-unknown ERROR
         -report-unclassified-invalid ERROR)
 then_report=(-then -report-classify -report-unclassified-warning ERROR
              -report-unclassified-unknown ERROR -report-unclassified-invalid ERROR)
 
-run_step() { # name provers extra-flags files...
-  local name=$1 prv=$2 extra=$3; shift 3
-  local log=$report/wp-$name.log json=$report/wp-$name.json
-  echo "verify: WP step '$name' ($prv; cache $cache): $*"
+# Each WP step is two frama-c runs, run as two jobs: its proof goals (every prover of the
+# step racing on each goal) and its smoke tests (-wp-smoke-tests with every property category
+# deselected, which leaves the smoke tests only), with one prover: CVC4 (CVC5 in the float
+# step, whose float literals CVC4 cannot read).  A smoke test passes when no prover proves
+# false, so each costs every prover that neither proves nor gives up its whole timeout: Z3
+# answered 583 of them with a 2 s timeout (1166 s, most of a cold run's prover time) where
+# CVC4 says "unknown" at once on 352 of its 465.  A planted inconsistent precondition is
+# found by CVC4 in milliseconds (make gate-test).  Each smoke test is bounded by the
+# prover's own step count (-wp-steps, CVC4's and CVC5's --rlimit) as well as by the 2 s
+# timeout: no smoke test is ever proved, so every one runs to its limit (all 138 of the
+# integer step's took CVC4 the full 2 s), and a step limit is the same search on any machine
+# in about 0.3 s instead of 2 s that shrink when the cores are shared.  100000 steps is half
+# of the most any proof goal here needed (CVC4, 196801 steps).
+SMOKE_STEPS=100000
+NO_PROPS=-@lemma,-@requires,-@ensures,-@exits,-@assigns,-@frames,-@assert,-@check,-@invariant
+NO_PROPS=$NO_PROPS,-@variant,-@decreases,-@terminates,-@complete_behaviors,-@disjoint_behaviors
+NO_PROPS=$NO_PROPS,-@breaks,-@continues,-@returns
+run_step() { # name kind(proofs|smoke) provers extra-flags files...
+  local name=$1 kind=$2 prv=$3 extra=$4; shift 4
+  local tag=$name sel=(-wp-no-smoke-tests)
+  if [ "$kind" = smoke ]; then
+    tag=$name.smoke; sel=(-wp-smoke-tests "-wp-prop=$NO_PROPS" -wp-steps "$SMOKE_STEPS")
+  fi
+  local log=$report/wp-$tag.log json=$report/wp-$tag.json
+  echo "verify: WP step '$name' $kind ($prv; cache $cache): $*"
   rm -f "$json"
   local rc=0
   # shellcheck disable=SC2086
-  frama-c "${common[@]}" $extra -wp-prover "$prv" -wp-session "proofs/wp-session/$name" \
+  frama-c "${common[@]}" "${sel[@]}" $extra -wp-prover "$prv" -wp-session "proofs/wp-session/$name" \
     -wp-report-json "$json" "$@" "${then_report[@]}" >"$log" 2>&1 || rc=$?
-  python3 proofs/wp_report.py check "$name" "$json" "$log" "$rc" || fail "WP step '$name' (log: $log)"
+  python3 proofs/wp_report.py check "$name" "$kind" "$json" "$log" "$rc" || fail "WP step '$name' $kind (log: $log)"
 }
 
 start=$(date +%s)
-# The steps are independent processes with their own logs and reports.  A replay
-# runs no WP prover (WP reads the cache; the theorems' goals take < 1.5 s of their
-# 10 s limit), so it runs them two at a time (longest first), which halves the
-# gate's wall time on CI's two cores.  `update` (make prove) and `cold` run one step
-# at a time, its provers racing on each goal (-wp-par 2): a prover never gets less
-# than a core, so a smoke test's 2 s is 2 s of CPU.  Not two steps with -wp-par 1:
-# WP then tries the provers one after the other, and z3 spent 970 s timing out (20 s)
-# on goals of score-range that CVC4 proves in 1 s or less (issue 16).
-jobs=${EM_VERIFY_JOBS:-$([ "$mode" = replay ] && echo 2 || echo 1)}
+# The jobs are independent processes with their own logs and reports: each WP step's
+# proofs and its smoke tests, and the Why3 theorems.  They run two at a time (CI has two
+# cores), longest first by the last recorded run of the same kind (a replay's order from
+# proofs/report/timing-replay.json, a proving run's from timing-prove.json), so
+# the longest job starts at once and the short ones fill the other core.  `update` and `cold`
+# keep -wp-par 2 for each job: each goal's provers race, and the loser is stopped as soon as
+# one proves it (WP trying them one after the other had z3 waiting out 20 s timeouts on goals
+# CVC4 proves in 1 s, issue 16).  The 20 s limit is ten times the slowest goal (1.6 s), so
+# sharing the two cores between two jobs leaves every proof well inside it.
+jobs=${EM_VERIFY_JOBS:-2}
 if [ "$mode" = cold ]; then
   [ -z "${EM_VERIFY_ONLY:-}" ] || fail "a cold run proves every step (unset EM_VERIFY_ONLY)"
   rm -f proofs/wp-session/*/cache/*.json
+  rm -rf proofs/theorems/cache
 fi
+# The theorems' prover cache (proofs/why3/cached-prover): read only in a replay.
+export EM_WHY3_CACHE="$root/proofs/theorems/cache"
+export EM_WHY3_CACHE_MODE=$([ "$mode" = replay ] && echo ro || echo rw)
 out=build/verify-steps; rm -rf "$out"; mkdir -p "$out"
 # Integer step: the default float alarms stay on (there is no float code here).
 # Float step: contracts use IEEE comparisons (\le_double ...), which WP models
 # exactly (Why3 ieee_float), so the non-finite alarms are not needed: every
 # NaN/inf path is handled by explicit comparisons.  proofs/TRUSTED.md, "float step".
-steps=("score-range|qed,z3l,cvc4l||src/core/em_score_range.c proofs/lemmas/ScoreRange_lemmas.c"
-       "float|qed,cvc5,z3l|-warn-special-float none|$FLOAT_FILES"
-       "theorems|||"
-       "integer|qed,z3l,cvc4l||$INT_FILES $LEMMA_FILES")
+# name|proof provers|smoke provers|extra flags|files
+steps=("float|qed,cvc5,z3l|qed,cvc5|-warn-special-float none|$FLOAT_FILES"
+       "integer|qed,z3l,cvc4l|qed,cvc4l||$INT_FILES $LEMMA_FILES")
 for st in "${SCORE_STEPS[@]}"; do
   IFS='|' read -r name c l <<<"$st"
-  [ "$name" = score-range ] || steps+=("$name|qed,z3l,cvc4l||$c $l")
+  steps+=("$name|qed,z3l,cvc4l|qed,cvc4l||$c $l")
 done
-[ "${#steps[@]}" -eq $(( ${#SCORE_STEPS[@]} + 3 )) ] || fail "the step list lost a step"
+[ "${#steps[@]}" -eq $(( ${#SCORE_STEPS[@]} + 2 )) ] || fail "the step list lost a step"
 # EM_VERIFY_ONLY="integer float": a developer's partial run of the named steps (to re-prove
-# one changed file quickly).  It is never the gate: it stops before the table and README
-# checks and exits 3 even when the steps pass; make verify / make prove never set it.
+# one changed file quickly; "theorems" names the Why3 theorems).  It is never the gate: it
+# stops before the table and README checks and exits 3 even when the steps pass; make verify
+# / make prove never set it.
 only=${EM_VERIFY_ONLY:-}
-if [ -n "$only" ]; then
-  kept=()
-  for st in "${steps[@]}"; do
-    IFS='|' read -r name _ <<<"$st"
-    grep -qw -- "$name" <<<"$only" && kept+=("$st")
-  done
-  [ "${#kept[@]}" -gt 0 ] || fail "EM_VERIFY_ONLY='$only' names no step"
-  steps=("${kept[@]}")
-fi
+joblist=()  # job|step|kind|provers|extra|files
 for st in "${steps[@]}"; do
-  IFS='|' read -r name prv extra files <<<"$st"
+  IFS='|' read -r name pp sp extra files <<<"$st"
+  [ -z "$only" ] || grep -qw -- "$name" <<<"$only" || continue
+  joblist+=("$name|$name|proofs|$pp|$extra|$files" "$name.smoke|$name|smoke|$sp|$extra|$files")
+done
+if [ -z "$only" ] || grep -qw theorems <<<"$only"; then joblist+=("theorems|theorems|||||"); fi
+[ "${#joblist[@]}" -gt 0 ] || fail "EM_VERIFY_ONLY='$only' names no step"
+mapfile -t joblist < <(printf '%s\n' "${joblist[@]}" | python3 -c '
+import json, sys
+try:
+    t = {x["step"]: x["wall_s"] for x in json.load(open(sys.argv[1]))["steps"]}
+except (OSError, ValueError, KeyError):
+    t = {}
+jobs = [l.rstrip("\n") for l in sys.stdin if l.strip()]
+for j in sorted(jobs, key=lambda j: -t.get(j.split("|")[0], 1e9)):
+    print(j)' "$report/timing-$([ "$mode" = replay ] && echo replay || echo prove).json")
+for jb in "${joblist[@]}"; do
+  IFS='|' read -r job name kind prv extra files <<<"$jb"
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
   (
     rc=0
-    TIMEFORMAT='%R %U %S'  # wall, user and system seconds of the step and its children
+    TIMEFORMAT='%R %U %S'  # wall, user and system seconds of the job and its children
     { time { (
       if [ "$name" = theorems ]; then bash proofs/theorems/replay.sh || fail "Why3 theorems"
-      else run_step "$name" "$prv" "$extra" $files; fi  # word splitting of $files intended
-    ) >"$out/$name.out" 2>&1 ; } ; } 2>"$out/$name.time" || rc=$?
-    echo "$rc" >"$out/$name.rc"
+      else run_step "$name" "$kind" "$prv" "$extra" $files; fi  # word splitting of $files intended
+    ) >"$out/$job.out" 2>&1 ; } ; } 2>"$out/$job.time" || rc=$?
+    echo "$rc" >"$out/$job.rc"
   ) &
 done
 wait
 failed=0
-for st in "${steps[@]}"; do
-  IFS='|' read -r name _ <<<"$st"
-  cat "$out/$name.out"
-  [ "$(cat "$out/$name.rc" 2>/dev/null)" = 0 ] || failed=1
+for jb in "${joblist[@]}"; do
+  IFS='|' read -r job _ <<<"$jb"
+  cat "$out/$job.out"
+  [ "$(cat "$out/$job.rc" 2>/dev/null)" = 0 ] || failed=1
 done
 [ "$failed" -eq 0 ] || fail "a step failed (above)"
 # Timings of this passing run (wall and CPU per step), for README's "Proof timings": the replay's in

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Read the WP and Why3 reports; the proof gate's verdict and the README table.
 
-  wp_report.py check NAME JSON LOG RC   fail unless every goal of a WP step is proved
+  wp_report.py check NAME KIND JSON LOG RC  fail unless every goal of a WP step's run (KIND
+                                        proofs or smoke) is proved
   wp_report.py table                    Markdown status table from proofs/report/*.json
   wp_report.py readme README TABLE      write TABLE between the status markers
   wp_report.py readme-check README TABLE  fail if README's table differs from TABLE
@@ -25,7 +26,7 @@ def die(msg):
     sys.exit(1)
 
 
-def check(name, path, log, rc):
+def check(name, kind, path, log, rc):
     problems = []
     if rc != "0":
         problems.append(f"frama-c exited {rc} (a goal unknown, invalid, a warning, or a parse error)")
@@ -45,7 +46,10 @@ def check(name, path, log, rc):
             problems.append("the report has no goals")
         elif valid != total:
             problems.append(f"{total - valid} of {total} goals not proved (unknown, failed or untried)")
-        print(f"verify: WP step '{name}': {valid}/{total} goals proved")
+        if kind == "smoke":
+            print(f"verify: WP step '{name}': {valid}/{total} smoke tests passed")
+        else:
+            print(f"verify: WP step '{name}': {valid}/{total} goals proved")
     if problems:
         for p in problems:
             print(f"verify: WP step '{name}': {p}", file=sys.stderr)
@@ -53,10 +57,19 @@ def check(name, path, log, rc):
 
 
 def wp_rows():
+    """One row per function of each step: its proof goals (wp-STEP.json) and its smoke
+    tests (wp-STEP.smoke.json, a run of its own) together."""
     rows = []
     for path in sorted(glob.glob(os.path.join(REPORT, "wp-*.json"))):
+        if path.endswith(".smoke.json"):
+            continue
         step = os.path.basename(path)[3:-5]
         funcs = json.load(open(path)).get("wp:functions", {})
+        smoke_path = path[:-5] + ".smoke.json"
+        if os.path.exists(smoke_path):
+            for fn, goals in json.load(open(smoke_path)).get("wp:functions", {}).items():
+                funcs.setdefault(fn, {}).update(
+                    {k: v for k, v in goals.items() if not k.startswith("wp:")})
         for fn in sorted(funcs):
             goals = {k: v for k, v in funcs[fn].items() if not k.startswith("wp:")}
             total = sum(g.get("wp:main", {}).get("total", 0) for g in goals.values())
@@ -171,7 +184,8 @@ GOAL_TIME = re.compile(r"\[wp\] \[([^\]]+)\] Goal (\S+) : Valid(?: \(Qed:[^)]*\)
 def slowest(limit=1.0):
     """Each goal's proof time as recorded: a WP goal's is the time of the prover that proved it
     (a replay prints the cached time; Qed's own time is measured again by every run), a Why3
-    sub-goal's that of its prover in the last theorems run."""
+    sub-goal's that of its prover in the last theorems run (after a replay, the time of the
+    cache lookup: proofs/why3/cached-prover keeps verdicts, not times)."""
     rows = []
     for path in sorted(glob.glob(os.path.join(REPORT, "wp-*.log"))):
         step = os.path.basename(path)[3:-4]
@@ -208,8 +222,8 @@ def main(argv):
     if len(argv) < 2:
         die(__doc__)
     cmd = argv[1]
-    if cmd == "check" and len(argv) == 6:
-        check(*argv[2:6])
+    if cmd == "check" and len(argv) == 7:
+        check(*argv[2:7])
     elif cmd == "timing" and len(argv) == 7:
         timing(*argv[2:7])
     elif cmd == "slowest" and len(argv) <= 3:

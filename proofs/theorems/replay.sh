@@ -91,6 +91,15 @@ if [ -z "$PY" ]; then fail "python3 not found (needed for the JSON report)"; exi
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/theorems-replay.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
+# The proof cache (proofs/why3/cached-prover): with EM_WHY3_CACHE set (proofs/verify.sh sets
+# it), every prover of the configuration is called through the cache.
+CACHE_NOTE="no cache"
+if [ -n "${EM_WHY3_CACHE:-}" ]; then
+  sed -E 's#^command = "([^"]*)"#command = "'"$ROOT"'/proofs/why3/cached-prover \1"#' \
+    "$WHY3CONFIG" >"$WORK/why3.conf"
+  export WHY3CONFIG="$WORK/why3.conf" EM_WHY3_CACHE_LOG="$WORK/cache.log"
+  : >"$EM_WHY3_CACHE_LOG"
+fi
 START=$(date +%s.%N)
 status=0
 
@@ -123,10 +132,13 @@ done
 if [ "$static_ok" != 1 ]; then fail "static check failed (above): no prover run"; exit 1; fi
 
 # ---------------------------------------------------------------- provers
-# results: one line per run: file module goal prover rc jsonfile
-: >"$WORK/runs"
-run_why3() { # file module goal(or -) prover out
-  local f="$1" m="$2" g="$3" p="$4" out="$5" rc
+# results: one line per run: file module goal prover rc jsonfile, each module's lines in
+# $WORK/runs.<k>, joined in module order below (the modules run $JOBS at a time: they are
+# independent why3 processes, and most of a replay's time is Why3's own printing of the
+# tasks, which one core does at a time)
+JOBS="${EM_THEOREM_JOBS:-2}"
+run_why3() { # file module goal(or -) prover out runs-file
+  local f="$1" m="$2" g="$3" p="$4" out="$5" runs="$6" rc
   if [ "$g" = "-" ]; then
     why3 prove -L "$HERE" -a "$TRANSFORM" -P "$p" -t "$TLIMIT" --json \
       "$HERE/$f.mlw" -T "$m" >"$out" 2>"$out.err"; rc=$?
@@ -134,20 +146,21 @@ run_why3() { # file module goal(or -) prover out
     why3 prove -L "$HERE" -a "$TRANSFORM" -P "$p" -t "$TLIMIT" --json \
       "$HERE/$f.mlw" -T "$m" -G "$g" >"$out" 2>"$out.err"; rc=$?
   fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$m" "$g" "$p" "$rc" "$out" >>"$WORK/runs"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$m" "$g" "$p" "$rc" "$out" >>"$runs"
   return $rc
 }
 
-n=0
-for f in $FILES; do
-  [ -r "$HERE/$f.mlw" ] || continue
-  for m in $(grep -oE '^[[:space:]]*module[[:space:]]+[A-Za-z_][A-Za-z0-9_]*' "$HERE/$f.mlw" | awk '{print $2}'); do
-    n=$((n+1)); out="$WORK/run$n.json"
-    run_why3 "$f" "$m" - "$PRIMARY" "$out"; rc=$?
-    if [ "$rc" = 1 ]; then fail "$f.mlw module $m: why3 error:"; sed 's/^/  /' "$out.err" >&2; status=1; continue; fi
-    if [ "$rc" != 0 ]; then
-      # VC goals with a sub-goal the primary prover did not prove
-      for g in $("$PY" - "$out" <<'PY'
+prove_module() { # file module k: the primary prover on every goal, then the fallbacks
+  local f="$1" m="$2" k="$3" out="$WORK/run$3.json" runs="$WORK/runs.$3" rc i=0 g p
+  : >"$runs"
+  run_why3 "$f" "$m" - "$PRIMARY" "$out" "$runs"; rc=$?
+  if [ "$rc" = 1 ]; then
+    { fail "$f.mlw module $m: why3 error:"; sed 's/^/  /' "$out.err" >&2; } 2>"$WORK/err.$k"
+    return 1
+  fi
+  [ "$rc" = 0 ] && return 0
+  # VC goals with a sub-goal the primary prover did not prove
+  for g in $("$PY" - "$out" <<'PY'
 import json, sys
 dec = json.JSONDecoder(); s = open(sys.argv[1]).read(); i = 0; bad = []
 while True:
@@ -160,13 +173,28 @@ while True:
 print("\n".join(bad))
 PY
 ); do
-        for p in $FALLBACK; do
-          n=$((n+1)); out2="$WORK/run$n.json"
-          if run_why3 "$f" "$m" "$g" "$p" "$out2"; then break; fi
-        done
-      done
-    fi
+    for p in $FALLBACK; do
+      i=$((i+1))
+      if run_why3 "$f" "$m" "$g" "$p" "$WORK/run$k.$i.json" "$runs"; then break; fi
+    done
   done
+  return 0
+}
+
+n=0
+for f in $FILES; do
+  [ -r "$HERE/$f.mlw" ] || continue
+  for m in $(grep -oE '^[[:space:]]*module[[:space:]]+[A-Za-z_][A-Za-z0-9_]*' "$HERE/$f.mlw" | awk '{print $2}'); do
+    n=$((n+1))
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+    prove_module "$f" "$m" "$n" &
+  done
+done
+wait
+: >"$WORK/runs"
+for k in $(seq 1 "$n"); do
+  cat "$WORK/runs.$k" >>"$WORK/runs" 2>/dev/null
+  if [ -s "$WORK/err.$k" ]; then cat "$WORK/err.$k" >&2; status=1; fi
 done
 
 # ---------------------------------------------------------------- smoke test
@@ -183,21 +211,50 @@ smoke="$WORK/Smoke.mlw"
   echo "end"
 } >"$smoke"
 smoke_result="not proved"
+# The three provers at once: a consistent theory costs each its whole time limit.  With the
+# cache, each prover's verdict is kept under the digest of its exact input (the task Why3
+# prints for it) and the time limit; why3 stops a prover at that limit before the prover
+# wrapper could record its answer, so the verdict is recorded here.
+smoke_prover() { # prover
+  local p="$1" key="" entry=""
+  if [ -n "${EM_WHY3_CACHE:-}" ]; then
+    mkdir -p "$WORK/smoke-task.$p"
+    # from $WORK, by a relative name: the task names its source file, and a temporary
+    # directory's name would change the digest on every run
+    (cd "$WORK" && why3 prove -L "$HERE" -P "$p" -o "smoke-task.$p" Smoke.mlw) >/dev/null 2>&1
+    key=$( { echo "smoke $p $SMOKE_TLIMIT"; cat "$WORK/smoke-task.$p"/*; } | sha256sum)
+    entry="$EM_WHY3_CACHE/smoke-${key%% *}"
+    if [ -f "$entry" ]; then
+      cp "$entry" "$WORK/smoke.$p.rc"; echo hit >>"$EM_WHY3_CACHE_LOG"; return
+    fi
+  fi
+  (cd "$WORK" && why3 prove -L "$HERE" -P "$p" -t "$SMOKE_TLIMIT" Smoke.mlw) >"$WORK/smoke.$p.out" 2>&1
+  echo $? >"$WORK/smoke.$p.rc"
+  # 2: not proved (unknown, timeout); 0: proved; 1: an error, never recorded
+  if [ -n "$entry" ] && [ "${EM_WHY3_CACHE_MODE:-ro}" = rw ] && [ "$(cat "$WORK/smoke.$p.rc")" != 1 ]; then
+    cp "$WORK/smoke.$p.rc" "$entry"
+  fi
+}
+for p in $PRIMARY $FALLBACK; do smoke_prover "$p" & done
+wait
 for p in $PRIMARY $FALLBACK; do
-  why3 prove -L "$HERE" -P "$p" -t "$SMOKE_TLIMIT" "$smoke" >"$WORK/smoke.$p.out" 2>&1; rc=$?
+  rc=$(cat "$WORK/smoke.$p.rc")
   if [ "$rc" = 0 ]; then smoke_result="PROVED by $p: the theory is inconsistent"; status=1; break; fi
   if [ "$rc" = 1 ]; then smoke_result="error: $(head -3 "$WORK/smoke.$p.out" | tr '\n' ' ')"; status=1; break; fi
 done
 
 END=$(date +%s.%N)
+if [ -n "${EM_WHY3_CACHE:-}" ]; then
+  CACHE_NOTE="cache $(grep -c '^hit' "$EM_WHY3_CACHE_LOG") hits, $(grep -c '^miss' "$EM_WHY3_CACHE_LOG") prover runs (${EM_WHY3_CACHE_MODE:-ro})"
+fi
 
 # ---------------------------------------------------------------- report
 mkdir -p "$REPORT_DIR"
 "$PY" - "$WORK/runs" "$REPORT" "$HERE" "$START" "$END" "$static_ok" "$smoke_result" \
-      "$PRIMARY" "$FALLBACK" "$TLIMIT" "$TRANSFORM" "$WHY3CONFIG" "$EXPECTED" "$FILES" <<'PY'
+      "$PRIMARY" "$FALLBACK" "$TLIMIT" "$TRANSFORM" "$WHY3CONFIG" "$EXPECTED" "$FILES" "$CACHE_NOTE" <<'PY'
 import json, sys, re, os
 (runs_f, report_f, here, start, end, static_ok, smoke, primary, fallback,
- tlimit, transform, why3conf, expected, files) = sys.argv[1:15]
+ tlimit, transform, why3conf, expected, files, cache_note) = sys.argv[1:16]
 expected = expected.split(); files = files.split()
 
 def stream(path):
@@ -242,7 +299,7 @@ for f in files:
     for name in re.findall(r"\blet\s+lemma\s+([A-Za-z_][A-Za-z0-9_']*)", src):
         lemmas[name] = f
 
-report = {"tool": "why3 1.5.1", "why3config": why3conf, "transformation": transform,
+report = {"tool": "why3 1.5.1", "cache": cache_note, "transformation": transform,
           "primary_prover": primary, "fallback_provers": fallback.split(),
           "time_limit_s": float(tlimit), "files": [], "errors": errors}
 tot_sub = tot_sub_ok = tot_vc = tot_vc_ok = 0
@@ -301,7 +358,7 @@ for k in order:
 if missing: print("  MISSING theorems: " + " ".join(missing))
 if unproved: print("  UNPROVED theorems: " + " ".join(unproved))
 print("  smoke test (false must not be provable): " + smoke)
-print("  wall time %.1fs; report %s" % (report["wall_time_s"], report_f))
+print("  wall time %.1fs (%s); report %s" % (report["wall_time_s"], cache_note, report_f))
 print("theorems: %d/%d goals proved" % (tot_sub_ok, tot_sub))
 sys.exit(0 if ok else 1)
 PY
