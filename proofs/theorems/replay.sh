@@ -137,14 +137,16 @@ if [ "$static_ok" != 1 ]; then fail "static check failed (above): no prover run"
 # independent why3 processes, and most of a replay's time is Why3's own printing of the
 # tasks, which one core does at a time)
 JOBS="${EM_THEOREM_JOBS:-2}"
+# why3 runs in $HERE on relative names: each task names its source file, and an absolute
+# name would tie the cache's digests to where the tree is checked out.
 run_why3() { # file module goal(or -) prover out runs-file
   local f="$1" m="$2" g="$3" p="$4" out="$5" runs="$6" rc
   if [ "$g" = "-" ]; then
-    why3 prove -L "$HERE" -a "$TRANSFORM" -P "$p" -t "$TLIMIT" --json \
-      "$HERE/$f.mlw" -T "$m" >"$out" 2>"$out.err"; rc=$?
+    (cd "$HERE" && why3 prove -L . -a "$TRANSFORM" -P "$p" -t "$TLIMIT" --json \
+      "$f.mlw" -T "$m") >"$out" 2>"$out.err"; rc=$?
   else
-    why3 prove -L "$HERE" -a "$TRANSFORM" -P "$p" -t "$TLIMIT" --json \
-      "$HERE/$f.mlw" -T "$m" -G "$g" >"$out" 2>"$out.err"; rc=$?
+    (cd "$HERE" && why3 prove -L . -a "$TRANSFORM" -P "$p" -t "$TLIMIT" --json \
+      "$f.mlw" -T "$m" -G "$g") >"$out" 2>"$out.err"; rc=$?
   fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$m" "$g" "$p" "$rc" "$out" >>"$runs"
   return $rc
