@@ -5,7 +5,8 @@
 # spec/, src/, proofs/ and runs the real proofs/verify.sh there: it must exit 1 with the
 # message that names the defect.  A control run of the untouched copy must pass (exit 3,
 # "PARTIAL": EM_VERIFY_ONLY restricts the run to one small step, which is never the gate
-# itself), so a failure below is caused by the plant, not by the copy.  The WP cases use the
+# itself), so a failure below is caused by the plant, not by the copy; the step's proofs and
+# its smoke tests are separate runs, and the control checks both.  The WP cases use the
 # step 'score-misc' (155 goals, a few seconds); the planted contracts are false, so no prover
 # can prove them however long it runs.
 set -uo pipefail
@@ -46,6 +47,7 @@ only_misc=(env EM_VERIFY_ONLY=score-misc bash proofs/verify.sh)
 # 0. control: the untouched copy passes the step (exit 3 = partial run passed)
 fresh
 expect control 3 "score-misc': 128/128 goals proved" -- "${only_misc[@]}" replay
+expect control-smoke 3 "score-misc': 27/27 smoke tests passed" -- "${only_misc[@]}" replay
 
 # 1. broken code against its contract (update: the provers run on the changed goals)
 fresh
