@@ -33,3 +33,9 @@
   {
   }
 */
+
+/*@ ghost
+  void Laplace_Pieces(const em_piece *p, size_t k, int64_t f, int lo_inf, int hi_inf)
+  {
+  }
+*/

@@ -65,4 +65,19 @@
   @/
   void Revenue_Pieces(const em_piece *p, size_t m, const int64_t *a, size_t n);
 */
+/* Laplace's one or two pieces (em_range_laplace): what its stores give at
+   indices 0 and 1 is the score on every piece.  Proved in a memory state of
+   its own, apart from the caller's chain of stores, through which the same
+   clause over a symbolic index took a prover 7-12 s (issue 16). */
+/*@ ghost
+  /@ requires count: k == 1 || k == 2;
+     requires split: k == 2 ==> p[0].hi == f && p[0].a == -f && p[0].b == 1 &&
+                                p[1].lo == f && p[1].a == f && p[1].b == -1;
+     requires whole: k == 1 ==> (p[0].b == 1 && p[0].a == -f && (hi_inf == 0 && p[0].hi <= f)) ||
+                                (p[0].b == -1 && p[0].a == f && (lo_inf == 0 && f <= p[0].lo));
+     assigns \nothing;
+     ensures pieces: LaplacePieces(p, k, f, lo_inf, hi_inf);
+  @/
+  void Laplace_Pieces(const em_piece *p, size_t k, int64_t f, int lo_inf, int hi_inf);
+*/
 #endif

@@ -221,6 +221,11 @@ int em_weights_fixed_u(size_t n, const double *u, double eps, double delta, int 
             lwb[best - i] = 0.0;
         //@ ghost block: ;
         fixed_block(len, lwb, 0, S, scale_d, W, i);
+        /* `bounded` and `argmax` for the next round, here next to the block's
+           contract: proved at the end of the round, through the loops below, they
+           took CVC5 2-3 s each. */
+        //@ assert w_bounded: \forall integer j; 0 <= j < i + len ==> W[j] <= S;
+        //@ assert w_argmax: best < i + len ==> W[best] == S;
         /* The block's writes leave W[0 .. i-1], hence Sum(W, i), as they were:
            by induction over the prefix. */
         /*@ ghost

@@ -223,9 +223,7 @@ int em_range_quantile(size_t n, const int64_t *data, int64_t lo, int64_t hi, int
       ensures nonempty: \forall integer j; 0 <= j < *k && (j > 0 || !lo_inf) && (j < *k - 1 || !hi_inf) ==>
                           p[j].lo < p[j].hi;
       ensures converges: (lo_inf ==> p[0].b == 1) && (hi_inf ==> p[*k - 1].b == -1);
-      ensures pieces: \forall integer j, r; 0 <= j < *k &&
-                        ((j == 0 && lo_inf) || p[j].lo < r) && ((j == *k - 1 && hi_inf) || r < p[j].hi) ==>
-                        LaplaceScore(f, r) == p[j].a + p[j].b * r;
+      ensures pieces: LaplacePieces(p, *k, f, lo_inf, hi_inf);
     complete behaviors;
     disjoint behaviors;
  */

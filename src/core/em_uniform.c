@@ -177,6 +177,11 @@ int em_sample_cumulative_many(size_t n, const uint64_t *C, em_rng *rng, size_t k
             const size_t i = search(n, C, accept ? x : 0);
             //@ assert cell: i == 0 ? C[0] > 0 : C[i - 1] < C[i];
             out[done] = i;
+            /* `written` in three steps: the new cell, the cells before it, which the
+               store left alone (C and out are separated), and their union. */
+            //@ assert fresh: out[done] < n && (out[done] == 0 ? C[0] > 0 : C[out[done] - 1] < C[out[done]]);
+            /*@ assert kept: \forall integer j; 0 <= j < done ==>
+                  out[j] < n && (out[j] == 0 ? C[0] > 0 : C[out[j] - 1] < C[out[j]]); */
             /*@ assert written: \forall integer j; 0 <= j <= done ==>
                   out[j] < n && (out[j] == 0 ? C[0] > 0 : C[out[j] - 1] < C[out[j]]); */
             done += (size_t)accept;
