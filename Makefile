@@ -309,7 +309,7 @@ proof-timing:
 	@python3 proofs/wp_report.py readme README.md proofs/report/status.md
 
 # The gate's own tests: planted defects (a broken contract, a false lemma, an inconsistent
-# precondition, a stale or empty cache, an axiom, an admit, a false theorem, a 1e6 literal, a missing or
+# precondition, a stale or empty cache, a proof script with a tactic, an axiom, an admit, a false theorem, a 1e6 literal, a missing or
 # unknown prover) must each fail proofs/verify.sh; run on private copies (tests/test_gate.sh).
 gate-test: $(B)/.deps-ok
 	@bash tests/test_gate.sh

@@ -3,6 +3,8 @@
 
   wp_report.py check NAME KIND JSON LOG RC  fail unless every goal of a WP step's run (KIND
                                         proofs or smoke) is proved
+  wp_report.py scripts SESSIONS         fail unless every WP proof script under SESSIONS/*/script
+                                        only names provers and verdicts (no tactic)
   wp_report.py table                    Markdown status table from proofs/report/*.json
   wp_report.py readme README TABLE      write TABLE between the status markers
   wp_report.py readme-check README TABLE  fail if README's table differs from TABLE
@@ -34,7 +36,9 @@ def check(name, kind, path, log, rc):
     for pat, why in [(r"Failed smoke-test", "a smoke test failed: some contract or code is dead/inconsistent"),
                      (r"missing cache", "a goal is not in the WP cache: run `make prove` and commit proofs/wp-session"),
                      (r"[Pp]rover .* not (found|installed)", "a prover is missing"),
-                     (r"\[(Failed|Unknown|Timeout|Invalid)\] Goal", "a goal is not proved")]:
+                     (r"\[(Failed|Unknown|Timeout|Invalid)\] Goal", "a goal is not proved"),
+                     (r"\] Goal \S+ : (Unknown|Failed|Timeout|Invalid|Stepout)",
+                      "a goal is not proved (not in the WP cache, or its provers failed)")]:
         if re.search(pat, text):
             problems.append(why)
     if not os.path.exists(path):
@@ -54,6 +58,32 @@ def check(name, kind, path, log, rc):
         for p in problems:
             print(f"verify: WP step '{name}': {p}", file=sys.stderr)
         sys.exit(1)
+
+
+SCRIPT_KEYS = {"prover", "verdict", "time", "steps", "depth"}
+
+
+def scripts(session_root):
+    """A WP proof script may only name provers and their verdicts: it chooses which prover a
+    replay asks (verify.sh), and must never carry a tactic, which would change the goal."""
+    bad = []
+    files = sorted(glob.glob(os.path.join(session_root, "*", "script", "*.json")))
+    for f in files:
+        try:
+            # WP writes OCaml's floats: "time": 1. is JSON's 1.0
+            text = open(f, encoding="utf-8").read()
+            alts = json.loads(re.sub(r"(?<=[0-9])\.(?![0-9])", ".0", text))
+        except (OSError, ValueError) as e:
+            bad.append(f"{f}: unreadable ({e})")
+            continue
+        if not isinstance(alts, list) or not all(
+                isinstance(a, dict) and "prover" in a and set(a) <= SCRIPT_KEYS for a in alts):
+            bad.append(f"{f}: not a list of prover verdicts")
+    for b in bad:
+        print(f"verify: WP proof script {b}", file=sys.stderr)
+    if bad:
+        sys.exit(1)
+    print(f"verify: {len(files)} WP proof scripts, each a list of prover verdicts")
 
 
 def wp_rows():
@@ -228,6 +258,8 @@ def main(argv):
         timing(*argv[2:7])
     elif cmd == "slowest" and len(argv) <= 3:
         slowest(float(argv[2]) if len(argv) == 3 else 1.0)
+    elif cmd == "scripts" and len(argv) == 3:
+        scripts(argv[2])
     elif cmd == "table":
         sys.stdout.write(table())
     elif cmd == "readme" and len(argv) == 4:

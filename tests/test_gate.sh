@@ -75,6 +75,17 @@ fresh
 rm -f "$work/tree/proofs/wp-session/score-misc/cache/"*.json
 expect empty-cache 1 "not in the WP cache|goals not proved" -- "${only_misc[@]}" replay
 
+# 5b. proof scripts only choose which prover a replay asks: without them the replay asks
+#     every prover of the step and still passes (exit 3), and a script that carries a tactic
+#     (which would change the goal) is refused before any prover runs
+fresh
+rm -rf "$work/tree/proofs/wp-session/score-misc/script"
+expect control-no-scripts 3 "score-misc': 128/128 goals proved" -- "${only_misc[@]}" replay
+fresh
+s=$(ls "$work/tree/proofs/wp-session/score-misc/script/"*.json | head -1)
+printf '[ { "header": "Split", "tactic": "Wp.split", "params": {}, "select": {}, "subgoals": [] } ]\n' >"$s"
+expect planted-tactic 1 "not a list of prover verdicts" -- "${only_misc[@]}" replay
+
 # 6. a planted axiom in the ACSL (static check, before any prover)
 fresh
 printf '/*@ axiomatic Planted { axiom planted_false: \\false; } */\n' >>"$work/tree/spec/ScoreRR.acsl"
