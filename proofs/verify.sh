@@ -141,8 +141,11 @@ run_step() { # name kind(proofs|smoke) provers extra-flags files...
 # proof is tried with every prover of the step, offline, so it fails.  A proving run
 # (update, cold) deletes the scripts and races the provers as before; `tip` with a margin
 # longer than any timeout then writes a script for every goal a prover proved.  The check
-# below keeps them that: a list of prover verdicts, never a tactic.
-python3 proofs/wp_report.py scripts proofs/wp-session || fail "a WP proof script is not a list of prover verdicts"
+# below, where they are read (a replay), keeps them that: a list of prover verdicts, never a
+# tactic.
+if [ "$mode" = replay ]; then
+  python3 proofs/wp_report.py scripts proofs/wp-session || fail "a WP proof script is not a list of prover verdicts"
+fi
 
 start=$(date +%s)
 # The jobs are independent processes with their own logs and reports: each WP step's

@@ -36,8 +36,9 @@ def check(name, kind, path, log, rc):
     for pat, why in [(r"Failed smoke-test", "a smoke test failed: some contract or code is dead/inconsistent"),
                      (r"missing cache", "a goal is not in the WP cache: run `make prove` and commit proofs/wp-session"),
                      (r"[Pp]rover .* not (found|installed)", "a prover is missing"),
-                     (r"\[(Failed|Unknown|Timeout|Invalid)\] Goal", "a goal is not proved"),
-                     (r"\] Goal \S+ : (Unknown|Failed|Timeout|Invalid|Stepout)",
+                     # "[Unknown] Goal g" or "[<prover or Script>] Goal g : Unknown": a
+                     # replay's cache miss is the latter (a script's prover has no entry)
+                     (r"\[(Failed|Unknown|Timeout|Invalid)\] Goal|\] Goal \S+ : (Unknown|Failed|Timeout|Invalid|Stepout)",
                       "a goal is not proved (not in the WP cache, or its provers failed)")]:
         if re.search(pat, text):
             problems.append(why)
