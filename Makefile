@@ -24,7 +24,7 @@ STATS    := $(STATS_SRC:stats/%.c=$(B)/stats/%)
 BENCHES  := $(BENCH_SRC:stats/%.c=$(B)/stats/%)
 HEADERS  := $(wildcard src/include/*.h src/*/*.h spec/*.acsl tests/*.h stats/*.h)
 
-.PHONY: all deps demo check unit python sanitize valgrind verify prove prove-cold gate-test proof-timing stats stats-full bench clean help \
+.PHONY: all deps demo check unit python sanitize valgrind verify prove prove-cold prove-scratch proof-floor gate-test proof-timing stats stats-full bench clean help \
         bench-all bench-readme \
         install uninstall install-check figures
 .DEFAULT_GOAL := all
@@ -34,6 +34,9 @@ help:
 	@echo "make check   unit tests, proof gate (make verify), quick statistical tests"
 	@echo "make verify  replay every WP goal and Why3 theorem; fail on any unproved goal"
 	@echo "make prove   re-run the provers and update the committed WP and Why3 caches"
+	@echo "make prove-cold     empty both caches, prove every goal again (scripts choose the prover)"
+	@echo "make prove-scratch  the same with the proof scripts emptied too (provers race)"
+	@echo "make proof-floor    time WP's goal generation alone (Qed only): the least a replay costs"
 	@echo "make gate-test  plant defects in copies and check that make verify fails on each"
 	@echo "make bench   expmech beside numpy, diffprivlib's algorithm and the machine's limits:"
 	@echo "             a table and build/bench.json (timings live here, never in tests)"
@@ -295,10 +298,19 @@ verify: $(B)/.deps-ok
 prove: $(B)/.deps-ok
 	@bash proofs/verify.sh update
 
-# Every WP and Why3 cache emptied, every goal proved from scratch (about 10 minutes on 2 cores);
-# its timing goes to proofs/report/timing-prove.json and README's status table.
+# Every WP and Why3 cache emptied, every goal proved again (each WP goal first by the prover
+# its committed proof script names); its timing goes to proofs/report/timing-prove.json and
+# README's status table.  prove-scratch: the proof scripts emptied too, the provers racing on
+# every goal (timing-scratch.json).  proof-floor: not a gate; WP's goal generation alone (Qed
+# only, no prover, no cache), the least any WP run costs here (timing-floor.json).
 prove-cold: $(B)/.deps-ok
 	@bash proofs/verify.sh cold
+
+prove-scratch: $(B)/.deps-ok
+	@bash proofs/verify.sh scratch
+
+proof-floor: $(B)/.deps-ok
+	@bash proofs/verify.sh floor; rc=$$?; [ $$rc -eq 3 ] || exit 1
 
 # README's proof timings: the last full replay's (build/timing-replay.json, written by
 # make verify) become the committed ones and the status table is regenerated.

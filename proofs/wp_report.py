@@ -5,6 +5,8 @@
                                         proofs or smoke) is proved
   wp_report.py scripts SESSIONS         fail unless every WP proof script under SESSIONS/*/script
                                         only names provers and verdicts (no tactic)
+  wp_report.py prune-scripts SESSION LOG  delete SESSION/script/G.json unless LOG (a proving
+                                        run's) has goal typed_G proved by a prover, not Qed
   wp_report.py table                    Markdown status table from proofs/report/*.json
   wp_report.py readme README TABLE      write TABLE between the status markers
   wp_report.py readme-check README TABLE  fail if README's table differs from TABLE
@@ -85,6 +87,21 @@ def scripts(session_root):
     if bad:
         sys.exit(1)
     print(f"verify: {len(files)} WP proof scripts, each a list of prover verdicts")
+
+
+PROVER_VALID = re.compile(r"^\[wp\] \[([^\]]+)\] Goal typed_(\S+) : Valid", re.M)
+
+
+def prune_scripts(session, log):
+    """A cold run keeps the committed scripts as hints (verify.sh); a script whose goal no
+    longer exists, or is now closed by Qed, would be read by no run and is deleted."""
+    text = open(log, encoding="utf-8", errors="replace").read()
+    live = {g for p, g in PROVER_VALID.findall(text) if p != "Qed"}
+    gone = [f for f in glob.glob(os.path.join(session, "script", "*.json"))
+            if os.path.basename(f)[:-5] not in live]
+    for f in gone:
+        os.remove(f)
+    print(f"verify: {session}: {len(live)} goals proved by a prover, {len(gone)} stale scripts deleted")
 
 
 def wp_rows():
@@ -198,7 +215,12 @@ def timing_line():
     """README's timing sentence, from the committed timings (never from the current run)."""
     parts = []
     for name, what in [("timing-replay.json", "`make verify` (replay from the committed caches)"),
-                       ("timing-prove.json", "cold `make prove-cold` (every cache emptied, every goal proved)")]:
+                       ("timing-prove.json", "cold `make prove-cold` (every cache emptied, every goal "
+                        "proved again, first by the prover its committed proof script names)"),
+                       ("timing-scratch.json", "from scratch `make prove-scratch` (caches and proof "
+                        "scripts emptied, the provers racing on every goal)"),
+                       ("timing-floor.json", "WP's goal generation alone `make proof-floor` (Qed "
+                        "only, no prover, no cache: the least any WP run of these goals costs)")]:
         path = os.path.join(REPORT, name)
         if os.path.exists(path):
             t = json.load(open(path))
@@ -261,6 +283,8 @@ def main(argv):
         slowest(float(argv[2]) if len(argv) == 3 else 1.0)
     elif cmd == "scripts" and len(argv) == 3:
         scripts(argv[2])
+    elif cmd == "prune-scripts" and len(argv) == 4:
+        prune_scripts(argv[2], argv[3])
     elif cmd == "table":
         sys.stdout.write(table())
     elif cmd == "readme" and len(argv) == 4:
