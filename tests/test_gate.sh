@@ -85,6 +85,9 @@ fresh
 s=$(ls "$work/tree/proofs/wp-session/score-misc/script/"*.json | head -1)
 printf '[ { "header": "Split", "tactic": "Wp.split", "params": {}, "select": {}, "subgoals": [] } ]\n' >"$s"
 expect planted-tactic 1 "not a list of prover verdicts" -- "${only_misc[@]}" replay
+# a cold run reads the scripts too (which prover proves each goal first): the same check, before
+# any cache is emptied (EM_VERIFY_ONLY makes a cold run that got past it stop at once)
+expect planted-tactic-cold 1 "not a list of prover verdicts" -- "${only_misc[@]}" cold
 
 # 6. a planted axiom in the ACSL (static check, before any prover)
 fresh
