@@ -120,31 +120,30 @@ run_step() { # name kind(proofs|smoke) provers extra-flags files...
   local tag=$name sel=(-wp-no-smoke-tests)
   if [ "$kind" = smoke ]; then
     tag=$name.smoke; sel=(-wp-smoke-tests "-wp-prop=$NO_PROPS" -wp-steps "$SMOKE_STEPS")
-  elif [ "$mode" = replay ]; then
-    prv=script,$prv   # each goal asks the prover its script names (below)
-  elif [ "$mode" != cold ] && [ "$mode" != floor ]; then
-    rm -rf "proofs/wp-session/$name/script"  # the provers race afresh; no stale script is kept
+  else
+    case "$mode" in
+      replay) prv=script,$prv ;;  # each goal asks the prover its script names (below)
+      update|scratch|cold)
+        # update, scratch: the provers race afresh, no stale script is kept; cold: the committed
+        # scripts stay, each naming the prover that proves its goal first (below)
+        [ "$mode" = cold ] || rm -rf "proofs/wp-session/$name/script"
+        prv=tip,$prv; sel+=(-wp-time-margin 100000) ;;  # a script for every goal a prover proves
+    esac
   fi
-  if [ "$mode" = floor ]; then
-    prv=qed
-  elif [ "$mode" != replay ] && [ "$kind" = proofs ]; then
-    prv=tip,$prv; sel+=(-wp-time-margin 100000)  # a script for every goal a prover proves
+  local sess=proofs/wp-session/$name log=$report/wp-$tag.log json=$report/wp-$tag.json
+  if [ "$mode" = floor ]; then  # a measurement: nothing under proofs/ is read or written
+    prv=qed sess=build/floor-session/$name log=build/verify-steps/floor-$tag.log json=build/verify-steps/floor-$tag.json
   fi
-  local log=$report/wp-$tag.log json=$report/wp-$tag.json
-  [ "$mode" != floor ] || { log=build/verify-steps/floor-$tag.log; json=build/verify-steps/floor-$tag.json; }
   echo "verify: WP step '$name' $kind ($prv; cache $cache): $*"
   rm -f "$json"
   local rc=0
-  if [ "$mode" = floor ]; then
-    # shellcheck disable=SC2086
-    frama-c "${common[@]}" "${sel[@]}" $extra -wp-prover qed -wp-session "build/floor-session/$name" \
-      "$@" >"$log" 2>&1 || fail "WP step '$name' $kind: frama-c failed (log: $log)"
-    grep -q "goals generated\|goal generated\|Proved goals" "$log" || fail "WP step '$name' $kind generated no goal (log: $log)"
+  # shellcheck disable=SC2086
+  frama-c "${common[@]}" "${sel[@]}" $extra -wp-prover "$prv" -wp-session "$sess" \
+    -wp-report-json "$json" "$@" "${then_report[@]}" >"$log" 2>&1 || rc=$?
+  if [ "$mode" = floor ]; then  # Qed leaves goals unproved, which the report counts an error
+    grep -q "Proved goals" "$log" || fail "WP step '$name' $kind: no goal generated (log: $log)"
     return 0
   fi
-  # shellcheck disable=SC2086
-  frama-c "${common[@]}" "${sel[@]}" $extra -wp-prover "$prv" -wp-session "proofs/wp-session/$name" \
-    -wp-report-json "$json" "$@" "${then_report[@]}" >"$log" 2>&1 || rc=$?
   python3 proofs/wp_report.py check "$name" "$kind" "$json" "$log" "$rc" || fail "WP step '$name' $kind (log: $log)"
   if [ "$mode" = cold ] && [ "$kind" = proofs ]; then  # a goal now gone, or now Qed's, loses its script
     python3 proofs/wp_report.py prune-scripts "proofs/wp-session/$name" "$log" || fail "pruning the proof scripts of '$name'"
@@ -158,14 +157,13 @@ run_step() { # name kind(proofs|smoke) provers extra-flags files...
 # prover the script names (the one that proved the goal) and no other, so each goal is
 # printed once: the float step's proofs 130 s -> 75 s of CPU.  A script only chooses the
 # prover: its verdict is the cache's, and a goal whose script names a prover without a cached
-# proof is tried with every prover of the step, offline, so it fails.  A proving run
-# (update, cold) deletes the scripts and races the provers as before; `tip` with a margin
-# longer than any timeout then writes a script for every goal a prover proved.  The check
-# below, where they are read (a replay), keeps them that: a list of prover verdicts, never a
-# tactic.
-# A cold run reads them too, as hints: each goal is proved again, first by the prover its
-# script names (in the float step 230 s -> 139 s of CPU against the provers racing); the
-# verdict is that prover's, run now, and a goal it fails is tried with the others.
+# proof is tried with every prover of the step, offline, so it fails.  `update` and `scratch`
+# delete the scripts and race the provers; `tip` with a margin longer than any timeout then
+# writes a script for every goal a prover proved.  A cold run keeps them as hints: each goal
+# is proved again, first by the prover its script names (the float step's proofs 230 s ->
+# 139 s of CPU against the provers racing); the verdict is that prover's, run now, and a goal
+# it fails is tried with the others.  The check below, in the two modes that read them, keeps
+# them a list of prover verdicts, never a tactic.
 if [ "$mode" = replay ] || [ "$mode" = cold ]; then
   python3 proofs/wp_report.py scripts proofs/wp-session || fail "a WP proof script is not a list of prover verdicts"
 fi
@@ -179,7 +177,7 @@ start=$(date +%s)
 # keep -wp-par 2 for each job: each goal's provers race, and the loser is stopped as soon as
 # one proves it (WP trying them one after the other had z3 waiting out 20 s timeouts on goals
 # CVC4 proves in 1 s, issue 16).  Sharing the two cores between two jobs leaves every proof
-# inside the 20 s limit: the slowest WP goal took 2.0 s so shared, the slowest Why3 one 1.8 s.
+# inside the 20 s limit: the slowest WP goal took 1.5 s so shared, the slowest Why3 one 1.15 s.
 jobs=${EM_VERIFY_JOBS:-2}
 if [ "$mode" = cold ] || [ "$mode" = scratch ]; then
   [ -z "${EM_VERIFY_ONLY:-}" ] || fail "a $mode run proves every step (unset EM_VERIFY_ONLY)"
