@@ -11,7 +11,8 @@ LDLIBS  := -lmpfr -lgmp -lgsl -lgslcblas -lsodium -lm
 B       := build
 
 CORE_SRC   := $(wildcard src/core/*.c)
-LIB_SRC    := $(CORE_SRC) $(wildcard src/trusted/*.c src/oracle/*.c src/judge/*.c src/io/*.c)
+LIB_SRC    := $(CORE_SRC) $(wildcard src/trusted/*.c src/base/*.c src/num/*.c src/io/*.c src/oracle/*.c \
+                src/judge/*.c src/api/*.c)
 CLI_SRC    := $(filter-out src/cli/expmech.c,$(wildcard src/cli/*.c))
 TEST_SRC   := $(wildcard tests/test_*.c)
 STATS_SRC  := $(wildcard stats/stat_*.c)
@@ -24,7 +25,7 @@ STATS    := $(STATS_SRC:stats/%.c=$(B)/stats/%)
 BENCHES  := $(BENCH_SRC:stats/%.c=$(B)/stats/%)
 HEADERS  := $(wildcard src/include/*.h src/*/*.h spec/*.acsl tests/*.h stats/*.h)
 
-.PHONY: all deps demo check unit python sanitize valgrind verify prove prove-cold prove-scratch proof-floor gate-test proof-timing stats stats-full bench clean help \
+.PHONY: all deps demo check lint unit python sanitize valgrind verify prove prove-cold prove-scratch proof-floor gate-test proof-timing stats stats-full bench clean help \
         bench-all bench-readme \
         install uninstall install-check figures
 .DEFAULT_GOAL := all
@@ -90,7 +91,7 @@ $(B)/libexpmech.a: $(LIB_OBJ)
 # declarations are in src/core/ and em_base.h, which the proofs read and which therefore
 # cannot carry a visibility attribute, and the linker cannot export a hidden symbol.
 PIC_DIR     := $(B)/pic
-API_DEF_SRC := $(CORE_SRC) src/trusted/em_rng.c src/oracle/em_version.c
+API_DEF_SRC := $(CORE_SRC) src/trusted/em_rng.c src/api/em_version.c
 PIC_OBJ     := $(LIB_SRC:%.c=$(PIC_DIR)/%.o)
 PIC_DEFAULT := $(API_DEF_SRC:%.c=$(PIC_DIR)/%.o)
 
@@ -234,8 +235,8 @@ demo: $(B)/expmech
 	$(B)/expmech sample --epsilon 1 -n 3 --seed 7 $(B)/pricing.txt
 
 # ------------------------------------------------------------------ tests
-check: unit python install-check sanitize valgrind fuzz-ci verify gate-test stats
-	@echo "make check: all stages passed (unit, python, install-check, sanitize, valgrind, fuzz, verify, gate-test, stats)"
+check: lint unit python install-check sanitize valgrind fuzz-ci verify gate-test stats
+	@echo "make check: all stages passed (lint, unit, python, install-check, sanitize, valgrind, fuzz, verify, gate-test, stats)"
 
 # The Python binding's tests (pytest from Debian's python3-pytest), against this build.
 python: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
@@ -247,8 +248,13 @@ python: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 figures: $(B)/expmech
 	@EXPMECH=$(B)/expmech bash mk/figures.sh docs/figures
 
-unit: $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
+unit: lint $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@bash mk/run-tests.sh $(TESTS)
+
+# The floors of src/ (src/README.md): no include upward, expmech.h only in the front ends,
+# no two units depending on each other through includes or calls.
+lint: $(LIB_OBJ)
+	@$(PYTHON) mk/check-floors.py $(B)
 
 # The unit tests again, built with AddressSanitizer + UndefinedBehaviorSanitizer (leak
 # detection on): any report fails the test that triggered it (the CLI tests run the

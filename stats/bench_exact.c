@@ -9,7 +9,7 @@
 #include "expmech.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_pf.h"
-#include "oracle/em_seeds.h"
+#include "api/em_seeds.h"
 
 static double now(void)
 {

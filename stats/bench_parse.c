@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "expmech.h"
-#include "io/em_scn_priv.h"
+#include "api/em_scn_priv.h"
 
 static double now_s(void)
 {

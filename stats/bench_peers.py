@@ -33,7 +33,7 @@ import numpy as np
 
 def marital_counts():
     """seed 000's counts, read from where the C code has them (typed once)"""
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "oracle",
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "api",
                        "em_seeds.c")
     with open(src, encoding="utf-8") as f:
         m = re.search(r"em_marital_counts\[EM_MARITAL_N\]\s*=\s*\{([^}]*)\}", f.read())

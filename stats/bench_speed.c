@@ -41,7 +41,7 @@
 #include "io/em_scenario.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_seeds.h"
+#include "api/em_seeds.h"
 
 /* CPU time of this process by default: on a shared machine wall time also counts the time
  * other processes hold the CPU, which no figure here should (they are single-threaded, so

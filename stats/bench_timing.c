@@ -13,7 +13,7 @@
 #include "expmech.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_exact.h"
-#include "oracle/em_seeds.h"
+#include "api/em_seeds.h"
 
 static double now_ns(void)
 {

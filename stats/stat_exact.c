@@ -17,7 +17,7 @@
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
-#include "oracle/em_rational.h"
+#include "num/em_rational.h"
 #include "stat_util.h"
 
 #define MAXN 8

@@ -20,9 +20,9 @@
 #include <string.h>
 
 #include "expmech.h"
-#include "oracle/em_gof.h"
+#include "judge/em_gof.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_seeds.h"
+#include "api/em_seeds.h"
 
 #define NCAT EM_MARITAL_N
 #define counts em_marital_counts

@@ -25,7 +25,7 @@
 #include <mpfr.h>
 
 #include "expmech.h"
-#include "oracle/em_gof.h"
+#include "judge/em_gof.h"
 
 #define EM_CLI_OUT_SIZE (1 << 18)
 #include "em_cli_util.h"

@@ -26,8 +26,9 @@
 #include <mpfr.h>
 
 #include "oracle/em_cont.h"
+#include "num/em_format.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
+#include "num/em_rational.h"
 
 static void setup(void)
 {

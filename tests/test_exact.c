@@ -16,7 +16,7 @@
 #include "em_check_main.h"
 #include "test_exact_enum.h"
 
-#include "oracle/em_gof.h"
+#include "judge/em_gof.h"
 
 static int exact_fn(void *ctx, em_bits *b, size_t *out)
 {

@@ -8,7 +8,7 @@
 
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
+#include "num/em_rational.h"
 
 #define MAXL 40
 #define ORACLE_DIGITS 40

@@ -1,4 +1,4 @@
-/* test_gof.c: the goodness-of-fit test of src/oracle/em_gof.c.
+/* test_gof.c: the goodness-of-fit test of src/judge/em_gof.c.
  * Counts are drawn with GSL's MT19937 at fixed seeds (deterministic), as exact
  * multinomial samples (gsl_ran_multinomial). */
 #include "em_check_main.h"
@@ -10,7 +10,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "expmech.h"
-#include "oracle/em_gof.h"
+#include "judge/em_gof.h"
 
 static const double marital_counts[7] = {10683, 14976, 4443, 418, 1025, 23, 993};
 

@@ -15,8 +15,8 @@
 
 #include "em_cli_util.h"
 #include "expmech.h"
-#include "io/em_params_src.h"
-#include "oracle/em_gof.h"
+#include "api/em_params_src.h"
+#include "judge/em_gof.h"
 
 static void setup(void)
 {

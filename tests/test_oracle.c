@@ -21,8 +21,9 @@
 #include "cli/commands.h"
 #include "io/em_scenario.h"
 #include "expmech.h"
+#include "num/em_format.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
+#include "num/em_rational.h"
 #include "vectors_independent.h"
 
 static const char *vectors_dir(void)

@@ -20,8 +20,9 @@
 #include "expmech.h"
 #include <unistd.h>
 
+#include "num/em_format.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
+#include "num/em_rational.h"
 
 static void q_of(mpq_t q, const char *s)
 {

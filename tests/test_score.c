@@ -25,7 +25,7 @@
 #include "em_test_util.h"
 #include "expmech.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
+#include "num/em_rational.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 

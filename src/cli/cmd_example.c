@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "oracle/em_seeds.h"
+#include "api/em_seeds.h"
 #include "io/em_scenario.h"
 
 static const char help[] =

@@ -29,6 +29,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "em_base.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,12 +43,7 @@ extern "C" {
 #define EM_API
 #endif
 
-#define EM_ERRLEN 512
-
-typedef struct em_error {
-    int status;            /* an em_status */
-    char msg[EM_ERRLEN];   /* NUL-terminated; empty on success */
-} em_error;
+/* em_error and EM_ERRLEN: em_base.h */
 
 /* Variants accepted by em_opts.variant: EM_STANDARD and EM_MONOTONE (em_base.h), and */
 #define EM_PF 2              /* permute-and-flip (McKenna & Sheldon 2020), finite only */

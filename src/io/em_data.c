@@ -1,4 +1,6 @@
 /* em_data.c: the raw data and candidate lists of `expmech score` (io/em_data.h). */
+#include "io/em_data.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -6,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/em_data.h"
 #include "io/em_scenario.h"
-#include "oracle/em_rational.h"
+#include "num/em_rational.h"
 
 int em_data_fail(em_error *err, const char *fmt, ...)
 {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <gmp.h>
 
-#include "em_scn.h"
+#include "em_base.h"
 
 /* Non-blank, non-comment, trimmed lines (pointers into buf, made NUL-terminated in place). */
 typedef struct em_lines {

@@ -9,7 +9,7 @@
 
 #include "em_base.h"
 #include "io/em_label.h"
-#include "oracle/em_rational.h"
+#include "num/em_rational.h"
 
 int em_pvalue_parse(const char *p, size_t n, em_pvalue *g, const char **msg)
 {

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "expmech.h"
-#include "oracle/em_rational.h"
+#include "em_base.h"
+#include "num/em_rational.h"
 
 void em_scenario_init(em_scenario *s)
 {
@@ -906,7 +906,7 @@ static int piece_line(em_scenario *s, const char *p, size_t n, unsigned long ln,
     if (st == EM_OK) {
         st = em_pieces_push(&s->pieces, v[0], v[1], v[2], v[3], ln);
         if (st == EM_ERR_TOO_MANY)
-            perr(err, errlen, s->name, ln, "more than %zu pieces", (size_t)EM_CONT_MAX_PIECES);
+            perr(err, errlen, s->name, ln, "more than %zu pieces", (size_t)EM_PIECES_MAX);
         if (st == EM_OK) {
             if (lo_inf)
                 s->pieces.lo_inf = 1;

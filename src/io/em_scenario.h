@@ -4,7 +4,7 @@
  *   - the utility follows the LAST comma (so a label may contain commas); a label may also
  *     be a CSV-quoted field ("a ""quoted"" label");
  *   - utilities are exact: decimals (-12.5e3, 0.1 = 1/10), C99 hex floats (0x1.8p3),
- *     fractions (4100/4140), or -inf (an excluded candidate); see oracle/em_rational.h;
+ *     fractions (4100/4140), or -inf (an excluded candidate); see num/em_rational.h;
  *   - spaces and tabs around fields are ignored; blank lines are skipped;
  *   - `#` starts a comment line; these comment lines are headers:
  *       # sensitivity: D        (D exact, > 0; as written by `expmech score`)
@@ -45,7 +45,8 @@
 #include <stdio.h>
 #include <gmp.h>
 
-#include "oracle/em_cont.h"
+#include "em_base.h"
+#include "num/em_pieces.h"
 
 #define EM_SCENARIO_MAX_LINE 4096
 #define EM_SCENARIO_ERRLEN 512

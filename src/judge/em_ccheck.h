@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #include "oracle/em_cont.h"
-#include "oracle/em_gof.h"
+#include "judge/em_gof.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -70,7 +70,7 @@ typedef struct em_ccheck_result {
     uint64_t ks_n;            /* draws in the KS statistic (all but NaN) */
     int reject_gof, reject_ks, reject_support;
     int reject;
-    /* EM_GOF_PASS / EM_GOF_REJECT / EM_GOF_INSUFFICIENT (oracle/em_gof.h): the same rule as
+    /* EM_GOF_PASS / EM_GOF_REJECT / EM_GOF_INSUFFICIENT (judge/em_gof.h): the same rule as
      * the finite check; KS alone on draws that all fall in one pooled cell is no pass */
     em_gof_verdict verdict;
 } em_ccheck_result;
@@ -88,23 +88,6 @@ int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_ex
 /* The correctly rounded double of every probability of a law (em_cont_prob(.).d), for the
  * finite check of scenarios with a base measure.  p has em_cont_size(C) entries. */
 int em_cont_doubles(em_cont *C, double *p);
-
-/* The double nearest to the rational q rounded down (dir < 0) or up (dir > 0), or to
- * nearest (dir == 0); +-inf beyond the range of double in that direction. */
-double em_q_to_d_dir(const mpq_t q, int dir);
-
-/* ------------------------------------------------------------ reading draws */
-
-/* One number per line: decimal ([+-] digits [. digits] [e [+-] digits], also .5 and 5.),
- * C99 hex float (0x1.8p3), or nan / inf / infinity (any case, signed) as values to judge;
- * spaces and tabs around it ignored; blank lines and lines starting with '#' skipped; a
- * UTF-8 byte-order mark at the start and CRLF line ends accepted.  Each value is read as
- * the nearest double (strtod; beyond the range of double: +-inf, or +-0 below it).
- * On success EM_OK with *x and *line (the line number of each, 1-based) malloc'd and *n
- * set (possibly 0); on a malformed line EM_ERR_PARSE with "NAME:LINE: message" in err;
- * EM_ERR_NOMEM. */
-int em_read_draws(const char *buf, size_t len, const char *name, double **x,
-                  unsigned long **line, size_t *n, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

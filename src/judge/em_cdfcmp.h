@@ -21,29 +21,12 @@
 #include <stddef.h>
 #include <gmp.h>
 
+#include "num/em_cdf_table.h"
 #include "oracle/em_cont.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-enum { EM_CDFV_NUM = 0, EM_CDFV_NAN = 1, EM_CDFV_PINF = 2, EM_CDFV_NINF = 3 };
-
-typedef struct em_cdf_table {
-    size_t n, cap;
-    mpq_t *x, *g;          /* the point and the given value (when kind == EM_CDFV_NUM) */
-    int *kind;             /* EM_CDFV_* */
-    unsigned long *line;   /* source line */
-} em_cdf_table;
-
-void em_cdf_table_init(em_cdf_table *T);
-void em_cdf_table_free(em_cdf_table *T);
-
-/* Parse `x,cdf` lines (spaces and tabs around fields, blank lines and '#' comments
- * skipped, a UTF-8 byte-order mark and CRLF accepted).  EM_OK, EM_ERR_PARSE with
- * "NAME:LINE: message" in err, EM_ERR_NOMEM.  An empty table is EM_OK with n == 0. */
-int em_cdf_table_parse(em_cdf_table *T, const char *buf, size_t len, const char *name,
-                       char *err, size_t errlen);
 
 #define EM_CDFCMP_SHOW 10
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expmech.h"
+#include "em_base.h"
 
 /* ------------------------------------------------------------- candidates */
 

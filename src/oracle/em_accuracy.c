@@ -1,11 +1,12 @@
 /* em_accuracy.c: permute-and-flip's utility report and the accuracy theorem's bounds,
  * correctly rounded by em_round over interval bounds (em_accuracy.h). */
+#include "oracle/em_accuracy.h"
+
 #include <stdlib.h>
 
 #include <mpfr.h>
 
-#include "expmech.h"
-#include "oracle/em_accuracy.h"
+#include "em_base.h"
 #include "oracle/em_pf.h"
 
 /* ------------------------------------------------ rounding without an exact comparison */
@@ -25,7 +26,7 @@ static int refine_cmp(void *ctx, const mpq_t B, int *sign)
     mpfr_t lo, hi;
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
     int st = EM_ERR_UNDECIDED;
-    for (mpfr_prec_t p = 64; p <= EM_CONT_MAX_PREC; p *= 2) {
+    for (mpfr_prec_t p = 64; p <= EM_ROUND_MAX_PREC; p *= 2) {
         mpfr_set_prec(lo, p);
         mpfr_set_prec(hi, p);
         int s = h->bounds(ctx, p, lo, hi);

@@ -5,7 +5,7 @@
  * Neither has an exact comparison to fall back on: PF's pmf is a polynomial in the
  * exp(t_j) with exponentially many terms, and the theorem's values are ln and exp of
  * rationals.  So em_round (em_cont.h) runs with a comparison that refines the interval
- * bounds up to EM_CONT_MAX_PREC bits (Ziv's strategy, as em_pf_pmf decides PF's
+ * bounds up to EM_ROUND_MAX_PREC bits (Ziv's strategy, as em_pf_pmf decides PF's
  * probabilities): a value that is exactly a rounding boundary is EM_ERR_UNDECIDED, never a
  * guess.  The values that are rational (ties, a single candidate, no tail) are recognised
  * beforehand and rounded exactly.

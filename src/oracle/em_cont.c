@@ -8,6 +8,8 @@
  * piece is (exp(te) - exp(ts)) / k (k != 0, a missing term at an infinite end) or
  * (e - s) exp(ts) (k == 0); for computing it is written exp(ts) expm1(k (e - s)) / k, or
  * with -inf as s, exp(te) / k.  An atom's mass is m exp(t). */
+#include "oracle/em_cont.h"
+
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -16,32 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oracle/em_cont.h"
-#include "oracle/em_exponents.h"
-#include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
 #include "core/em_exact_select.h"
-
-/* Every public entry that computes in MPFR runs in MPFR's widest exponent range (about
- * 2^(+-4.6e18), as the finite oracle does), restoring the caller's range on return. */
-struct range_saved {
-    mpfr_exp_t emin, emax;
-};
-static struct range_saved range_enter(void)
-{
-    struct range_saved r = {mpfr_get_emin(), mpfr_get_emax()};
-    em_mpfr_widest_range();
-    return r;
-}
-static void range_leave(struct range_saved r)
-{
-    mpfr_set_emin(r.emin);
-    mpfr_set_emax(r.emax);
-}
+#include "num/em_bounds.h"
+#include "num/em_expoly.h"
+#include "num/em_format.h"
+#include "num/em_rational.h"
+#include "num/em_round.h"
+#include "oracle/em_exponents.h"
 
 #define NLEV 12                /* precision levels p0 * 2^k cached */
 #define FAST_LEVELS 3          /* interval levels tried before an exact comparison */
-#define WALK_MAX 64            /* neighbour steps of a rounding walk (a guard, never reached) */
 #define SAMPLE_STEP 8          /* bits drawn per refinement of a draw */
 
 struct level {
@@ -80,83 +66,10 @@ struct em_cont {
     mpq_t scratch_q[4];
 };
 
-/* ------------------------------------------------------------- small pieces */
 
-void em_cval_init(em_cval *v)
+static double dnext(double y, int dir)
 {
-    v->str = NULL;
-    v->d = 0;
-    v->flags = 0;
-}
-
-void em_cval_clear(em_cval *v)
-{
-    free(v->str);
-    v->str = NULL;
-}
-
-void em_pieces_init(em_pieces *ps)
-{
-    memset(ps, 0, sizeof *ps);
-    mpq_init(ps->sensitivity);
-}
-
-void em_pieces_free(em_pieces *ps)
-{
-    for (size_t j = 0; j < ps->n; j++) {
-        mpq_clear(ps->lo[j]);
-        mpq_clear(ps->hi[j]);
-        mpq_clear(ps->a[j]);
-        mpq_clear(ps->b[j]);
-    }
-    free(ps->lo);
-    free(ps->hi);
-    free(ps->a);
-    free(ps->b);
-    free(ps->line);
-    mpq_clear(ps->sensitivity);
-    free(ps->name);
-    memset(ps, 0, sizeof *ps); /* as em_scenario_free: a second free is harmless */
-}
-
-int em_pieces_push(em_pieces *ps, const mpq_t lo, const mpq_t hi, const mpq_t a, const mpq_t b,
-                   unsigned long line)
-{
-    if (ps->n >= EM_CONT_MAX_PIECES)
-        return EM_ERR_TOO_MANY;
-    size_t cap = ps->n + 1;
-    if ((cap & (cap - 1)) == 0 || ps->n == 0) {
-        size_t nc = cap < 16 ? 16 : cap * 2;
-        mpq_t *l = realloc(ps->lo, nc * sizeof *l);
-        if (l)
-            ps->lo = l;
-        mpq_t *h = realloc(ps->hi, nc * sizeof *h);
-        if (h)
-            ps->hi = h;
-        mpq_t *aa = realloc(ps->a, nc * sizeof *aa);
-        if (aa)
-            ps->a = aa;
-        mpq_t *bb = realloc(ps->b, nc * sizeof *bb);
-        if (bb)
-            ps->b = bb;
-        unsigned long *li = realloc(ps->line, nc * sizeof *li);
-        if (li)
-            ps->line = li;
-        if (!l || !h || !aa || !bb || !li)
-            return EM_ERR_NOMEM;
-    }
-    size_t j = ps->n;
-    mpq_init(ps->lo[j]);
-    mpq_init(ps->hi[j]);
-    mpq_init(ps->a[j]);
-    mpq_init(ps->b[j]);
-    mpq_set(ps->lo[j], lo);
-    mpq_set(ps->hi[j], hi);
-    mpq_set(ps->a[j], a);
-    mpq_set(ps->b[j], b);
-    ps->line[j] = line;
-    ps->n++;
-    return EM_OK;
+    return nextafter(y, dir > 0 ? INFINITY : -INFINITY);
 }
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -169,43 +82,11 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-/* [lo, hi] around the rational q at their precisions */
-static void qb(mpfr_t lo, mpfr_t hi, const mpq_t q)
-{
-    mpfr_set_q(lo, q, MPFR_RNDD);
-    mpfr_set_q(hi, q, MPFR_RNDU);
-}
-
-/* exp(t) bounds for rational t.  One exponential: exp(t) <= exp(t1) exp(t2 - t1) <=
- * nextabove(RNDD(exp(t1))) (1 + 2 (t2 - t1)) for 0 <= t2 - t1 <= 1 (exp(d) <= 1 + 2d there),
- * with [t1, t2] the bounds of t (t2 - t1 is one ulp). */
-static void exp_b(mpfr_t lo, mpfr_t hi, const mpq_t t, mpfr_t s1, mpfr_t s2)
-{
-    qb(s1, s2, t);
-    mpfr_exp(lo, s1, MPFR_RNDD);
-    if (mpfr_zero_p(lo) || mpfr_inf_p(lo)) {
-        mpfr_exp(hi, s2, MPFR_RNDU);
-        return;
-    }
-    mpfr_set(hi, lo, MPFR_RNDU);
-    mpfr_nextabove(hi);
-    if (mpfr_cmp(s1, s2) != 0) {
-        mpfr_sub(s2, s2, s1, MPFR_RNDU);
-        if (mpfr_cmp_ui(s2, 1) > 0) {
-            qb(s1, s2, t);
-            mpfr_exp(hi, s2, MPFR_RNDU);
-            return;
-        }
-        mpfr_mul_2ui(s2, s2, 1, MPFR_RNDU);
-        mpfr_add_ui(s2, s2, 1, MPFR_RNDU);
-        mpfr_mul(hi, hi, s2, MPFR_RNDU);
-    }
-}
 
 /* g = expm1(d) / k bounds for rational d = k (e - s) (same sign as k, k != 0): positive */
 static void g_b(mpfr_t lo, mpfr_t hi, const mpq_t d, const mpq_t k, mpfr_t s1, mpfr_t s2)
 {
-    qb(s1, s2, d);
+    em_q_bounds(s1, s2, d);
     if (mpq_sgn(k) > 0) {
         mpfr_expm1(lo, s1, MPFR_RNDD);
         mpfr_expm1(hi, s2, MPFR_RNDU);
@@ -220,158 +101,6 @@ static void g_b(mpfr_t lo, mpfr_t hi, const mpq_t d, const mpq_t k, mpfr_t s1, m
     }
     if (mpfr_sgn(lo) < 0)
         mpfr_set_zero(lo, 1);
-}
-
-/* --------------------------------------------------- exponential polynomials */
-
-void em_expoly_init(em_expoly *P)
-{
-    memset(P, 0, sizeof *P);
-}
-
-void em_expoly_clear(em_expoly *P)
-{
-    for (size_t i = 0; i < P->cap; i++) {
-        mpq_clear(P->q[i]);
-        mpq_clear(P->t[i]);
-    }
-    free(P->q);
-    free(P->t);
-    memset(P, 0, sizeof *P);
-}
-
-void em_expoly_reset(em_expoly *P)
-{
-    P->n = 0;
-}
-
-int em_expoly_add(em_expoly *P, const mpq_t q, const mpq_t t)
-{
-    if (mpq_sgn(q) == 0)
-        return EM_OK;
-    if (P->n == P->cap) {
-        size_t nc = P->cap ? 2 * P->cap : 16;
-        mpq_t *nq = realloc(P->q, nc * sizeof *nq);
-        if (!nq)
-            return EM_ERR_NOMEM;
-        P->q = nq;
-        mpq_t *nt = realloc(P->t, nc * sizeof *nt);
-        if (!nt)
-            return EM_ERR_NOMEM;
-        P->t = nt;
-        for (size_t i = P->cap; i < nc; i++) {
-            mpq_init(P->q[i]);
-            mpq_init(P->t[i]);
-        }
-        P->cap = nc;
-    }
-    mpq_set(P->q[P->n], q);
-    mpq_set(P->t[P->n], t);
-    P->n++;
-    return EM_OK;
-}
-
-static const em_expoly *sort_P;
-static int cmp_term(const void *x, const void *y)
-{
-    size_t i = *(const size_t *)x, j = *(const size_t *)y;
-    return mpq_cmp(sort_P->t[i], sort_P->t[j]);
-}
-
-/* P with equal exponents merged exactly, zero terms dropped, exponents ascending */
-static int expoly_merged(const em_expoly *P, em_expoly *M)
-{
-    em_expoly_init(M);
-    if (P->n == 0)
-        return EM_OK;
-    size_t *ix = malloc(P->n * sizeof *ix);
-    if (!ix)
-        return EM_ERR_NOMEM;
-    for (size_t i = 0; i < P->n; i++)
-        ix[i] = i;
-    sort_P = P;
-    qsort(ix, P->n, sizeof *ix, cmp_term);
-    mpq_t acc;
-    mpq_init(acc);
-    int st = EM_OK;
-    for (size_t i = 0; i < P->n && st == EM_OK;) {
-        size_t j = i;
-        mpq_set_ui(acc, 0, 1);
-        while (j < P->n && mpq_equal(P->t[ix[j]], P->t[ix[i]])) {
-            mpq_add(acc, acc, P->q[ix[j]]);
-            j++;
-        }
-        st = em_expoly_add(M, acc, P->t[ix[i]]);
-        i = j;
-    }
-    free(ix);
-    mpq_clear(acc);
-    if (st != EM_OK)
-        em_expoly_clear(M);
-    return st;
-}
-
-/* lo <= sum q exp(t - shift) <= hi at precision p (lo, hi at precision p) */
-static void expoly_eval(const em_expoly *M, const mpq_t shift, mpfr_prec_t p, mpfr_t slo, mpfr_t shi)
-{
-    mpfr_t elo, ehi, s1, s2, x;
-    mpfr_inits2(p, elo, ehi, s1, s2, x, (mpfr_ptr)0);
-    mpq_t d;
-    mpq_init(d);
-    mpfr_set_zero(slo, 1);
-    mpfr_set_zero(shi, 1);
-    for (size_t i = 0; i < M->n; i++) {
-        mpq_sub(d, M->t[i], shift);
-        exp_b(elo, ehi, d, s1, s2);
-        if (mpq_sgn(M->q[i]) > 0) {
-            mpfr_mul_q(x, elo, M->q[i], MPFR_RNDD);
-            mpfr_add(slo, slo, x, MPFR_RNDD);
-            mpfr_mul_q(x, ehi, M->q[i], MPFR_RNDU);
-            mpfr_add(shi, shi, x, MPFR_RNDU);
-        } else {
-            mpfr_mul_q(x, ehi, M->q[i], MPFR_RNDD);
-            mpfr_add(slo, slo, x, MPFR_RNDD);
-            mpfr_mul_q(x, elo, M->q[i], MPFR_RNDU);
-            mpfr_add(shi, shi, x, MPFR_RNDU);
-        }
-    }
-    mpq_clear(d);
-    mpfr_clears(elo, ehi, s1, s2, x, (mpfr_ptr)0);
-}
-
-static int em_expoly_sign_impl(em_expoly *P, int *sign)
-{
-    em_expoly M;
-    int st = expoly_merged(P, &M);
-    if (st != EM_OK)
-        return st;
-    if (M.n == 0) {
-        em_expoly_clear(&M);
-        *sign = 0;
-        return EM_OK;
-    }
-    /* largest exponent last (ascending): evaluate sum q exp(t - tmax) */
-    st = EM_ERR_UNDECIDED;
-    for (mpfr_prec_t p = 64; p <= EM_CONT_MAX_PREC; p *= 2) {
-        mpfr_t slo, shi;
-        mpfr_inits2(p, slo, shi, (mpfr_ptr)0);
-        expoly_eval(&M, M.t[M.n - 1], p, slo, shi);
-        int done = 0;
-        if (mpfr_sgn(slo) > 0) {
-            *sign = 1;
-            done = 1;
-        } else if (mpfr_sgn(shi) < 0) {
-            *sign = -1;
-            done = 1;
-        }
-        mpfr_clears(slo, shi, (mpfr_ptr)0);
-        if (done) {
-            st = EM_OK;
-            break;
-        }
-    }
-    em_expoly_clear(&M);
-    return st;
 }
 
 /* ------------------------------------------------------------ construction */
@@ -495,7 +224,7 @@ static int check_params(const mpq_t eps, const mpq_t delta, int variant, int dig
         return EM_ERR_SENSITIVITY;
     if (variant != EM_STANDARD && variant != EM_MONOTONE)
         return EM_ERR_VARIANT;
-    if (digits < 1 || digits > EM_ORACLE_MAX_DIGITS)
+    if (digits < 1 || digits > EM_ROUND_MAX_DIGITS)
         return EM_ERR_DOMAIN;
     return EM_OK;
 }
@@ -555,8 +284,8 @@ int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, 
         set_err(err, errlen, "%s: no pieces", name);
         return EM_ERR_EMPTY;
     }
-    if (n > EM_CONT_MAX_PIECES) {
-        set_err(err, errlen, "%s: more than %zu pieces", name, (size_t)EM_CONT_MAX_PIECES);
+    if (n > EM_PIECES_MAX) {
+        set_err(err, errlen, "%s: more than %zu pieces", name, (size_t)EM_PIECES_MAX);
         return EM_ERR_TOO_MANY;
     }
 #define LINE(j) (ps->line ? ps->line[j] : (unsigned long)(j) + 1)
@@ -764,7 +493,7 @@ int em_cont_digits(const em_cont *C) { return C->K; }
 
 int em_cont_set_digits(em_cont *C, int digits)
 {
-    if (digits < 1 || digits > EM_ORACLE_MAX_DIGITS)
+    if (digits < 1 || digits > EM_ROUND_MAX_DIGITS)
         return EM_ERR_DOMAIN;
     C->K = digits;
     return EM_OK;
@@ -807,7 +536,7 @@ static void seg_b(const em_cont *C, size_t j, const struct level *L, const mpq_t
     }
     if (!finite_lo(C, j)) {
         /* exp(te) / k, k > 0 */
-        exp_b(lo, hi, te, s1, s2);
+        em_exp_q_bounds(lo, hi, te, s1, s2);
         mpfr_div_q(lo, lo, C->k[j], MPFR_RNDD);
         mpfr_div_q(hi, hi, C->k[j], MPFR_RNDU);
         return;
@@ -818,7 +547,7 @@ static void seg_b(const em_cont *C, size_t j, const struct level *L, const mpq_t
         return;
     }
     if (mpq_sgn(C->k[j]) == 0) {
-        qb(s1, s2, d);
+        em_q_bounds(s1, s2, d);
         mpfr_mul(lo, L->Elo[j], s1, MPFR_RNDD);
         mpfr_mul(hi, L->Ehi[j], s2, MPFR_RNDU);
         return;
@@ -895,7 +624,7 @@ static int level_fill(em_cont *C, struct level *L, mpfr_prec_t p)
             continue;
         }
         if (finite_lo(C, j))
-            exp_b(L->Elo[j], L->Ehi[j], C->tl[j], s1, s2);
+            em_exp_q_bounds(L->Elo[j], L->Ehi[j], C->tl[j], s1, s2);
         else
             mpfr_set_zero(L->Elo[j], 1), mpfr_set_zero(L->Ehi[j], 1);
         if (C->kind == EM_CONT_PIECES && !finite_hi(C, j) && finite_lo(C, j)) {
@@ -1135,385 +864,6 @@ static int append_n(const em_cont *C, em_expoly *P, const mpq_t x, const mpq_t c
     return EM_OK;
 }
 
-/* -------------------------------------------------------- correct rounding */
-
-struct rounder {
-    const em_rval *v;
-    mpfr_prec_t p, pmax_fast;
-    mpfr_t lo, hi;
-    int have;
-};
-
-/* sign(v - B) exactly: cached interval, refined a few times, then the exact comparison */
-static int rcmp(struct rounder *R, const mpq_t B, int *sign)
-{
-    for (;;) {
-        if (R->have) {
-            if (mpfr_cmp_q(R->lo, B) > 0) {
-                *sign = 1;
-                return EM_OK;
-            }
-            if (mpfr_cmp_q(R->hi, B) < 0) {
-                *sign = -1;
-                return EM_OK;
-            }
-        }
-        if (!R->v->bounds || R->p >= R->pmax_fast)
-            return R->v->cmp(R->v->ctx, B, sign);
-        R->p *= 2;
-        mpfr_set_prec(R->lo, R->p);
-        mpfr_set_prec(R->hi, R->p);
-        int st = R->v->bounds(R->v->ctx, R->p, R->lo, R->hi);
-        if (st != EM_OK)
-            return st;
-        R->have = 1;
-    }
-}
-
-/* K-digit decimal m * 10^e (|m| in [10^(K-1), 10^K)) neighbours */
-static void dec_next(mpz_t m, long *e, int K, int dir)
-{
-    /* dir +1: next larger value; -1: next smaller */
-    mpz_t lim;
-    mpz_init(lim);
-    int s = mpz_sgn(m);
-    if ((s > 0) == (dir > 0)) {
-        /* magnitude grows */
-        mpz_add_ui(m, m, 0);
-        if (s > 0)
-            mpz_add_ui(m, m, 1);
-        else
-            mpz_sub_ui(m, m, 1);
-        mpz_ui_pow_ui(lim, 10, (unsigned long)K);
-        if (mpz_cmpabs(m, lim) == 0) {
-            mpz_ui_pow_ui(m, 10, (unsigned long)K - 1);
-            if (s < 0)
-                mpz_neg(m, m);
-            (*e)++;
-        }
-    } else {
-        if (s > 0)
-            mpz_sub_ui(m, m, 1);
-        else
-            mpz_add_ui(m, m, 1);
-        mpz_ui_pow_ui(lim, 10, (unsigned long)K - 1);
-        if (mpz_cmpabs(m, lim) < 0) {
-            mpz_ui_pow_ui(m, 10, (unsigned long)K);
-            mpz_sub_ui(m, m, 1);
-            if (s < 0)
-                mpz_neg(m, m);
-            (*e)--;
-        }
-    }
-    mpz_clear(lim);
-}
-
-static void dec_value(mpq_t q, const mpz_t m, long e)
-{
-    mpz_t p;
-    mpz_init(p);
-    mpz_ui_pow_ui(p, 10, (unsigned long)(e < 0 ? -e : e));
-    mpq_set_z(q, m);
-    if (e >= 0) {
-        mpz_mul(mpq_numref(q), mpq_numref(q), p);
-    } else {
-        mpz_mul(mpq_denref(q), mpq_denref(q), p);
-    }
-    mpq_canonicalize(q);
-    mpz_clear(p);
-}
-
-static void dec_mid(mpq_t B, const mpz_t m1, long e1, const mpz_t m2, long e2)
-{
-    mpq_t x;
-    mpq_init(x);
-    dec_value(B, m1, e1);
-    dec_value(x, m2, e2);
-    mpq_add(B, B, x);
-    mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
-    mpq_canonicalize(B);
-    mpq_clear(x);
-}
-
-static char *dec_string(const mpz_t m, long e, int K)
-{
-    char *d = mpz_get_str(NULL, 10, m);
-    if (!d)
-        return NULL;
-    int neg = d[0] == '-';
-    mpz_t E;
-    mpz_init_set_si(E, e + K);
-    char *s = em_format_decimal(neg, d + neg, E);
-    mpz_clear(E);
-    free(d);
-    return s;
-}
-
-typedef int (*cmp_fn)(void *ctx, const mpq_t B, int *sign);
-
-/* walk from the approximation x (non-zero) to the correct K-digit decimal */
-static int walk_decimal(cmp_fn cmp, void *ctx, const mpfr_t x, int K, char **out, unsigned *flags)
-{
-    char *buf = malloc((size_t)K + 16);
-    if (!buf)
-        return EM_ERR_NOMEM;
-    mpfr_exp_t E;
-    mpfr_get_str(buf, &E, 10, (size_t)K, x, MPFR_RNDN);
-    mpz_t m, m2;
-    mpz_inits(m, m2, (mpz_ptr)0);
-    mpz_set_str(m, buf, 10);
-    free(buf);
-    long e = (long)E - K, e2;
-    if (e > EM_CONT_MAX_EXP10 || e < -EM_CONT_MAX_EXP10) {
-        /* the boundaries would be 10^|e|: beyond the documented range */
-        mpz_clears(m, m2, (mpz_ptr)0);
-        return EM_ERR_UNDECIDED;
-    }
-    mpq_t B;
-    mpq_init(B);
-    int st = EM_OK, done = 0;
-    for (int it = 0; it < WALK_MAX && st == EM_OK && !done; it++) {
-        int s1, s2;
-        mpz_set(m2, m);
-        e2 = e;
-        dec_next(m2, &e2, K, -1);
-        dec_mid(B, m2, e2, m, e);
-        if ((st = cmp(ctx, B, &s1)) != EM_OK)
-            break;
-        if (s1 < 0) {
-            mpz_set(m, m2);
-            e = e2;
-            continue;
-        }
-        if (s1 == 0) {
-            /* tie between m2 and m: the even one */
-            *flags |= EM_CV_TIE;
-            if (mpz_odd_p(m)) {
-                mpz_set(m, m2);
-                e = e2;
-            }
-            done = 1;
-            break;
-        }
-        mpz_set(m2, m);
-        e2 = e;
-        dec_next(m2, &e2, K, +1);
-        dec_mid(B, m, e, m2, e2);
-        if ((st = cmp(ctx, B, &s2)) != EM_OK)
-            break;
-        if (s2 > 0) {
-            mpz_set(m, m2);
-            e = e2;
-            continue;
-        }
-        if (s2 == 0) {
-            *flags |= EM_CV_TIE;
-            if (mpz_odd_p(m)) {
-                mpz_set(m, m2);
-                e = e2;
-            }
-        }
-        done = 1;
-    }
-    if (st == EM_OK && !done)
-        st = EM_ERR_UNDECIDED;
-    if (st == EM_OK) {
-        *out = dec_string(m, e, K);
-        if (!*out)
-            st = EM_ERR_NOMEM;
-    }
-    mpq_clear(B);
-    mpz_clears(m, m2, (mpz_ptr)0);
-    return st;
-}
-
-static double dnext(double y, int dir)
-{
-    return nextafter(y, dir > 0 ? INFINITY : -INFINITY);
-}
-
-static int walk_double(cmp_fn cmp, void *ctx, const mpfr_t x, double *out, unsigned *flags)
-{
-    double y = mpfr_get_d(x, MPFR_RNDN);
-    if (isinf(y))
-        y = y > 0 ? DBL_MAX : -DBL_MAX;
-    mpq_t B, t;
-    mpq_inits(B, t, (mpq_ptr)0);
-    int st = EM_OK, done = 0;
-    for (int it = 0; it < WALK_MAX && !done; it++) {
-        int s1, s2;
-        double ym = dnext(y, -1), yp = dnext(y, +1);
-        /* boundary below y */
-        if (isinf(ym)) {
-            mpq_set_d(B, -DBL_MAX);
-            mpq_set_d(t, ldexp(1.0, 970));
-            mpq_sub(B, B, t);
-        } else {
-            mpq_set_d(B, ym);
-            mpq_set_d(t, y);
-            mpq_add(B, B, t);
-            mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
-            mpq_canonicalize(B);
-        }
-        if ((st = cmp(ctx, B, &s1)) != EM_OK)
-            break;
-        if (s1 < 0 || (s1 == 0 && isinf(ym))) {
-            if (isinf(ym)) {
-                y = -INFINITY;
-                done = 1;
-                break;
-            }
-            y = ym;
-            continue;
-        }
-        if (s1 == 0) {
-            *flags |= EM_CV_TIE;
-            uint64_t bits;
-            memcpy(&bits, &y, sizeof bits);
-            if (bits & 1)
-                y = ym;
-            done = 1;
-            break;
-        }
-        if (isinf(yp)) {
-            mpq_set_d(B, DBL_MAX);
-            mpq_set_d(t, ldexp(1.0, 970));
-            mpq_add(B, B, t);
-        } else {
-            mpq_set_d(B, yp);
-            mpq_set_d(t, y);
-            mpq_add(B, B, t);
-            mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
-            mpq_canonicalize(B);
-        }
-        if ((st = cmp(ctx, B, &s2)) != EM_OK)
-            break;
-        if (s2 > 0 || (s2 == 0 && isinf(yp))) {
-            if (isinf(yp)) {
-                y = INFINITY;
-                done = 1;
-                break;
-            }
-            y = yp;
-            continue;
-        }
-        if (s2 == 0) {
-            *flags |= EM_CV_TIE;
-            uint64_t bits;
-            memcpy(&bits, &y, sizeof bits);
-            if (bits & 1)
-                y = yp;
-        }
-        done = 1;
-    }
-    if (st == EM_OK && !done)
-        st = EM_ERR_UNDECIDED;
-    if (st == EM_OK)
-        *out = y;
-    mpq_clears(B, t, (mpq_ptr)0);
-    return st;
-}
-
-static int rcmp_cb(void *ctx, const mpq_t B, int *sign)
-{
-    return rcmp((struct rounder *)ctx, B, sign);
-}
-
-static int set_exact(em_cval *out, const char *s, double d)
-{
-    em_cval_clear(out);
-    out->str = strdup(s);
-    out->d = d;
-    out->flags = EM_CV_EXACT;
-    return out->str ? EM_OK : EM_ERR_NOMEM;
-}
-
-/* round with a comparison function and an approximation getter */
-static int round_with(cmp_fn cmp, void *ctx, mpfr_t approx, int K, em_cval *out)
-{
-    em_cval_clear(out);
-    out->flags = 0;
-    int st = walk_decimal(cmp, ctx, approx, K, &out->str, &out->flags);
-    if (st == EM_OK)
-        st = walk_double(cmp, ctx, approx, &out->d, &out->flags);
-    return st;
-}
-
-static int em_round_impl(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
-{
-    struct rounder R;
-    R.v = v;
-    R.p = prec0 < 64 ? 64 : prec0;
-    R.pmax_fast = R.p << FAST_LEVELS;
-    mpfr_inits2(R.p, R.lo, R.hi, (mpfr_ptr)0);
-    int st = v->bounds(v->ctx, R.p, R.lo, R.hi);
-    R.have = st == EM_OK;
-    if (st == EM_OK) {
-        /* exact zero? */
-        if (mpfr_sgn(R.lo) <= 0 && mpfr_sgn(R.hi) >= 0) {
-            mpq_t z;
-            mpq_init(z);
-            int s = 0;
-            st = rcmp(&R, z, &s);
-            mpq_clear(z);
-            if (st == EM_OK && s == 0) {
-                st = set_exact(out, "0", 0.0);
-                goto done;
-            }
-            /* refine until the sign is visible, so the approximation has it */
-            while (st == EM_OK && mpfr_sgn(R.lo) <= 0 && mpfr_sgn(R.hi) >= 0) {
-                if (R.p >= EM_CONT_MAX_PREC) {
-                    st = EM_ERR_UNDECIDED;
-                    break;
-                }
-                R.p *= 2;
-                mpfr_set_prec(R.lo, R.p);
-                mpfr_set_prec(R.hi, R.p);
-                st = v->bounds(v->ctx, R.p, R.lo, R.hi);
-            }
-            if (st != EM_OK)
-                goto done;
-        }
-        /* Ziv's test first: both ends round to the same decimal and double, then so does
-         * every number between them (rounding is monotone) */
-        if (!mpfr_inf_p(R.lo) && !mpfr_inf_p(R.hi) && mpfr_sgn(R.lo) == mpfr_sgn(R.hi)) {
-            double d1 = mpfr_get_d(R.lo, MPFR_RNDN), d2 = mpfr_get_d(R.hi, MPFR_RNDN);
-            if (d1 == d2 && !isinf(d1)) {
-                mpfr_exp_t e1, e2;
-                char *s1 = mpfr_get_str(NULL, &e1, 10, (size_t)K, R.lo, MPFR_RNDN);
-                char *s2 = mpfr_get_str(NULL, &e2, 10, (size_t)K, R.hi, MPFR_RNDN);
-                int same = s1 && s2 && e1 == e2 && !strcmp(s1, s2);
-                if (same) {
-                    int neg = s1[0] == '-';
-                    mpz_t E;
-                    mpz_init_set_si(E, (long)e1);
-                    em_cval_clear(out);
-                    out->str = em_format_decimal(neg, s1 + neg, E);
-                    out->d = d1;
-                    out->flags = 0;
-                    mpz_clear(E);
-                    st = out->str ? EM_OK : EM_ERR_NOMEM;
-                }
-                if (s1)
-                    mpfr_free_str(s1);
-                if (s2)
-                    mpfr_free_str(s2);
-                if (same)
-                    goto done;
-            }
-        }
-        mpfr_t x;
-        mpfr_init2(x, R.p + 8);
-        mpfr_add(x, R.lo, R.hi, MPFR_RNDN);
-        mpfr_div_2ui(x, x, 1, MPFR_RNDN);
-        st = round_with(rcmp_cb, &R, x, K, out);
-        mpfr_clear(x);
-    }
-done:
-    mpfr_clears(R.lo, R.hi, (mpfr_ptr)0);
-    return st;
-}
-
 /* ---------------------------------------------------------- value kinds */
 
 enum { V_PROB, V_LOGPROB, V_CDF, V_DENS, V_LOGDENS, V_RATIONAL };
@@ -1555,12 +905,12 @@ static void logdens_b(const em_cont *C, const struct level *L, const mpq_t te, m
     /* rel = log M_jm - base, as [c1, c2] */
     if (C->kind == EM_CONT_ATOMS) {
         mpq_set(base, C->tl[jm]);
-        qb(a, b, C->len[jm]);
+        em_q_bounds(a, b, C->len[jm]);
         mpfr_log(c1, a, MPFR_RNDD);
         mpfr_log(c2, b, MPFR_RNDU);
     } else if (mpq_sgn(C->k[jm]) == 0) {
         mpq_set(base, C->tl[jm]);
-        qb(a, b, C->len[jm]);
+        em_q_bounds(a, b, C->len[jm]);
         mpfr_log(c1, a, MPFR_RNDD);
         mpfr_log(c2, b, MPFR_RNDU);
     } else {
@@ -1575,7 +925,7 @@ static void logdens_b(const em_cont *C, const struct level *L, const mpq_t te, m
             mpq_sub(d, C->th[jm], C->tl[jm]);
             mpq_abs(d, d);
             mpq_neg(d, d);
-            qb(a, b, d);                     /* -|dt| */
+            em_q_bounds(a, b, d);                     /* -|dt| */
             mpfr_expm1(c1, a, MPFR_RNDU);    /* g_lo = -expm1(a) at the smaller -|dt| */
             mpfr_neg(c1, c1, MPFR_RNDD);
             mpfr_expm1(c2, b, MPFR_RNDD);
@@ -1584,7 +934,7 @@ static void logdens_b(const em_cont *C, const struct level *L, const mpq_t te, m
             mpfr_log(c2, c2, MPFR_RNDU);
         }
         mpq_abs(d, C->k[jm]);
-        qb(a, b, d);
+        em_q_bounds(a, b, d);
         mpfr_log(a, a, MPFR_RNDD);
         mpfr_log(b, b, MPFR_RNDU);
         mpfr_sub(c1, c1, b, MPFR_RNDD);
@@ -1607,7 +957,7 @@ static void logdens_b(const em_cont *C, const struct level *L, const mpq_t te, m
     mpq_sub(d, te, base);
     mpfr_t e1, e2;
     mpfr_inits2(p, e1, e2, (mpfr_ptr)0);
-    qb(e1, e2, d);
+    em_q_bounds(e1, e2, d);
     mpfr_sub(lo, e1, c2, MPFR_RNDD);
     mpfr_sub(lo, lo, b, MPFR_RNDD);
     mpfr_sub(hi, e2, c1, MPFR_RNDU);
@@ -1623,7 +973,7 @@ static int v_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
     if (V->kind == V_RATIONAL) {
         mpfr_set_prec(lo, prec);
         mpfr_set_prec(hi, prec);
-        qb(lo, hi, *V->x);
+        em_q_bounds(lo, hi, *V->x);
         return EM_OK;
     }
     struct level *L;
@@ -1684,7 +1034,7 @@ static int v_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
             mpfr_set_ui(hi, 1, MPFR_RNDU);
         break;
     case V_DENS:
-        exp_b(a, b, V->te, s1, s2);
+        em_exp_q_bounds(a, b, V->te, s1, s2);
         mpfr_div(lo, a, L->Chi[n], MPFR_RNDD);
         mpfr_div(hi, b, L->Clo[n], MPFR_RNDU);
         break;
@@ -1761,12 +1111,12 @@ static int em_cont_prob_impl(em_cont *C, size_t j, em_cval *p, em_cval *logp)
     if (j >= C->n)
         return EM_ERR_DOMAIN;
     if (C->zero[j]) {
-        int st = set_exact(p, "0", 0.0);
-        return st == EM_OK ? set_exact(logp, "-inf", -INFINITY) : st;
+        int st = em_cval_exact(p, "0", 0.0);
+        return st == EM_OK ? em_cval_exact(logp, "-inf", -INFINITY) : st;
     }
     if (C->npos == 1) {
-        int st = set_exact(p, "1", 1.0);
-        return st == EM_OK ? set_exact(logp, "0", 0.0) : st;
+        int st = em_cval_exact(p, "1", 1.0);
+        return st == EM_OK ? em_cval_exact(logp, "0", 0.0) : st;
     }
     struct vctx V = {.C = C, .kind = V_PROB, .j = j, .x = NULL};
     int st = round_value(C, &V, p);
@@ -1797,22 +1147,22 @@ static int em_cont_cdf_impl(em_cont *C, const mpq_t x, em_cval *out)
     size_t j = 0, ci;
     locate(C, x, &where, &j, &partial, &ci);
     if (where < 0 || (where == 0 && ci == 0 && !partial))
-        return set_exact(out, "0", 0.0);
+        return em_cval_exact(out, "0", 0.0);
     if (where > 0)
-        return set_exact(out, "1", 1.0);
+        return em_cval_exact(out, "1", 1.0);
     /* every piece after the point has mass 0: F = 1 exactly */
     int rest = 0;
     for (size_t i = partial ? j : ci; i < C->n; i++)
         if (!C->zero[i])
             rest = 1;
     if (!rest)
-        return set_exact(out, "1", 1.0);
+        return em_cval_exact(out, "1", 1.0);
     int before = partial;
     for (size_t i = 0; i < ci && !before; i++)
         if (!C->zero[i])
             before = 1;
     if (!before)
-        return set_exact(out, "0", 0.0);
+        return em_cval_exact(out, "0", 0.0);
     struct vctx V = {.C = C, .kind = V_CDF, .j = 0, .x = (const mpq_t *)x};
     return round_value(C, &V, out);
 }
@@ -1825,8 +1175,8 @@ static int em_cont_density_impl(em_cont *C, const mpq_t x, em_cval *dens, em_cva
         return EM_ERR_DOMAIN;
     size_t j = em_cont_piece_right(C, x);
     if (j >= C->n) {
-        int st = set_exact(dens, "0", 0.0);
-        return st == EM_OK ? set_exact(logdens, "-inf", -INFINITY) : st;
+        int st = em_cval_exact(dens, "0", 0.0);
+        return st == EM_OK ? em_cval_exact(logdens, "-inf", -INFINITY) : st;
     }
     struct vctx V = {.C = C, .kind = V_DENS, .j = j, .x = (const mpq_t *)x};
     mpq_init(V.te);
@@ -1844,7 +1194,7 @@ static int em_cont_density_impl(em_cont *C, const mpq_t x, em_cval *dens, em_cva
 static int round_rational(em_cont *C, const mpq_t q, em_cval *out)
 {
     if (mpq_sgn(q) == 0)
-        return set_exact(out, "0", 0.0);
+        return em_cval_exact(out, "0", 0.0);
     struct vctx V = {.C = C, .kind = V_RATIONAL, .j = 0, .x = (const mpq_t *)q};
     int st = round_value(C, &V, out);
     if (st == EM_OK) {
@@ -1945,7 +1295,7 @@ static int em_cont_logz_bounds_impl(em_cont *C, mpfr_prec_t prec, mpfr_t lo, mpf
     mpfr_set_prec(hi, L->p);
     mpfr_t a, b;
     mpfr_inits2(L->p, a, b, (mpfr_ptr)0);
-    qb(a, b, C->T);
+    em_q_bounds(a, b, C->T);
     mpfr_log(lo, L->Clo[C->n], MPFR_RNDD);
     mpfr_log(hi, L->Chi[C->n], MPFR_RNDU);
     mpfr_add(lo, lo, a, MPFR_RNDD);
@@ -1967,8 +1317,8 @@ static int ratio_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
     struct ratio *R = ctx;
     mpfr_t nlo, nhi, dlo, dhi;
     mpfr_inits2(prec, nlo, nhi, dlo, dhi, (mpfr_ptr)0);
-    expoly_eval(&R->N, R->zero, prec, nlo, nhi);
-    expoly_eval(&R->D, R->zero, prec, dlo, dhi);
+    em_expoly_eval(&R->N, R->zero, prec, nlo, nhi);
+    em_expoly_eval(&R->D, R->zero, prec, dlo, dhi);
     mpfr_set_prec(lo, prec);
     mpfr_set_prec(hi, prec);
     if (mpfr_sgn(dlo) <= 0) {
@@ -2094,9 +1444,9 @@ static int em_cont_utility_impl(em_cont *C, em_cval *eu, em_cval *loss, em_cval 
     em_expoly_init(&R.N);
     em_expoly_init(&R.D);
     if (st == EM_OK)
-        st = expoly_merged(&D0, &R.D);
+        st = em_expoly_merged(&D0, &R.D);
     if (st == EM_OK)
-        st = expoly_merged(&N0, &R.N);
+        st = em_expoly_merged(&N0, &R.N);
     em_rval rv = {ratio_bounds, ratio_cmp, &R};
     if (st == EM_OK)
         st = em_round(&rv, C->K, C->p0, eu);
@@ -2123,7 +1473,7 @@ static int em_cont_utility_impl(em_cont *C, em_cval *eu, em_cval *loss, em_cval 
         }
         em_expoly_clear(&R.N);
         if (st == EM_OK)
-            st = expoly_merged(&L, &R.N);
+            st = em_expoly_merged(&L, &R.N);
         em_expoly_clear(&L);
         if (st == EM_OK)
             st = em_round(&rv, C->K, C->p0, loss);
@@ -2159,19 +1509,19 @@ static int em_cont_interval_prob_impl(em_cont *C, const mpq_t a, const mpq_t b, 
     if (st == EM_OK)
         st = append_z_shifted(C, &D0, one, R.zero);
     if (st == EM_OK)
-        st = expoly_merged(&N0, &R.N);
+        st = em_expoly_merged(&N0, &R.N);
     if (st == EM_OK)
-        st = expoly_merged(&D0, &R.D);
+        st = em_expoly_merged(&D0, &R.D);
     if (st == EM_OK) {
         if (R.N.n == 0) {
-            st = set_exact(out, "0", 0.0);
+            st = em_cval_exact(out, "0", 0.0);
         } else if (R.N.n == R.D.n) {
             /* exactly 1 when N and D are the same polynomial */
             int same = 1;
             for (size_t i = 0; i < R.N.n && same; i++)
                 same = mpq_equal(R.N.q[i], R.D.q[i]) && mpq_equal(R.N.t[i], R.D.t[i]);
             if (same)
-                st = set_exact(out, "1", 1.0);
+                st = em_cval_exact(out, "1", 1.0);
             else
                 goto general;
         } else {
@@ -2195,17 +1545,17 @@ static int round_ratio(em_cont *C, em_expoly *N0, em_expoly *D0, em_cval *out)
     em_expoly_init(&R.N);
     em_expoly_init(&R.D);
     mpq_init(R.zero);
-    int st = expoly_merged(N0, &R.N);
+    int st = em_expoly_merged(N0, &R.N);
     if (st == EM_OK)
-        st = expoly_merged(D0, &R.D);
+        st = em_expoly_merged(D0, &R.D);
     if (st == EM_OK) {
         int same = R.N.n == R.D.n;
         for (size_t i = 0; i < R.N.n && same; i++)
             same = mpq_equal(R.N.q[i], R.D.q[i]) && mpq_equal(R.N.t[i], R.D.t[i]);
         if (R.N.n == 0)
-            st = set_exact(out, "0", 0.0);
+            st = em_cval_exact(out, "0", 0.0);
         else if (same)
-            st = set_exact(out, "1", 1.0);
+            st = em_cval_exact(out, "1", 1.0);
         else {
             em_rval rv = {ratio_bounds, ratio_cmp, &R};
             st = em_round(&rv, C->K, C->p0, out);
@@ -2413,7 +1763,7 @@ static void expoly_bounds0(const em_expoly *P, mpfr_prec_t p, mpfr_t lo, mpfr_t 
 {
     mpq_t z;
     mpq_init(z);
-    expoly_eval(P, z, p, lo, hi);
+    em_expoly_eval(P, z, p, lo, hi);
     mpq_clear(z);
 }
 
@@ -2537,11 +1887,11 @@ static int em_cont_sd_impl(em_cont *C, em_cval *out)
     em_expoly_init(&S.N2);
     em_expoly_init(&S.Z);
     if (st == EM_OK)
-        st = expoly_merged(&a, &S.N1);
+        st = em_expoly_merged(&a, &S.N1);
     if (st == EM_OK)
-        st = expoly_merged(&b, &S.N2);
+        st = em_expoly_merged(&b, &S.N2);
     if (st == EM_OK)
-        st = expoly_merged(&z, &S.Z);
+        st = em_expoly_merged(&z, &S.Z);
     if (st == EM_OK) {
         /* a single point of mass (or all mass at one utility): sd = 0 exactly */
         int zero_var = 0;
@@ -2561,7 +1911,7 @@ static int em_cont_sd_impl(em_cont *C, em_cval *out)
                     zero_var = 0;
         }
         if (zero_var)
-            st = set_exact(out, "0", 0.0);
+            st = em_cval_exact(out, "0", 0.0);
         else {
             em_rval rv = {sd_bounds, sd_cmp, &S};
             st = em_round(&rv, C->K, C->p0, out);
@@ -2679,7 +2029,7 @@ static int em_cont_quantile_impl(em_cont *C, const mpq_t p, em_cval *out)
         while (C->zero[j])
             j++;
         if (!finite_lo(C, j))
-            return set_exact(out, "-inf", -INFINITY);
+            return em_cval_exact(out, "-inf", -INFINITY);
         return round_rational(C, C->lo[j], out);
     }
     if (mpq_cmp_ui(p, 1, 1) == 0) {
@@ -2687,7 +2037,7 @@ static int em_cont_quantile_impl(em_cont *C, const mpq_t p, em_cval *out)
         while (C->zero[j])
             j--;
         if (!finite_hi(C, j))
-            return set_exact(out, "inf", INFINITY);
+            return em_cval_exact(out, "inf", INFINITY);
         return round_rational(C, C->hi[j], out);
     }
     size_t j;
@@ -2723,14 +2073,14 @@ static int em_cont_quantile_impl(em_cont *C, const mpq_t p, em_cval *out)
         st = q_cmp(&Q, zq, &s);
         mpq_clear(zq);
         if (st == EM_OK && s == 0) {
-            st = set_exact(out, "0", 0.0);
+            st = em_cval_exact(out, "0", 0.0);
             goto done;
         }
         if (st == EM_OK)
             mpfr_set_si_2exp(x, s, -1074, MPFR_RNDN);
     }
     if (st == EM_OK)
-        st = round_with(q_cmp, &Q, x, C->K, out);
+        st = em_round_walk(q_cmp, &Q, x, C->K, out);
 done:
     mpfr_clears(v, x, z, (mpfr_ptr)0);
     return st;
@@ -2761,15 +2111,15 @@ static int sample_setup(em_cont *C)
                         C->fk[2 * j], C->fk[2 * j + 1], C->fca[2 * j], C->fca[2 * j + 1],
                         (mpfr_ptr)0);
             if (finite_lo(C, j))
-                qb(C->flo[2 * j], C->flo[2 * j + 1], C->lo[j]);
+                em_q_bounds(C->flo[2 * j], C->flo[2 * j + 1], C->lo[j]);
             else
                 mpfr_set_inf(C->flo[2 * j], -1), mpfr_set_inf(C->flo[2 * j + 1], -1);
             if (finite_hi(C, j))
-                qb(C->fhi[2 * j], C->fhi[2 * j + 1], C->hi[j]);
+                em_q_bounds(C->fhi[2 * j], C->fhi[2 * j + 1], C->hi[j]);
             else
                 mpfr_set_inf(C->fhi[2 * j], 1), mpfr_set_inf(C->fhi[2 * j + 1], 1);
-            qb(C->fk[2 * j], C->fk[2 * j + 1], C->k[j]);
-            qb(C->fca[2 * j], C->fca[2 * j + 1], C->ca[j]);
+            em_q_bounds(C->fk[2 * j], C->fk[2 * j + 1], C->k[j]);
+            em_q_bounds(C->fca[2 * j], C->fca[2 * j + 1], C->ca[j]);
         }
     }
     C->lo64 = malloc((n + 1) * sizeof *C->lo64);
@@ -3432,139 +2782,122 @@ int em_cont_sample_float(em_cont *C, em_rng *rng, size_t *index, double *x)
 /* ------------------------------------------- public entries: MPFR's widest range */
 int em_cont_prob(em_cont *C, size_t j, em_cval *p, em_cval *logp)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_prob_impl(C, j, p, logp);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
 int em_cont_cdf(em_cont *C, const mpq_t x, em_cval *out)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_cdf_impl(C, x, out);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
 int em_cont_density(em_cont *C, const mpq_t x, em_cval *dens, em_cval *logdens)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_density_impl(C, x, dens, logdens);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
 int em_cont_quantile(em_cont *C, const mpq_t p, em_cval *out)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_quantile_impl(C, p, out);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
 int em_cont_interval_prob(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_interval_prob_impl(C, a, b, out);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
 int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_utility_impl(C, eu, loss, opt);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
 int em_cont_round_q(em_cont *C, const mpq_t q, em_cval *out)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_round_q_impl(C, q, out);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
 int em_cont_cdf_bounds(em_cont *C, const mpq_t x, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_cdf_bounds_impl(C, x, prec, lo, hi);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
 int em_cont_cdf_cmp(em_cont *C, const mpq_t x, const mpq_t q, int *sign)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_cdf_cmp_impl(C, x, q, sign);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
 int em_cont_logz_bounds(em_cont *C, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_logz_bounds_impl(C, prec, lo, hi);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
 int em_cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_sample_impl(C, b, index, x);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
 int em_cont_double_mass_bounds(em_cont *C, double y, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_double_mass_bounds_impl(C, y, prec, lo, hi);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
-int em_expoly_sign(em_expoly *P, int *sign)
-{
-    struct range_saved r_ = range_enter();
-    int st_ = em_expoly_sign_impl(P, sign);
-    range_leave(r_);
-    return st_;
-}
-
-int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
-{
-    struct range_saved r_ = range_enter();
-    int st_ = em_round_impl(v, K, prec0, out);
-    range_leave(r_);
-    return st_;
-}
 int em_cont_loss_tail(em_cont *C, const mpq_t t, em_cval *out)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_loss_tail_impl(C, t, out);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
 void em_cont_opt(const em_cont *C, mpq_t opt) { opt_of(C, opt); }
 
-int em_cval_exact(em_cval *v, const char *s, double d) { return set_exact(v, s, d); }
-
 int em_cont_p_best(em_cont *C, em_cval *out)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_p_best_impl(C, out);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }
 
 int em_cont_sd(em_cont *C, em_cval *out)
 {
-    struct range_saved r_ = range_enter();
+    em_range r_ = em_range_enter();
     int st_ = em_cont_sd_impl(C, out);
-    range_leave(r_);
+    em_range_leave(r_);
     return st_;
 }

@@ -1,5 +1,7 @@
 /* em_exact.c: the exact sampler (lazy inverse CDF with MPFR interval bounds).
  * See em_exact.h and spec/ExactSampling.md for the method and its exactness argument. */
+#include "oracle/em_exact.h"
+
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -9,11 +11,12 @@
 #define MPFR_USE_INTMAX_T 1
 #include <mpfr.h>
 
-#include "expmech.h"
-#include "oracle/em_exact.h"
+#include "em_base.h"
+#include "core/em_exact_select.h"
+#include "core/em_params.h"
+#include "num/em_bounds.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_wbound.h"
-#include "core/em_params.h"
 
 #define MAX_LEVELS 16
 #define FIX_BITS 63          /* fixed-point scale 2^63 of the integer decision */

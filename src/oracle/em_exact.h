@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <gmp.h>
 
-#include "expmech.h"
+#include "em_base.h"
 #include "oracle/em_usrc.h"
 
 #ifdef __cplusplus

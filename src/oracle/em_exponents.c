@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <mpfr.h>
 
-#include "expmech.h"
+#include "em_base.h"
 
 int em_exponents_check(size_t n, mpq_t *u, const mpq_t eps, const mpq_t delta, int variant)
 {
@@ -162,12 +162,6 @@ mpq_t *em_q_array_copy(size_t n, mpq_t *u, const unsigned char *excluded)
             mpq_set(own[i], u[i]);
     }
     return own;
-}
-
-void em_mpfr_widest_range(void)
-{
-    mpfr_set_emin(mpfr_get_emin_min());
-    mpfr_set_emax(mpfr_get_emax_max());
 }
 
 int em_exponents_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,

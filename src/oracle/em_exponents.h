@@ -65,7 +65,5 @@ void em_usrc_array_get(const void *ctx, size_t i, mpq_t q);
  * caller's values while the caller may free its own at once; NULL when out of memory. */
 mpq_t *em_q_array_copy(size_t n, mpq_t *u, const unsigned char *excluded);
 
-/* MPFR's widest exponent range (about 2^(+-2^62)), so 1e-3247 is an ordinary number. */
-void em_mpfr_widest_range(void);
 
 #endif

@@ -16,6 +16,8 @@
  * over the rationals), and that case, 1/m, is rounded exactly in integer arithmetic;
  * log P_i is irrational unless P_i = 1.  The details are in src/oracle/README.md.
  */
+#include "oracle/em_oracle.h"
+
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,12 +26,13 @@
 
 #include <mpfr.h>
 
-#include "expmech.h"
+#include "em_base.h"
+#include "num/em_bounds.h"
+#include "num/em_dec10.h"
+#include "num/em_format.h"
+#include "num/em_rational.h"
 #include "oracle/em_cont.h"
-#include "oracle/em_dec10.h"
 #include "oracle/em_exponents.h"
-#include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
 
 #define MAX_LEVELS 18          /* precision doubles per level: p0 * 2^17 > MAX_PREC */
 #define MAX_PREC (1L << 20)    /* the documented limit (EM_ERR_UNDECIDED beyond it) */
@@ -393,7 +396,7 @@ int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t
     int st = em_exponents_check(n, u, eps, delta, variant);
     if (st != EM_OK)
         return st;
-    if (digits < 1 || digits > EM_ORACLE_MAX_DIGITS)
+    if (digits < 1 || digits > EM_ROUND_MAX_DIGITS)
         return EM_ERR_DOMAIN;
     mpq_t *own = em_q_array_copy(n, u, excluded);
     if (!own)
@@ -411,7 +414,7 @@ int em_oracle_new_src(size_t n, const em_usrc *src, const unsigned char *exclude
     int st = em_exponents_check(n, (mpq_t *)src, eps, delta, variant); /* src: not NULL */
     if (st != EM_OK)
         return st;
-    if (digits < 1 || digits > EM_ORACLE_MAX_DIGITS)
+    if (digits < 1 || digits > EM_ROUND_MAX_DIGITS)
         return EM_ERR_DOMAIN;
     return oracle_init(n, src, NULL, excluded, eps, delta, variant, digits, out);
 }

@@ -23,13 +23,12 @@
 #include <stdint.h>
 #include <gmp.h>
 
+#include "num/em_round.h"
 #include "oracle/em_usrc.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define EM_ORACLE_MAX_DIGITS 1000
 
 /* flags of one candidate's result */
 #define EM_OF_ZERO 1u          /* excluded: P = 0 exactly */
@@ -52,7 +51,7 @@ typedef struct em_oracle_cand {
 
 /* Prepare the oracle: n candidates, u[i] exact (ignored where excluded[i]; excluded may be
  * NULL), eps > 0 and delta > 0 exact, variant EM_STANDARD or EM_MONOTONE, digits K in
- * [1, EM_ORACLE_MAX_DIGITS].  Computes the normaliser lazily.  Errors: EM_ERR_NULL,
+ * [1, EM_ROUND_MAX_DIGITS].  Computes the normaliser lazily.  Errors: EM_ERR_NULL,
  * EM_ERR_EMPTY, EM_ERR_TOO_MANY, EM_ERR_EPSILON / EM_ERR_SENSITIVITY (not > 0),
  * EM_ERR_VARIANT, EM_ERR_ALL_EXCLUDED, EM_ERR_DOMAIN (digits), EM_ERR_NOMEM. */
 int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
@@ -82,15 +81,6 @@ void em_oracle_free(em_oracle *o);
 int em_oracle_doubles(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
                       const mpq_t delta, int variant, double *p, double *logp);
 
-/* Format a decimal given as K significant digits d (no sign, d[0] != '0') and exponent e
- * (value = 0.d * 10^e, MPFR's convention) with sign, in the oracle's output style.
- * Returns a malloc'd string. */
-char *em_format_decimal(int negative, const char *d, const mpz_t e);
-
-/* "0.99...9" with K nines: the largest K-digit decimal below 1, printed for a probability
- * below 1 whose correct rounding is 1 (never "1.000", which reads as certainty).
- * Returns a malloc'd string, NULL when out of memory. */
-char *em_format_nines(int K);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,7 @@
 /* em_pf.c: permute-and-flip, exact sampler and exact pmf (see em_pf.h,
  * spec/PermuteAndFlip.md). */
+#include "oracle/em_pf.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,12 +10,14 @@
 #define MPFR_USE_INTMAX_T 1
 #include <mpfr.h>
 
-#include "expmech.h"
+#include "em_base.h"
+#include "core/em_exact_select.h"
+#include "num/em_bounds.h"
+#include "num/em_format.h"
+#include "oracle/em_cont.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_pf.h"
-#include "oracle/em_cont.h"
 
 #define FIX_BITS 63
 #define FIRST_BITS 2
@@ -328,7 +332,7 @@ int em_pf_pmf(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps
         return st;
     if (n > EM_PF_PMF_MAX_N)
         return EM_ERR_TOO_MANY;
-    if (digits < 0 || digits > EM_ORACLE_MAX_DIGITS)
+    if (digits < 0 || digits > EM_ROUND_MAX_DIGITS)
         return EM_ERR_DOMAIN;
     mpfr_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
     char *d1 = malloc((size_t)digits + 16), *d2 = malloc((size_t)digits + 16);

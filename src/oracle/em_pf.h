@@ -25,7 +25,7 @@
 #include <gmp.h>
 #include <mpfr.h>
 
-#include "expmech.h"
+#include "em_base.h"
 #include "oracle/em_exact.h"
 
 #ifdef __cplusplus

@@ -1,12 +1,13 @@
 /* em_judge_util.c: helpers shared by check, compare and audit (em_judge_priv.h). */
-#include "judge/em_judge_priv.h"
+#include "api/em_judge_priv.h"
+#include "base/em_error.h"
+#include "io/em_scenario.h"
+#include "oracle/em_pf.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "io/em_scenario.h"
-#include "oracle/em_pf.h"
 
 int ej_law(em_mech *m, int digits, em_cont **law, em_error *err)
 {

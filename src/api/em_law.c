@@ -9,15 +9,23 @@
 
 #include <mpfr.h>
 
-#include "expmech.h"
+#include "em_base.h"
+#include "api/em_scn_priv.h"
+#include "base/em_error.h"
+#include "core/em_fixed.h"
+#include "core/em_logweights.h"
+#include "core/em_params.h"
+#include "core/em_select.h"
+#include "core/em_uniform.h"
 #include "io/em_label.h"
-#include "io/em_scn_priv.h"
+#include "num/em_format.h"
+#include "num/em_rational.h"
 #include "oracle/em_accuracy.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
-#include "oracle/em_rational.h"
+#include "em_law.h"
 
 /* permute-and-flip's probabilities, all computed at once (its pmf is one O(n^2) pass) */
 typedef struct pf_table {
@@ -69,7 +77,7 @@ static void pf_table_free(pf_table *t, size_t n)
     free(t);
 }
 
-void em_law_cache_free(struct em_law_cache *c)
+static void law_cache_free(struct em_law_cache *c)
 {
     if (!c)
         return;
@@ -99,6 +107,7 @@ static struct em_law_cache *cache(em_mech *m, em_error *err)
             em_err(err, EM_ERR_NOMEM, "out of memory");
             return NULL;
         }
+        m->law_free = law_cache_free;
         m->law->src.get = em_scenario_usrc_get;
         m->law->src.ctx = &m->scn->sc;
         em_cval_init(&m->law->p);

@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "em_score.h"
-#include "io/em_scn_priv.h"
-#include "oracle/em_rational.h"
+#include "api/em_scn_priv.h"
+#include "base/em_error.h"
+#include "num/em_rational.h"
 
 /* q exact: the short decimal when there is one, else num/den (em_q_to_string reads both
    back); 0 on success, -1 when out of memory. */

@@ -2,7 +2,17 @@
  * mechanisms, exactly (judge/em_closs.h) and in 320-bit interval arithmetic for the ideal
  * finite law and the float sampler as implemented, and a Clopper-Pearson lower bound on
  * epsilon from draws. */
-#include "judge/em_judge_priv.h"
+#include "em_base.h"
+#include "em_judge.h"
+#include "api/em_judge_priv.h"
+#include "base/em_error.h"
+#include "core/em_fixed.h"
+#include "core/em_logweights.h"
+#include "core/em_params.h"
+#include "io/em_label.h"
+#include "judge/em_closs.h"
+#include "num/em_rational.h"
+#include "oracle/em_pf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,11 +25,6 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 
-#include "expmech.h"
-#include "io/em_label.h"
-#include "judge/em_closs.h"
-#include "oracle/em_pf.h"
-#include "oracle/em_rational.h"
 
 #define PREC 320
 

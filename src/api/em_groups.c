@@ -12,12 +12,16 @@
 
 #include <gmp.h>
 
-#include "expmech.h"
+#include "em_base.h"
+#include "em_law.h"
+#include "api/em_scn_priv.h"
+#include "api/em_score_priv.h"
+#include "base/em_error.h"
 #include "io/em_data.h"
-#include "io/em_scn_priv.h"
+#include "num/em_format.h"
+#include "num/em_rational.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
-#include "oracle/em_score_priv.h"
+#include "em_groups.h"
 
 struct em_groups {
     size_t k, total;
@@ -527,11 +531,11 @@ static int gap_decide(em_groups *g, const em_groups_opts *o, char **eps, int K,
     mpq_t lo, hi, a[4]; /* max lo, max hi, min lo, min hi */
     mpq_inits(lo, hi, a[0], a[1], a[2], a[3], (mpq_ptr)0);
     int st = EM_OK, done = 0;
-    for (int D = K + 8 < EM_ORACLE_MAX_DIGITS ? K + 8 : EM_ORACLE_MAX_DIGITS; !done && st == EM_OK;
-         D = D == EM_ORACLE_MAX_DIGITS ? 0 : 2 * D < EM_ORACLE_MAX_DIGITS ? 2 * D : EM_ORACLE_MAX_DIGITS) {
+    for (int D = K + 8 < EM_ROUND_MAX_DIGITS ? K + 8 : EM_ROUND_MAX_DIGITS; !done && st == EM_OK;
+         D = D == EM_ROUND_MAX_DIGITS ? 0 : 2 * D < EM_ROUND_MAX_DIGITS ? 2 * D : EM_ROUND_MAX_DIGITS) {
         if (D == 0) {
             st = em_err(err, EM_ERR_UNDECIDED, "the gap between the groups is not decided at %d "
-                        "digits", EM_ORACLE_MAX_DIGITS);
+                        "digits", EM_ROUND_MAX_DIGITS);
             break;
         }
         for (size_t j = 0; j < g->k && st == EM_OK; j++) {
@@ -651,9 +655,9 @@ int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **
         return em_err(err, EM_ERR_NULL, "em_groups_analyse: %s is NULL",
                       !g ? "g" : !o ? "o" : "epsilon");
     int K = o->digits ? o->digits : 17;
-    if (K < 1 || K > EM_ORACLE_MAX_DIGITS)
+    if (K < 1 || K > EM_ROUND_MAX_DIGITS)
         return em_err(err, EM_ERR_DOMAIN, "digits %d: expected 1 to %d", o->digits,
-                      EM_ORACLE_MAX_DIGITS);
+                      EM_ROUND_MAX_DIGITS);
     size_t k = g->k, n = em_scn_size(em_score_scn(g->score[0]));
     em_groups_report *r = calloc(1, sizeof *r);
     mpq_t *w = malloc(k * sizeof *w);

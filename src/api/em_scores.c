@@ -11,11 +11,20 @@
 
 #include <gmp.h>
 
-#include "expmech.h"
+#include "em_base.h"
+#include "em_score.h"
+#include "api/em_scn_priv.h"
+#include "api/em_score_priv.h"
+#include "base/em_error.h"
+#include "core/em_count.h"
+#include "core/em_score_count.h"
+#include "core/em_score_laplace.h"
+#include "core/em_score_range.h"
+#include "core/em_score_rank.h"
+#include "core/em_score_revenue.h"
+#include "core/em_score_rr.h"
 #include "io/em_data.h"
-#include "io/em_scn_priv.h"
-#include "oracle/em_score_priv.h"
-#include "oracle/em_rational.h"
+#include "num/em_rational.h"
 
 enum { F_COUNT, F_FREQUENCY, F_MAXNORM, F_MEDIAN, F_QUANTILE, F_REVENUE, F_RR, F_LAPLACE };
 enum { NB_ADD_REMOVE, NB_SUBSTITUTION };

@@ -9,9 +9,11 @@
 #include <gmp.h>
 #include <mpfr.h>
 
-#include "expmech.h"
-#include "io/em_scn_priv.h"
-#include "oracle/em_rational.h"
+#include "em_base.h"
+#include "em_report.h"
+#include "api/em_scn_priv.h"
+#include "base/em_error.h"
+#include "num/em_rational.h"
 
 #define SWEEP_DIGITS 17        /* significant digits of a log-spaced inner point */
 #define LINEAR_DIGITS 40       /* an exact decimal up to this many digits, else num/den */

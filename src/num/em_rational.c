@@ -1,5 +1,5 @@
 /* em_rational.c: exact number parsing (GMP mpq) and exact-to-double rounding. */
-#include "oracle/em_rational.h"
+#include "num/em_rational.h"
 
 #include <ctype.h>
 #include <float.h>
@@ -10,7 +10,7 @@
 
 #include <mpfr.h>
 
-#include "expmech.h"
+#include "em_base.h"
 
 static int fail(const char **msg, const char *m)
 {
@@ -408,4 +408,29 @@ char *em_q_to_string(const mpq_t q, int maxdigits)
 done:
     mpz_clear(m);
     return out;
+}
+
+double em_q_to_d_dir(const mpq_t q, int dir)
+{
+    int of = 0;
+    double d = em_q_get_d(q, &of);
+    if (dir == 0)
+        return d;
+    if (isinf(d)) {
+        if (d > 0 && dir < 0)
+            return DBL_MAX;
+        if (d < 0 && dir > 0)
+            return -DBL_MAX;
+        return d;
+    }
+    mpq_t t;
+    mpq_init(t);
+    mpq_set_d(t, d);
+    int c = mpq_cmp(t, q);
+    mpq_clear(t);
+    if (dir < 0 && c > 0)
+        d = nextafter(d, -INFINITY);
+    else if (dir > 0 && c < 0)
+        d = nextafter(d, INFINITY);
+    return d;
 }

@@ -1,6 +1,14 @@
 /* em_compare.c: em_compare and friends (em_judge.h): another implementation's probabilities
  * (or CDF table) against the exact ones, every error computed exactly at 256 bits. */
-#include "judge/em_judge_priv.h"
+#include "em_judge.h"
+#include "api/em_judge_priv.h"
+#include "base/em_error.h"
+#include "io/em_cdf_file.h"
+#include "io/em_probsfile.h"
+#include "judge/em_cdfcmp.h"
+#include "num/em_rational.h"
+#include "oracle/em_oracle.h"
+#include "oracle/em_pf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,11 +17,6 @@
 
 #include <mpfr.h>
 
-#include "io/em_probsfile.h"
-#include "judge/em_cdfcmp.h"
-#include "oracle/em_oracle.h"
-#include "oracle/em_pf.h"
-#include "oracle/em_rational.h"
 
 #define PROBS_MAX ((size_t)4 << 30)
 #define DIGITS 40   /* the exact values compared: beyond any double's 17 */

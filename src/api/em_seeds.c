@@ -1,4 +1,4 @@
-#include "oracle/em_seeds.h"
+#include "api/em_seeds.h"
 
 const char *const em_marital_labels[EM_MARITAL_N] = {
     "Never-married", "Married-civ-spouse", "Divorced", "Married-spouse-absent",

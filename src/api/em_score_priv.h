@@ -4,7 +4,7 @@
 #ifndef EM_ORACLE_SCORE_PRIV_H
 #define EM_ORACLE_SCORE_PRIV_H
 
-#include "expmech.h"
+#include "em_score.h"
 #include "io/em_data.h"
 
 /* The candidates of o (o->function count, frequency or maxnorm, else EM_ERR_PARSE; the

@@ -1,18 +1,21 @@
 /* em_check.c: em_check and friends (em_judge.h): draws of another implementation against
- * the exact law of a mechanism, the statistics of oracle/em_gof.h and judge/em_ccheck.h
+ * the exact law of a mechanism, the statistics of judge/em_gof.h and judge/em_ccheck.h
  * returned as data. */
-#include "judge/em_judge_priv.h"
+#include "em_judge.h"
+#include "api/em_judge_priv.h"
+#include "base/em_error.h"
+#include "io/em_draws.h"
+#include "io/em_samples.h"
+#include "judge/em_ccheck.h"
+#include "judge/em_gof.h"
+#include "judge/em_ks.h"
+#include "oracle/em_oracle.h"
+#include "oracle/em_pf.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/em_samples.h"
-#include "judge/em_ccheck.h"
-#include "judge/em_ks.h"
-#include "oracle/em_gof.h"
-#include "oracle/em_oracle.h"
-#include "oracle/em_pf.h"
 
 /* Draws files may be large: the command line's limit. */
 #define SAMPLES_MAX ((size_t)16 << 30)

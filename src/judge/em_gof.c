@@ -31,7 +31,7 @@
  * pooled cell (probability p), with the other cells rescaled to keep the total 1, gives
  * sum (q-p)^2/p = p r^2 / (1-p); hence min_rel_err = sqrt(lambda (1-p) / (N p)).
  */
-#include "oracle/em_gof.h"
+#include "judge/em_gof.h"
 
 #include <float.h>
 #include <math.h>
@@ -42,7 +42,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sf_gamma.h>
 
-#include "expmech.h"
+#include "em_base.h"
 
 /* ----------------------------------------------------- noncentral chi-square */
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "em_judge.h"
-#include "io/em_scn_priv.h"
+#include "api/em_scn_priv.h"
 #include "oracle/em_cont.h"
 
 /* The weighted / continuous oracle's law of m at `digits`.  Refuses pf (EM_ERR_VARIANT). */

@@ -1,5 +1,5 @@
 /* em_params_src.c: the sensitivity and variant with their provenance (em_params_src.h). */
-#include "io/em_params_src.h"
+#include "api/em_params_src.h"
 
 int em_params_resolve(const em_params_in *in, mpq_t delta, em_params_out *out)
 {

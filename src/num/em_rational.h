@@ -9,8 +9,8 @@
  * other character, a decimal exponent beyond +-EM_Q_MAX_EXP10, a binary exponent beyond
  * +-EM_Q_MAX_EXP2, more than EM_Q_MAX_DIGITS digits.
  */
-#ifndef EM_ORACLE_RATIONAL_H
-#define EM_ORACLE_RATIONAL_H
+#ifndef EM_NUM_RATIONAL_H
+#define EM_NUM_RATIONAL_H
 
 #include <stddef.h>
 #include <gmp.h>
@@ -40,6 +40,10 @@ int em_q_parse_str(const char *s, int allow_neg_inf, mpq_t q, int *kind, const c
 /* The double nearest to q (round-to-nearest, ties to even, subnormals included); +-inf
  * (with *overflow = 1 if overflow is not NULL) when |q| rounds beyond DBL_MAX. */
 double em_q_get_d(const mpq_t q, int *overflow);
+
+/* The double nearest to the rational q rounded down (dir < 0) or up (dir > 0), or to
+ * nearest (dir == 0); +-inf beyond the range of double in that direction. */
+double em_q_to_d_dir(const mpq_t q, int dir);
 
 /* Write q as a short exact decimal when it has one with at most `maxdigits` significant
  * digits (e.g. "10.683", "-1e+300"), else as "num/den".  Returns a malloc'd string. */

@@ -1,0 +1,98 @@
+/* em_cdf_file.c: reading a CDF table (em_cdf_file.h). */
+#include "io/em_cdf_file.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "em_base.h"
+#include "num/em_rational.h"
+
+static void trim(const char **p, size_t *n)
+{
+    while (*n && (**p == ' ' || **p == '\t')) {
+        (*p)++;
+        (*n)--;
+    }
+    while (*n && ((*p)[*n - 1] == ' ' || (*p)[*n - 1] == '\t'))
+        (*n)--;
+}
+
+/* nan / inf / infinity with an optional sign: the EM_CDFV_* kind, or -1 */
+static int special(const char *p, size_t n)
+{
+    int neg = 0;
+    if (n && (*p == '+' || *p == '-')) {
+        neg = *p == '-';
+        p++;
+        n--;
+    }
+    if (n == 3 && !strncasecmp(p, "nan", 3))
+        return EM_CDFV_NAN;
+    if ((n == 3 && !strncasecmp(p, "inf", 3)) || (n == 8 && !strncasecmp(p, "infinity", 8)))
+        return neg ? EM_CDFV_NINF : EM_CDFV_PINF;
+    return -1;
+}
+
+int em_cdf_table_parse(em_cdf_table *T, const char *buf, size_t len, const char *name,
+                       char *err, size_t errlen)
+{
+    size_t pos = 0;
+    unsigned long ln = 0;
+    if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+        pos = 3;
+    while (pos < len) {
+        ln++;
+        const char *p = buf + pos;
+        const char *nl = memchr(p, '\n', len - pos);
+        size_t m = nl ? (size_t)(nl - p) : len - pos;
+        pos += m + (nl ? 1 : 0);
+        if (m && p[m - 1] == '\r')
+            m--;
+        trim(&p, &m);
+        if (m == 0 || p[0] == '#')
+            continue;
+        if (memchr(p, 0, m)) {
+            snprintf(err, errlen, "%s:%lu: NUL byte", name, ln);
+            return EM_ERR_PARSE;
+        }
+        const char *comma = memchr(p, ',', m);
+        if (!comma || memchr(comma + 1, ',', m - (size_t)(comma - p) - 1)) {
+            snprintf(err, errlen, "%s:%lu: expected 'x,cdf' (one comma), got '%.*s'", name, ln,
+                     (int)(m > 60 ? 60 : m), p);
+            return EM_ERR_PARSE;
+        }
+        const char *xs = p, *vs = comma + 1;
+        size_t xn = (size_t)(comma - p), vn = m - xn - 1;
+        trim(&xs, &xn);
+        trim(&vs, &vn);
+        if (em_cdf_table_grow(T) != EM_OK) {
+            snprintf(err, errlen, "%s: out of memory", name);
+            return EM_ERR_NOMEM;
+        }
+        size_t i = T->n;
+        mpq_init(T->x[i]);
+        mpq_init(T->g[i]);
+        T->n++;
+        T->line[i] = ln;
+        int kind;
+        const char *msg = NULL;
+        if (xn == 0 || em_q_parse(xs, xn, 0, T->x[i], &kind, &msg) != EM_OK) {
+            snprintf(err, errlen, "%s:%lu: bad point x '%.*s': %s", name, ln,
+                     (int)(xn > 60 ? 60 : xn), xs, xn == 0 ? "empty" : msg ? msg : "malformed");
+            return EM_ERR_PARSE;
+        }
+        int sp = special(vs, vn);
+        if (sp >= 0) {
+            T->kind[i] = sp;
+            continue;
+        }
+        T->kind[i] = EM_CDFV_NUM;
+        if (vn == 0 || em_q_parse(vs, vn, 0, T->g[i], &kind, &msg) != EM_OK) {
+            snprintf(err, errlen, "%s:%lu: bad cdf value '%.*s': %s", name, ln,
+                     (int)(vn > 60 ? 60 : vn), vs, vn == 0 ? "empty" : msg ? msg : "malformed");
+            return EM_ERR_PARSE;
+        }
+    }
+    return EM_OK;
+}

@@ -1,0 +1,61 @@
+/* em_round.h: the one correct-rounding routine.  A real value is given by interval
+ * bounds at a precision and, where it can be, an exact comparison with a rational;
+ * em_round returns its correctly rounded K-digit decimal (round half to even at an exact
+ * tie) and double.  Ziv's strategy: when both ends of the interval round alike, so does
+ * every number between them (rounding is monotone), the value included; otherwise the
+ * precision is doubled, and past a few levels the exact comparison decides the walk to
+ * the correct neighbour.  The only failure is EM_ERR_UNDECIDED past EM_ROUND_MAX_PREC
+ * bits. */
+#ifndef EM_NUM_ROUND_H
+#define EM_NUM_ROUND_H
+
+#include <gmp.h>
+#include <mpfr.h>
+
+/* The precision limit of every rising-precision loop (bits). */
+#define EM_ROUND_MAX_PREC (1L << 20)
+/* The most significant digits a decimal result may have. */
+#define EM_ROUND_MAX_DIGITS 1000
+/* Decimal outputs of magnitude beyond 10^+-EM_ROUND_MAX_EXP10 are not printed
+ * (EM_ERR_UNDECIDED): the exact comparisons would need numbers of that many digits. */
+#define EM_ROUND_MAX_EXP10 10000000L
+
+#define EM_CV_EXACT 1u   /* the string is the exact value (0, 1, -inf, inf, or a hit) */
+#define EM_CV_TIE 2u     /* the value was exactly a rounding boundary: rounded half to even */
+#define EM_CV_NEAR_ONE 4u /* a probability below 1 whose rounding is 1: printed as K nines
+                             (0.99...9, as the finite oracle does); d is 1.0 */
+
+typedef struct em_cval {
+    char *str;       /* correctly rounded K-digit decimal, malloc'd (em_cval_clear) */
+    double d;        /* correctly rounded double (ties to even; +-inf beyond DBL_MAX) */
+    unsigned flags;
+} em_cval;
+
+void em_cval_init(em_cval *v);
+void em_cval_clear(em_cval *v);
+/* v set to the exact value s (EM_CV_EXACT) and its double d: EM_OK or EM_ERR_NOMEM. */
+int em_cval_exact(em_cval *v, const char *s, double d);
+
+/* Exact sign of v - B. */
+typedef int (*em_cmp_fn)(void *ctx, const mpq_t B, int *sign);
+
+/* A real value v given by interval bounds at a precision, and an exact comparison with a
+ * rational; em_round finds its correctly rounded K-digit decimal and double. */
+typedef struct em_rval {
+    /* lo <= v <= hi at about prec bits (lo, hi initialised; the callee may set their
+     * precision).  EM_OK or an error. */
+    int (*bounds)(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi);
+    /* exact sign of v - B */
+    int (*cmp)(void *ctx, const mpq_t B, int *sign);
+    void *ctx;
+} em_rval;
+
+/* Correctly rounded K-digit decimal (round half to even at exact ties) and double of v.
+ * prec0: first precision tried.  EM_OK, EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out);
+
+/* The walk alone: from the approximation approx of v (non-zero), by exact comparisons
+ * with the rounding boundaries, to v's correctly rounded K-digit decimal and double. */
+int em_round_walk(em_cmp_fn cmp, void *ctx, mpfr_t approx, int K, em_cval *out);
+
+#endif
