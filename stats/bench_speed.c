@@ -41,6 +41,7 @@
 #include "io/em_scenario.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
+#include "tests/em_problem_util.h"
 #include "api/em_seeds.h"
 
 /* CPU time of this process by default: on a shared machine wall time also counts the time
@@ -110,7 +111,7 @@ static int op_exact_oneshot(ctx *c)
 {
     em_exact *x;
     size_t r;
-    int st = em_exact_new_d(c->n, c->u, NULL, 1.0, 1.0, EM_STANDARD, &x);
+    int st = tp_exact_new_d(c->n, c->u, NULL, 1.0, 1.0, EM_STANDARD, &x);
     if (st != EM_OK)
         return fail("exact_oneshot", st);
     st = em_exact_sample(x, &c->bits, &r);
@@ -125,7 +126,7 @@ static int op_exact_oneshot_q(ctx *c)
 {
     em_exact *x;
     size_t r;
-    int st = em_exact_new(c->n, c->q, NULL, c->eps, c->eps, EM_STANDARD, &x);
+    int st = tp_exact_new(c->n, c->q, NULL, c->eps, c->eps, EM_STANDARD, &x);
     if (st != EM_OK)
         return fail("exact_oneshot_q", st);
     st = em_exact_sample(x, &c->bits, &r);
@@ -139,7 +140,7 @@ static int op_exact_oneshot_q(ctx *c)
 static int op_oracle(ctx *c)
 {
     em_oracle *o;
-    int st = em_oracle_new(c->n, c->q, NULL, c->eps, c->eps, EM_STANDARD, 40, &o);
+    int st = tp_oracle_new(c->n, c->q, NULL, c->eps, c->eps, EM_STANDARD, 40, &o);
     if (st != EM_OK)
         return fail("oracle_probs_40d", st);
     for (size_t i = 0; i < c->n && st == EM_OK; i++) {
@@ -155,12 +156,12 @@ static int op_oracle(ctx *c)
 static int op_cli_parse(ctx *c)
 {
     em_scenario s;
-    char err[EM_SCENARIO_ERRLEN];
+    em_error err;
     em_scenario_init(&s);
     s.compact = 1; /* as em_scn_load sets it for every command */
-    int st = em_scenario_parse(&s, c->buf, c->len, "<bench>", err, sizeof err);
+    int st = em_scenario_parse(&s, c->buf, c->len, "<bench>", &err);
     if (st != EM_OK) {
-        fprintf(stderr, "bench_speed: cli_parse: %s\n", err);
+        fprintf(stderr, "bench_speed: cli_parse: %s\n", err.msg);
         em_scenario_free(&s);
         return 1;
     }

@@ -22,6 +22,7 @@
 #include "expmech.h"
 #include "judge/em_gof.h"
 #include "oracle/em_oracle.h"
+#include "tests/em_problem_util.h"
 #include "api/em_seeds.h"
 
 #define NCAT EM_MARITAL_N
@@ -52,7 +53,7 @@ static int exact_probs(double eps_num, double delta_num, double *p)
     mpq_set_d(eps, eps_num);
     mpq_set_d(delta, delta_num);
     double logp[NCAT];
-    int st = em_oracle_doubles(NCAT, u, NULL, eps, delta, EM_STANDARD, p, logp);
+    int st = tp_oracle_doubles(NCAT, u, NULL, eps, delta, EM_STANDARD, p, logp);
     for (int i = 0; i < NCAT; i++)
         mpq_clear(u[i]);
     mpq_clears(eps, delta, NULL);

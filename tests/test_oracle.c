@@ -23,6 +23,7 @@
 #include "expmech.h"
 #include "num/em_format.h"
 #include "oracle/em_oracle.h"
+#include "em_problem_util.h"
 #include "num/em_rational.h"
 #include "vectors_independent.h"
 
@@ -215,9 +216,9 @@ static int oracle_run(const char *text, const char *eps, const char *delta, int 
 {
     em_scenario sc;
     em_scenario_init(&sc);
-    char err[512];
-    if (em_scenario_parse(&sc, text, strlen(text), "t", err, sizeof err) != EM_OK) {
-        fprintf(stderr, "%s\n", err);
+    em_error err;
+    if (em_scenario_parse(&sc, text, strlen(text), "t", &err) != EM_OK) {
+        fprintf(stderr, "%s\n", err.msg);
         return -1;
     }
     mpq_t e, d;
@@ -228,7 +229,7 @@ static int oracle_run(const char *text, const char *eps, const char *delta, int 
     em_q_parse_str(eps, 0, e, &kind, &msg);
     em_q_parse_str(delta, 0, d, &kind, &msg);
     em_oracle *o;
-    int st = em_oracle_new(sc.n, sc.u, sc.excluded, e, d, variant, K, &o);
+    int st = tp_oracle_new(sc.n, sc.u, sc.excluded, e, d, variant, K, &o);
     if (st == EM_OK) {
         r->n = sc.n;
         r->p = calloc(sc.n, sizeof *r->p);
@@ -436,15 +437,15 @@ START_TEST(oracle_errors)
     mpq_set_ui(d, 1, 1);
     em_oracle *o;
     unsigned char ex[2] = {1, 1};
-    ck_assert_int_eq(em_oracle_new(0, u, NULL, e, d, 0, 17, &o), EM_ERR_EMPTY);
-    ck_assert_int_eq(em_oracle_new(2, u, NULL, z, d, 0, 17, &o), EM_ERR_EPSILON);
-    ck_assert_int_eq(em_oracle_new(2, u, NULL, e, z, 0, 17, &o), EM_ERR_SENSITIVITY);
-    ck_assert_int_eq(em_oracle_new(2, u, NULL, e, d, 7, 17, &o), EM_ERR_VARIANT);
-    ck_assert_int_eq(em_oracle_new(2, u, NULL, e, d, 0, 0, &o), EM_ERR_DOMAIN);
-    ck_assert_int_eq(em_oracle_new(2, u, NULL, e, d, 0, 1001, &o), EM_ERR_DOMAIN);
-    ck_assert_int_eq(em_oracle_new(2, u, ex, e, d, 0, 17, &o), EM_ERR_ALL_EXCLUDED);
-    ck_assert_int_eq(em_oracle_new(2, NULL, NULL, e, d, 0, 17, &o), EM_ERR_NULL);
-    ck_assert_int_eq(em_oracle_new(2, u, NULL, e, d, 0, 17, &o), EM_OK);
+    ck_assert_int_eq(tp_oracle_new(0, u, NULL, e, d, 0, 17, &o), EM_ERR_EMPTY);
+    ck_assert_int_eq(tp_oracle_new(2, u, NULL, z, d, 0, 17, &o), EM_ERR_EPSILON);
+    ck_assert_int_eq(tp_oracle_new(2, u, NULL, e, z, 0, 17, &o), EM_ERR_SENSITIVITY);
+    ck_assert_int_eq(tp_oracle_new(2, u, NULL, e, d, 7, 17, &o), EM_ERR_VARIANT);
+    ck_assert_int_eq(tp_oracle_new(2, u, NULL, e, d, 0, 0, &o), EM_ERR_DOMAIN);
+    ck_assert_int_eq(tp_oracle_new(2, u, NULL, e, d, 0, 1001, &o), EM_ERR_DOMAIN);
+    ck_assert_int_eq(tp_oracle_new(2, u, ex, e, d, 0, 17, &o), EM_ERR_ALL_EXCLUDED);
+    ck_assert_int_eq(tp_oracle_new(2, NULL, NULL, e, d, 0, 17, &o), EM_ERR_NULL);
+    ck_assert_int_eq(tp_oracle_new(2, u, NULL, e, d, 0, 17, &o), EM_OK);
     em_oracle_cand c;
     ck_assert_int_eq(em_oracle_get(o, 2, &c), EM_ERR_DOMAIN);
     ck_assert_int_eq(em_oracle_get(o, 0, &c), EM_OK);
@@ -632,7 +633,7 @@ static int write_family(FILE *f, const vfamily *fam)
                     c->gn, c->ga, c->gb, c->gm, c->gscale);
             fprintf(f, "      \"checks\": [\n");
             em_oracle *o;
-            st = em_oracle_new(n, u, NULL, e, d, variant, VDIGITS, &o);
+            st = tp_oracle_new(n, u, NULL, e, d, variant, VDIGITS, &o);
             for (size_t k = 0; st == EM_OK && k < sizeof chk / sizeof chk[0]; k++) {
                 em_oracle_cand r;
                 st = em_oracle_get(o, chk[k], &r);
@@ -651,15 +652,15 @@ static int write_family(FILE *f, const vfamily *fam)
             char *text = c->example ? capture_example(c->example) : strdup(c->text);
             em_scenario sc;
             em_scenario_init(&sc);
-            char err[512];
-            if (!text || em_scenario_parse(&sc, text, strlen(text), c->id, err, sizeof err) != EM_OK) {
+            em_error err;
+            if (!text || em_scenario_parse(&sc, text, strlen(text), c->id, &err) != EM_OK) {
                 free(text);
                 em_scenario_free(&sc);
                 return -1;
             }
             free(text);
             em_oracle *o;
-            st = em_oracle_new(sc.n, sc.u, sc.excluded, e, d, variant, VDIGITS, &o);
+            st = tp_oracle_new(sc.n, sc.u, sc.excluded, e, d, variant, VDIGITS, &o);
             fprintf(f, "      \"candidates\": [\n");
             for (size_t i = 0; st == EM_OK && i < sc.n; i++) {
                 em_oracle_cand r;

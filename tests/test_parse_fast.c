@@ -250,11 +250,11 @@ static int same_double(double a, double b)
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
-static int parse_mode(em_scenario *s, int compact, const char *text, size_t len, char *err)
+static int parse_mode(em_scenario *s, int compact, const char *text, size_t len, em_error *err)
 {
     em_scenario_init(s);
     s->compact = compact;
-    return em_scenario_parse(s, text, len, "t", err, EM_SCENARIO_ERRLEN);
+    return em_scenario_parse(s, text, len, "t", err);
 }
 
 /* ------------------------------------------------------------ utilities */
@@ -273,9 +273,9 @@ START_TEST(fast_equals_reference)
                               rnd(5) == 0 ? "\r\n" : "\n");
     }
     em_scenario fast, slow;
-    char ef[EM_SCENARIO_ERRLEN], es[EM_SCENARIO_ERRLEN];
-    ck_assert_msg(parse_mode(&fast, 1, text, o, ef) == EM_OK, "%s", ef);
-    ck_assert_msg(parse_mode(&slow, 0, text, o, es) == EM_OK, "%s", es);
+    em_error ef, es;
+    ck_assert_msg(parse_mode(&fast, 1, text, o, &ef) == EM_OK, "%s", ef.msg);
+    ck_assert_msg(parse_mode(&slow, 0, text, o, &es) == EM_OK, "%s", es.msg);
     ck_assert_ptr_null(fast.u);
     ck_assert_uint_eq(fast.n, n);
     ck_assert_uint_eq(slow.n, n);
@@ -379,10 +379,11 @@ START_TEST(fixed_values)
         {"0.2", "1/5", 0.2},
     };
     for (size_t k = 0; k < sizeof t / sizeof *t; k++) {
-        char text[128], ef[EM_SCENARIO_ERRLEN];
+        char text[128];
+        em_error ef;
         int len = snprintf(text, sizeof text, "a,%s\n", t[k].text);
         em_scenario s;
-        ck_assert_msg(parse_mode(&s, 1, text, (size_t)len, ef) == EM_OK, "%s: %s", t[k].text, ef);
+        ck_assert_msg(parse_mode(&s, 1, text, (size_t)len, &ef) == EM_OK, "%s: %s", t[k].text, ef.msg);
         ck_assert_int_eq(em_scenario_doubles(&s), EM_OK);
         ck_assert_msg(same_double(s.ud[0], t[k].d), "%s: %a, expected %a", t[k].text, s.ud[0],
                       t[k].d);
@@ -415,10 +416,10 @@ START_TEST(random_texts_agree)
         v[k] = 0;
         int len = snprintf(text, sizeof text, "a,%s\n", v);
         em_scenario f, s;
-        char ef[EM_SCENARIO_ERRLEN], es[EM_SCENARIO_ERRLEN];
-        int sf = parse_mode(&f, 1, text, (size_t)len, ef);
-        int ss = parse_mode(&s, 0, text, (size_t)len, es);
-        EM_T_REQUIRE(sf == ss, "'%s': compact %d, exact %d (%s / %s)", v, sf, ss, ef, es);
+        em_error ef, es;
+        int sf = parse_mode(&f, 1, text, (size_t)len, &ef);
+        int ss = parse_mode(&s, 0, text, (size_t)len, &es);
+        EM_T_REQUIRE(sf == ss, "'%s': compact %d, exact %d (%s / %s)", v, sf, ss, ef.msg, es.msg);
         if (sf == EM_OK) {
             accepted++;
             mpq_t q;
@@ -431,8 +432,9 @@ START_TEST(random_texts_agree)
             mpq_clear(q);
         } else {
             rejected++;
-            EM_T_REQUIRE(!strcmp(ef, es), "'%s': messages differ: '%s' / '%s'", v, ef, es);
-            EM_T_REQUIRE(!strncmp(ef, "t:1: ", 5), "'%s': message '%s'", v, ef);
+            EM_T_REQUIRE(!strcmp(ef.msg, es.msg), "'%s': messages differ: '%s' / '%s'", v, ef.msg,
+                         es.msg);
+            EM_T_REQUIRE(!strncmp(ef.msg, "t:1: ", 5), "'%s': message '%s'", v, ef.msg);
         }
         em_scenario_free(&f);
         em_scenario_free(&s);
@@ -444,22 +446,22 @@ END_TEST
 
 /* ------------------------------------------------------------ the label index */
 
-static int parse_text(em_scenario *s, const char *text, char *err)
+static int parse_text(em_scenario *s, const char *text, em_error *err)
 {
     em_scenario_init(s);
     s->compact = 1;
-    return em_scenario_parse(s, text, strlen(text), "t", err, EM_SCENARIO_ERRLEN);
+    return em_scenario_parse(s, text, strlen(text), "t", err);
 }
 
 static void rejects(const char *text, size_t max_n, const char *msg)
 {
     em_scenario s;
-    char err[EM_SCENARIO_ERRLEN];
+    em_error err;
     em_scenario_init(&s);
     s.compact = 1;
     s.max_n = max_n;
-    ck_assert_int_ne(em_scenario_parse(&s, text, strlen(text), "t", err, sizeof err), EM_OK);
-    ck_assert_msg(!strcmp(err, msg), "'%s': message '%s', expected '%s'", text, err, msg);
+    ck_assert_int_ne(em_scenario_parse(&s, text, strlen(text), "t", &err), EM_OK);
+    ck_assert_msg(!strcmp(err.msg, msg), "'%s': message '%s', expected '%s'", text, err.msg, msg);
     em_scenario_free(&s);
 }
 
@@ -517,8 +519,8 @@ START_TEST(index_finds_every_label)
         o += (size_t)snprintf(text + o, cap - o, "%s,%zu\n", lab[i], i % 1000);
     }
     em_scenario s;
-    char err[EM_SCENARIO_ERRLEN];
-    ck_assert_msg(parse_mode(&s, 1, text, o, err) == EM_OK, "%s", err);
+    em_error err;
+    ck_assert_msg(parse_mode(&s, 1, text, o, &err) == EM_OK, "%s", err.msg);
     ck_assert_uint_eq(s.n, n);
     for (size_t i = 0; i < n; i++) {
         EM_T_REQUIRE(!strcmp(s.labels[i], lab[i]), "label %zu", i);
@@ -541,12 +543,12 @@ START_TEST(index_finds_every_label)
         for (size_t i = 0; i < n; i++)
             o += (size_t)snprintf(text + o, cap - o, "%s,%zu\n", i == second ? lab[first] : lab[i],
                                   i);
-        ck_assert_int_eq(parse_mode(&s, 1, text, o, err), EM_ERR_PARSE);
+        ck_assert_int_eq(parse_mode(&s, 1, text, o, &err), EM_ERR_PARSE);
         char want[EM_SCENARIO_ERRLEN];
         snprintf(want, sizeof want, "t:%zu: duplicate label '", second + 1);
-        ck_assert_msg(!strncmp(err, want, strlen(want)), "'%s' for %zu, %zu", err, first, second);
+        ck_assert_msg(!strncmp(err.msg, want, strlen(want)), "'%s' for %zu, %zu", err.msg, first, second);
         snprintf(want, sizeof want, "(first on line %zu)", first + 1);
-        ck_assert_msg(strstr(err, want) != NULL, "'%s' for %zu, %zu", err, first, second);
+        ck_assert_msg(strstr(err.msg, want) != NULL, "'%s' for %zu, %zu", err.msg, first, second);
         em_scenario_free(&s);
     }
     for (size_t i = 0; i < n; i++)
@@ -569,13 +571,13 @@ START_TEST(load_duplicates)
     fprintf(f, "c17,1\n");
     fclose(f);
     em_scenario s;
-    char err[EM_SCENARIO_ERRLEN];
+    em_error err;
     em_scenario_init(&s);
     s.compact = 1;
-    ck_assert_int_eq(em_scenario_load(&s, path, err, sizeof err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_scenario_load(&s, path, &err), EM_ERR_PARSE);
     char want[EM_SCENARIO_ERRLEN];
     snprintf(want, sizeof want, "%s:%zu: duplicate label 'c17' (first on line 18)", path, n + 1);
-    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(err.msg, want);
     em_scenario_free(&s);
     f = fopen(path, "w");
     for (size_t i = 0; i < n; i++)
@@ -583,7 +585,7 @@ START_TEST(load_duplicates)
     fclose(f);
     em_scenario_init(&s);
     s.compact = 1;
-    ck_assert_int_eq(em_scenario_load(&s, path, err, sizeof err), EM_OK);
+    ck_assert_int_eq(em_scenario_load(&s, path, &err), EM_OK);
     ck_assert_uint_eq(s.n, n);
     ck_assert_int_eq(em_scenario_find(&s, "c199999", 7), 199999);
     ck_assert_int_eq(em_scenario_find(&s, "c200000", 7), -1);
@@ -598,14 +600,14 @@ END_TEST
 START_TEST(second_parse)
 {
     em_scenario s;
-    char err[EM_SCENARIO_ERRLEN];
-    ck_assert_int_eq(parse_text(&s, "a,1\nb,2\n", err), EM_OK);
-    ck_assert_int_eq(em_scenario_parse(&s, "c,3\n", 4, "u", err, sizeof err), EM_OK);
+    em_error err;
+    ck_assert_int_eq(parse_text(&s, "a,1\nb,2\n", &err), EM_OK);
+    ck_assert_int_eq(em_scenario_parse(&s, "c,3\n", 4, "u", &err), EM_OK);
     ck_assert_uint_eq(s.n, 3);
     ck_assert_int_eq(em_scenario_find(&s, "a", 1), 0);
     ck_assert_int_eq(em_scenario_find(&s, "c", 1), 2);
-    ck_assert_int_eq(em_scenario_parse(&s, "d,3\nb,4\n", 8, "v", err, sizeof err), EM_ERR_PARSE);
-    ck_assert_str_eq(err, "v:2: duplicate label 'b' (first on line 2)");
+    ck_assert_int_eq(em_scenario_parse(&s, "d,3\nb,4\n", 8, "v", &err), EM_ERR_PARSE);
+    ck_assert_str_eq(err.msg, "v:2: duplicate label 'b' (first on line 2)");
     em_scenario_free(&s);
 }
 END_TEST

@@ -1,5 +1,5 @@
 /* test_scale.c: the compact scenario (src/io/em_scenario.c with sc.compact), the oracle and
- * the exact sampler reading utilities through em_usrc, and the limit on candidates
+ * the exact sampler reading utilities through em_utility_reader, and the limit on candidates
  * (issue 12, "Scale without surprises").
  *
  * Outputs must not change with the storage: the golden test hashes what `expmech probs`
@@ -19,6 +19,7 @@
 #include "expmech.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
+#include "em_problem_util.h"
 
 static void setup(void)
 {
@@ -137,9 +138,9 @@ START_TEST(compact_values)
     em_scenario_init(&a);
     em_scenario_init(&b);
     b.compact = 1;
-    char err[EM_SCENARIO_ERRLEN];
-    ck_assert_int_eq(em_scenario_parse(&a, values, strlen(values), "v", err, sizeof err), EM_OK);
-    ck_assert_int_eq(em_scenario_parse(&b, values, strlen(values), "v", err, sizeof err), EM_OK);
+    em_error err;
+    ck_assert_int_eq(em_scenario_parse(&a, values, strlen(values), "v", &err), EM_OK);
+    ck_assert_int_eq(em_scenario_parse(&b, values, strlen(values), "v", &err), EM_OK);
     ck_assert(b.u == NULL && a.u != NULL && b.ud == NULL);
     ck_assert_int_eq(em_scenario_doubles(&b), EM_OK);
     ck_assert_uint_eq(a.n, b.n);
@@ -168,8 +169,8 @@ START_TEST(compact_values)
     em_scenario_init(&d);
     d.compact = 1;
     const char *dl = "# h\na,1\nb,2\n\n\nc,3\n# x\nd,4\ne,5\nb,6\n";
-    ck_assert_int_eq(em_scenario_parse(&d, dl, strlen(dl), "d", err, sizeof err), EM_ERR_PARSE);
-    ck_assert_msg(strstr(err, "d:10: duplicate label 'b' (first on line 3)") != NULL, "%s", err);
+    ck_assert_int_eq(em_scenario_parse(&d, dl, strlen(dl), "d", &err), EM_ERR_PARSE);
+    ck_assert_msg(strstr(err.msg, "d:10: duplicate label 'b' (first on line 3)") != NULL, "%s", err.msg);
     static const unsigned long lines[] = {2, 3, 6, 8, 9};
     for (size_t i = 0; i < 5; i++)
         ck_assert_uint_eq(em_scenario_line(&d, i), lines[i]);
@@ -178,8 +179,8 @@ START_TEST(compact_values)
     em_scenario c;
     em_scenario_init(&c);
     c.max_n = 3;
-    ck_assert_int_eq(em_scenario_parse(&c, values, strlen(values), "v", err, sizeof err), EM_ERR_TOO_MANY);
-    ck_assert_msg(strstr(err, "v:4: more than 3 candidates") != NULL, "%s", err);
+    ck_assert_int_eq(em_scenario_parse(&c, values, strlen(values), "v", &err), EM_ERR_TOO_MANY);
+    ck_assert_msg(strstr(err.msg, "v:4: more than 3 candidates") != NULL, "%s", err.msg);
     mpq_clear(q);
     em_scenario_free(&a);
     em_scenario_free(&b);
@@ -197,8 +198,8 @@ static void big(em_scenario *s, int compact)
                                 i, (i * 7919) % 61 - 30, (i * 31) % 1000);
     em_scenario_init(s);
     s->compact = compact;
-    char err[EM_SCENARIO_ERRLEN];
-    ck_assert_int_eq(em_scenario_parse(s, t, len, "big", err, sizeof err), EM_OK);
+    em_error err;
+    ck_assert_int_eq(em_scenario_parse(s, t, len, "big", &err), EM_OK);
     free(t);
 }
 
@@ -212,9 +213,9 @@ START_TEST(oracle_src_same)
     mpq_set_ui(eps, 3, 2);
     mpq_set_ui(delta, 1, 1);
     em_oracle *x, *y;
-    em_usrc src = {em_scenario_usrc_get, &b};
-    ck_assert_int_eq(em_oracle_new(a.n, a.u, a.excluded, eps, delta, EM_STANDARD, 20, &x), EM_OK);
-    ck_assert_int_eq(em_oracle_new_src(b.n, &src, b.excluded, eps, delta, EM_STANDARD, 20, &y), EM_OK);
+    em_utility_reader src = {em_scenario_reader_get, &b};
+    ck_assert_int_eq(tp_oracle_new(a.n, a.u, a.excluded, eps, delta, EM_STANDARD, 20, &x), EM_OK);
+    ck_assert_int_eq(tp_oracle_new_src(b.n, &src, b.excluded, eps, delta, EM_STANDARD, 20, &y), EM_OK);
     for (size_t i = 0; i < a.n; i++) {
         em_oracle_cand cx, cy;
         ck_assert_int_eq(em_oracle_get(x, i, &cx), EM_OK);
@@ -225,7 +226,7 @@ START_TEST(oracle_src_same)
     }
     em_oracle_free(x);
     em_oracle_free(y);
-    ck_assert_int_eq(em_oracle_new_src(b.n, NULL, b.excluded, eps, delta, EM_STANDARD, 20, &y), EM_ERR_NULL);
+    ck_assert_int_eq(tp_oracle_new_src(b.n, NULL, b.excluded, eps, delta, EM_STANDARD, 20, &y), EM_ERR_NULL);
     mpq_clears(eps, delta, (mpq_ptr)0);
     em_scenario_free(&a);
     em_scenario_free(&b);
@@ -248,10 +249,10 @@ START_TEST(exact_src_same)
     mpq_set_ui(eps, 1, 1);
     mpq_set_ui(delta, 1, 1);
     em_exact *x, *y, *z;
-    em_usrc src = {em_scenario_usrc_get, &b};
-    ck_assert_int_eq(em_exact_new(a.n, a.u, a.excluded, eps, delta, EM_STANDARD, &x), EM_OK);
-    ck_assert_int_eq(em_exact_new_src(b.n, &src, b.excluded, eps, delta, EM_STANDARD, &y), EM_OK);
-    ck_assert_int_eq(em_exact_new_src(b.n, &src, b.excluded, eps, delta, EM_STANDARD, &z), EM_OK);
+    em_utility_reader src = {em_scenario_reader_get, &b};
+    ck_assert_int_eq(tp_exact_new(a.n, a.u, a.excluded, eps, delta, EM_STANDARD, &x), EM_OK);
+    ck_assert_int_eq(tp_exact_new_src(b.n, &src, b.excluded, eps, delta, EM_STANDARD, &y), EM_OK);
+    ck_assert_int_eq(tp_exact_new_src(b.n, &src, b.excluded, eps, delta, EM_STANDARD, &z), EM_OK);
     ck_assert(!memcmp(em_exact_lo64(x), em_exact_lo64(y), (a.n + 1) * sizeof(uint64_t)));
     ck_assert(!memcmp(em_exact_hi64(x), em_exact_hi64(y), (a.n + 1) * sizeof(uint64_t)));
     /* the slow path (bounds recomputed block by block from checkpoints) must land every

@@ -11,20 +11,20 @@
 #include "expmech.h"
 
 static em_scenario sc;
-static char err[EM_SCENARIO_ERRLEN];
+static em_error err;
 
 static int parse(const char *text)
 {
     em_scenario_free(&sc);
     em_scenario_init(&sc);
-    return em_scenario_parse(&sc, text, strlen(text), "f.csv", err, sizeof err);
+    return em_scenario_parse(&sc, text, strlen(text), "f.csv", &err);
 }
 
 static int parse_n(const char *text, size_t n)
 {
     em_scenario_free(&sc);
     em_scenario_init(&sc);
-    return em_scenario_parse(&sc, text, n, "f.csv", err, sizeof err);
+    return em_scenario_parse(&sc, text, n, "f.csv", &err);
 }
 
 /* the parse fails with a message starting "f.csv:LINE: " and containing `part` */
@@ -34,8 +34,8 @@ static void fails_at(const char *text, unsigned long line, const char *part)
     ck_assert_msg(st != EM_OK, "accepted: %s", text);
     char prefix[64];
     snprintf(prefix, sizeof prefix, "f.csv:%lu: ", line);
-    ck_assert_msg(!strncmp(err, prefix, strlen(prefix)), "message '%s' does not start with '%s'", err, prefix);
-    ck_assert_msg(strstr(err, part) != NULL, "message '%s' lacks '%s'", err, part);
+    ck_assert_msg(!strncmp(err.msg, prefix, strlen(prefix)), "message '%s' does not start with '%s'", err.msg, prefix);
+    ck_assert_msg(strstr(err.msg, part) != NULL, "message '%s' lacks '%s'", err.msg, part);
 }
 
 static void setup(void)
@@ -169,7 +169,7 @@ START_TEST(limits_and_bytes)
     /* NUL byte */
     static const char nul[] = "a,1\nb\0c,2\n";
     ck_assert_int_ne(parse_n(nul, sizeof nul - 1), EM_OK);
-    ck_assert(strstr(err, "f.csv:2: ") && strstr(err, "NUL"));
+    ck_assert(strstr(err.msg, "f.csv:2: ") && strstr(err.msg, "NUL"));
     /* invalid UTF-8: a lone continuation byte, an overlong form, a truncated sequence */
     fails_at("a,1\n\x80x,2\n", 2, "invalid UTF-8");
     fails_at("\xC0\xAF,1\n", 1, "invalid UTF-8");
@@ -183,9 +183,9 @@ END_TEST
 START_TEST(empty_inputs)
 {
     ck_assert_int_ne(parse(""), EM_OK);
-    ck_assert(strstr(err, "f.csv: no candidates"));
+    ck_assert(strstr(err.msg, "f.csv: no candidates"));
     ck_assert_int_ne(parse("# only comments\n\n"), EM_OK);
-    ck_assert(strstr(err, "no candidates"));
+    ck_assert(strstr(err.msg, "no candidates"));
     ck_assert_int_ne(parse("\xEF\xBB\xBF"), EM_OK);
 }
 END_TEST
@@ -215,15 +215,15 @@ START_TEST(load_file)
     fclose(f);
     em_scenario_free(&sc);
     em_scenario_init(&sc);
-    ck_assert_int_eq(em_scenario_load(&sc, path, err, sizeof err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_scenario_load(&sc, path, &err), EM_ERR_PARSE);
     char prefix[128];
     snprintf(prefix, sizeof prefix, "%s:2: bad utility 'zz'", path);
-    ck_assert_msg(!strncmp(err, prefix, strlen(prefix)), "%s", err);
+    ck_assert_msg(!strncmp(err.msg, prefix, strlen(prefix)), "%s", err.msg);
     remove(path);
     em_scenario_free(&sc);
     em_scenario_init(&sc);
-    ck_assert_int_eq(em_scenario_load(&sc, "/nonexistent/x.csv", err, sizeof err), EM_ERR_PARSE);
-    ck_assert(strstr(err, "/nonexistent/x.csv: cannot open"));
+    ck_assert_int_eq(em_scenario_load(&sc, "/nonexistent/x.csv", &err), EM_ERR_PARSE);
+    ck_assert(strstr(err.msg, "/nonexistent/x.csv: cannot open"));
 }
 END_TEST
 

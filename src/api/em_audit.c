@@ -57,12 +57,13 @@ static void dist_free(dist *d)
 }
 
 /* The utilities, exclusions, measures (all 1 without the column) and doubles of one side,
- * in X's candidate order. */
+ * in X's candidate order, and the problem over them. */
 typedef struct side {
     size_t n;
     mpq_t *u, *m;
     unsigned char *ex;
     double *ud;
+    em_problem prob;
 } side;
 
 static void side_free(side *s)
@@ -75,12 +76,18 @@ static void side_free(side *s)
     free(s->m);
     free(s->ex);
     free(s->ud);
+    if (s->n) /* side_new ran */
+        em_problem_clear(&s->prob);
 }
 
-/* map[i]: candidate of sc for X's candidate i (NULL: the identity) */
-static int side_new(side *s, const em_scenario *sc, const size_t *map, size_t n)
+/* map[i]: candidate of sc for X's candidate i (NULL: the identity); the parameters of the
+ * mechanism's problem P */
+static int side_new(side *s, const em_scenario *sc, const size_t *map, size_t n,
+                    const em_problem *P)
 {
     s->n = n;
+    em_problem_init(&s->prob);
+    em_problem_params(&s->prob, P->eps, P->delta, P->variant, NULL);
     s->u = malloc(n * sizeof *s->u);
     s->m = malloc(n * sizeof *s->m);
     s->ex = malloc(n);
@@ -101,13 +108,16 @@ static int side_new(side *s, const em_scenario *sc, const size_t *map, size_t n)
         s->ex[i] = sc->excluded[j];
         s->ud[i] = sc->ud[j];
     }
+    s->prob.n = n;
+    s->prob.u = s->u;
+    s->prob.excluded = s->ex;
+    s->prob.measure = s->m;
     return EM_OK;
 }
 
 /* Ideal exponential mechanism: p_i = m_i exp(t_i) / sum_j m_j exp(t_j), t = c (u - u*), in
  * interval arithmetic. */
-static int ideal_em(dist *d, const side *s, int measure, const mpq_t eps, const mpq_t delta,
-                    int variant)
+static int ideal_em(dist *d, const side *s, int measure)
 {
     size_t n = d->n, imax = SIZE_MAX;
     for (size_t i = 0; i < n; i++)
@@ -115,13 +125,9 @@ static int ideal_em(dist *d, const side *s, int measure, const mpq_t eps, const 
             imax = i;
     if (imax == SIZE_MAX)
         return EM_ERR_ALL_EXCLUDED;
-    mpq_t c, t;
-    mpq_inits(c, t, NULL);
-    mpq_div(c, eps, delta);
-    if (variant == EM_STANDARD) {
-        mpz_mul_2exp(mpq_denref(c), mpq_denref(c), 1);
-        mpq_canonicalize(c);
-    }
+    mpq_srcptr c = s->prob.c;
+    mpq_t t;
+    mpq_init(t);
     mpfr_t x, Slo, Shi;
     mpfr_inits2(PREC, x, Slo, Shi, (mpfr_ptr)0);
     mpfr_set_ui(Slo, 0, MPFR_RNDN);
@@ -150,7 +156,7 @@ static int ideal_em(dist *d, const side *s, int measure, const mpq_t eps, const 
         mpfr_div(d->hi[i], d->hi[i], Slo, MPFR_RNDU);
     }
     mpfr_clears(x, Slo, Shi, (mpfr_ptr)0);
-    mpq_clears(c, t, NULL);
+    mpq_clear(t);
     return EM_OK;
 }
 
@@ -494,21 +500,12 @@ static int exact_finite(em_mech *x, const side *X, const side *Y, em_audit_resul
 {
     em_cont *law[2] = {NULL, NULL};
     int st = EM_OK;
-    for (int k = 0; k < 2 && st == EM_OK; k++) {
-        const side *s = k ? Y : X;
-        char msg[EM_ERRLEN] = "";
-        st = em_cont_new_atoms(X->n, s->u, s->ex, s->m, x->eps, x->delta, x->variant,
-                               x->digits, &law[k], msg, sizeof msg);
-        if (st != EM_OK && msg[0])
-            em_err(err, st, "%s", msg);
-        else if (st != EM_OK)
-            ej_fail(err, st, k ? "Y" : "X");
-    }
+    for (int k = 0; k < 2 && st == EM_OK; k++)
+        st = em_cont_new(&(k ? Y : X)->prob, x->digits, &law[k], err);
     if (st == EM_OK) {
         em_closs L;
         em_closs_init(&L);
-        st = em_closs_atoms(law[0], law[1], X->n, X->u, X->ex, X->m, Y->u, Y->ex, Y->m, x->eps,
-                            x->digits, &L);
+        st = em_closs_atoms(law[0], law[1], &X->prob, &Y->prob, x->digits, &L);
         if (st != EM_OK)
             ej_fail(err, st, "exact privacy loss");
         else if (exact_from(r, &L) != EM_OK)
@@ -699,14 +696,14 @@ static int audit_finite(em_mech *x, em_mech *y, const uint64_t *cx, const uint64
     if (!map)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     st = label_map(sx, sy, map, err);
-    if (st == EM_OK && (side_new(&X, sx, NULL, n) != EM_OK || side_new(&Y, sy, map, n) != EM_OK ||
+    if (st == EM_OK && (side_new(&X, sx, NULL, n, &x->prob) != EM_OK ||
+                        side_new(&Y, sy, map, n, &x->prob) != EM_OK ||
                         dist_init(&D[0], n) != EM_OK || dist_init(&D[1], n) != EM_OK))
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
     for (int k = 0; k < 2 && st == EM_OK; k++) {
         const side *s = k ? &Y : &X;
-        st = pf ? em_pf_pmf_bounds(n, s->u, s->ex, x->eps, x->delta, EM_STANDARD, PREC, D[k].lo,
-                                   D[k].hi)
-                : ideal_em(&D[k], s, measure, x->eps, x->delta, x->variant);
+        st = pf ? em_pf_pmf_bounds(&s->prob, PREC, D[k].lo, D[k].hi)
+                : ideal_em(&D[k], s, measure);
         if (st != EM_OK)
             em_err(err, st, "%s", em_strerror(st));
     }

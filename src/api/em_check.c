@@ -108,14 +108,10 @@ static int finite_probs(em_mech *m, double *p, em_error *err)
         em_cont_free(law);
         return st == EM_OK ? EM_OK : ej_fail(err, st, NULL);
     }
-    st = ej_finite(m, 0, err);
-    if (st != EM_OK)
-        return st;
     if (m->variant == EM_PF)
-        st = em_pf_pmf(sc->n, sc->u, sc->excluded, m->eps, m->delta, EM_STANDARD, p, 0, NULL);
+        st = em_pf_pmf(&m->prob, p, 0, NULL);
     else
-        st = em_oracle_doubles(sc->n, sc->u, sc->excluded, m->eps, m->delta, m->variant, p,
-                               NULL);
+        st = em_oracle_doubles(&m->prob, p, NULL, NULL);
     if (st != EM_OK)
         return em_err(err, st, "%s%s", m->variant == EM_PF ? "variant pf: " : "",
                       em_strerror(st));
@@ -314,12 +310,12 @@ int em_counts_load(const em_scn *s, const char *path, int samples_are, uint64_t 
     int st = ej_read(path, SAMPLES_MAX, &name, &buf, &len, err);
     if (st != EM_OK)
         return st;
-    char msg[EM_ERRLEN];
+    em_error e = {EM_OK, ""};
     st = em_samples_count(buf, len, name, s->sc.n, ej_find, &s->sc, samples_are, counts, total,
-                          msg, sizeof msg);
+                          &e);
     free(buf);
     if (st != EM_OK)
-        return em_err(err, st, "%s", st == EM_ERR_NOMEM ? "out of memory" : msg);
+        return em_err(err, st, "%s", st == EM_ERR_NOMEM ? "out of memory" : e.msg);
     em_err_ok(err);
     return EM_OK;
 }
@@ -335,10 +331,10 @@ static int check_file_cont(em_mech *m, const char *path, const em_check_opts *o,
     int st = ej_read(path, SAMPLES_MAX, &name, &buf, &len, err);
     if (st != EM_OK)
         return st;
-    char msg[EM_ERRLEN];
-    st = em_read_draws(buf, len, name, &x, &line, &n, msg, sizeof msg);
+    em_error e = {EM_OK, ""};
+    st = em_read_draws(buf, len, name, &x, &line, &n, &e);
     if (st != EM_OK)
-        em_err(err, st, "%s", msg);
+        em_err(err, st, "%s", e.msg);
     else if (n == 0)
         st = em_err(err, EM_ERR_PARSE, "%s: no draws", name);
     else

@@ -125,19 +125,13 @@ static int exact_new(em_mech *m, exact *E, em_error *err)
         return st;
     if (sc->has_measure)
         return weighted_decimals(m, E, err);
-    st = ej_finite(m, 0, err);
-    if (st != EM_OK)
-        return st;
     for (size_t i = 0; i < sc->n; i++)
         E->positive += !sc->excluded[i];
     if (m->variant == EM_PF) {
         E->dec = calloc(sc->n, sizeof *E->dec);
-        st = E->dec ? em_pf_pmf(sc->n, sc->u, sc->excluded, m->eps, m->delta, EM_STANDARD,
-                                NULL, DIGITS, E->dec)
-                    : EM_ERR_NOMEM;
+        st = E->dec ? em_pf_pmf(&m->prob, NULL, DIGITS, E->dec) : EM_ERR_NOMEM;
     } else {
-        st = em_oracle_new(sc->n, sc->u, sc->excluded, m->eps, m->delta, m->variant, DIGITS,
-                           &E->o);
+        st = em_oracle_new(&m->prob, DIGITS, &E->o, NULL);
     }
     if (st != EM_OK)
         return em_err(err, st, "%s%s", m->variant == EM_PF ? "variant pf: " : "",
@@ -390,10 +384,10 @@ int em_compare_file(em_mech *m, const char *path, const em_compare_opts *o,
     if (st == EM_OK)
         st = ej_read(path, PROBS_MAX, &name, &buf, &len, err);
     if (st == EM_OK) {
-        char msg[EM_ERRLEN];
-        st = em_probs_file_parse(buf, len, name, sc->n, ej_find, sc, gv, msg, sizeof msg);
+        em_error e = {EM_OK, ""};
+        st = em_probs_file_parse(buf, len, name, sc->n, ej_find, sc, gv, &e);
         if (st != EM_OK)
-            em_err(err, st, "%s", st == EM_ERR_NOMEM ? "out of memory" : msg);
+            em_err(err, st, "%s", st == EM_ERR_NOMEM ? "out of memory" : e.msg);
     }
     free(buf);
     if (st != EM_OK) {
@@ -464,10 +458,10 @@ int em_compare_cdf_file(em_mech *m, const char *path, const em_compare_opts *o,
     if (st == EM_OK)
         st = ej_read(path, PROBS_MAX, &name, &buf, &len, err);
     if (st == EM_OK) {
-        char msg[EM_ERRLEN];
-        st = em_cdf_table_parse(&T, buf, len, name, msg, sizeof msg);
+        em_error e = {EM_OK, ""};
+        st = em_cdf_table_parse(&T, buf, len, name, &e);
         if (st != EM_OK)
-            em_err(err, st, "%s", msg);
+            em_err(err, st, "%s", e.msg);
         else if (T.n == 0)
             st = em_err(err, EM_ERR_EMPTY, "%s: no points", name);
     }

@@ -350,12 +350,7 @@ static int exponents(em_mech *m, mpq_t *t, size_t *nt, em_group_report *e, em_er
         return st;
     const em_scenario *sc = &s->sc;
     size_t top = top_of(sc, n);
-    mpq_t c;
-    mpq_init(c);
-    mpq_div(c, m->eps, m->delta);
-    if (m->variant != EM_MONOTONE) /* standard and pf: eps / (2 delta) */
-        mpz_mul_ui(mpq_denref(c), mpq_denref(c), 2);
-    mpq_canonicalize(c);
+    mpq_srcptr c = m->prob.c; /* standard and pf: eps / (2 delta) */
     e->modes = calloc(n, sizeof *e->modes);
     if (!e->modes)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
@@ -369,7 +364,6 @@ static int exponents(em_mech *m, mpq_t *t, size_t *nt, em_group_report *e, em_er
         if (mpq_sgn(ti) == 0 && !(e->modes[e->n_modes++] = strdup(em_scn_label(s, i))))
             st = em_err(err, EM_ERR_NOMEM, "out of memory");
     }
-    mpq_clear(c);
     if (st == EM_OK)
         qsort(t, *nt, sizeof *t, cmp_q);
     return st;

@@ -15,23 +15,7 @@ int ej_law(em_mech *m, int digits, em_cont **law, em_error *err)
     if (m->variant == EM_PF)
         return em_err(err, EM_ERR_VARIANT, "variant pf is not available for %s scenarios",
                       sc->continuous ? "continuous" : "weighted (measure)");
-    char msg[EM_SCENARIO_ERRLEN] = "";
-    int st;
-    if (sc->continuous) {
-        st = em_cont_new_pieces(&sc->pieces, m->eps, m->delta, m->variant, digits, law, msg,
-                                sizeof msg);
-    } else {
-        st = ej_finite(m, 0, err);
-        if (st != EM_OK)
-            return st;
-        st = em_cont_new_atoms(sc->n, sc->u, sc->excluded, sc->has_measure ? sc->measure : NULL,
-                               m->eps, m->delta, m->variant, digits, law, msg, sizeof msg);
-    }
-    if (st == EM_OK)
-        return EM_OK;
-    if (msg[0])
-        return em_err(err, st, "%s", msg);
-    return em_err(err, st, "%s: %s", sc->name, em_cont_strerror(st));
+    return em_cont_new(&m->prob, digits, law, err);
 }
 
 int ej_fail(em_error *err, int st, const char *what)

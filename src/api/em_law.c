@@ -32,11 +32,10 @@ typedef struct pf_table {
     char **dec, **log;   /* log[i] NULL: undecided ("nan") */
     double *pd, *ld;
     char *nines;         /* K nines: a probability below 1 that rounds to 1 */
-    size_t left;         /* candidates not excluded */
+    size_t n, left;      /* candidates; those not excluded */
 } pf_table;
 
 struct em_law_cache {
-    em_usrc src;         /* the scenario's utilities for the oracle and the exact sampler */
     em_oracle *oracle;
     em_cont *law;
     pf_table *pf;
@@ -59,11 +58,11 @@ struct em_sampler {
 
 enum { S_EXACT, S_PF, S_FLOAT, S_LAW, S_LAW_FLOAT };
 
-static void pf_table_free(pf_table *t, size_t n)
+static void pf_table_free(pf_table *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < t->n; i++) {
         if (t->dec)
             free(t->dec[i]);
         if (t->log)
@@ -83,7 +82,7 @@ static void law_cache_free(struct em_law_cache *c)
         return;
     em_oracle_free(c->oracle);
     em_cont_free(c->law);
-    pf_table_free(c->pf, c->pf ? ((const em_scenario *)c->src.ctx)->n : 0);
+    pf_table_free(c->pf);
     em_pfu_free(c->pfu);
     em_cval_clear(&c->p);
     em_cval_clear(&c->lp);
@@ -108,8 +107,6 @@ static struct em_law_cache *cache(em_mech *m, em_error *err)
             return NULL;
         }
         m->law_free = law_cache_free;
-        m->law->src.get = em_scenario_usrc_get;
-        m->law->src.ctx = &m->scn->sc;
         em_cval_init(&m->law->p);
         em_cval_init(&m->law->lp);
     }
@@ -122,26 +119,14 @@ static int law(em_mech *m, em_cont **out, em_error *err)
     struct em_law_cache *c = cache(m, err);
     if (!c)
         return EM_ERR_NOMEM;
-    em_scenario *sc = &m->scn->sc;
     if (!c->law) {
         if (m->variant == EM_PF)
             return em_err(err, EM_ERR_VARIANT,
                           "variant pf is not available for this computation (standard and "
                           "monotone only)");
-        char msg[EM_SCENARIO_ERRLEN] = "";
-        int st;
-        if (sc->continuous)
-            st = em_cont_new_pieces(&sc->pieces, m->eps, m->delta, m->variant, m->digits,
-                                    &c->law, msg, sizeof msg);
-        else if ((st = em_scn_expand(m->scn, err)) == EM_OK)
-            st = em_cont_new_atoms(sc->n, sc->u, sc->excluded,
-                                   sc->has_measure ? sc->measure : NULL, m->eps, m->delta,
-                                   m->variant, m->digits, &c->law, msg, sizeof msg);
-        else
-            return st;
+        int st = em_cont_new(&m->prob, m->digits, &c->law, err);
         if (st != EM_OK)
-            return msg[0] ? em_err(err, st, "%s", msg)
-                          : em_err(err, st, "%s: %s", sc->name, em_strerror(st));
+            return st;
     }
     *out = c->law;
     return EM_OK;
@@ -240,8 +225,7 @@ static int pf_log_decide(mpfr_t llo, mpfr_t lhi, int K, mpz_t ez, char **out)
 /* The log-probabilities, correctly rounded to K digits and to double: Ziv's loop on
  * em_pf_pmf_bounds, log of both ends with outward rounding.  Left undecided (NULL, NaN) at
  * PF_MAX_PREC or below MPFR's range.  m1: the only candidate not excluded (log 0). */
-static int pf_logs(const em_scenario *sc, const mpq_t eps, const mpq_t delta, int K, int m1,
-                   pf_table *t)
+static int pf_logs(const em_scenario *sc, const em_problem *P, int K, int m1, pf_table *t)
 {
     const size_t n = sc->n;
     size_t left = 0;
@@ -279,7 +263,7 @@ static int pf_logs(const em_scenario *sc, const mpq_t eps, const mpq_t delta, in
         }
         mpfr_set_prec(llo, prec);
         mpfr_set_prec(lhi, prec);
-        st = em_pf_pmf_bounds(n, sc->u, sc->excluded, eps, delta, EM_STANDARD, prec, lo, hi);
+        st = em_pf_pmf_bounds(P, prec, lo, hi);
         for (size_t i = 0; i < n && st == EM_OK; i++) {
             if ((t->log[i] && !isnan(t->ld[i])) || mpfr_sgn(lo[i]) <= 0 ||
                 !pf_log_bounds(sc, i, lo, hi, llo, lhi))
@@ -303,8 +287,8 @@ static int pf_logs(const em_scenario *sc, const mpq_t eps, const mpq_t delta, in
     return st;
 }
 
-/* The utilities as rationals for em_pf's pmf, which is limited to EM_PF_PROBS_MAX_N. */
-static int pf_expand(em_mech *m, em_error *err)
+/* em_pf's pmf is limited to EM_PF_PROBS_MAX_N candidates. */
+static int pf_limit(em_mech *m, em_error *err)
 {
     const em_scenario *sc = &m->scn->sc;
     if (sc->n > EM_PF_PROBS_MAX_N)
@@ -312,7 +296,7 @@ static int pf_expand(em_mech *m, em_error *err)
                       "variant pf: %s has %zu candidates; the exact permute-and-flip pmf is "
                       "limited to %d (O(n^2) interval operations)", sc->name, sc->n,
                       EM_PF_PROBS_MAX_N);
-    return em_scn_expand(m->scn, err);
+    return EM_OK;
 }
 
 /* A failure of a computation over PF's pmf, which has no logarithmic fallback. */
@@ -329,11 +313,12 @@ static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
 {
     em_scenario *sc = &m->scn->sc;
     const size_t n = sc->n;
-    int st = pf_expand(m, err);
+    int st = pf_limit(m, err);
     if (st != EM_OK)
         return st;
     pf_table *t = calloc(1, sizeof *t);
     if (t) {
+        t->n = n;
         t->dec = calloc(n, sizeof *t->dec);
         t->log = calloc(n, sizeof *t->log);
         t->pd = malloc(n * sizeof *t->pd);
@@ -341,17 +326,16 @@ static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
         t->nines = em_format_nines(m->digits);
     }
     if (!t || !t->dec || !t->log || !t->pd || !t->ld || !t->nines) {
-        pf_table_free(t, n);
+        pf_table_free(t);
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++)
         t->left += !sc->excluded[i];
-    st = em_pf_pmf(n, sc->u, sc->excluded, m->eps, m->delta, EM_STANDARD, t->pd, m->digits,
-                   t->dec);
+    st = em_pf_pmf(&m->prob, t->pd, m->digits, t->dec);
     if (st == EM_OK)
-        st = pf_logs(sc, m->eps, m->delta, m->digits, t->left == 1, t);
+        st = pf_logs(sc, &m->prob, m->digits, t->left == 1, t);
     if (st != EM_OK) {
-        pf_table_free(t, n);
+        pf_table_free(t);
         return pf_fail(err, st);
     }
     c->pf = t;
@@ -374,10 +358,8 @@ int em_probs_prepare(em_mech *m, em_error *err)
         st = law(m, &L, err);
     else if (m->variant == EM_PF && !c->pf)
         st = pf_prepare(m, c, err);
-    else if (m->variant != EM_PF && !c->oracle &&
-             (st = em_oracle_new_src(sc->n, &c->src, sc->excluded, m->eps, m->delta,
-                                     m->variant, m->digits, &c->oracle)) != EM_OK)
-        em_err(err, st, "%s", em_strerror(st));
+    else if (m->variant != EM_PF && !c->oracle)
+        st = em_oracle_new(&m->prob, m->digits, &c->oracle, err);
     if (st == EM_OK)
         em_err_ok(err);
     return st;
@@ -505,19 +487,14 @@ static int float_weights(em_mech *m, struct em_law_cache *c, em_error *err)
 /* The finite exact samplers, built once; timing sets the exact sampler's first chunk. */
 static int finite_sampler(em_mech *m, struct em_law_cache *c, int pf, int timing, em_error *err)
 {
-    em_scenario *sc = &m->scn->sc;
     int st = EM_OK;
-    if (pf && !c->pfs && (st = em_scn_expand(m->scn, err)) == EM_OK) /* em_pf takes rationals */
-        st = em_pf_new(sc->n, sc->u, sc->excluded, m->eps, m->delta, EM_STANDARD, &c->pfs);
-    else if (!pf && !c->exact &&
-             (st = em_exact_new_src(sc->n, &c->src, sc->excluded, m->eps, m->delta, m->variant,
-                                    &c->exact)) == EM_OK)
+    if (pf && !c->pfs)
+        st = em_pf_new(&m->prob, &c->pfs, err);
+    else if (!pf && !c->exact && (st = em_exact_new(&m->prob, &c->exact, err)) == EM_OK)
         c->chunk0 = em_exact_first_chunk(c->exact);
     /* SECURITY.md: one 63-bit read, one full scan per draw */
     if (st == EM_OK && !pf)
         st = em_exact_set_first_chunk(c->exact, timing == EM_TIMING_FIXED ? 63 : c->chunk0);
-    if (st != EM_OK && !(err && err->msg[0])) /* em_scn_expand has said it */
-        em_err(err, st, "%s", em_strerror(st));
     return st;
 }
 
@@ -785,11 +762,9 @@ static int pf_report(em_mech *m, em_pfu **out, em_error *err)
     em_cont *L;
     if (sc->continuous || sc->has_measure)
         return law(m, &L, err);
-    int st = c->pfu ? EM_OK : pf_expand(m, err);
-    if (st == EM_OK && !c->pfu &&
-        (st = em_pfu_new(sc->n, sc->u, sc->excluded, m->eps, m->delta, m->digits, &c->pfu)) !=
-            EM_OK)
-        em_err(err, st, "out of memory");
+    int st = c->pfu ? EM_OK : pf_limit(m, err);
+    if (st == EM_OK && !c->pfu)
+        st = em_pfu_new(&m->prob, m->digits, &c->pfu, err);
     *out = c->pfu;
     return st;
 }
@@ -1045,10 +1020,7 @@ int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound, char *
     em_cval_init(&pb);
     if (st == EM_OK) {
         mpq_div(tot, tot, best);
-        mpq_div(c, m->eps, m->delta);
-        if (m->variant != EM_MONOTONE) /* pf meets the standard mechanism's bounds */
-            mpz_mul_ui(mpq_denref(c), mpq_denref(c), 2);
-        mpq_canonicalize(c);
+        mpq_set(c, m->prob.c); /* pf meets the standard mechanism's bounds */
         st = em_theorem_bounds(tot, c, t ? tq : NULL, m->digits,
                                expected_loss_bound ? &eb : NULL, &pb);
         if (st == EM_ERR_UNDECIDED)

@@ -1,15 +1,16 @@
 /* em_mech.c: mechanisms of the high-level API (src/include/em_scn.h): a scenario with
  * epsilon, the sensitivity and the variant resolved by the one rule that keeps privacy as
  * declared (em_params_src.h), and the line that says where each came from. */
+#include "api/em_params_src.h"
 #include "api/em_scn_priv.h"
+#include "base/em_error.h"
+#include "num/em_rational.h"
+#include "num/em_round.h"
+#include "oracle/em_problem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "api/em_params_src.h"
-#include "base/em_error.h"
-#include "num/em_rational.h"
-#include "num/em_round.h"
 
 const char *em_variant_text(int variant)
 {
@@ -35,6 +36,7 @@ void em_mech_free(em_mech *m)
     if (m->law)
         m->law_free(m->law);
     mpq_clears(m->eps, m->delta, (mpq_ptr)0);
+    em_problem_clear(&m->prob);
     free(m->eps_s);
     free(m->delta_s);
     free(m->provenance);
@@ -63,6 +65,24 @@ static char *provenance(const em_scenario *sc, const em_params_out *o, const cha
     return line;
 }
 
+/* The problem of m (its variant resolved): the scenario's utilities read through the
+ * scenario, whatever form they are kept in. */
+static int mech_problem(em_mech *m, em_error *err)
+{
+    em_scenario *sc = &m->scn->sc;
+    int st = em_problem_params(&m->prob, m->eps, m->delta,
+                               m->variant == EM_PF ? EM_STANDARD : m->variant, err);
+    if (sc->continuous) {
+        m->prob.pieces = &sc->pieces;
+    } else {
+        m->prob.n = sc->n;
+        m->prob.reader = (em_utility_reader){em_scenario_reader_get, sc};
+        m->prob.excluded = sc->excluded;
+        m->prob.measure = sc->has_measure ? sc->measure : NULL;
+    }
+    return st;
+}
+
 int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
 {
     if (!out)
@@ -87,6 +107,7 @@ int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
     if (!m)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     mpq_inits(m->eps, m->delta, (mpq_ptr)0);
+    em_problem_init(&m->prob);
     m->scn = s;
     m->digits = digits;
     mpq_t opt_delta;
@@ -129,6 +150,8 @@ int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
                 st = em_err(err, EM_ERR_NOMEM, "out of memory");
         }
     }
+    if (st == EM_OK)
+        st = mech_problem(m, err);
     if (st == EM_OK && !sc->continuous) {
         int all = 1;
         for (size_t i = 0; i < sc->n && all; i++)

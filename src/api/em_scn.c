@@ -37,11 +37,11 @@ int em_scn_parse(const char *text, size_t len, const char *name, em_scn **out, e
     int st = scn_alloc(&s, err);
     if (st != EM_OK)
         return st;
-    char msg[EM_SCENARIO_ERRLEN] = "";
-    st = em_scenario_parse(&s->sc, text ? text : "", len, name ? name : "<text>", msg, sizeof msg);
+    em_error e = {EM_OK, ""};
+    st = em_scenario_parse(&s->sc, text ? text : "", len, name ? name : "<text>", &e);
     if (st != EM_OK) {
         em_scn_free(s);
-        return em_err(err, st, "%s", msg[0] ? msg : em_strerror(st));
+        return em_err(err, st, "%s", e.msg[0] ? e.msg : em_strerror(st));
     }
     *out = s;
     em_err_ok(err);
@@ -57,11 +57,11 @@ int em_scn_load(const char *path, em_scn **out, em_error *err)
     int st = scn_alloc(&s, err);
     if (st != EM_OK)
         return st;
-    char msg[EM_SCENARIO_ERRLEN] = "";
-    st = em_scenario_load(&s->sc, path, msg, sizeof msg);
+    em_error e = {EM_OK, ""};
+    st = em_scenario_load(&s->sc, path, &e);
     if (st != EM_OK) {
         em_scn_free(s);
-        return em_err(err, st, "%s", msg[0] ? msg : em_strerror(st));
+        return em_err(err, st, "%s", e.msg[0] ? e.msg : em_strerror(st));
     }
     *out = s;
     em_err_ok(err);
@@ -117,8 +117,9 @@ static int parse_generated(char *text, size_t len, const char *what, unsigned lo
     int st = scn_alloc(&s, err);
     if (st != EM_OK)
         return st;
-    char msg[EM_SCENARIO_ERRLEN] = "";
-    st = em_scenario_parse(&s->sc, text, len, what, msg, sizeof msg);
+    em_error e = {EM_OK, ""};
+    st = em_scenario_parse(&s->sc, text, len, what, &e);
+    const char *msg = e.msg;
     if (st != EM_OK) {
         em_scn_free(s);
         size_t wl = strlen(what);
@@ -127,7 +128,7 @@ static int parse_generated(char *text, size_t len, const char *what, unsigned lo
         if (!strncmp(msg, what, wl) && sscanf(msg + wl, ":%lu: %n", &line, &k) == 1 && k > 0 &&
             line >= first)
             return em_err(err, st, "%s[%lu]: %s", what, line - first, msg + wl + k);
-        return em_err(err, st, "%s", msg[0] ? msg : em_strerror(st));
+        return em_err(err, st, "%s", e.msg[0] ? e.msg : em_strerror(st));
     }
     *out = s;
     em_err_ok(err);

@@ -8,6 +8,7 @@
 
 #include "em_scn.h"
 #include "io/em_scenario.h"
+#include "oracle/em_problem.h"
 
 struct em_scn {
     em_scenario sc;   /* compact when loaded from text; expanded on demand */
@@ -21,6 +22,10 @@ struct em_mech {
     int forced;
     char *eps_s, *delta_s;      /* exact text */
     char *provenance;
+    /* What is sampled (the scenario's utilities through a reader, its exclusions, measure or
+     * pieces; epsilon, the sensitivity, and the coefficient of the variant: permute-and-flip
+     * takes the standard one), built by em_mech_new for every oracle, sampler and judge. */
+    em_problem prob;
     /* What em_law.h computed (em_law.c), NULL until then, and the function that frees it:
      * set by em_law.c, so that a mechanism's lifetime does not depend on the law's code. */
     struct em_law_cache *law;

@@ -1257,10 +1257,10 @@ static int take_text(em_score *r, char *text, size_t len, em_error *err)
     em_scenario_init(&r->scn->sc);
     r->scn->sc.compact = 1;
     r->scn->sc.max_n = EM_N_MAX; /* the candidates --candidates accepts */
-    char msg[EM_SCENARIO_ERRLEN] = "";
-    int st = em_scenario_parse(&r->scn->sc, text, len, "expmech score", msg, sizeof msg);
+    em_error e = {EM_OK, ""};
+    int st = em_scenario_parse(&r->scn->sc, text, len, "expmech score", &e);
     if (st != EM_OK)
-        return st == EM_ERR_NOMEM ? em_data_nomem(err) : em_data_fail(err, "%s", msg);
+        return st == EM_ERR_NOMEM ? em_data_nomem(err) : em_data_fail(err, "%s", e.msg);
     size_t n = 0;
     for (char *p = text; *p == '#'; p = strchr(p, '\n') + 1)
         n++;

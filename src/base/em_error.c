@@ -23,3 +23,22 @@ void em_err_ok(em_error *err)
         err->msg[0] = 0;
     }
 }
+
+int em_err_at(em_error *err, int status, const char *name, unsigned long line,
+              const char *fmt, ...)
+{
+    if (err) {
+        err->status = status;
+        int k = line ? snprintf(err->msg, sizeof err->msg, "%s:%lu: ", name, line)
+                     : snprintf(err->msg, sizeof err->msg, "%s: ", name);
+        if (k < 0)
+            k = 0;
+        if ((size_t)k < sizeof err->msg) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(err->msg + k, sizeof err->msg - (size_t)k, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return status;
+}

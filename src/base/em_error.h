@@ -8,6 +8,10 @@
 int em_err(em_error *err, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The same for a place in a file: "NAME:LINE: message" ("NAME: message" when line is 0). */
+int em_err_at(em_error *err, int status, const char *name, unsigned long line,
+              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 /* err made "no error" (NULL is harmless). */
 void em_err_ok(em_error *err);
 

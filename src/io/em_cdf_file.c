@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "em_base.h"
+#include "base/em_error.h"
 #include "num/em_rational.h"
 
 static void trim(const char **p, size_t *n)
@@ -35,7 +35,7 @@ static int special(const char *p, size_t n)
 }
 
 int em_cdf_table_parse(em_cdf_table *T, const char *buf, size_t len, const char *name,
-                       char *err, size_t errlen)
+                       em_error *err)
 {
     size_t pos = 0;
     unsigned long ln = 0;
@@ -52,24 +52,19 @@ int em_cdf_table_parse(em_cdf_table *T, const char *buf, size_t len, const char 
         trim(&p, &m);
         if (m == 0 || p[0] == '#')
             continue;
-        if (memchr(p, 0, m)) {
-            snprintf(err, errlen, "%s:%lu: NUL byte", name, ln);
-            return EM_ERR_PARSE;
-        }
+        if (memchr(p, 0, m))
+            return em_err_at(err, EM_ERR_PARSE, name, ln, "NUL byte");
         const char *comma = memchr(p, ',', m);
         if (!comma || memchr(comma + 1, ',', m - (size_t)(comma - p) - 1)) {
-            snprintf(err, errlen, "%s:%lu: expected 'x,cdf' (one comma), got '%.*s'", name, ln,
-                     (int)(m > 60 ? 60 : m), p);
-            return EM_ERR_PARSE;
+            return em_err_at(err, EM_ERR_PARSE, name, ln, "expected 'x,cdf' (one comma), got '%.*s'",
+                             (int)(m > 60 ? 60 : m), p);
         }
         const char *xs = p, *vs = comma + 1;
         size_t xn = (size_t)(comma - p), vn = m - xn - 1;
         trim(&xs, &xn);
         trim(&vs, &vn);
-        if (em_cdf_table_grow(T) != EM_OK) {
-            snprintf(err, errlen, "%s: out of memory", name);
-            return EM_ERR_NOMEM;
-        }
+        if (em_cdf_table_grow(T) != EM_OK)
+            return em_err_at(err, EM_ERR_NOMEM, name, 0, "out of memory");
         size_t i = T->n;
         mpq_init(T->x[i]);
         mpq_init(T->g[i]);
@@ -78,9 +73,8 @@ int em_cdf_table_parse(em_cdf_table *T, const char *buf, size_t len, const char 
         int kind;
         const char *msg = NULL;
         if (xn == 0 || em_q_parse(xs, xn, 0, T->x[i], &kind, &msg) != EM_OK) {
-            snprintf(err, errlen, "%s:%lu: bad point x '%.*s': %s", name, ln,
-                     (int)(xn > 60 ? 60 : xn), xs, xn == 0 ? "empty" : msg ? msg : "malformed");
-            return EM_ERR_PARSE;
+            return em_err_at(err, EM_ERR_PARSE, name, ln, "bad point x '%.*s': %s",
+                             (int)(xn > 60 ? 60 : xn), xs, xn == 0 ? "empty" : msg ? msg : "malformed");
         }
         int sp = special(vs, vn);
         if (sp >= 0) {
@@ -89,9 +83,8 @@ int em_cdf_table_parse(em_cdf_table *T, const char *buf, size_t len, const char 
         }
         T->kind[i] = EM_CDFV_NUM;
         if (vn == 0 || em_q_parse(vs, vn, 0, T->g[i], &kind, &msg) != EM_OK) {
-            snprintf(err, errlen, "%s:%lu: bad cdf value '%.*s': %s", name, ln,
-                     (int)(vn > 60 ? 60 : vn), vs, vn == 0 ? "empty" : msg ? msg : "malformed");
-            return EM_ERR_PARSE;
+            return em_err_at(err, EM_ERR_PARSE, name, ln, "bad cdf value '%.*s': %s",
+                             (int)(vn > 60 ? 60 : vn), vs, vn == 0 ? "empty" : msg ? msg : "malformed");
         }
     }
     return EM_OK;

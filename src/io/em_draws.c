@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "em_base.h"
+#include "base/em_error.h"
 #include "io/em_label.h"
 
 static size_t digits_run(const char *p, size_t n, size_t i, int hex)
@@ -57,7 +57,7 @@ static int number_syntax(const char *p, size_t n)
 }
 
 int em_read_draws(const char *buf, size_t len, const char *name, double **x,
-                  unsigned long **line, size_t *n, char *err, size_t errlen)
+                  unsigned long **line, size_t *n, em_error *err)
 {
     *x = NULL;
     *line = NULL;
@@ -86,12 +86,12 @@ int em_read_draws(const char *buf, size_t len, const char *name, double **x,
         if (m == 0 || p[0] == '#')
             continue;
         if (m >= sizeof tmp) {
-            snprintf(err, errlen, "%s:%lu: line too long (more than %zu bytes)", name, ln,
+            em_err_at(err, EM_ERR_PARSE, name, ln, "line too long (more than %zu bytes)",
                      sizeof tmp - 1);
             goto bad;
         }
         if (memchr(p, 0, m)) {
-            snprintf(err, errlen, "%s:%lu: NUL byte in the line", name, ln);
+            em_err_at(err, EM_ERR_PARSE, name, ln, "NUL byte in the line");
             goto bad;
         }
         if (!number_syntax(p, m)) {
@@ -100,10 +100,9 @@ int em_read_draws(const char *buf, size_t len, const char *name, double **x,
             memcpy(tmp, p, m);
             tmp[m] = 0;
             em_label_human_str(shown, sizeof shown, tmp, 60);
-            snprintf(err, errlen,
-                     "%s:%lu: bad draw '%s': expected one number per line (decimal or hex "
-                     "float; nan and inf are accepted as draws to judge)",
-                     name, ln, shown);
+            em_err_at(err, EM_ERR_PARSE, name, ln,
+                      "bad draw '%s': expected one number per line (decimal or hex float; nan "
+                      "and inf are accepted as draws to judge)", shown);
             goto bad;
         }
         memcpy(tmp, p, m);
@@ -119,8 +118,7 @@ int em_read_draws(const char *buf, size_t len, const char *name, double **x,
             if (!nx || !nlv) {
                 free(xv);
                 free(lv);
-                snprintf(err, errlen, "%s: out of memory", name);
-                return EM_ERR_NOMEM;
+                return em_err_at(err, EM_ERR_NOMEM, name, 0, "out of memory");
             }
             cap = nc;
         }

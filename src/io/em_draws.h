@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "em_base.h"
+
 /* One number per line: decimal ([+-] digits [. digits] [e [+-] digits], also .5 and 5.),
  * C99 hex float (0x1.8p3), or nan / inf / infinity (any case, signed) as values to judge;
  * spaces and tabs around it ignored; blank lines and lines starting with '#' skipped; a
@@ -14,6 +16,6 @@
  * set (possibly 0); on a malformed line EM_ERR_PARSE with "NAME:LINE: message" in err;
  * EM_ERR_NOMEM. */
 int em_read_draws(const char *buf, size_t len, const char *name, double **x,
-                  unsigned long **line, size_t *n, char *err, size_t errlen);
+                  unsigned long **line, size_t *n, em_error *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "em_base.h"
+#include "base/em_error.h"
 #include "io/em_label.h"
 
 int em_samples_are_parse(const char *v, int *are)
@@ -66,29 +67,16 @@ int em_csv_field_unquote(const char *p, size_t n, char *out, size_t *outn)
     return 0;
 }
 
-int em_parse_error(char *err, size_t errlen, const char *name, unsigned long ln, const char *fmt, ...)
-{
-    int k = ln ? snprintf(err, errlen, "%s:%lu: ", name, ln) : snprintf(err, errlen, "%s: ", name);
-    if (k >= 0 && (size_t)k < errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
-        va_end(ap);
-    }
-    return EM_ERR_PARSE;
-}
-
-int em_data_line_check(const char *p, size_t m, const char *name, unsigned long ln, char *err,
-                       size_t errlen)
+int em_data_line_check(const char *p, size_t m, const char *name, unsigned long ln, em_error *err)
 {
     if (m > EM_SAMPLES_MAX_LINE)
-        return em_parse_error(err, errlen, name, ln, "line too long (%zu bytes; the limit is %d)",
+        return em_err_at(err, EM_ERR_PARSE, name, ln, "line too long (%zu bytes; the limit is %d)",
                               m, EM_SAMPLES_MAX_LINE);
     if (memchr(p, 0, m))
-        return em_parse_error(err, errlen, name, ln, "NUL byte in the line");
+        return em_err_at(err, EM_ERR_PARSE, name, ln, "NUL byte in the line");
     size_t bad8 = em_utf8_check(p, m);
     if (bad8 != m)
-        return em_parse_error(err, errlen, name, ln, "invalid UTF-8 at byte %zu", bad8 + 1);
+        return em_err_at(err, EM_ERR_PARSE, name, ln, "invalid UTF-8 at byte %zu", bad8 + 1);
     return EM_OK;
 }
 
@@ -129,7 +117,7 @@ static int digits(const char *p, size_t n, uint64_t *v)
 
 int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
                      em_label_find_fn find, const void *ctx, int are, uint64_t *counts,
-                     uint64_t *total, char *err, size_t errlen)
+                     uint64_t *total, em_error *err)
 {
     size_t pos = 0, m;
     unsigned long ln = 0;
@@ -142,7 +130,7 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
     *total = 0;
     int st = EM_OK;
     while (st == EM_OK && em_next_data_line(buf, len, &pos, &ln, &p, &m)) {
-        if ((st = em_data_line_check(p, m, name, ln, err, errlen)) != EM_OK)
+        if ((st = em_data_line_check(p, m, name, ln, err)) != EM_OK)
             break;
         uint64_t v = 0;
         int num = digits(p, m, &v);
@@ -150,10 +138,10 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
         if (are == EM_SAMPLES_INDICES) {
             if (!num) {
                 shown(q, sizeof q, p, m);
-                st = em_parse_error(err, errlen, name, ln, "'%s' is not a 0-based index (--samples-are indices)", q);
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "'%s' is not a 0-based index (--samples-are indices)", q);
             } else if (v >= n) {
                 shown(q, sizeof q, p, m);
-                st = em_parse_error(err, errlen, name, ln, "index %s out of range (the scenario has %zu candidates)", q, n);
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "index %s out of range (the scenario has %zu candidates)", q, n);
             } else {
                 idx = (long)v;
             }
@@ -163,7 +151,7 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
             int u = em_csv_field_unquote(p, m, tmp, &labn);
             if (u < 0) {
                 shown(q, sizeof q, p, m);
-                st = em_parse_error(err, errlen, name, ln, "malformed quoted label '%s' (a quote inside is doubled: \"\")", q);
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "malformed quoted label '%s' (a quote inside is doubled: \"\")", q);
                 break;
             }
             if (u == 0)
@@ -172,7 +160,7 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
             if (are == EM_SAMPLES_AUTO && u == 1 && num) {
                 if (idx >= 0 && v < n && (uint64_t)idx != v) {
                     shown(q, sizeof q, p, m);
-                    st = em_parse_error(err, errlen, name, ln,
+                    st = em_err_at(err, EM_ERR_PARSE, name, ln,
                                         "'%s' is ambiguous: the label of candidate %ld (0-based) and the index "
                                         "of candidate %s; give --samples-are labels or --samples-are indices",
                                         q, idx, q);
@@ -180,13 +168,13 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
                     idx = (long)v;
                 } else if (idx < 0) {
                     shown(q, sizeof q, p, m);
-                    st = em_parse_error(err, errlen, name, ln,
+                    st = em_err_at(err, EM_ERR_PARSE, name, ln,
                                         "index %s out of range (the scenario has %zu candidates), and no "
                                         "label '%s'", q, n, q);
                 }
             } else if (idx < 0) {
                 shown(q, sizeof q, lab, labn);
-                st = em_parse_error(err, errlen, name, ln, "unknown label '%s'%s", q,
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "unknown label '%s'%s", q,
                                        num && are == EM_SAMPLES_LABELS
                                            ? " (--samples-are indices reads 0-based indices)" : "");
             }
@@ -198,6 +186,6 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
     }
     free(tmp);
     if (st == EM_OK && *total == 0)
-        st = em_parse_error(err, errlen, name, 0, "no draws");
+        st = em_err_at(err, EM_ERR_PARSE, name, 0, "no draws");
     return st;
 }

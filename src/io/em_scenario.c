@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "em_base.h"
+#include "base/em_error.h"
 #include "num/em_rational.h"
 
 void em_scenario_init(em_scenario *s)
@@ -698,22 +699,6 @@ static void quote_for_msg(char *out, size_t outlen, const char *p, size_t n)
     out[o < outlen ? o : outlen - 1] = 0;
 }
 
-static int perr(char *err, size_t errlen, const char *name, unsigned long line, const char *fmt, ...)
-{
-    if (err && errlen) {
-        int k = line ? snprintf(err, errlen, "%s:%lu: ", name, line) : snprintf(err, errlen, "%s: ", name);
-        if (k < 0)
-            k = 0;
-        if ((size_t)k < errlen) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
-            va_end(ap);
-        }
-    }
-    return EM_ERR_PARSE;
-}
-
 /* Length of the valid UTF-8 prefix check: returns the offset of the first invalid byte, or n. */
 static size_t utf8_bad(const unsigned char *p, size_t n)
 {
@@ -768,7 +753,7 @@ static int ieq(const char *p, size_t n, const char *word)
     return strlen(word) == n && ieq_prefix(p, n, word);
 }
 
-static int header(em_scenario *s, const char *p, size_t n, unsigned long ln, char *err, size_t errlen)
+static int header(em_scenario *s, const char *p, size_t n, unsigned long ln, em_error *err)
 {
     /* p: the comment text after '#', trimmed */
     char q[128];
@@ -777,15 +762,15 @@ static int header(em_scenario *s, const char *p, size_t n, unsigned long ln, cha
         size_t vn = n - 12;
         trim(&v, &vn);
         if (s->has_sensitivity)
-            return perr(err, errlen, s->name, ln, "repeated '# sensitivity:' header");
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "repeated '# sensitivity:' header");
         int kind;
         const char *msg;
         if (em_q_parse(v, vn, 0, s->sensitivity, &kind, &msg) != EM_OK) {
             quote_for_msg(q, sizeof q, v, vn);
-            return perr(err, errlen, s->name, ln, "bad sensitivity '%s': %s", q, msg ? msg : "malformed");
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad sensitivity '%s': %s", q, msg ? msg : "malformed");
         }
         if (mpq_sgn(s->sensitivity) <= 0)
-            return perr(err, errlen, s->name, ln, "the sensitivity must be > 0");
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "the sensitivity must be > 0");
         s->has_sensitivity = 1;
         return EM_OK;
     }
@@ -794,14 +779,14 @@ static int header(em_scenario *s, const char *p, size_t n, unsigned long ln, cha
         size_t vn = n - 9;
         trim(&v, &vn);
         if (s->has_monotone)
-            return perr(err, errlen, s->name, ln, "repeated '# monotone:' header");
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "repeated '# monotone:' header");
         if (ieq(v, vn, "yes") || ieq(v, vn, "true") || ieq(v, vn, "1"))
             s->monotone = 1;
         else if (ieq(v, vn, "no") || ieq(v, vn, "false") || ieq(v, vn, "0"))
             s->monotone = 0;
         else {
             quote_for_msg(q, sizeof q, v, vn);
-            return perr(err, errlen, s->name, ln, "bad '# monotone:' value '%s' (expected yes or no)", q);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad '# monotone:' value '%s' (expected yes or no)", q);
         }
         s->has_monotone = 1;
         return EM_OK;
@@ -812,30 +797,30 @@ static int header(em_scenario *s, const char *p, size_t n, unsigned long ln, cha
         size_t vn = n - (is_measure ? 8 : 7);
         trim(&v, &vn);
         if (s->n > 0 || s->pieces.n > 0)
-            return perr(err, errlen, s->name, ln, "the '# %s' header must come before the first data line",
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "the '# %s' header must come before the first data line",
                         is_measure ? "measure:" : "output:");
         if (is_measure) {
             if (s->has_measure)
-                return perr(err, errlen, s->name, ln, "repeated '# measure:' header");
+                return em_err_at(err, EM_ERR_PARSE, s->name, ln, "repeated '# measure:' header");
             if (ieq(v, vn, "yes") || ieq(v, vn, "true") || ieq(v, vn, "1")) {
                 s->has_measure = 1;
                 s->compact = 0; /* weighted laws take every utility as an mpq */
             }
             else if (!(ieq(v, vn, "no") || ieq(v, vn, "false") || ieq(v, vn, "0"))) {
                 quote_for_msg(q, sizeof q, v, vn);
-                return perr(err, errlen, s->name, ln, "bad '# measure:' value '%s' (expected yes or no)", q);
+                return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad '# measure:' value '%s' (expected yes or no)", q);
             }
         } else {
             if (ieq(v, vn, "continuous"))
                 s->continuous = 1;
             else if (!ieq(v, vn, "finite")) {
                 quote_for_msg(q, sizeof q, v, vn);
-                return perr(err, errlen, s->name, ln,
+                return em_err_at(err, EM_ERR_PARSE, s->name, ln,
                             "bad '# output:' value '%s' (expected continuous or finite)", q);
             }
         }
         if (s->has_measure && s->continuous)
-            return perr(err, errlen, s->name, ln,
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln,
                         "'# measure:' is for finite scenarios (a continuous one is weighted by length)");
         return EM_OK;
     }
@@ -851,7 +836,7 @@ static int is_pos_inf(const char *p, size_t n)
 }
 
 /* One piece `lo,hi,a[,b]` of a continuous scenario. */
-static int piece_line(em_scenario *s, const char *p, size_t n, unsigned long ln, char *err, size_t errlen)
+static int piece_line(em_scenario *s, const char *p, size_t n, unsigned long ln, em_error *err)
 {
     static const char *const names[4] = {"lo", "hi", "a", "b"};
     const char *f[5];
@@ -861,7 +846,7 @@ static int piece_line(em_scenario *s, const char *p, size_t n, unsigned long ln,
     for (size_t i = 0; i <= n; i++) {
         if (i == n || p[i] == ',') {
             if (nf == 4)
-                return perr(err, errlen, s->name, ln,
+                return em_err_at(err, EM_ERR_PARSE, s->name, ln,
                             "a piece has at most 4 fields 'lo,hi,a,b' (found more)");
             f[nf] = start;
             fn[nf] = (size_t)(p + i - start);
@@ -871,7 +856,7 @@ static int piece_line(em_scenario *s, const char *p, size_t n, unsigned long ln,
         }
     }
     if (nf < 3)
-        return perr(err, errlen, s->name, ln, "expected a piece 'lo,hi,a[,b]' (u = a + b r on [lo, hi]), found %d field%s",
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected a piece 'lo,hi,a[,b]' (u = a + b r on [lo, hi]), found %d field%s",
                     nf, nf == 1 ? "" : "s");
     mpq_t v[4];
     for (int k = 0; k < 4; k++)
@@ -882,7 +867,7 @@ static int piece_line(em_scenario *s, const char *p, size_t n, unsigned long ln,
         int kind = EM_Q_FINITE;
         const char *msg = NULL;
         if (fn[k] == 0) {
-            st = perr(err, errlen, s->name, ln, "empty field '%s'", names[k]);
+            st = em_err_at(err, EM_ERR_PARSE, s->name, ln, "empty field '%s'", names[k]);
             break;
         }
         if (k == 1 && is_pos_inf(f[k], fn[k])) {
@@ -893,20 +878,20 @@ static int piece_line(em_scenario *s, const char *p, size_t n, unsigned long ln,
             quote_for_msg(q, sizeof q, f[k], fn[k]);
             if (k != 1 && is_pos_inf(f[k], fn[k]))
                 msg = k == 0 ? "lo may be -inf (first piece), never +inf" : "a utility coefficient must be finite";
-            st = perr(err, errlen, s->name, ln, "bad %s '%s': %s", names[k], q, msg ? msg : "malformed");
+            st = em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad %s '%s': %s", names[k], q, msg ? msg : "malformed");
             break;
         }
         if (kind == EM_Q_NEG_INF)
             lo_inf = 1;
     }
     if (st == EM_OK && lo_inf && s->pieces.n > 0)
-        st = perr(err, errlen, s->name, ln, "lo = -inf is allowed only on the first piece");
+        st = em_err_at(err, EM_ERR_PARSE, s->name, ln, "lo = -inf is allowed only on the first piece");
     if (st == EM_OK && s->pieces.hi_inf)
-        st = perr(err, errlen, s->name, ln, "a piece after one that reaches +inf");
+        st = em_err_at(err, EM_ERR_PARSE, s->name, ln, "a piece after one that reaches +inf");
     if (st == EM_OK) {
         st = em_pieces_push(&s->pieces, v[0], v[1], v[2], v[3], ln);
         if (st == EM_ERR_TOO_MANY)
-            perr(err, errlen, s->name, ln, "more than %zu pieces", (size_t)EM_PIECES_MAX);
+            em_err_at(err, st, s->name, ln, "more than %zu pieces", (size_t)EM_PIECES_MAX);
         if (st == EM_OK) {
             if (lo_inf)
                 s->pieces.lo_inf = 1;
@@ -932,38 +917,37 @@ static int keys_again(em_scenario *s)
 }
 
 /* Out of memory at the end: an earlier error stands, else this one. */
-static int nomem(const em_scenario *s, int st, char *err, size_t errlen)
+static int nomem(const em_scenario *s, int st, em_error *err)
 {
     if (st != EM_OK)
         return st;
-    perr(err, errlen, s->name, 0, "out of memory");
-    return EM_ERR_NOMEM;
+    return em_err_at(err, EM_ERR_NOMEM, s->name, 0, "out of memory");
 }
 
 /* The end of a parse that stopped with status st (its message in err): with sorted keys,
  * the first duplicate label, which the line-by-line order reports before st; on success
  * the index.  Returns the status. */
-static int index_build(em_scenario *s, int st, char *err, size_t errlen)
+static int index_build(em_scenario *s, int st, em_error *err)
 {
     char q[128];
     if (s->continuous || s->n == 0 || !s->keys)
         return st;
     if (keys_sort(s) != EM_OK)
-        return nomem(s, st, err, errlen);
+        return nomem(s, st, err);
     const uint64_t *k = s->keys;
     size_t n = s->n, second = (size_t)-1, first = 0;
     for (size_t a = 0, e; a < n; a = e) {
         for (e = a + 1; e < n && k[e] >> KEY_IDX_BITS == k[a] >> KEY_IDX_BITS; e++)
             ;
         if (e - a > 1 && run_dups(s, k + a, e - a, &second, &first) != EM_OK)
-            return nomem(s, st, err, errlen);
+            return nomem(s, st, err);
     }
     long pf = second == (size_t)-1 && s->pend_label ? pend_dup(s) : -1;
     if (second != (size_t)-1 || pf >= 0) {
         const char *l = pf >= 0 ? s->pend_label : s->labels[second];
         unsigned long ln = pf >= 0 ? s->pend_line : em_scenario_line(s, second);
         quote_for_msg(q, sizeof q, l, strlen(l));
-        return perr(err, errlen, s->name, ln, "duplicate label '%s' (first on line %lu)", q,
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "duplicate label '%s' (first on line %lu)", q,
                     em_scenario_line(s, pf >= 0 ? (size_t)pf : first));
     }
     if (st != EM_OK)
@@ -973,7 +957,7 @@ static int index_build(em_scenario *s, int st, char *err, size_t errlen)
         hc *= 2;
     uint32_t *h = calloc(hc, sizeof *h);
     if (!h)
-        return nomem(s, st, err, errlen);
+        return nomem(s, st, err);
     unsigned b = slot_bits(hc);
     size_t mask = hc - 1, next = 0;
     for (size_t i = 0; i < n; i++) {
@@ -1024,11 +1008,11 @@ static char *unquote(const char *p, size_t n, const char **why)
     return out;
 }
 
-static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, char *err, size_t errlen)
+static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, em_error *err)
 {
     char q[128];
     if (s->continuous)
-        return piece_line(s, p, n, ln, err, errlen);
+        return piece_line(s, p, n, ln, err);
     const char *mval = NULL;
     size_t mvaln = 0;
     if (s->has_measure) {
@@ -1040,14 +1024,14 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
             }
         if (!c) {
             quote_for_msg(q, sizeof q, p, n);
-            return perr(err, errlen, s->name, ln, "expected 'label,utility,measure', found '%s'", q);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected 'label,utility,measure', found '%s'", q);
         }
         mval = c + 1;
         mvaln = n - (size_t)(c - p) - 1;
         trim(&mval, &mvaln);
         n = (size_t)(c - p);
         if (mvaln == 0)
-            return perr(err, errlen, s->name, ln, "missing measure after the last comma");
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "missing measure after the last comma");
     }
     const char *comma = NULL;
     for (size_t i = n; i-- > 0;)
@@ -1057,16 +1041,16 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
         }
     if (!comma) {
         quote_for_msg(q, sizeof q, p, n);
-        return perr(err, errlen, s->name, ln, "expected 'label,utility', found '%s' (no comma)", q);
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected 'label,utility', found '%s' (no comma)", q);
     }
     const char *lab = p, *val = comma + 1;
     size_t labn = (size_t)(comma - p), valn = n - labn - 1;
     trim(&lab, &labn);
     trim(&val, &valn);
     if (labn == 0)
-        return perr(err, errlen, s->name, ln, "empty label");
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "empty label");
     if (valn == 0)
-        return perr(err, errlen, s->name, ln, "missing utility after the comma");
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "missing utility after the comma");
     /* the label goes straight into the arena; an error ends the parse, so a label
      * rejected below just leaves its bytes unused */
     char *label;
@@ -1075,10 +1059,10 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
         const char *why = NULL;
         char *tmp = unquote(lab, labn, &why);
         if (!tmp)
-            return perr(err, errlen, s->name, ln, "%s", why);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "%s", why);
         if (!tmp[0]) {
             free(tmp);
-            return perr(err, errlen, s->name, ln, "empty label");
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "empty label");
         }
         labl = strlen(tmp);
         label = arena_alloc(s, labl + 1);
@@ -1090,7 +1074,7 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
     } else {
         if (memchr(lab, '"', labn)) {
             quote_for_msg(q, sizeof q, lab, labn);
-            return perr(err, errlen, s->name, ln, "a label with a quote must be quoted as a CSV field: '%s'", q);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "a label with a quote must be quoted as a CSV field: '%s'", q);
         }
         label = arena_alloc(s, labn + 1);
         if (!label)
@@ -1113,10 +1097,10 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
     s->pend_line = ln;
     s->pend_hash = lh;
     if (s->n >= lim) {
-        perr(err, errlen, s->name, ln, "more than %zu candidates: the limit (it keeps memory "
-             "below about 100 bytes per candidate times the limit; EXPMECH_MAX_CANDIDATES "
-             "sets another, up to %zu)", lim, (size_t)EM_N_MAX);
-        return EM_ERR_TOO_MANY;
+        return em_err_at(err, EM_ERR_TOO_MANY, s->name, ln,
+                         "more than %zu candidates: the limit (it keeps memory below about 100 "
+                         "bytes per candidate times the limit; EXPMECH_MAX_CANDIDATES sets "
+                         "another, up to %zu)", lim, (size_t)EM_N_MAX);
     }
     if (s->n == s->cap && grow(s) != EM_OK)
         return EM_ERR_NOMEM;
@@ -1148,7 +1132,7 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
         if (!s->compact)
             mpq_clear(uq);
         quote_for_msg(q, sizeof q, val, valn);
-        return perr(err, errlen, s->name, ln, "bad utility '%s': %s", q, msg ? msg : "malformed");
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad utility '%s': %s", q, msg ? msg : "malformed");
     }
     if (s->has_measure) {
         mpq_init(s->measure[i]);
@@ -1159,7 +1143,7 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
             if (!s->compact)
                 mpq_clear(uq);
             quote_for_msg(q, sizeof q, mval, mvaln);
-            return perr(err, errlen, s->name, ln, "bad measure '%s': %s", q,
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad measure '%s': %s", q,
                         neg ? "a measure must be >= 0" : (msg ? msg : "malformed"));
         }
     }
@@ -1261,7 +1245,7 @@ void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q)
     }
 }
 
-void em_scenario_usrc_get(const void *ctx, size_t i, mpq_t q)
+void em_scenario_reader_get(const void *ctx, size_t i, mpq_t q)
 {
     em_scenario_get_u((const em_scenario *)ctx, i, q);
 }
@@ -1388,12 +1372,12 @@ int em_scenario_expand(em_scenario *s)
 
 /* One line (without its LF) of a file: the checks every line gets, then a header or a
  * data line. */
-static int one_line(em_scenario *s, const char *p, size_t n, unsigned long ln, char *err, size_t errlen)
+static int one_line(em_scenario *s, const char *p, size_t n, unsigned long ln, em_error *err)
 {
     if (n > 0 && p[n - 1] == '\r')
         n--;
     if (n > EM_SCENARIO_MAX_LINE)
-        return perr(err, errlen, s->name, ln, "line too long (%zu bytes; the limit is %d)", n,
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "line too long (%zu bytes; the limit is %d)", n,
                     EM_SCENARIO_MAX_LINE);
     /* one pass over the usual line (ASCII without NUL or CR) instead of four */
     unsigned odd = 0;
@@ -1403,14 +1387,14 @@ static int one_line(em_scenario *s, const char *p, size_t n, unsigned long ln, c
     }
     if (odd) {
         if (memchr(p, 0, n))
-            return perr(err, errlen, s->name, ln, "NUL byte in the line");
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "NUL byte in the line");
         if (memchr(p, '\r', n))
-            return perr(err, errlen, s->name, ln, "carriage return inside the line");
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "carriage return inside the line");
         if (memmem(p, n, "\xEF\xBB\xBF", 3))
-            return perr(err, errlen, s->name, ln, "byte-order mark inside the file (allowed only at its start)");
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "byte-order mark inside the file (allowed only at its start)");
         size_t bad = utf8_bad((const unsigned char *)p, n);
         if (bad != n)
-            return perr(err, errlen, s->name, ln, "invalid UTF-8 at byte %zu", bad + 1);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "invalid UTF-8 at byte %zu", bad + 1);
     }
     trim(&p, &n);
     if (n == 0)
@@ -1420,30 +1404,29 @@ static int one_line(em_scenario *s, const char *p, size_t n, unsigned long ln, c
         const char *c = p + 1;
         size_t cn = n - 1;
         trim(&c, &cn);
-        st = header(s, c, cn, ln, err, errlen);
+        st = header(s, c, cn, ln, err);
     } else {
-        st = data_line(s, p, n, ln, err, errlen);
+        st = data_line(s, p, n, ln, err);
     }
     if (st == EM_ERR_NOMEM)
-        perr(err, errlen, s->name, ln, "out of memory");
+        em_err_at(err, st, s->name, ln, "out of memory");
     return st;
 }
 
-static int parse_begin(em_scenario *s, const char *name, char *err, size_t errlen)
+static int parse_begin(em_scenario *s, const char *name, em_error *err)
 {
-    if (err && errlen)
-        err[0] = 0;
+    em_err_ok(err);
     s->pend_label = NULL;
     free(s->name);
     s->name = strdup(name ? name : "<input>");
     return s->name ? EM_OK : EM_ERR_NOMEM;
 }
 
-static int parse_end(em_scenario *s, char *err, size_t errlen)
+static int parse_end(em_scenario *s, em_error *err)
 {
     if (s->continuous) {
         if (s->pieces.n == 0)
-            return perr(err, errlen, s->name, 0, "no pieces (expected lines 'lo,hi,a[,b]')");
+            return em_err_at(err, EM_ERR_PARSE, s->name, 0, "no pieces (expected lines 'lo,hi,a[,b]')");
         s->pieces.has_sensitivity = s->has_sensitivity;
         mpq_set(s->pieces.sensitivity, s->sensitivity);
         s->pieces.has_monotone = s->has_monotone;
@@ -1453,7 +1436,7 @@ static int parse_end(em_scenario *s, char *err, size_t errlen)
         return s->pieces.name ? EM_OK : EM_ERR_NOMEM;
     }
     if (s->n == 0)
-        return perr(err, errlen, s->name, 0, "no candidates (expected lines 'label,utility')");
+        return em_err_at(err, EM_ERR_PARSE, s->name, 0, "no candidates (expected lines 'label,utility')");
     return EM_OK;
 }
 
@@ -1464,9 +1447,9 @@ static int has_bom(const char *p, size_t len)
 }
 
 int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *name,
-                      char *err, size_t errlen)
+                      em_error *err)
 {
-    int st = parse_begin(s, name, err, errlen);
+    int st = parse_begin(s, name, err);
     if (st != EM_OK)
         return st;
     size_t pos = has_bom(buf, len) ? 3 : 0;
@@ -1478,12 +1461,12 @@ int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *n
         const char *nl = memchr(p, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - p) : len - pos;
         pos += n + (nl ? 1 : 0);
-        st = one_line(s, p, n, ln, err, errlen);
+        st = one_line(s, p, n, ln, err);
         if (st != EM_OK)
-            return index_build(s, st, err, errlen);
+            return index_build(s, st, err);
     }
-    st = index_build(s, EM_OK, err, errlen);
-    return st == EM_OK ? parse_end(s, err, errlen) : st;
+    st = index_build(s, EM_OK, err);
+    return st == EM_OK ? parse_end(s, err) : st;
 }
 
 int em_read_all(FILE *f, size_t max, char **buf, size_t *len)
@@ -1551,21 +1534,19 @@ static int env_limit(size_t *out)
 
 /* Read and parse in chunks: the whole file in memory would be the largest single
  * allocation at 10^7 candidates (190 MB for 'c123,142.857143' lines). */
-int em_scenario_load(em_scenario *s, const char *path, char *err, size_t errlen)
+int em_scenario_load(em_scenario *s, const char *path, em_error *err)
 {
     int use_stdin = !path || !strcmp(path, "-");
     const char *name = use_stdin ? "<stdin>" : path;
     if (!s->max_n && !env_limit(&s->max_n)) {
-        snprintf(err, errlen, "EXPMECH_MAX_CANDIDATES: expected an integer from 1 to %zu",
-                 (size_t)EM_N_MAX);
-        return EM_ERR_PARSE;
+        return em_err(err, EM_ERR_PARSE, "EXPMECH_MAX_CANDIDATES: expected an integer from 1 "
+                      "to %zu", (size_t)EM_N_MAX);
     }
     FILE *f = use_stdin ? stdin : fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", name, strerror(errno));
-        return EM_ERR_PARSE;
+        return em_err(err, EM_ERR_PARSE, "%s: cannot open: %s", name, strerror(errno));
     }
-    int st = parse_begin(s, name, err, errlen);
+    int st = parse_begin(s, name, err);
     char *b = st == EM_OK ? malloc(LOAD_CHUNK) : NULL;
     if (st == EM_OK && !b)
         st = EM_ERR_NOMEM;
@@ -1581,16 +1562,14 @@ int em_scenario_load(em_scenario *s, const char *path, char *err, size_t errlen)
         size_t k = fread(b + have, 1, LOAD_CHUNK - have, f);
         if (k == 0) {
             if (ferror(f)) {
-                st = EM_ERR_PARSE;
-                snprintf(err, errlen, "%s: read error or file too large", name);
+                st = em_err(err, EM_ERR_PARSE, "%s: read error or file too large", name);
                 break;
             }
             eof = 1;
         }
         total += k;
         if (total > EM_SCENARIO_MAX_BYTES) {
-            st = EM_ERR_PARSE;
-            snprintf(err, errlen, "%s: read error or file too large", name);
+            st = em_err(err, EM_ERR_PARSE, "%s: read error or file too large", name);
             break;
         }
         have += k;
@@ -1616,14 +1595,14 @@ int em_scenario_load(em_scenario *s, const char *path, char *err, size_t errlen)
                 if (!nl && !eof)
                     break;
                 ln++;
-                st = perr(err, errlen, s->name, ln, "line too long (%zu bytes; the limit is %d)",
+                st = em_err_at(err, EM_ERR_PARSE, s->name, ln, "line too long (%zu bytes; the limit is %d)",
                           longlen - (size_t)longcr, EM_SCENARIO_MAX_LINE);
                 break;
             }
             if (!nl) {
                 if (eof && start < have) {
                     ln++;
-                    st = one_line(s, b + start, have - start, ln, err, errlen);
+                    st = one_line(s, b + start, have - start, ln, err);
                     start = have;
                 } else if (!eof && start == 0 && have == LOAD_CHUNK) {
                     inlong = 1;
@@ -1633,7 +1612,7 @@ int em_scenario_load(em_scenario *s, const char *path, char *err, size_t errlen)
             }
             ln++;
             size_t n = (size_t)(nl - (b + start));
-            st = one_line(s, b + start, n, ln, err, errlen);
+            st = one_line(s, b + start, n, ln, err);
             start += n + 1;
             if (st != EM_OK)
                 break;
@@ -1642,9 +1621,9 @@ int em_scenario_load(em_scenario *s, const char *path, char *err, size_t errlen)
     free(b);
     if (!use_stdin)
         fclose(f);
-    st = index_build(s, st, err, errlen);
+    st = index_build(s, st, err);
     if (st == EM_OK)
-        st = parse_end(s, err, errlen);
+        st = parse_end(s, err);
     return st;
 }
 

@@ -96,12 +96,12 @@ void em_scenario_init(em_scenario *s);
 void em_scenario_free(em_scenario *s);
 
 /* Parse a whole buffer.  Returns EM_OK or EM_ERR_PARSE / EM_ERR_TOO_MANY / EM_ERR_NOMEM
- * with the message "NAME:LINE: ..." in err (errlen bytes). */
+ * with the message "NAME:LINE: ..." in err. */
 int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *name,
-                      char *err, size_t errlen);
+                      em_error *err);
 
 /* Read a file (NULL or "-": standard input) and parse it. */
-int em_scenario_load(em_scenario *s, const char *path, char *err, size_t errlen);
+int em_scenario_load(em_scenario *s, const char *path, em_error *err);
 
 /* Read all of a stream into a malloc'd buffer (NUL-terminated); EM_OK or EM_ERR_NOMEM /
  * EM_ERR_PARSE (read error, or larger than max bytes). */
@@ -113,8 +113,9 @@ void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q);
 /* The line number of candidate i, compact or not. */
 unsigned long em_scenario_line(const em_scenario *s, size_t i);
 
-/* em_scenario_get_u as an em_usrc reader (oracle/em_usrc.h): ctx is the scenario. */
-void em_scenario_usrc_get(const void *ctx, size_t i, mpq_t q);
+/* em_scenario_get_u with the signature of a utility reader (oracle/em_problem.h): ctx is
+ * the scenario. */
+void em_scenario_reader_get(const void *ctx, size_t i, mpq_t q);
 
 /* ud[] of a compact scenario, filled when first needed (the float sampler): EM_OK or
  * EM_ERR_NOMEM. */

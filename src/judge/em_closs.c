@@ -297,15 +297,17 @@ static void set_inf(em_closs *L, int k, int reason, size_t atom, const mpq_t lo,
 
 /* ----------------------------------------------------------------- atoms */
 
-int em_closs_atoms(em_cont *X, em_cont *Y, size_t n, mpq_t *ux, const unsigned char *exx,
-                   mpq_t *mx, mpq_t *uy, const unsigned char *exy, mpq_t *my,
-                   const mpq_t eps, int K, em_closs *L)
+int em_closs_atoms(em_cont *X, em_cont *Y, const em_problem *PX, const em_problem *PY, int K,
+                   em_closs *L)
 {
-    if (!X || !Y || !ux || !uy || !eps || !L)
+    if (!X || !Y || !PX || !PY || !L)
         return EM_ERR_NULL;
+    const size_t n = PX->n;
     if (em_cont_kind(X) != EM_CONT_ATOMS || em_cont_kind(Y) != EM_CONT_ATOMS ||
-        em_cont_size(X) != n || em_cont_size(Y) != n || K < 1 || K > 1000 || mpq_sgn(eps) <= 0)
+        em_cont_size(X) != n || em_cont_size(Y) != n || PY->n != n || K < 1 || K > 1000 ||
+        mpq_sgn(PX->eps) <= 0)
         return EM_ERR_DOMAIN;
+    mpq_t *mx = PX->measure, *my = PY->measure;
     reset(L);
     mpq_t cx, cy, mu, al, t;
     mpq_inits(cx, cy, mu, al, t, (mpq_ptr)0);
@@ -313,9 +315,11 @@ int em_closs_atoms(em_cont *X, em_cont *Y, size_t n, mpq_t *ux, const unsigned c
     em_cont_coef(Y, cy);
     cands C = {0, 0, NULL};
     int st = EM_OK;
+    mpq_t ux, uy;
+    mpq_inits(ux, uy, (mpq_ptr)0);
     for (size_t i = 0; i < n && st == EM_OK; i++) {
-        int zx = (exx && exx[i]) || (mx && mpq_sgn(mx[i]) == 0);
-        int zy = (exy && exy[i]) || (my && mpq_sgn(my[i]) == 0);
+        int zx = em_problem_excluded(PX, i) || (mx && mpq_sgn(mx[i]) == 0);
+        int zy = em_problem_excluded(PY, i) || (my && mpq_sgn(my[i]) == 0);
         if (zx && zy)
             continue;
         if (zx != zy) {
@@ -328,13 +332,16 @@ int em_closs_atoms(em_cont *X, em_cont *Y, size_t n, mpq_t *ux, const unsigned c
             mpq_set_ui(mu, 1, 1);
         if (my)
             mpq_div(mu, mu, my[i]);
-        mpq_mul(al, cx, ux[i]);
-        mpq_mul(t, cy, uy[i]);
+        em_problem_get(PX, i, ux);
+        em_problem_get(PY, i, uy);
+        mpq_mul(al, cx, ux);
+        mpq_mul(t, cy, uy);
         mpq_sub(al, al, t);
         st = cands_push(&C, mu, al, i, NULL, 0, 0);
     }
+    mpq_clears(ux, uy, (mpq_ptr)0);
     if (st == EM_OK)
-        st = finish(X, Y, &C, eps, K, L);
+        st = finish(X, Y, &C, PX->eps, K, L);
     cands_free(&C);
     mpq_clears(cx, cy, mu, al, t, (mpq_ptr)0);
     return st;

@@ -38,6 +38,7 @@
 #include <gmp.h>
 
 #include "oracle/em_cont.h"
+#include "oracle/em_problem.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,12 +76,11 @@ void em_closs_clear(em_closs *L);
  * EM_ERR_NOMEM. */
 int em_closs_pieces(em_cont *X, em_cont *Y, const mpq_t eps, int K, em_closs *L);
 
-/* Two finite laws (EM_CONT_ATOMS) over the same n candidates, in the same order: for each
- * law its utilities u, exclusions ex (may be NULL) and measures m (may be NULL: all 1), as
- * given to em_cont_new_atoms.  Errors as above. */
-int em_closs_atoms(em_cont *X, em_cont *Y, size_t n, mpq_t *ux, const unsigned char *exx,
-                   mpq_t *mx, mpq_t *uy, const unsigned char *exy, mpq_t *my,
-                   const mpq_t eps, int K, em_closs *L);
+/* Two finite laws (EM_CONT_ATOMS) over the same n candidates, in the same order, and the
+ * problems they were built from (em_cont_new: utilities, exclusions, measures); the loss
+ * is compared with PX's epsilon.  Errors as above. */
+int em_closs_atoms(em_cont *X, em_cont *Y, const em_problem *PX, const em_problem *PY, int K,
+                   em_closs *L);
 
 #ifdef __cplusplus
 }

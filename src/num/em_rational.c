@@ -434,3 +434,15 @@ double em_q_to_d_dir(const mpq_t q, int dir)
         d = nextafter(d, INFINITY);
     return d;
 }
+
+int em_q_is_d(const mpq_t q, double d)
+{
+    if (!isfinite(d))
+        return 0;
+    mpq_t t;
+    mpq_init(t);
+    mpq_set_d(t, d);
+    int eq = mpq_equal(t, q);
+    mpq_clear(t);
+    return eq;
+}

@@ -45,6 +45,9 @@ double em_q_get_d(const mpq_t q, int *overflow);
  * nearest (dir == 0); +-inf beyond the range of double in that direction. */
 double em_q_to_d_dir(const mpq_t q, int dir);
 
+/* 1 when the double d is finite and equal to q exactly. */
+int em_q_is_d(const mpq_t q, double d);
+
 /* Write q as a short exact decimal when it has one with at most `maxdigits` significant
  * digits (e.g. "10.683", "-1e+300"), else as "num/den".  Returns a malloc'd string. */
 char *em_q_to_string(const mpq_t q, int maxdigits);

@@ -7,7 +7,10 @@
 #include <mpfr.h>
 
 #include "em_base.h"
+#include "base/em_error.h"
+#include "oracle/em_exponents.h"
 #include "oracle/em_pf.h"
+#include "oracle/em_problem.h"
 
 /* ------------------------------------------------ rounding without an exact comparison */
 
@@ -92,9 +95,9 @@ static int round_rat(const mpq_t q, int K, em_cval *out)
 
 struct em_pfu {
     size_t n, left, modes;  /* candidates; not excluded; at opt */
-    mpq_t *u;
-    const unsigned char *excluded;
-    mpq_srcptr eps, delta;
+    em_problem prob;        /* the problem, over the copies below */
+    mpq_t *u;               /* its utilities (0 where excluded) */
+    unsigned char *excluded;
     int K;
     mpq_t opt;
     mpq_t *loss;            /* opt - u_i (0 where excluded) */
@@ -102,38 +105,44 @@ struct em_pfu {
     mpfr_t *lo, *hi;        /* the pmf's bounds */
 };
 
-int em_pfu_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-               const mpq_t delta, int digits, em_pfu **out)
+int em_pfu_new(const em_problem *Q, int digits, em_pfu **out, em_error *err)
 {
+    int st = em_problem_check(Q, err);
+    if (st != EM_OK)
+        return st;
+    const size_t n = Q->n;
     em_pfu *P = calloc(1, sizeof *P);
     if (!P)
-        return EM_ERR_NOMEM;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    em_problem_init(&P->prob);
+    mpq_init(P->opt);
+    P->n = n;
+    P->K = digits;
+    P->u = em_q_array_copy(Q);
+    P->excluded = calloc(n, 1);
     P->loss = malloc(n * sizeof *P->loss);
     P->lo = malloc(n * sizeof *P->lo);
     P->hi = malloc(n * sizeof *P->hi);
-    if (!P->loss || !P->lo || !P->hi) {
+    if (!P->u || !P->excluded || !P->loss || !P->lo || !P->hi) {
         free(P->loss);
-        free(P->lo);
-        free(P->hi);
-        free(P);
-        return EM_ERR_NOMEM;
+        P->loss = NULL;
+        em_pfu_free(P);
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
-    P->n = n;
-    P->u = u;
-    P->excluded = excluded;
-    P->eps = eps;
-    P->delta = delta;
-    P->K = digits;
-    mpq_init(P->opt);
+    em_problem_params(&P->prob, Q->eps, Q->delta, Q->variant, NULL);
+    P->prob.n = n;
+    P->prob.u = P->u;
+    P->prob.excluded = P->excluded;
     for (size_t i = 0; i < n; i++) {
+        P->excluded[i] = em_problem_excluded(Q, i);
         mpq_init(P->loss[i]);
         mpfr_inits2(64, P->lo[i], P->hi[i], (mpfr_ptr)0);
-        if (!excluded[i] && (P->left++ == 0 || mpq_cmp(u[i], P->opt) > 0))
-            mpq_set(P->opt, u[i]);
+        if (!P->excluded[i] && (P->left++ == 0 || mpq_cmp(P->u[i], P->opt) > 0))
+            mpq_set(P->opt, P->u[i]);
     }
     for (size_t i = 0; i < n; i++)
-        if (!excluded[i]) {
-            mpq_sub(P->loss[i], P->opt, u[i]);
+        if (!P->excluded[i]) {
+            mpq_sub(P->loss[i], P->opt, P->u[i]);
             P->modes += mpq_sgn(P->loss[i]) == 0;
         }
     *out = P;
@@ -144,11 +153,18 @@ void em_pfu_free(em_pfu *P)
 {
     if (!P)
         return;
-    for (size_t i = 0; i < P->n; i++) {
-        mpq_clear(P->loss[i]);
-        mpfr_clears(P->lo[i], P->hi[i], (mpfr_ptr)0);
-    }
+    if (P->loss)
+        for (size_t i = 0; i < P->n; i++) {
+            mpq_clear(P->loss[i]);
+            mpfr_clears(P->lo[i], P->hi[i], (mpfr_ptr)0);
+        }
+    if (P->u)
+        for (size_t i = 0; i < P->n; i++)
+            mpq_clear(P->u[i]);
+    em_problem_clear(&P->prob);
     mpq_clear(P->opt);
+    free(P->u);
+    free(P->excluded);
     free(P->loss);
     free(P->lo);
     free(P->hi);
@@ -165,8 +181,7 @@ static int pmf(em_pfu *P, mpfr_prec_t prec)
         mpfr_set_prec(P->hi[i], prec);
     }
     P->prec = 0;
-    int st = em_pf_pmf_bounds(P->n, P->u, P->excluded, P->eps, P->delta, EM_STANDARD, prec,
-                              P->lo, P->hi);
+    int st = em_pf_pmf_bounds(&P->prob, prec, P->lo, P->hi);
     if (st == EM_OK)
         P->prec = prec;
     return st;

@@ -4,7 +4,7 @@
  *
  * Neither has an exact comparison to fall back on: PF's pmf is a polynomial in the
  * exp(t_j) with exponentially many terms, and the theorem's values are ln and exp of
- * rationals.  So em_round (em_cont.h) runs with a comparison that refines the interval
+ * rationals.  So em_round (num/em_round.h) runs with a comparison that refines the interval
  * bounds up to EM_ROUND_MAX_PREC bits (Ziv's strategy, as em_pf_pmf decides PF's
  * probabilities): a value that is exactly a rounding boundary is EM_ERR_UNDECIDED, never a
  * guess.  The values that are rational (ties, a single candidate, no tail) are recognised
@@ -16,15 +16,17 @@
 #include <stddef.h>
 #include <gmp.h>
 
-#include "oracle/em_cont.h"
+#include "em_base.h"
+#include "num/em_round.h"
+#include "oracle/em_problem.h"
 
 /* The pmf bounds of one PF mechanism, kept at the highest precision computed so far (each
  * quantity asks at rising precisions; the O(n^2) pass is paid once per level). */
 typedef struct em_pfu em_pfu;
 
-/* u, excluded, eps, delta are borrowed and must outlive the object.  EM_OK or EM_ERR_NOMEM. */
-int em_pfu_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-               const mpq_t delta, int digits, em_pfu **out);
+/* The report of permute-and-flip over the finite problem P (copied), at K = digits
+ * significant digits.  Errors: those of em_problem_check, EM_ERR_NOMEM. */
+int em_pfu_new(const em_problem *P, int digits, em_pfu **out, em_error *err);
 void em_pfu_free(em_pfu *P);
 
 /* opt, E[u], opt - E[u], the sd of the loss, P(u = opt), as em_cont_utility does. */

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/em_error.h"
 #include "core/em_exact_select.h"
 #include "num/em_bounds.h"
 #include "num/em_expoly.h"
@@ -25,6 +26,7 @@
 #include "num/em_rational.h"
 #include "num/em_round.h"
 #include "oracle/em_exponents.h"
+#include "oracle/em_problem.h"
 
 #define NLEV 12                /* precision levels p0 * 2^k cached */
 #define FAST_LEVELS 3          /* interval levels tried before an exact comparison */
@@ -71,17 +73,6 @@ static double dnext(double y, int dir)
 {
     return nextafter(y, dir > 0 ? INFINITY : -INFINITY);
 }
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 
 /* g = expm1(d) / k bounds for rational d = k (e - s) (same sign as k, k != 0): positive */
 static void g_b(mpfr_t lo, mpfr_t hi, const mpq_t d, const mpq_t k, mpfr_t s1, mpfr_t s2)
@@ -216,26 +207,20 @@ static em_cont *cont_alloc(size_t n, int kind, int digits)
 static int finite_lo(const em_cont *C, size_t j) { return !(j == 0 && C->lo_inf); }
 static int finite_hi(const em_cont *C, size_t j) { return !(j == C->n - 1 && C->hi_inf); }
 
-static int check_params(const mpq_t eps, const mpq_t delta, int variant, int digits)
+/* The problem's parameters (em_problem_params validated them; a problem filled by hand
+ * is checked again) and the digits. */
+static int check_params(const em_problem *P, int digits, em_error *err)
 {
-    if (mpq_sgn(eps) <= 0)
-        return EM_ERR_EPSILON;
-    if (mpq_sgn(delta) <= 0)
-        return EM_ERR_SENSITIVITY;
-    if (variant != EM_STANDARD && variant != EM_MONOTONE)
-        return EM_ERR_VARIANT;
+    if (mpq_sgn(P->eps) <= 0)
+        return em_err(err, EM_ERR_EPSILON, "epsilon must be > 0");
+    if (mpq_sgn(P->delta) <= 0)
+        return em_err(err, EM_ERR_SENSITIVITY, "the sensitivity must be > 0");
+    if (P->variant != EM_STANDARD && P->variant != EM_MONOTONE)
+        return em_err(err, EM_ERR_VARIANT, "unknown variant %d", P->variant);
     if (digits < 1 || digits > EM_ROUND_MAX_DIGITS)
-        return EM_ERR_DOMAIN;
+        return em_err(err, EM_ERR_DOMAIN, "digits %d: expected 1 to %d", digits,
+                      EM_ROUND_MAX_DIGITS);
     return EM_OK;
-}
-
-static void set_c(mpq_t c, const mpq_t eps, const mpq_t delta, int variant)
-{
-    mpq_div(c, eps, delta);
-    if (variant == EM_STANDARD) {
-        mpz_mul_ui(mpq_denref(c), mpq_denref(c), 2);
-        mpq_canonicalize(c);
-    }
 }
 
 static long qbits(const mpq_t q)
@@ -269,65 +254,51 @@ static void add_exponent_bits(em_cont *C, long tb)
     C->p0 = (C->p0 + 63) / 64 * 64;
 }
 
-int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, int variant,
-                       int digits, em_cont **out, char *err, size_t errlen)
+static int new_pieces(const em_problem *P, int digits, em_cont **out, em_error *err)
 {
-    if (!ps || !out || !eps || !delta)
-        return EM_ERR_NULL;
-    *out = NULL;
+    const em_pieces *ps = P->pieces;
     const char *name = ps->name ? ps->name : "<scenario>";
-    int st = check_params(eps, delta, variant, digits);
+    int st = check_params(P, digits, err);
     if (st != EM_OK)
         return st;
     const size_t n = ps->n;
-    if (n == 0) {
-        set_err(err, errlen, "%s: no pieces", name);
-        return EM_ERR_EMPTY;
-    }
-    if (n > EM_PIECES_MAX) {
-        set_err(err, errlen, "%s: more than %zu pieces", name, (size_t)EM_PIECES_MAX);
-        return EM_ERR_TOO_MANY;
-    }
+    if (n == 0)
+        return em_err(err, EM_ERR_EMPTY, "%s: no pieces", name);
+    if (n > EM_PIECES_MAX)
+        return em_err(err, EM_ERR_TOO_MANY, "%s: more than %zu pieces", name,
+                      (size_t)EM_PIECES_MAX);
 #define LINE(j) (ps->line ? ps->line[j] : (unsigned long)(j) + 1)
     for (size_t j = 0; j < n; j++) {
         int linf = j == 0 && ps->lo_inf, hinf = j == n - 1 && ps->hi_inf;
-        if (!linf && !hinf && mpq_cmp(ps->lo[j], ps->hi[j]) > 0) {
-            set_err(err, errlen, "%s:%lu: piece %zu: lo > hi", name, LINE(j), j + 1);
-            return EM_ERR_DOMAIN;
-        }
-        if (j + 1 < n && mpq_cmp(ps->lo[j + 1], ps->hi[j]) < 0) {
-            set_err(err, errlen,
-                    "%s:%lu: piece %zu starts before the end of piece %zu (pieces must be in "
-                    "increasing order, interiors disjoint)",
-                    name, LINE(j + 1), j + 2, j + 1);
-            return EM_ERR_DOMAIN;
-        }
+        if (!linf && !hinf && mpq_cmp(ps->lo[j], ps->hi[j]) > 0)
+            return em_err(err, EM_ERR_DOMAIN, "%s:%lu: piece %zu: lo > hi", name, LINE(j),
+                          j + 1);
+        if (j + 1 < n && mpq_cmp(ps->lo[j + 1], ps->hi[j]) < 0)
+            return em_err(err, EM_ERR_DOMAIN,
+                          "%s:%lu: piece %zu starts before the end of piece %zu (pieces must "
+                          "be in increasing order, interiors disjoint)",
+                          name, LINE(j + 1), j + 2, j + 1);
     }
-    if (ps->lo_inf && mpq_sgn(ps->b[0]) <= 0) {
-        set_err(err, errlen,
-                "%s:%lu: piece 1 reaches -inf but its slope b is %s 0: the integral of "
-                "exp(c u) diverges (needs b > 0)",
-                name, LINE(0), mpq_sgn(ps->b[0]) == 0 ? "=" : "<");
-        return EM_ERR_DOMAIN;
-    }
-    if (ps->hi_inf && mpq_sgn(ps->b[n - 1]) >= 0) {
-        set_err(err, errlen,
-                "%s:%lu: piece %zu reaches +inf but its slope b is %s 0: the integral of "
-                "exp(c u) diverges (needs b < 0)",
-                name, LINE(n - 1), n, mpq_sgn(ps->b[n - 1]) == 0 ? "=" : ">");
-        return EM_ERR_DOMAIN;
-    }
-    if (n == 1 && ps->lo_inf && ps->hi_inf) {
-        set_err(err, errlen, "%s:%lu: a single linear piece over (-inf, +inf) has no finite integral",
-                name, LINE(0));
-        return EM_ERR_DOMAIN;
-    }
+    if (ps->lo_inf && mpq_sgn(ps->b[0]) <= 0)
+        return em_err(err, EM_ERR_DOMAIN,
+                      "%s:%lu: piece 1 reaches -inf but its slope b is %s 0: the integral of "
+                      "exp(c u) diverges (needs b > 0)",
+                      name, LINE(0), mpq_sgn(ps->b[0]) == 0 ? "=" : "<");
+    if (ps->hi_inf && mpq_sgn(ps->b[n - 1]) >= 0)
+        return em_err(err, EM_ERR_DOMAIN,
+                      "%s:%lu: piece %zu reaches +inf but its slope b is %s 0: the integral of "
+                      "exp(c u) diverges (needs b < 0)",
+                      name, LINE(n - 1), n, mpq_sgn(ps->b[n - 1]) == 0 ? "=" : ">");
+    if (n == 1 && ps->lo_inf && ps->hi_inf)
+        return em_err(err, EM_ERR_DOMAIN,
+                      "%s:%lu: a single linear piece over (-inf, +inf) has no finite integral",
+                      name, LINE(0));
     em_cont *C = cont_alloc(n, EM_CONT_PIECES, digits);
     if (!C)
-        return EM_ERR_NOMEM;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
     C->lo_inf = ps->lo_inf;
     C->hi_inf = ps->hi_inf;
-    set_c(C->c, eps, delta, variant);
+    mpq_set(C->c, P->c);
     int haveT = 0;
     mpq_t u;
     mpq_init(u);
@@ -379,21 +350,21 @@ int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, 
         int bad = (finite_lo(C, j) && mpq_cmp_si(C->tl[j], EM_CONT_MIN_EXPONENT, 1) < 0) ||
                   (finite_hi(C, j) && mpq_cmp_si(C->th[j], EM_CONT_MIN_EXPONENT, 1) < 0);
         if (bad) {
-            set_err(err, errlen,
-                    "%s:%lu: piece %zu: its density relative to the largest is below exp(%ld), "
-                    "outside MPFR's exponent range: the continuous oracle cannot decide "
-                    "anything about it (rescale the utilities, or use a finite scenario)",
-                    name, LINE(j), j + 1, (long)EM_CONT_MIN_EXPONENT);
             em_cont_free(C);
-            return EM_ERR_UNDECIDED;
+            return em_err(err, EM_ERR_UNDECIDED,
+                          "%s:%lu: piece %zu: its density relative to the largest is below "
+                          "exp(%ld), outside MPFR's exponent range: the continuous oracle "
+                          "cannot decide anything about it (rescale the utilities, or use a "
+                          "finite scenario)",
+                          name, LINE(j), j + 1, (long)EM_CONT_MIN_EXPONENT);
         }
     }
 #undef LINE
     finish_common(C);
     if (C->npos == 0) {
-        set_err(err, errlen, "%s: every piece has length 0: the total mass is 0", name);
         em_cont_free(C);
-        return EM_ERR_DOMAIN;
+        return em_err(err, EM_ERR_DOMAIN, "%s: every piece has length 0: the total mass is 0",
+                      name);
     }
     /* exponents enter the precision: |t| large needs more bits for exp's argument */
     long tb = 0;
@@ -409,29 +380,23 @@ int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, 
     return EM_OK;
 }
 
-int em_cont_new_atoms(size_t n, mpq_t *u, const unsigned char *excluded, mpq_t *m,
-                      const mpq_t eps, const mpq_t delta, int variant, int digits,
-                      em_cont **out, char *err, size_t errlen)
+static int new_atoms(const em_problem *P, int digits, em_cont **out, em_error *err)
 {
-    if (!u || !out || !eps || !delta)
-        return EM_ERR_NULL;
-    *out = NULL;
-    int st = check_params(eps, delta, variant, digits);
+    const size_t n = P->n;
+    const unsigned char *excluded = P->excluded;
+    mpq_t *m = P->measure;
+    int st = em_problem_check(P, err);
+    if (st == EM_OK)
+        st = check_params(P, digits, err);
     if (st != EM_OK)
         return st;
-    if (n == 0)
-        return EM_ERR_EMPTY;
-    if (n > EM_N_MAX)
-        return EM_ERR_TOO_MANY;
     for (size_t j = 0; m && j < n; j++)
-        if (mpq_sgn(m[j]) < 0) {
-            set_err(err, errlen, "candidate %zu: negative measure", j + 1);
-            return EM_ERR_DOMAIN;
-        }
+        if (mpq_sgn(m[j]) < 0)
+            return em_err(err, EM_ERR_DOMAIN, "candidate %zu: negative measure", j + 1);
     em_cont *C = cont_alloc(n, EM_CONT_ATOMS, digits);
     if (!C)
-        return EM_ERR_NOMEM;
-    set_c(C->c, eps, delta, variant);
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    mpq_set(C->c, P->c);
     int haveT = 0;
     mpq_t t;
     mpq_init(t);
@@ -445,8 +410,8 @@ int em_cont_new_atoms(size_t n, mpq_t *u, const unsigned char *excluded, mpq_t *
         C->zero[j] = C->excl[j] || mpq_sgn(C->len[j]) == 0;
         if (C->excl[j])
             continue;
-        mpq_set(C->a[j], u[j]);
-        mpq_mul(t, C->c, u[j]);
+        em_problem_get(P, j, C->a[j]);
+        mpq_mul(t, C->c, C->a[j]);
         if (!C->zero[j] && (!haveT || mpq_cmp(t, C->T) > 0)) {
             mpq_set(C->T, t);
             haveT = 1;
@@ -454,7 +419,7 @@ int em_cont_new_atoms(size_t n, mpq_t *u, const unsigned char *excluded, mpq_t *
     }
     for (size_t j = 0; j < n; j++)
         if (!C->excl[j]) {
-            mpq_mul(C->tl[j], C->c, u[j]);
+            mpq_mul(C->tl[j], C->c, C->a[j]);
             mpq_sub(C->tl[j], C->tl[j], C->T);
             mpq_set(C->th[j], C->tl[j]);
             mpq_set(C->ca[j], C->tl[j]);
@@ -462,19 +427,18 @@ int em_cont_new_atoms(size_t n, mpq_t *u, const unsigned char *excluded, mpq_t *
     mpq_clear(t);
     for (size_t j = 0; j < n; j++)
         if (!C->zero[j] && mpq_cmp_si(C->tl[j], EM_CONT_MIN_EXPONENT, 1) < 0) {
-            set_err(err, errlen,
-                    "candidate %zu: its weight relative to the largest is below exp(%ld), outside "
-                    "MPFR's exponent range: the weighted oracle cannot decide anything about it "
-                    "(without a measure column the finite oracle can)",
-                    j + 1, (long)EM_CONT_MIN_EXPONENT);
             em_cont_free(C);
-            return EM_ERR_UNDECIDED;
+            return em_err(err, EM_ERR_UNDECIDED,
+                          "candidate %zu: its weight relative to the largest is below "
+                          "exp(%ld), outside MPFR's exponent range: the weighted oracle "
+                          "cannot decide anything about it (without a measure column the "
+                          "finite oracle can)",
+                          j + 1, (long)EM_CONT_MIN_EXPONENT);
         }
     finish_common(C);
     if (C->npos == 0) {
-        set_err(err, errlen, "every candidate is excluded or has measure 0");
         em_cont_free(C);
-        return EM_ERR_ALL_EXCLUDED;
+        return em_err(err, EM_ERR_ALL_EXCLUDED, "every candidate is excluded or has measure 0");
     }
     long tb = 0;
     for (size_t j = 0; j < n; j++) {
@@ -485,6 +449,14 @@ int em_cont_new_atoms(size_t n, mpq_t *u, const unsigned char *excluded, mpq_t *
     add_exponent_bits(C, tb);
     *out = C;
     return EM_OK;
+}
+
+int em_cont_new(const em_problem *P, int digits, em_cont **out, em_error *err)
+{
+    if (!P || !out)
+        return em_err(err, EM_ERR_NULL, "em_cont_new: problem or out NULL");
+    *out = NULL;
+    return P->pieces ? new_pieces(P, digits, out, err) : new_atoms(P, digits, out, err);
 }
 
 int em_cont_kind(const em_cont *C) { return C->kind; }
@@ -503,7 +475,6 @@ void em_cont_coef(const em_cont *C, mpq_t c)
 {
     mpq_set(c, C->c);
 }
-
 
 void em_cont_piece(const em_cont *C, size_t j, mpq_t lo, mpq_t hi, int *lo_inf, int *hi_inf,
                    mpq_t a, mpq_t b)

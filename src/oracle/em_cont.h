@@ -35,6 +35,7 @@
 #include "num/em_pieces.h"
 #include "num/em_round.h"
 #include "oracle/em_exact.h"
+#include "oracle/em_problem.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,24 +51,18 @@ enum { EM_CONT_PIECES = 0, EM_CONT_ATOMS = 1 };
 
 typedef struct em_cont em_cont;
 
-/* Prepare a continuous law.  Checks, each with a message in err naming the piece by its
- * line ("NAME:LINE: ..."): pieces unsorted or overlapping (lo_j > hi_j, or lo_{j+1} <
- * hi_j), an infinite end whose integral diverges (-inf needs c b > 0 on the first piece,
- * +inf needs c b < 0 on the last), total mass 0 (every piece has lo = hi).
- * Errors: EM_ERR_NULL, EM_ERR_EMPTY, EM_ERR_TOO_MANY (> EM_PIECES_MAX),
- * EM_ERR_EPSILON, EM_ERR_SENSITIVITY, EM_ERR_VARIANT, EM_ERR_DOMAIN (the checks above,
- * digits outside [1, 1000]), EM_ERR_UNDECIDED (a weight below exp(EM_CONT_MIN_EXPONENT)),
- * EM_ERR_NOMEM. */
-int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, int variant,
-                       int digits, em_cont **out, char *err, size_t errlen);
-
-/* Prepare a weighted finite law: n candidates, utility u[j] (ignored where excluded[j];
- * excluded may be NULL), measure m[j] >= 0 (m may be NULL: all 1).  Errors as above, and
- * EM_ERR_DOMAIN for a negative measure, EM_ERR_ALL_EXCLUDED when every candidate is
- * excluded or has measure 0. */
-int em_cont_new_atoms(size_t n, mpq_t *u, const unsigned char *excluded, mpq_t *m,
-                      const mpq_t eps, const mpq_t delta, int variant, int digits,
-                      em_cont **out, char *err, size_t errlen);
+/* Prepare the law of the problem P (em_problem.h) with results of K = digits significant
+ * digits in [1, 1000]: continuous when P->pieces is set, else weighted finite (its
+ * candidates, excluded, and measure m_j >= 0, NULL: all 1).  Every failure has a message
+ * in err; pieces are named by their line ("NAME:LINE: ..."): unsorted or overlapping
+ * (lo_j > hi_j, or lo_{j+1} < hi_j), an infinite end whose integral diverges (-inf needs
+ * c b > 0 on the first piece, +inf needs c b < 0 on the last), total mass 0 (every piece
+ * has lo = hi).  Errors: EM_ERR_NULL, EM_ERR_EMPTY, EM_ERR_TOO_MANY (> EM_PIECES_MAX
+ * pieces, > EM_N_MAX candidates), EM_ERR_EPSILON, EM_ERR_SENSITIVITY, EM_ERR_VARIANT,
+ * EM_ERR_DOMAIN (the checks above, a negative measure, digits), EM_ERR_ALL_EXCLUDED (every
+ * candidate excluded or of measure 0), EM_ERR_UNDECIDED (a weight below
+ * exp(EM_CONT_MIN_EXPONENT)), EM_ERR_NOMEM. */
+int em_cont_new(const em_problem *P, int digits, em_cont **out, em_error *err);
 
 void em_cont_free(em_cont *C);
 

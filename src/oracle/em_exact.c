@@ -12,10 +12,13 @@
 #include <mpfr.h>
 
 #include "em_base.h"
+#include "base/em_error.h"
 #include "core/em_exact_select.h"
 #include "core/em_params.h"
 #include "num/em_bounds.h"
+#include "num/em_rational.h"
 #include "oracle/em_exponents.h"
+#include "oracle/em_problem.h"
 #include "oracle/em_wbound.h"
 
 #define MAX_LEVELS 16
@@ -143,12 +146,12 @@ struct xlevel {
     unsigned long clock;
 };
 
-/* The MPFR side: created by em_exact_new / em_exact_new_src at construction, and by
+/* The MPFR side: created by em_exact_new at construction, and by
  * em_exact_new_d only on the first draw still undecided after 63 bits (slow_path), or at
  * construction when its cheap bounds are too wide. */
 struct xmp {
     size_t n;
-    em_usrc src;             /* utilities; t_j = c (u_j - umax) when needed */
+    em_utility_reader src;   /* utilities; t_j = c (u_j - umax) when needed */
     unsigned char *cls;      /* the sampler's */
     uint64_t *lo64, *hi64;   /* the sampler's: written by level 0 only when asked */
     em_exact_stats *st;      /* the sampler's */
@@ -177,7 +180,7 @@ struct xmp {
 struct em_exact {
     size_t n;
     int variant;
-    em_usrc src;             /* utilities (em_exact_new_d: a reader over ud) */
+    em_utility_reader src;   /* utilities (em_exact_new_d: a reader over ud) */
     mpq_t *own;              /* em_exact_new's copy (src reads it) */
     double *ud;              /* em_exact_new_d's copy (excluded: -inf) */
     double eps_d, delta_d;   /* em_exact_new_d's */
@@ -585,11 +588,10 @@ static int mp_level0(struct xmp *m, int words)
     return st;
 }
 
-/* The MPFR side of s: classes, exponents, and level 0 at p0 (written into lo64 / hi64
- * when words = 1; not computed when words < 0).  EM_OK, EM_ERR_NOMEM, or
- * em_exponents_src's error. */
-static int mp_setup(em_exact *s, const unsigned char *excluded, const mpq_t eps,
-                    const mpq_t delta, int words)
+/* The MPFR side of s for the problem P: classes, exponents, and level 0 at p0 (written
+ * into lo64 / hi64 when words = 1; not computed when words < 0).  EM_OK, EM_ERR_NOMEM, or
+ * em_exponents_classes's error. */
+static int mp_setup(em_exact *s, const em_problem *P, int words)
 {
     const size_t n = s->n;
     em_mpfr_widest_range();
@@ -620,8 +622,8 @@ static int mp_setup(em_exact *s, const unsigned char *excluded, const mpq_t eps,
         return EM_ERR_NOMEM;
     }
     size_t cnt;
-    int st = em_exponents_src(n, &m->src, excluded, eps, delta, s->variant, m->c, m->umax,
-                              m->cls, &cnt);
+    mpq_set(m->c, P->c);
+    int st = em_exponents_classes(P, &m->src, m->umax, m->cls, &cnt);
     if (st != EM_OK) {
         mp_free(m);
         return st;
@@ -661,9 +663,10 @@ static em_exact *exact_alloc(size_t n, size_t extra)
 
 static int cheap_bounds_q(em_exact *s);
 
-static int exact_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned char *excluded,
-                      const mpq_t eps, const mpq_t delta, int variant, em_exact **out)
+static int exact_init(const em_problem *P, const em_utility_reader *src, mpq_t *own,
+                      em_exact **out)
 {
+    const size_t n = P->n;
     em_exact *s = exact_alloc(n, 0);
     if (!s) {
         if (own) {
@@ -675,8 +678,8 @@ static int exact_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned c
     }
     s->src = *src;
     s->own = own;
-    s->variant = variant;
-    int st = mp_setup(s, excluded, eps, delta, -1);
+    s->variant = P->variant;
+    int st = mp_setup(s, P, -1);
     if (st == EM_OK && !cheap_bounds_q(s))
         st = mp_level0(s->mp, 1);
     if (st != EM_OK) {
@@ -687,36 +690,33 @@ static int exact_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned c
     return EM_OK;
 }
 
-int em_exact_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                 const mpq_t delta, int variant, em_exact **out)
+int em_exact_new(const em_problem *P, em_exact **out, em_error *err)
 {
     if (!out)
-        return EM_ERR_NULL;
-    int st = em_exponents_check(n, u, eps, delta, variant);
+        return em_err(err, EM_ERR_NULL, "em_exact_new: out is NULL");
+    int st = em_problem_check(P, err);
     if (st != EM_OK)
         return st;
-    mpq_t *own = em_q_array_copy(n, u, excluded);
-    if (!own)
-        return EM_ERR_NOMEM;
-    em_usrc src = {em_usrc_array_get, own};
-    return exact_init(n, &src, own, excluded, eps, delta, variant, out);
-}
-
-int em_exact_new_src(size_t n, const em_usrc *src, const unsigned char *excluded,
-                     const mpq_t eps, const mpq_t delta, int variant, em_exact **out)
-{
-    if (!out || !src || !src->get)
-        return EM_ERR_NULL;
-    int st = em_exponents_check(n, (mpq_t *)src, eps, delta, variant); /* src: not NULL */
+    if (P->reader.get) {
+        st = exact_init(P, &P->reader, NULL, out);
+    } else if (P->u) {
+        mpq_t *own = em_q_array_copy(P);
+        if (!own)
+            return em_err(err, EM_ERR_NOMEM, "out of memory");
+        em_utility_reader src = {em_utility_array_get, own};
+        st = exact_init(P, &src, own, out);
+    } else {
+        return em_exact_new_d(P, out, err);
+    }
     if (st != EM_OK)
-        return st;
-    return exact_init(n, src, NULL, excluded, eps, delta, variant, out);
+        return em_err(err, st, "%s", em_strerror(st));
+    return EM_OK;
 }
 
 /* ------------------------------------------------- double inputs: cheap bounds */
 
 /* u_i of em_exact_new_d's copy, exactly (a double is a dyadic rational) */
-static void usrc_double_get(const void *ctx, size_t i, mpq_t q)
+static void double_get(const void *ctx, size_t i, mpq_t q)
 {
     mpq_set_d(q, ((const double *)ctx)[i]);
 }
@@ -1081,7 +1081,7 @@ static int cheap_bounds_q(em_exact *s)
     if (!(clo > 0.0))
         clo = 0.0;
     const uint64_t one_w = ((uint64_t)55 << 56) | ((uint64_t)1 << 55); /* 1 = 2^55 2^-55 */
-    mpq_t *own = s->src.get == em_usrc_array_get ? (mpq_t *)s->src.ctx : NULL;
+    mpq_t *own = s->src.get == em_utility_array_get ? (mpq_t *)s->src.ctx : NULL;
     const double xcut = wcut(P);
     const em_wb_poly pc = em_wb_poly_init();
     wsum z = {0, 0, 0, 0, 0, 0.0};
@@ -1132,7 +1132,15 @@ static int mp_setup_d(em_exact *s, int words)
     mpq_inits(qe, qd, (mpq_ptr)0);
     mpq_set_d(qe, s->eps_d);
     mpq_set_d(qd, s->delta_d);
-    int st = mp_setup(s, ex, qe, qd, words);
+    em_problem P;
+    em_problem_init(&P);
+    int st = em_problem_params(&P, qe, qd, s->variant, NULL);
+    P.n = s->n;
+    P.ud = s->ud;
+    P.excluded = ex;
+    if (st == EM_OK)
+        st = mp_setup(s, &P, words);
+    em_problem_clear(&P);
     mpq_clears(qe, qd, (mpq_ptr)0);
     free(ex);
     return st;
@@ -1191,36 +1199,36 @@ static int umax_d(size_t n, const double *u, const unsigned char *excluded, doub
     return EM_OK;
 }
 
-int em_exact_new_d(size_t n, const double *u, const unsigned char *excluded, double eps,
-                   double delta, int variant, em_exact **out)
+int em_exact_new_d(const em_problem *P, em_exact **out, em_error *err)
 {
-    if (!out || !u)
-        return EM_ERR_NULL;
-    if (n == 0)
-        return EM_ERR_EMPTY;
-    if (n > EM_N_MAX)
-        return EM_ERR_TOO_MANY;
-    int st = em_check_params(eps, delta, variant);
+    if (!out || !P || !P->ud)
+        return em_err(err, EM_ERR_NULL, "em_exact_new_d: out or the doubles NULL");
+    int st = em_problem_check(P, err);
     if (st != EM_OK)
         return st;
+    const size_t n = P->n;
+    double eps = mpq_get_d(P->eps), delta = mpq_get_d(P->delta);
+    if (!em_q_is_d(P->eps, eps) || !em_q_is_d(P->delta, delta))
+        return em_err(err, EM_ERR_DOMAIN, "em_exact_new_d: epsilon or the sensitivity is "
+                      "not a double");
     double umax;
-    st = umax_d(n, u, excluded, &umax);
+    st = umax_d(n, P->ud, P->excluded, &umax);
     if (st != EM_OK)
-        return st;
+        return em_err(err, st, "%s", em_strerror(st));
     em_exact *s = exact_alloc(n, n * sizeof(double));
     if (!s)
-        return EM_ERR_NOMEM;
-    s->variant = variant;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    s->variant = P->variant;
     s->eps_d = eps;
     s->delta_d = delta;
     s->ud = (double *)(s->hi64 + n + 1);
-    s->src.get = usrc_double_get;
+    s->src.get = double_get;
     s->src.ctx = s->ud;
-    if (!cheap_bounds(s, u, excluded, umax)) {
+    if (!cheap_bounds(s, P->ud, P->excluded, umax)) {
         st = mp_setup_d(s, 1);
         if (st != EM_OK) {
             em_exact_free(s);
-            return st;
+            return em_err(err, st, "%s", em_strerror(st));
         }
     }
     *out = s;

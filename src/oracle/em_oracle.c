@@ -27,12 +27,14 @@
 #include <mpfr.h>
 
 #include "em_base.h"
+#include "base/em_error.h"
 #include "num/em_bounds.h"
 #include "num/em_dec10.h"
 #include "num/em_format.h"
 #include "num/em_rational.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_exponents.h"
+#include "oracle/em_problem.h"
 
 #define MAX_LEVELS 18          /* precision doubles per level: p0 * 2^17 > MAX_PREC */
 #define MAX_PREC (1L << 20)    /* the documented limit (EM_ERR_UNDECIDED beyond it) */
@@ -61,7 +63,7 @@ struct level {
 struct em_oracle {
     size_t n;
     int K;
-    em_usrc src;             /* the utilities; t_i = c (u_i - umax) is computed when needed */
+    em_utility_reader src;   /* the utilities; t_i = c (u_i - umax) is computed when needed */
     mpq_t *own;              /* em_oracle_new's copy of the utilities (src reads it) */
     mpq_t c, umax;
     mpq_t tq;                /* the current t_i */
@@ -286,10 +288,10 @@ static mpfr_srcptr tab_exp_lo(const em_oracle *o, mpfr_t *tab, unsigned long m, 
 
 /* ------------------------------------------------------------ construction */
 
-static int oracle_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned char *excluded,
-                       const mpq_t eps, const mpq_t delta, int variant, int digits,
-                       em_oracle **out)
+static int oracle_init(const em_problem *P, const em_utility_reader *src, mpq_t *own,
+                       int digits, em_oracle **out)
 {
+    const size_t n = P->n;
     em_oracle *o = calloc(1, sizeof *o);
     if (!o) {
         if (own) {
@@ -324,7 +326,8 @@ static int oracle_init(size_t n, const em_usrc *src, mpq_t *own, const unsigned 
         return EM_ERR_NOMEM;
     }
     size_t live;
-    int st = em_exponents_src(n, src, excluded, eps, delta, variant, o->c, o->umax, o->cls, &live);
+    mpq_set(o->c, P->c);
+    int st = em_exponents_classes(P, src, o->umax, o->cls, &live);
     if (st != EM_OK) {
         em_oracle_free(o);
         return st;
@@ -388,35 +391,28 @@ static mpq_ptr t_of(em_oracle *o, size_t i)
     return o->tq;
 }
 
-int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                  const mpq_t delta, int variant, int digits, em_oracle **out)
+int em_oracle_new(const em_problem *P, int digits, em_oracle **out, em_error *err)
 {
     if (!out)
-        return EM_ERR_NULL;
-    int st = em_exponents_check(n, u, eps, delta, variant);
+        return em_err(err, EM_ERR_NULL, "em_oracle_new: out is NULL");
+    int st = em_problem_check(P, err);
     if (st != EM_OK)
         return st;
     if (digits < 1 || digits > EM_ROUND_MAX_DIGITS)
-        return EM_ERR_DOMAIN;
-    mpq_t *own = em_q_array_copy(n, u, excluded);
-    if (!own)
-        return EM_ERR_NOMEM;
-    em_usrc src = {em_usrc_array_get, own};
-    return oracle_init(n, &src, own, excluded, eps, delta, variant, digits, out);
-}
-
-int em_oracle_new_src(size_t n, const em_usrc *src, const unsigned char *excluded,
-                      const mpq_t eps, const mpq_t delta, int variant, int digits,
-                      em_oracle **out)
-{
-    if (!out || !src || !src->get)
-        return EM_ERR_NULL;
-    int st = em_exponents_check(n, (mpq_t *)src, eps, delta, variant); /* src: not NULL */
+        return em_err(err, EM_ERR_DOMAIN, "digits %d: expected 1 to %d", digits,
+                      EM_ROUND_MAX_DIGITS);
+    if (P->reader.get) {
+        st = oracle_init(P, &P->reader, NULL, digits, out);
+    } else {
+        mpq_t *own = em_q_array_copy(P);
+        if (!own)
+            return em_err(err, EM_ERR_NOMEM, "out of memory");
+        em_utility_reader src = {em_utility_array_get, own};
+        st = oracle_init(P, &src, own, digits, out);
+    }
     if (st != EM_OK)
-        return st;
-    if (digits < 1 || digits > EM_ROUND_MAX_DIGITS)
-        return EM_ERR_DOMAIN;
-    return oracle_init(n, src, NULL, excluded, eps, delta, variant, digits, out);
+        return em_err(err, st, "%s", em_strerror(st));
+    return EM_OK;
 }
 
 static void level_clear(struct level *L)
@@ -1206,7 +1202,12 @@ static int exact_fallback(em_oracle *o, size_t i, em_oracle_cand *c)
             if (o->cls[j] == CL_OTHER)
                 em_exponent_t(&o->src, j, o->c, o->umax, t[j]);
         }
-        st = em_cont_new_atoms(o->n, t, ex, NULL, two, one, EM_STANDARD, o->K, &o->exact, NULL, 0);
+        em_problem W; /* utilities t_j, c = 2 / (2 * 1) = 1 */
+        em_problem_init(&W);
+        st = em_problem_finite(&W, o->n, t, ex, two, one, EM_STANDARD, NULL);
+        if (st == EM_OK)
+            st = em_cont_new(&W, o->K, &o->exact, NULL);
+        em_problem_clear(&W);
         for (size_t j = 0; j < o->n; j++)
             mpq_clear(t[j]);
         free(t);
@@ -1319,14 +1320,13 @@ int em_oracle_get(em_oracle *o, size_t i, em_oracle_cand *c)
     return st;
 }
 
-int em_oracle_doubles(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                      const mpq_t delta, int variant, double *p, double *logp)
+int em_oracle_doubles(const em_problem *P, double *p, double *logp, em_error *err)
 {
     em_oracle *o;
-    int st = em_oracle_new(n, u, excluded, eps, delta, variant, 17, &o);
+    int st = em_oracle_new(P, 17, &o, err);
     if (st)
         return st;
-    for (size_t i = 0; i < n && !st; i++) {
+    for (size_t i = 0; i < P->n && !st; i++) {
         em_oracle_cand c;
         st = em_oracle_get(o, i, &c);
         if (!st) {
@@ -1335,5 +1335,7 @@ int em_oracle_doubles(size_t n, mpq_t *u, const unsigned char *excluded, const m
         }
     }
     em_oracle_free(o);
+    if (st)
+        return em_err(err, st, "%s", em_strerror(st));
     return st;
 }

@@ -11,6 +11,7 @@
 #include <mpfr.h>
 
 #include "em_base.h"
+#include "base/em_error.h"
 #include "core/em_exact_select.h"
 #include "num/em_bounds.h"
 #include "num/em_format.h"
@@ -18,6 +19,7 @@
 #include "oracle/em_exact.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_oracle.h"
+#include "oracle/em_problem.h"
 
 #define FIX_BITS 63
 #define FIRST_BITS 2
@@ -48,18 +50,18 @@ static void exp_bounds(mpfr_t lo, mpfr_t hi, const mpq_t t, mpfr_t tmp)
         mpfr_set_ui(hi, 1, MPFR_RNDN);
 }
 
-int em_pf_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-              const mpq_t delta, int variant, em_pf **out)
+int em_pf_new(const em_problem *P, em_pf **out, em_error *err)
 {
     if (!out)
-        return EM_ERR_NULL;
-    int st = em_exponents_check(n, u, eps, delta, variant);
+        return em_err(err, EM_ERR_NULL, "em_pf_new: out is NULL");
+    int st = em_problem_check(P, err);
     if (st != EM_OK)
         return st;
+    const size_t n = P->n;
     em_mpfr_widest_range();
     em_pf *s = calloc(1, sizeof *s);
     if (!s)
-        return EM_ERR_NOMEM;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
     s->n = n;
     s->uniform = em_bits_uniform_below;
     mpz_init(s->a);
@@ -70,12 +72,12 @@ int em_pf_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps
     s->ehi = malloc(n * sizeof *s->ehi);
     if (!s->base || !s->order || !s->elo || !s->ehi) {
         em_pf_free(s);
-        return EM_ERR_NOMEM;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
-    st = em_exponents_new(n, u, excluded, eps, delta, variant, &s->t, &s->cls, &s->m);
+    st = em_exponents_new(P, &s->t, &s->cls, &s->m);
     if (st != EM_OK) {
         em_pf_free(s);
-        return st;
+        return em_err(err, st, "%s", em_strerror(st));
     }
     mpfr_t lo, hi, tmp;
     mpfr_inits2(192, lo, hi, tmp, (mpfr_ptr)0);
@@ -214,12 +216,12 @@ int em_pf_sample(em_pf *s, em_bits *b, size_t *out)
 
 /* ------------------------------------------------------------------ pmf */
 
-int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                     const mpq_t delta, int variant, mpfr_prec_t prec, mpfr_t *Plo, mpfr_t *Phi)
+int em_pf_pmf_bounds(const em_problem *P, mpfr_prec_t prec, mpfr_t *Plo, mpfr_t *Phi)
 {
-    int st = em_exponents_check(n, u, eps, delta, variant);
+    int st = em_problem_check(P, NULL);
     if (st != EM_OK)
         return st;
+    const size_t n = P->n;
     if (!Plo || !Phi)
         return EM_ERR_NULL;
     if (n > EM_PF_PMF_MAX_N)
@@ -228,7 +230,7 @@ int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mp
     mpq_t *t;
     unsigned char *cls;
     size_t m;
-    st = em_exponents_new(n, u, excluded, eps, delta, variant, &t, &cls, &m);
+    st = em_exponents_new(P, &t, &cls, &m);
     if (st != EM_OK)
         return st;
     /* intervals: p_j, q_j = 1 - p_j; E_k = e_k(q over all non-excluded), G_k = e_k(q
@@ -324,12 +326,12 @@ int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mp
     return st;
 }
 
-int em_pf_pmf(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-              const mpq_t delta, int variant, double *p, int digits, char **dec)
+int em_pf_pmf(const em_problem *P, double *p, int digits, char **dec)
 {
-    int st = em_exponents_check(n, u, eps, delta, variant);
+    int st = em_problem_check(P, NULL);
     if (st != EM_OK)
         return st;
+    const size_t n = P->n;
     if (n > EM_PF_PMF_MAX_N)
         return EM_ERR_TOO_MANY;
     if (digits < 0 || digits > EM_ROUND_MAX_DIGITS)
@@ -360,7 +362,7 @@ int em_pf_pmf(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps
             mpfr_set_prec(lo[i], prec);
             mpfr_set_prec(hi[i], prec);
         }
-        st = em_pf_pmf_bounds(n, u, excluded, eps, delta, variant, prec, lo, hi);
+        st = em_pf_pmf_bounds(P, prec, lo, hi);
         if (st != EM_OK)
             break;
         for (size_t i = 0; i < n && st == EM_OK; i++)
