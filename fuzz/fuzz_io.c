@@ -15,6 +15,7 @@
 
 #include "em_base.h"
 #include "io/em_label.h"
+#include "io/em_text.h"
 #include "io/em_probsfile.h"
 #include "io/em_samples.h"
 

@@ -20,6 +20,7 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "io/em_scenario.h"
+#include "io/em_text.h"
 #include "expmech.h"
 #include "num/em_format.h"
 #include "oracle/em_oracle.h"

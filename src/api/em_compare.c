@@ -6,6 +6,7 @@
 #include "io/em_cdf_file.h"
 #include "io/em_probsfile.h"
 #include "judge/em_cdfcmp.h"
+#include "num/em_format.h"
 #include "num/em_rational.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
@@ -139,11 +140,6 @@ static int exact_new(em_mech *m, exact *E, em_error *err)
     return EM_OK;
 }
 
-static int near_one(const char *d)
-{
-    return d[0] == '1' && strspn(d + 1, ".0") == strlen(d + 1);
-}
-
 static int exact_get(const em_mech *m, exact *E, size_t i, em_oracle_cand *c, em_error *err)
 {
     if (E->o) {
@@ -157,13 +153,13 @@ static int exact_get(const em_mech *m, exact *E, size_t i, em_oracle_cand *c, em
         int ex = (E->mflags[i] & EM_CV_EXACT) != 0;
         c->flags = ex && !strcmp(E->dec[i], "0")   ? EM_OF_ZERO
                    : ex && !strcmp(E->dec[i], "1") ? EM_OF_ONE
-                   : near_one(E->dec[i])           ? EM_OF_NEAR_ONE
+                   : em_format_is_one(E->dec[i])           ? EM_OF_NEAR_ONE
                                                    : 0;
     } else {
         /* em_pf_pmf: "0" only when excluded */
         c->flags = m->scn->sc.excluded[i] ? EM_OF_ZERO
                    : E->positive == 1     ? EM_OF_ONE
-                   : near_one(E->dec[i])  ? EM_OF_NEAR_ONE
+                   : em_format_is_one(E->dec[i])  ? EM_OF_NEAR_ONE
                                           : 0;
     }
     return EM_OK;

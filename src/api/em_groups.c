@@ -20,6 +20,7 @@
 #include "io/em_data.h"
 #include "num/em_format.h"
 #include "num/em_rational.h"
+#include "num/em_round.h"
 #include "oracle/em_oracle.h"
 #include "em_groups.h"
 
@@ -379,67 +380,6 @@ static int run_group(em_groups *g, size_t j, const em_groups_opts *o, const char
     return st != EM_OK ? st : em_utility(*m, u, err);
 }
 
-/* q > 0 correctly rounded to K significant digits (to nearest, ties to even), in the
-   oracle's style; a value below 1 that rounds to 1 is K nines (em_law.h).  malloc'd. */
-static char *round_k(const mpq_t q, int K)
-{
-    mpz_t e, n, p10;
-    mpz_inits(e, n, p10, (mpz_ptr)0);
-    long x = (long)mpz_sizeinbase(mpq_numref(q), 10) - (long)mpz_sizeinbase(mpq_denref(q), 10);
-    mpq_t v;
-    mpq_init(v);
-    for (;;) { /* 10^(x-1) <= q < 10^x */
-        mpz_ui_pow_ui(p10, 10, (unsigned long)labs(x - 1));
-        mpq_set_z(v, p10);
-        if (x - 1 < 0)
-            mpq_inv(v, v);
-        if (mpq_cmp(q, v) < 0) {
-            x--;
-            continue;
-        }
-        mpz_mul_ui(mpq_numref(v), mpq_numref(v), 10);
-        mpq_canonicalize(v);
-        if (mpq_cmp(q, v) >= 0) {
-            x++;
-            continue;
-        }
-        break;
-    }
-    /* n = round(q 10^(K - x)) */
-    long sh = K - x;
-    mpz_ui_pow_ui(p10, 10, (unsigned long)labs(sh));
-    mpq_set(v, q);
-    if (sh >= 0)
-        mpz_mul(mpq_numref(v), mpq_numref(v), p10);
-    else
-        mpz_mul(mpq_denref(v), mpq_denref(v), p10);
-    mpq_canonicalize(v);
-    mpz_t rem;
-    mpz_init(rem);
-    mpz_fdiv_qr(n, rem, mpq_numref(v), mpq_denref(v));
-    mpz_mul_2exp(rem, rem, 1);
-    int c = mpz_cmp(rem, mpq_denref(v));
-    if (c > 0 || (c == 0 && mpz_odd_p(n)))
-        mpz_add_ui(n, n, 1);
-    mpz_ui_pow_ui(p10, 10, (unsigned long)K);
-    if (mpz_cmp(n, p10) == 0) {
-        mpz_divexact_ui(n, n, 10);
-        x++;
-    }
-    int near_one = x == 1 && mpq_cmp_ui(q, 1, 1) < 0;
-    if (near_one) { /* K nines, 0.99...9 */
-        mpz_sub_ui(n, p10, 1);
-        x = 0;
-    }
-    mpz_set_si(e, x);
-    char *d = mpz_get_str(NULL, 10, n);
-    char *out = d ? em_format_decimal(0, d, e) : NULL;
-    free(d);
-    mpz_clears(e, n, p10, rem, (mpz_ptr)0);
-    mpq_clear(v);
-    return out;
-}
-
 /* A probability as the library writes it ("0.25", "1.5e-78000") into q: 0 when q is its
    value, 1 when it is below 10^-EXP_MAX (q is then that bound), -1 when unreadable.  The
    exact parser stops at exponents of 10^4; these decimals have up to 1000 digits and an
@@ -515,53 +455,76 @@ static int q_interval(em_groups *g, size_t j, const em_groups_opts *o, const cha
     return st;
 }
 
-/* max_j P_j - min_j P_j = max_j Q_j - min_j Q_j (Q = 1 - P) by Ziv's strategy: every Q_j
-   from probabilities to D digits, the difference's interval [max lo - min hi, max hi -
-   min lo]; decided when both ends round alike (K digits and double); else D doubled, up
-   to the oracle's 1000 digits. */
+/* The gap max_j P_j - min_j P_j = max_j Q_j - min_j Q_j (Q = 1 - P), known by its bounds:
+ * every Q_j from probabilities to D digits, the difference's interval [max lo - min hi,
+ * max hi - min lo], with D = prec / 4 (K + 8 digits first, doubled by em_round) up to the
+ * oracle's 1000 digits. */
+struct gap {
+    em_groups *g;
+    const em_groups_opts *o;
+    char **eps;
+    int lastD;              /* the digits of the last bounds, 0 before */
+    em_error *err;
+};
+
+static int gap_bounds(void *ctx, mpfr_prec_t prec, mpfr_t glo, mpfr_t ghi)
+{
+    struct gap *G = ctx;
+    long D = prec / 4;
+    if (D > EM_ROUND_MAX_DIGITS) {
+        if (G->lastD == EM_ROUND_MAX_DIGITS)
+            return EM_ERR_UNDECIDED;
+        D = EM_ROUND_MAX_DIGITS;
+    }
+    G->lastD = (int)D;
+    mpq_t lo, hi, a[4]; /* max lo, max hi, min lo, min hi */
+    mpq_inits(lo, hi, a[0], a[1], a[2], a[3], (mpq_ptr)0);
+    int st = EM_OK;
+    for (size_t j = 0; j < G->g->k && st == EM_OK; j++) {
+        st = q_interval(G->g, j, G->o, G->eps[j], (int)D, lo, hi, G->err);
+        if (st == EM_OK && (j == 0 || mpq_cmp(lo, a[0]) > 0))
+            mpq_set(a[0], lo);
+        if (st == EM_OK && (j == 0 || mpq_cmp(hi, a[1]) > 0))
+            mpq_set(a[1], hi);
+        if (st == EM_OK && (j == 0 || mpq_cmp(lo, a[2]) < 0))
+            mpq_set(a[2], lo);
+        if (st == EM_OK && (j == 0 || mpq_cmp(hi, a[3]) < 0))
+            mpq_set(a[3], hi);
+    }
+    if (st == EM_OK) {
+        mpq_sub(lo, a[0], a[3]);
+        mpq_sub(hi, a[1], a[2]);
+        mpfr_set_q(glo, lo, MPFR_RNDD);
+        mpfr_set_q(ghi, hi, MPFR_RNDU);
+    }
+    mpq_clears(lo, hi, a[0], a[1], a[2], a[3], (mpq_ptr)0);
+    return st;
+}
+
+/* The gap correctly rounded to K digits and to double by em_round (a gap below 1 that
+ * rounds to 1 is K nines, as em_law.h writes probabilities). */
 static int gap_decide(em_groups *g, const em_groups_opts *o, char **eps, int K,
                       em_groups_report *r, em_error *err)
 {
-    mpq_t lo, hi, a[4]; /* max lo, max hi, min lo, min hi */
-    mpq_inits(lo, hi, a[0], a[1], a[2], a[3], (mpq_ptr)0);
-    int st = EM_OK, done = 0;
-    for (int D = K + 8 < EM_ROUND_MAX_DIGITS ? K + 8 : EM_ROUND_MAX_DIGITS; !done && st == EM_OK;
-         D = D == EM_ROUND_MAX_DIGITS ? 0 : 2 * D < EM_ROUND_MAX_DIGITS ? 2 * D : EM_ROUND_MAX_DIGITS) {
-        if (D == 0) {
-            st = em_err(err, EM_ERR_UNDECIDED, "the gap between the groups is not decided at %d "
-                        "digits", EM_ROUND_MAX_DIGITS);
-            break;
-        }
-        for (size_t j = 0; j < g->k && st == EM_OK; j++) {
-            st = q_interval(g, j, o, eps[j], D, lo, hi, err);
-            if (st == EM_OK && (j == 0 || mpq_cmp(lo, a[0]) > 0))
-                mpq_set(a[0], lo);
-            if (st == EM_OK && (j == 0 || mpq_cmp(hi, a[1]) > 0))
-                mpq_set(a[1], hi);
-            if (st == EM_OK && (j == 0 || mpq_cmp(lo, a[2]) < 0))
-                mpq_set(a[2], lo);
-            if (st == EM_OK && (j == 0 || mpq_cmp(hi, a[3]) < 0))
-                mpq_set(a[3], hi);
-        }
-        if (st != EM_OK)
-            break;
-        mpq_sub(lo, a[0], a[3]);
-        mpq_sub(hi, a[1], a[2]);
-        if (mpq_sgn(lo) <= 0)
-            continue;
-        char *x = round_k(lo, K), *y = round_k(hi, K);
-        if (!x || !y)
-            st = em_err(err, EM_ERR_NOMEM, "out of memory");
-        else if (!strcmp(x, y) && em_q_get_d(lo, NULL) == em_q_get_d(hi, NULL)) {
-            r->gap = x;
-            x = NULL;
-            r->gap_d = em_q_get_d(lo, NULL);
-            done = 1;
-        }
-        free(x);
-        free(y);
+    struct gap G = {g, o, eps, 0, err};
+    em_rval v = {gap_bounds, NULL, &G};
+    em_cval c;
+    em_cval_init(&c);
+    int D0 = K + 8 < EM_ROUND_MAX_DIGITS ? K + 8 : EM_ROUND_MAX_DIGITS;
+    int st = em_round(&v, K, (mpfr_prec_t)4 * D0, &c);
+    if (st == EM_OK)
+        st = em_cval_below_one(&c, K);
+    if (st == EM_OK) {
+        r->gap = c.str;
+        c.str = NULL;
+        r->gap_d = c.d;
+    } else if (st == EM_ERR_UNDECIDED) {
+        em_err(err, st, "the gap between the groups is not decided at %d digits",
+               EM_ROUND_MAX_DIGITS);
+    } else if (st == EM_ERR_NOMEM) {
+        em_err(err, st, "out of memory");
     }
-    mpq_clears(lo, hi, a[0], a[1], a[2], a[3], (mpq_ptr)0);
+    em_cval_clear(&c);
     return st;
 }
 

@@ -2,6 +2,7 @@
 #include "api/em_judge_priv.h"
 #include "base/em_error.h"
 #include "io/em_scenario.h"
+#include "io/em_text.h"
 #include "oracle/em_pf.h"
 
 #include <errno.h>

@@ -18,8 +18,10 @@
 #include "core/em_select.h"
 #include "core/em_uniform.h"
 #include "io/em_label.h"
+#include "num/em_bounds.h"
 #include "num/em_format.h"
 #include "num/em_rational.h"
+#include "num/em_round.h"
 #include "oracle/em_accuracy.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_exact.h"
@@ -155,26 +157,29 @@ static int parse_num(const char *text, mpq_t q, em_error *err)
 
 /* ---------------------------------------------------------- permute-and-flip */
 
-#define PF_MAX_PREC (1L << 20) /* em_pf_pmf's limit */
+/* log P_i of permute-and-flip, from its pmf's bounds at rising precision */
+struct pf_log {
+    const em_scenario *sc;
+    em_pf_bounds *B;
+    size_t i;
+};
 
-/* "1", "1.", "1.000..." (and no exponent): the K-digit rounding is exactly 1 */
-static int dec_is_one(const char *s)
+/* llo <= log P_i <= lhi; [-inf, inf] while the pmf's bounds cannot give them yet (P's
+ * lower bound still 0, or the others' sum not yet below 1); EM_ERR_UNDECIDED below MPFR's
+ * range, where no precision helps. */
+static int pf_log_bounds(void *ctx, mpfr_prec_t prec, mpfr_t llo, mpfr_t lhi)
 {
-    if (s[0] != '1')
-        return 0;
-    const char *p = s + 1;
-    if (*p == '.')
-        p++;
-    while (*p == '0')
-        p++;
-    return *p == 0;
-}
-
-/* Bounds llo <= log P_i <= lhi from the pmf's bounds; 0 when they cannot be taken yet. */
-static int pf_log_bounds(const em_scenario *sc, size_t i, mpfr_t *lo, mpfr_t *hi, mpfr_t llo,
-                         mpfr_t lhi)
-{
-    if (mpfr_cmp_d(lo[i], 0.5) > 0) {
+    const struct pf_log *v = ctx;
+    const em_scenario *sc = v->sc;
+    const size_t i = v->i;
+    mpfr_t *lo, *hi;
+    int st = em_pf_bounds_at(v->B, prec, &lo, &hi);
+    if (st != EM_OK)
+        return st;
+    if (em_bounds_below_range(lo[i], hi[i]))
+        return EM_ERR_UNDECIDED;
+    int ok = mpfr_sgn(lo[i]) > 0;
+    if (ok && mpfr_cmp_d(lo[i], 0.5) > 0) {
         /* P > 1/2: log P = log1p(-(sum of the others)), the pmf summing to 1 exactly; the
          * others' bounds are tight relatively, so log P = -1e-9e7 is decided where log of
          * P's own interval never could be */
@@ -185,105 +190,59 @@ static int pf_log_bounds(const em_scenario *sc, size_t i, mpfr_t *lo, mpfr_t *hi
                 mpfr_add(llo, llo, lo[j], MPFR_RNDD);
                 mpfr_add(lhi, lhi, hi[j], MPFR_RNDU);
             }
-        if (mpfr_cmp_ui(lhi, 1) >= 0)
-            return 0;
-        mpfr_neg(lhi, lhi, MPFR_RNDD);
-        mpfr_log1p(lhi, lhi, MPFR_RNDD); /* lower bound of log P */
-        mpfr_neg(llo, llo, MPFR_RNDU);
-        mpfr_log1p(llo, llo, MPFR_RNDU); /* upper bound */
-        mpfr_swap(llo, lhi);
-    } else {
+        ok = mpfr_cmp_ui(lhi, 1) < 0;
+        if (ok) {
+            mpfr_neg(lhi, lhi, MPFR_RNDD);
+            mpfr_log1p(lhi, lhi, MPFR_RNDD); /* lower bound of log P */
+            mpfr_neg(llo, llo, MPFR_RNDU);
+            mpfr_log1p(llo, llo, MPFR_RNDU); /* upper bound */
+            mpfr_swap(llo, lhi);
+        }
+    } else if (ok) {
         mpfr_log(llo, lo[i], MPFR_RNDD);
         mpfr_log(lhi, hi[i], MPFR_RNDU);
     }
-    return mpfr_sgn(lhi) < 0; /* P < 1 here: hi must come below 1 first */
-}
-
-/* The K-digit decimal of the log when both bounds round alike (then so does the exact
- * value between them): *out set, or left NULL. */
-static int pf_log_decide(mpfr_t llo, mpfr_t lhi, int K, mpz_t ez, char **out)
-{
-    mpfr_exp_t e1, e2;
-    char *d1 = mpfr_get_str(NULL, &e1, 10, (size_t)K, llo, MPFR_RNDN);
-    char *d2 = mpfr_get_str(NULL, &e2, 10, (size_t)K, lhi, MPFR_RNDN);
-    int st = EM_OK;
-    if (!d1 || !d2) {
-        st = EM_ERR_NOMEM;
-    } else if (e1 == e2 && !strcmp(d1, d2)) {
-        mpz_set_si(ez, (long)e1);
-        *out = em_format_decimal(1, d1 + 1, ez); /* both negative: d1 = "-ddd" */
-        if (!*out)
-            st = EM_ERR_NOMEM;
+    if (!ok) {
+        mpfr_set_inf(llo, -1);
+        mpfr_set_inf(lhi, 1);
     }
-    if (d1)
-        mpfr_free_str(d1);
-    if (d2)
-        mpfr_free_str(d2);
-    return st;
+    return EM_OK;
 }
 
-/* The log-probabilities, correctly rounded to K digits and to double: Ziv's loop on
- * em_pf_pmf_bounds, log of both ends with outward rounding.  Left undecided (NULL, NaN) at
- * PF_MAX_PREC or below MPFR's range.  m1: the only candidate not excluded (log 0). */
+/* The log-probabilities, correctly rounded to K digits and to double by em_round over
+ * em_pf_bounds.  Left undecided (NULL, NaN) when no precision up to 2^20 bits decides one,
+ * or below MPFR's range.  m1: the only candidate not excluded (log 0). */
 static int pf_logs(const em_scenario *sc, const em_problem *P, int K, int m1, pf_table *t)
 {
     const size_t n = sc->n;
-    size_t left = 0;
-    for (size_t i = 0; i < n; i++) {
+    em_pf_bounds *B = NULL;
+    int st = EM_OK;
+    em_cval v;
+    em_cval_init(&v);
+    for (size_t i = 0; i < n && st == EM_OK; i++) {
         t->ld[i] = NAN;
         if (sc->excluded[i] || m1) {
             t->log[i] = strdup(sc->excluded[i] ? "-inf" : "0");
             t->ld[i] = sc->excluded[i] ? -INFINITY : 0;
             if (!t->log[i])
-                return EM_ERR_NOMEM;
-        } else {
-            left++;
+                st = EM_ERR_NOMEM;
+            continue;
         }
-    }
-    if (left == 0)
-        return EM_OK;
-    mpfr_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
-    if (!lo || !hi) {
-        free(lo);
-        free(hi);
-        return EM_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < n; i++)
-        mpfr_inits2(64, lo[i], hi[i], (mpfr_ptr)0);
-    mpfr_t llo, lhi;
-    mpfr_inits2(64, llo, lhi, (mpfr_ptr)0);
-    mpz_t ez;
-    mpz_init(ez);
-    int st = EM_OK;
-    for (mpfr_prec_t prec = 128 + (mpfr_prec_t)(K * 3.33) + 64; left > 0 && prec <= PF_MAX_PREC;
-         prec *= 2) {
-        for (size_t i = 0; i < n; i++) {
-            mpfr_set_prec(lo[i], prec);
-            mpfr_set_prec(hi[i], prec);
-        }
-        mpfr_set_prec(llo, prec);
-        mpfr_set_prec(lhi, prec);
-        st = em_pf_pmf_bounds(P, prec, lo, hi);
-        for (size_t i = 0; i < n && st == EM_OK; i++) {
-            if ((t->log[i] && !isnan(t->ld[i])) || mpfr_sgn(lo[i]) <= 0 ||
-                !pf_log_bounds(sc, i, lo, hi, llo, lhi))
-                continue;
-            if (!t->log[i])
-                st = pf_log_decide(llo, lhi, K, ez, &t->log[i]);
-            double d1 = mpfr_get_d(llo, MPFR_RNDN), d2 = mpfr_get_d(lhi, MPFR_RNDN);
-            if (isnan(t->ld[i]) && d1 == d2)
-                t->ld[i] = d1;
-            left -= t->log[i] && !isnan(t->ld[i]);
-        }
-        if (st != EM_OK)
+        if (!B && (st = em_pf_bounds_new(P, &B)) != EM_OK)
             break;
+        struct pf_log c = {sc, B, i};
+        em_rval rv = {pf_log_bounds, NULL, &c};
+        st = em_round(&rv, K, 128 + (mpfr_prec_t)(K * 3.33) + 64, &v);
+        if (st == EM_ERR_UNDECIDED) {
+            st = EM_OK;
+            continue;
+        }
+        if (st == EM_OK && !(t->log[i] = strdup(v.str)))
+            st = EM_ERR_NOMEM;
+        t->ld[i] = v.d;
     }
-    mpz_clear(ez);
-    mpfr_clears(llo, lhi, (mpfr_ptr)0);
-    for (size_t i = 0; i < n; i++)
-        mpfr_clears(lo[i], hi[i], (mpfr_ptr)0);
-    free(lo);
-    free(hi);
+    em_cval_clear(&v);
+    em_pf_bounds_free(B);
     return st;
 }
 
@@ -396,7 +355,7 @@ int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err)
     } else if (c->pf) {
         const pf_table *t = c->pf;
         /* exactly 1 only for the only candidate; below 1 but rounding to 1: K nines */
-        int n1 = t->left > 1 && dec_is_one(t->dec[i]);
+        int n1 = t->left > 1 && em_format_is_one(t->dec[i]);
         unsigned f = sc->excluded[i] ? EM_PROB_ZERO : t->left == 1 ? EM_PROB_ONE : 0;
         f |= n1 ? EM_PROB_NEAR_ONE : 0;
         f |= !t->log[i] ? EM_PROB_UNDECIDED : 0;

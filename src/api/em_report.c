@@ -1,8 +1,7 @@
 /* em_report.c: the epsilon sweep of the reports (em_report.h).  Every point is exact (GMP
  * rationals) or, for the inner points of a log-spaced sweep, correctly rounded at 17
- * significant digits by Ziv's strategy (src/oracle/README.md): directed-rounding MPFR
- * bounds at doubling precision until both round to the same 17 digits; a point that is
- * itself rational (then possibly a tie) is rounded exactly instead, so the loop always ends. */
+ * significant digits by em_round (num/em_round.h) over directed-rounding MPFR bounds; a
+ * point that is itself rational (then possibly a tie) is rounded with exact comparisons. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,14 +9,14 @@
 #include <mpfr.h>
 
 #include "em_base.h"
-#include "em_report.h"
 #include "api/em_scn_priv.h"
 #include "base/em_error.h"
 #include "num/em_rational.h"
+#include "num/em_round.h"
+#include "em_report.h"
 
 #define SWEEP_DIGITS 17        /* significant digits of a log-spaced inner point */
 #define LINEAR_DIGITS 40       /* an exact decimal up to this many digits, else num/den */
-#define ZIV_MAX_PREC (1L << 20) /* bits; an irrational point is decided long before */
 #define TEXT_MAX (1L << 26)    /* bytes of all the points' texts: 64 MiB */
 
 void em_sweep_free(char **v, size_t n)
@@ -60,61 +59,57 @@ static int points(const char *s, size_t *n, em_error *err)
     return EM_OK;
 }
 
-/* r = v (> 0) rounded to nearest at SWEEP_DIGITS significant digits, ties to even. */
-static void round_digits(const mpq_t v, mpq_t r)
+/* r = v (> 0) rounded to nearest at SWEEP_DIGITS significant digits, ties to even: its
+ * decimal by em_round, read back exactly. */
+static int round_digits(em_rval *v, mpq_t r)
 {
-    mpz_t sn, sd, t, rem, lo, hi;
-    mpz_inits(sn, sd, t, rem, lo, hi, (mpz_ptr)0);
-    mpz_ui_pow_ui(lo, 10, SWEEP_DIGITS - 1);
-    mpz_mul_ui(hi, lo, 10);
-    /* k with 10^16 <= v 10^k < 10^17; sizeinbase is exact or one too many, so the first
-       guess is off by at most 2 */
-    long k = SWEEP_DIGITS - 1 - ((long)mpz_sizeinbase(mpq_numref(v), 10) -
-                                 (long)mpz_sizeinbase(mpq_denref(v), 10));
-    for (;;) {
-        mpz_ui_pow_ui(t, 10, (unsigned long)(k < 0 ? -k : k));
-        mpz_set(sn, mpq_numref(v));
-        mpz_set(sd, mpq_denref(v));
-        mpz_mul(k >= 0 ? sn : sd, k >= 0 ? sn : sd, t);
-        mpz_fdiv_qr(t, rem, sn, sd);
-        if (mpz_cmp(t, hi) >= 0)
-            k--;
-        else if (mpz_cmp(t, lo) < 0)
-            k++;
-        else
-            break;
-    }
-    mpz_mul_2exp(rem, rem, 1);
-    int c = mpz_cmp(rem, sd);
-    if (c > 0 || (c == 0 && mpz_odd_p(t)))
-        mpz_add_ui(t, t, 1);
-    mpz_ui_pow_ui(sd, 10, (unsigned long)(k < 0 ? -k : k));
-    if (k >= 0) {
-        mpz_set(mpq_numref(r), t);
-        mpz_set(mpq_denref(r), sd);
-    } else {
-        mpz_mul(mpq_numref(r), t, sd);
-        mpz_set_ui(mpq_denref(r), 1);
-    }
-    mpq_canonicalize(r);
-    mpz_clears(sn, sd, t, rem, lo, hi, (mpz_ptr)0);
+    em_cval c;
+    em_cval_init(&c);
+    int kind;
+    int st = em_round(v, SWEEP_DIGITS, 64, &c);
+    if (st == EM_OK && em_q_parse_str(c.str, 0, r, &kind, NULL) != EM_OK)
+        st = EM_ERR_PARSE; /* em_round writes only what em_q_parse reads */
+    em_cval_clear(&c);
+    return st;
 }
 
-/* A bound of lo ratio^(i/m) (every step increasing in its argument, so rounding each in
- * direction rnd bounds the result in that direction), exactly as a rational. */
-static void bound(const mpq_t lo, const mpq_t ratio, unsigned long i, unsigned long m,
-                  mpfr_prec_t prec, mpfr_rnd_t rnd, mpq_t out)
+static int rat_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
-    mpfr_t x;
-    mpfr_init2(x, prec);
-    mpfr_set_q(x, ratio, rnd);
-    mpfr_log(x, x, rnd);
-    mpfr_mul_ui(x, x, i, rnd);
-    mpfr_div_ui(x, x, m, rnd);
-    mpfr_exp(x, x, rnd);
-    mpfr_mul_q(x, x, lo, rnd);
-    mpfr_get_q(out, x);
-    mpfr_clear(x);
+    (void)prec;
+    mpfr_set_q(lo, (mpq_srcptr)ctx, MPFR_RNDD);
+    mpfr_set_q(hi, (mpq_srcptr)ctx, MPFR_RNDU);
+    return EM_OK;
+}
+
+static int rat_cmp(void *ctx, const mpq_t B, int *sign)
+{
+    int c = mpq_cmp((mpq_srcptr)ctx, B);
+    *sign = (c > 0) - (c < 0);
+    return EM_OK;
+}
+
+/* lo ratio^(i/m) (every step increasing in its argument, so rounding each in direction rnd
+ * bounds the result in that direction) */
+struct point {
+    mpq_srcptr lo, ratio;
+    unsigned long i, m;
+};
+
+static int point_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    const struct point *P = ctx;
+    for (int up = 0; up < 2; up++) {
+        mpfr_rnd_t rnd = up ? MPFR_RNDU : MPFR_RNDD;
+        mpfr_ptr x = up ? hi : lo;
+        mpfr_set_prec(x, prec);
+        mpfr_set_q(x, P->ratio, rnd);
+        mpfr_log(x, x, rnd);
+        mpfr_mul_ui(x, x, P->i, rnd);
+        mpfr_div_ui(x, x, P->m, rnd);
+        mpfr_exp(x, x, rnd);
+        mpfr_mul_q(x, x, P->lo, rnd);
+    }
+    return EM_OK;
 }
 
 /* r = lo ratio^(i/m) (0 < i < m) correctly rounded at SWEEP_DIGITS digits. */
@@ -130,31 +125,29 @@ static int log_point(const mpq_t lo, const mpq_t ratio, unsigned long i, unsigne
     unsigned long p = i / a, q = m / a;
     mpz_t rn, rd;
     mpz_inits(rn, rd, (mpz_ptr)0);
-    mpq_t x, y;
-    mpq_inits(x, y, (mpq_ptr)0);
-    int st = EM_OK;
+    mpq_t x;
+    mpq_init(x);
+    int st;
     /* ratio^(p/q) with gcd(p, q) = 1 is rational iff the numerator and denominator of
-       ratio (coprime) are q-th powers */
+       ratio (coprime) are q-th powers: rounded exactly, else known by its bounds */
     if (mpz_root(rn, mpq_numref(ratio), q) && mpz_root(rd, mpq_denref(ratio), q)) {
         mpz_pow_ui(mpq_numref(x), rn, p);
         mpz_pow_ui(mpq_denref(x), rd, p);
         mpq_mul(x, x, lo);
-        round_digits(x, r);
-        goto done;
+        em_rval v = {rat_bounds, rat_cmp, x};
+        st = round_digits(&v, r);
+    } else {
+        struct point P = {lo, ratio, i, m};
+        em_rval v = {point_bounds, NULL, &P};
+        st = round_digits(&v, r);
     }
-    for (mpfr_prec_t prec = 64; prec <= ZIV_MAX_PREC; prec *= 2) {
-        bound(lo, ratio, i, m, prec, MPFR_RNDD, x);
-        bound(lo, ratio, i, m, prec, MPFR_RNDU, y);
-        round_digits(x, r);
-        round_digits(y, x);
-        if (mpq_equal(r, x))
-            goto done;
-    }
-    st = em_err(err, EM_ERR_DOMAIN, "log-spaced point %lu of %lu: not decided at %ld bits",
-                i + 1, m + 1, (long)ZIV_MAX_PREC);
-done:
+    if (st == EM_ERR_UNDECIDED)
+        st = em_err(err, EM_ERR_DOMAIN, "log-spaced point %lu of %lu: not decided at %ld bits",
+                    i + 1, m + 1, (long)EM_ROUND_MAX_PREC);
+    else if (st != EM_OK)
+        st = em_err(err, st, "log-spaced point %lu of %lu: %s", i + 1, m + 1, em_strerror(st));
     mpz_clears(rn, rd, (mpz_ptr)0);
-    mpq_clears(x, y, (mpq_ptr)0);
+    mpq_clear(x);
     return st;
 }
 

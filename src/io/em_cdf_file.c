@@ -6,17 +6,8 @@
 #include <strings.h>
 
 #include "base/em_error.h"
+#include "io/em_text.h"
 #include "num/em_rational.h"
-
-static void trim(const char **p, size_t *n)
-{
-    while (*n && (**p == ' ' || **p == '\t')) {
-        (*p)++;
-        (*n)--;
-    }
-    while (*n && ((*p)[*n - 1] == ' ' || (*p)[*n - 1] == '\t'))
-        (*n)--;
-}
 
 /* nan / inf / infinity with an optional sign: the EM_CDFV_* kind, or -1 */
 static int special(const char *p, size_t n)
@@ -37,23 +28,15 @@ static int special(const char *p, size_t n)
 int em_cdf_table_parse(em_cdf_table *T, const char *buf, size_t len, const char *name,
                        em_error *err)
 {
-    size_t pos = 0;
-    unsigned long ln = 0;
-    if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
-        pos = 3;
-    while (pos < len) {
-        ln++;
-        const char *p = buf + pos;
-        const char *nl = memchr(p, '\n', len - pos);
-        size_t m = nl ? (size_t)(nl - p) : len - pos;
-        pos += m + (nl ? 1 : 0);
-        if (m && p[m - 1] == '\r')
-            m--;
-        trim(&p, &m);
-        if (m == 0 || p[0] == '#')
-            continue;
-        if (memchr(p, 0, m))
-            return em_err_at(err, EM_ERR_PARSE, name, ln, "NUL byte");
+    em_line_iter it;
+    em_line_iter_init(&it, buf, len);
+    const char *p;
+    size_t m;
+    while (em_line_next_data(&it, &p, &m)) {
+        const unsigned long ln = it.line;
+        int st = em_line_check(p, m, 0, 0, name, ln, err);
+        if (st != EM_OK)
+            return st;
         const char *comma = memchr(p, ',', m);
         if (!comma || memchr(comma + 1, ',', m - (size_t)(comma - p) - 1)) {
             return em_err_at(err, EM_ERR_PARSE, name, ln, "expected 'x,cdf' (one comma), got '%.*s'",
@@ -61,8 +44,8 @@ int em_cdf_table_parse(em_cdf_table *T, const char *buf, size_t len, const char 
         }
         const char *xs = p, *vs = comma + 1;
         size_t xn = (size_t)(comma - p), vn = m - xn - 1;
-        trim(&xs, &xn);
-        trim(&vs, &vn);
+        em_text_trim(&xs, &xn);
+        em_text_trim(&vs, &vn);
         if (em_cdf_table_grow(T) != EM_OK)
             return em_err_at(err, EM_ERR_NOMEM, name, 0, "out of memory");
         size_t i = T->n;

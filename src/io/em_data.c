@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "io/em_scenario.h"
+#include "io/em_text.h"
 #include "num/em_rational.h"
 
 int em_data_fail(em_error *err, const char *fmt, ...)
@@ -79,28 +80,14 @@ int em_lines_read(em_lines *l, const char *path, const char *what, em_error *err
         return em_data_fail(err, "%s: %s: read error or file too large", what, l->name);
     if (memchr(l->buf, 0, len))
         return em_data_fail(err, "%s: NUL byte in the file", l->name);
-    size_t pos = 0;
-    unsigned long ln = 0;
-    if (len >= 3 && !memcmp(l->buf, "\xEF\xBB\xBF", 3))
-        pos = 3;
-    while (pos < len) {
-        ln++;
-        char *p = l->buf + pos;
-        char *nl = memchr(p, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - p) : len - pos;
-        pos += n + (nl ? 1 : 0);
-        if (n && p[n - 1] == '\r')
-            n--;
-        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-            n--;
-        while (n && (*p == ' ' || *p == '\t')) {
-            p++;
-            n--;
-        }
+    em_line_iter it;
+    em_line_iter_init(&it, l->buf, len);
+    const char *cp;
+    size_t n;
+    while (em_line_next_data(&it, &cp, &n)) {
+        char *p = l->buf + (cp - l->buf); /* the buffer is l's own */
         p[n] = 0; /* overwrites the '\n' (or the '\r', or the NUL after the buffer) */
-        if (n == 0 || p[0] == '#')
-            continue;
-        if ((st = lines_push(l, p, ln, err)) != EM_OK)
+        if ((st = lines_push(l, p, it.line, err)) != EM_OK)
             return st;
     }
     l->rows = l->n;

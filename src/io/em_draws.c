@@ -9,6 +9,7 @@
 
 #include "base/em_error.h"
 #include "io/em_label.h"
+#include "io/em_text.h"
 
 static size_t digits_run(const char *p, size_t n, size_t i, int hex)
 {
@@ -62,38 +63,17 @@ int em_read_draws(const char *buf, size_t len, const char *name, double **x,
     *x = NULL;
     *line = NULL;
     *n = 0;
-    size_t cap = 0, cnt = 0, pos = 0;
-    unsigned long ln = 0;
+    size_t cap = 0, cnt = 0, m;
     double *xv = NULL;
     unsigned long *lv = NULL;
-    char tmp[4097];
-    if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
-        pos = 3;
-    while (pos < len) {
-        ln++;
-        const char *p = buf + pos;
-        const char *nl = memchr(p, '\n', len - pos);
-        size_t m = nl ? (size_t)(nl - p) : len - pos;
-        pos += m + (nl ? 1 : 0);
-        if (m && p[m - 1] == '\r')
-            m--;
-        while (m && (*p == ' ' || *p == '\t')) {
-            p++;
-            m--;
-        }
-        while (m && (p[m - 1] == ' ' || p[m - 1] == '\t'))
-            m--;
-        if (m == 0 || p[0] == '#')
-            continue;
-        if (m >= sizeof tmp) {
-            em_err_at(err, EM_ERR_PARSE, name, ln, "line too long (more than %zu bytes)",
-                     sizeof tmp - 1);
+    char tmp[EM_DRAWS_MAX_LINE + 1];
+    em_line_iter it;
+    em_line_iter_init(&it, buf, len);
+    const char *p;
+    while (em_line_next_data(&it, &p, &m)) {
+        const unsigned long ln = it.line;
+        if (em_line_check(p, m, EM_DRAWS_MAX_LINE, 0, name, ln, err) != EM_OK)
             goto bad;
-        }
-        if (memchr(p, 0, m)) {
-            em_err_at(err, EM_ERR_PARSE, name, ln, "NUL byte in the line");
-            goto bad;
-        }
         if (!number_syntax(p, m)) {
             /* the draw as a person may see it: no raw control or non-UTF-8 byte */
             char shown[400];

@@ -7,6 +7,9 @@
 
 #include "em_base.h"
 
+/* The longest line of a draws file (bytes). */
+#define EM_DRAWS_MAX_LINE 4096
+
 /* One number per line: decimal ([+-] digits [. digits] [e [+-] digits], also .5 and 5.),
  * C99 hex float (0x1.8p3), or nan / inf / infinity (any case, signed) as values to judge;
  * spaces and tabs around it ignored; blank lines and lines starting with '#' skipped; a

@@ -10,6 +10,7 @@
 #include "em_base.h"
 #include "base/em_error.h"
 #include "io/em_label.h"
+#include "io/em_text.h"
 #include "num/em_rational.h"
 
 int em_pvalue_parse(const char *p, size_t n, em_pvalue *g, const char **msg)
@@ -39,12 +40,6 @@ int em_pvalue_parse(const char *p, size_t n, em_pvalue *g, const char **msg)
     return em_q_parse(p, n, 0, g->q, &kind, msg);
 }
 
-
-static void trim(const char **p, size_t *n)
-{
-    while (*n && (**p == ' ' || **p == '\t')) { (*p)++; (*n)--; }
-    while (*n && ((*p)[*n - 1] == ' ' || (*p)[*n - 1] == '\t')) (*n)--;
-}
 
 /* a label (len bytes) shown in a message */
 static const char *show(char *buf, size_t cap, const char *p, size_t n)
@@ -477,8 +472,9 @@ static int parse_json(const char *buf, size_t len, size_t pos, const char *name,
 int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                         em_label_find_fn find, const void *ctx, em_pvalue *gv, em_error *err)
 {
-    size_t pos = 0, count = 0, m;
-    unsigned long ln = 0;
+    size_t count = 0, m;
+    em_line_iter it;
+    em_line_iter_init(&it, buf, len);
     int form = -1; /* 0 numbers, 1 labelled */
     const char *p;
     char q[300];
@@ -493,8 +489,9 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
     if (!tmp)
         return EM_ERR_NOMEM;
     int st = EM_OK;
-    while (st == EM_OK && em_next_data_line(buf, len, &pos, &ln, &p, &m)) {
-        if ((st = em_data_line_check(p, m, name, ln, err)) != EM_OK)
+    while (st == EM_OK && em_line_next_data(&it, &p, &m)) {
+        const unsigned long ln = it.line;
+        if ((st = em_line_check(p, m, EM_SAMPLES_MAX_LINE, 0, name, ln, err)) != EM_OK)
             break;
         const char *lab = NULL, *v = p;
         size_t labn = 0, vn = m;
@@ -511,7 +508,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
             lab = tmp;
             const char *r = p + e + 1;
             size_t rn = m - e - 1;
-            trim(&r, &rn);
+            em_text_trim(&r, &rn);
             if (rn == 0 || r[0] != ',') {
                 st = em_err_at(err, EM_ERR_PARSE, name, ln, "expected ',' after the quoted label");
                 break;
@@ -538,7 +535,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                 /* 'label,probability' (the label may hold commas) ... */
                 lab = p;
                 labn = (size_t)(c1 - p);
-                trim(&lab, &labn);
+                em_text_trim(&lab, &labn);
                 k = find(ctx, lab, labn);
                 v = c1 + 1;
                 vn = m - (size_t)(c1 - p) - 1;
@@ -546,7 +543,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                 if (k < 0 && c0) {
                     const char *l2 = p;
                     size_t l2n = (size_t)(c0 - p);
-                    trim(&l2, &l2n);
+                    em_text_trim(&l2, &l2n);
                     long k2 = find(ctx, l2, l2n);
                     if (k2 >= 0) {
                         lab = l2;
@@ -575,7 +572,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
             if (v + vn < p + m) {
                 const char *l = v + vn + 1;
                 size_t lnn = (size_t)(p + m - l);
-                trim(&l, &lnn);
+                em_text_trim(&l, &lnn);
                 em_pvalue tmpv;
                 mpq_init(tmpv.q);
                 const char *msg = NULL;
@@ -594,7 +591,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
             }
             idx = count;
         }
-        trim(&v, &vn);
+        em_text_trim(&v, &vn);
         st = put_value(gv, idx, v, vn, name, ln, err);
         count++;
     }

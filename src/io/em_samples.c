@@ -9,6 +9,7 @@
 #include "em_base.h"
 #include "base/em_error.h"
 #include "io/em_label.h"
+#include "io/em_text.h"
 
 int em_samples_are_parse(const char *v, int *are)
 {
@@ -18,32 +19,6 @@ int em_samples_are_parse(const char *v, int *are)
         *are = EM_SAMPLES_INDICES;
     else
         return -1;
-    return 0;
-}
-
-static void trim(const char **p, size_t *n)
-{
-    while (*n && (**p == ' ' || **p == '\t')) { (*p)++; (*n)--; }
-    while (*n && ((*p)[*n - 1] == ' ' || (*p)[*n - 1] == '\t')) (*n)--;
-}
-
-int em_next_data_line(const char *buf, size_t len, size_t *pos, unsigned long *ln,
-                      const char **p, size_t *n)
-{
-    if (*pos == 0 && len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
-        *pos = 3;
-    while (*pos < len) {
-        ++*ln;
-        *p = buf + *pos;
-        const char *nl = memchr(*p, '\n', len - *pos);
-        *n = nl ? (size_t)(nl - *p) : len - *pos;
-        *pos += *n + (nl ? 1 : 0);
-        if (*n && (*p)[*n - 1] == '\r')
-            --*n;
-        trim(p, n);
-        if (*n != 0 && (*p)[0] != '#')
-            return 1;
-    }
     return 0;
 }
 
@@ -65,19 +40,6 @@ int em_csv_field_unquote(const char *p, size_t n, char *out, size_t *outn)
     }
     *outn = o;
     return 0;
-}
-
-int em_data_line_check(const char *p, size_t m, const char *name, unsigned long ln, em_error *err)
-{
-    if (m > EM_SAMPLES_MAX_LINE)
-        return em_err_at(err, EM_ERR_PARSE, name, ln, "line too long (%zu bytes; the limit is %d)",
-                              m, EM_SAMPLES_MAX_LINE);
-    if (memchr(p, 0, m))
-        return em_err_at(err, EM_ERR_PARSE, name, ln, "NUL byte in the line");
-    size_t bad8 = em_utf8_check(p, m);
-    if (bad8 != m)
-        return em_err_at(err, EM_ERR_PARSE, name, ln, "invalid UTF-8 at byte %zu", bad8 + 1);
-    return EM_OK;
 }
 
 /* printable, at most 40 bytes, control bytes as \xHH */
@@ -119,8 +81,9 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
                      em_label_find_fn find, const void *ctx, int are, uint64_t *counts,
                      uint64_t *total, em_error *err)
 {
-    size_t pos = 0, m;
-    unsigned long ln = 0;
+    em_line_iter it;
+    em_line_iter_init(&it, buf, len);
+    size_t m;
     const char *p;
     char q[200];
     char *tmp = malloc(EM_SAMPLES_MAX_LINE + 1);
@@ -129,8 +92,9 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
     memset(counts, 0, n * sizeof *counts);
     *total = 0;
     int st = EM_OK;
-    while (st == EM_OK && em_next_data_line(buf, len, &pos, &ln, &p, &m)) {
-        if ((st = em_data_line_check(p, m, name, ln, err)) != EM_OK)
+    while (st == EM_OK && em_line_next_data(&it, &p, &m)) {
+        const unsigned long ln = it.line;
+        if ((st = em_line_check(p, m, EM_SAMPLES_MAX_LINE, 0, name, ln, err)) != EM_OK)
             break;
         uint64_t v = 0;
         int num = digits(p, m, &v);

@@ -37,17 +37,8 @@ int em_samples_are_parse(const char *v, int *are);
 /* Index of a label of exactly len bytes, or -1. */
 typedef long (*em_label_find_fn)(const void *ctx, const char *label, size_t len);
 
-/* The next line of buf[*pos..len) that is neither blank nor a '#' comment, without its
- * line end and surrounding spaces and tabs: 1 with *p, *n, *ln (every line counts), 0 at
- * the end.  A byte-order mark at the start of buf is skipped.  Start with *pos = *ln = 0. */
-int em_next_data_line(const char *buf, size_t len, size_t *pos, unsigned long *ln,
-                      const char **p, size_t *n);
 
 
-/* What every reader refuses in a data line p[0..m): longer than EM_SAMPLES_MAX_LINE, a NUL
- * byte, invalid UTF-8.  EM_OK, or EM_ERR_PARSE with the message in err. */
-int em_data_line_check(const char *p, size_t m, const char *name, unsigned long ln,
-                       em_error *err);
 
 /* Counts of the draws in buf (name for messages) over n candidates: counts[0..n) are set
  * (zeroed first), *total the number of draws.  Returns EM_OK, or EM_ERR_PARSE with

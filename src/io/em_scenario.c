@@ -12,6 +12,7 @@
 
 #include "em_base.h"
 #include "base/em_error.h"
+#include "io/em_text.h"
 #include "num/em_rational.h"
 
 void em_scenario_init(em_scenario *s)
@@ -699,42 +700,9 @@ static void quote_for_msg(char *out, size_t outlen, const char *p, size_t n)
     out[o < outlen ? o : outlen - 1] = 0;
 }
 
-/* Length of the valid UTF-8 prefix check: returns the offset of the first invalid byte, or n. */
-static size_t utf8_bad(const unsigned char *p, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = p[i];
-        if (c < 0x80) { i++; continue; }
-        size_t k;
-        uint32_t cp;
-        if (c >= 0xC2 && c <= 0xDF) { k = 1; cp = c & 0x1F; }
-        else if (c >= 0xE0 && c <= 0xEF) { k = 2; cp = c & 0x0F; }
-        else if (c >= 0xF0 && c <= 0xF4) { k = 3; cp = c & 0x07; }
-        else return i;
-        if (i + k >= n)
-            return i; /* truncated sequence */
-        for (size_t j = 1; j <= k; j++) {
-            if ((p[i + j] & 0xC0) != 0x80)
-                return i;
-            cp = (cp << 6) | (p[i + j] & 0x3F);
-        }
-        if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return i;
-        i += k + 1;
-    }
-    return n;
-}
-
 static int is_ws(int c)
 {
     return c == ' ' || c == '\t';
-}
-
-static void trim(const char **p, size_t *n)
-{
-    while (*n && is_ws((unsigned char)**p)) { (*p)++; (*n)--; }
-    while (*n && is_ws((unsigned char)(*p)[*n - 1])) (*n)--;
 }
 
 static int ieq_prefix(const char *p, size_t n, const char *word)
@@ -760,7 +728,7 @@ static int header(em_scenario *s, const char *p, size_t n, unsigned long ln, em_
     if (ieq_prefix(p, n, "sensitivity:")) {
         const char *v = p + 12;
         size_t vn = n - 12;
-        trim(&v, &vn);
+        em_text_trim(&v, &vn);
         if (s->has_sensitivity)
             return em_err_at(err, EM_ERR_PARSE, s->name, ln, "repeated '# sensitivity:' header");
         int kind;
@@ -777,7 +745,7 @@ static int header(em_scenario *s, const char *p, size_t n, unsigned long ln, em_
     if (ieq_prefix(p, n, "monotone:")) {
         const char *v = p + 9;
         size_t vn = n - 9;
-        trim(&v, &vn);
+        em_text_trim(&v, &vn);
         if (s->has_monotone)
             return em_err_at(err, EM_ERR_PARSE, s->name, ln, "repeated '# monotone:' header");
         if (ieq(v, vn, "yes") || ieq(v, vn, "true") || ieq(v, vn, "1"))
@@ -795,7 +763,7 @@ static int header(em_scenario *s, const char *p, size_t n, unsigned long ln, em_
         int is_measure = ieq_prefix(p, n, "measure:");
         const char *v = p + (is_measure ? 8 : 7);
         size_t vn = n - (is_measure ? 8 : 7);
-        trim(&v, &vn);
+        em_text_trim(&v, &vn);
         if (s->n > 0 || s->pieces.n > 0)
             return em_err_at(err, EM_ERR_PARSE, s->name, ln, "the '# %s' header must come before the first data line",
                         is_measure ? "measure:" : "output:");
@@ -850,7 +818,7 @@ static int piece_line(em_scenario *s, const char *p, size_t n, unsigned long ln,
                             "a piece has at most 4 fields 'lo,hi,a,b' (found more)");
             f[nf] = start;
             fn[nf] = (size_t)(p + i - start);
-            trim(&f[nf], &fn[nf]);
+            em_text_trim(&f[nf], &fn[nf]);
             nf++;
             start = p + i + 1;
         }
@@ -1028,7 +996,7 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
         }
         mval = c + 1;
         mvaln = n - (size_t)(c - p) - 1;
-        trim(&mval, &mvaln);
+        em_text_trim(&mval, &mvaln);
         n = (size_t)(c - p);
         if (mvaln == 0)
             return em_err_at(err, EM_ERR_PARSE, s->name, ln, "missing measure after the last comma");
@@ -1045,8 +1013,8 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
     }
     const char *lab = p, *val = comma + 1;
     size_t labn = (size_t)(comma - p), valn = n - labn - 1;
-    trim(&lab, &labn);
-    trim(&val, &valn);
+    em_text_trim(&lab, &labn);
+    em_text_trim(&val, &valn);
     if (labn == 0)
         return em_err_at(err, EM_ERR_PARSE, s->name, ln, "empty label");
     if (valn == 0)
@@ -1370,40 +1338,20 @@ int em_scenario_expand(em_scenario *s)
     return EM_OK;
 }
 
-/* One line (without its LF) of a file: the checks every line gets, then a header or a
- * data line. */
+/* One line (without its line end) of a file: the checks every line gets, then a header
+ * or a data line. */
 static int one_line(em_scenario *s, const char *p, size_t n, unsigned long ln, em_error *err)
 {
-    if (n > 0 && p[n - 1] == '\r')
-        n--;
-    if (n > EM_SCENARIO_MAX_LINE)
-        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "line too long (%zu bytes; the limit is %d)", n,
-                    EM_SCENARIO_MAX_LINE);
-    /* one pass over the usual line (ASCII without NUL or CR) instead of four */
-    unsigned odd = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)p[i];
-        odd |= (c == 0) | (c == '\r') | (c >= 0x80);
-    }
-    if (odd) {
-        if (memchr(p, 0, n))
-            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "NUL byte in the line");
-        if (memchr(p, '\r', n))
-            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "carriage return inside the line");
-        if (memmem(p, n, "\xEF\xBB\xBF", 3))
-            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "byte-order mark inside the file (allowed only at its start)");
-        size_t bad = utf8_bad((const unsigned char *)p, n);
-        if (bad != n)
-            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "invalid UTF-8 at byte %zu", bad + 1);
-    }
-    trim(&p, &n);
+    int st = em_line_check(p, n, EM_SCENARIO_MAX_LINE, EM_LINE_STRICT, s->name, ln, err);
+    if (st != EM_OK)
+        return st;
+    em_text_trim(&p, &n);
     if (n == 0)
         return EM_OK;
-    int st;
     if (p[0] == '#') {
         const char *c = p + 1;
         size_t cn = n - 1;
-        trim(&c, &cn);
+        em_text_trim(&c, &cn);
         st = header(s, c, cn, ln, err);
     } else {
         st = data_line(s, p, n, ln, err);
@@ -1440,73 +1388,24 @@ static int parse_end(em_scenario *s, em_error *err)
     return EM_OK;
 }
 
-static int has_bom(const char *p, size_t len)
-{
-    return len >= 3 && (unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB &&
-           (unsigned char)p[2] == 0xBF;
-}
-
 int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *name,
                       em_error *err)
 {
     int st = parse_begin(s, name, err);
     if (st != EM_OK)
         return st;
-    size_t pos = has_bom(buf, len) ? 3 : 0;
-    unsigned long ln = 0;
     s->hint = estimate_lines(buf, len < LOAD_CHUNK ? len : LOAD_CHUNK, len);
-    while (pos < len) {
-        ln++;
-        const char *p = buf + pos;
-        const char *nl = memchr(p, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - p) : len - pos;
-        pos += n + (nl ? 1 : 0);
-        st = one_line(s, p, n, ln, err);
+    em_line_iter it;
+    em_line_iter_init(&it, buf, len);
+    const char *p;
+    size_t n;
+    while (em_line_next(&it, &p, &n)) {
+        st = one_line(s, p, n, it.line, err);
         if (st != EM_OK)
             return index_build(s, st, err);
     }
     st = index_build(s, EM_OK, err);
     return st == EM_OK ? parse_end(s, err) : st;
-}
-
-int em_read_all(FILE *f, size_t max, char **buf, size_t *len)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap + 1);
-    if (!b)
-        return EM_ERR_NOMEM;
-    for (;;) {
-        if (n == cap) {
-            if (cap >= max) {
-                free(b);
-                return EM_ERR_PARSE;
-            }
-            cap *= 2;
-            char *nb = realloc(b, cap + 1);
-            if (!nb) {
-                free(b);
-                return EM_ERR_NOMEM;
-            }
-            b = nb;
-        }
-        size_t k = fread(b + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) {
-            if (ferror(f)) {
-                free(b);
-                return EM_ERR_PARSE;
-            }
-            break;
-        }
-    }
-    if (n > max) {
-        free(b);
-        return EM_ERR_PARSE;
-    }
-    b[n] = 0;
-    *buf = b;
-    *len = n;
-    return EM_OK;
 }
 
 #define EM_SCENARIO_MAX_BYTES ((size_t)4 << 30)
@@ -1538,87 +1437,32 @@ int em_scenario_load(em_scenario *s, const char *path, em_error *err)
 {
     int use_stdin = !path || !strcmp(path, "-");
     const char *name = use_stdin ? "<stdin>" : path;
-    if (!s->max_n && !env_limit(&s->max_n)) {
+    if (!s->max_n && !env_limit(&s->max_n))
         return em_err(err, EM_ERR_PARSE, "EXPMECH_MAX_CANDIDATES: expected an integer from 1 "
                       "to %zu", (size_t)EM_N_MAX);
-    }
     FILE *f = use_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
+    if (!f)
         return em_err(err, EM_ERR_PARSE, "%s: cannot open: %s", name, strerror(errno));
-    }
     int st = parse_begin(s, name, err);
-    char *b = st == EM_OK ? malloc(LOAD_CHUNK) : NULL;
-    if (st == EM_OK && !b)
+    em_line_iter it;
+    if (st == EM_OK && em_line_iter_open(&it, f, LOAD_CHUNK, EM_SCENARIO_MAX_BYTES) != EM_OK) {
+        em_line_iter_close(&it);
         st = EM_ERR_NOMEM;
-    size_t have = 0, start = 0, total = 0, longlen = 0;
-    unsigned long ln = 0;
-    int first = 1, eof = 0, inlong = 0, longcr = 0;
-    while (st == EM_OK && !eof) {
-        if (start > 0) {
-            memmove(b, b + start, have - start);
-            have -= start;
-            start = 0;
-        }
-        size_t k = fread(b + have, 1, LOAD_CHUNK - have, f);
-        if (k == 0) {
-            if (ferror(f)) {
-                st = em_err(err, EM_ERR_PARSE, "%s: read error or file too large", name);
-                break;
-            }
-            eof = 1;
-        }
-        total += k;
-        if (total > EM_SCENARIO_MAX_BYTES) {
+    } else if (st == EM_OK) {
+        struct stat sb;
+        if (!use_stdin && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+            s->hint = estimate_lines(it.buf, it.len, (size_t)sb.st_size);
+        const char *p;
+        size_t n;
+        while (st == EM_OK && em_line_next(&it, &p, &n))
+            st = p ? one_line(s, p, n, it.line, err)
+                   : em_err_at(err, EM_ERR_PARSE, s->name, it.line,
+                               "line too long (%zu bytes; the limit is %d)", n,
+                               EM_SCENARIO_MAX_LINE);
+        if (st == EM_OK && em_line_iter_failed(&it))
             st = em_err(err, EM_ERR_PARSE, "%s: read error or file too large", name);
-            break;
-        }
-        have += k;
-        if (first && (have >= 3 || eof)) {
-            first = 0;
-            struct stat sb;
-            if (!use_stdin && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
-                s->hint = estimate_lines(b, have, (size_t)sb.st_size);
-            if (has_bom(b, have))
-                start = 3;
-        }
-        if (first)
-            continue;
-        for (;;) {
-            const char *nl = memchr(b + start, '\n', have - start);
-            if (inlong) {
-                /* a line longer than the buffer: only its length is kept, for the message */
-                size_t part = nl ? (size_t)(nl - (b + start)) : have - start;
-                if (part > 0)
-                    longcr = b[start + part - 1] == '\r';
-                longlen += part;
-                start += part;
-                if (!nl && !eof)
-                    break;
-                ln++;
-                st = em_err_at(err, EM_ERR_PARSE, s->name, ln, "line too long (%zu bytes; the limit is %d)",
-                          longlen - (size_t)longcr, EM_SCENARIO_MAX_LINE);
-                break;
-            }
-            if (!nl) {
-                if (eof && start < have) {
-                    ln++;
-                    st = one_line(s, b + start, have - start, ln, err);
-                    start = have;
-                } else if (!eof && start == 0 && have == LOAD_CHUNK) {
-                    inlong = 1;
-                    continue;
-                }
-                break;
-            }
-            ln++;
-            size_t n = (size_t)(nl - (b + start));
-            st = one_line(s, b + start, n, ln, err);
-            start += n + 1;
-            if (st != EM_OK)
-                break;
-        }
+        em_line_iter_close(&it);
     }
-    free(b);
     if (!use_stdin)
         fclose(f);
     st = index_build(s, st, err);

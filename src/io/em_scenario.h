@@ -103,10 +103,6 @@ int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *n
 /* Read a file (NULL or "-": standard input) and parse it. */
 int em_scenario_load(em_scenario *s, const char *path, em_error *err);
 
-/* Read all of a stream into a malloc'd buffer (NUL-terminated); EM_OK or EM_ERR_NOMEM /
- * EM_ERR_PARSE (read error, or larger than max bytes). */
-int em_read_all(FILE *f, size_t max, char **buf, size_t *len);
-
 /* The exact utility of candidate i (0 where excluded), compact or not. */
 void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q);
 

@@ -53,3 +53,8 @@ void em_exp_q_bounds(mpfr_t lo, mpfr_t hi, const mpq_t t, mpfr_t s1, mpfr_t s2)
         mpfr_mul(hi, hi, s2, MPFR_RNDU);
     }
 }
+
+int em_bounds_below_range(mpfr_srcptr lo, mpfr_srcptr hi)
+{
+    return mpfr_zero_p(lo) && !mpfr_zero_p(hi) && mpfr_get_exp(hi) <= mpfr_get_emin_min() + 64;
+}

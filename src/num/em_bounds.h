@@ -27,4 +27,8 @@ void em_q_bounds(mpfr_t lo, mpfr_t hi, const mpq_t q);
  * of t, since exp(d) <= 1 + 2d for 0 <= d <= 1. */
 void em_exp_q_bounds(mpfr_t lo, mpfr_t hi, const mpq_t t, mpfr_t s1, mpfr_t s2);
 
+/* [0, tiny] with tiny at the bottom of MPFR's widest range: no precision separates such a
+ * value from 0, so a rounding of it stops (EM_ERR_UNDECIDED) instead of refining. */
+int em_bounds_below_range(mpfr_srcptr lo, mpfr_srcptr hi);
+
 #endif

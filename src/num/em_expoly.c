@@ -123,45 +123,30 @@ void em_expoly_eval(const em_expoly *M, const mpq_t shift, mpfr_prec_t p, mpfr_t
     mpfr_clears(elo, ehi, s1, s2, x, (mpfr_ptr)0);
 }
 
-static int em_expoly_sign_impl(em_expoly *P, int *sign)
+/* bounds of sum q exp(t - tmax) of a merged polynomial (largest exponent last) */
+static int merged_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    const em_expoly *M = ctx;
+    em_expoly_eval(M, M->t[M->n - 1], prec, lo, hi);
+    return EM_OK;
+}
+
+int em_expoly_sign(em_expoly *P, int *sign)
 {
     em_expoly M;
     int st = em_expoly_merged(P, &M);
     if (st != EM_OK)
         return st;
     if (M.n == 0) {
-        em_expoly_clear(&M);
         *sign = 0;
-        return EM_OK;
-    }
-    /* largest exponent last (ascending): evaluate sum q exp(t - tmax) */
-    st = EM_ERR_UNDECIDED;
-    for (mpfr_prec_t p = 64; p <= EM_ROUND_MAX_PREC; p *= 2) {
-        mpfr_t slo, shi;
-        mpfr_inits2(p, slo, shi, (mpfr_ptr)0);
-        em_expoly_eval(&M, M.t[M.n - 1], p, slo, shi);
-        int done = 0;
-        if (mpfr_sgn(slo) > 0) {
-            *sign = 1;
-            done = 1;
-        } else if (mpfr_sgn(shi) < 0) {
-            *sign = -1;
-            done = 1;
-        }
-        mpfr_clears(slo, shi, (mpfr_ptr)0);
-        if (done) {
-            st = EM_OK;
-            break;
-        }
+    } else {
+        /* the sign of 0 decided by the bounds alone: M is non-zero (Lindemann-Weierstrass) */
+        em_rval v = {merged_bounds, NULL, &M};
+        mpq_t zero;
+        mpq_init(zero);
+        st = em_round_cmp(&v, 64, zero, sign);
+        mpq_clear(zero);
     }
     em_expoly_clear(&M);
-    return st;
-}
-
-int em_expoly_sign(em_expoly *P, int *sign)
-{
-    em_range r = em_range_enter();
-    int st = em_expoly_sign_impl(P, sign);
-    em_range_leave(r);
     return st;
 }

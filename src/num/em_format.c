@@ -91,3 +91,8 @@ char *em_format_nines(int K)
     }
     return s;
 }
+
+int em_format_is_one(const char *s)
+{
+    return s[0] == '1' && strspn(s + 1, ".0") == strlen(s + 1);
+}

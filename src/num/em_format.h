@@ -15,4 +15,7 @@ char *em_format_decimal(int negative, const char *d, const mpz_t e);
  * Returns a malloc'd string, NULL when out of memory. */
 char *em_format_nines(int K);
 
+/* 1 when the decimal s (this style) is exactly 1: "1", "1.", "1.000..." */
+int em_format_is_one(const char *s);
+
 #endif

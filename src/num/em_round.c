@@ -35,7 +35,9 @@ struct rounder {
     int have;
 };
 
-/* sign(v - B) exactly: cached interval, refined a few times, then the exact comparison */
+/* sign(v - B): the cached interval, refined a few times, then the exact comparison; a
+ * value without one (cmp NULL) is refined up to EM_ROUND_MAX_PREC bits, so that a value
+ * exactly at B is EM_ERR_UNDECIDED, never a guess */
 static int rcmp(struct rounder *R, const mpq_t B, int *sign)
 {
     for (;;) {
@@ -49,9 +51,11 @@ static int rcmp(struct rounder *R, const mpq_t B, int *sign)
                 return EM_OK;
             }
         }
-        if (!R->v->bounds || R->p >= R->pmax_fast)
+        if (R->v->cmp && (!R->v->bounds || R->p >= R->pmax_fast))
             return R->v->cmp(R->v->ctx, B, sign);
-        R->p *= 2;
+        if (!R->v->bounds || R->p >= EM_ROUND_MAX_PREC)
+            return EM_ERR_UNDECIDED;
+        R->p = R->p > EM_ROUND_MAX_PREC / 2 ? EM_ROUND_MAX_PREC : 2 * R->p;
         mpfr_set_prec(R->lo, R->p);
         mpfr_set_prec(R->hi, R->p);
         int st = R->v->bounds(R->v->ctx, R->p, R->lo, R->hi);
@@ -59,6 +63,18 @@ static int rcmp(struct rounder *R, const mpq_t B, int *sign)
             return st;
         R->have = 1;
     }
+}
+
+/* The rounder of v with its first bounds at prec0 bits (at least 64). */
+static int rounder_init(struct rounder *R, const em_rval *v, mpfr_prec_t prec0)
+{
+    R->v = v;
+    R->p = prec0 < 64 ? 64 : prec0;
+    R->pmax_fast = R->p << FAST_LEVELS;
+    mpfr_inits2(R->p, R->lo, R->hi, (mpfr_ptr)0);
+    int st = v->bounds ? v->bounds(v->ctx, R->p, R->lo, R->hi) : EM_OK;
+    R->have = st == EM_OK && v->bounds;
+    return st;
 }
 
 /* K-digit decimal m * 10^e (|m| in [10^(K-1), 10^K)) neighbours */
@@ -317,6 +333,19 @@ int em_cval_exact(em_cval *out, const char *s, double d)
     return out->str ? EM_OK : EM_ERR_NOMEM;
 }
 
+int em_cval_below_one(em_cval *v, int K)
+{
+    if (!em_format_is_one(v->str))
+        return EM_OK;
+    char *nines = em_format_nines(K);
+    if (!nines)
+        return EM_ERR_NOMEM;
+    free(v->str);
+    v->str = nines;
+    v->flags |= EM_CV_NEAR_ONE;
+    return EM_OK;
+}
+
 int em_round_walk(em_cmp_fn cmp, void *ctx, mpfr_t approx, int K, em_cval *out)
 {
     em_cval_clear(out);
@@ -330,12 +359,7 @@ int em_round_walk(em_cmp_fn cmp, void *ctx, mpfr_t approx, int K, em_cval *out)
 static int em_round_impl(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
 {
     struct rounder R;
-    R.v = v;
-    R.p = prec0 < 64 ? 64 : prec0;
-    R.pmax_fast = R.p << FAST_LEVELS;
-    mpfr_inits2(R.p, R.lo, R.hi, (mpfr_ptr)0);
-    int st = v->bounds(v->ctx, R.p, R.lo, R.hi);
-    R.have = st == EM_OK;
+    int st = rounder_init(&R, v, prec0);
     if (st == EM_OK) {
         /* exact zero? */
         if (mpfr_sgn(R.lo) <= 0 && mpfr_sgn(R.hi) >= 0) {
@@ -406,6 +430,18 @@ int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
 {
     em_range r = em_range_enter();
     int st = em_round_impl(v, K, prec0, out);
+    em_range_leave(r);
+    return st;
+}
+
+int em_round_cmp(const em_rval *v, mpfr_prec_t prec0, const mpq_t B, int *sign)
+{
+    em_range r = em_range_enter();
+    struct rounder R;
+    int st = rounder_init(&R, v, prec0);
+    if (st == EM_OK)
+        st = rcmp(&R, B, sign);
+    mpfr_clears(R.lo, R.hi, (mpfr_ptr)0);
     em_range_leave(r);
     return st;
 }

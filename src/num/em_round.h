@@ -36,23 +36,39 @@ void em_cval_clear(em_cval *v);
 /* v set to the exact value s (EM_CV_EXACT) and its double d: EM_OK or EM_ERR_NOMEM. */
 int em_cval_exact(em_cval *v, const char *s, double d);
 
+/* v, a value known to be below 1, when its K-digit decimal is 1: the decimal becomes the
+ * largest K-digit decimal below 1, K nines (EM_CV_NEAR_ONE; never "1.000", which reads as
+ * certainty); its double stays 1.0.  EM_OK or EM_ERR_NOMEM. */
+int em_cval_below_one(em_cval *v, int K);
+
 /* Exact sign of v - B. */
 typedef int (*em_cmp_fn)(void *ctx, const mpq_t B, int *sign);
+/* lo <= v <= hi at about prec bits. */
+typedef int (*em_round_bounds_fn)(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi);
 
 /* A real value v given by interval bounds at a precision, and an exact comparison with a
  * rational; em_round finds its correctly rounded K-digit decimal and double. */
 typedef struct em_rval {
     /* lo <= v <= hi at about prec bits (lo, hi initialised; the callee may set their
-     * precision).  EM_OK or an error. */
-    int (*bounds)(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi);
-    /* exact sign of v - B */
-    int (*cmp)(void *ctx, const mpq_t B, int *sign);
+     * precision).  EM_OK or an error (a bound that no precision can improve, below MPFR's
+     * exponent range: EM_ERR_UNDECIDED at once). */
+    em_round_bounds_fn bounds;
+    /* exact sign of v - B; NULL when v has none (a value known only by its bounds): the
+     * bounds are then refined up to EM_ROUND_MAX_PREC bits, so that a value exactly at a
+     * rounding boundary is EM_ERR_UNDECIDED, never a guess (the caller recognises the
+     * values that can be: exact zeros, ties of rationals) */
+    em_cmp_fn cmp;
     void *ctx;
 } em_rval;
 
-/* Correctly rounded K-digit decimal (round half to even at exact ties) and double of v.
- * prec0: first precision tried.  EM_OK, EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+/* Correctly rounded K-digit decimal (round half to even at exact ties) and double of v
+ * (bounds required).  prec0: first precision tried.  EM_OK, EM_ERR_UNDECIDED,
+ * EM_ERR_NOMEM, or the error of bounds or cmp. */
 int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out);
+
+/* The sign of v - B in *sign, by the same means (bounds from prec0 bits, doubled; then
+ * cmp, or the bounds alone up to EM_ROUND_MAX_PREC bits). */
+int em_round_cmp(const em_rval *v, mpfr_prec_t prec0, const mpq_t B, int *sign);
 
 /* The walk alone: from the approximation approx of v (non-zero), by exact comparisons
  * with the rounding boundaries, to v's correctly rounded K-digit decimal and double. */

@@ -8,77 +8,34 @@
 
 #include "em_base.h"
 #include "base/em_error.h"
+#include "num/em_bounds.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_pf.h"
 #include "oracle/em_problem.h"
 
 /* ------------------------------------------------ rounding without an exact comparison */
 
-typedef int (*bounds_fn)(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi);
-
-/* Every context below starts with its bounds, so that one comparison serves them all. */
-struct head {
-    bounds_fn bounds;
-};
-
-/* sign(v - B) from bounds at rising precision: a value equal to B is never decided
- * (EM_ERR_UNDECIDED), and em_accuracy.h says which values are rational */
-static int refine_cmp(void *ctx, const mpq_t B, int *sign)
-{
-    const struct head *h = ctx;
-    mpfr_t lo, hi;
-    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
-    int st = EM_ERR_UNDECIDED;
-    for (mpfr_prec_t p = 64; p <= EM_ROUND_MAX_PREC; p *= 2) {
-        mpfr_set_prec(lo, p);
-        mpfr_set_prec(hi, p);
-        int s = h->bounds(ctx, p, lo, hi);
-        if (s != EM_OK) {
-            st = s;
-            break;
-        }
-        if (mpfr_cmp_q(lo, B) > 0 || mpfr_cmp_q(hi, B) < 0) {
-            *sign = mpfr_cmp_q(lo, B) > 0 ? 1 : -1;
-            st = EM_OK;
-            break;
-        }
-    }
-    mpfr_clears(lo, hi, (mpfr_ptr)0);
-    return st;
-}
-
-/* [0, tiny] with tiny at the bottom of MPFR's widest range: no precision separates the
- * value from 0 (em_pf_pmf refuses such a probability the same way) */
-static int below_range(const mpfr_t lo, const mpfr_t hi)
-{
-    return mpfr_zero_p(lo) && !mpfr_zero_p(hi) && mpfr_get_exp(hi) <= mpfr_get_emin_min() + 64;
-}
-
 static mpfr_prec_t prec0(int K) { return 128 + (mpfr_prec_t)(K * 3.33) + 64; }
 
-static int round_ziv(void *ctx, int K, em_cval *out)
+/* A value known by its bounds alone (em_round refines them; em_accuracy.h says which
+ * values are rational and are rounded exactly instead). */
+static int round_ziv(em_round_bounds_fn bounds, void *ctx, int K, em_cval *out)
 {
-    em_rval rv = {((struct head *)ctx)->bounds, refine_cmp, ctx};
+    em_rval rv = {bounds, NULL, ctx};
     return em_round(&rv, K, prec0(K), out);
 }
-
-struct rat {
-    struct head h;
-    mpq_srcptr q;
-};
 
 static int rat_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
     (void)prec;
-    const struct rat *r = ctx;
-    mpfr_set_q(lo, r->q, MPFR_RNDD);
-    mpfr_set_q(hi, r->q, MPFR_RNDU);
+    mpfr_set_q(lo, (mpq_srcptr)ctx, MPFR_RNDD);
+    mpfr_set_q(hi, (mpq_srcptr)ctx, MPFR_RNDU);
     return EM_OK;
 }
 
 static int rat_cmp(void *ctx, const mpq_t B, int *sign)
 {
-    int c = mpq_cmp(((const struct rat *)ctx)->q, B);
+    int c = mpq_cmp((mpq_srcptr)ctx, B);
     *sign = (c > 0) - (c < 0);
     return EM_OK;
 }
@@ -86,8 +43,7 @@ static int rat_cmp(void *ctx, const mpq_t B, int *sign)
 /* an exact rational, correctly rounded (ties to even) */
 static int round_rat(const mpq_t q, int K, em_cval *out)
 {
-    struct rat r = {{rat_bounds}, q};
-    em_rval rv = {rat_bounds, rat_cmp, &r};
+    em_rval rv = {rat_bounds, rat_cmp, (void *)q};
     return em_round(&rv, K, prec0(K), out);
 }
 
@@ -101,8 +57,8 @@ struct em_pfu {
     int K;
     mpq_t opt;
     mpq_t *loss;            /* opt - u_i (0 where excluded) */
-    mpfr_prec_t prec;       /* of lo and hi; 0 before the first pass */
-    mpfr_t *lo, *hi;        /* the pmf's bounds */
+    em_pf_bounds *B;        /* the pmf's bounds at the highest precision asked */
+    mpfr_t *lo, *hi;        /* in B, after pmf() */
 };
 
 int em_pfu_new(const em_problem *Q, int digits, em_pfu **out, em_error *err)
@@ -121,22 +77,19 @@ int em_pfu_new(const em_problem *Q, int digits, em_pfu **out, em_error *err)
     P->u = em_q_array_copy(Q);
     P->excluded = calloc(n, 1);
     P->loss = malloc(n * sizeof *P->loss);
-    P->lo = malloc(n * sizeof *P->lo);
-    P->hi = malloc(n * sizeof *P->hi);
-    if (!P->u || !P->excluded || !P->loss || !P->lo || !P->hi) {
+    em_problem_params(&P->prob, Q->eps, Q->delta, Q->variant, NULL);
+    P->prob.n = n;
+    P->prob.u = P->u;
+    P->prob.excluded = P->excluded;
+    if (!P->u || !P->excluded || !P->loss || em_pf_bounds_new(&P->prob, &P->B) != EM_OK) {
         free(P->loss);
         P->loss = NULL;
         em_pfu_free(P);
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
-    em_problem_params(&P->prob, Q->eps, Q->delta, Q->variant, NULL);
-    P->prob.n = n;
-    P->prob.u = P->u;
-    P->prob.excluded = P->excluded;
     for (size_t i = 0; i < n; i++) {
         P->excluded[i] = em_problem_excluded(Q, i);
         mpq_init(P->loss[i]);
-        mpfr_inits2(64, P->lo[i], P->hi[i], (mpfr_ptr)0);
         if (!P->excluded[i] && (P->left++ == 0 || mpq_cmp(P->u[i], P->opt) > 0))
             mpq_set(P->opt, P->u[i]);
     }
@@ -154,10 +107,9 @@ void em_pfu_free(em_pfu *P)
     if (!P)
         return;
     if (P->loss)
-        for (size_t i = 0; i < P->n; i++) {
+        for (size_t i = 0; i < P->n; i++)
             mpq_clear(P->loss[i]);
-            mpfr_clears(P->lo[i], P->hi[i], (mpfr_ptr)0);
-        }
+    em_pf_bounds_free(P->B);
     if (P->u)
         for (size_t i = 0; i < P->n; i++)
             mpq_clear(P->u[i]);
@@ -166,31 +118,18 @@ void em_pfu_free(em_pfu *P)
     free(P->u);
     free(P->excluded);
     free(P->loss);
-    free(P->lo);
-    free(P->hi);
     free(P);
 }
 
-/* the pmf's bounds at prec bits at least */
+/* the pmf's bounds at prec bits at least into P->lo, P->hi */
 static int pmf(em_pfu *P, mpfr_prec_t prec)
 {
-    if (P->prec >= prec)
-        return EM_OK;
-    for (size_t i = 0; i < P->n; i++) {
-        mpfr_set_prec(P->lo[i], prec);
-        mpfr_set_prec(P->hi[i], prec);
-    }
-    P->prec = 0;
-    int st = em_pf_pmf_bounds(&P->prob, prec, P->lo, P->hi);
-    if (st == EM_OK)
-        P->prec = prec;
-    return st;
+    return em_pf_bounds_at(P->B, prec, &P->lo, &P->hi);
 }
 
 enum { Q_LOSS, Q_EU, Q_SD, Q_BEST, Q_TAIL };
 
 struct pfq {
-    struct head h;
     em_pfu *P;
     int kind;
     mpq_srcptr t;           /* Q_TAIL */
@@ -286,13 +225,13 @@ static int pfq_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         break;
     }
     mpfr_clears(a, b, c, d, (mpfr_ptr)0);
-    return below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
+    return em_bounds_below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
 }
 
 static int pf_round(em_pfu *P, int kind, mpq_srcptr t, em_cval *out)
 {
-    struct pfq q = {{pfq_bounds}, P, kind, t};
-    return round_ziv(&q, P->K, out);
+    struct pfq q = {P, kind, t};
+    return round_ziv(pfq_bounds, &q, P->K, out);
 }
 
 int em_pfu_utility(em_pfu *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval *sd,
@@ -334,7 +273,6 @@ int em_pfu_loss_tail(em_pfu *P, const mpq_t t, em_cval *out)
 /* ------------------------------------------------------------- the theorem */
 
 struct thm {
-    struct head h;
     mpq_srcptr ratio, c;
     mpq_t x;                /* -c t (the tail bound) */
     int tail;
@@ -360,7 +298,7 @@ static int thm_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         }
     }
     mpfr_clear(a);
-    return below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
+    return em_bounds_below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
 }
 
 int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digits,
@@ -371,7 +309,6 @@ int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digit
     if (mpq_cmp_ui(ratio, 1, 1) < 0 || mpq_sgn(c) <= 0 || (t && mpq_sgn(t) < 0))
         return EM_ERR_DOMAIN;
     struct thm T;
-    T.h.bounds = thm_bounds;
     T.ratio = ratio;
     T.c = c;
     T.tail = 0;
@@ -381,7 +318,7 @@ int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digit
         mpq_inv(T.x, c);
         st = round_rat(T.x, digits, eb);
     } else if (eb) { /* ln of a rational other than 1: transcendental (Lindemann) */
-        st = round_ziv(&T, digits, eb);
+        st = round_ziv(thm_bounds, &T, digits, eb);
     }
     if (st == EM_OK && t) {
         mpq_mul(T.x, c, t);
@@ -392,11 +329,13 @@ int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digit
         mpq_init(one);
         mpq_set_ui(one, 1, 1);
         /* t > 0: ratio exp(-c t) is transcendental, never exactly 1 */
-        if (mpq_sgn(t) > 0)
-            st = refine_cmp(&T, one, &s);
+        if (mpq_sgn(t) > 0) {
+            em_rval rv = {thm_bounds, NULL, &T};
+            st = em_round_cmp(&rv, 64, one, &s);
+        }
         mpq_clear(one);
         if (st == EM_OK)
-            st = s >= 0 ? em_cval_exact(pb, "1", 1.0) : round_ziv(&T, digits, pb);
+            st = s >= 0 ? em_cval_exact(pb, "1", 1.0) : round_ziv(thm_bounds, &T, digits, pb);
     }
     mpq_clear(T.x);
     return st;

@@ -29,7 +29,6 @@
 #include "oracle/em_problem.h"
 
 #define NLEV 12                /* precision levels p0 * 2^k cached */
-#define FAST_LEVELS 3          /* interval levels tried before an exact comparison */
 #define SAMPLE_STEP 8          /* bits drawn per refinement of a draw */
 
 struct level {
@@ -1091,16 +1090,8 @@ static int em_cont_prob_impl(em_cont *C, size_t j, em_cval *p, em_cval *logp)
     }
     struct vctx V = {.C = C, .kind = V_PROB, .j = j, .x = NULL};
     int st = round_value(C, &V, p);
-    if (st == EM_OK && p->str[0] == '1' && strspn(p->str + 1, ".0") == strlen(p->str + 1)) {
-        /* below 1 (another piece has mass) but rounding to 1: the largest K-digit decimal
-         * below 1, as the finite oracle prints it (em_oracle.h); the double stays 1.0 */
-        char *nines = em_format_nines(C->K);
-        if (!nines)
-            return EM_ERR_NOMEM;
-        free(p->str);
-        p->str = nines;
-        p->flags |= EM_CV_NEAR_ONE;
-    }
+    if (st == EM_OK) /* below 1: another piece has mass */
+        st = em_cval_below_one(p, C->K);
     if (st == EM_OK) {
         V.kind = V_LOGPROB;
         st = round_value(C, &V, logp);
@@ -1233,27 +1224,8 @@ static int em_cont_cdf_cmp_impl(em_cont *C, const mpq_t x, const mpq_t q, int *s
         return EM_OK;
     }
     struct vctx V = {.C = C, .kind = V_CDF, .j = 0, .x = (const mpq_t *)x};
-    struct level *L;
-    mpfr_t lo, hi;
-    mpfr_inits2(C->p0, lo, hi, (mpfr_ptr)0);
-    int st = EM_OK, decided = 0;
-    for (int l = 0; l < FAST_LEVELS && !decided; l++) {
-        if ((st = level_get(C, l, &L)) != EM_OK)
-            break;
-        if ((st = v_bounds(&V, L->p, lo, hi)) != EM_OK)
-            break;
-        if (mpfr_cmp_q(lo, q) > 0) {
-            *sign = 1;
-            decided = 1;
-        } else if (mpfr_cmp_q(hi, q) < 0) {
-            *sign = -1;
-            decided = 1;
-        }
-    }
-    mpfr_clears(lo, hi, (mpfr_ptr)0);
-    if (st == EM_OK && !decided)
-        st = v_cmp(&V, q, sign);
-    return st;
+    em_rval rv = {v_bounds, v_cmp, &V};
+    return em_round_cmp(&rv, C->p0, q, sign);
 }
 
 static int em_cont_logz_bounds_impl(em_cont *C, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)

@@ -326,6 +326,88 @@ int em_pf_pmf_bounds(const em_problem *P, mpfr_prec_t prec, mpfr_t *Plo, mpfr_t 
     return st;
 }
 
+/* ------------------------------------------------ the pmf at rising precision */
+
+struct em_pf_bounds {
+    const em_problem *P;
+    size_t n;
+    mpfr_prec_t prec;       /* of lo and hi; 0 before the first pass */
+    mpfr_t *lo, *hi;
+};
+
+int em_pf_bounds_new(const em_problem *P, em_pf_bounds **out)
+{
+    int st = em_problem_check(P, NULL);
+    if (st != EM_OK)
+        return st;
+    em_pf_bounds *B = calloc(1, sizeof *B);
+    if (!B)
+        return EM_ERR_NOMEM;
+    B->P = P;
+    B->n = P->n;
+    B->lo = malloc(B->n * sizeof *B->lo);
+    B->hi = malloc(B->n * sizeof *B->hi);
+    if (!B->lo || !B->hi) {
+        free(B->lo);
+        free(B->hi);
+        free(B);
+        return EM_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < B->n; i++)
+        mpfr_inits2(64, B->lo[i], B->hi[i], (mpfr_ptr)0);
+    *out = B;
+    return EM_OK;
+}
+
+void em_pf_bounds_free(em_pf_bounds *B)
+{
+    if (!B)
+        return;
+    for (size_t i = 0; i < B->n; i++)
+        mpfr_clears(B->lo[i], B->hi[i], (mpfr_ptr)0);
+    free(B->lo);
+    free(B->hi);
+    free(B);
+}
+
+int em_pf_bounds_at(em_pf_bounds *B, mpfr_prec_t prec, mpfr_t **lo, mpfr_t **hi)
+{
+    if (B->prec < prec) {
+        for (size_t i = 0; i < B->n; i++) {
+            mpfr_set_prec(B->lo[i], prec);
+            mpfr_set_prec(B->hi[i], prec);
+        }
+        B->prec = 0;
+        int st = em_pf_pmf_bounds(B->P, prec, B->lo, B->hi);
+        if (st != EM_OK)
+            return st;
+        B->prec = prec;
+    }
+    *lo = B->lo;
+    *hi = B->hi;
+    return EM_OK;
+}
+
+/* ------------------------------------------------------- the pmf rounded */
+
+struct pmf_value {
+    em_pf_bounds *B;
+    size_t i;
+};
+
+/* P(i): below MPFR's widest range no precision helps */
+static int pmf_value_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    const struct pmf_value *v = ctx;
+    mpfr_t *L, *H;
+    int st = em_pf_bounds_at(v->B, prec, &L, &H);
+    if (st != EM_OK)
+        return st;
+    mpfr_set(lo, L[v->i], MPFR_RNDD);
+    mpfr_set(hi, H[v->i], MPFR_RNDU);
+    return em_bounds_below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
+}
+
 int em_pf_pmf(const em_problem *P, double *p, int digits, char **dec)
 {
     int st = em_problem_check(P, NULL);
@@ -336,83 +418,39 @@ int em_pf_pmf(const em_problem *P, double *p, int digits, char **dec)
         return EM_ERR_TOO_MANY;
     if (digits < 0 || digits > EM_ROUND_MAX_DIGITS)
         return EM_ERR_DOMAIN;
-    mpfr_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
-    char *d1 = malloc((size_t)digits + 16), *d2 = malloc((size_t)digits + 16);
-    if (!lo || !hi || !d1 || !d2) {
-        free(lo);
-        free(hi);
-        free(d1);
-        free(d2);
-        return EM_ERR_NOMEM;
-    }
+    const int want_dec = dec && digits > 0;
+    size_t left = 0;
     for (size_t i = 0; i < n; i++) {
-        mpfr_init2(lo[i], 64);
-        mpfr_init2(hi[i], 64);
-        if (dec && digits > 0)
+        left += !em_problem_excluded(P, i);
+        if (want_dec)
             dec[i] = NULL;
     }
-    mpfr_prec_t prec = 128 + (mpfr_prec_t)(digits * 3.33) + 64;
-    int done = 0;
-    while (!done && st == EM_OK) {
-        if (prec > (1L << 20)) {
-            st = EM_ERR_UNDECIDED; /* the precision limit: exit 3, not "bad input" */
-            break;
+    em_pf_bounds *B;
+    if ((st = em_pf_bounds_new(P, &B)) != EM_OK)
+        return st;
+    /* the exact values first: 0 where excluded, 1 for the only candidate left */
+    const mpfr_prec_t prec0 = 128 + (mpfr_prec_t)(digits * 3.33) + 64;
+    em_cval v;
+    em_cval_init(&v);
+    for (size_t i = 0; i < n && st == EM_OK; i++) {
+        const char *exact = em_problem_excluded(P, i) ? "0" : left == 1 ? "1" : NULL;
+        if (exact) {
+            st = em_cval_exact(&v, exact, exact[0] == '1');
+        } else {
+            struct pmf_value pv = {B, i};
+            em_rval rv = {pmf_value_bounds, NULL, &pv};
+            st = em_round(&rv, want_dec ? digits : 1, prec0, &v);
         }
-        for (size_t i = 0; i < n; i++) {
-            mpfr_set_prec(lo[i], prec);
-            mpfr_set_prec(hi[i], prec);
-        }
-        st = em_pf_pmf_bounds(P, prec, lo, hi);
-        if (st != EM_OK)
-            break;
-        for (size_t i = 0; i < n && st == EM_OK; i++)
-            if (mpfr_zero_p(lo[i]) && !mpfr_zero_p(hi[i]) &&
-                mpfr_get_exp(hi[i]) <= mpfr_get_emin_min() + 64)
-                st = EM_ERR_UNDECIDED; /* below MPFR's widest range: no precision helps */
-        if (st != EM_OK)
-            break;
-        done = 1;
-        for (size_t i = 0; i < n && done; i++) {
-            if (mpfr_get_d(lo[i], MPFR_RNDN) != mpfr_get_d(hi[i], MPFR_RNDN))
-                done = 0;
-            if (done && dec && digits > 0 && !mpfr_zero_p(hi[i])) {
-                mpfr_exp_t e1, e2;
-                mpfr_get_str(d1, &e1, 10, (size_t)digits, lo[i], MPFR_RNDN);
-                mpfr_get_str(d2, &e2, 10, (size_t)digits, hi[i], MPFR_RNDN);
-                if (e1 != e2 || strcmp(d1, d2) != 0)
-                    done = 0;
-            }
-        }
-        if (!done)
-            prec *= 2;
+        if (st == EM_OK && p)
+            p[i] = v.d;
+        if (st == EM_OK && want_dec && !(dec[i] = strdup(v.str)))
+            st = EM_ERR_NOMEM;
     }
-    if (st == EM_OK) {
-        for (size_t i = 0; i < n; i++) {
-            if (p)
-                p[i] = mpfr_get_d(hi[i], MPFR_RNDN);
-            if (dec && digits > 0) {
-                if (mpfr_zero_p(hi[i])) {
-                    dec[i] = strdup("0");
-                } else if (mpfr_cmp_ui(lo[i], 1) == 0) {
-                    dec[i] = strdup("1");
-                } else {
-                    mpfr_exp_t e;
-                    mpfr_get_str(d1, &e, 10, (size_t)digits, hi[i], MPFR_RNDN);
-                    mpz_t ez;
-                    mpz_init_set_si(ez, (long)e);
-                    dec[i] = em_format_decimal(0, d1, ez);
-                    mpz_clear(ez);
-                }
-                if (!dec[i])
-                    st = EM_ERR_NOMEM;
-            }
-        }
+    em_cval_clear(&v);
+    em_pf_bounds_free(B);
+    for (size_t i = 0; st != EM_OK && want_dec && i < n; i++) {
+        free(dec[i]);
+        dec[i] = NULL;
     }
-    for (size_t i = 0; i < n; i++)
-        mpfr_clears(lo[i], hi[i], (mpfr_ptr)0);
-    free(lo);
-    free(hi);
-    free(d1);
-    free(d2);
     return st;
 }

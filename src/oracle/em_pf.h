@@ -58,9 +58,20 @@ void em_pf_free(em_pf *s);
  * EM_ERR_TOO_MANY when n > EM_PF_PMF_MAX_N. */
 int em_pf_pmf_bounds(const em_problem *P, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi);
 
+/* The pmf's bounds kept at the highest precision asked so far (one O(n^2) pass per
+ * precision), for quantities of the pmf rounded by em_round at rising precision.  P must
+ * outlive it. */
+typedef struct em_pf_bounds em_pf_bounds;
+int em_pf_bounds_new(const em_problem *P, em_pf_bounds **out);
+/* *lo, *hi: the n bounds at prec bits at least, valid until the next call or the free. */
+int em_pf_bounds_at(em_pf_bounds *B, mpfr_prec_t prec, mpfr_t **lo, mpfr_t **hi);
+void em_pf_bounds_free(em_pf_bounds *B);
+
 /* The pmf correctly rounded to doubles (p) and, if digits > 0 and dec is not NULL, to
- * `digits` significant decimals (malloc'd strings in the oracle's style, caller frees).
- * Ziv's strategy on em_pf_pmf_bounds.  P(i) = 0 exactly only for an excluded candidate. */
+ * `digits` significant decimals (malloc'd strings in the oracle's style, caller frees):
+ * em_round over em_pf_bounds, candidate by candidate.  P(i) = 0 exactly only for an
+ * excluded candidate; a probability below MPFR's exponent range, or one no precision up to
+ * 2^20 bits decides, is EM_ERR_UNDECIDED. */
 int em_pf_pmf(const em_problem *P, double *p, int digits, char **dec);
 
 #ifdef __cplusplus
