@@ -1,4 +1,4 @@
-/* stat_exact: the exact sampler (src/oracle/em_exact.c) against the oracle's exact
+/* stat_exact: the exact sampler (src/oracle/em_exact_*.c) against the oracle's exact
  * probabilities: G-test at alpha = 1e-6, 10^6 draws from ChaCha20 with a fixed seed
  * (`full` adds a fresh seed and 10^7 draws), on
  *   - the marital example (u = count/1000, eps = 1, standard), and its monotone variant;

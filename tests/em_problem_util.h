@@ -7,7 +7,7 @@
 #ifndef EM_PROBLEM_UTIL_H
 #define EM_PROBLEM_UTIL_H
 
-#include <stdio.h>
+#include <string.h>
 
 #include "num/em_pieces.h"
 #include "oracle/em_cont.h"
@@ -15,6 +15,18 @@
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
 #include "oracle/em_problem.h"
+
+/* e's message into err[0..errlen) (err may be NULL), truncated. */
+static inline void tp_copy_msg(char *err, size_t errlen, const em_error *e)
+{
+    if (!err || !errlen)
+        return;
+    size_t k = strlen(e->msg);
+    if (k >= errlen)
+        k = errlen - 1;
+    memcpy(err, e->msg, k);
+    err[k] = 0;
+}
 
 /* The constructor call C (an expression using the problem P) on n rationals. */
 #define TP_FINITE(n, u, ex, eps, delta, variant, C) \
@@ -120,8 +132,7 @@ static inline int tp_cont_new_atoms(size_t n, mpq_t *u, const unsigned char *ex,
     int st;
     TP_FINITE(n, u, ex, eps, delta, variant,
               (P.measure = m, em_cont_new(&P, digits, res, &e)));
-    if (err && errlen)
-        snprintf(err, errlen, "%s", e.msg);
+    tp_copy_msg(err, errlen, &e);
     return st;
 }
 
@@ -138,8 +149,7 @@ static inline int tp_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const
     if (st == EM_OK)
         st = em_cont_new(&P, digits, res, &e);
     em_problem_clear(&P);
-    if (err && errlen)
-        snprintf(err, errlen, "%s", e.msg);
+    tp_copy_msg(err, errlen, &e);
     return st;
 }
 

@@ -1,4 +1,4 @@
-/* test_cont.c: the weighted / continuous oracle (src/oracle/em_cont.c) and its commands.
+/* test_cont.c: the weighted / continuous oracle (src/oracle/em_cont_*.c) and its commands.
  *
  * Expected values are never computed by the code under test: each comes from a closed
  * form evaluated here, independently, in MPFR at 2048 bits (then rounded to the digits

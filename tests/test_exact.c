@@ -1,4 +1,4 @@
-/* test_exact.c: the exact sampler (src/oracle/em_exact.c, src/core/em_exact_select.c).
+/* test_exact.c: the exact sampler (src/oracle/em_exact_*.c, src/core/em_exact_select.c).
  *
  * Bit-level exhaustive tests: a scripted bit source; every bit string up to length L is
  * enumerated (depth first, a prefix is extended only to the length the sampler asks

@@ -1,4 +1,4 @@
-/* test_parse_fast.c: the scenario parser's fast paths (src/io/em_scenario.c) give what the
+/* test_parse_fast.c: the scenario parser's fast paths (src/io/em_scenario_*.c) give what the
  * exact path gives, on every input.
  *   - Utilities: random decimals, integers, exponents, hex floats, fractions, -inf and the
  *     edges (leading zeros, '+', '-0', 19- and 20-digit mantissas at the int64 and 2^62

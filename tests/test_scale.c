@@ -1,4 +1,4 @@
-/* test_scale.c: the compact scenario (src/io/em_scenario.c with sc.compact), the oracle and
+/* test_scale.c: the compact scenario (src/io/em_scenario_*.c with sc.compact), the oracle and
  * the exact sampler reading utilities through em_utility_reader, and the limit on candidates
  * (issue 12, "Scale without surprises").
  *

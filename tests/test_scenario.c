@@ -1,4 +1,4 @@
-/* test_scenario.c: the scenario file parser (src/io/em_scenario.c): every malformed line
+/* test_scenario.c: the scenario file parser (src/io/em_scenario_*.c): every malformed line
  * type, limits, BOM, CRLF, headers, quoting; every message names the file and the line. */
 #include "em_check_main.h"
 #include <check.h>

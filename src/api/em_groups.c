@@ -1,5 +1,5 @@
 /* em_groups.c: the group analysis of em_groups.h: the data read once (io/em_data.c), each
- * group's rows scored over one candidate set (em_scores.c), the mechanism run per group
+ * group's rows scored over one candidate set (em_score_*.c), the mechanism run per group
  * through the public API, and the gap between groups decided by Ziv's strategy on top of
  * correctly rounded probabilities. */
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* em_scn.c: scenarios of the high-level API (src/include/em_scn.h).
- * Every way in goes through the one scenario parser (io/em_scenario.c), so an array from
+ * Every way in goes through the one scenario parser (io/em_scenario_*.c), so an array from
  * Python and a file from the shell are read by the same code and refused for the same
  * reasons. */
 #include "api/em_scn_priv.h"

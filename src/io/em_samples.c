@@ -42,25 +42,6 @@ int em_csv_field_unquote(const char *p, size_t n, char *out, size_t *outn)
     return 0;
 }
 
-/* printable, at most 40 bytes, control bytes as \xHH */
-static void shown(char *o, size_t cap, const char *p, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n && k + 8 < cap; i++) {
-        unsigned char c = (unsigned char)p[i];
-        if (i == 40) {
-            memcpy(o + k, "...", 3);
-            k += 3;
-            break;
-        }
-        if (c < 0x20 || c == 0x7f)
-            k += (size_t)snprintf(o + k, cap - k, "\\x%02x", c);
-        else
-            o[k++] = (char)c;
-    }
-    o[k] = 0;
-}
-
 /* decimal digits only: the value (saturating at UINT64_MAX) */
 static int digits(const char *p, size_t n, uint64_t *v)
 {
@@ -101,10 +82,10 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
         long idx = -1;
         if (are == EM_SAMPLES_INDICES) {
             if (!num) {
-                shown(q, sizeof q, p, m);
+                em_text_show(q, sizeof q, p, m);
                 st = em_err_at(err, EM_ERR_PARSE, name, ln, "'%s' is not a 0-based index (--samples-are indices)", q);
             } else if (v >= n) {
-                shown(q, sizeof q, p, m);
+                em_text_show(q, sizeof q, p, m);
                 st = em_err_at(err, EM_ERR_PARSE, name, ln, "index %s out of range (the scenario has %zu candidates)", q, n);
             } else {
                 idx = (long)v;
@@ -114,7 +95,7 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
             size_t labn = m;
             int u = em_csv_field_unquote(p, m, tmp, &labn);
             if (u < 0) {
-                shown(q, sizeof q, p, m);
+                em_text_show(q, sizeof q, p, m);
                 st = em_err_at(err, EM_ERR_PARSE, name, ln, "malformed quoted label '%s' (a quote inside is doubled: \"\")", q);
                 break;
             }
@@ -123,7 +104,7 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
             idx = find(ctx, lab, labn);
             if (are == EM_SAMPLES_AUTO && u == 1 && num) {
                 if (idx >= 0 && v < n && (uint64_t)idx != v) {
-                    shown(q, sizeof q, p, m);
+                    em_text_show(q, sizeof q, p, m);
                     st = em_err_at(err, EM_ERR_PARSE, name, ln,
                                         "'%s' is ambiguous: the label of candidate %ld (0-based) and the index "
                                         "of candidate %s; give --samples-are labels or --samples-are indices",
@@ -131,13 +112,13 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
                 } else if (idx < 0 && v < n) {
                     idx = (long)v;
                 } else if (idx < 0) {
-                    shown(q, sizeof q, p, m);
+                    em_text_show(q, sizeof q, p, m);
                     st = em_err_at(err, EM_ERR_PARSE, name, ln,
                                         "index %s out of range (the scenario has %zu candidates), and no "
                                         "label '%s'", q, n, q);
                 }
             } else if (idx < 0) {
-                shown(q, sizeof q, lab, labn);
+                em_text_show(q, sizeof q, lab, labn);
                 st = em_err_at(err, EM_ERR_PARSE, name, ln, "unknown label '%s'%s", q,
                                        num && are == EM_SAMPLES_LABELS
                                            ? " (--samples-are indices reads 0-based indices)" : "");

@@ -255,3 +255,21 @@ int em_line_check(const char *p, size_t n, size_t max, unsigned flags, const cha
         return em_err_at(err, EM_ERR_PARSE, name, ln, "invalid UTF-8 at byte %zu", bad + 1);
     return EM_OK;
 }
+
+void em_text_show(char *out, size_t cap, const char *p, size_t n)
+{
+    size_t o = 0;
+    const size_t lim = 40;
+    for (size_t i = 0; i < n && o + 6 < cap; i++) {
+        if (i == lim) {
+            o += (size_t)snprintf(out + o, cap - o, "...");
+            break;
+        }
+        unsigned char c = (unsigned char)p[i];
+        if (c < 0x20 || c == 0x7f)
+            o += (size_t)snprintf(out + o, cap - o, "\\x%02x", c);
+        else
+            out[o++] = (char)c;
+    }
+    out[o < cap ? o : cap - 1] = 0;
+}

@@ -65,6 +65,10 @@ int em_line_iter_failed(const em_line_iter *it);
 /* Spaces and tabs off both ends of p[0..n). */
 void em_text_trim(const char **p, size_t *n);
 
+/* p[0..n) for a message: at most 40 bytes (then "..."), control bytes as \xHH, into
+ * out[0..cap) (NUL-terminated). */
+void em_text_show(char *out, size_t cap, const char *p, size_t n);
+
 /* The checks of a line p[0..n) of the file name at line ln, in this order: more than max
  * bytes (max 0: no limit), a NUL byte, and, with EM_LINE_STRICT, a CR or a byte-order
  * mark inside the line; then invalid UTF-8.  EM_OK, or EM_ERR_PARSE with "NAME:LINE: ..."

@@ -24,8 +24,14 @@ void em_range_leave(em_range r)
 /* [lo, hi] around the rational q at their precisions */
 void em_q_bounds(mpfr_t lo, mpfr_t hi, const mpq_t q)
 {
-    mpfr_set_q(lo, q, MPFR_RNDD);
-    mpfr_set_q(hi, q, MPFR_RNDU);
+    int tern = mpfr_set_q(lo, q, MPFR_RNDD);
+    if (mpfr_get_prec(hi) != mpfr_get_prec(lo)) {
+        mpfr_set_q(hi, q, MPFR_RNDU);
+    } else { /* one conversion: RNDU(q) is the number after RNDD(q) when q is inexact */
+        mpfr_set(hi, lo, MPFR_RNDN);
+        if (tern != 0)
+            mpfr_nextabove(hi);
+    }
 }
 
 /* exp(t) bounds for rational t.  One exponential: exp(t) <= exp(t1) exp(t2 - t1) <=

@@ -19,6 +19,15 @@ typedef struct em_range {
 em_range em_range_enter(void);
 void em_range_leave(em_range r);
 
+/* The body of such an entry: return the status of expr computed in the widest range. */
+#define EM_WIDEST(expr) \
+    do { \
+        em_range r_ = em_range_enter(); \
+        int st_ = (expr); \
+        em_range_leave(r_); \
+        return st_; \
+    } while (0)
+
 /* lo <= q <= hi, at the precisions of lo and hi. */
 void em_q_bounds(mpfr_t lo, mpfr_t hi, const mpq_t q);
 

@@ -446,3 +446,11 @@ int em_q_is_d(const mpq_t q, double d)
     mpq_clear(t);
     return eq;
 }
+
+long em_q_bits(const mpq_t q)
+{
+    if (mpq_sgn(q) == 0)
+        return 0;
+    long b = (long)mpz_sizeinbase(mpq_numref(q), 2) - (long)mpz_sizeinbase(mpq_denref(q), 2) + 1;
+    return b < 0 ? 0 : b;
+}

@@ -45,6 +45,9 @@ double em_q_get_d(const mpq_t q, int *overflow);
  * nearest (dir == 0); +-inf beyond the range of double in that direction. */
 double em_q_to_d_dir(const mpq_t q, int dir);
 
+/* The bits of |q| rounded up (0 for q == 0): an upper bound of log2|q| + 1. */
+long em_q_bits(const mpq_t q);
+
 /* 1 when the double d is finite and equal to q exactly. */
 int em_q_is_d(const mpq_t q, double d);
 

@@ -1,4 +1,4 @@
-/* em_exponents.h: the exact inputs shared by the MPFR oracles (em_oracle.c, em_exact.c,
+/* em_exponents.h: the exact inputs shared by the MPFR oracles (em_oracle_*.c, em_exact_*.c,
  * em_pf.c): the exponents t_i = c (u_i - u*) <= 0 of a problem (em_problem.h: c its
  * coefficient, u* the largest utility) and the class of each candidate.  Internal to
  * src/oracle/.

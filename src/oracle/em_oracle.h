@@ -54,7 +54,7 @@ typedef struct em_oracle_cand {
  * with results of K = digits significant digits in [1, EM_ROUND_MAX_DIGITS].  The
  * utilities are copied when given as an array; through P's reader they are read when
  * needed, never all held as rationals: about 21 bytes per candidate (classes, and exp
- * bounds kept at the first precision; one more when the exponent tables of em_oracle.c
+ * bounds kept at the first precision; one more when the exponent tables of em_oracle_*.c
  * are used) besides the reader's storage, which must stay valid until em_oracle_free.
  * Computes the normaliser lazily.  Errors (with a message in err): EM_ERR_NULL,
  * EM_ERR_EMPTY, EM_ERR_TOO_MANY, EM_ERR_EPSILON / EM_ERR_SENSITIVITY,
