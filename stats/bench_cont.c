@@ -3,7 +3,7 @@
  *     float draw;
  *   - the Laplace mechanism over R (2 infinite pieces): one exact draw;
  *   - a 10^5-piece scenario (alternating slopes): set-up and the CDF at 10^3 points,
- *     correctly rounded to 17 digits (issue 11's target: <= 1 s). */
+ *     correctly rounded to 17 digits (the target: <= 1 s). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench_peers.py: the peers of issue 15's benchmark, one figure per process, on the same
+"""bench_peers.py: the peers of the benchmark, one figure per process, on the same
 inputs as stats/bench_speed.c (`make bench` runs it through mk/bench.sh; never a test).
 
     bench_peers.py FIGURE N     prints {"name": FIGURE, "value": V, "unit": "us", "n": N}

@@ -8,7 +8,7 @@
  * Each must also reject a deliberately broken sampler with the same seed: the exact
  * sampler run with eps not halved (the monotone weights exp(eps u / delta) for the
  * standard mechanism); the power against it at this N is printed and must be >= 0.99.
- * Method: /work/shared/notes/statistics.md, src/oracle/README.md (em_gof). */
+ * Method: src/oracle/README.md, "Goodness of fit" (em_gof). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* stat_marital: the core sampler against exact probabilities, on the
  * marital-status example of seed 000 (u = count/1000, eps = 1, delta = 1).
  *
- * Method (../shared/notes/statistics.md): one-sample G-test at alpha = 1e-6,
+ * Method (src/oracle/README.md, "Goodness of fit"): one-sample G-test at alpha = 1e-6,
  * cells pooled to >= 20 expected, support check, binomial tail test; 10^6 draws
  * from ChaCha20 with a fixed seed, so CI is deterministic (`full` mode adds
  * fresh seeds with the two-stage rule).  The exact probabilities come from the

@@ -362,7 +362,7 @@ START_TEST(masses_are_integrals)
 }
 END_TEST
 
-/* the utility report (issue 14's quantities) against closed forms: for the Laplace
+/* the utility report's quantities against closed forms: for the Laplace
  * mechanism over R, |X - mu| ~ Exp(mean 2): E[loss] = 2, sd = 2, P(loss > t) = exp(-t/2);
  * two atoms u = (0, 1) at c = 1/2: p = e^(1/2)/(1 + e^(1/2)) = P(best), sd = sqrt(p (1-p)) */
 START_TEST(utility_report)

@@ -42,7 +42,7 @@ static void draw(size_t n, const double *p, unsigned N, unsigned long seed, uint
 
 START_TEST(lambda_table)
 {
-    /* statistics.md: power 0.99 at alpha = 1e-6 */
+    /* power 0.99 at alpha = 1e-6 */
     ck_assert_double_eq_tol(em_ncx2_lambda_for_power(1, 1e-6, 0.99), 52.1, 0.1);
     ck_assert_double_eq_tol(em_ncx2_lambda_for_power(6, 1e-6, 0.99), 66.6, 0.1);
     ck_assert_double_eq_tol(em_ncx2_lambda_for_power(19, 1e-6, 0.99), 85.7, 0.1);

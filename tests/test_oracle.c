@@ -19,7 +19,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "io/em_scenario.h"
+#include "io/em_scn_text.h"
 #include "io/em_text.h"
 #include "expmech.h"
 #include "num/em_format.h"
@@ -215,10 +215,10 @@ typedef struct run {
 
 static int oracle_run(const char *text, const char *eps, const char *delta, int variant, int K, run *r)
 {
-    em_scenario sc;
-    em_scenario_init(&sc);
+    em_scn sc;
+    em_scn_init(&sc);
     em_error err;
-    if (em_scenario_parse(&sc, text, strlen(text), "t", &err) != EM_OK) {
+    if (em_scn_read(&sc, text, strlen(text), "t", &err) != EM_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return -1;
     }
@@ -253,7 +253,7 @@ static int oracle_run(const char *text, const char *eps, const char *delta, int 
     }
     mpq_clear(e);
     mpq_clear(d);
-    em_scenario_free(&sc);
+    em_scn_clear(&sc);
     return st;
 }
 
@@ -651,12 +651,12 @@ static int write_family(FILE *f, const vfamily *fam)
             free(u);
         } else {
             char *text = c->example ? capture_example(c->example) : strdup(c->text);
-            em_scenario sc;
-            em_scenario_init(&sc);
+            em_scn sc;
+            em_scn_init(&sc);
             em_error err;
-            if (!text || em_scenario_parse(&sc, text, strlen(text), c->id, &err) != EM_OK) {
+            if (!text || em_scn_read(&sc, text, strlen(text), c->id, &err) != EM_OK) {
                 free(text);
-                em_scenario_free(&sc);
+                em_scn_clear(&sc);
                 return -1;
             }
             free(text);
@@ -680,7 +680,7 @@ static int write_family(FILE *f, const vfamily *fam)
             if (st == EM_OK)
                 em_oracle_free(o);
             fprintf(f, "      ]\n");
-            em_scenario_free(&sc);
+            em_scn_clear(&sc);
         }
         fprintf(f, "    }%s\n", c[1].id ? "," : "");
         mpq_clear(e);

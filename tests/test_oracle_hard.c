@@ -1,5 +1,4 @@
-/* test_oracle_hard.c: the finite oracle's correct rounding always terminates, and is right
- * (issue 12).
+/* test_oracle_hard.c: the finite oracle's correct rounding always terminates, and is right.
  *
  *   - the reported cases that used to spin to 2^24 bits (values within 10^-(K+9) of a
  *     rounding boundary, a log-probability on a double midpoint minus exp(-1.8e16)), each

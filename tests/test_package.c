@@ -1,4 +1,4 @@
-/* test_package.c: the installable package (issue 13): libexpmech.so exports exactly the
+/* test_package.c: the installable package: libexpmech.so exports exactly the
  * functions the public headers declare, under SONAME libexpmech.so.MAJOR, and the man pages
  * cover every command and function.  The checks live in mk/check-package.sh (they read nm,
  * readelf and the program's --help); these cases run them, and also run them on libraries

@@ -1,4 +1,4 @@
-/* test_score.c: the scoring functions of issue 4 (src/core/em_score_*.h), on the seed
+/* test_score.c: the scoring functions (src/core/em_score_*.h), on the seed
  * numbers, against brute force, and on bad inputs; exact probabilities via the oracle.
  *
  *   count / frequency   seed 001 (socks: 100 rows, 10 Violent), em_histogram, em_score_frequency

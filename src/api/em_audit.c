@@ -1,5 +1,5 @@
 /* em_audit.c: em_audit and friends (em_judge.h): the privacy loss between two neighbouring
- * mechanisms, exactly (judge/em_closs.h) and in 320-bit interval arithmetic for the ideal
+ * mechanisms, exactly (judge/em_privacy_loss.h) and in 320-bit interval arithmetic for the ideal
  * finite law and the float sampler as implemented, and a Clopper-Pearson lower bound on
  * epsilon from draws. */
 #include "em_base.h"
@@ -10,7 +10,7 @@
 #include "core/em_logweights.h"
 #include "core/em_params.h"
 #include "io/em_label.h"
-#include "judge/em_closs.h"
+#include "judge/em_privacy_loss.h"
 #include "num/em_rational.h"
 #include "oracle/em_pf.h"
 
@@ -82,7 +82,7 @@ static void side_free(side *s)
 
 /* map[i]: candidate of sc for X's candidate i (NULL: the identity); the parameters of the
  * mechanism's problem P */
-static int side_new(side *s, const em_scenario *sc, const size_t *map, size_t n,
+static int side_new(side *s, const em_scn *sc, const size_t *map, size_t n,
                     const em_problem *P)
 {
     s->n = n;
@@ -376,10 +376,10 @@ static int q_texts(const mpq_t q, char **text, char **approx)
     return st;
 }
 
-static int dir_from(em_audit_dir *o, const em_closs_dir *d, int continuous)
+static int dir_from(em_audit_dir *o, const em_privacy_loss_dir *d, int continuous)
 {
     o->infinite = d->infinite;
-    o->reason = !d->infinite ? 0 : d->reason == EM_CLOSS_SUPPORT ? EM_AUDIT_SUPPORT
+    o->reason = !d->infinite ? 0 : d->reason == EM_PRIVACY_LOSS_SUPPORT ? EM_AUDIT_SUPPORT
                                                                   : EM_AUDIT_SLOPE;
     o->atom = continuous ? EM_JUDGE_NONE : d->atom;
     o->at_inf = d->at_inf;
@@ -410,14 +410,14 @@ static void dir_free(em_audit_dir *d)
     free(d->hi_approx);
 }
 
-static int exact_from(em_audit_result *r, const em_closs *L)
+static int exact_from(em_audit_result *r, const em_privacy_loss *L)
 {
     r->exact = 1;
     r->worst = L->worst;
     for (int k = 0; k < 2; k++)
         if (dir_from(&r->d[k], &L->d[k], r->continuous) != EM_OK)
             return EM_ERR_NOMEM;
-    const em_closs_dir *w = &L->d[L->worst];
+    const em_privacy_loss_dir *w = &L->d[L->worst];
     r->loss = strdup(w->infinite ? "inf" : w->value.str);
     r->loss_d = w->infinite ? INFINITY : w->value.d;
     r->within = L->cmp_eps <= 0;
@@ -440,7 +440,7 @@ void em_audit_result_free(em_audit_result *r)
 
 static int check_pair(em_mech *x, em_mech *y, em_error *err)
 {
-    const em_scenario *sx = &x->scn->sc, *sy = &y->scn->sc;
+    const em_scn *sx = x->scn, *sy = y->scn;
     if (sx->continuous != sy->continuous)
         return em_err(err, EM_ERR_DOMAIN,
                       "%s is continuous and %s is not: neighbours need the same kind of output",
@@ -460,18 +460,18 @@ static int check_pair(em_mech *x, em_mech *y, em_error *err)
 static int audit_cont(em_mech *x, em_mech *y, em_audit_result *r, em_error *err)
 {
     em_cont *C[2] = {NULL, NULL};
-    int st = ej_law(x, x->digits, &C[0], err);
+    int st = em_judge_law(x, x->digits, &C[0], err);
     if (st == EM_OK)
-        st = ej_law(y, x->digits, &C[1], err);
+        st = em_judge_law(y, x->digits, &C[1], err);
     if (st == EM_OK) {
-        em_closs L;
-        em_closs_init(&L);
-        st = em_closs_pieces(C[0], C[1], x->eps, x->digits, &L);
+        em_privacy_loss L;
+        em_privacy_loss_init(&L);
+        st = em_privacy_loss_pieces(C[0], C[1], x->eps, x->digits, &L);
         if (st != EM_OK)
-            ej_fail(err, st, "exact privacy loss");
+            em_judge_fail(err, st, "exact privacy loss");
         else if (exact_from(r, &L) != EM_OK)
             st = em_err(err, EM_ERR_NOMEM, "out of memory");
-        em_closs_clear(&L);
+        em_privacy_loss_clear(&L);
         r->verdict = r->within ? EM_VERDICT_PASS : EM_VERDICT_REJECT;
     }
     em_cont_free(C[0]);
@@ -480,10 +480,10 @@ static int audit_cont(em_mech *x, em_mech *y, em_audit_result *r, em_error *err)
 }
 
 /* Y's candidates in X's order */
-static int label_map(const em_scenario *sx, const em_scenario *sy, size_t *map, em_error *err)
+static int label_map(const em_scn *sx, const em_scn *sy, size_t *map, em_error *err)
 {
     for (size_t i = 0; i < sx->n; i++) {
-        long j = em_scenario_find(sy, sx->labels[i], strlen(sx->labels[i]));
+        long j = em_scn_lookup(sy, sx->labels[i], strlen(sx->labels[i]));
         if (j < 0) {
             char h[EM_ERRLEN / 2];
             return em_err(err, EM_ERR_DOMAIN, "label '%s' of X is not in Y",
@@ -503,14 +503,14 @@ static int exact_finite(em_mech *x, const side *X, const side *Y, em_audit_resul
     for (int k = 0; k < 2 && st == EM_OK; k++)
         st = em_cont_new(&(k ? Y : X)->prob, x->digits, &law[k], err);
     if (st == EM_OK) {
-        em_closs L;
-        em_closs_init(&L);
-        st = em_closs_atoms(law[0], law[1], &X->prob, &Y->prob, x->digits, &L);
+        em_privacy_loss L;
+        em_privacy_loss_init(&L);
+        st = em_privacy_loss_atoms(law[0], law[1], &X->prob, &Y->prob, x->digits, &L);
         if (st != EM_OK)
-            ej_fail(err, st, "exact privacy loss");
+            em_judge_fail(err, st, "exact privacy loss");
         else if (exact_from(r, &L) != EM_OK)
             st = em_err(err, EM_ERR_NOMEM, "out of memory");
-        em_closs_clear(&L);
+        em_privacy_loss_clear(&L);
     }
     em_cont_free(law[0]);
     em_cont_free(law[1]);
@@ -680,14 +680,14 @@ static int empirical(em_audit_result *r, const dist *D, const size_t *map, const
 static int audit_finite(em_mech *x, em_mech *y, const uint64_t *cx, const uint64_t *cy,
                         double conf, em_audit_result *r, em_error *err)
 {
-    em_scenario *sx = &x->scn->sc, *sy = &y->scn->sc;
+    em_scn *sx = x->scn, *sy = y->scn;
     size_t n = sx->n;
     const int pf = x->variant == EM_PF, measure = sx->has_measure || sy->has_measure;
-    int st = ej_finite(x, 1, err);
+    int st = em_judge_finite(x, 1, err);
     if (st == EM_OK)
-        st = ej_finite(y, 1, err);
+        st = em_judge_finite(y, 1, err);
     if (st == EM_OK && pf)
-        st = ej_pf_limit(x, err);
+        st = em_judge_pf_limit(x, err);
     if (st != EM_OK)
         return st;
     size_t *map = malloc(n * sizeof *map);
@@ -760,13 +760,13 @@ int em_audit_counts(em_mech *x, em_mech *y, const uint64_t *counts_x, const uint
     if (counts_x && !(confidence > 0 && confidence < 1))
         return em_err(err, EM_ERR_DOMAIN, "confidence %g: expected a number in (0, 1)",
                       confidence);
-    if (counts_x && x->scn->sc.continuous)
+    if (counts_x && x->scn->continuous)
         return em_err(err, EM_ERR_DOMAIN, "draws are not available for continuous scenarios");
     em_audit_result *r = calloc(1, sizeof *r);
     if (!r)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     r->ideal.where = r->fp.where = EM_JUDGE_NONE;
-    r->continuous = x->scn->sc.continuous;
+    r->continuous = x->scn->continuous;
     st = r->continuous ? audit_cont(x, y, r, err)
                        : audit_finite(x, y, counts_x, counts_y, confidence, r, err);
     return EM_HAND_OUT(st, r, em_audit_result_free, out, err);

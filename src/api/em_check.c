@@ -1,12 +1,12 @@
 /* em_check.c: em_check and friends (em_judge.h): draws of another implementation against
- * the exact law of a mechanism, the statistics of judge/em_gof.h and judge/em_ccheck.h
+ * the exact law of a mechanism, the statistics of judge/em_gof.h and judge/em_gof_cont.h
  * returned as data. */
 #include "em_judge.h"
 #include "api/em_judge_priv.h"
 #include "base/em_error.h"
 #include "io/em_draws.h"
 #include "io/em_samples.h"
-#include "judge/em_ccheck.h"
+#include "judge/em_gof_cont.h"
 #include "judge/em_gof.h"
 #include "judge/em_ks.h"
 #include "oracle/em_oracle.h"
@@ -54,9 +54,9 @@ static int begin(em_mech *m, const void *data, size_t n, int continuous, const e
     int st = opts_ok(*o, err);
     if (st != EM_OK)
         return st;
-    if (m->scn->sc.continuous != continuous)
+    if (m->scn->continuous != continuous)
         return em_err(err, EM_ERR_DOMAIN, "%s: a %s scenario is checked with %s",
-                      m->scn->sc.name, continuous ? "finite" : "continuous",
+                      m->scn->name, continuous ? "finite" : "continuous",
                       continuous ? "em_check" : "em_check_cont");
     if (n == 0)
         return em_err(err, EM_ERR_EMPTY, "no draws to test");
@@ -95,18 +95,18 @@ static void from_gof(em_check_result *r, const em_gof_result *g, int cont_verdic
 /* The exact probabilities of a finite m as correctly rounded doubles. */
 static int finite_probs(em_mech *m, double *p, em_error *err)
 {
-    em_scenario *sc = &m->scn->sc;
-    int st = ej_pf_limit(m, err);
+    em_scn *sc = m->scn;
+    int st = em_judge_pf_limit(m, err);
     if (st != EM_OK)
         return st;
     if (sc->has_measure) {
         em_cont *law = NULL;
-        st = ej_law(m, m->digits, &law, err);
+        st = em_judge_law(m, m->digits, &law, err);
         if (st != EM_OK)
             return st;
         st = em_cont_doubles(law, p);
         em_cont_free(law);
-        return st == EM_OK ? EM_OK : ej_fail(err, st, NULL);
+        return st == EM_OK ? EM_OK : em_judge_fail(err, st, NULL);
     }
     if (m->variant == EM_PF)
         st = em_pf_pmf(&m->prob, p, 0, NULL);
@@ -160,7 +160,7 @@ int em_check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_check
     int st = begin(m, counts, n, 0, &o, out, &r, err);
     if (st != EM_OK)
         return st;
-    const em_scenario *sc = &m->scn->sc;
+    const em_scn *sc = m->scn;
     if (n != sc->n) {
         free(r);
         return em_err(err, EM_ERR_DOMAIN, "%zu counts for %zu candidates", n, sc->n);
@@ -202,10 +202,10 @@ int em_check(em_mech *m, const size_t *samples, size_t n, const em_check_opts *o
         return em_err(err, EM_ERR_NULL, "em_check: mechanism or samples NULL");
     if (n == 0)
         return em_err(err, EM_ERR_EMPTY, "no draws to test");
-    if (m->scn->sc.continuous)
+    if (m->scn->continuous)
         return em_err(err, EM_ERR_DOMAIN, "%s: a continuous scenario is checked with "
-                      "em_check_cont", m->scn->sc.name);
-    size_t size = m->scn->sc.n;
+                      "em_check_cont", m->scn->name);
+    size_t size = m->scn->n;
     uint64_t *counts = calloc(size, sizeof *counts);
     if (!counts)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
@@ -230,13 +230,13 @@ static int check_cont(em_mech *m, const double *x, const unsigned long *line, si
     if (st != EM_OK)
         return st;
     em_cont *C = NULL;
-    em_ccheck_result c;
+    em_gof_cont_result c;
     memset(&c, 0, sizeof c);
-    st = ej_law(m, m->digits, &C, err);
+    st = em_judge_law(m, m->digits, &C, err);
     if (st == EM_OK) {
-        st = em_ccheck(C, x, n, o->alpha, o->min_expected, EM_CCHECK_BINS, &c);
+        st = em_gof_cont(C, x, n, o->alpha, o->min_expected, EM_GOF_CONT_BINS, &c);
         if (st != EM_OK)
-            ej_fail(err, st, NULL);
+            em_judge_fail(err, st, NULL);
     }
     if (st == EM_OK) {
         r->rows = calloc(c.ncells, sizeof *r->rows);
@@ -250,9 +250,9 @@ static int check_cont(em_mech *m, const double *x, const unsigned long *line, si
                      (c.reject_support ? EM_CHECK_R_SUPPORT : 0) |
                      (c.reject_ks ? EM_CHECK_R_KS : 0);
         r->nrows = c.ncells;
-        r->quantile_bins = EM_CCHECK_BINS;
+        r->quantile_bins = EM_GOF_CONT_BINS;
         for (size_t k = 0; k < c.ncells; k++) {
-            const em_ccheck_cell *b = &c.cells[k];
+            const em_gof_cont_cell *b = &c.cells[k];
             em_check_row *w = &r->rows[k];
             w->first = w->last = k;
             w->count = 1;
@@ -283,7 +283,7 @@ static int check_cont(em_mech *m, const double *x, const unsigned long *line, si
         r->ks_approximate = c.ks_method == EM_KS_ASYMPTOTIC;
         r->ks_method = em_ks_method_name(c.ks_method);
     }
-    em_ccheck_free(&c);
+    em_gof_cont_free(&c);
     em_cont_free(C);
     return EM_HAND_OUT(st, r, em_check_result_free, out, err);
 }
@@ -299,19 +299,19 @@ int em_counts_load(const em_scn *s, const char *path, int samples_are, uint64_t 
 {
     if (!s || !counts || !total)
         return em_err(err, EM_ERR_NULL, "em_counts_load: scenario, counts or total NULL");
-    if (s->sc.continuous)
+    if (s->continuous)
         return em_err(err, EM_ERR_DOMAIN, "%s: a continuous scenario has no candidates to count",
-                      s->sc.name);
+                      s->name);
     if (samples_are < EM_SAMPLES_ARE_AUTO || samples_are > EM_SAMPLES_ARE_INDICES)
         return em_err(err, EM_ERR_DOMAIN, "samples_are %d: expected 0, 1 or 2", samples_are);
     const char *name;
     char *buf = NULL;
     size_t len;
-    int st = ej_read(path, SAMPLES_MAX, &name, &buf, &len, err);
+    int st = em_judge_read(path, SAMPLES_MAX, &name, &buf, &len, err);
     if (st != EM_OK)
         return st;
     em_error e = {EM_OK, ""};
-    st = em_samples_count(buf, len, name, s->sc.n, ej_find, &s->sc, samples_are, counts, total,
+    st = em_samples_count(buf, len, name, s->n, em_judge_find_label, s, samples_are, counts, total,
                           &e);
     free(buf);
     if (st != EM_OK)
@@ -328,7 +328,7 @@ static int check_file_cont(em_mech *m, const char *path, const em_check_opts *o,
     size_t len, n = 0;
     double *x = NULL;
     unsigned long *line = NULL;
-    int st = ej_read(path, SAMPLES_MAX, &name, &buf, &len, err);
+    int st = em_judge_read(path, SAMPLES_MAX, &name, &buf, &len, err);
     if (st != EM_OK)
         return st;
     em_error e = {EM_OK, ""};
@@ -353,9 +353,9 @@ int em_check_file(em_mech *m, const char *path, int samples_are, const em_check_
     *out = NULL;
     if (!m)
         return em_err(err, EM_ERR_NULL, "em_check_file: mechanism NULL");
-    if (m->scn->sc.continuous)
+    if (m->scn->continuous)
         return check_file_cont(m, path, o, out, err);
-    size_t n = m->scn->sc.n;
+    size_t n = m->scn->n;
     uint64_t *counts = calloc(n, sizeof *counts), total;
     if (!counts)
         return em_err(err, EM_ERR_NOMEM, "out of memory");

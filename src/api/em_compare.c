@@ -5,7 +5,7 @@
 #include "base/em_error.h"
 #include "io/em_cdf_file.h"
 #include "io/em_probsfile.h"
-#include "judge/em_cdfcmp.h"
+#include "judge/em_cdf_compare.h"
 #include "num/em_format.h"
 #include "num/em_rational.h"
 #include "oracle/em_oracle.h"
@@ -56,7 +56,7 @@ static int begin(em_mech *m, const void *data, int continuous, const em_compare_
     if (!((*o)->rtol >= 0) || !((*o)->atol >= 0))
         return em_err(err, EM_ERR_DOMAIN, "rtol %g, atol %g: expected numbers >= 0",
                       (*o)->rtol, (*o)->atol);
-    if (m->scn->sc.continuous != continuous)
+    if (m->scn->continuous != continuous)
         return em_err(err, EM_ERR_DOMAIN, "%s",
                       continuous ? "a CDF table needs a continuous scenario ('# output: continuous')"
                                  : "a continuous scenario is compared with a CDF table, not "
@@ -92,9 +92,9 @@ static void exact_free(exact *E, size_t n)
 
 static int weighted_decimals(em_mech *m, exact *E, em_error *err)
 {
-    size_t n = m->scn->sc.n;
+    size_t n = m->scn->n;
     em_cont *law = NULL;
-    int st = ej_law(m, DIGITS, &law, err);
+    int st = em_judge_law(m, DIGITS, &law, err);
     if (st != EM_OK)
         return st;
     E->dec = calloc(n, sizeof *E->dec);
@@ -114,14 +114,14 @@ static int weighted_decimals(em_mech *m, exact *E, em_error *err)
         em_cval_clear(&lv);
     }
     em_cont_free(law);
-    return st == EM_OK ? EM_OK : ej_fail(err, st, NULL);
+    return st == EM_OK ? EM_OK : em_judge_fail(err, st, NULL);
 }
 
 static int exact_new(em_mech *m, exact *E, em_error *err)
 {
-    em_scenario *sc = &m->scn->sc;
+    em_scn *sc = m->scn;
     memset(E, 0, sizeof *E);
-    int st = ej_pf_limit(m, err);
+    int st = em_judge_pf_limit(m, err);
     if (st != EM_OK)
         return st;
     if (sc->has_measure)
@@ -157,7 +157,7 @@ static int exact_get(const em_mech *m, exact *E, size_t i, em_oracle_cand *c, em
                                                    : 0;
     } else {
         /* em_pf_pmf: "0" only when excluded */
-        c->flags = m->scn->sc.excluded[i] ? EM_OF_ZERO
+        c->flags = m->scn->excluded[i] ? EM_OF_ZERO
                    : E->positive == 1     ? EM_OF_ONE
                    : em_format_is_one(E->dec[i])  ? EM_OF_NEAR_ONE
                                           : 0;
@@ -251,7 +251,7 @@ static void judge_one(em_compare_result *r, acc *a, const em_pvalue *g, const em
 
 static int judge(em_mech *m, const em_pvalue *gv, em_compare_result *r, em_error *err)
 {
-    size_t n = m->scn->sc.n;
+    size_t n = m->scn->n;
     exact E;
     int st = exact_new(m, &E, err);
     if (st != EM_OK) {
@@ -331,7 +331,7 @@ static int finish(em_mech *m, em_pvalue *gv, em_compare_result *r, em_compare_re
                   em_error *err)
 {
     int st = judge(m, gv, r, err);
-    pvalues_free(gv, m->scn->sc.n);
+    pvalues_free(gv, m->scn->n);
     return EM_HAND_OUT(st, r, em_compare_result_free, out, err);
 }
 
@@ -342,10 +342,10 @@ int em_compare(em_mech *m, const double *given, size_t n, const em_compare_opts 
     int st = begin(m, given, 0, &o, out, &r, err);
     if (st != EM_OK)
         return st;
-    if (n != m->scn->sc.n) {
+    if (n != m->scn->n) {
         free(r);
         return em_err(err, n ? EM_ERR_DOMAIN : EM_ERR_EMPTY, "%zu values for %zu candidates",
-                      n, m->scn->sc.n);
+                      n, m->scn->n);
     }
     em_pvalue *gv = pvalues_new(n);
     if (!gv) {
@@ -370,7 +370,7 @@ int em_compare_file(em_mech *m, const char *path, const em_compare_opts *o,
     int st = begin(m, "", 0, &o, out, &r, err);
     if (st != EM_OK)
         return st;
-    const em_scenario *sc = &m->scn->sc;
+    const em_scn *sc = m->scn;
     const char *name;
     char *buf = NULL;
     size_t len;
@@ -378,10 +378,10 @@ int em_compare_file(em_mech *m, const char *path, const em_compare_opts *o,
     if (!gv)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
     if (st == EM_OK)
-        st = ej_read(path, PROBS_MAX, &name, &buf, &len, err);
+        st = em_judge_read(path, PROBS_MAX, &name, &buf, &len, err);
     if (st == EM_OK) {
         em_error e = {EM_OK, ""};
-        st = em_probs_file_parse(buf, len, name, sc->n, ej_find, sc, gv, &e);
+        st = em_probs_file_parse(buf, len, name, sc->n, em_judge_find_label, sc, gv, &e);
         if (st != EM_OK)
             em_err(err, st, "%s", st == EM_ERR_NOMEM ? "out of memory" : e.msg);
     }
@@ -396,7 +396,7 @@ int em_compare_file(em_mech *m, const char *path, const em_compare_opts *o,
 
 /* ------------------------------------------------------------ CDF tables */
 
-static int cdf_fill(em_compare_result *r, const em_cdf_table *T, const em_cdfcmp_result *c)
+static int cdf_fill(em_compare_result *r, const em_cdf_table *T, const em_cdf_compare_result *c)
 {
     r->n = c->n;
     r->max_abs_error = c->max_abs;
@@ -450,9 +450,9 @@ int em_compare_cdf_file(em_mech *m, const char *path, const em_compare_opts *o,
     char *buf = NULL;
     const char *name;
     size_t len;
-    st = ej_law(m, m->digits, &C, err);
+    st = em_judge_law(m, m->digits, &C, err);
     if (st == EM_OK)
-        st = ej_read(path, PROBS_MAX, &name, &buf, &len, err);
+        st = em_judge_read(path, PROBS_MAX, &name, &buf, &len, err);
     if (st == EM_OK) {
         em_error e = {EM_OK, ""};
         st = em_cdf_table_parse(&T, buf, len, name, &e);
@@ -461,11 +461,11 @@ int em_compare_cdf_file(em_mech *m, const char *path, const em_compare_opts *o,
         else if (T.n == 0)
             st = em_err(err, EM_ERR_EMPTY, "%s: no points", name);
     }
-    em_cdfcmp_result c;
+    em_cdf_compare_result c;
     if (st == EM_OK) {
         st = em_cdf_compare(C, &T, r->rtol, r->atol, &c);
         if (st != EM_OK)
-            ej_fail(err, st, NULL);
+            em_judge_fail(err, st, NULL);
     }
     if (st == EM_OK && cdf_fill(r, &T, &c) != EM_OK)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");

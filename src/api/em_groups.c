@@ -17,6 +17,7 @@
 #include "api/em_scn_priv.h"
 #include "api/em_score_priv.h"
 #include "base/em_error.h"
+#include "base/em_mem.h"
 #include "io/em_data.h"
 #include "num/em_format.h"
 #include "num/em_rational.h"
@@ -78,9 +79,9 @@ static int distinct(char **group, size_t n, char **keys, size_t *of, size_t *k, 
 
 /* Group j's rows of d as lines of their own (pointers into d), scored over c. */
 static int score_group(em_groups *g, size_t j, const em_score_opts *o, const char *group_by,
-                       const em_lines *d, const size_t *of, const em_cands *c, em_error *err)
+                       const em_rows *d, const size_t *of, const em_cands *c, em_error *err)
 {
-    em_lines s = {0};
+    em_rows s = {0};
     s.name = d->name;
     s.v = malloc(g->rows[j] * sizeof *s.v);
     s.line = malloc(g->rows[j] * sizeof *s.line);
@@ -100,7 +101,7 @@ static int score_group(em_groups *g, size_t j, const em_score_opts *o, const cha
     if (st == EM_OK)
         st = em_score_rows(o, &s, c, note, &g->score[j], err);
     if (st == EM_OK) { /* messages and provenance name the group, not "expmech score" */
-        em_scenario *sc = &em_score_scn(g->score[j])->sc;
+        em_scn *sc = em_score_scn(g->score[j]);
         free(sc->name);
         if (asprintf(&sc->name, "group %s", g->name[j]) < 0) {
             sc->name = NULL;
@@ -116,7 +117,7 @@ static int score_group(em_groups *g, size_t j, const em_score_opts *o, const cha
 static int groups_build(em_groups *g, const em_score_opts *o, const char *group_by,
                         em_error *err)
 {
-    em_lines d;
+    em_rows d;
     em_cands c = {0};
     char **group = NULL, **keys = NULL;
     size_t *of = NULL;
@@ -150,7 +151,7 @@ static int groups_build(em_groups *g, const em_score_opts *o, const char *group_
     free(of);
     free(group);
     em_cands_free(&c);
-    em_lines_free(&d);
+    em_rows_free(&d);
     return st;
 }
 
@@ -264,9 +265,7 @@ void em_groups_report_free(em_groups_report *r)
         em_group_report *e = &r->group[j];
         free(e->epsilon);
         free(e->share);
-        for (size_t i = 0; i < e->n_modes; i++)
-            free(e->modes[i]);
-        free(e->modes);
+        em_free_strings(e->modes, e->n_modes);
         free(e->p_true_mode);
         free(e->expected_loss);
         free(e->provenance);
@@ -331,7 +330,7 @@ static int cmp_q(const void *x, const void *y)
 }
 
 /* A candidate of largest utility (the scenario expanded). */
-static size_t top_of(const em_scenario *sc, size_t n)
+static size_t top_of(const em_scn *sc, size_t n)
 {
     size_t top = 0;
     for (size_t i = 1; i < n; i++)
@@ -349,7 +348,7 @@ static int exponents(em_mech *m, mpq_t *t, size_t *nt, em_group_report *e, em_er
     int st = em_scn_expand(s, err);
     if (st != EM_OK)
         return st;
-    const em_scenario *sc = &s->sc;
+    const em_scn *sc = s;
     size_t top = top_of(sc, n);
     mpq_srcptr c = m->prob.c; /* standard and pf: eps / (2 delta) */
     e->modes = calloc(n, sizeof *e->modes);
@@ -421,7 +420,7 @@ static int q_interval(em_groups *g, size_t j, const em_groups_opts *o, const cha
     em_mech *m = NULL;
     em_opts mo = {eps, o->sensitivity, o->variant, o->force, D};
     em_scn *s = em_score_scn(g->score[j]);
-    const em_scenario *sc = &s->sc;
+    const em_scn *sc = s;
     int st = em_mech_new(s, &mo, &m, err);
     size_t n = em_scn_size(s), top = top_of(sc, n); /* expanded by exponents() */
     mpq_t x, rel;

@@ -13,6 +13,7 @@
 #include "em_base.h"
 #include "api/em_scn_priv.h"
 #include "base/em_error.h"
+#include "base/em_mem.h"
 #include "core/em_fixed.h"
 #include "core/em_logweights.h"
 #include "core/em_params.h"
@@ -35,14 +36,8 @@ static void pf_table_free(pf_table *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->n; i++) {
-        if (t->dec)
-            free(t->dec[i]);
-        if (t->log)
-            free(t->log[i]);
-    }
-    free(t->dec);
-    free(t->log);
+    em_free_strings(t->dec, t->n);
+    em_free_strings(t->log, t->n);
     free(t->pd);
     free(t->ld);
     free(t->nines);
@@ -56,7 +51,7 @@ static void law_cache_free(struct em_law_cache *c)
     em_oracle_free(c->oracle);
     em_cont_free(c->law);
     pf_table_free(c->pf);
-    em_pfu_free(c->pfu);
+    em_pf_utility_free(c->pf_utility);
     em_cval_clear(&c->p);
     em_cval_clear(&c->lp);
     em_exact_free(c->exact);
@@ -109,9 +104,9 @@ static int continuous_law(em_mech *m, const char *fn, em_cont **out, em_error *e
 {
     if (!m)
         return em_err(err, EM_ERR_NULL, "%s: m is NULL", fn);
-    if (!m->scn->sc.continuous)
+    if (!m->scn->continuous)
         return em_err(err, EM_ERR_DOMAIN, "%s: %s is a finite scenario; a continuous one is "
-                      "needed", fn, m->scn->sc.name);
+                      "needed", fn, m->scn->name);
     return em_law_cont(m, out, err);
 }
 
@@ -130,7 +125,7 @@ int em_law_parse_num(const char *text, mpq_t q, em_error *err)
 
 /* log P_i of permute-and-flip, from its pmf's bounds at rising precision */
 struct pf_log {
-    const em_scenario *sc;
+    const em_scn *sc;
     em_pf_bounds *B;
     size_t i;
 };
@@ -141,7 +136,7 @@ struct pf_log {
 static int pf_log_bounds(void *ctx, mpfr_prec_t prec, mpfr_t llo, mpfr_t lhi)
 {
     const struct pf_log *v = ctx;
-    const em_scenario *sc = v->sc;
+    const em_scn *sc = v->sc;
     const size_t i = v->i;
     mpfr_t *lo, *hi;
     int st = em_pf_bounds_at(v->B, prec, &lo, &hi);
@@ -183,7 +178,7 @@ static int pf_log_bounds(void *ctx, mpfr_prec_t prec, mpfr_t llo, mpfr_t lhi)
 /* The log-probabilities, correctly rounded to K digits and to double by em_round over
  * em_pf_bounds.  Left undecided (NULL, NaN) when no precision up to 2^20 bits decides one,
  * or below MPFR's range.  m1: the only candidate not excluded (log 0). */
-static int pf_logs(const em_scenario *sc, const em_problem *P, int K, int m1, pf_table *t)
+static int pf_logs(const em_scn *sc, const em_problem *P, int K, int m1, pf_table *t)
 {
     const size_t n = sc->n;
     em_pf_bounds *B = NULL;
@@ -220,7 +215,7 @@ static int pf_logs(const em_scenario *sc, const em_problem *P, int K, int m1, pf
 /* em_pf's pmf is limited to EM_PF_PROBS_MAX_N candidates. */
 int em_law_pf_limit(em_mech *m, em_error *err)
 {
-    const em_scenario *sc = &m->scn->sc;
+    const em_scn *sc = m->scn;
     if (sc->n > EM_PF_PROBS_MAX_N)
         return em_err(err, EM_ERR_TOO_MANY,
                       "variant pf: %s has %zu candidates; the exact permute-and-flip pmf is "
@@ -241,7 +236,7 @@ int em_law_pf_fail(em_error *err, int st)
 
 static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
 {
-    em_scenario *sc = &m->scn->sc;
+    em_scn *sc = m->scn;
     const size_t n = sc->n;
     int st = em_law_pf_limit(m, err);
     if (st != EM_OK)
@@ -281,7 +276,7 @@ int em_probs_prepare(em_mech *m, em_error *err)
     struct em_law_cache *c = em_law_cache_of(m, err);
     if (!c)
         return EM_ERR_NOMEM;
-    em_scenario *sc = &m->scn->sc;
+    em_scn *sc = m->scn;
     int st = EM_OK;
     em_cont *L;
     if (sc->continuous || sc->has_measure)
@@ -313,7 +308,7 @@ int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err)
     if (st != EM_OK)
         return st;
     struct em_law_cache *c = m->law;
-    const em_scenario *sc = &m->scn->sc;
+    const em_scn *sc = m->scn;
     if (c->law) {
         if (i >= em_cont_size(c->law))
             return em_err(err, EM_ERR_DOMAIN, "%zu: no such %s (%zu)", i,

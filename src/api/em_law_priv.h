@@ -30,7 +30,7 @@ struct em_law_cache {
     em_oracle *oracle;
     em_cont *law;
     pf_table *pf;
-    em_pfu *pfu;         /* permute-and-flip's utility report */
+    em_pf_utility *pf_utility;        /* permute-and-flip's utility report */
     em_cval p, lp;       /* the last em_probs_get of the law */
     em_exact *exact;
     unsigned chunk0;     /* the exact sampler's own first chunk (variable timing) */

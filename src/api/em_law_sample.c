@@ -45,16 +45,16 @@ enum { S_EXACT, S_PF, S_FLOAT, S_LAW, S_LAW_FLOAT };
  * verified core (em_logweights, em_weights_fixed). */
 static int float_weights(em_mech *m, struct em_law_cache *c, em_error *err)
 {
-    em_scenario *sc = &m->scn->sc;
+    em_scn *sc = m->scn;
     int st = em_scn_doubles(m->scn, err);
     if (st != EM_OK)
         return st;
     for (size_t i = 0; i < sc->n; i++)
         if (!sc->excluded[i] && isinf(sc->ud[i])) {
-            char buf[EM_SCENARIO_MAX_LINE * 6 + 16];
+            char buf[EM_SCN_MAX_LINE * 6 + 16];
             return em_err(err, EM_ERR_DOMAIN, "%s:%lu: utility of '%s' is beyond double's "
                           "range; the float sampler cannot take it (expmech probs can)",
-                          sc->name, em_scenario_line(sc, i),
+                          sc->name, em_scn_line(sc, i),
                           em_label_human_str(buf, sizeof buf, sc->labels[i], 0));
         }
     double eps = em_q_get_d(m->eps, NULL), del = em_q_get_d(m->delta, NULL);
@@ -101,7 +101,7 @@ int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out, em_err
         return em_err(err, EM_ERR_DOMAIN, "unknown sampler %d", o->sampler);
     if (o->timing != EM_TIMING_VARIABLE && o->timing != EM_TIMING_FIXED)
         return em_err(err, EM_ERR_DOMAIN, "unknown timing %d", o->timing);
-    const em_scenario *sc = &m->scn->sc;
+    const em_scn *sc = m->scn;
     const int fl = o->sampler == EM_SAMPLER_FLOAT, pf = m->variant == EM_PF;
     const int cont = sc->continuous || sc->has_measure;
     if (o->timing == EM_TIMING_FIXED && (fl || cont || pf))
@@ -158,8 +158,8 @@ int em_law_draw1(em_sampler *s, size_t *idx, double *x)
         return em_pf_sample(c->pfs, &s->bits, idx);
     case S_FLOAT: /* the same uniform word, the same cell as em_sample_fixed, in O(log n) */
         if (c->C)
-            return em_sample_cumulative_many(s->m->scn->sc.n, c->C, &s->rng, 1, idx);
-        return em_sample_fixed(s->m->scn->sc.n, c->W, c->total, &s->rng, idx);
+            return em_sample_cumulative_many(s->m->scn->n, c->C, &s->rng, 1, idx);
+        return em_sample_fixed(s->m->scn->n, c->W, c->total, &s->rng, idx);
     case S_LAW:
         return em_cont_sample(c->law, &s->bits, idx, x);
     default:
@@ -174,14 +174,14 @@ static int draw(em_sampler *s, size_t n, size_t *idx, double *x, em_error *err)
         return em_err(err, EM_ERR_NULL, "%s: sampler or out is NULL", fn);
     if (n == 0)
         return em_err(err, EM_ERR_EMPTY, "%s: n = 0: no draws asked", fn);
-    if (!s->m->scn->sc.continuous != !x)
+    if (!s->m->scn->continuous != !x)
         return em_err(err, EM_ERR_DOMAIN, "%s: the mechanism is %s", fn,
                       x ? "finite (em_sampler_draw)" : "continuous (em_sampler_draw_cont)");
     /* Many float draws (several in one call, or a second call): one O(n) pass builds
        the cumulative table, then each draw is a binary search instead of em_select's
        full scan; a one-shot draw does not pay for it.  Without memory, the scan it is. */
     struct em_law_cache *c = s->m->law;
-    size_t ncand = s->m->scn->sc.n;
+    size_t ncand = s->m->scn->n;
     if (s->kind == S_FLOAT && (n >= 2 || s->calls >= 1) && !c->C && c->W && c->total >= 1 &&
         ncand >= 1 && (c->C = malloc(ncand * sizeof *c->C)) != NULL)
         em_cumulative(ncand, c->W, c->C);

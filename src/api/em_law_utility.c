@@ -31,19 +31,19 @@
 
 /* Permute-and-flip's utility report (em_accuracy.h), built once; the law's refusal of pf
  * for a measure or pieces. */
-static int pf_report(em_mech *m, em_pfu **out, em_error *err)
+static int pf_report(em_mech *m, em_pf_utility **out, em_error *err)
 {
     struct em_law_cache *c = em_law_cache_of(m, err);
     if (!c)
         return EM_ERR_NOMEM;
-    em_scenario *sc = &m->scn->sc;
+    em_scn *sc = m->scn;
     em_cont *L;
     if (sc->continuous || sc->has_measure)
         return em_law_cont(m, &L, err);
-    int st = c->pfu ? EM_OK : em_law_pf_limit(m, err);
-    if (st == EM_OK && !c->pfu)
-        st = em_pfu_new(&m->prob, m->digits, &c->pfu, err);
-    *out = c->pfu;
+    int st = c->pf_utility ? EM_OK : em_law_pf_limit(m, err);
+    if (st == EM_OK && !c->pf_utility)
+        st = em_pf_utility_new(&m->prob, m->digits, &c->pf_utility, err);
+    *out = c->pf_utility;
     return st;
 }
 
@@ -54,7 +54,7 @@ int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
     if (!out)
         return em_err(err, EM_ERR_NULL, "em_loss_tail: out is NULL");
     *out = NULL;
-    em_pfu *P;
+    em_pf_utility *P;
     int st = pf_report(m, &P, err);
     if (st != EM_OK)
         return st;
@@ -65,7 +65,7 @@ int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
     st = em_law_parse_num(t, q, err);
     if (st == EM_OK && mpq_sgn(q) < 0)
         st = em_err(err, EM_ERR_DOMAIN, "em_loss_tail: a loss threshold must be >= 0");
-    else if (st == EM_OK && (st = em_pfu_loss_tail(P, q, &v)) != EM_OK)
+    else if (st == EM_OK && (st = em_pf_utility_loss_tail(P, q, &v)) != EM_OK)
         em_law_pf_fail(err, st);
     mpq_clear(q);
     if (st == EM_OK) {
@@ -98,7 +98,7 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
     if (!m)
         return em_err(err, EM_ERR_NULL, "em_utility: m is NULL");
     em_cont *L = NULL;
-    em_pfu *P = NULL;
+    em_pf_utility *P = NULL;
     int st = m->variant == EM_PF ? pf_report(m, &P, err) : em_law_cont(m, &L, err);
     if (st != EM_OK)
         return st;
@@ -106,7 +106,7 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
     for (int k = 0; k < 5; k++)
         em_cval_init(&v[k]);
     if (P) {
-        if ((st = em_pfu_utility(P, &v[0], &v[1], &v[2], &v[3], &v[4])) != EM_OK)
+        if ((st = em_pf_utility_moments(P, &v[0], &v[1], &v[2], &v[3], &v[4])) != EM_OK)
             em_law_pf_fail(err, st);
     } else {
         st = em_cont_utility(L, &v[1], &v[2], &v[0]);
@@ -166,7 +166,7 @@ int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound, char *
         *p_bound = NULL;
     if (!m || (!expected_loss_bound && !t) || (t && !p_bound))
         return em_err(err, EM_ERR_NULL, "em_loss_bounds: m or an output is NULL");
-    const em_scenario *sc = &m->scn->sc;
+    const em_scn *sc = m->scn;
     if (sc->continuous)
         return em_err(err, EM_ERR_DOMAIN, "em_loss_bounds: %s is a continuous scenario; the "
                       "accuracy theorem bounds finite ones", sc->name);
@@ -182,7 +182,7 @@ int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound, char *
         mpq_srcptr w = sc->has_measure ? sc->measure[i] : NULL;
         if (sc->excluded[i] || (w && mpq_sgn(w) == 0))
             continue;
-        em_scenario_get_u(sc, i, u);
+        em_scn_get_u(sc, i, u);
         int cmp = have ? mpq_cmp(u, opt) : 1;
         if (cmp > 0) {
             mpq_set(opt, u);
@@ -234,7 +234,7 @@ int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, do
     int st = em_sampler_new(m, o, &s, err);
     if (st != EM_OK)
         return st;
-    const em_scenario *sc = &m->scn->sc;
+    const em_scn *sc = m->scn;
     const em_cont *L = m->law->law; /* built by the sampler for a measure or pieces */
     mpq_t opt, q, a, b;
     mpq_inits(opt, q, a, b, (mpq_ptr)0);
@@ -242,7 +242,7 @@ int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, do
         em_cont_opt(L, opt);
     for (size_t i = 0, have = 0; !sc->continuous && !sc->has_measure && i < sc->n; i++)
         if (!sc->excluded[i]) {
-            em_scenario_get_u(sc, i, q);
+            em_scn_get_u(sc, i, q);
             if (!have++ || mpq_cmp(q, opt) > 0)
                 mpq_set(opt, q);
         }
@@ -261,7 +261,7 @@ int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, do
             mpq_mul(q, q, b);
             mpq_add(q, q, a);
         } else {
-            em_scenario_get_u(sc, i, q);
+            em_scn_get_u(sc, i, q);
         }
         mpq_sub(q, opt, q);
         long double l = em_q_get_d(q, NULL), d = l - mu;

@@ -43,10 +43,10 @@ void em_mech_free(em_mech *m)
     free(m);
 }
 
-static char *provenance(const em_scenario *sc, const em_params_out *o, const char *ds,
+static char *provenance(const em_scn *sc, const em_params_out *o, const char *ds,
                         const char *hs)
 {
-    char src[EM_SCENARIO_ERRLEN + 64];
+    char src[EM_SCN_ERRLEN + 64];
     if (o->delta_src == EM_SRC_HEADER)
         snprintf(src, sizeof src, "header of %s", sc->name);
     else if (o->delta_src == EM_SRC_OPTION && sc->has_sensitivity)
@@ -69,14 +69,14 @@ static char *provenance(const em_scenario *sc, const em_params_out *o, const cha
  * scenario, whatever form they are kept in. */
 static int mech_problem(em_mech *m, em_error *err)
 {
-    em_scenario *sc = &m->scn->sc;
+    em_scn *sc = m->scn;
     int st = em_problem_params(&m->prob, m->eps, m->delta,
                                m->variant == EM_PF ? EM_STANDARD : m->variant, err);
     if (sc->continuous) {
         m->prob.pieces = &sc->pieces;
     } else {
         m->prob.n = sc->n;
-        m->prob.reader = (em_utility_reader){em_scenario_reader_get, sc};
+        m->prob.reader = (em_utility_reader){em_scn_reader_get, sc};
         m->prob.excluded = sc->excluded;
         m->prob.measure = sc->has_measure ? sc->measure : NULL;
     }
@@ -99,7 +99,7 @@ int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
     if (digits < 1 || digits > EM_ROUND_MAX_DIGITS)
         return em_err(err, EM_ERR_DOMAIN, "digits %d: expected 1 to %d", o->digits,
                       EM_ROUND_MAX_DIGITS);
-    const em_scenario *sc = &s->sc;
+    const em_scn *sc = s;
     if (o->variant == EM_PF && (sc->continuous || sc->has_measure))
         return em_err(err, EM_ERR_VARIANT, "variant pf is not available for %s scenarios",
                       sc->continuous ? "continuous" : "weighted (measure)");

@@ -11,6 +11,7 @@
 #include "em_base.h"
 #include "api/em_scn_priv.h"
 #include "base/em_error.h"
+#include "base/em_mem.h"
 #include "num/em_rational.h"
 #include "num/em_round.h"
 #include "em_report.h"
@@ -21,11 +22,7 @@
 
 void em_sweep_free(char **v, size_t n)
 {
-    if (!v)
-        return;
-    for (size_t i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
+    em_free_strings(v, n);
 }
 
 /* One value s[0..len) of the spec into q: exact, finite and > 0. */
@@ -59,33 +56,14 @@ static int points(const char *s, size_t *n, em_error *err)
     return EM_OK;
 }
 
-/* r = v (> 0) rounded to nearest at SWEEP_DIGITS significant digits, ties to even: its
- * decimal by em_round, read back exactly. */
-static int round_digits(em_rval *v, mpq_t r)
+/* r = the value of c (a decimal em_round wrote: em_q_parse reads every one), after st. */
+static int read_back(int st, em_cval *c, mpq_t r)
 {
-    em_cval c;
-    em_cval_init(&c);
     int kind;
-    int st = em_round(v, SWEEP_DIGITS, 64, &c);
-    if (st == EM_OK && em_q_parse_str(c.str, 0, r, &kind, NULL) != EM_OK)
-        st = EM_ERR_PARSE; /* em_round writes only what em_q_parse reads */
-    em_cval_clear(&c);
+    if (st == EM_OK && em_q_parse_str(c->str, 0, r, &kind, NULL) != EM_OK)
+        st = EM_ERR_PARSE;
+    em_cval_clear(c);
     return st;
-}
-
-static int rat_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
-{
-    (void)prec;
-    mpfr_set_q(lo, (mpq_srcptr)ctx, MPFR_RNDD);
-    mpfr_set_q(hi, (mpq_srcptr)ctx, MPFR_RNDU);
-    return EM_OK;
-}
-
-static int rat_cmp(void *ctx, const mpq_t B, int *sign)
-{
-    int c = mpq_cmp((mpq_srcptr)ctx, B);
-    *sign = (c > 0) - (c < 0);
-    return EM_OK;
 }
 
 /* lo ratio^(i/m) (every step increasing in its argument, so rounding each in direction rnd
@@ -127,6 +105,8 @@ static int log_point(const mpq_t lo, const mpq_t ratio, unsigned long i, unsigne
     mpz_inits(rn, rd, (mpz_ptr)0);
     mpq_t x;
     mpq_init(x);
+    em_cval c;
+    em_cval_init(&c);
     int st;
     /* ratio^(p/q) with gcd(p, q) = 1 is rational iff the numerator and denominator of
        ratio (coprime) are q-th powers: rounded exactly, else known by its bounds */
@@ -134,12 +114,11 @@ static int log_point(const mpq_t lo, const mpq_t ratio, unsigned long i, unsigne
         mpz_pow_ui(mpq_numref(x), rn, p);
         mpz_pow_ui(mpq_denref(x), rd, p);
         mpq_mul(x, x, lo);
-        em_rval v = {rat_bounds, rat_cmp, x};
-        st = round_digits(&v, r);
+        st = read_back(em_round_q(x, SWEEP_DIGITS, &c), &c, r);
     } else {
         struct point P = {lo, ratio, i, m};
         em_rval v = {point_bounds, NULL, &P};
-        st = round_digits(&v, r);
+        st = read_back(em_round(&v, SWEEP_DIGITS, 64, &c), &c, r);
     }
     if (st == EM_ERR_UNDECIDED)
         st = em_err(err, EM_ERR_DOMAIN, "log-spaced point %lu of %lu: not decided at %ld bits",

@@ -1,5 +1,5 @@
 /* em_scn.c: scenarios of the high-level API (src/include/em_scn.h).
- * Every way in goes through the one scenario parser (io/em_scenario_*.c), so an array from
+ * Every way in goes through the one scenario parser (io/em_scn_*.c), so an array from
  * Python and a file from the shell are read by the same code and refused for the same
  * reasons. */
 #include "api/em_scn_priv.h"
@@ -21,8 +21,8 @@ static int scn_alloc(em_scn **out, em_error *err)
     *out = calloc(1, sizeof **out);
     if (!*out)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
-    em_scenario_init(&(*out)->sc);
-    (*out)->sc.compact = 1; /* 10 bytes per utility instead of a rational's 100 */
+    em_scn_init(*out);
+    (*out)->compact = 1; /* 10 bytes per utility instead of a rational's 100 */
     return EM_OK;
 }
 
@@ -38,7 +38,7 @@ int em_scn_parse(const char *text, size_t len, const char *name, em_scn **out, e
     if (st != EM_OK)
         return st;
     em_error e = {EM_OK, ""};
-    st = em_scenario_parse(&s->sc, text ? text : "", len, name ? name : "<text>", &e);
+    st = em_scn_read(s, text ? text : "", len, name ? name : "<text>", &e);
     if (st != EM_OK) {
         em_scn_free(s);
         return em_err(err, st, "%s", e.msg[0] ? e.msg : em_strerror(st));
@@ -58,7 +58,7 @@ int em_scn_load(const char *path, em_scn **out, em_error *err)
     if (st != EM_OK)
         return st;
     em_error e = {EM_OK, ""};
-    st = em_scenario_load(&s->sc, path, &e);
+    st = em_scn_read_file(s, path, &e);
     if (st != EM_OK) {
         em_scn_free(s);
         return em_err(err, st, "%s", e.msg[0] ? e.msg : em_strerror(st));
@@ -118,7 +118,7 @@ static int parse_generated(char *text, size_t len, const char *what, unsigned lo
     if (st != EM_OK)
         return st;
     em_error e = {EM_OK, ""};
-    st = em_scenario_parse(&s->sc, text, len, what, &e);
+    st = em_scn_read(s, text, len, what, &e);
     const char *msg = e.msg;
     if (st != EM_OK) {
         em_scn_free(s);
@@ -145,9 +145,9 @@ int em_scn_new(size_t n, const char *const *utilities, const char *const *labels
         return em_err(err, EM_ERR_NULL, "em_scn_new: utilities is NULL");
     if (n == 0)
         return em_err(err, EM_ERR_EMPTY, "no candidates (n = 0)");
-    if (n > EM_SCENARIO_MAX_N)
+    if (n > EM_SCN_MAX_N)
         return em_err(err, EM_ERR_TOO_MANY, "%zu candidates: more than the limit %zu", n,
-                      (size_t)EM_SCENARIO_MAX_N);
+                      (size_t)EM_SCN_MAX_N);
     for (size_t i = 0; i < n; i++) {
         int st;
         if (utilities[i] && (st = check_number("utilities", i, utilities[i], 1, 0, err)) != EM_OK)
@@ -202,9 +202,9 @@ int em_scn_new_pieces(size_t k, const char *const *lo, const char *const *hi,
         return em_err(err, EM_ERR_NULL, "em_scn_new_pieces: lo, hi or a is NULL");
     if (k == 0)
         return em_err(err, EM_ERR_EMPTY, "no pieces (k = 0)");
-    if (k > EM_SCENARIO_MAX_N)
+    if (k > EM_SCN_MAX_N)
         return em_err(err, EM_ERR_TOO_MANY, "%zu pieces: more than the limit %zu", k,
-                      (size_t)EM_SCENARIO_MAX_N);
+                      (size_t)EM_SCN_MAX_N);
     for (size_t j = 0; j < k; j++) {
         const char *v[4] = {lo[j], hi[j], a[j], b ? b[j] : "0"};
         const char *nm[4] = {"lo", "hi", "a", "b"};
@@ -249,13 +249,13 @@ int em_scn_declare(em_scn *s, const char *sensitivity, int monotone, em_error *e
             mpq_clear(q);
             return em_err(err, EM_ERR_SENSITIVITY, "sensitivity %.40s: must be > 0", sensitivity);
         }
-        mpq_set(s->sc.sensitivity, q);
-        mpq_set(s->sc.pieces.sensitivity, q);
-        s->sc.has_sensitivity = s->sc.pieces.has_sensitivity = 1;
+        mpq_set(s->sensitivity, q);
+        mpq_set(s->pieces.sensitivity, q);
+        s->has_sensitivity = s->pieces.has_sensitivity = 1;
         mpq_clear(q);
     }
-    s->sc.has_monotone = s->sc.pieces.has_monotone = 1;
-    s->sc.monotone = s->sc.pieces.monotone = monotone != 0;
+    s->has_monotone = s->pieces.has_monotone = 1;
+    s->monotone = s->pieces.monotone = monotone != 0;
     em_err_ok(err);
     return EM_OK;
 }
@@ -264,24 +264,24 @@ void em_scn_free(em_scn *s)
 {
     if (!s)
         return;
-    em_scenario_free(&s->sc);
+    em_scn_clear(s);
     free(s);
 }
 
-size_t em_scn_size(const em_scn *s) { return s->sc.continuous ? 0 : s->sc.n; }
-size_t em_scn_pieces(const em_scn *s) { return s->sc.continuous ? s->sc.pieces.n : 0; }
-int em_scn_is_continuous(const em_scn *s) { return s->sc.continuous != 0; }
-int em_scn_has_measure(const em_scn *s) { return s->sc.has_measure != 0; }
-const char *em_scn_name(const em_scn *s) { return s->sc.name ? s->sc.name : "<text>"; }
+size_t em_scn_size(const em_scn *s) { return s->continuous ? 0 : s->n; }
+size_t em_scn_pieces(const em_scn *s) { return s->continuous ? s->pieces.n : 0; }
+int em_scn_is_continuous(const em_scn *s) { return s->continuous != 0; }
+int em_scn_has_measure(const em_scn *s) { return s->has_measure != 0; }
+const char *em_scn_name(const em_scn *s) { return s->name ? s->name : "<text>"; }
 
 const char *em_scn_label(const em_scn *s, size_t i)
 {
-    return !s->sc.continuous && i < s->sc.n ? s->sc.labels[i] : NULL;
+    return !s->continuous && i < s->n ? s->labels[i] : NULL;
 }
 
 long em_scn_find(const em_scn *s, const char *label)
 {
-    return label && !s->sc.continuous ? em_scenario_find(&s->sc, label, strlen(label)) : -1;
+    return label && !s->continuous ? em_scn_lookup(s, label, strlen(label)) : -1;
 }
 
 int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
@@ -289,15 +289,15 @@ int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
     if (!s || !text)
         return em_err(err, EM_ERR_NULL, "em_scn_utility: s or text is NULL");
     *text = NULL;
-    if (s->sc.continuous || i >= s->sc.n)
+    if (s->continuous || i >= s->n)
         return em_err(err, EM_ERR_DOMAIN, "candidate %zu: no such candidate (%zu)", i,
                       em_scn_size(s));
-    if (s->sc.excluded[i])
+    if (s->excluded[i])
         *text = strdup("-inf");
     else {
         mpq_t q;
         mpq_init(q);
-        em_scenario_get_u(&s->sc, i, q);
+        em_scn_get_u(s, i, q);
         *text = em_q_to_string(q, 60);
         mpq_clear(q);
     }
@@ -307,16 +307,3 @@ int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
     return EM_OK;
 }
 
-int em_scn_expand(em_scn *s, em_error *err)
-{
-    if (em_scenario_expand(&s->sc) != EM_OK)
-        return em_err(err, EM_ERR_NOMEM, "out of memory");
-    return EM_OK;
-}
-
-int em_scn_doubles(em_scn *s, em_error *err)
-{
-    if (em_scenario_doubles(&s->sc) != EM_OK)
-        return em_err(err, EM_ERR_NOMEM, "out of memory");
-    return EM_OK;
-}

@@ -7,12 +7,8 @@
 #include <gmp.h>
 
 #include "em_scn.h"
-#include "io/em_scenario.h"
+#include "io/em_scn_text.h"
 #include "oracle/em_problem.h"
-
-struct em_scn {
-    em_scenario sc;   /* compact when loaded from text; expanded on demand */
-};
 
 struct em_mech {
     em_scn *scn;
@@ -31,12 +27,6 @@ struct em_mech {
     struct em_law_cache *law;
     void (*law_free)(struct em_law_cache *law);
 };
-
-/* The scenario's utilities as an array of rationals (sc.u), made from the compact form
- * the first time: EM_OK or EM_ERR_NOMEM (with err set). */
-int em_scn_expand(em_scn *s, em_error *err);
-/* The scenario's utilities as doubles (sc.ud): EM_OK or EM_ERR_NOMEM (with err set). */
-int em_scn_doubles(em_scn *s, em_error *err);
 
 /* "standard", "monotone", "pf" */
 const char *em_variant_text(int variant);

@@ -1,5 +1,5 @@
 /* em_scn_write.c: the scenario file format written from an em_scn (em_score.h), the
- * inverse of em_scn_parse (io/em_scenario.h). */
+ * inverse of em_scn_parse (io/em_scn_text.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +44,7 @@ static int pieces(FILE *f, const em_pieces *p)
     return bad;
 }
 
-static int candidates(FILE *f, const em_scenario *sc)
+static int candidates(FILE *f, const em_scn *sc)
 {
     mpq_t u;
     mpq_init(u);
@@ -55,7 +55,7 @@ static int candidates(FILE *f, const em_scenario *sc)
         if (sc->excluded[i]) {
             fputs("-inf", f);
         } else {
-            em_scenario_get_u(sc, i, u);
+            em_scn_get_u(sc, i, u);
             bad |= put_q(f, u);
         }
         if (sc->has_measure) {
@@ -77,7 +77,7 @@ int em_scn_write(FILE *f, const em_scn *s, const char *const *comments, size_t n
         if (!comments[i] || strpbrk(comments[i], "\r\n"))
             return em_err(err, comments[i] ? EM_ERR_PARSE : EM_ERR_NULL,
                           "em_scn_write: comments[%zu] is NULL or holds a line break", i);
-    const em_scenario *sc = &s->sc;
+    const em_scn *sc = s;
     for (size_t i = 0; i < n_comments; i++)
         fprintf(f, "# %s\n", comments[i]);
     if (sc->continuous)

@@ -27,7 +27,7 @@
 /* ------------------------------------------------------------ categorical scores */
 
 /* The distinct data values, in order of first appearance, as the candidates. */
-static int cands_from_data(em_cands *c, const em_lines *d, char **warning, em_error *err)
+static int cands_from_data(em_cands *c, const em_rows *d, char **warning, em_error *err)
 {
     char **keys = malloc(d->n * sizeof *keys);
     em_strmap seen = {0};
@@ -60,7 +60,7 @@ static int cands_from_data(em_cands *c, const em_lines *d, char **warning, em_er
 /* The core's (num, den).  An aggregate is the histogram em_histogram computes from its rows
    (Count(x, r), spec/Count.acsl): its counts are used as they are, with the denominators
    the core's contracts state (n for frequency, the largest count for maxnorm). */
-static int count_scores(int fn, const em_lines *d, const int *codes, size_t m, uint64_t *num,
+static int count_scores(int fn, const em_rows *d, const int *codes, size_t m, uint64_t *num,
                         uint64_t *den)
 {
     if (!d->count)
@@ -79,8 +79,8 @@ static int count_scores(int fn, const em_lines *d, const int *codes, size_t m, u
 }
 
 /* The candidates of o: --candidates, or the distinct values of d. */
-int em_scoring_load_cands(const em_score_opts *o, const em_lines *d, em_cands *c, char **warning,
-                      em_error *err)
+int em_scoring_load_cands(const em_score_opts *o, const em_rows *d, em_cands *c, char **warning,
+                          em_error *err)
 {
     if (d->n == 0)
         return em_data_fail(err, "--data %s: no data rows", d->name);
@@ -93,8 +93,8 @@ int em_scoring_load_cands(const em_score_opts *o, const em_lines *d, em_cands *c
 
 /* The scenario text of count, frequency or maxnorm over the rows d and candidates c;
    note: a first comment line (without "# "), or NULL. */
-int em_scoring_write_categorical(int fn, const char *fname, int neigh, const em_lines *d,
-                             const em_cands *c, const char *note, FILE *out, em_error *err)
+int em_scoring_write_categorical(int fn, const char *fname, int neigh, const em_rows *d,
+                                 const em_cands *c, const char *note, FILE *out, em_error *err)
 {
     em_strmap map = {0};
     int *codes = NULL;
@@ -181,7 +181,7 @@ done:
 int em_scoring_run_categorical(int fn, const char *fname, const em_score_opts *o, int neigh,
                            FILE *out, char **warning, em_error *err)
 {
-    em_lines d;
+    em_rows d;
     em_cands c = {0};
     int rc = em_data_read(&d, o->data, o->column, o->aggregated, err);
     if (rc == EM_OK)
@@ -189,6 +189,6 @@ int em_scoring_run_categorical(int fn, const char *fname, const em_score_opts *o
     if (rc == EM_OK)
         rc = em_scoring_write_categorical(fn, fname, neigh, &d, &c, NULL, out, err);
     em_cands_free(&c);
-    em_lines_free(&d);
+    em_rows_free(&d);
     return rc;
 }

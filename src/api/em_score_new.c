@@ -178,11 +178,11 @@ static int take_text(em_score *r, char *text, size_t len, em_error *err)
     r->scn = calloc(1, sizeof *r->scn);
     if (!r->scn)
         return em_data_nomem(err);
-    em_scenario_init(&r->scn->sc);
-    r->scn->sc.compact = 1;
-    r->scn->sc.max_n = EM_N_MAX; /* the candidates --candidates accepts */
+    em_scn_init(r->scn);
+    r->scn->compact = 1;
+    r->scn->max_n = EM_N_MAX; /* the candidates --candidates accepts */
     em_error e = {EM_OK, ""};
-    int st = em_scenario_parse(&r->scn->sc, text, len, "expmech score", &e);
+    int st = em_scn_read(r->scn, text, len, "expmech score", &e);
     if (st != EM_OK)
         return st == EM_ERR_NOMEM ? em_data_nomem(err) : em_data_fail(err, "%s", e.msg);
     size_t n = 0;
@@ -204,7 +204,7 @@ static int take_text(em_score *r, char *text, size_t len, em_error *err)
 
 /* The score of o written by run (d NULL) or, over rows already read, by em_scoring_write_categorical,
    and read back. */
-static int make_score(int fn, const em_score_opts *o, int neigh, const em_lines *d,
+static int make_score(int fn, const em_score_opts *o, int neigh, const em_rows *d,
                       const em_cands *c, const char *note, em_score **out, em_error *err)
 {
     em_score *r = calloc(1, sizeof *r);
@@ -241,7 +241,7 @@ int em_score_new(const em_score_opts *o, em_score **out, em_error *err)
     return st != EM_OK ? st : make_score(fn, o, neigh, NULL, NULL, NULL, out, err);
 }
 
-int em_score_cands(const em_score_opts *o, const em_lines *d, em_cands *c, char **warning,
+int em_score_cands(const em_score_opts *o, const em_rows *d, em_cands *c, char **warning,
                    em_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -253,7 +253,7 @@ int em_score_cands(const em_score_opts *o, const em_lines *d, em_cands *c, char 
     return st != EM_OK ? st : em_scoring_load_cands(o, d, c, warning, err);
 }
 
-int em_score_rows(const em_score_opts *o, const em_lines *d, const em_cands *c,
+int em_score_rows(const em_score_opts *o, const em_rows *d, const em_cands *c,
                   const char *note, em_score **out, em_error *err)
 {
     int fn = function_of(o->function), neigh;

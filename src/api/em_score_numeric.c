@@ -50,7 +50,7 @@ int em_scoring_rank_of(mpq_t *sorted, size_t ns, const mpq_t v, int64_t *out)
     return EM_OK;
 }
 
-int em_scoring_read_numbers(const em_lines *d, mpq_t **out, em_error *err)
+int em_scoring_read_numbers(const em_rows *d, mpq_t **out, em_error *err)
 {
     mpq_t *q = malloc((d->n ? d->n : 1) * sizeof *q);
     if (!q)
@@ -118,7 +118,7 @@ static void print_scores(FILE *out, const em_cands *c, const int64_t *u, const m
 
 /* The core's rows from one integer per line: with an aggregate, each repeated as often as
    its count (the proven functions read rows; 8 bytes a row, no text). */
-int em_scoring_expand_rows(const em_lines *d, int64_t **xi, em_error *err)
+int em_scoring_expand_rows(const em_rows *d, int64_t **xi, em_error *err)
 {
     if (!d->count)
         return EM_OK;
@@ -174,7 +174,7 @@ int em_scoring_quantile_alpha(const em_score_opts *o, mpq_t alpha, em_error *err
 
 int em_scoring_run_rank(int fn, const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err)
 {
-    em_lines d;
+    em_rows d;
     em_cands c = {0};
     mpq_t *x = NULL, *all = NULL, alpha;
     int64_t *xi = NULL, *ci = NULL, *u = NULL;
@@ -268,7 +268,7 @@ done:
     em_scoring_free_numbers(x, d.n);
     em_cands_free(&c);
 out_d:
-    em_lines_free(&d);
+    em_rows_free(&d);
 out:
     mpq_clear(alpha);
     return rc;
@@ -289,7 +289,7 @@ static void lcm_den(mpz_t scale, mpq_t *v, size_t n)
 
 int em_scoring_run_revenue(const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err)
 {
-    em_lines d;
+    em_rows d;
     em_cands c = {0};
     mpq_t *x = NULL, pmax;
     int64_t *xi = NULL, *pi = NULL, *u = NULL;
@@ -378,7 +378,7 @@ done:
     em_scoring_free_numbers(x, d.n);
     em_cands_free(&c);
 out:
-    em_lines_free(&d);
+    em_rows_free(&d);
     mpq_clear(pmax);
     mpz_clear(scale);
     return rc;
@@ -404,8 +404,8 @@ int em_scoring_laplace_fail(int st, const char *fname, em_error *err)
 /* The Laplace score's query value f (--f, or the number of rows of --data) and its
    sensitivity Δf (--delta-f, default 1), shared by the grid and the range forms.
    EM_OK or an error. */
-int em_scoring_laplace_query(const em_score_opts *o, em_lines *d, mpq_t f, mpq_t df, size_t *rows,
-                         em_error *err)
+int em_scoring_laplace_query(const em_score_opts *o, em_rows *d, mpq_t f, mpq_t df, size_t *rows,
+                             em_error *err)
 {
     int rc;
     if (o->f) {
@@ -429,7 +429,7 @@ int em_scoring_laplace_query(const em_score_opts *o, em_lines *d, mpq_t f, mpq_t
 
 int em_scoring_run_laplace(const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err)
 {
-    em_lines d = {0};
+    em_rows d = {0};
     em_cands c = {0};
     mpq_t f, df;
     mpq_inits(f, df, NULL);
@@ -473,7 +473,7 @@ done:
     free(gi);
     free(u);
     em_cands_free(&c);
-    em_lines_free(&d);
+    em_rows_free(&d);
     mpq_clears(f, df, NULL);
     mpz_clear(scale);
     return rc;
@@ -485,7 +485,7 @@ int em_scoring_run_rr(const char *fname, const em_score_opts *o, FILE *out, em_e
     mpq_inits(beta, gamma, delta, NULL);
     mpz_t scale;
     mpz_init_set_ui(scale, 1);
-    em_lines d = {0};
+    em_rows d = {0};
     int rc = EM_OK;
     mpq_set_si(beta, -1, 4);
     mpq_set_si(gamma, 1, 4);
@@ -550,7 +550,7 @@ int em_scoring_run_rr(const char *fname, const em_score_opts *o, FILE *out, em_e
     c.label = labels;
     print_scores(out, &c, u, scale);
 done:
-    em_lines_free(&d);
+    em_rows_free(&d);
     mpq_clears(beta, gamma, delta, NULL);
     mpz_clear(scale);
     return rc;

@@ -90,7 +90,7 @@ static void range_header(FILE *out, const char *fn, const char *def, const char 
 
 int em_scoring_range_laplace(const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err)
 {
-    em_lines d = {0};
+    em_rows d = {0};
     mpq_t f, df, lo, hi;
     mpq_inits(f, df, lo, hi, NULL);
     mpz_t scale;
@@ -137,7 +137,7 @@ int em_scoring_range_laplace(const char *fname, const em_score_opts *o, int neig
         fprintf(out, ",%lld\n", (long long)pc[j].b);
     }
 done:
-    em_lines_free(&d);
+    em_rows_free(&d);
     mpq_clears(f, df, lo, hi, NULL);
     mpz_clear(scale);
     return rc;
@@ -147,7 +147,7 @@ done:
    sorted here (the core checks the order), the pieces from the core, printed. */
 int em_scoring_range_data(int fn, const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err)
 {
-    em_lines d = {0};
+    em_rows d = {0};
     mpq_t *x = NULL, *vals = NULL, lo, hi, alpha, delta;
     mpq_inits(lo, hi, alpha, delta, NULL);
     mpz_t scale;
@@ -325,7 +325,7 @@ done:
     free(vals);
     em_scoring_free_numbers(x, d.n);
 out:
-    em_lines_free(&d);
+    em_rows_free(&d);
     mpq_clears(lo, hi, alpha, delta, NULL);
     mpz_clear(scale);
     return rc;

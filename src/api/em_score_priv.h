@@ -17,12 +17,12 @@
  * options checked as em_score_new checks them): --candidates, or the distinct values of
  * all of d (*warning then says it is not private; malloc'd).  c is freed by the caller
  * (em_cands_free) even after a failure. */
-int em_score_cands(const em_score_opts *o, const em_lines *d, em_cands *c, char **warning,
+int em_score_cands(const em_score_opts *o, const em_rows *d, em_cands *c, char **warning,
                    em_error *err);
 
 /* em_score_new of o over the rows d and the candidates c (from em_score_cands);
  * note: a first comment line (without "# "), or NULL. */
-int em_score_rows(const em_score_opts *o, const em_lines *d, const em_cands *c,
+int em_score_rows(const em_score_opts *o, const em_rows *d, const em_cands *c,
                   const char *note, em_score **out, em_error *err);
 
 /* The scoring functions and neighbour relations. */
@@ -55,13 +55,13 @@ void em_scoring_header(FILE *out, const char *fn, const char *def, size_t rows, 
 void em_scoring_put_sensitivity(FILE *out, const mpq_t delta, int monotone);
 
 /* The candidates of o: --candidates, or the distinct values of d. */
-int em_scoring_load_cands(const em_score_opts *o, const em_lines *d, em_cands *c, char **warning,
-                      em_error *err);
+int em_scoring_load_cands(const em_score_opts *o, const em_rows *d, em_cands *c, char **warning,
+                          em_error *err);
 
 /* The scenario text of count, frequency or maxnorm over the rows d and candidates c;
    note: a first comment line (without "# "), or NULL. */
-int em_scoring_write_categorical(int fn, const char *fname, int neigh, const em_lines *d,
-                             const em_cands *c, const char *note, FILE *out, em_error *err);
+int em_scoring_write_categorical(int fn, const char *fname, int neigh, const em_rows *d,
+                                 const em_cands *c, const char *note, FILE *out, em_error *err);
 
 int em_scoring_run_categorical(int fn, const char *fname, const em_score_opts *o, int neigh,
                            FILE *out, char **warning, em_error *err);
@@ -74,7 +74,7 @@ int em_scoring_cmp_q(const void *x, const void *y);
    the order matters to the rank scores, so they are computed on these ranks exactly. */
 int em_scoring_rank_of(mpq_t *sorted, size_t ns, const mpq_t v, int64_t *out);
 
-int em_scoring_read_numbers(const em_lines *d, mpq_t **out, em_error *err);
+int em_scoring_read_numbers(const em_rows *d, mpq_t **out, em_error *err);
 
 void em_scoring_free_numbers(mpq_t *q, size_t n);
 
@@ -85,7 +85,7 @@ void em_scoring_put_scaled(FILE *out, int64_t v, const mpz_t scale);
 
 /* The core's rows from one integer per line: with an aggregate, each repeated as often as
    its count (the proven functions read rows; 8 bytes a row, no text). */
-int em_scoring_expand_rows(const em_lines *d, int64_t **xi, em_error *err);
+int em_scoring_expand_rows(const em_rows *d, int64_t **xi, em_error *err);
 
 /* The quantile score's proven sensitivity under the relation, and its lemma. */
 const char *em_scoring_quantile_delta(const mpq_t alpha, int neigh, mpq_t delta);
@@ -111,8 +111,8 @@ int em_scoring_laplace_fail(int st, const char *fname, em_error *err);
 /* The Laplace score's query value f (--f, or the number of rows of --data) and its
    sensitivity Δf (--delta-f, default 1), shared by the grid and the range forms.
    EM_OK or an error. */
-int em_scoring_laplace_query(const em_score_opts *o, em_lines *d, mpq_t f, mpq_t df, size_t *rows,
-                         em_error *err);
+int em_scoring_laplace_query(const em_score_opts *o, em_rows *d, mpq_t f, mpq_t df, size_t *rows,
+                             em_error *err);
 
 int em_scoring_run_laplace(const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err);
 

@@ -1,4 +1,5 @@
-/* em_seeds: the seed documents' data sets, in one place (../shared/seeds/).
+/* em_seeds: the seed scenarios' data sets (the marital status and occupations of the Adult
+   data set), in one place.
    Used by `expmech example`, `expmech demo`, the statistical tests and the
    unit tests, so that every scenario is typed exactly once. */
 #ifndef EM_ORACLE_SEEDS_H

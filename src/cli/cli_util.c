@@ -443,7 +443,7 @@ void em_json_string(FILE *f, const char *s)
 const char *em_cli_human(const char *label)
 {
     /* one label per call (the CLI is single-threaded; a printf takes one at a time) */
-    static char buf[EM_SCENARIO_MAX_LINE * 6 + 16];
+    static char buf[EM_SCN_MAX_LINE * 6 + 16];
     return em_label_human_str(buf, sizeof buf, label, 0);
 }
 

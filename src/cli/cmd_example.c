@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 #include "api/em_seeds.h"
-#include "io/em_scenario.h"
+#include "io/em_scn_text.h"
 
 static const char help[] =
     "usage: expmech example NAME\n"

@@ -57,7 +57,7 @@ EM_API void em_free(void *p);
 
 typedef struct em_scn em_scn;
 
-/* Parse the scenario file format (io/em_scenario.h, expmech(1) FILES) from text[0..len);
+/* Parse the scenario file format (io/em_scn_text.h, expmech(1) FILES) from text[0..len);
  * name is used in messages ("NAME:LINE: ..."; NULL: "<text>").  Errors: EM_ERR_NULL,
  * EM_ERR_PARSE (any malformed line, no candidates, a duplicate label), EM_ERR_TOO_MANY
  * (more than 2^25 candidates, or the limit set by EXPMECH_MAX_CANDIDATES), EM_ERR_NOMEM. */

@@ -1,6 +1,6 @@
 /* em_cdf_file.h: reading another implementation's CDF table, one point per line `x,cdf`:
  * x exact (decimal, hex float or fraction a/b; num/em_rational.h), cdf a number read
- * exactly, or nan / inf / -inf as values to judge (judge/em_cdfcmp.h). */
+ * exactly, or nan / inf / -inf as values to judge (judge/em_cdf_compare.h). */
 #ifndef EM_IO_CDF_FILE_H
 #define EM_IO_CDF_FILE_H
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/em_scenario.h"
+#include "io/em_scn_text.h"
 #include "io/em_text.h"
 #include "num/em_rational.h"
 
@@ -33,7 +33,7 @@ int em_data_nomem(em_error *err)
     return EM_ERR_NOMEM;
 }
 
-void em_lines_free(em_lines *l)
+void em_rows_free(em_rows *l)
 {
     free(l->buf);
     free(l->v);
@@ -42,7 +42,7 @@ void em_lines_free(em_lines *l)
     memset(l, 0, sizeof *l);
 }
 
-static int lines_push(em_lines *l, char *p, unsigned long ln, em_error *err)
+static int lines_push(em_rows *l, char *p, unsigned long ln, em_error *err)
 {
     if (l->n == l->cap) {
         size_t nc = l->cap ? 2 * l->cap : 256;
@@ -62,7 +62,7 @@ static int lines_push(em_lines *l, char *p, unsigned long ln, em_error *err)
     return EM_OK;
 }
 
-int em_lines_read(em_lines *l, const char *path, const char *what, em_error *err)
+int em_rows_read(em_rows *l, const char *path, const char *what, em_error *err)
 {
     memset(l, 0, sizeof *l);
     int use_stdin = !strcmp(path, "-");
@@ -157,14 +157,14 @@ static long csv_split(char *line, char **field, size_t max)
     return (long)nf;
 }
 
-static int bad_quoting(const em_lines *l, size_t i, em_error *err)
+static int bad_quoting(const em_rows *l, size_t i, em_error *err)
 {
     return em_data_fail(err, "%s:%lu: bad quoting (an unterminated \"field\" or text after its "
                              "closing quote)", l->name, l->line[i]);
 }
 
 /* The index of column `name` in the header fields f[0..nh), or -1 after a message. */
-static long header_column(const em_lines *l, char **f, long nh, const char *name, em_error *err)
+static long header_column(const em_rows *l, char **f, long nh, const char *name, em_error *err)
 {
     long col = -1;
     for (long k = 0; k < nh; k++)
@@ -184,7 +184,7 @@ static long header_column(const em_lines *l, char **f, long nh, const char *name
 
 /* Keep only the column `name` of a CSV file whose first line is the header; with group_by,
    also that column's value of each row in group[] (l->n - 1 entries, pointers into buf). */
-static int lines_column(em_lines *l, const char *name, const char *group_by, char **group,
+static int lines_column(em_rows *l, const char *name, const char *group_by, char **group,
                         em_error *err)
 {
     if (l->n == 0)
@@ -241,7 +241,7 @@ static int lines_column(em_lines *l, const char *name, const char *group_by, cha
 }
 
 /* A count: decimal digits only, below 2^64. */
-static int parse_count(const em_lines *l, size_t i, const char *s, uint64_t *out, em_error *err)
+static int parse_count(const em_rows *l, size_t i, const char *s, uint64_t *out, em_error *err)
 {
     uint64_t v = 0;
     const char *p = s;
@@ -262,7 +262,7 @@ static int parse_count(const em_lines *l, size_t i, const char *s, uint64_t *out
 }
 
 /* `value,count` lines: the values with their counts, each value once. */
-static int lines_aggregated(em_lines *l, em_error *err)
+static int lines_aggregated(em_rows *l, em_error *err)
 {
     l->count = malloc((l->n ? l->n : 1) * sizeof *l->count);
     if (!l->count)
@@ -316,10 +316,10 @@ static int lines_aggregated(em_lines *l, em_error *err)
     return EM_OK;
 }
 
-int em_data_read(em_lines *d, const char *path, const char *column, int aggregated,
+int em_data_read(em_rows *d, const char *path, const char *column, int aggregated,
                  em_error *err)
 {
-    int st = em_lines_read(d, path, "--data", err);
+    int st = em_rows_read(d, path, "--data", err);
     if (st == EM_OK && column)
         st = lines_column(d, column, NULL, NULL, err);
     else if (st == EM_OK && aggregated)
@@ -327,11 +327,11 @@ int em_data_read(em_lines *d, const char *path, const char *column, int aggregat
     return st;
 }
 
-int em_data_read_grouped(em_lines *d, const char *path, const char *column,
+int em_data_read_grouped(em_rows *d, const char *path, const char *column,
                          const char *group_by, char ***group, em_error *err)
 {
     *group = NULL;
-    int st = em_lines_read(d, path, "--data", err);
+    int st = em_rows_read(d, path, "--data", err);
     if (st == EM_OK && !(*group = malloc((d->n ? d->n : 1) * sizeof **group)))
         st = em_data_nomem(err);
     if (st == EM_OK)
@@ -429,8 +429,8 @@ static int cands_range(em_cands *c, const char *spec, mpq_t a, mpq_t b, mpq_t st
 
 static int cands_file(em_cands *c, const char *spec, int numeric, em_error *err)
 {
-    em_lines l;
-    int st = em_lines_read(&l, spec, "--candidates", err);
+    em_rows l;
+    int st = em_rows_read(&l, spec, "--candidates", err);
     if (st == EM_OK && l.n == 0)
         st = em_data_fail(err, "--candidates %s: no candidates in the file", l.name);
     if (st == EM_OK && l.n > EM_N_MAX)
@@ -452,7 +452,7 @@ static int cands_file(em_cands *c, const char *spec, int numeric, em_error *err)
         if (!c->label[i])
             st = em_data_nomem(err);
     }
-    em_lines_free(&l);
+    em_rows_free(&l);
     return st;
 }
 

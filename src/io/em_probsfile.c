@@ -358,6 +358,26 @@ out:
     return st;
 }
 
+/* A key of an object and its ':' (white space before the ':' skipped): *cand whether the
+ * key is "candidates". */
+static int object_key(js *j, const char *name, int *cand, em_error *err)
+{
+    char *key;
+    size_t kn;
+    int r = jstring(j, &key, &kn);
+    if (r == -2)
+        return EM_ERR_NOMEM;
+    if (r)
+        return em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON (a key expected)");
+    *cand = !strcmp(key, "candidates");
+    free(key);
+    ws(j);
+    if (j->pos >= j->len || j->s[j->pos] != ':')
+        return em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON (':' expected)");
+    j->pos++;
+    return EM_OK;
+}
+
 static int parse_json(const char *buf, size_t len, size_t pos, const char *name, size_t n,
                       em_label_find_fn find, const void *ctx, em_pvalue *gv, em_error *err)
 {
@@ -370,22 +390,10 @@ static int parse_json(const char *buf, size_t len, size_t pos, const char *name,
         j.pos++;
         for (;;) {
             ws(&j);
-            char *key;
-            size_t kn;
-            int r = jstring(&j, &key, &kn);
-            if (r == -2)
-                return EM_ERR_NOMEM;
-            if (r)
-                return em_err_at(err, EM_ERR_PARSE, name, j.line, "malformed JSON (a key expected)");
+            int cand, st = object_key(&j, name, &cand, err);
+            if (st != EM_OK)
+                return st;
             ws(&j);
-            if (j.pos >= j.len || j.s[j.pos] != ':') {
-                free(key);
-                return em_err_at(err, EM_ERR_PARSE, name, j.line, "malformed JSON (':' expected)");
-            }
-            j.pos++;
-            ws(&j);
-            int cand = !strcmp(key, "candidates");
-            free(key);
             if (cand) {
                 if (found)
                     return em_err_at(err, EM_ERR_PARSE, name, j.line, "repeated \"candidates\"");
@@ -436,21 +444,11 @@ static int parse_json(const char *buf, size_t len, size_t pos, const char *name,
             if (j.pos < j.len && j.s[j.pos] == ',') {
                 j.pos++;
                 ws(&j);
-                char *key;
-                size_t kn;
-                int r = jstring(&j, &key, &kn);
-                if (r == -2)
-                    return EM_ERR_NOMEM;
-                if (r)
-                    return em_err_at(err, EM_ERR_PARSE, name, j.line, "malformed JSON (a key expected)");
-                int cand = !strcmp(key, "candidates");
-                free(key);
+                int cand, st = object_key(&j, name, &cand, err);
+                if (st != EM_OK)
+                    return st;
                 if (cand)
                     return em_err_at(err, EM_ERR_PARSE, name, j.line, "repeated \"candidates\"");
-                ws(&j);
-                if (j.pos >= j.len || j.s[j.pos] != ':')
-                    return em_err_at(err, EM_ERR_PARSE, name, j.line, "malformed JSON (':' expected)");
-                j.pos++;
                 if (jskip(&j, 0))
                     return em_err_at(err, EM_ERR_PARSE, name, j.line, "malformed JSON value");
                 continue;

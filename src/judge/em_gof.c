@@ -1,9 +1,9 @@
 /* em_gof.c: G-test with pooling, support check, pooled-tail binomial test and power.
  *
  * Pooling.  The G statistic is compared with a chi-square distribution, an asymptotic
- * approximation that is poor when a cell expects few draws.  statistics.md measured the
- * false-alarm rate of the G-test at nominal alpha = 1e-6 on an exponential-mechanism
- * distribution: 1.02e-6 when every cell expects >= 20 draws (Pearson's X^2 needs >= 100
+ * approximation that is poor when a cell expects few draws.  The false-alarm rate of the
+ * G-test at nominal alpha = 1e-6 on an exponential-mechanism distribution is 1.02e-6 when
+ * every cell expects >= 20 draws (Pearson's X^2 needs >= 100
  * for the same calibration, which is why G is the decision statistic and X^2 is only
  * reported).  So cells are pooled:
  *   1. probability-0 cells take no part (any draw there is a support violation);

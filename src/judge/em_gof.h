@@ -1,7 +1,7 @@
 /* em_gof.h: one-sample goodness-of-fit of observed draws against exact probabilities.
  *
- * Part of the oracle (outside the verified core).  The method follows
- * /work/shared/notes/statistics.md ("Recommended method"):
+ * Part of the judges (outside the verified core).  The method (src/oracle/README.md,
+ * "Goodness of fit"):
  *   - G statistic (likelihood ratio), p-value from the chi-square upper tail with
  *     (pooled cells - 1) degrees of freedom;
  *   - cells pooled, smallest expected count first, until each pooled cell expects at
@@ -80,7 +80,7 @@ double em_ncx2_Q(double x, double df, double lambda);
 
 /* The noncentrality lambda at which the level-alpha chi-square test with df degrees
  * of freedom has the given power (bisection on em_ncx2_Q); NaN on bad arguments.
- * statistics.md: alpha = 1e-6, power 0.99 gives 52.1 (1 df), 66.6 (6), 85.7 (19), 142.1 (99). */
+ * At alpha = 1e-6, power 0.99 gives 52.1 (1 df), 66.6 (6), 85.7 (19), 142.1 (99). */
 double em_ncx2_lambda_for_power(double df, double alpha, double power);
 
 #ifdef __cplusplus

@@ -2,6 +2,8 @@
  * exponent range (em_bounds.h). */
 #include "num/em_bounds.h"
 
+#include <stdlib.h>
+
 void em_mpfr_widest_range(void)
 {
     mpfr_set_emin(mpfr_get_emin_min());
@@ -63,4 +65,22 @@ void em_exp_q_bounds(mpfr_t lo, mpfr_t hi, const mpq_t t, mpfr_t s1, mpfr_t s2)
 int em_bounds_below_range(mpfr_srcptr lo, mpfr_srcptr hi)
 {
     return mpfr_zero_p(lo) && !mpfr_zero_p(hi) && mpfr_get_exp(hi) <= mpfr_get_emin_min() + 64;
+}
+
+mpfr_t *em_mpfr_array_new(size_t n, mpfr_prec_t prec)
+{
+    mpfr_t *a = malloc((n ? n : 1) * sizeof *a);
+    if (a)
+        for (size_t i = 0; i < n; i++)
+            mpfr_init2(a[i], prec);
+    return a;
+}
+
+void em_mpfr_array_free(mpfr_t *a, size_t n)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < n; i++)
+        mpfr_clear(a[i]);
+    free(a);
 }

@@ -5,6 +5,7 @@
 #ifndef EM_NUM_BOUNDS_H
 #define EM_NUM_BOUNDS_H
 
+#include <stddef.h>
 #include <gmp.h>
 #include <mpfr.h>
 
@@ -27,6 +28,11 @@ void em_range_leave(em_range r);
         em_range_leave(r_); \
         return st_; \
     } while (0)
+
+/* n MPFR numbers at prec bits, or NULL when out of memory; em_mpfr_array_free clears and
+ * frees them (NULL is harmless). */
+mpfr_t *em_mpfr_array_new(size_t n, mpfr_prec_t prec);
+void em_mpfr_array_free(mpfr_t *a, size_t n);
 
 /* lo <= q <= hi, at the precisions of lo and hi. */
 void em_q_bounds(mpfr_t lo, mpfr_t hi, const mpq_t q);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "em_base.h"
+#include "base/em_mem.h"
 
 void em_cdf_table_init(em_cdf_table *T)
 {
@@ -29,19 +30,9 @@ int em_cdf_table_grow(em_cdf_table *T)
     if (T->n < T->cap)
         return EM_OK;
     size_t nc = T->cap ? 2 * T->cap : 64;
-    mpq_t *x = realloc(T->x, nc * sizeof *x);
-    if (x)
-        T->x = x;
-    mpq_t *g = realloc(T->g, nc * sizeof *g);
-    if (g)
-        T->g = g;
-    int *k = realloc(T->kind, nc * sizeof *k);
-    if (k)
-        T->kind = k;
-    unsigned long *l = realloc(T->line, nc * sizeof *l);
-    if (l)
-        T->line = l;
-    if (!x || !g || !k || !l)
+    if (!em_realloc_array(&T->x, nc, sizeof *T->x) || !em_realloc_array(&T->g, nc, sizeof *T->g) ||
+        !em_realloc_array(&T->kind, nc, sizeof *T->kind) ||
+        !em_realloc_array(&T->line, nc, sizeof *T->line))
         return EM_ERR_NOMEM;
     T->cap = nc;
     return EM_OK;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "em_base.h"
+#include "base/em_mem.h"
 
 void em_pieces_init(em_pieces *ps)
 {
@@ -27,7 +28,7 @@ void em_pieces_free(em_pieces *ps)
     free(ps->line);
     mpq_clear(ps->sensitivity);
     free(ps->name);
-    memset(ps, 0, sizeof *ps); /* as em_scenario_free: a second free is harmless */
+    memset(ps, 0, sizeof *ps); /* as em_scn_clear: a second free is harmless */
 }
 
 int em_pieces_push(em_pieces *ps, const mpq_t lo, const mpq_t hi, const mpq_t a, const mpq_t b,
@@ -38,22 +39,11 @@ int em_pieces_push(em_pieces *ps, const mpq_t lo, const mpq_t hi, const mpq_t a,
     size_t cap = ps->n + 1;
     if ((cap & (cap - 1)) == 0 || ps->n == 0) {
         size_t nc = cap < 16 ? 16 : cap * 2;
-        mpq_t *l = realloc(ps->lo, nc * sizeof *l);
-        if (l)
-            ps->lo = l;
-        mpq_t *h = realloc(ps->hi, nc * sizeof *h);
-        if (h)
-            ps->hi = h;
-        mpq_t *aa = realloc(ps->a, nc * sizeof *aa);
-        if (aa)
-            ps->a = aa;
-        mpq_t *bb = realloc(ps->b, nc * sizeof *bb);
-        if (bb)
-            ps->b = bb;
-        unsigned long *li = realloc(ps->line, nc * sizeof *li);
-        if (li)
-            ps->line = li;
-        if (!l || !h || !aa || !bb || !li)
+        if (!em_realloc_array(&ps->lo, nc, sizeof *ps->lo) ||
+            !em_realloc_array(&ps->hi, nc, sizeof *ps->hi) ||
+            !em_realloc_array(&ps->a, nc, sizeof *ps->a) ||
+            !em_realloc_array(&ps->b, nc, sizeof *ps->b) ||
+            !em_realloc_array(&ps->line, nc, sizeof *ps->line))
             return EM_ERR_NOMEM;
     }
     size_t j = ps->n;

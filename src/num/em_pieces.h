@@ -14,7 +14,7 @@
  *   # output: continuous
  *   # sensitivity: D          (optional)
  *   # monotone: yes|no        (optional)
- *   lo,hi,a[,b]               one piece per line (io/em_scenario.h). */
+ *   lo,hi,a[,b]               one piece per line (io/em_scn_text.h). */
 typedef struct em_pieces {
     size_t n;
     mpq_t *lo, *hi, *a, *b;    /* exact; lo[0] ignored if lo_inf, hi[n-1] ignored if hi_inf */

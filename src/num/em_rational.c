@@ -454,3 +454,40 @@ long em_q_bits(const mpq_t q)
     long b = (long)mpz_sizeinbase(mpq_numref(q), 2) - (long)mpz_sizeinbase(mpq_denref(q), 2) + 1;
     return b < 0 ? 0 : b;
 }
+
+mpq_t *em_q_array_new(size_t n)
+{
+    mpq_t *a = malloc((n ? n : 1) * sizeof *a);
+    if (a)
+        for (size_t i = 0; i < n; i++)
+            mpq_init(a[i]);
+    return a;
+}
+
+void em_q_array_free(mpq_t *a, size_t n)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < n; i++)
+        mpq_clear(a[i]);
+    free(a);
+}
+
+void em_d_boundary(mpq_t B, double y, int dir)
+{
+    double yn = nextafter(y, dir > 0 ? INFINITY : -INFINITY);
+    mpq_t t;
+    mpq_init(t);
+    if (isinf(yn)) {
+        mpq_set_d(B, dir > 0 ? DBL_MAX : -DBL_MAX);
+        mpq_set_d(t, ldexp(dir > 0 ? 1.0 : -1.0, 970));
+        mpq_add(B, B, t);
+    } else {
+        mpq_set_d(B, y);
+        mpq_set_d(t, yn);
+        mpq_add(B, B, t);
+        mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
+        mpq_canonicalize(B);
+    }
+    mpq_clear(t);
+}

@@ -48,6 +48,15 @@ double em_q_to_d_dir(const mpq_t q, int dir);
 /* The bits of |q| rounded up (0 for q == 0): an upper bound of log2|q| + 1. */
 long em_q_bits(const mpq_t q);
 
+/* n rationals, initialised (0), or NULL when out of memory; em_q_array_free clears and
+ * frees them (NULL is harmless). */
+mpq_t *em_q_array_new(size_t n);
+void em_q_array_free(mpq_t *a, size_t n);
+
+/* The rounding boundary between the double y and its neighbour in direction dir (> 0: up),
+ * exactly: their midpoint, or DBL_MAX + 2^970 (half an ulp) beyond the largest double. */
+void em_d_boundary(mpq_t B, double y, int dir);
+
 /* 1 when the double d is finite and equal to q exactly. */
 int em_q_is_d(const mpq_t q, double d);
 

@@ -11,6 +11,7 @@
 #include "em_base.h"
 #include "num/em_bounds.h"
 #include "num/em_format.h"
+#include "num/em_rational.h"
 
 #define FAST_LEVELS 3          /* interval levels tried before an exact comparison */
 #define WALK_MAX 64            /* neighbour steps of a rounding walk (a guard, never reached) */
@@ -242,24 +243,13 @@ static int walk_double(em_cmp_fn cmp, void *ctx, const mpfr_t x, double *out, un
     double y = mpfr_get_d(x, MPFR_RNDN);
     if (isinf(y))
         y = y > 0 ? DBL_MAX : -DBL_MAX;
-    mpq_t B, t;
-    mpq_inits(B, t, (mpq_ptr)0);
+    mpq_t B;
+    mpq_init(B);
     int st = EM_OK, done = 0;
     for (int it = 0; it < WALK_MAX && !done; it++) {
         int s1, s2;
         double ym = dnext(y, -1), yp = dnext(y, +1);
-        /* boundary below y */
-        if (isinf(ym)) {
-            mpq_set_d(B, -DBL_MAX);
-            mpq_set_d(t, ldexp(1.0, 970));
-            mpq_sub(B, B, t);
-        } else {
-            mpq_set_d(B, ym);
-            mpq_set_d(t, y);
-            mpq_add(B, B, t);
-            mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
-            mpq_canonicalize(B);
-        }
+        em_d_boundary(B, y, -1); /* the boundary below y */
         if ((st = cmp(ctx, B, &s1)) != EM_OK)
             break;
         if (s1 < 0 || (s1 == 0 && isinf(ym))) {
@@ -280,17 +270,7 @@ static int walk_double(em_cmp_fn cmp, void *ctx, const mpfr_t x, double *out, un
             done = 1;
             break;
         }
-        if (isinf(yp)) {
-            mpq_set_d(B, DBL_MAX);
-            mpq_set_d(t, ldexp(1.0, 970));
-            mpq_add(B, B, t);
-        } else {
-            mpq_set_d(B, yp);
-            mpq_set_d(t, y);
-            mpq_add(B, B, t);
-            mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
-            mpq_canonicalize(B);
-        }
+        em_d_boundary(B, y, +1);
         if ((st = cmp(ctx, B, &s2)) != EM_OK)
             break;
         if (s2 > 0 || (s2 == 0 && isinf(yp))) {
@@ -315,7 +295,7 @@ static int walk_double(em_cmp_fn cmp, void *ctx, const mpfr_t x, double *out, un
         st = EM_ERR_UNDECIDED;
     if (st == EM_OK)
         *out = y;
-    mpq_clears(B, t, (mpq_ptr)0);
+    mpq_clear(B);
     return st;
 }
 
@@ -443,5 +423,35 @@ int em_round_cmp(const em_rval *v, mpfr_prec_t prec0, const mpq_t B, int *sign)
         st = rcmp(&R, B, sign);
     mpfr_clears(R.lo, R.hi, (mpfr_ptr)0);
     em_range_leave(r);
+    return st;
+}
+
+static int q_bounds_of(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    (void)prec;
+    em_q_bounds(lo, hi, (mpq_srcptr)ctx);
+    return EM_OK;
+}
+
+static int q_cmp_of(void *ctx, const mpq_t B, int *sign)
+{
+    int c = mpq_cmp((mpq_srcptr)ctx, B);
+    *sign = (c > 0) - (c < 0);
+    return EM_OK;
+}
+
+int em_round_q(const mpq_t q, int K, em_cval *out)
+{
+    em_rval v = {q_bounds_of, q_cmp_of, (void *)q};
+    int st = em_round(&v, K, (mpfr_prec_t)(K * 3.33) + 64, out);
+    if (st == EM_OK && !(out->flags & EM_CV_EXACT)) {
+        /* exact when the decimal is the value */
+        mpq_t r;
+        mpq_init(r);
+        int kind;
+        if (em_q_parse_str(out->str, 0, r, &kind, NULL) == EM_OK && mpq_equal(r, q))
+            out->flags |= EM_CV_EXACT;
+        mpq_clear(r);
+    }
     return st;
 }

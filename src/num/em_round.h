@@ -66,6 +66,10 @@ typedef struct em_rval {
  * EM_ERR_NOMEM, or the error of bounds or cmp. */
 int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out);
 
+/* An exact rational q correctly rounded (ties to even; EM_CV_EXACT when the decimal is q
+ * itself). */
+int em_round_q(const mpq_t q, int K, em_cval *out);
+
 /* The sign of v - B in *sign, by the same means (bounds from prec0 bits, doubled; then
  * cmp, or the bounds alone up to EM_ROUND_MAX_PREC bits). */
 int em_round_cmp(const em_rval *v, mpfr_prec_t prec0, const mpq_t B, int *sign);

@@ -25,31 +25,9 @@ static int round_ziv(em_round_bounds_fn bounds, void *ctx, int K, em_cval *out)
     return em_round(&rv, K, prec0(K), out);
 }
 
-static int rat_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
-{
-    (void)prec;
-    mpfr_set_q(lo, (mpq_srcptr)ctx, MPFR_RNDD);
-    mpfr_set_q(hi, (mpq_srcptr)ctx, MPFR_RNDU);
-    return EM_OK;
-}
-
-static int rat_cmp(void *ctx, const mpq_t B, int *sign)
-{
-    int c = mpq_cmp((mpq_srcptr)ctx, B);
-    *sign = (c > 0) - (c < 0);
-    return EM_OK;
-}
-
-/* an exact rational, correctly rounded (ties to even) */
-static int round_rat(const mpq_t q, int K, em_cval *out)
-{
-    em_rval rv = {rat_bounds, rat_cmp, (void *)q};
-    return em_round(&rv, K, prec0(K), out);
-}
-
 /* ------------------------------------------------------------ permute-and-flip */
 
-struct em_pfu {
+struct em_pf_utility {
     size_t n, left, modes;  /* candidates; not excluded; at opt */
     em_problem prob;        /* the problem, over the copies below */
     mpq_t *u;               /* its utilities (0 where excluded) */
@@ -61,13 +39,13 @@ struct em_pfu {
     mpfr_t *lo, *hi;        /* in B, after pmf() */
 };
 
-int em_pfu_new(const em_problem *Q, int digits, em_pfu **out, em_error *err)
+int em_pf_utility_new(const em_problem *Q, int digits, em_pf_utility **out, em_error *err)
 {
     int st = em_problem_check(Q, err);
     if (st != EM_OK)
         return st;
     const size_t n = Q->n;
-    em_pfu *P = calloc(1, sizeof *P);
+    em_pf_utility *P = calloc(1, sizeof *P);
     if (!P)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     em_problem_init(&P->prob);
@@ -84,7 +62,7 @@ int em_pfu_new(const em_problem *Q, int digits, em_pfu **out, em_error *err)
     if (!P->u || !P->excluded || !P->loss || em_pf_bounds_new(&P->prob, &P->B) != EM_OK) {
         free(P->loss);
         P->loss = NULL;
-        em_pfu_free(P);
+        em_pf_utility_free(P);
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++) {
@@ -102,7 +80,7 @@ int em_pfu_new(const em_problem *Q, int digits, em_pfu **out, em_error *err)
     return EM_OK;
 }
 
-void em_pfu_free(em_pfu *P)
+void em_pf_utility_free(em_pf_utility *P)
 {
     if (!P)
         return;
@@ -122,7 +100,7 @@ void em_pfu_free(em_pfu *P)
 }
 
 /* the pmf's bounds at prec bits at least into P->lo, P->hi */
-static int pmf(em_pfu *P, mpfr_prec_t prec)
+static int pmf(em_pf_utility *P, mpfr_prec_t prec)
 {
     return em_pf_bounds_at(P->B, prec, &P->lo, &P->hi);
 }
@@ -130,13 +108,13 @@ static int pmf(em_pfu *P, mpfr_prec_t prec)
 enum { Q_LOSS, Q_EU, Q_SD, Q_BEST, Q_TAIL };
 
 struct pfq {
-    em_pfu *P;
+    em_pf_utility *P;
     int kind;
     mpq_srcptr t;           /* Q_TAIL */
 };
 
 /* E[loss] in [lo, hi] */
-static void loss_mean(const em_pfu *P, mpfr_t lo, mpfr_t hi, mpfr_t a)
+static void loss_mean(const em_pf_utility *P, mpfr_t lo, mpfr_t hi, mpfr_t a)
 {
     mpfr_set_zero(lo, 1);
     mpfr_set_zero(hi, 1);
@@ -153,7 +131,7 @@ static void loss_mean(const em_pfu *P, mpfr_t lo, mpfr_t hi, mpfr_t a)
 }
 
 /* Var(loss) = sum P_i (l_i - mean)^2: non-negative terms, no cancellation */
-static void loss_var(const em_pfu *P, mpfr_t lo, mpfr_t hi, mpfr_t a, mpfr_t b, mpfr_t mlo,
+static void loss_var(const em_pf_utility *P, mpfr_t lo, mpfr_t hi, mpfr_t a, mpfr_t b, mpfr_t mlo,
                      mpfr_t mhi)
 {
     loss_mean(P, mlo, mhi, a);
@@ -188,7 +166,7 @@ static void loss_var(const em_pfu *P, mpfr_t lo, mpfr_t hi, mpfr_t a, mpfr_t b, 
 static int pfq_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
     const struct pfq *q = ctx;
-    em_pfu *P = q->P;
+    em_pf_utility *P = q->P;
     int st = pmf(P, prec);
     if (st != EM_OK)
         return st;
@@ -228,20 +206,20 @@ static int pfq_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
     return em_bounds_below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
 }
 
-static int pf_round(em_pfu *P, int kind, mpq_srcptr t, em_cval *out)
+static int pf_round(em_pf_utility *P, int kind, mpq_srcptr t, em_cval *out)
 {
     struct pfq q = {P, kind, t};
     return round_ziv(pfq_bounds, &q, P->K, out);
 }
 
-int em_pfu_utility(em_pfu *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval *sd,
-                   em_cval *p_best)
+int em_pf_utility_moments(em_pf_utility *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval *sd,
+                          em_cval *p_best)
 {
     if (!P || !opt || !eu || !loss || !sd || !p_best)
         return EM_ERR_NULL;
-    int st = round_rat(P->opt, P->K, opt);
+    int st = em_round_q(P->opt, P->K, opt);
     if (st == EM_OK && P->modes == P->left) { /* every output at opt: no loss, exactly */
-        st = round_rat(P->opt, P->K, eu);
+        st = em_round_q(P->opt, P->K, eu);
         if (st == EM_OK)
             st = em_cval_exact(loss, "0", 0.0);
         if (st == EM_OK)
@@ -257,7 +235,7 @@ int em_pfu_utility(em_pfu *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval 
     return st == EM_OK ? pf_round(P, Q_BEST, NULL, p_best) : st;
 }
 
-int em_pfu_loss_tail(em_pfu *P, const mpq_t t, em_cval *out)
+int em_pf_utility_loss_tail(em_pf_utility *P, const mpq_t t, em_cval *out)
 {
     if (!P || !t || !out)
         return EM_ERR_NULL;
@@ -316,7 +294,7 @@ int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digit
     int st = EM_OK;
     if (eb && mpq_cmp_ui(ratio, 1, 1) == 0) { /* ln 1 = 0: 1/c, rational */
         mpq_inv(T.x, c);
-        st = round_rat(T.x, digits, eb);
+        st = em_round_q(T.x, digits, eb);
     } else if (eb) { /* ln of a rational other than 1: transcendental (Lindemann) */
         st = round_ziv(thm_bounds, &T, digits, eb);
     }

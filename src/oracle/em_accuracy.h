@@ -22,18 +22,18 @@
 
 /* The pmf bounds of one PF mechanism, kept at the highest precision computed so far (each
  * quantity asks at rising precisions; the O(n^2) pass is paid once per level). */
-typedef struct em_pfu em_pfu;
+typedef struct em_pf_utility em_pf_utility;
 
 /* The report of permute-and-flip over the finite problem P (copied), at K = digits
  * significant digits.  Errors: those of em_problem_check, EM_ERR_NOMEM. */
-int em_pfu_new(const em_problem *P, int digits, em_pfu **out, em_error *err);
-void em_pfu_free(em_pfu *P);
+int em_pf_utility_new(const em_problem *P, int digits, em_pf_utility **out, em_error *err);
+void em_pf_utility_free(em_pf_utility *P);
 
 /* opt, E[u], opt - E[u], the sd of the loss, P(u = opt), as em_cont_utility does. */
-int em_pfu_utility(em_pfu *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval *sd,
-                   em_cval *p_best);
+int em_pf_utility_moments(em_pf_utility *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval *sd,
+                          em_cval *p_best);
 /* P(opt - u(X) > t), t >= 0. */
-int em_pfu_loss_tail(em_pfu *P, const mpq_t t, em_cval *out);
+int em_pf_utility_loss_tail(em_pf_utility *P, const mpq_t t, em_cval *out);
 
 /* The accuracy theorem with c the exponent's coefficient and ratio = |R| / |R_OPT| >= 1:
  * (ln ratio + 1) / c into eb (when not NULL) and, when t is not NULL, min(1, ratio

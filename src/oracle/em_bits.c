@@ -83,3 +83,15 @@ int em_bits_uniform_below(em_bits *b, uint64_t m, uint64_t *out)
         }
     }
 }
+
+int em_bits_extend(em_bits *b, unsigned step, unsigned max, uint64_t *a, unsigned *k)
+{
+    unsigned m = *k + step > max ? max - *k : step;
+    uint64_t more;
+    int st = em_bits_get(b, m, &more);
+    if (st != EM_OK)
+        return st;
+    *a = (*a << m) | more;
+    *k += m;
+    return EM_OK;
+}

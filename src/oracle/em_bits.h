@@ -31,6 +31,10 @@ void em_bits_init_script(em_bits *b, const unsigned char *bits, size_t len);
  * EM_ERR_DOMAIN for nbits outside [1, 64]. */
 int em_bits_get(em_bits *b, unsigned nbits, uint64_t *out);
 
+/* The k bits a (k < max <= 64) extended by min(step, max - k) more: EM_OK, or the error of
+ * em_bits_get. */
+int em_bits_extend(em_bits *b, unsigned step, unsigned max, uint64_t *a, unsigned *k);
+
 /* *out uniform on [0, m) from the bit source: b = bitlen(m - 1) bits per try, rejected
  * when >= m (never modulo); m == 1 draws nothing.  Errors: EM_ERR_DOMAIN (m == 0),
  * EM_ERR_RNG (source failed or ran out). */

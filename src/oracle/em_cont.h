@@ -77,6 +77,10 @@ int em_cont_set_digits(em_cont *C, int digits);
  * mass; a probability below 1 that rounds to 1 prints as K nines (EM_CV_NEAR_ONE).  Errors: EM_ERR_DOMAIN (j >= n), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 int em_cont_prob(em_cont *C, size_t j, em_cval *p, em_cval *logp);
 
+/* The correctly rounded double of every probability of a law (em_cont_prob(.).d), for the
+ * finite check of scenarios with a base measure.  p has em_cont_size(C) entries. */
+int em_cont_doubles(em_cont *C, double *p);
+
 /* The correctly rounded K-digit decimal and double of an exact rational (e.g. a grid point). */
 int em_cont_round_q(em_cont *C, const mpq_t q, em_cval *out);
 

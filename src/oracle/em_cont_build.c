@@ -44,12 +44,8 @@ static void cont_free_arrays(em_cont *C)
 {
     mpq_t **arrs[] = {&C->lo, &C->hi, &C->a, &C->b, &C->k, &C->tl, &C->th, &C->ca, &C->len};
     for (size_t a = 0; a < sizeof arrs / sizeof arrs[0]; a++) {
-        if (*arrs[a]) {
-            for (size_t j = 0; j < C->n; j++)
-                mpq_clear((*arrs[a])[j]);
-            free(*arrs[a]);
-            *arrs[a] = NULL;
-        }
+        em_q_array_free(*arrs[a], C->n);
+        *arrs[a] = NULL;
     }
 }
 
@@ -114,12 +110,7 @@ void em_cont_free(em_cont *C)
 
 static int alloc_q(mpq_t **p, size_t n)
 {
-    *p = malloc((n ? n : 1) * sizeof **p);
-    if (!*p)
-        return 0;
-    for (size_t j = 0; j < n; j++)
-        mpq_init((*p)[j]);
-    return 1;
+    return (*p = em_q_array_new(n)) != NULL;
 }
 
 static em_cont *cont_alloc(size_t n, int kind, int digits)
@@ -246,7 +237,7 @@ static int new_pieces(const em_problem *P, int digits, em_cont **out, em_error *
         int linf = j == 0 && C->lo_inf, hinf = j == n - 1 && C->hi_inf;
         for (int e = 0; e < 2; e++) {
             /* a piece of length 0 has no mass: its utility must not set the shift (a huge
-             * one there would push every real weight below MPFR's range; found by fuzzing) */
+             * one there would push every real weight below MPFR's range) */
             if ((e == 0 ? linf : hinf) || (!linf && !hinf && mpq_equal(ps->lo[j], ps->hi[j])))
                 continue;
             mpq_mul(u, ps->b[j], e == 0 ? ps->lo[j] : ps->hi[j]);

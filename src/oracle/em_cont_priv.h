@@ -100,7 +100,4 @@ void em_cont_n_bounds(const em_cont *C, const struct level *L, const mpq_t x, mp
 void em_cont_locate(const em_cont *C, const mpq_t x, int *where, size_t *j, int *partial,
                     size_t *cidx);
 
-/* em_cont_prob.c: the rational q correctly rounded to C's digits. */
-int em_cont_round_rational(em_cont *C, const mpq_t q, em_cval *out);
-
 #endif

@@ -19,13 +19,13 @@
 #include "oracle/em_exponents.h"
 #include "oracle/em_problem.h"
 
-enum { V_PROB, V_LOGPROB, V_CDF, V_DENS, V_LOGDENS, V_RATIONAL };
+enum { V_PROB, V_LOGPROB, V_CDF, V_DENS, V_LOGDENS };
 
 struct vctx {
     em_cont *C;
     int kind;
     size_t j;
-    const mpq_t *x;       /* the point (CDF, density) or the rational value */
+    const mpq_t *x;       /* the point (CDF, density) */
     mpq_t te;             /* density: exponent c u(x) - T */
 };
 
@@ -123,12 +123,6 @@ static int v_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
     struct vctx *V = ctx;
     em_cont *C = V->C;
-    if (V->kind == V_RATIONAL) {
-        mpfr_set_prec(lo, prec);
-        mpfr_set_prec(hi, prec);
-        em_q_bounds(lo, hi, *V->x);
-        return EM_OK;
-    }
     struct level *L;
     int st = level_for(C, prec, &L);
     if (st != EM_OK)
@@ -203,11 +197,6 @@ static int v_cmp(void *ctx, const mpq_t B, int *sign)
 {
     struct vctx *V = ctx;
     em_cont *C = V->C;
-    if (V->kind == V_RATIONAL) {
-        int c = mpq_cmp(*V->x, B);
-        *sign = (c > 0) - (c < 0);
-        return EM_OK;
-    }
     em_expoly P;
     em_expoly_init(&P);
     mpq_t one, mB, zero;
@@ -351,29 +340,11 @@ int em_cont_density(em_cont *C, const mpq_t x, em_cval *dens, em_cval *logdens)
     EM_WIDEST(cont_density(C, x, dens, logdens));
 }
 
-int em_cont_round_rational(em_cont *C, const mpq_t q, em_cval *out)
-{
-    if (mpq_sgn(q) == 0)
-        return em_cval_exact(out, "0", 0.0);
-    struct vctx V = {.C = C, .kind = V_RATIONAL, .j = 0, .x = (const mpq_t *)q};
-    int st = round_value(C, &V, out);
-    if (st == EM_OK) {
-        /* exact if the decimal is the value */
-        mpq_t r;
-        mpq_init(r);
-        int kind;
-        if (em_q_parse_str(out->str, 0, r, &kind, NULL) == EM_OK && mpq_equal(r, q))
-            out->flags |= EM_CV_EXACT;
-        mpq_clear(r);
-    }
-    return st;
-}
-
 static int cont_round_q(em_cont *C, const mpq_t q, em_cval *out)
 {
     if (!C || !q || !out)
         return EM_ERR_NULL;
-    return em_cont_round_rational(C, q, out);
+    return em_round_q(q, C->K, out);
 }
 
 int em_cont_round_q(em_cont *C, const mpq_t q, em_cval *out)
@@ -463,4 +434,27 @@ static int cont_logz_bounds(em_cont *C, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 int em_cont_logz_bounds(em_cont *C, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
     EM_WIDEST(cont_logz_bounds(C, prec, lo, hi));
+}
+
+int em_cont_doubles(em_cont *C, double *p)
+{
+    if (!C || !p)
+        return EM_ERR_NULL;
+    size_t n = em_cont_size(C);
+    em_cval v, lv;
+    em_cval_init(&v);
+    em_cval_init(&lv);
+    int st = EM_OK;
+    for (size_t j = 0; j < n && st == EM_OK; j++) {
+        st = em_cont_prob(C, j, &v, &lv);
+        if (st == EM_OK)
+            p[j] = v.d;
+        em_cval_clear(&v);
+        em_cval_clear(&lv);
+        em_cval_init(&v);
+        em_cval_init(&lv);
+    }
+    em_cval_clear(&v);
+    em_cval_clear(&lv);
+    return st;
 }

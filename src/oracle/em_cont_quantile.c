@@ -119,7 +119,7 @@ static int cont_quantile(em_cont *C, const mpq_t p, em_cval *out)
             j++;
         if (!finite_lo(C, j))
             return em_cval_exact(out, "-inf", -INFINITY);
-        return em_cont_round_rational(C, C->lo[j], out);
+        return em_round_q(C->lo[j], C->K, out);
     }
     if (mpq_cmp_ui(p, 1, 1) == 0) {
         size_t j = n - 1;
@@ -127,7 +127,7 @@ static int cont_quantile(em_cont *C, const mpq_t p, em_cval *out)
             j--;
         if (!finite_hi(C, j))
             return em_cval_exact(out, "inf", INFINITY);
-        return em_cont_round_rational(C, C->hi[j], out);
+        return em_round_q(C->hi[j], C->K, out);
     }
     size_t j;
     int st = quantile_piece(C, p, &j);
@@ -140,7 +140,7 @@ static int cont_quantile(em_cont *C, const mpq_t p, em_cval *out)
         if ((st = em_cont_cdf_cmp(C, C->hi[j], p, &s)) != EM_OK)
             return st;
         if (s == 0)
-            return em_cont_round_rational(C, C->hi[j], out);
+            return em_round_q(C->hi[j], C->K, out);
     }
     struct level *L;
     if ((st = em_cont_level(C, 1, &L)) != EM_OK)

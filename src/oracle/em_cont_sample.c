@@ -287,26 +287,6 @@ static int fast_cmp(em_cont *C, const mpfr_t B, const mpfr_t q, int *sign)
     return decided;
 }
 
-/* the rounding boundary between double y and its neighbour in direction dir, as a rational */
-static void dbound(mpq_t B, double y, int dir)
-{
-    double yn = dnext(y, dir);
-    mpq_t t;
-    mpq_init(t);
-    if (isinf(yn)) {
-        mpq_set_d(B, dir > 0 ? DBL_MAX : -DBL_MAX);
-        mpq_set_d(t, ldexp(dir > 0 ? 1.0 : -1.0, 970));
-        mpq_add(B, B, t);
-    } else {
-        mpq_set_d(B, y);
-        mpq_set_d(t, yn);
-        mpq_add(B, B, t);
-        mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
-        mpq_canonicalize(B);
-    }
-    mpq_clear(t);
-}
-
 /* sign(F(B) - q) for the rounding boundary B of the double y in direction dir (the
  * planted bug: B = y itself, or the next double): B is built in MPFR (exact at 64 bits)
  * for the fast comparison, and as a rational only when the rigorous path is needed. */
@@ -330,7 +310,7 @@ static int bound_cmp(em_cont *C, double y, int dir, const mpfr_t q, int *sign)
     }
     mpq_t B;
     mpq_init(B);
-    dbound(B, y, dir);
+    em_d_boundary(B, y, dir);
     if (C->test_bug == 1)
         mpq_set_d(B, dir < 0 ? y : dnext(y, +1));
     /* the rigorous path (cdf_cmp_fr repeats the fast test only when B is exact in 64 bits) */
@@ -441,7 +421,7 @@ static int cont_double_mass_bounds(em_cont *C, double y, mpfr_prec_t prec, mpfr_
         mpfr_set_zero(a1, 1);
         mpfr_set_zero(a2, 1);
         /* P(X beyond the overflow boundary) */
-        dbound(Bm, y > 0 ? DBL_MAX : -DBL_MAX, y > 0 ? 1 : -1);
+        em_d_boundary(Bm, y > 0 ? DBL_MAX : -DBL_MAX, y > 0 ? 1 : -1);
         st = em_cont_cdf_bounds(C, Bm, prec, b1, b2);
         if (st == EM_OK) {
             mpfr_set_prec(lo, mpfr_get_prec(b1));
@@ -455,8 +435,8 @@ static int cont_double_mass_bounds(em_cont *C, double y, mpfr_prec_t prec, mpfr_
             }
         }
     } else {
-        dbound(Bm, y, -1);
-        dbound(Bp, y, +1);
+        em_d_boundary(Bm, y, -1);
+        em_d_boundary(Bp, y, +1);
         st = em_cont_cdf_bounds(C, Bm, prec, a1, a2);
         if (st == EM_OK)
             st = em_cont_cdf_bounds(C, Bp, prec, b1, b2);

@@ -116,47 +116,32 @@ static size_t last_start_le(const em_cont *C, const mpq_t x)
     return lo;
 }
 
-size_t em_cont_piece_right(const em_cont *C, const mpq_t x)
+/* The piece holding x on the right (left = 0: lo_j <= x < hi_j) or on the left (lo_j < x
+ * <= hi_j), pieces of length 0 skipped (several may start at x: on the right, the last one
+ * with lo <= x whose interval contains x and has positive length), or n. */
+static size_t piece_at(const em_cont *C, const mpq_t x, int left)
 {
     if (C->kind != EM_CONT_PIECES)
         return C->n;
     size_t j = last_start_le(C, x);
     if (j == C->n)
         return C->n;
-    /* pieces of length 0 starting at x: the piece at x on the right is the last one with
-     * lo <= x whose interval [lo, hi) contains x and has positive length */
     for (size_t i = j + 1; i-- > 0;) {
-        if (C->zero[i]) {
+        if (C->zero[i] || (left && finite_lo(C, i) && mpq_cmp(C->lo[i], x) >= 0)) {
             if (i == 0)
                 break;
             continue;
         }
-        if (!finite_hi(C, i) || mpq_cmp(x, C->hi[i]) < 0)
+        int c = finite_hi(C, i) ? mpq_cmp(x, C->hi[i]) : -1;
+        if (left ? c <= 0 : c < 0)
             return i;
         break;
     }
     return C->n;
 }
 
-size_t em_cont_piece_left(const em_cont *C, const mpq_t x)
-{
-    if (C->kind != EM_CONT_PIECES)
-        return C->n;
-    size_t j = last_start_le(C, x);
-    if (j == C->n)
-        return C->n;
-    for (size_t i = j + 1; i-- > 0;) {
-        if (C->zero[i] || (finite_lo(C, i) && mpq_cmp(C->lo[i], x) >= 0)) {
-            if (i == 0)
-                break;
-            continue;
-        }
-        if (!finite_hi(C, i) || mpq_cmp(x, C->hi[i]) <= 0)
-            return i;
-        break;
-    }
-    return C->n;
-}
+size_t em_cont_piece_right(const em_cont *C, const mpq_t x) { return piece_at(C, x, 0); }
+size_t em_cont_piece_left(const em_cont *C, const mpq_t x) { return piece_at(C, x, 1); }
 
 /* F(x) = N(x) / Z: where x is.  *where: -1 left of R (F = 0), +1 right of R (F = 1), 0
  * inside; *j the piece with lo_j <= x (inside); *partial whether x lies strictly inside

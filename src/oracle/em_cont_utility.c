@@ -71,43 +71,60 @@ static int ratio_cmp(void *ctx, const mpq_t B, int *sign)
     return st;
 }
 
-/* sum over pieces of the integral of (u - m) exp(c u - T), as terms (m = NULL: 0) */
-static int append_uint(const em_cont *C, em_expoly *P, const mpq_t m)
+/* sum over pieces of the integral of (u - m)^k exp(c u - T), k = 1 or 2, as terms (atoms:
+ * mass (u - m)^k exp(t); m NULL: 0): with v = u - m (the same slope b as u), the
+ * antiderivative (1/b) exp(c u - T) w(v) between the ends (b != 0), w = v/c - 1/c^2 (k = 1)
+ * or v^2/c - 2v/c^2 + 2/c^3 (k = 2) */
+static int append_moment(const em_cont *C, em_expoly *P, const mpq_t m, int k)
 {
-    mpq_t q, u, ic, ic2;
-    mpq_inits(q, u, ic, ic2, (mpq_ptr)0);
+    mpq_t q, u, ic, w;
+    mpq_inits(q, u, ic, w, (mpq_ptr)0);
     mpq_inv(ic, C->c);
-    mpq_mul(ic2, ic, ic);
     int st = EM_OK;
     for (size_t j = 0; j < C->n && st == EM_OK; j++) {
         if (C->zero[j])
             continue;
         if (C->kind == EM_CONT_ATOMS || mpq_sgn(C->b[j]) == 0) {
-            /* m u exp(t) (atoms), or a len exp(tl) */
+            /* atoms, or a flat piece: len v^k exp(tl) */
             mpq_set(u, C->a[j]);
             if (m)
                 mpq_sub(u, u, m);
             mpq_mul(q, u, C->len[j]);
+            if (k == 2)
+                mpq_mul(q, q, u);
             st = em_expoly_add(P, q, C->tl[j]);
             continue;
         }
-        /* (1/b) [exp(c u - T) (u/c - 1/c^2)] from u(lo) to u(hi) */
         for (int e = 0; e < 2 && st == EM_OK; e++) {
             if (e == 0 ? !finite_lo(C, j) : !finite_hi(C, j))
                 continue;
             mpq_mul(u, C->b[j], e == 0 ? C->lo[j] : C->hi[j]);
             mpq_add(u, u, C->a[j]);
             if (m)
-                mpq_sub(u, u, m); /* the same slope b: the antiderivative keeps its form */
-            mpq_mul(q, u, ic);
-            mpq_sub(q, q, ic2);
+                mpq_sub(u, u, m);
+            mpq_mul(w, u, ic);             /* v/c */
+            if (k == 1) {
+                mpq_mul(q, ic, ic);
+                mpq_sub(q, w, q);          /* v/c - 1/c^2 */
+            } else {
+                mpq_mul(q, w, u);          /* v^2/c */
+                mpq_mul(w, w, ic);         /* v/c^2 */
+                mpz_mul_ui(mpq_numref(w), mpq_numref(w), 2);
+                mpq_canonicalize(w);
+                mpq_sub(q, q, w);
+                mpq_mul(w, ic, ic);
+                mpq_mul(w, w, ic);         /* 1/c^3 */
+                mpz_mul_ui(mpq_numref(w), mpq_numref(w), 2);
+                mpq_canonicalize(w);
+                mpq_add(q, q, w);
+            }
             mpq_div(q, q, C->b[j]);
             if (e == 0)
                 mpq_neg(q, q);
             st = em_expoly_add(P, q, e == 0 ? C->tl[j] : C->th[j]);
         }
     }
-    mpq_clears(q, u, ic, ic2, (mpq_ptr)0);
+    mpq_clears(q, u, ic, w, (mpq_ptr)0);
     return st;
 }
 
@@ -151,7 +168,7 @@ static int cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
     mpq_t one, mopt;
     mpq_inits(one, mopt, (mpq_ptr)0);
     mpq_set_ui(one, 1, 1);
-    int st = append_uint(C, &N0, NULL);
+    int st = append_moment(C, &N0, NULL, 1);
     if (st == EM_OK)
         st = em_cont_append_z_shifted(C, &D0, one, R.zero);
     em_expoly_init(&R.N);
@@ -166,7 +183,7 @@ static int cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
     /* loss = OPT - N/D = (OPT D - N) / D */
     opt_of(C, mopt);
     if (st == EM_OK)
-        st = em_cont_round_rational(C, mopt, opt);
+        st = em_round_q(mopt, C->K, opt);
     if (st == EM_OK) {
         em_expoly L;
         em_expoly_init(&L);
@@ -204,63 +221,6 @@ int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
     EM_WIDEST(cont_utility(C, eu, loss, opt));
 }
 
-static int cont_interval_prob(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out)
-{
-    if (!C || !a || !b || !out)
-        return EM_ERR_NULL;
-    if (C->kind != EM_CONT_PIECES || mpq_cmp(a, b) > 0)
-        return EM_ERR_DOMAIN;
-    struct ratio R;
-    em_expoly N0, D0;
-    em_expoly_init(&N0);
-    em_expoly_init(&D0);
-    em_expoly_init(&R.N);
-    em_expoly_init(&R.D);
-    mpq_init(R.zero);
-    mpq_t one, mone;
-    mpq_inits(one, mone, (mpq_ptr)0);
-    mpq_set_ui(one, 1, 1);
-    mpq_set_si(mone, -1, 1);
-    int st = em_cont_append_n(C, &N0, b, one, R.zero);
-    if (st == EM_OK)
-        st = em_cont_append_n(C, &N0, a, mone, R.zero);
-    if (st == EM_OK)
-        st = em_cont_append_z_shifted(C, &D0, one, R.zero);
-    if (st == EM_OK)
-        st = em_expoly_merged(&N0, &R.N);
-    if (st == EM_OK)
-        st = em_expoly_merged(&D0, &R.D);
-    if (st == EM_OK) {
-        if (R.N.n == 0) {
-            st = em_cval_exact(out, "0", 0.0);
-        } else if (R.N.n == R.D.n) {
-            /* exactly 1 when N and D are the same polynomial */
-            int same = 1;
-            for (size_t i = 0; i < R.N.n && same; i++)
-                same = mpq_equal(R.N.q[i], R.D.q[i]) && mpq_equal(R.N.t[i], R.D.t[i]);
-            if (same)
-                st = em_cval_exact(out, "1", 1.0);
-            else
-                goto general;
-        } else {
-        general:;
-            em_rval rv = {ratio_bounds, ratio_cmp, &R};
-            st = em_round(&rv, C->K, C->p0, out);
-        }
-    }
-    em_expoly_clear(&N0);
-    em_expoly_clear(&D0);
-    em_expoly_clear(&R.N);
-    em_expoly_clear(&R.D);
-    mpq_clears(R.zero, one, mone, (mpq_ptr)0);
-    return st;
-}
-
-int em_cont_interval_prob(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out)
-{
-    EM_WIDEST(cont_interval_prob(C, a, b, out));
-}
-
 /* round N / D for merged exponential polynomials (D > 0); "0" exactly when N is empty */
 static int round_ratio(em_cont *C, em_expoly *N0, em_expoly *D0, em_cval *out)
 {
@@ -289,6 +249,38 @@ static int round_ratio(em_cont *C, em_expoly *N0, em_expoly *D0, em_cval *out)
     mpq_clear(R.zero);
     return st;
 }
+
+static int cont_interval_prob(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out)
+{
+    if (!C || !a || !b || !out)
+        return EM_ERR_NULL;
+    if (C->kind != EM_CONT_PIECES || mpq_cmp(a, b) > 0)
+        return EM_ERR_DOMAIN;
+    em_expoly N0, D0;
+    em_expoly_init(&N0);
+    em_expoly_init(&D0);
+    mpq_t one, mone, zero;
+    mpq_inits(one, mone, zero, (mpq_ptr)0);
+    mpq_set_ui(one, 1, 1);
+    mpq_set_si(mone, -1, 1);
+    int st = em_cont_append_n(C, &N0, b, one, zero);
+    if (st == EM_OK)
+        st = em_cont_append_n(C, &N0, a, mone, zero);
+    if (st == EM_OK)
+        st = em_cont_append_z_shifted(C, &D0, one, zero);
+    if (st == EM_OK)
+        st = round_ratio(C, &N0, &D0, out);
+    em_expoly_clear(&N0);
+    em_expoly_clear(&D0);
+    mpq_clears(one, mone, zero, (mpq_ptr)0);
+    return st;
+}
+
+int em_cont_interval_prob(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out)
+{
+    EM_WIDEST(cont_interval_prob(C, a, b, out));
+}
+
 
 /* the mass of {r in piece j : a + b r < v} (strict), or <= v when le, as terms */
 static int append_below(const em_cont *C, em_expoly *P, size_t j, const mpq_t v, int le)
@@ -394,53 +386,6 @@ static int cont_p_best(em_cont *C, em_cval *out)
 int em_cont_p_best(em_cont *C, em_cval *out)
 {
     EM_WIDEST(cont_p_best(C, out));
-}
-
-/* the integral of (u - m)^2 exp(c u - T) over each piece (atoms: mass (u - m)^2 exp(t)),
- * as terms: with v = u - m (slope b as u), (1/b) [exp(c u - T) (v^2/c - 2v/c^2 + 2/c^3)]
- * between the ends (b != 0) */
-static int append_u2int(const em_cont *C, em_expoly *P, const mpq_t m)
-{
-    mpq_t q, u, ic, w;
-    mpq_inits(q, u, ic, w, (mpq_ptr)0);
-    mpq_inv(ic, C->c);
-    int st = EM_OK;
-    for (size_t j = 0; j < C->n && st == EM_OK; j++) {
-        if (C->zero[j])
-            continue;
-        if (C->kind == EM_CONT_ATOMS || mpq_sgn(C->b[j]) == 0) {
-            mpq_sub(u, C->a[j], m);
-            mpq_mul(q, u, u);
-            mpq_mul(q, q, C->len[j]);
-            st = em_expoly_add(P, q, C->tl[j]);
-            continue;
-        }
-        for (int e = 0; e < 2 && st == EM_OK; e++) {
-            if (e == 0 ? !finite_lo(C, j) : !finite_hi(C, j))
-                continue;
-            mpq_mul(u, C->b[j], e == 0 ? C->lo[j] : C->hi[j]);
-            mpq_add(u, u, C->a[j]);
-            mpq_sub(u, u, m);
-            /* w = u^2/c - 2u/c^2 + 2/c^3 = ((u/c - 1/c^2)... ) computed directly */
-            mpq_mul(w, u, ic);         /* u/c */
-            mpq_mul(q, w, u);          /* u^2/c */
-            mpq_mul(w, w, ic);         /* u/c^2 */
-            mpz_mul_ui(mpq_numref(w), mpq_numref(w), 2);
-            mpq_canonicalize(w);
-            mpq_sub(q, q, w);
-            mpq_mul(w, ic, ic);
-            mpq_mul(w, w, ic);
-            mpz_mul_ui(mpq_numref(w), mpq_numref(w), 2);
-            mpq_canonicalize(w);
-            mpq_add(q, q, w);
-            mpq_div(q, q, C->b[j]);
-            if (e == 0)
-                mpq_neg(q, q);
-            st = em_expoly_add(P, q, e == 0 ? C->tl[j] : C->th[j]);
-        }
-    }
-    mpq_clears(q, u, ic, w, (mpq_ptr)0);
-    return st;
 }
 
 /* log q for q > 0, without overflow (a double estimate: only a heuristic uses it) */
@@ -611,9 +556,9 @@ static int cont_sd(em_cont *C, em_cval *out)
        the subtraction cancels little (a law within e^-1e8 of one atom: the raw moments
        agree to 1e8 digits, the shifted ones by a factor p).  Correct for any m. */
     mass_center(C, m);
-    int st = append_uint(C, &a, m);
+    int st = append_moment(C, &a, m, 1);
     if (st == EM_OK)
-        st = append_u2int(C, &b, m);
+        st = append_moment(C, &b, m, 2);
     if (st == EM_OK)
         st = em_cont_append_z_shifted(C, &z, one, zero);
     em_expoly_init(&S.N1);

@@ -116,13 +116,8 @@ int em_exact_sample(em_exact *s, em_bits *b, size_t *out)
         }
         if (k == FIX_BITS)
             break;
-        unsigned step = k + STEP_BITS > FIX_BITS ? FIX_BITS - k : STEP_BITS;
-        uint64_t more;
-        st = em_bits_get(b, step, &more);
-        if (st != EM_OK)
+        if ((st = em_bits_extend(b, STEP_BITS, FIX_BITS, &a, &k)) != EM_OK)
             return st;
-        a = (a << step) | more;
-        k += step;
     }
     if (!s->mp && (st = em_exact_mp_setup_d(s, 0)) != EM_OK)
         return st;

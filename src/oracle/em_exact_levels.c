@@ -25,37 +25,19 @@ long em_exact_bitlen(size_t n)
     return b;
 }
 
-static mpfr_t *mpfr_array(size_t k, mpfr_prec_t p)
-{
-    mpfr_t *a = malloc((k ? k : 1) * sizeof *a);
-    if (a)
-        for (size_t i = 0; i < k; i++)
-            mpfr_init2(a[i], p);
-    return a;
-}
-
-static void mpfr_array_free(mpfr_t *a, size_t k)
-{
-    if (!a)
-        return;
-    for (size_t i = 0; i < k; i++)
-        mpfr_clear(a[i]);
-    free(a);
-}
-
 static void free_level(struct xlevel *L)
 {
     if (L->nb == 0)
         return;
-    mpfr_array_free(L->Clo, L->nb);
-    mpfr_array_free(L->Chi, L->nb);
-    mpfr_array_free(L->Tlo, L->nb);
-    mpfr_array_free(L->Thi, L->nb);
-    mpfr_array_free(L->maxlo, L->nb);
-    mpfr_array_free(L->minhi, L->nb);
+    em_mpfr_array_free(L->Clo, L->nb);
+    em_mpfr_array_free(L->Chi, L->nb);
+    em_mpfr_array_free(L->Tlo, L->nb);
+    em_mpfr_array_free(L->Thi, L->nb);
+    em_mpfr_array_free(L->maxlo, L->nb);
+    em_mpfr_array_free(L->minhi, L->nb);
     for (int k = 0; k < CACHE; k++) {
-        mpfr_array_free(L->cache[k].Flo, L->bcap);
-        mpfr_array_free(L->cache[k].Fhi, L->bcap);
+        em_mpfr_array_free(L->cache[k].Flo, L->bcap);
+        em_mpfr_array_free(L->cache[k].Fhi, L->bcap);
     }
     memset(L, 0, sizeof *L);
 }
@@ -210,16 +192,16 @@ int em_exact_compute_level(struct xmp *s, int k, mpfr_prec_t p, int words)
     L->p = p;
     L->nb = (n + 1 + BLOCK - 1) / BLOCK;
     L->bcap = n + 1 < BLOCK ? n + 1 : BLOCK;
-    L->Clo = mpfr_array(L->nb, p);
-    L->Chi = mpfr_array(L->nb, p);
-    L->Tlo = mpfr_array(L->nb, p);
-    L->Thi = mpfr_array(L->nb, p);
-    L->maxlo = mpfr_array(L->nb, p);
-    L->minhi = mpfr_array(L->nb, p);
+    L->Clo = em_mpfr_array_new(L->nb, p);
+    L->Chi = em_mpfr_array_new(L->nb, p);
+    L->Tlo = em_mpfr_array_new(L->nb, p);
+    L->Thi = em_mpfr_array_new(L->nb, p);
+    L->maxlo = em_mpfr_array_new(L->nb, p);
+    L->minhi = em_mpfr_array_new(L->nb, p);
     for (int c = 0; c < CACHE; c++) {
         L->cache[c].b = -1;
-        L->cache[c].Flo = mpfr_array(L->bcap, p);
-        L->cache[c].Fhi = mpfr_array(L->bcap, p);
+        L->cache[c].Flo = em_mpfr_array_new(L->bcap, p);
+        L->cache[c].Fhi = em_mpfr_array_new(L->bcap, p);
         if (!L->cache[c].Flo || !L->cache[c].Fhi) {
             free_level(L);
             return EM_ERR_NOMEM;
@@ -379,12 +361,12 @@ void em_exact_mp_free(struct xmp *m)
     mpq_clears(m->c, m->umax, m->tq, (mpq_ptr)0);
     if (m->have_tf)
         em_tfast_clear(&m->tf);
-    mpfr_array_free(m->welo, m->scap);
-    mpfr_array_free(m->wehi, m->scap);
-    mpfr_array_free(m->bTlo, m->scap);
-    mpfr_array_free(m->bThi, m->scap);
-    mpfr_array_free(m->rlo, m->scap);
-    mpfr_array_free(m->rhi, m->scap);
+    em_mpfr_array_free(m->welo, m->scap);
+    em_mpfr_array_free(m->wehi, m->scap);
+    em_mpfr_array_free(m->bTlo, m->scap);
+    em_mpfr_array_free(m->bThi, m->scap);
+    em_mpfr_array_free(m->rlo, m->scap);
+    em_mpfr_array_free(m->rhi, m->scap);
     mpfr_clears(m->tlo, m->thi, m->d, m->Clo_, m->Chi_, m->Tlo_, m->Thi_, (mpfr_ptr)0);
     mpz_clear(m->a);
     mpfr_clears(m->x, m->y, (mpfr_ptr)0);
@@ -427,12 +409,12 @@ int em_exact_mp_setup(em_exact *s, const em_problem *P, int words)
     mpfr_inits2(64, m->tlo, m->thi, m->d, m->Clo_, m->Chi_, m->Tlo_, m->Thi_, (mpfr_ptr)0);
     m->wprec = 64;
     m->scap = (n < BLOCK ? n : BLOCK) + 1;
-    m->welo = mpfr_array(m->scap, 64);
-    m->wehi = mpfr_array(m->scap, 64);
-    m->bTlo = mpfr_array(m->scap, 64);
-    m->bThi = mpfr_array(m->scap, 64);
-    m->rlo = mpfr_array(m->scap, 64);
-    m->rhi = mpfr_array(m->scap, 64);
+    m->welo = em_mpfr_array_new(m->scap, 64);
+    m->wehi = em_mpfr_array_new(m->scap, 64);
+    m->bTlo = em_mpfr_array_new(m->scap, 64);
+    m->bThi = em_mpfr_array_new(m->scap, 64);
+    m->rlo = em_mpfr_array_new(m->scap, 64);
+    m->rhi = em_mpfr_array_new(m->scap, 64);
     if (!m->welo || !m->wehi || !m->bTlo || !m->bThi || !m->rlo || !m->rhi) {
         em_exact_mp_free(m);
         return EM_ERR_NOMEM;

@@ -45,11 +45,7 @@ static int exact_init(const em_problem *P, const em_utility_reader *src, mpq_t *
     const size_t n = P->n;
     em_exact *s = exact_alloc(n, 0);
     if (!s) {
-        if (own) {
-            for (size_t i = 0; i < n; i++)
-                mpq_clear(own[i]);
-            free(own);
-        }
+        em_q_array_free(own, n);
         return EM_ERR_NOMEM;
     }
     s->src = *src;
@@ -615,11 +611,7 @@ void em_exact_free(em_exact *s)
     if (!s)
         return;
     em_exact_mp_free(s->mp);
-    if (s->own) {
-        for (size_t i = 0; i < s->n; i++)
-            mpq_clear(s->own[i]);
-        free(s->own);
-    }
+    em_q_array_free(s->own, s->n);
     free(s);
 }
 

@@ -6,6 +6,7 @@
 #include <mpfr.h>
 
 #include "em_base.h"
+#include "num/em_rational.h"
 
 int em_exponents(const em_problem *P, mpq_t *t, unsigned char *cls, size_t *m)
 {
@@ -125,31 +126,24 @@ int em_exponent_t_lo(em_tfast *f, const em_utility_reader *src, size_t i, mpfr_t
 mpq_t *em_q_array_copy(const em_problem *P)
 {
     const size_t n = P->n;
-    mpq_t *own = malloc(n * sizeof *own);
-    if (!own)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        mpq_init(own[i]);
+    mpq_t *own = em_q_array_new(n);
+    for (size_t i = 0; own && i < n; i++)
         if (!em_problem_excluded(P, i))
             em_problem_get(P, i, own[i]);
-    }
     return own;
 }
 
 int em_exponents_new(const em_problem *P, mpq_t **t, unsigned char **cls, size_t *m)
 {
     const size_t n = P->n;
-    *t = malloc(n * sizeof **t);
+    *t = em_q_array_new(n);
     *cls = malloc(n);
     if (!*t || !*cls) {
-        free(*t);
-        free(*cls);
+        em_exponents_free(n, *t, *cls);
         *t = NULL;
         *cls = NULL;
         return EM_ERR_NOMEM;
     }
-    for (size_t i = 0; i < n; i++)
-        mpq_init((*t)[i]);
     int st = em_exponents(P, *t, *cls, m);
     if (st != EM_OK) {
         em_exponents_free(n, *t, *cls);
@@ -161,10 +155,6 @@ int em_exponents_new(const em_problem *P, mpq_t **t, unsigned char **cls, size_t
 
 void em_exponents_free(size_t n, mpq_t *t, unsigned char *cls)
 {
-    if (t) {
-        for (size_t i = 0; i < n; i++)
-            mpq_clear(t[i]);
-        free(t);
-    }
+    em_q_array_free(t, n);
     free(cls);
 }

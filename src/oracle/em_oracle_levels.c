@@ -61,15 +61,8 @@ int em_oracle_level(em_oracle *o, int k)
         L->Eexp = malloc(o->n * sizeof *L->Eexp);
         L->Elimbs = malloc(o->n * L->Enl * sizeof(mp_limb_t));
         L->Etab = o->tab_on ? calloc(o->n, 1) : NULL;
-        if (!L->Eexp || !L->Elimbs || (o->tab_on && !L->Etab)) {
-            /* storage is an optimisation only */
-            free(L->Eexp);
-            free(L->Elimbs);
-            free(L->Etab);
-            L->Eexp = NULL;
-            L->Elimbs = NULL;
-            L->Etab = NULL;
-        }
+        if (!L->Eexp || !L->Elimbs || (o->tab_on && !L->Etab))
+            em_oracle_level_storage_free(L); /* storage is an optimisation only */
         if (o->tab_on)
             tab = em_oracle_tab_build(o, p + TAB_EXTRA);
     }

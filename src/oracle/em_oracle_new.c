@@ -169,11 +169,7 @@ static int oracle_init(const em_problem *P, const em_utility_reader *src, mpq_t 
     const size_t n = P->n;
     em_oracle *o = calloc(1, sizeof *o);
     if (!o) {
-        if (own) {
-            for (size_t i = 0; i < n; i++)
-                mpq_clear(own[i]);
-            free(own);
-        }
+        em_q_array_free(own, n);
         return EM_ERR_NOMEM;
     }
     o->n = n;
@@ -290,17 +286,22 @@ int em_oracle_new(const em_problem *P, int digits, em_oracle **out, em_error *er
     return EM_OK;
 }
 
-static void level_clear(struct level *L)
+void em_oracle_level_storage_free(struct level *L)
 {
-    if (!L->ready)
-        return;
-    mpfr_clears(L->S_lo, L->S_hi, L->lnS_lo, L->lnS_hi, L->ly_lo, L->ly_hi, (mpfr_ptr)0);
     free(L->Eexp);
     free(L->Elimbs);
     free(L->Etab);
     L->Eexp = NULL;
     L->Elimbs = NULL;
     L->Etab = NULL;
+}
+
+static void level_clear(struct level *L)
+{
+    if (!L->ready)
+        return;
+    mpfr_clears(L->S_lo, L->S_hi, L->lnS_lo, L->lnS_hi, L->ly_lo, L->ly_hi, (mpfr_ptr)0);
+    em_oracle_level_storage_free(L);
     L->ready = 0;
 }
 
@@ -312,11 +313,7 @@ void em_oracle_free(em_oracle *o)
     for (int k = 0; k < MAX_LEVELS; k++)
         level_clear(&o->lv[k]);
     free(o->cls);
-    if (o->own) {
-        for (size_t i = 0; i < o->n; i++)
-            mpq_clear(o->own[i]);
-        free(o->own);
-    }
+    em_q_array_free(o->own, o->n);
     mpq_clears(o->c, o->umax, o->tq, (mpq_ptr)0);
     if (o->have_tf)
         em_tfast_clear(&o->tf);

@@ -127,6 +127,9 @@ struct em_oracle {
 
 /* ------------------------------------------------ shared by the parts */
 
+/* The exp bounds kept at level 0 (Eexp, Elimbs, Etab) freed and set to NULL. */
+void em_oracle_level_storage_free(struct level *L);
+
 
 /* Upper bound of exp(t) for t in [tlo, thi], given elo = RNDD(exp(tlo)): 
  * exp(t) <= exp(tlo) exp(thi - tlo) <= nextabove(elo) (1 + 2 (thi - tlo)) for

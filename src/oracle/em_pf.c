@@ -141,13 +141,8 @@ static int coin(em_pf *s, size_t r, em_bits *b, int *accept)
         }
         if (k == FIX_BITS)
             break;
-        unsigned step = k + STEP_BITS > FIX_BITS ? FIX_BITS - k : STEP_BITS;
-        uint64_t more;
-        st = em_bits_get(b, step, &more);
-        if (st != EM_OK)
+        if ((st = em_bits_extend(b, STEP_BITS, FIX_BITS, &a, &k)) != EM_OK)
             return st;
-        a = (a << step) | more;
-        k += step;
     }
     /* past 63 bits: MPFR bounds of exp(t_r) at a precision growing with k */
     mpz_set_ui(s->a, (unsigned long)(a >> 32));

@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 /* Exact utilities read one at a time, so that a caller holding them compactly
- * (io/em_scenario.h: an int64 mantissa and an exponent, about 10 bytes each instead of a
+ * (io/em_scn_text.h: an int64 mantissa and an exponent, about 10 bytes each instead of a
  * rational's 100) never builds n rationals: at 10^7 candidates that array alone is a
  * gigabyte.  get(ctx, i, q) sets q to u_i exactly (canonical); it is not called for an
  * excluded candidate, and must give the same value every time. */

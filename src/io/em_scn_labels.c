@@ -1,6 +1,6 @@
-/* em_scenario_labels.c: the candidates' storage, the arena of their labels and the hash
- * index that finds a label (em_scenario_find), with duplicates reported in line order. */
-#include "io/em_scenario_priv.h"
+/* em_scn_labels.c: the candidates' storage, the arena of their labels and the hash
+ * index that finds a label (em_scn_lookup), with duplicates reported in line order. */
+#include "io/em_scn_text_priv.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -39,7 +39,7 @@ static uint64_t mix(uint64_t h, uint64_t w)
     return h ^ (h >> 31);
 }
 
-uint64_t em_scenario_hash_bytes(const char *p, size_t n)
+uint64_t em_scn_hash_bytes(const char *p, size_t n)
 {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL);
     if (n >= 8) {
@@ -76,11 +76,11 @@ static uint32_t slot_tag(uint64_t h, unsigned b)
     return (uint32_t)(h >> 32) << b;
 }
 
-long em_scenario_find(const em_scenario *s, const char *label, size_t len)
+long em_scn_lookup(const em_scn *s, const char *label, size_t len)
 {
     if (!s->hash || s->hcap == 0 || memchr(label, 0, len))
         return -1;
-    uint64_t h = em_scenario_hash_bytes(label, len);
+    uint64_t h = em_scn_hash_bytes(label, len);
     size_t mask = s->hcap - 1;
     unsigned b = slot_bits(s->hcap);
     uint32_t tag = slot_tag(h, b), lo = ((uint32_t)1 << b) - 1;
@@ -98,7 +98,7 @@ long em_scenario_find(const em_scenario *s, const char *label, size_t len)
 
 /* keys[0..n) sorted by their hash bits (stable: equal hashes stay in index order), LSD
  * radix in three passes of 12 + 11 + 11 bits; the sorted array replaces s->keys. */
-static int keys_sort(em_scenario *s)
+static int keys_sort(em_scn *s)
 {
     static const unsigned sh[3] = {KEY_IDX_BITS, KEY_IDX_BITS + 12, KEY_IDX_BITS + 23};
     static const unsigned wd[3] = {12, 11, 11};
@@ -144,7 +144,7 @@ static int cmp_label_r(const void *a, const void *b, void *ctx)
 /* Among r >= 2 keys with equal hash bits (rare but for duplicates: about n^2 / 2^35 pairs
  * of different labels), sorted by label then index, each label's first two occurrences:
  * the smallest second one into *second, its first into *first. */
-static int run_dups(const em_scenario *s, const uint64_t *k, size_t r, size_t *second,
+static int run_dups(const em_scn *s, const uint64_t *k, size_t r, size_t *second,
                     size_t *first)
 {
     size_t *x = malloc(r * sizeof *x);
@@ -165,7 +165,7 @@ static int run_dups(const em_scenario *s, const uint64_t *k, size_t r, size_t *s
 
 /* The label of the line that failed (s->pend_label, after every candidate): the candidate
  * it duplicates, or -1. */
-static long pend_dup(const em_scenario *s)
+static long pend_dup(const em_scn *s)
 {
     uint64_t h = s->pend_hash >> KEY_IDX_BITS;
     for (size_t i = 0; i < s->n; i++)
@@ -177,7 +177,7 @@ static long pend_dup(const em_scenario *s)
     return -1;
 }
 
-static int grow_to(em_scenario *s, size_t nc)
+static int grow_to(em_scn *s, size_t nc)
 {
     char **l = realloc(s->labels, nc * sizeof *l);
     if (!l) return EM_ERR_NOMEM;
@@ -217,7 +217,7 @@ static int grow_to(em_scenario *s, size_t nc)
     return EM_OK;
 }
 
-int em_scenario_grow(em_scenario *s)
+int em_scn_grow(em_scn *s)
 {
     return grow_to(s, s->cap ? s->cap * 2 : 64);
 }
@@ -225,7 +225,7 @@ int em_scenario_grow(em_scenario *s)
 /* The arrays sized once for the expected number of candidates (s->hint, from the file's
  * size), not grown by doubling and copying.  An estimate too large costs address space
  * only (pages never touched are never resident); too small, the usual growth. */
-int em_scenario_reserve(em_scenario *s, size_t lim)
+int em_scn_reserve(em_scn *s, size_t lim)
 {
     size_t want = s->hint < lim ? s->hint : lim;
     if (want > 64 && s->cap == 0)
@@ -238,7 +238,7 @@ int em_scenario_reserve(em_scenario *s, size_t lim)
  * overhead each, 300 MB at 10^7 candidates.  Blocks never move, so labels[] can point in. */
 #define ARENA_BLOCK ((size_t)1 << 20)
 
-char *em_scenario_arena_alloc(em_scenario *s, size_t len)
+char *em_scn_arena_alloc(em_scn *s, size_t len)
 {
     if (s->narena == 0 || s->arena_used + len > ARENA_BLOCK) {
         char **a = realloc(s->arena, (s->narena + 1) * sizeof *a);
@@ -256,20 +256,20 @@ char *em_scenario_arena_alloc(em_scenario *s, size_t len)
     return p;
 }
 
-/* keys[] of the candidates of an earlier parse into the same scenario (em_scenario_index_build
+/* keys[] of the candidates of an earlier parse into the same scenario (em_scn_index_build
  * dropped them). */
-int em_scenario_keys_again(em_scenario *s)
+int em_scn_keys_again(em_scn *s)
 {
     s->keys = malloc(s->cap * sizeof *s->keys);
     if (!s->keys)
         return EM_ERR_NOMEM;
     for (size_t i = 0; i < s->n; i++)
-        s->keys[i] = (em_scenario_hash_bytes(s->labels[i], strlen(s->labels[i])) & ~KEY_IDX_MASK) | i;
+        s->keys[i] = (em_scn_hash_bytes(s->labels[i], strlen(s->labels[i])) & ~KEY_IDX_MASK) | i;
     return EM_OK;
 }
 
 /* Out of memory at the end: an earlier error stands, else this one. */
-static int nomem(const em_scenario *s, int st, em_error *err)
+static int nomem(const em_scn *s, int st, em_error *err)
 {
     if (st != EM_OK)
         return st;
@@ -279,7 +279,7 @@ static int nomem(const em_scenario *s, int st, em_error *err)
 /* The end of a parse that stopped with status st (its message in err): with sorted keys,
  * the first duplicate label, which the line-by-line order reports before st; on success
  * the index.  Returns the status. */
-int em_scenario_index_build(em_scenario *s, int st, em_error *err)
+int em_scn_index_build(em_scn *s, int st, em_error *err)
 {
     char q[128];
     if (s->continuous || s->n == 0 || !s->keys)
@@ -297,10 +297,10 @@ int em_scenario_index_build(em_scenario *s, int st, em_error *err)
     long pf = second == (size_t)-1 && s->pend_label ? pend_dup(s) : -1;
     if (second != (size_t)-1 || pf >= 0) {
         const char *l = pf >= 0 ? s->pend_label : s->labels[second];
-        unsigned long ln = pf >= 0 ? s->pend_line : em_scenario_line(s, second);
+        unsigned long ln = pf >= 0 ? s->pend_line : em_scn_line(s, second);
         em_text_show(q, sizeof q, l, strlen(l));
         return em_err_at(err, EM_ERR_PARSE, s->name, ln, "duplicate label '%s' (first on line %lu)", q,
-                    em_scenario_line(s, pf >= 0 ? (size_t)pf : first));
+                    em_scn_line(s, pf >= 0 ? (size_t)pf : first));
     }
     if (st != EM_OK)
         return st;

@@ -1,7 +1,7 @@
-/* em_scenario_number.c: utilities kept compactly (a 62-bit mantissa and an exponent, about
+/* em_scn_number.c: utilities kept compactly (a 62-bit mantissa and an exponent, about
  * 10 bytes each; the rarer rationals as limbs), read from text without GMP on the fast
- * path, and given back exactly (em_scenario_get_u) or as the nearest doubles. */
-#include "io/em_scenario_priv.h"
+ * path, and given back exactly (em_scn_get_u) or as the nearest doubles. */
+#include "io/em_scn_text_priv.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,13 +18,13 @@
 #include "num/em_rational.h"
 
 _Static_assert(sizeof(long) == 8 && GMP_NUMB_BITS == 64,
-               "mantissas go through mpz_set_si / mpz_get_si; em_scenario_q_put packs two sizes in a limb");
+               "mantissas go through mpz_set_si / mpz_get_si; em_scn_q_put packs two sizes in a limb");
 
 #define UEXP_MIN (-8192L)
 
 #define UEXP_MAX 8191L
 
-uint16_t em_scenario_ucode_make(int kind, long e)
+uint16_t em_scn_ucode_make(int kind, long e)
 {
     return (uint16_t)(((unsigned)kind << 14) | (unsigned)(e - UEXP_MIN));
 }
@@ -33,7 +33,7 @@ uint16_t em_scenario_ucode_make(int kind, long e)
  * numerator's signed size in the low 32 bits, the denominator's size in the high 32;
  * sizes stay below 2^10 limbs, EM_Q_MAX_DIGITS), then the limbs: 32 bytes for a
  * 21-digit decimal, where an mpq_t and its two allocations take about 100. */
-static int q_room(em_scenario *s, size_t need)
+static int q_room(em_scn *s, size_t need)
 {
     if (s->qlen + need > s->qcap) {
         size_t nc = s->qcap ? s->qcap : 256;
@@ -48,7 +48,7 @@ static int q_room(em_scenario *s, size_t need)
     return EM_OK;
 }
 
-int em_scenario_q_put(em_scenario *s, const mpq_t q, int64_t *off)
+int em_scn_q_put(em_scn *s, const mpq_t q, int64_t *off)
 {
     size_t na = mpz_size(mpq_numref(q)), nb = mpz_size(mpq_denref(q));
     size_t need = 1 + na + nb;
@@ -65,7 +65,7 @@ int em_scenario_q_put(em_scenario *s, const mpq_t q, int64_t *off)
 
 /* Line numbers of a compact scenario as runs of consecutive lines (index, line): one
  * run for a file of data lines after its headers, not 8 bytes per candidate. */
-int em_scenario_line_put(em_scenario *s, size_t i, unsigned long ln)
+int em_scn_line_put(em_scn *s, size_t i, unsigned long ln)
 {
     if (s->nlrun > 0) {
         const size_t *r = s->lrun + 2 * (s->nlrun - 1);
@@ -86,7 +86,7 @@ int em_scenario_line_put(em_scenario *s, size_t i, unsigned long ln)
     return EM_OK;
 }
 
-unsigned long em_scenario_line(const em_scenario *s, size_t i)
+unsigned long em_scn_line(const em_scn *s, size_t i)
 {
     if (s->line)
         return s->line[i];
@@ -102,7 +102,7 @@ unsigned long em_scenario_line(const em_scenario *s, size_t i)
 }
 
 /* q (canonical, finite) as m * 10^e or m * 2^e: 1 on success. */
-int em_scenario_classify(const mpq_t q, int64_t *m, int *kind, long *e)
+int em_scn_classify(const mpq_t q, int64_t *m, int *kind, long *e)
 {
     mpz_srcptr a = mpq_numref(q), b = mpq_denref(q);
     int ok = 0;
@@ -159,12 +159,12 @@ int em_scenario_classify(const mpq_t q, int64_t *m, int *kind, long *e)
     return ok;
 }
 
-/* M 10^E (M > 0, not a multiple of 10) when no 62-bit form of em_scenario_classify holds it (or M >=
+/* M 10^E (M > 0, not a multiple of 10) when no 62-bit form of em_scn_classify holds it (or M >=
  * 2^64): 1 with v set, 0 beyond 128 bits. */
 static int fast_wide(em_u128 M, long E, fast_val *v)
 {
     const em_u128 lim = (em_u128)1 << 62;
-    if (E >= 0) { /* M >= 2^62 (E <= 4096 + 38): em_scenario_classify's stripped tens do not help */
+    if (E >= 0) { /* M >= 2^62 (E <= 4096 + 38): em_scn_classify's stripped tens do not help */
         em_u128 a = M;
         for (long k = 0; k < E; k++) {
             if (a > ~(em_u128)0 / 10)
@@ -195,7 +195,7 @@ static int fast_wide(em_u128 M, long E, fast_val *v)
         v->b = (em_u128)1 << k;
         return 1;
     }
-    /* M is not a multiple of 10: the common factor with 10^k is 2^t or 5^t; em_scenario_classify's
+    /* M is not a multiple of 10: the common factor with 10^k is 2^t or 5^t; em_scn_classify's
      * decimal numerator would be M >= 2^62 (or its bounds fail): limbs */
     em_u128 a = M, b = 1;
     for (long j = 0; j < k; j++)
@@ -210,8 +210,8 @@ static int fast_wide(em_u128 M, long E, fast_val *v)
     return 1;
 }
 
-/* em_scenario_q_put of (-1)^neg a / b (lowest terms, a > 0), the limbs GMP would hold. */
-int em_scenario_q_put_u128(em_scenario *s, int neg, em_u128 a, em_u128 b, int64_t *off)
+/* em_scn_q_put of (-1)^neg a / b (lowest terms, a > 0), the limbs GMP would hold. */
+int em_scn_q_put_u128(em_scn *s, int neg, em_u128 a, em_u128 b, int64_t *off)
 {
     mp_limb_t l[4] = {(mp_limb_t)a, (mp_limb_t)(a >> 64), (mp_limb_t)b, (mp_limb_t)(b >> 64)};
     int na = l[1] ? 2 : 1, nb = l[3] ? 2 : 1;
@@ -241,7 +241,7 @@ static inline int fast_digit(unsigned d, int *sig, uint64_t *M, em_u128 *W)
     return 1;
 }
 
-int em_scenario_fast_utility(const char *p, size_t n, fast_val *v)
+int em_scn_fast_utility(const char *p, size_t n, fast_val *v)
 {
     size_t i = 0;
     int neg = 0;
@@ -318,7 +318,7 @@ int em_scenario_fast_utility(const char *p, size_t n, fast_val *v)
             a *= 10;
             k++;
         }
-        if (k == E && a < lim) /* else M 10^E >= 2^62: em_scenario_classify strips its tens */
+        if (k == E && a < lim) /* else M 10^E >= 2^62: em_scn_classify strips its tens */
             v->m = (int64_t)a, v->e = 0;
         else if (M < lim && E <= UEXP_MAX)
             v->m = (int64_t)M, v->e = E;
@@ -348,7 +348,7 @@ int em_scenario_fast_utility(const char *p, size_t n, fast_val *v)
     return 1;
 }
 
-void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q)
+void em_scn_get_u(const em_scn *s, size_t i, mpq_t q)
 {
     if (s->u) {
         mpq_set(q, s->u[i]);
@@ -420,9 +420,9 @@ void em_scenario_get_u(const em_scenario *s, size_t i, mpq_t q)
     }
 }
 
-void em_scenario_reader_get(const void *ctx, size_t i, mpq_t q)
+void em_scn_reader_get(const void *ctx, size_t i, mpq_t q)
 {
-    em_scenario_get_u((const em_scenario *)ctx, i, q);
+    em_scn_get_u((const em_scn *)ctx, i, q);
 }
 
 /* The double nearest a compact utility without GMP, when one IEEE operation on exact
@@ -435,8 +435,7 @@ void em_scenario_reader_get(const void *ctx, size_t i, mpq_t q)
  *   BIN m 2^e (e < 0): |m| <= 2^53 (m exact, ldexp rounds once, subnormals included),
  *     or e >= -1022 (m 2^e is then a normal double's range: scaling the rounded m is
  *     exact).
- * 1 when *d is set; 0: take the exact path (a reading of 10^6 utilities through mpq and
- * MPFR took 0.19 s). */
+ * 1 when *d is set; 0: take the exact path (through mpq and MPFR, many times slower). */
 /* (q + f) 2^x rounded to the nearest double (ties to even), f in [0, 1) nonzero iff
  * sticky; the result in double's normal range.  0 (not set) when q has too few bits to
  * place f. */
@@ -505,13 +504,13 @@ static int fast_double(int64_t m, uint16_t code, double *d)
     }
 }
 
-int em_scenario_doubles(em_scenario *s)
+int em_scn_doubles(em_scn *s, em_error *err)
 {
     if (s->ud || s->n == 0)
         return EM_OK;
     double *d = malloc(s->n * sizeof *d);
     if (!d)
-        return EM_ERR_NOMEM;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
     mpq_t q;
     mpq_init(q);
     for (size_t i = 0; i < s->n; i++) {
@@ -520,7 +519,7 @@ int em_scenario_doubles(em_scenario *s)
             continue;
         }
         if (!fast_double(s->uv[i], s->ucode[i], &d[i])) {
-            em_scenario_get_u(s, i, q);
+            em_scn_get_u(s, i, q);
             d[i] = em_q_get_d(q, NULL);
         }
     }
@@ -529,16 +528,16 @@ int em_scenario_doubles(em_scenario *s)
     return EM_OK;
 }
 
-int em_scenario_expand(em_scenario *s)
+int em_scn_expand(em_scn *s, em_error *err)
 {
     if (s->u || s->n == 0)
         return EM_OK;
     mpq_t *u = malloc(s->n * sizeof *u);
     if (!u)
-        return EM_ERR_NOMEM;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < s->n; i++) {
         mpq_init(u[i]);
-        em_scenario_get_u(s, i, u[i]);
+        em_scn_get_u(s, i, u[i]);
     }
     s->u = u;
     s->compact = 0;

@@ -1,6 +1,6 @@
-/* em_scenario_parse.c: the scenario file parser and loader (format: em_scenario.h). */
-#include "io/em_scenario.h"
-#include "io/em_scenario_priv.h"
+/* em_scn_parse.c: the scenario file parser and loader (format: em_scn_text.h). */
+#include "io/em_scn_text.h"
+#include "io/em_scn_text_priv.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include "io/em_text.h"
 #include "num/em_rational.h"
 
-void em_scenario_init(em_scenario *s)
+void em_scn_init(em_scn *s)
 {
     memset(s, 0, sizeof *s);
     mpq_init(s->sensitivity);
@@ -24,7 +24,7 @@ void em_scenario_init(em_scenario *s)
     em_pieces_init(&s->pieces);
 }
 
-void em_scenario_free(em_scenario *s)
+void em_scn_clear(em_scn *s)
 {
     if (!s)
         return;
@@ -53,8 +53,8 @@ void em_scenario_free(em_scenario *s)
     free(s->name);
     mpq_clear(s->sensitivity);
     mpq_clear(s->scratch);
-    /* zeroed, not re-initialised (that leaked): a second free is harmless (GMP frees
-     * nothing of a zero-allocation mpq), a reuse needs em_scenario_init */
+    /* zeroed, not re-initialised: a second free is harmless (GMP frees
+     * nothing of a zero-allocation mpq), a reuse needs em_scn_init */
     memset(s, 0, sizeof *s);
 }
 
@@ -92,7 +92,7 @@ static int ieq(const char *p, size_t n, const char *word)
     return strlen(word) == n && ieq_prefix(p, n, word);
 }
 
-static int header(em_scenario *s, const char *p, size_t n, unsigned long ln, em_error *err)
+static int header(em_scn *s, const char *p, size_t n, unsigned long ln, em_error *err)
 {
     /* p: the comment text after '#', trimmed */
     char q[128];
@@ -175,7 +175,7 @@ static int is_pos_inf(const char *p, size_t n)
 }
 
 /* One piece `lo,hi,a[,b]` of a continuous scenario. */
-static int piece_line(em_scenario *s, const char *p, size_t n, unsigned long ln, em_error *err)
+static int piece_line(em_scn *s, const char *p, size_t n, unsigned long ln, em_error *err)
 {
     static const char *const names[4] = {"lo", "hi", "a", "b"};
     const char *f[5];
@@ -274,7 +274,7 @@ static char *unquote(const char *p, size_t n, const char **why)
     return out;
 }
 
-static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, em_error *err)
+static int data_line(em_scn *s, const char *p, size_t n, unsigned long ln, em_error *err)
 {
     char q[128];
     if (s->continuous)
@@ -331,7 +331,7 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
             return em_err_at(err, EM_ERR_PARSE, s->name, ln, "empty label");
         }
         labl = strlen(tmp);
-        label = em_scenario_arena_alloc(s, labl + 1);
+        label = em_scn_arena_alloc(s, labl + 1);
         if (label)
             memcpy(label, tmp, labl + 1);
         free(tmp);
@@ -342,22 +342,22 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
             em_text_show(q, sizeof q, lab, labn);
             return em_err_at(err, EM_ERR_PARSE, s->name, ln, "a label with a quote must be quoted as a CSV field: '%s'", q);
         }
-        label = em_scenario_arena_alloc(s, labn + 1);
+        label = em_scn_arena_alloc(s, labn + 1);
         if (!label)
             return EM_ERR_NOMEM;
         memcpy(label, lab, labn);
         label[labn] = 0;
         labl = labn;
     }
-    size_t lim = s->max_n ? s->max_n : EM_SCENARIO_MAX_N;
+    size_t lim = s->max_n ? s->max_n : EM_SCN_MAX_N;
     if (lim > EM_N_MAX)
         lim = EM_N_MAX;
-    if (s->n == 0 && s->hint && em_scenario_reserve(s, lim) != EM_OK)
+    if (s->n == 0 && s->hint && em_scn_reserve(s, lim) != EM_OK)
         return EM_ERR_NOMEM;
-    if (s->n > 0 && !s->keys && em_scenario_keys_again(s) != EM_OK)
+    if (s->n > 0 && !s->keys && em_scn_keys_again(s) != EM_OK)
         return EM_ERR_NOMEM;
-    uint64_t lh = em_scenario_hash_bytes(label, labl);
-    /* a duplicate of this label is found at the end (em_scenario_index_build), and reported before
+    uint64_t lh = em_scn_hash_bytes(label, labl);
+    /* a duplicate of this label is found at the end (em_scn_index_build), and reported before
      * any error below, as it was found first */
     s->pend_label = label;
     s->pend_line = ln;
@@ -368,20 +368,20 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
                          "bytes per candidate times the limit; EXPMECH_MAX_CANDIDATES sets "
                          "another, up to %zu)", lim, (size_t)EM_N_MAX);
     }
-    if (s->n == s->cap && em_scenario_grow(s) != EM_OK)
+    if (s->n == s->cap && em_scn_grow(s) != EM_OK)
         return EM_ERR_NOMEM;
     size_t i = s->n;
     if (s->compact && !s->has_measure) {
         fast_val fv;
-        if (em_scenario_fast_utility(val, valn, &fv)) {
+        if (em_scn_fast_utility(val, valn, &fv)) {
             int64_t fm = fv.neg ? -fv.m : fv.m;
-            if (fv.kind == UK_Q && em_scenario_q_put_u128(s, fv.neg, fv.a, fv.b, &fm) != EM_OK)
+            if (fv.kind == UK_Q && em_scn_q_put_u128(s, fv.neg, fv.a, fv.b, &fm) != EM_OK)
                 return EM_ERR_NOMEM;
-            if (em_scenario_line_put(s, i, ln) != EM_OK)
+            if (em_scn_line_put(s, i, ln) != EM_OK)
                 return EM_ERR_NOMEM;
             s->excluded[i] = 0;
             s->uv[i] = fm;
-            s->ucode[i] = em_scenario_ucode_make(fv.kind, fv.kind == UK_Q ? 0 : fv.e);
+            s->ucode[i] = em_scn_ucode_make(fv.kind, fv.kind == UK_Q ? 0 : fv.e);
             s->labels[i] = label;
             s->keys[i] = (lh & ~KEY_IDX_MASK) | i;
             s->n++;
@@ -418,15 +418,15 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
         int64_t m = 0;
         int uk = UK_EXCL;
         long e = 0;
-        if (!s->excluded[i] && !em_scenario_classify(uq, &m, &uk, &e)) {
-            if (em_scenario_q_put(s, uq, &m) != EM_OK)
+        if (!s->excluded[i] && !em_scn_classify(uq, &m, &uk, &e)) {
+            if (em_scn_q_put(s, uq, &m) != EM_OK)
                 return EM_ERR_NOMEM;
             uk = UK_Q;
         }
-        if (em_scenario_line_put(s, i, ln) != EM_OK)
+        if (em_scn_line_put(s, i, ln) != EM_OK)
             return EM_ERR_NOMEM;
         s->uv[i] = m;
-        s->ucode[i] = em_scenario_ucode_make(uk, e);
+        s->ucode[i] = em_scn_ucode_make(uk, e);
     }
     s->labels[i] = label;
     if (!s->compact) {
@@ -441,9 +441,9 @@ static int data_line(em_scenario *s, const char *p, size_t n, unsigned long ln, 
 
 /* One line (without its line end) of a file: the checks every line gets, then a header
  * or a data line. */
-static int one_line(em_scenario *s, const char *p, size_t n, unsigned long ln, em_error *err)
+static int one_line(em_scn *s, const char *p, size_t n, unsigned long ln, em_error *err)
 {
-    int st = em_line_check(p, n, EM_SCENARIO_MAX_LINE, EM_LINE_STRICT, s->name, ln, err);
+    int st = em_line_check(p, n, EM_SCN_MAX_LINE, EM_LINE_STRICT, s->name, ln, err);
     if (st != EM_OK)
         return st;
     em_text_trim(&p, &n);
@@ -462,7 +462,7 @@ static int one_line(em_scenario *s, const char *p, size_t n, unsigned long ln, e
     return st;
 }
 
-static int parse_begin(em_scenario *s, const char *name, em_error *err)
+static int parse_begin(em_scn *s, const char *name, em_error *err)
 {
     em_err_ok(err);
     s->pend_label = NULL;
@@ -471,7 +471,7 @@ static int parse_begin(em_scenario *s, const char *name, em_error *err)
     return s->name ? EM_OK : EM_ERR_NOMEM;
 }
 
-static int parse_end(em_scenario *s, em_error *err)
+static int parse_end(em_scn *s, em_error *err)
 {
     if (s->continuous) {
         if (s->pieces.n == 0)
@@ -489,7 +489,7 @@ static int parse_end(em_scenario *s, em_error *err)
     return EM_OK;
 }
 
-int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *name,
+int em_scn_read(em_scn *s, const char *buf, size_t len, const char *name,
                       em_error *err)
 {
     int st = parse_begin(s, name, err);
@@ -503,13 +503,13 @@ int em_scenario_parse(em_scenario *s, const char *buf, size_t len, const char *n
     while (em_line_next(&it, &p, &n)) {
         st = one_line(s, p, n, it.line, err);
         if (st != EM_OK)
-            return em_scenario_index_build(s, st, err);
+            return em_scn_index_build(s, st, err);
     }
-    st = em_scenario_index_build(s, EM_OK, err);
+    st = em_scn_index_build(s, EM_OK, err);
     return st == EM_OK ? parse_end(s, err) : st;
 }
 
-#define EM_SCENARIO_MAX_BYTES ((size_t)4 << 30)
+#define EM_SCN_MAX_BYTES ((size_t)4 << 30)
 
 /* EXPMECH_MAX_CANDIDATES: 1 on success (or unset), 0 when malformed. */
 static int env_limit(size_t *out)
@@ -533,7 +533,7 @@ static int env_limit(size_t *out)
 
 /* Read and parse in chunks: the whole file in memory would be the largest single
  * allocation at 10^7 candidates (190 MB for 'c123,142.857143' lines). */
-int em_scenario_load(em_scenario *s, const char *path, em_error *err)
+int em_scn_read_file(em_scn *s, const char *path, em_error *err)
 {
     int use_stdin = !path || !strcmp(path, "-");
     const char *name = use_stdin ? "<stdin>" : path;
@@ -545,7 +545,7 @@ int em_scenario_load(em_scenario *s, const char *path, em_error *err)
         return em_err(err, EM_ERR_PARSE, "%s: cannot open: %s", name, strerror(errno));
     int st = parse_begin(s, name, err);
     em_line_iter it;
-    if (st == EM_OK && em_line_iter_open(&it, f, LOAD_CHUNK, EM_SCENARIO_MAX_BYTES) != EM_OK) {
+    if (st == EM_OK && em_line_iter_open(&it, f, LOAD_CHUNK, EM_SCN_MAX_BYTES) != EM_OK) {
         em_line_iter_close(&it);
         st = EM_ERR_NOMEM;
     } else if (st == EM_OK) {
@@ -558,14 +558,14 @@ int em_scenario_load(em_scenario *s, const char *path, em_error *err)
             st = p ? one_line(s, p, n, it.line, err)
                    : em_err_at(err, EM_ERR_PARSE, s->name, it.line,
                                "line too long (%zu bytes; the limit is %d)", n,
-                               EM_SCENARIO_MAX_LINE);
+                               EM_SCN_MAX_LINE);
         if (st == EM_OK && em_line_iter_failed(&it))
             st = em_err(err, EM_ERR_PARSE, "%s: read error or file too large", name);
         em_line_iter_close(&it);
     }
     if (!use_stdin)
         fclose(f);
-    st = em_scenario_index_build(s, st, err);
+    st = em_scn_index_build(s, st, err);
     if (st == EM_OK)
         st = parse_end(s, err);
     return st;

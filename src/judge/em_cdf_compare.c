@@ -1,5 +1,5 @@
-/* em_cdfcmp.c: a CDF table against the exact CDF (see em_cdfcmp.h). */
-#include "judge/em_cdfcmp.h"
+/* em_cdf_compare.c: a CDF table against the exact CDF (see em_cdf_compare.h). */
+#include "judge/em_cdf_compare.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +21,7 @@ static int by_x(const void *a, const void *b)
 }
 
 int em_cdf_compare(em_cont *C, const em_cdf_table *T, double rtol, double atol,
-                   em_cdfcmp_result *r)
+                   em_cdf_compare_result *r)
 {
     if (!C || !T || !r)
         return EM_ERR_NULL;
@@ -111,7 +111,7 @@ int em_cdf_compare(em_cont *C, const em_cdf_table *T, double rtol, double atol,
                 fail = 1;
         }
         if (fail) {
-            if (r->nshow < EM_CDFCMP_SHOW) {
+            if (r->nshow < EM_CDF_COMPARE_SHOW) {
                 r->show[r->nshow] = i;
                 r->F_show[r->nshow] = mpfr_get_d(F, MPFR_RNDN);
                 r->nshow++;

@@ -1,9 +1,9 @@
-/* em_ccheck.h: draws of another implementation against an exact continuous law (pieces of
+/* em_gof_cont.h: draws of another implementation against an exact continuous law (pieces of
  * oracle/em_cont.h), and the weighted finite law's probabilities as doubles.
  *
- * Part of the judges (outside the verified core).  Method (/work/shared/notes/statistics.md,
- * "Continuous outputs"):
- *   - bins: K (default EM_CCHECK_BINS = 20) cells of equal exact probability; their edges are
+ * Part of the judges (outside the verified core).  Method (src/judge/README.md, "expmech
+ * check on a continuous scenario"):
+ *   - bins: K (default EM_GOF_CONT_BINS = 20) cells of equal exact probability; their edges are
  *     the exact quantiles Q(k/K), k = 1..K-1 (em_cont_quantile), correctly rounded to
  *     doubles; when the law has at most K pieces, each internal piece breakpoint (rounded
  *     to nearest) becomes an edge: added when both parts of the cell it splits keep
@@ -26,8 +26,8 @@
  *   - reject when the G-test, the pooled-tail test or KS has p < alpha, or a draw is
  *     outside R.
  */
-#ifndef EM_JUDGE_CCHECK_H
-#define EM_JUDGE_CCHECK_H
+#ifndef EM_JUDGE_GOF_CONT_H
+#define EM_JUDGE_GOF_CONT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -39,12 +39,12 @@
 extern "C" {
 #endif
 
-#define EM_CCHECK_BINS 20
+#define EM_GOF_CONT_BINS 20
 
 /* the kind of a cell's left edge */
 enum { EM_CC_EDGE_END = 0, EM_CC_EDGE_QUANTILE = 1, EM_CC_EDGE_BREAK = 2 };
 
-typedef struct em_ccheck_cell {
+typedef struct em_gof_cont_cell {
     double lo, hi;     /* [lo, hi) over doubles; the first from the left end of R rounded
                         * down (or -inf), the last to its right end rounded up (or +inf),
                         * both ends included */
@@ -52,11 +52,11 @@ typedef struct em_ccheck_cell {
     double p;          /* exact probability of the cell (correct to 2^-150 absolute) */
     uint64_t obs;      /* draws inside R that fall in the cell */
     size_t pool;       /* the pooled cell of em_gof_test it belongs to */
-} em_ccheck_cell;
+} em_gof_cont_cell;
 
-typedef struct em_ccheck_result {
+typedef struct em_gof_cont_result {
     size_t ncells;
-    em_ccheck_cell *cells;    /* malloc'd (em_ccheck_free) */
+    em_gof_cont_cell *cells;    /* malloc'd (em_gof_cont_free) */
     em_gof_result gof;        /* over the cells and one probability-0 cell "outside R" */
     uint64_t n;               /* draws */
     uint64_t outside;         /* draws outside R (including NaN) */
@@ -73,21 +73,17 @@ typedef struct em_ccheck_result {
     /* EM_GOF_PASS / EM_GOF_REJECT / EM_GOF_INSUFFICIENT (judge/em_gof.h): the same rule as
      * the finite check; KS alone on draws that all fall in one pooled cell is no pass */
     em_gof_verdict verdict;
-} em_ccheck_result;
+} em_gof_cont_result;
 
-void em_ccheck_free(em_ccheck_result *r);
+void em_gof_cont_free(em_gof_cont_result *r);
 
 /* Tests the n draws x[] against the continuous law C (EM_CONT_PIECES) at level alpha
  * (in (0, 1)), pooling cells to >= min_expected (<= 0: 20), with K bins (0: 20; at most
  * 10000).  x is not modified.  Returns EM_OK with *r filled, or EM_ERR_NULL, EM_ERR_EMPTY
  * (n == 0), EM_ERR_DOMAIN (atoms, alpha or K out of range), EM_ERR_UNDECIDED,
  * EM_ERR_NOMEM. */
-int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_expected,
-              int K, em_ccheck_result *r);
-
-/* The correctly rounded double of every probability of a law (em_cont_prob(.).d), for the
- * finite check of scenarios with a base measure.  p has em_cont_size(C) entries. */
-int em_cont_doubles(em_cont *C, double *p);
+int em_gof_cont(em_cont *C, const double *x, size_t n, double alpha, double min_expected,
+                int K, em_gof_cont_result *r);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
-/* em_ccheck.c: goodness of fit of draws against an exact continuous law (see em_ccheck.h). */
-#include "judge/em_ccheck.h"
+/* em_gof_cont.c: goodness of fit of draws against an exact continuous law (see em_gof_cont.h). */
+#include "judge/em_gof_cont.h"
 
 #include <float.h>
 #include <math.h>
@@ -14,36 +14,13 @@
 #define EDGE_PREC 160
 #define KS_PREC 64
 
-void em_ccheck_free(em_ccheck_result *r)
+void em_gof_cont_free(em_gof_cont_result *r)
 {
     if (!r)
         return;
     free(r->cells);
     r->cells = NULL;
     r->ncells = 0;
-}
-
-int em_cont_doubles(em_cont *C, double *p)
-{
-    if (!C || !p)
-        return EM_ERR_NULL;
-    size_t n = em_cont_size(C);
-    em_cval v, lv;
-    em_cval_init(&v);
-    em_cval_init(&lv);
-    int st = EM_OK;
-    for (size_t j = 0; j < n && st == EM_OK; j++) {
-        st = em_cont_prob(C, j, &v, &lv);
-        if (st == EM_OK)
-            p[j] = v.d;
-        em_cval_clear(&v);
-        em_cval_clear(&lv);
-        em_cval_init(&v);
-        em_cval_init(&lv);
-    }
-    em_cval_clear(&v);
-    em_cval_clear(&lv);
-    return st;
 }
 
 /* ------------------------------------------------------------------ edges */
@@ -124,15 +101,15 @@ static size_t upper(const edge *E, size_t ne, double x)
     return lo;
 }
 
-int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_expected,
-              int K, em_ccheck_result *r)
+int em_gof_cont(em_cont *C, const double *x, size_t n, double alpha, double min_expected,
+                int K, em_gof_cont_result *r)
 {
     if (!C || !x || !r)
         return EM_ERR_NULL;
     if (n == 0)
         return EM_ERR_EMPTY;
     if (K == 0)
-        K = EM_CCHECK_BINS;
+        K = EM_GOF_CONT_BINS;
     if (em_cont_kind(C) != EM_CONT_PIECES || K < 2 || K > 10000 || !(alpha > 0 && alpha < 1))
         return EM_ERR_DOMAIN;
     memset(r, 0, sizeof *r);
@@ -261,7 +238,7 @@ int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_ex
         goto out;
     }
     for (size_t k = 0; k < r->ncells; k++) {
-        em_ccheck_cell *c = &r->cells[k];
+        em_gof_cont_cell *c = &r->cells[k];
         c->lo = k == 0 ? slo[0] : E[k - 1].e;         /* the ends of R (rounded outwards) */
         c->hi = k == ne ? shi[ns - 1] : E[k].e;
         c->lo_kind = k == 0 ? EM_CC_EDGE_END : E[k - 1].kind;
@@ -365,7 +342,7 @@ int em_ccheck(em_cont *C, const double *x, size_t n, double alpha, double min_ex
                  : r->gof.verdict == EM_GOF_INSUFFICIENT ? EM_GOF_INSUFFICIENT : EM_GOF_PASS;
 out:
     if (st != EM_OK)
-        em_ccheck_free(r);
+        em_gof_cont_free(r);
     for (size_t k = 0; k < ninit; k++)
         mpfr_clear(E[k].F);
     free(E);

@@ -1,4 +1,4 @@
-/* em_cdfcmp.h: another implementation's CDF table judged against the exact CDF of a
+/* em_cdf_compare.h: another implementation's CDF table judged against the exact CDF of a
  * continuous law (oracle/em_cont.h).
  *
  * Part of the judges (outside the verified core).  The table has one point per line,
@@ -15,8 +15,8 @@
  * accuracy a right tail needs), the failures, and the pairs of points where the given
  * values decrease while x increases (a CDF never does; reported, not failed on its own).
  */
-#ifndef EM_JUDGE_CDFCMP_H
-#define EM_JUDGE_CDFCMP_H
+#ifndef EM_JUDGE_CDF_COMPARE_H
+#define EM_JUDGE_CDF_COMPARE_H
 
 #include <stddef.h>
 #include <gmp.h>
@@ -28,9 +28,9 @@
 extern "C" {
 #endif
 
-#define EM_CDFCMP_SHOW 10
+#define EM_CDF_COMPARE_SHOW 10
 
-typedef struct em_cdfcmp_result {
+typedef struct em_cdf_compare_result {
     size_t n;
     double max_abs; size_t i_abs;          /* over the numeric values */
     double max_rel; size_t i_rel;          /* +inf when F = 0 and the value is not */
@@ -38,15 +38,15 @@ typedef struct em_cdfcmp_result {
     size_t nfail, nnan, ninf, nneg, nbig;  /* failures; NaN; +-inf; < 0; > 1 */
     size_t ndecrease;                      /* consecutive points (sorted by x) with given
                                             * values decreasing */
-    size_t nshow, show[EM_CDFCMP_SHOW];    /* the first failures (indices into the table) */
-    double F_show[EM_CDFCMP_SHOW];         /* the exact F there, as doubles */
+    size_t nshow, show[EM_CDF_COMPARE_SHOW];    /* the first failures (indices into the table) */
+    double F_show[EM_CDF_COMPARE_SHOW];         /* the exact F there, as doubles */
     int reject;
-} em_cdfcmp_result;
+} em_cdf_compare_result;
 
 /* Judge the table against C (pieces).  EM_OK, EM_ERR_NULL, EM_ERR_EMPTY (no points),
  * EM_ERR_DOMAIN (atoms; rtol or atol negative or NaN), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 int em_cdf_compare(em_cont *C, const em_cdf_table *T, double rtol, double atol,
-                   em_cdfcmp_result *r);
+                   em_cdf_compare_result *r);
 
 #ifdef __cplusplus
 }

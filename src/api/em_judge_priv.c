@@ -1,7 +1,7 @@
-/* em_judge_util.c: helpers shared by check, compare and audit (em_judge_priv.h). */
+/* em_judge_priv.c: helpers shared by check, compare and audit (em_judge_priv.h). */
 #include "api/em_judge_priv.h"
 #include "base/em_error.h"
-#include "io/em_scenario.h"
+#include "io/em_scn_text.h"
 #include "io/em_text.h"
 #include "oracle/em_pf.h"
 
@@ -10,24 +10,24 @@
 #include <string.h>
 
 
-int ej_law(em_mech *m, int digits, em_cont **law, em_error *err)
+int em_judge_law(em_mech *m, int digits, em_cont **law, em_error *err)
 {
-    em_scenario *sc = &m->scn->sc;
+    em_scn *sc = m->scn;
     if (m->variant == EM_PF)
         return em_err(err, EM_ERR_VARIANT, "variant pf is not available for %s scenarios",
                       sc->continuous ? "continuous" : "weighted (measure)");
     return em_cont_new(&m->prob, digits, law, err);
 }
 
-int ej_fail(em_error *err, int st, const char *what)
+int em_judge_fail(em_error *err, int st, const char *what)
 {
     if (what)
         return em_err(err, st, "%s: %s", what, em_cont_strerror(st));
     return em_err(err, st, "%s", em_cont_strerror(st));
 }
 
-int ej_read(const char *path, size_t max, const char **name, char **buf, size_t *len,
-            em_error *err)
+int em_judge_read(const char *path, size_t max, const char **name, char **buf, size_t *len,
+                  em_error *err)
 {
     int use_stdin = !path || !strcmp(path, "-");
     *name = use_stdin ? "<stdin>" : path;
@@ -42,12 +42,12 @@ int ej_read(const char *path, size_t max, const char **name, char **buf, size_t 
     return EM_OK;
 }
 
-long ej_find(const void *ctx, const char *label, size_t len)
+long em_judge_find_label(const void *ctx, const char *label, size_t len)
 {
-    return em_scenario_find((const em_scenario *)ctx, label, len);
+    return em_scn_lookup((const em_scn *)ctx, label, len);
 }
 
-int ej_finite(em_mech *m, int doubles, em_error *err)
+int em_judge_finite(em_mech *m, int doubles, em_error *err)
 {
     int st = em_scn_expand(m->scn, err);
     if (st == EM_OK && doubles)
@@ -55,9 +55,9 @@ int ej_finite(em_mech *m, int doubles, em_error *err)
     return st;
 }
 
-int ej_pf_limit(const em_mech *m, em_error *err)
+int em_judge_pf_limit(const em_mech *m, em_error *err)
 {
-    const em_scenario *sc = &m->scn->sc;
+    const em_scn *sc = m->scn;
     if (m->variant == EM_PF && sc->n > EM_PF_PMF_MAX_N)
         return em_err(err, EM_ERR_DOMAIN,
                       "variant pf: %s has %zu candidates; the exact permute-and-flip pmf is "

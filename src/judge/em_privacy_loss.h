@@ -1,4 +1,4 @@
-/* em_closs.h: the exact privacy loss between two laws of the weighted / continuous oracle
+/* em_privacy_loss.h: the exact privacy loss between two laws of the weighted / continuous oracle
  * (oracle/em_cont.h) on neighbouring datasets X and Y.
  *
  * Part of the judges (outside the verified core).  The loss is
@@ -31,8 +31,8 @@
  *   L - beta - B  has the sign of  Z_X - mu exp(alpha + B) Z_Y
  * (em_cont_append_z), and the same comparison with B = eps gives the verdict exactly.
  */
-#ifndef EM_JUDGE_CLOSS_H
-#define EM_JUDGE_CLOSS_H
+#ifndef EM_JUDGE_PRIVACY_LOSS_H
+#define EM_JUDGE_PRIVACY_LOSS_H
 
 #include <stddef.h>
 #include <gmp.h>
@@ -44,11 +44,11 @@
 extern "C" {
 #endif
 
-enum { EM_CLOSS_FINITE = 0, EM_CLOSS_SUPPORT = 1, EM_CLOSS_SLOPE = 2 };
+enum { EM_PRIVACY_LOSS_FINITE = 0, EM_PRIVACY_LOSS_SUPPORT = 1, EM_PRIVACY_LOSS_SLOPE = 2 };
 
-typedef struct em_closs_dir {
+typedef struct em_privacy_loss_dir {
     int infinite;       /* this supremum is +inf */
-    int reason;         /* EM_CLOSS_*: why it is infinite */
+    int reason;         /* EM_PRIVACY_LOSS_*: why it is infinite */
     em_cval value;      /* finite: the supremum, correctly rounded (K digits and double) */
     int cmp_eps;        /* exact sign of (supremum - eps); +1 when infinite */
     /* where it is attained (or, when infinite, where it goes to infinity): */
@@ -60,27 +60,27 @@ typedef struct em_closs_dir {
     int everywhere;     /* pieces: alpha constant on the whole common support */
     mpq_t lo, hi;       /* pieces, infinite: the interval of the cause (lo_inf/hi_inf) */
     int lo_inf, hi_inf;
-} em_closs_dir;
+} em_privacy_loss_dir;
 
-typedef struct em_closs {
-    em_closs_dir d[2];  /* [0]: sup log(f_X / f_Y); [1]: sup log(f_Y / f_X) */
+typedef struct em_privacy_loss {
+    em_privacy_loss_dir d[2];  /* [0]: sup log(f_X / f_Y); [1]: sup log(f_Y / f_X) */
     int worst;          /* the direction of the privacy loss (the larger; 0 on a tie) */
     int cmp_eps;        /* exact sign of (loss - eps) */
-} em_closs;
+} em_privacy_loss;
 
-void em_closs_init(em_closs *L);
-void em_closs_clear(em_closs *L);
+void em_privacy_loss_init(em_privacy_loss *L);
+void em_privacy_loss_clear(em_privacy_loss *L);
 
 /* Two continuous laws (EM_CONT_PIECES); K digits (1..1000).  EM_OK, or EM_ERR_NULL,
  * EM_ERR_DOMAIN (not both pieces, K out of range, eps <= 0), EM_ERR_UNDECIDED,
  * EM_ERR_NOMEM. */
-int em_closs_pieces(em_cont *X, em_cont *Y, const mpq_t eps, int K, em_closs *L);
+int em_privacy_loss_pieces(em_cont *X, em_cont *Y, const mpq_t eps, int K, em_privacy_loss *L);
 
 /* Two finite laws (EM_CONT_ATOMS) over the same n candidates, in the same order, and the
  * problems they were built from (em_cont_new: utilities, exclusions, measures); the loss
  * is compared with PX's epsilon.  Errors as above. */
-int em_closs_atoms(em_cont *X, em_cont *Y, const em_problem *PX, const em_problem *PY, int K,
-                   em_closs *L);
+int em_privacy_loss_atoms(em_cont *X, em_cont *Y, const em_problem *PX, const em_problem *PY, int K,
+                          em_privacy_loss *L);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
-/* em_closs.c: the exact privacy loss between two weighted / continuous laws (em_closs.h). */
-#include "judge/em_closs.h"
+/* em_privacy_loss.c: the exact privacy loss between two weighted / continuous laws (em_privacy_loss.h). */
+#include "judge/em_privacy_loss.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -184,7 +184,7 @@ static int v_cmp(void *ctx, const mpq_t B, int *sign)
 
 /* --------------------------------------------------------------- common */
 
-void em_closs_init(em_closs *L)
+void em_privacy_loss_init(em_privacy_loss *L)
 {
     memset(L, 0, sizeof *L);
     for (int k = 0; k < 2; k++) {
@@ -193,7 +193,7 @@ void em_closs_init(em_closs *L)
     }
 }
 
-void em_closs_clear(em_closs *L)
+void em_privacy_loss_clear(em_privacy_loss *L)
 {
     for (int k = 0; k < 2; k++) {
         em_cval_clear(&L->d[k].value);
@@ -201,12 +201,12 @@ void em_closs_clear(em_closs *L)
     }
 }
 
-static void reset(em_closs *L)
+static void reset(em_privacy_loss *L)
 {
     for (int k = 0; k < 2; k++) {
-        em_closs_dir *d = &L->d[k];
+        em_privacy_loss_dir *d = &L->d[k];
         d->infinite = 0;
-        d->reason = EM_CLOSS_FINITE;
+        d->reason = EM_PRIVACY_LOSS_FINITE;
         d->cmp_eps = 0;
         d->atom = 0;
         d->at_inf = d->side = d->everywhere = 0;
@@ -220,10 +220,10 @@ static void reset(em_closs *L)
 }
 
 /* the finite directions from the candidates; then worst and cmp_eps */
-static int finish(em_cont *X, em_cont *Y, const cands *C, const mpq_t eps, int K, em_closs *L)
+static int finish(em_cont *X, em_cont *Y, const cands *C, const mpq_t eps, int K, em_privacy_loss *L)
 {
     for (int k = 0; k < 2; k++) {
-        em_closs_dir *d = &L->d[k];
+        em_privacy_loss_dir *d = &L->d[k];
         if (d->infinite) {
             d->cmp_eps = 1;
             continue;
@@ -271,10 +271,10 @@ static int finish(em_cont *X, em_cont *Y, const cands *C, const mpq_t eps, int K
     return EM_OK;
 }
 
-static void set_inf(em_closs *L, int k, int reason, size_t atom, const mpq_t lo, int lo_inf,
+static void set_inf(em_privacy_loss *L, int k, int reason, size_t atom, const mpq_t lo, int lo_inf,
                     const mpq_t hi, int hi_inf, int at_inf)
 {
-    em_closs_dir *d = &L->d[k];
+    em_privacy_loss_dir *d = &L->d[k];
     if (d->infinite)
         return; /* keep the first cause */
     d->infinite = 1;
@@ -297,8 +297,8 @@ static void set_inf(em_closs *L, int k, int reason, size_t atom, const mpq_t lo,
 
 /* ----------------------------------------------------------------- atoms */
 
-int em_closs_atoms(em_cont *X, em_cont *Y, const em_problem *PX, const em_problem *PY, int K,
-                   em_closs *L)
+int em_privacy_loss_atoms(em_cont *X, em_cont *Y, const em_problem *PX, const em_problem *PY, int K,
+                          em_privacy_loss *L)
 {
     if (!X || !Y || !PX || !PY || !L)
         return EM_ERR_NULL;
@@ -323,7 +323,7 @@ int em_closs_atoms(em_cont *X, em_cont *Y, const em_problem *PX, const em_proble
         if (zx && zy)
             continue;
         if (zx != zy) {
-            set_inf(L, zx ? 1 : 0, EM_CLOSS_SUPPORT, i, NULL, 0, NULL, 0, 0);
+            set_inf(L, zx ? 1 : 0, EM_PRIVACY_LOSS_SUPPORT, i, NULL, 0, NULL, 0, 0);
             continue;
         }
         if (mx)
@@ -390,7 +390,7 @@ static int ends_of(em_cont *C, mpq_t **pts, size_t *np, size_t *cap, int *linf, 
     return st;
 }
 
-int em_closs_pieces(em_cont *X, em_cont *Y, const mpq_t eps, int K, em_closs *L)
+int em_privacy_loss_pieces(em_cont *X, em_cont *Y, const mpq_t eps, int K, em_privacy_loss *L)
 {
     if (!X || !Y || !eps || !L)
         return EM_ERR_NULL;
@@ -446,7 +446,7 @@ int em_closs_pieces(em_cont *X, em_cont *Y, const mpq_t eps, int K, em_closs *L)
         if (!inx && !iny)
             continue;
         if (inx != iny) { /* one law only on this interval: infinite towards it */
-            set_inf(L, inx ? 0 : 1, EM_CLOSS_SUPPORT, 0, l_inf ? NULL : l, l_inf,
+            set_inf(L, inx ? 0 : 1, EM_PRIVACY_LOSS_SUPPORT, 0, l_inf ? NULL : l, l_inf,
                     h_inf ? NULL : h, h_inf, 0);
             continue;
         }
@@ -461,9 +461,9 @@ int em_closs_pieces(em_cont *X, em_cont *Y, const mpq_t eps, int K, em_closs *L)
         mpq_sub(s, s, t);
         int sg = mpq_sgn(s);
         if (l_inf && sg != 0) /* r -> -inf: alpha -> -sg inf */
-            set_inf(L, sg > 0 ? 1 : 0, EM_CLOSS_SLOPE, 0, NULL, 1, h_inf ? NULL : h, h_inf, -1);
+            set_inf(L, sg > 0 ? 1 : 0, EM_PRIVACY_LOSS_SLOPE, 0, NULL, 1, h_inf ? NULL : h, h_inf, -1);
         if (h_inf && sg != 0)
-            set_inf(L, sg > 0 ? 0 : 1, EM_CLOSS_SLOPE, 0, l_inf ? NULL : l, l_inf, NULL, 1, 1);
+            set_inf(L, sg > 0 ? 0 : 1, EM_PRIVACY_LOSS_SLOPE, 0, l_inf ? NULL : l, l_inf, NULL, 1, 1);
         if (u == 0) {
             if (sg == 0)
                 st = cands_push(&C, one, a0, 0, m, 0, 1);
