@@ -135,6 +135,17 @@ static int parse_generated(char *text, size_t len, const char *what, unsigned lo
     return EM_OK;
 }
 
+/* The number of candidates or pieces given to a constructor: 1 to EM_SCN_MAX_N. */
+static int check_count(size_t n, const char *what, char var, em_error *err)
+{
+    if (n == 0)
+        return em_err(err, EM_ERR_EMPTY, "no %s (%c = 0)", what, var);
+    if (n > EM_SCN_MAX_N)
+        return em_err(err, EM_ERR_TOO_MANY, "%zu %s: more than the limit %zu", n, what,
+                      (size_t)EM_SCN_MAX_N);
+    return EM_OK;
+}
+
 int em_scn_new(size_t n, const char *const *utilities, const char *const *labels,
                const char *const *measure, em_scn **out, em_error *err)
 {
@@ -143,11 +154,9 @@ int em_scn_new(size_t n, const char *const *utilities, const char *const *labels
     *out = NULL;
     if (!utilities)
         return em_err(err, EM_ERR_NULL, "em_scn_new: utilities is NULL");
-    if (n == 0)
-        return em_err(err, EM_ERR_EMPTY, "no candidates (n = 0)");
-    if (n > EM_SCN_MAX_N)
-        return em_err(err, EM_ERR_TOO_MANY, "%zu candidates: more than the limit %zu", n,
-                      (size_t)EM_SCN_MAX_N);
+    int cst = check_count(n, "candidates", 'n', err);
+    if (cst != EM_OK)
+        return cst;
     for (size_t i = 0; i < n; i++) {
         int st;
         if (utilities[i] && (st = check_number("utilities", i, utilities[i], 1, 0, err)) != EM_OK)
@@ -200,11 +209,9 @@ int em_scn_new_pieces(size_t k, const char *const *lo, const char *const *hi,
     *out = NULL;
     if (!lo || !hi || !a)
         return em_err(err, EM_ERR_NULL, "em_scn_new_pieces: lo, hi or a is NULL");
-    if (k == 0)
-        return em_err(err, EM_ERR_EMPTY, "no pieces (k = 0)");
-    if (k > EM_SCN_MAX_N)
-        return em_err(err, EM_ERR_TOO_MANY, "%zu pieces: more than the limit %zu", k,
-                      (size_t)EM_SCN_MAX_N);
+    int cst = check_count(k, "pieces", 'k', err);
+    if (cst != EM_OK)
+        return cst;
     for (size_t j = 0; j < k; j++) {
         const char *v[4] = {lo[j], hi[j], a[j], b ? b[j] : "0"};
         const char *nm[4] = {"lo", "hi", "a", "b"};

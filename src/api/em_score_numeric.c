@@ -50,13 +50,19 @@ int em_scoring_rank_of(mpq_t *sorted, size_t ns, const mpq_t v, int64_t *out)
     return EM_OK;
 }
 
+int em_scoring_read_rows(const em_score_opts *o, em_rows *d, const char *rows, em_error *err)
+{
+    int rc = em_data_read(d, o->data, o->column, o->aggregated, err);
+    if (rc == EM_OK && d->n == 0)
+        rc = em_data_fail(err, "--data %s: no %s", d->name, rows);
+    return rc;
+}
+
 int em_scoring_read_numbers(const em_rows *d, mpq_t **out, em_error *err)
 {
-    mpq_t *q = malloc((d->n ? d->n : 1) * sizeof *q);
+    mpq_t *q = em_q_array_new(d->n);
     if (!q)
         return em_data_nomem(err);
-    for (size_t i = 0; i < d->n; i++)
-        mpq_init(q[i]);
     *out = q;
     for (size_t i = 0; i < d->n; i++) {
         const char *msg = NULL;
@@ -66,15 +72,6 @@ int em_scoring_read_numbers(const em_rows *d, mpq_t **out, em_error *err)
                         msg ? msg : "malformed");
     }
     return EM_OK;
-}
-
-void em_scoring_free_numbers(mpq_t *q, size_t n)
-{
-    if (!q)
-        return;
-    for (size_t i = 0; i < n; i++)
-        mpq_clear(q[i]);
-    free(q);
 }
 
 /* v * scale as int64 (scale a common denominator, so the product is an integer). */
@@ -185,12 +182,8 @@ int em_scoring_run_rank(int fn, const char *fname, const em_score_opts *o, int n
         if ((rc = em_scoring_quantile_alpha(o, alpha, err)) != EM_OK)
             goto out;
     }
-    if ((rc = em_data_read(&d, o->data, o->column, o->aggregated, err)) != EM_OK)
+    if ((rc = em_scoring_read_rows(o, &d, "data rows", err)) != EM_OK)
         goto out_d;
-    if (d.n == 0) {
-        rc = em_data_fail(err, "--data %s: no data rows", d.name);
-        goto out_d;
-    }
     if (!o->candidates) {
         rc = em_data_fail(err, "%s: --candidates is required (a:b[:step] or a file)", fname);
         goto out_d;
@@ -265,7 +258,7 @@ done:
     free(xi);
     free(ci);
     free(u);
-    em_scoring_free_numbers(x, d.n);
+    em_q_array_free(x, d.n);
     em_cands_free(&c);
 out_d:
     em_rows_free(&d);
@@ -296,13 +289,9 @@ int em_scoring_run_revenue(const char *fname, const em_score_opts *o, int neigh,
     mpz_t scale;
     mpz_init_set_ui(scale, 1);
     mpq_init(pmax);
-    int rc = em_data_read(&d, o->data, o->column, o->aggregated, err);
+    int rc = em_scoring_read_rows(o, &d, "bids", err);
     if (rc != EM_OK)
         goto out;
-    if (d.n == 0) {
-        rc = em_data_fail(err, "--data %s: no bids", d.name);
-        goto out;
-    }
     if (!o->candidates) {
         rc = em_data_fail(err, "revenue: --candidates is required (prices a:b[:step], e.g. 0:3.499:0.001)");
         goto out;
@@ -375,7 +364,7 @@ done:
     free(xi);
     free(pi);
     free(u);
-    em_scoring_free_numbers(x, d.n);
+    em_q_array_free(x, d.n);
     em_cands_free(&c);
 out:
     em_rows_free(&d);

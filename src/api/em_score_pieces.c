@@ -180,12 +180,8 @@ int em_scoring_range_data(int fn, const char *fname, const em_score_opts *o, int
         rc = em_data_fail(err, "--range %s: prices are >= 0 (revenue needs 0 <= LO)", o->range);
         goto out;
     }
-    if ((rc = em_data_read(&d, o->data, o->column, o->aggregated, err)) != EM_OK)
+    if ((rc = em_scoring_read_rows(o, &d, "data rows", err)) != EM_OK)
         goto out;
-    if (d.n == 0) {
-        rc = em_data_fail(err, "--data %s: no data rows", d.name);
-        goto out;
-    }
     if ((rc = em_scoring_read_numbers(&d, &x, err)) != EM_OK)
         goto done;
     xi = malloc(d.n * sizeof *xi);
@@ -323,7 +319,7 @@ done:
     free(xi);
     free(pc);
     free(vals);
-    em_scoring_free_numbers(x, d.n);
+    em_q_array_free(x, d.n);
 out:
     em_rows_free(&d);
     mpq_clears(lo, hi, alpha, delta, NULL);

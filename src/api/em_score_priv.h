@@ -74,9 +74,12 @@ int em_scoring_cmp_q(const void *x, const void *y);
    the order matters to the rank scores, so they are computed on these ranks exactly. */
 int em_scoring_rank_of(mpq_t *sorted, size_t ns, const mpq_t v, int64_t *out);
 
-int em_scoring_read_numbers(const em_rows *d, mpq_t **out, em_error *err);
+/* The rows of o->data (column, aggregated); none: "--data NAME: no ROWS". */
+int em_scoring_read_rows(const em_score_opts *o, em_rows *d, const char *rows, em_error *err);
 
-void em_scoring_free_numbers(mpq_t *q, size_t n);
+/* The values of d as exact rationals (*out: em_q_array_free(*out, d->n), also after an
+ * error). */
+int em_scoring_read_numbers(const em_rows *d, mpq_t **out, em_error *err);
 
 /* v * scale as int64 (scale a common denominator, so the product is an integer). */
 int em_scoring_to_int64(const mpq_t v, const mpz_t scale, int64_t *out);

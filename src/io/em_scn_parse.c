@@ -282,12 +282,7 @@ static int data_line(em_scn *s, const char *p, size_t n, unsigned long ln, em_er
     const char *mval = NULL;
     size_t mvaln = 0;
     if (s->has_measure) {
-        const char *c = NULL;
-        for (size_t i = n; i-- > 0;)
-            if (p[i] == ',') {
-                c = p + i;
-                break;
-            }
+        const char *c = n ? memrchr(p, ',', n) : NULL;
         if (!c) {
             em_text_show(q, sizeof q, p, n);
             return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected 'label,utility,measure', found '%s'", q);
@@ -299,12 +294,7 @@ static int data_line(em_scn *s, const char *p, size_t n, unsigned long ln, em_er
         if (mvaln == 0)
             return em_err_at(err, EM_ERR_PARSE, s->name, ln, "missing measure after the last comma");
     }
-    const char *comma = NULL;
-    for (size_t i = n; i-- > 0;)
-        if (p[i] == ',') {
-            comma = p + i;
-            break;
-        }
+    const char *comma = n ? memrchr(p, ',', n) : NULL;
     if (!comma) {
         em_text_show(q, sizeof q, p, n);
         return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected 'label,utility', found '%s' (no comma)", q);

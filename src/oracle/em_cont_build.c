@@ -90,8 +90,7 @@ void em_cont_free(em_cont *C)
     cont_free_arrays(C);
     mpq_clear(C->c);
     mpq_clear(C->T);
-    for (int i = 0; i < 4; i++)
-        mpq_clear(C->scratch_q[i]);
+    mpq_clears(C->q_one, C->q_minus_one, C->q_zero, (mpq_ptr)0);
     free(C->zero);
     free(C->excl);
     free(C->line);
@@ -123,8 +122,9 @@ static em_cont *cont_alloc(size_t n, int kind, int digits)
     C->K = digits;
     mpq_init(C->c);
     mpq_init(C->T);
-    for (int i = 0; i < 4; i++)
-        mpq_init(C->scratch_q[i]);
+    mpq_inits(C->q_one, C->q_minus_one, C->q_zero, (mpq_ptr)0);
+    mpq_set_ui(C->q_one, 1, 1);
+    mpq_set_si(C->q_minus_one, -1, 1);
     int ok = alloc_q(&C->lo, n) && alloc_q(&C->hi, n) && alloc_q(&C->a, n) && alloc_q(&C->b, n) &&
              alloc_q(&C->k, n) && alloc_q(&C->tl, n) && alloc_q(&C->th, n) && alloc_q(&C->ca, n) &&
              alloc_q(&C->len, n);

@@ -59,7 +59,7 @@ struct em_cont {
     long double *Fl, *El, *kl, *lol; /* the same in long double: the exact sampler's first
                                         guess (any guess is corrected; a good one saves
                                         comparisons) */
-    mpq_t scratch_q[4];
+    mpq_t q_one, q_minus_one, q_zero; /* 1, -1, 0: read-only, for the term builders */
 };
 
 static inline int finite_lo(const em_cont *C, size_t j) { return !(j == 0 && C->lo_inf); }

@@ -128,31 +128,35 @@ static int append_moment(const em_cont *C, em_expoly *P, const mpq_t m, int k)
     return st;
 }
 
+/* u at the low (hi_end 0) or high end of piece j, or an atom's value (hi_end 0): 0 when
+ * that end does not exist (infinite, or the high end of an atom) */
+static int end_utility(const em_cont *C, size_t j, int hi_end, mpq_t u)
+{
+    if (C->kind == EM_CONT_ATOMS) {
+        if (hi_end)
+            return 0;
+        mpq_set(u, C->a[j]);
+        return 1;
+    }
+    if (hi_end ? !finite_hi(C, j) : !finite_lo(C, j))
+        return 0;
+    mpq_mul(u, C->b[j], hi_end ? C->hi[j] : C->lo[j]);
+    mpq_add(u, u, C->a[j]);
+    return 1;
+}
+
 /* the largest utility over the support (exact) */
 static void opt_of(const em_cont *C, mpq_t opt)
 {
     int have = 0;
     mpq_t u;
     mpq_init(u);
-    for (size_t j = 0; j < C->n; j++) {
-        if (C->zero[j])
-            continue;
-        for (int e = 0; e < 2; e++) {
-            if (C->kind == EM_CONT_ATOMS) {
-                if (e)
-                    continue;
-                mpq_set(u, C->a[j]);
-            } else {
-                if (e == 0 ? !finite_lo(C, j) : !finite_hi(C, j))
-                    continue;
-                mpq_mul(u, C->b[j], e == 0 ? C->lo[j] : C->hi[j]);
-                mpq_add(u, u, C->a[j]);
-            }
-            if (!have || mpq_cmp(u, opt) > 0)
+    for (size_t j = 0; j < C->n; j++)
+        for (int e = 0; e < 2; e++)
+            if (!C->zero[j] && end_utility(C, j, e, u) && (!have || mpq_cmp(u, opt) > 0)) {
                 mpq_set(opt, u);
-            have = 1;
-        }
-    }
+                have = 1;
+            }
     mpq_clear(u);
 }
 
@@ -165,12 +169,11 @@ static int cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
     em_expoly_init(&N0);
     em_expoly_init(&D0);
     mpq_init(R.zero);
-    mpq_t one, mopt;
-    mpq_inits(one, mopt, (mpq_ptr)0);
-    mpq_set_ui(one, 1, 1);
+    mpq_t mopt;
+    mpq_init(mopt);
     int st = append_moment(C, &N0, NULL, 1);
     if (st == EM_OK)
-        st = em_cont_append_z_shifted(C, &D0, one, R.zero);
+        st = em_cont_append_z_shifted(C, &D0, C->q_one, R.zero);
     em_expoly_init(&R.N);
     em_expoly_init(&R.D);
     if (st == EM_OK)
@@ -212,7 +215,7 @@ static int cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
     em_expoly_clear(&D0);
     em_expoly_clear(&R.N);
     em_expoly_clear(&R.D);
-    mpq_clears(R.zero, one, mopt, (mpq_ptr)0);
+    mpq_clears(R.zero, mopt, (mpq_ptr)0);
     return st;
 }
 
@@ -250,29 +253,32 @@ static int round_ratio(em_cont *C, em_expoly *N0, em_expoly *D0, em_cval *out)
     return st;
 }
 
+/* round N / Z, Z the total mass of the law; "0" exactly when N is empty */
+static int round_over_mass(em_cont *C, em_expoly *N, em_cval *out)
+{
+    em_expoly D;
+    em_expoly_init(&D);
+    int st = em_cont_append_z_shifted(C, &D, C->q_one, C->q_zero);
+    if (st == EM_OK)
+        st = round_ratio(C, N, &D, out);
+    em_expoly_clear(&D);
+    return st;
+}
+
 static int cont_interval_prob(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out)
 {
     if (!C || !a || !b || !out)
         return EM_ERR_NULL;
     if (C->kind != EM_CONT_PIECES || mpq_cmp(a, b) > 0)
         return EM_ERR_DOMAIN;
-    em_expoly N0, D0;
-    em_expoly_init(&N0);
-    em_expoly_init(&D0);
-    mpq_t one, mone, zero;
-    mpq_inits(one, mone, zero, (mpq_ptr)0);
-    mpq_set_ui(one, 1, 1);
-    mpq_set_si(mone, -1, 1);
-    int st = em_cont_append_n(C, &N0, b, one, zero);
+    em_expoly N;
+    em_expoly_init(&N);
+    int st = em_cont_append_n(C, &N, b, C->q_one, C->q_zero);
     if (st == EM_OK)
-        st = em_cont_append_n(C, &N0, a, mone, zero);
+        st = em_cont_append_n(C, &N, a, C->q_minus_one, C->q_zero);
     if (st == EM_OK)
-        st = em_cont_append_z_shifted(C, &D0, one, zero);
-    if (st == EM_OK)
-        st = round_ratio(C, &N0, &D0, out);
-    em_expoly_clear(&N0);
-    em_expoly_clear(&D0);
-    mpq_clears(one, mone, zero, (mpq_ptr)0);
+        st = round_over_mass(C, &N, out);
+    em_expoly_clear(&N);
     return st;
 }
 
@@ -287,10 +293,9 @@ static int append_below(const em_cont *C, em_expoly *P, size_t j, const mpq_t v,
 {
     if (C->zero[j])
         return EM_OK;
-    mpq_t one, mone, zero, x;
-    mpq_inits(one, mone, zero, x, (mpq_ptr)0);
-    mpq_set_ui(one, 1, 1);
-    mpq_set_si(mone, -1, 1);
+    const mpq_srcptr one = C->q_one, zero = C->q_zero;
+    mpq_t x;
+    mpq_init(x);
     int st = EM_OK;
     if (C->kind == EM_CONT_ATOMS || mpq_sgn(C->b[j]) == 0) {
         int c = mpq_cmp(C->a[j], v);
@@ -316,11 +321,11 @@ static int append_below(const em_cont *C, em_expoly *P, size_t j, const mpq_t v,
         else if (!above_hi) {
             st = em_cont_append_seg(C, P, j, NULL, one, zero);
             if (st == EM_OK)
-                st = em_cont_append_seg(C, P, j, x, mone, zero);
+                st = em_cont_append_seg(C, P, j, x, C->q_minus_one, zero);
         }
     }
 out:
-    mpq_clears(one, mone, zero, x, (mpq_ptr)0);
+    mpq_clear(x);
     return st;
 }
 
@@ -330,24 +335,19 @@ static int cont_loss_tail(em_cont *C, const mpq_t t, em_cval *out)
         return EM_ERR_NULL;
     if (mpq_sgn(t) < 0)
         return EM_ERR_DOMAIN;
-    mpq_t v, one, zero;
-    mpq_inits(v, one, zero, (mpq_ptr)0);
-    mpq_set_ui(one, 1, 1);
+    mpq_t v;
+    mpq_init(v);
     opt_of(C, v);
     mpq_sub(v, v, t);
-    em_expoly N, D;
+    em_expoly N;
     em_expoly_init(&N);
-    em_expoly_init(&D);
     int st = EM_OK;
     for (size_t j = 0; j < C->n && st == EM_OK; j++)
         st = append_below(C, &N, j, v, 0);
     if (st == EM_OK)
-        st = em_cont_append_z_shifted(C, &D, one, zero);
-    if (st == EM_OK)
-        st = round_ratio(C, &N, &D, out);
+        st = round_over_mass(C, &N, out);
     em_expoly_clear(&N);
-    em_expoly_clear(&D);
-    mpq_clears(v, one, zero, (mpq_ptr)0);
+    mpq_clear(v);
     return st;
 }
 
@@ -360,26 +360,21 @@ static int cont_p_best(em_cont *C, em_cval *out)
 {
     if (!C || !out)
         return EM_ERR_NULL;
-    mpq_t v, one, zero;
-    mpq_inits(v, one, zero, (mpq_ptr)0);
-    mpq_set_ui(one, 1, 1);
+    mpq_t v;
+    mpq_init(v);
     opt_of(C, v);
-    em_expoly N, D;
+    em_expoly N;
     em_expoly_init(&N);
-    em_expoly_init(&D);
     int st = EM_OK;
     /* u = OPT on a set of positive mass: an atom at OPT, or a constant piece at OPT */
     for (size_t j = 0; j < C->n && st == EM_OK; j++)
         if (!C->zero[j] && (C->kind == EM_CONT_ATOMS || mpq_sgn(C->b[j]) == 0) &&
             mpq_equal(C->a[j], v))
-            st = em_cont_append_seg(C, &N, j, NULL, one, zero);
+            st = em_cont_append_seg(C, &N, j, NULL, C->q_one, C->q_zero);
     if (st == EM_OK)
-        st = em_cont_append_z_shifted(C, &D, one, zero);
-    if (st == EM_OK)
-        st = round_ratio(C, &N, &D, out);
+        st = round_over_mass(C, &N, out);
     em_expoly_clear(&N);
-    em_expoly_clear(&D);
-    mpq_clears(v, one, zero, (mpq_ptr)0);
+    mpq_clear(v);
     return st;
 }
 
@@ -415,10 +410,8 @@ static void mass_center(const em_cont *C, mpq_t m)
             w = mpq_get_d(C->tl[j]) + (mpq_sgn(C->len[j]) > 0 ? log_q(C->len[j]) : -INFINITY);
         } else {
             int up = mpq_sgn(C->b[j]) * mpq_sgn(C->c) > 0; /* density grows towards hi */
-            if (up ? !finite_hi(C, j) : !finite_lo(C, j))
+            if (!end_utility(C, j, up, u))
                 continue; /* not integrable that way: cannot happen for a valid law */
-            mpq_mul(u, C->b[j], up ? C->hi[j] : C->lo[j]);
-            mpq_add(u, u, C->a[j]);
             w = mpq_get_d(up ? C->th[j] : C->tl[j]);
         }
         if (!have || w > best) {
@@ -434,6 +427,7 @@ static void mass_center(const em_cont *C, mpq_t m)
 
 /* sd = sqrt(Var u(X)), Var = (N2 Z - N1^2) / Z^2 */
 struct sdctx {
+    const em_cont *C;
     em_expoly N1, N2, Z;
 };
 
@@ -522,20 +516,18 @@ static int sd_cmp(void *ctx, const mpq_t B, int *sign)
     }
     em_expoly P;
     em_expoly_init(&P);
-    mpq_t one, mone, mb2;
-    mpq_inits(one, mone, mb2, (mpq_ptr)0);
-    mpq_set_ui(one, 1, 1);
-    mpq_set_si(mone, -1, 1);
+    mpq_t mb2;
+    mpq_init(mb2);
     mpq_mul(mb2, B, B);
     mpq_neg(mb2, mb2);
-    int st = expoly_addmul(&P, &S->N2, &S->Z, one);
+    int st = expoly_addmul(&P, &S->N2, &S->Z, S->C->q_one);
     if (st == EM_OK)
-        st = expoly_addmul(&P, &S->N1, &S->N1, mone);
+        st = expoly_addmul(&P, &S->N1, &S->N1, S->C->q_minus_one);
     if (st == EM_OK)
         st = expoly_addmul(&P, &S->Z, &S->Z, mb2);
     if (st == EM_OK)
         st = em_expoly_sign(&P, sign);
-    mpq_clears(one, mone, mb2, (mpq_ptr)0);
+    mpq_clear(mb2);
     em_expoly_clear(&P);
     return st;
 }
@@ -544,14 +536,13 @@ static int cont_sd(em_cont *C, em_cval *out)
 {
     if (!C || !out)
         return EM_ERR_NULL;
-    struct sdctx S;
+    struct sdctx S = {.C = C};
     em_expoly a, b, z;
     em_expoly_init(&a);
     em_expoly_init(&b);
     em_expoly_init(&z);
-    mpq_t one, zero, m;
-    mpq_inits(one, zero, m, (mpq_ptr)0);
-    mpq_set_ui(one, 1, 1);
+    mpq_t m;
+    mpq_init(m);
     /* Var u = E[(u - m)^2] - E[u - m]^2 for every m; with m where the mass concentrates
        the subtraction cancels little (a law within e^-1e8 of one atom: the raw moments
        agree to 1e8 digits, the shifted ones by a factor p).  Correct for any m. */
@@ -560,7 +551,7 @@ static int cont_sd(em_cont *C, em_cval *out)
     if (st == EM_OK)
         st = append_moment(C, &b, m, 2);
     if (st == EM_OK)
-        st = em_cont_append_z_shifted(C, &z, one, zero);
+        st = em_cont_append_z_shifted(C, &z, C->q_one, C->q_zero);
     em_expoly_init(&S.N1);
     em_expoly_init(&S.N2);
     em_expoly_init(&S.Z);
@@ -601,7 +592,7 @@ static int cont_sd(em_cont *C, em_cval *out)
     em_expoly_clear(&S.N1);
     em_expoly_clear(&S.N2);
     em_expoly_clear(&S.Z);
-    mpq_clears(one, zero, m, (mpq_ptr)0);
+    mpq_clear(m);
     return st;
 }
 

@@ -597,6 +597,22 @@ static int exact_fallback(em_oracle *o, size_t i, em_oracle_cand *c)
     return st;
 }
 
+/* The probability 0 (excluded) or 1 (the only candidate with mass), exactly. */
+static int exact_cand(em_oracle *o, em_oracle_cand *c, int one)
+{
+    int st = set_out(&o->pstr, strdup(one ? "1" : "0"));
+    if (!st)
+        st = set_out(&o->lstr, strdup(one ? "0" : "-inf"));
+    if (st)
+        return st;
+    c->prob = o->pstr;
+    c->logprob = o->lstr;
+    c->prob_d = one ? 1.0 : 0.0;
+    c->logprob_d = one ? 0.0 : -INFINITY;
+    c->flags = one ? EM_OF_ONE : EM_OF_ZERO;
+    return EM_OK;
+}
+
 int em_oracle_get(em_oracle *o, size_t i, em_oracle_cand *c)
 {
     if (!o || !c)
@@ -604,32 +620,10 @@ int em_oracle_get(em_oracle *o, size_t i, em_oracle_cand *c)
     if (i >= o->n)
         return EM_ERR_DOMAIN;
     memset(c, 0, sizeof *c);
-    if (o->cls[i] == CL_EXCLUDED) {
-        int st = set_out(&o->pstr, strdup("0"));
-        if (!st)
-            st = set_out(&o->lstr, strdup("-inf"));
-        if (st)
-            return st;
-        c->prob = o->pstr;
-        c->logprob = o->lstr;
-        c->prob_d = 0.0;
-        c->logprob_d = -INFINITY;
-        c->flags = EM_OF_ZERO;
-        return EM_OK;
-    }
-    if (o->m == 1 && o->nother == 0) {
-        int st = set_out(&o->pstr, strdup("1"));
-        if (!st)
-            st = set_out(&o->lstr, strdup("0"));
-        if (st)
-            return st;
-        c->prob = o->pstr;
-        c->logprob = o->lstr;
-        c->prob_d = 1.0;
-        c->logprob_d = 0.0;
-        c->flags = EM_OF_ONE;
-        return EM_OK;
-    }
+    if (o->cls[i] == CL_EXCLUDED)
+        return exact_cand(o, c, 0);
+    if (o->m == 1 && o->nother == 0)
+        return exact_cand(o, c, 1);
     mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
     em_mpfr_widest_range();
     int st = EM_OK;
