@@ -22,6 +22,7 @@
 #include "core/em_score_revenue.h"
 #include "core/em_score_rr.h"
 #include "io/em_data.h"
+#include "io/em_text.h"
 #include "num/em_rational.h"
 
 static const struct {
@@ -185,16 +186,20 @@ static int take_text(em_score *r, char *text, size_t len, em_error *err)
     int st = em_scn_read(r->scn, text, len, "expmech score", &e);
     if (st != EM_OK)
         return st == EM_ERR_NOMEM ? em_data_nomem(err) : em_data_fail(err, "%s", e.msg);
-    size_t n = 0;
-    for (char *p = text; *p == '#'; p = strchr(p, '\n') + 1)
+    /* the comment lines open the text */
+    em_line_iter it;
+    const char *p;
+    size_t l, n = 0;
+    em_line_iter_init(&it, text, len);
+    while (em_line_next(&it, &p, &l) && l > 0 && *p == '#')
         n++;
     r->comment = calloc(n ? n : 1, sizeof *r->comment);
     if (!r->comment)
         return em_data_nomem(err);
-    for (char *p = text; *p == '#'; p = strchr(p, '\n') + 1) {
+    em_line_iter_init(&it, text, len);
+    while (em_line_next(&it, &p, &l) && l > 0 && *p == '#') {
         if (is_header(p))
             continue;
-        size_t l = (size_t)(strchr(p, '\n') - p);
         if (!(r->comment[r->n_comments] = strndup(p + 2, l - 2)))
             return em_data_nomem(err);
         r->n_comments++;
