@@ -21,7 +21,13 @@ case "$mode" in replay) cache=offline; wppar=${EM_WP_PAR:-32} ;;
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-report=proofs/report
+# A replay (make verify, make check) writes its reports and logs under build/ and compares
+# them with the committed ones at the end, so that a check leaves the tree as it found it;
+# the proving runs (prove, prove-cold, prove-scratch) write the committed reports.
+committed=proofs/report
+report=$committed
+[ "$mode" = replay ] && report=build/proof-report
+export EM_REPORT_DIR="$root/$report"
 mkdir -p "$report" build
 fail() { echo "verify: FAIL: $*" >&2; exit 1; }
 
@@ -221,7 +227,7 @@ except (OSError, ValueError, KeyError):
     t = {}
 jobs = [l.rstrip("\n") for l in sys.stdin if l.strip()]
 for j in sorted(jobs, key=lambda j: -t.get(j.split("|")[0], 1e9)):
-    print(j)' "$report/timing-$([ "$mode" = replay ] && echo replay || echo prove).json")
+    print(j)' "$committed/timing-$([ "$mode" = replay ] && echo replay || echo prove).json")
 for jb in "${joblist[@]}"; do
   IFS='|' read -r job name kind prv extra files <<<"$jb"
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
@@ -264,6 +270,9 @@ fi
 python3 proofs/wp_report.py table > "$report/status.md"
 if [ "$mode" != replay ]; then
   python3 proofs/wp_report.py readme README.md "$report/status.md"
+elif ! diff -u "$committed/status.md" "$report/status.md" >"$report/status.diff"; then
+  cat "$report/status.diff" >&2
+  fail "this replay's status table ($report/status.md) differs from the committed $committed/status.md: run make prove"
 fi
 python3 proofs/wp_report.py readme-check README.md "$report/status.md" \
   || fail "README.md status table differs from proofs/report/status.md: run make prove"

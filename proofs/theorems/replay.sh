@@ -32,7 +32,7 @@ set -u -o pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 export WHY3CONFIG="${WHY3CONFIG:-$ROOT/build/why3.conf}"
-REPORT_DIR="$ROOT/proofs/report"
+REPORT_DIR="${EM_REPORT_DIR:-$ROOT/proofs/report}"
 REPORT="$REPORT_DIR/theorems.json"
 
 PRIMARY="z3l"
