@@ -52,6 +52,16 @@ if grep -nE '\b(axiom|axiomatic|admit|assume)\b' $annot_files; then
   fail "axiom/admit/assume in the verified core or its spec (see proofs/TRUSTED.md)"
 fi
 
+# The Why3 theories of spec/*.acsl as WP generates them (proofs/acsl/Acsl.mlw), which the
+# theorems of proofs/theorems/Bridge.mlw use: a replay regenerates them and fails on any
+# byte of difference (spec/ changed without `make prove`, or an edit by hand); a proving
+# run writes them.
+if [ "$mode" = replay ]; then
+  python3 proofs/acsl/gen.py check || fail "proofs/acsl/ is not what WP generates from spec/ (above)"
+elif [ "$mode" != floor ]; then
+  python3 proofs/acsl/gen.py write || fail "cannot generate proofs/acsl/ from spec/"
+fi
+
 # --- the WP steps.  Each file of src/core is in exactly one.  A step is one
 # frama-c run: every ACSL lemma of its files is in the solvers' context of every
 # goal of the step, so the score functions (each with its own lemma file) are
@@ -59,7 +69,7 @@ fi
 # does not slow down, or invalidate the cache of, another.
 INT_FILES="src/core/em_count.c src/core/em_select.c src/core/em_uniform.c src/core/em_exact_select.c"
 FLOAT_FILES="src/core/em_params.c src/core/em_logweights.c src/core/em_fixed.c"
-LEMMA_FILES="proofs/lemmas/Sum_lemmas.c proofs/lemmas/Count_lemmas.c proofs/lemmas/Weights_lemmas.c"
+LEMMA_FILES="proofs/lemmas/Sum_lemmas.c proofs/lemmas/Count_lemmas.c proofs/lemmas/Weights_lemmas.c proofs/lemmas/Law_bridge.c"
 # scoring functions (issue 4): name|core files|lemma files
 SCORE_STEPS=(
   "score-count|src/core/em_score_count.c|proofs/lemmas/ScoreCount_lemmas.c"
