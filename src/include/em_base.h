@@ -41,10 +41,12 @@ const char *em_strerror(int status);
  * returns the status it stores there; on success err->status is EM_OK, err->msg empty. */
 #define EM_ERRLEN 512
 
+#ifndef __FRAMAC__ /* the core never uses it: its proofs see the types they were proved with */
 typedef struct em_error {
     int status;            /* an em_status */
     char msg[EM_ERRLEN];   /* NUL-terminated; empty on success */
 } em_error;
+#endif
 
 typedef enum em_variant {
     EM_STANDARD = 0, /* weight exp(eps*u/(2*delta)): eps-DP for any score of sensitivity delta */
