@@ -2,7 +2,7 @@
  *
  * The pattern another project copies into its test suite: describe the scenario (here
  * counts per category: utility = count, sensitivity 1), ask libexpmech for the exact
- * probabilities, draw from your sampler with a fixed seed, and let em_check decide (a G-test with pooled cells, a tail
+ * probabilities, draw from your sampler with a fixed seed, and let em_draws_check decide (a G-test with pooled cells, a tail
  * test and per-candidate binomial tests at alpha = 1e-6, with the smallest departure it
  * detects).  `./check_sampler` tests a correct float sampler (exit 0: pass);
  * `./check_sampler broken` one with the classic bug, exp(eps u / delta) for a score that is
@@ -75,7 +75,7 @@ int main(int argc, char **argv)
         draws[k] = my_sampler(0.1, 1, broken);
     em_check_opts co = EM_CHECK_OPTS_INIT;
     em_check_result *r = NULL;
-    int st = em_check(m, draws, DRAWS, &co, &r, &err);
+    int st = em_draws_check(m, draws, DRAWS, &co, &r, &err);
     free(draws);
     if (st != EM_OK) {
         fprintf(stderr, "check_sampler: %s\n", err.msg);

@@ -96,14 +96,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             st = em_sample_cont(m, &so, 8, xs, &e);
             MUST_SAY(st, e);
             if (st == EM_OK) {
-                st = em_check_cont(m, xs, 8, &co, &cr, &e);
+                st = em_draws_check_cont(m, xs, 8, &co, &cr, &e);
                 MUST_SAY(st, e);
             }
         } else {
             st = em_sample(m, &so, 8, idx, &e);
             MUST_SAY(st, e);
             if (st == EM_OK) {
-                st = em_check(m, idx, 8, &co, &cr, &e);
+                st = em_draws_check(m, idx, 8, &co, &cr, &e);
                 MUST_SAY(st, e);
             }
         }

@@ -108,7 +108,7 @@ START_TEST(check_finite_pass_and_reject)
     for (size_t k = 0; k < 1000; k++)
         x[k] = k % 2;
     em_check_result *r = NULL;
-    ck_assert_int_eq(em_check(m, x, 1000, NULL, &r, &err), EM_OK);
+    ck_assert_int_eq(em_draws_check(m, x, 1000, NULL, &r, &err), EM_OK);
     ck_assert_int_eq(r->verdict, EM_VERDICT_PASS);
     ck_assert_double_eq_tol(r->statistic, 0.0, 1e-12);
     ck_assert_double_eq_tol(r->p_value, 1.0, 1e-12);
@@ -124,7 +124,7 @@ START_TEST(check_finite_pass_and_reject)
     em_check_result_free(r);
     for (size_t k = 0; k < 1000; k++)
         x[k] = 0;
-    ck_assert_int_eq(em_check(m, x, 1000, NULL, &r, &err), EM_OK);
+    ck_assert_int_eq(em_draws_check(m, x, 1000, NULL, &r, &err), EM_OK);
     ck_assert_int_eq(r->verdict, EM_VERDICT_REJECT);
     ck_assert_double_eq_tol(r->statistic, 1386.2943611198905, 1e-6);
     ck_assert(r->reasons & EM_CHECK_R_FIT);
@@ -141,7 +141,7 @@ START_TEST(check_insufficient)
     em_mech *m = mech(2, TWO_EQUAL, NULL, "1", NULL);
     size_t x[] = {0, 0, 0};
     em_check_result *r = NULL;
-    ck_assert_int_eq(em_check(m, x, 3, NULL, &r, &err), EM_OK);
+    ck_assert_int_eq(em_draws_check(m, x, 3, NULL, &r, &err), EM_OK);
     ck_assert_int_eq(r->verdict, EM_VERDICT_INSUFFICIENT);
     ck_assert_uint_eq(r->ncells, 1);
     ck_assert_double_eq_tol(r->cand_p, 0.125, 1e-12);
@@ -158,7 +158,7 @@ START_TEST(check_support_and_counts)
     em_mech *m = mech(3, u, lab, "1", NULL);
     uint64_t counts[] = {100, 1, 100};
     em_check_result *r = NULL;
-    ck_assert_int_eq(em_check_counts(m, counts, 3, NULL, &r, &err), EM_OK);
+    ck_assert_int_eq(em_draws_check_counts(m, counts, 3, NULL, &r, &err), EM_OK);
     ck_assert_int_eq(r->verdict, EM_VERDICT_REJECT);
     ck_assert(r->reasons & EM_CHECK_R_SUPPORT);
     ck_assert_uint_eq(r->support_index, 1);
@@ -175,14 +175,14 @@ START_TEST(check_support_and_counts)
         fputs("a\nc\n", f);
     fclose(f);
     em_check_opts o = EM_CHECK_OPTS_INIT;
-    ck_assert_int_eq(em_check_file(m, path, EM_SAMPLES_ARE_LABELS, &o, &r, &err), EM_OK);
+    ck_assert_int_eq(em_draws_check_file(m, path, EM_SAMPLES_ARE_LABELS, &o, &r, &err), EM_OK);
     ck_assert_int_eq(r->verdict, EM_VERDICT_PASS);
     ck_assert_uint_eq(r->n, 200);
     em_check_result_free(r);
-    ck_assert_int_eq(em_check_file(m, path, EM_SAMPLES_ARE_INDICES, &o, &r, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_draws_check_file(m, path, EM_SAMPLES_ARE_INDICES, &o, &r, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, path));
     unlink(path);
-    ck_assert_int_eq(em_check_file(m, path, 0, &o, &r, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_draws_check_file(m, path, 0, &o, &r, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, "cannot open"));
     mech_free(m);
 }
@@ -194,31 +194,31 @@ START_TEST(check_bad_input)
     em_mech *c = mech_piece("0", "1", "0", "0", "1");
     size_t x[] = {0, 1};
     em_check_result *r = (em_check_result *)1;
-    ck_assert_int_eq(em_check(m, x, 2, NULL, NULL, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_check(NULL, x, 2, NULL, &r, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_draws_check(m, x, 2, NULL, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_draws_check(NULL, x, 2, NULL, &r, &err), EM_ERR_NULL);
     ck_assert_ptr_null(r);
-    ck_assert_int_eq(em_check(m, NULL, 2, NULL, &r, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_check(m, x, 0, NULL, &r, &err), EM_ERR_EMPTY);
+    ck_assert_int_eq(em_draws_check(m, NULL, 2, NULL, &r, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_draws_check(m, x, 0, NULL, &r, &err), EM_ERR_EMPTY);
     size_t bad[] = {0, 2};
-    ck_assert_int_eq(em_check(m, bad, 2, NULL, &r, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_draws_check(m, bad, 2, NULL, &r, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "samples[1]"));
     em_check_opts o = {0, 20};
-    ck_assert_int_eq(em_check(m, x, 2, &o, &r, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_draws_check(m, x, 2, &o, &r, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "alpha"));
     o.alpha = NAN;
-    ck_assert_int_eq(em_check(m, x, 2, &o, &r, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_draws_check(m, x, 2, &o, &r, &err), EM_ERR_DOMAIN);
     o.alpha = 0.01;
     o.min_expected = 0.5;
-    ck_assert_int_eq(em_check(m, x, 2, &o, &r, &err), EM_ERR_DOMAIN);
-    ck_assert_int_eq(em_check(c, x, 2, NULL, &r, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_draws_check(m, x, 2, &o, &r, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_draws_check(c, x, 2, NULL, &r, &err), EM_ERR_DOMAIN);
     uint64_t counts[] = {1, 1};
-    ck_assert_int_eq(em_check_counts(m, counts, 1, NULL, &r, &err), EM_ERR_DOMAIN);
-    ck_assert_int_eq(em_check_counts(m, NULL, 2, NULL, &r, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_draws_check_counts(m, counts, 1, NULL, &r, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_draws_check_counts(m, NULL, 2, NULL, &r, &err), EM_ERR_NULL);
     double d[] = {0.5};
-    ck_assert_int_eq(em_check_cont(m, d, 1, NULL, &r, &err), EM_ERR_DOMAIN);
-    ck_assert_int_eq(em_check_cont(c, d, 0, NULL, &r, &err), EM_ERR_EMPTY);
-    ck_assert_int_eq(em_check_cont(c, NULL, 1, NULL, &r, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_check_file(NULL, "x", 0, NULL, &r, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_draws_check_cont(m, d, 1, NULL, &r, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_draws_check_cont(c, d, 0, NULL, &r, &err), EM_ERR_EMPTY);
+    ck_assert_int_eq(em_draws_check_cont(c, NULL, 1, NULL, &r, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_draws_check_file(NULL, "x", 0, NULL, &r, &err), EM_ERR_NULL);
     uint64_t total;
     ck_assert_int_eq(em_counts_load(em_mech_scn(m), "x", 7, counts, &total, &err), EM_ERR_DOMAIN);
     ck_assert_int_eq(em_counts_load(em_mech_scn(c), "x", 0, counts, &total, &err), EM_ERR_DOMAIN);
@@ -239,7 +239,7 @@ START_TEST(check_continuous)
     for (size_t k = 0; k < 2000; k++)
         x[k] = (k + 0.5) / 2000;
     em_check_result *r = NULL;
-    ck_assert_int_eq(em_check_cont(c, x, 2000, NULL, &r, &err), EM_OK);
+    ck_assert_int_eq(em_draws_check_cont(c, x, 2000, NULL, &r, &err), EM_OK);
     ck_assert_int_eq(r->verdict, EM_VERDICT_PASS);
     ck_assert_double_eq_tol(r->ks_d, 1.0 / 4000, 1e-12);
     ck_assert_uint_eq(r->nrows, 20);
@@ -250,7 +250,7 @@ START_TEST(check_continuous)
     ck_assert_uint_eq(r->first_outside, EM_JUDGE_NONE);
     em_check_result_free(r);
     x[7] = 2.0;
-    ck_assert_int_eq(em_check_cont(c, x, 2000, NULL, &r, &err), EM_OK);
+    ck_assert_int_eq(em_draws_check_cont(c, x, 2000, NULL, &r, &err), EM_OK);
     ck_assert_int_eq(r->verdict, EM_VERDICT_REJECT);
     ck_assert(r->reasons & EM_CHECK_R_SUPPORT);
     ck_assert_uint_eq(r->first_outside, 7);
@@ -258,7 +258,7 @@ START_TEST(check_continuous)
     em_check_result_free(r);
     for (size_t k = 0; k < 2000; k++)
         x[k] = 0.25;
-    ck_assert_int_eq(em_check_cont(c, x, 2000, NULL, &r, &err), EM_OK);
+    ck_assert_int_eq(em_draws_check_cont(c, x, 2000, NULL, &r, &err), EM_OK);
     ck_assert_int_eq(r->verdict, EM_VERDICT_REJECT);
     ck_assert(r->reasons & EM_CHECK_R_KS);
     ck_assert(r->reasons & EM_CHECK_R_FIT);

@@ -180,18 +180,18 @@ START_TEST(continuous_functions)
     ck_assert_int_eq(em_interval_prob(m, "1", "0", &v, &err), EM_ERR_DOMAIN);
     /* the grid 0, 1/3, 2/3, 1: exact text, printed rounded to 5 digits */
     char *x, *shown;
-    ck_assert_int_eq(em_grid_point(m, "0", "1", 4, 1, &x, &shown, &err), EM_OK);
+    ck_assert_int_eq(em_num_grid_point(m, "0", "1", 4, 1, &x, &shown, &err), EM_OK);
     ck_assert_str_eq(x, "1/3");
     ck_assert_str_eq(shown, "0.33333");
     em_free(x);
     em_free(shown);
-    ck_assert_int_eq(em_grid_point(NULL, "0", "1", 5, 1, &x, NULL, &err), EM_OK);
+    ck_assert_int_eq(em_num_grid_point(NULL, "0", "1", 5, 1, &x, NULL, &err), EM_OK);
     ck_assert_str_eq(x, "0.25");
     em_free(x);
-    ck_assert_int_eq(em_grid_point(m, "1", "0", 3, 0, &x, &shown, &err), EM_ERR_DOMAIN);
-    ck_assert_int_eq(em_grid_point(m, "0", "1", 1, 0, &x, &shown, &err), EM_ERR_DOMAIN);
-    ck_assert_int_eq(em_grid_point(m, "0", "1", 3, 3, &x, &shown, &err), EM_ERR_DOMAIN);
-    ck_assert_int_eq(em_grid_point(m, "0", "1", 0, 0, &x, &shown, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_num_grid_point(m, "1", "0", 3, 0, &x, &shown, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_num_grid_point(m, "0", "1", 1, 0, &x, &shown, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_num_grid_point(m, "0", "1", 3, 3, &x, &shown, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_num_grid_point(m, "0", "1", 0, 0, &x, &shown, &err), EM_ERR_DOMAIN);
     em_mech_free(m);
     em_scn_free(s);
     int sign;
@@ -315,7 +315,7 @@ START_TEST(bad_input)
     ck_assert_int_eq(em_utility(NULL, &r, &err), EM_ERR_NULL);
     ck_assert_ptr_null(r);
     ck_assert_int_eq(em_num_cmp(NULL, "1", &sign, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_grid_point(NULL, "0", "1", 2, 0, NULL, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_num_grid_point(NULL, "0", "1", 2, 0, NULL, NULL, &err), EM_ERR_NULL);
     em_utility_result_free(NULL);
     em_sampler_free(NULL);
     /* a mechanism with bad epsilon is never made: NaN, inf, <= 0 */

@@ -1,4 +1,4 @@
-/* test_api_report.c: the epsilon sweep of the reports (src/include/em_report.h): lists kept
+/* test_api_report.c: the epsilon sweep of the reports (src/include/em_sweep.h): lists kept
  * as given, linear points exact, log-spaced points correctly rounded at 17 digits (values
  * from Python's decimal module, written below), and every bad spec an error status with a
  * message, never a crash. */

@@ -1,4 +1,4 @@
-/* test_api_score.c: scores from data through the high-level API (src/include/em_score.h):
+/* test_api_score.c: scores from data through the high-level API (src/include/em_scoring.h):
  * the scenario as data (utilities, declared sensitivity and monotonicity, comment lines)
  * for row and aggregated data, em_scn_write's text read back to the same scenario, and
  * every bad entry an error status with a message, never a crash. */
@@ -50,23 +50,23 @@ START_TEST(counts_as_data)
     char data[256], cands[256];
     strcpy(data, file("d.txt", "b\na\nb\nc\nb\na\n"));
     strcpy(cands, file("c.txt", "a\nb\nc\nd\n"));
-    em_score_opts o = EM_SCORE_OPTS_INIT;
+    em_scoring_opts o = EM_SCORING_OPTS_INIT;
     o.function = "frequency";
     o.data = data;
     o.candidates = cands;
-    em_score *r = NULL;
-    ck_assert_int_eq(em_score_new(&o, &r, &err), EM_OK);
+    em_scoring *r = NULL;
+    ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_OK);
     ck_assert_str_eq(err.msg, "");
-    em_scn *s = em_score_scn(r);
+    em_scn *s = em_scoring_scn(r);
     ck_assert_uint_eq(em_scn_size(s), 4);
     const char *want[] = {"1/3", "0.5", "1/6", "0"};
     for (size_t i = 0; i < 4; i++)
         utility_is(s, i, want[i]);
     ck_assert_str_eq(em_scn_label(s, 1), "b");
-    ck_assert_ptr_null(em_score_warning(r));
-    ck_assert_uint_eq(em_score_comments(r), 2);
-    ck_assert_ptr_nonnull(strstr(em_score_comment(r, 0), "6 rows, 4 candidates"));
-    ck_assert_ptr_null(em_score_comment(r, 2));
+    ck_assert_ptr_null(em_scoring_warning(r));
+    ck_assert_uint_eq(em_scoring_comments(r), 2);
+    ck_assert_ptr_nonnull(strstr(em_scoring_comment(r, 0), "6 rows, 4 candidates"));
+    ck_assert_ptr_null(em_scoring_comment(r, 2));
     /* Delta 1/n (substitution, the default): the mechanism picks it up from the scenario */
     em_opts mo = EM_OPTS_INIT;
     mo.epsilon = "1";
@@ -74,21 +74,21 @@ START_TEST(counts_as_data)
     ck_assert_int_eq(em_mech_new(s, &mo, &m, &err), EM_OK);
     ck_assert_str_eq(em_mech_sensitivity(m), "1/6");
     em_mech_free(m);
-    em_score_free(r);
+    em_scoring_free(r);
 
     /* the same data aggregated (counts a 2, b 3, c 1), maxnorm: counts / 3, monotone */
     o.function = "maxnorm";
     strcpy(data, file("g.txt", "a,2\nb,3\nc,1\n"));
     o.aggregated = 1;
-    ck_assert_int_eq(em_score_new(&o, &r, &err), EM_OK);
-    s = em_score_scn(r);
+    ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_OK);
+    s = em_scoring_scn(r);
     const char *want2[] = {"2/3", "1", "1/3", "0"};
     for (size_t i = 0; i < 4; i++)
         utility_is(s, i, want2[i]);
     char *text = written(s, NULL, 0);
     ck_assert_str_eq(text, "# sensitivity: 1\n# monotone: yes\na,2/3\nb,1\nc,1/3\nd,0\n");
     free(text);
-    em_score_free(r);
+    em_scoring_free(r);
 }
 END_TEST
 
@@ -96,19 +96,19 @@ END_TEST
    row: c in (1, 5) needs one 5 replaced by c (|A (+) B| = 2), c < 1 or c > 5 two rows */
 START_TEST(range_median_and_write_round_trip)
 {
-    em_score_opts o = EM_SCORE_OPTS_INIT;
+    em_scoring_opts o = EM_SCORING_OPTS_INIT;
     o.function = "median";
     o.data = file("m.txt", "1,1\n5,2\n");
     o.aggregated = 1;
     o.range = "0:10";
-    em_score *r = NULL;
-    ck_assert_int_eq(em_score_new(&o, &r, &err), EM_OK);
-    em_scn *s = em_score_scn(r);
+    em_scoring *r = NULL;
+    ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_OK);
+    em_scn *s = em_scoring_scn(r);
     ck_assert_int_eq(em_scn_is_continuous(s), 1);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    ck_assert_int_eq(em_score_write(f, r, &err), EM_OK);
+    ck_assert_int_eq(em_scoring_write(f, r, &err), EM_OK);
     fclose(f);
     ck_assert_ptr_nonnull(strstr(text, "# 3 rows, "));
     ck_assert_ptr_nonnull(strstr(text, "# output: continuous\n# sensitivity: 2\n"));
@@ -117,15 +117,15 @@ START_TEST(range_median_and_write_round_trip)
     em_scn *back = NULL;
     ck_assert_int_eq(em_scn_parse(text, len, "back", &back, &err), EM_OK);
     const char *c[16];
-    size_t nc = em_score_comments(r);
+    size_t nc = em_scoring_comments(r);
     for (size_t i = 0; i < nc; i++)
-        c[i] = em_score_comment(r, i);
+        c[i] = em_scoring_comment(r, i);
     char *again = written(back, c, nc);
     ck_assert_str_eq(again, text);
     free(again);
     free(text);
     em_scn_free(back);
-    em_score_free(r);
+    em_scoring_free(r);
 }
 END_TEST
 
@@ -155,17 +155,17 @@ END_TEST
 
 START_TEST(bad_entries)
 {
-    em_score *r = (em_score *)1;
-    em_score_opts o = EM_SCORE_OPTS_INIT;
-    ck_assert_int_eq(em_score_new(NULL, &r, &err), EM_ERR_NULL);
+    em_scoring *r = (em_scoring *)1;
+    em_scoring_opts o = EM_SCORING_OPTS_INIT;
+    ck_assert_int_eq(em_scoring_new(NULL, &r, &err), EM_ERR_NULL);
     ck_assert_ptr_null(r);
     ck_assert_int_ne(err.msg[0], 0);
-    ck_assert_int_eq(em_score_new(&o, NULL, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_score_new(&o, &r, &err), EM_ERR_PARSE); /* no function */
+    ck_assert_int_eq(em_scoring_new(&o, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_ERR_PARSE); /* no function */
     ck_assert_ptr_nonnull(strstr(err.msg, "unknown scoring function"));
-    ck_assert_int_eq(em_score_known(NULL), 0);
-    ck_assert_int_eq(em_score_known("max-normalised"), 1);
-    ck_assert_int_eq(em_score_known("mode"), 0);
+    ck_assert_int_eq(em_scoring_known(NULL), 0);
+    ck_assert_int_eq(em_scoring_known("max-normalised"), 1);
+    ck_assert_int_eq(em_scoring_known("mode"), 0);
     struct { const char *fn, *data, *cands, *alpha; int agg; const char *part; } bad[] = {
         {"count", NULL, "0:3", NULL, 0, "--data FILE is required"},
         {"count", "/nonexistent/x", "0:3", NULL, 0, "cannot open /nonexistent/x"},
@@ -181,20 +181,20 @@ START_TEST(bad_entries)
     char data[256];
     strcpy(data, file("one.txt", "1\n"));
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        o = (em_score_opts)EM_SCORE_OPTS_INIT;
+        o = (em_scoring_opts)EM_SCORING_OPTS_INIT;
         o.function = bad[i].fn;
         o.data = bad[i].data && !strcmp(bad[i].data, "@") ? data : bad[i].data;
         o.candidates = bad[i].cands;
         o.alpha = bad[i].alpha;
         o.aggregated = bad[i].agg;
-        ck_assert_int_eq(em_score_new(&o, &r, &err), EM_ERR_PARSE);
+        ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_ERR_PARSE);
         ck_assert_ptr_null(r);
         ck_assert_msg(strstr(err.msg, bad[i].part) != NULL, "%zu: %s", i, err.msg);
     }
     /* NULL err is fine */
-    ck_assert_int_eq(em_score_new(&o, &r, NULL), EM_ERR_PARSE);
-    ck_assert_int_eq(em_score_write(stdout, NULL, &err), EM_ERR_NULL);
-    em_score_free(NULL);
+    ck_assert_int_eq(em_scoring_new(&o, &r, NULL), EM_ERR_PARSE);
+    ck_assert_int_eq(em_scoring_write(stdout, NULL, &err), EM_ERR_NULL);
+    em_scoring_free(NULL);
     /* the writer's own checks */
     const char *u[] = {"1"};
     em_scn *s = NULL;

@@ -242,7 +242,7 @@ START_TEST(api)
     snprintf(path, sizeof path, "%s/socks.csv", tmpdir);
     char cands[160];
     snprintf(cands, sizeof cands, "%s/c.txt", tmpdir);
-    em_score_opts o = EM_SCORE_OPTS_INIT;
+    em_scoring_opts o = EM_SCORING_OPTS_INIT;
     o.function = "frequency";
     o.data = path;
     o.column = "scary";
@@ -255,9 +255,9 @@ START_TEST(api)
     ck_assert_str_eq(em_groups_name(g, 1), "Red");
     ck_assert_uint_eq(em_groups_rows(g, 0), 30);
     ck_assert_ptr_null(em_groups_name(g, 2));
-    ck_assert_ptr_null(em_groups_score(g, 2));
+    ck_assert_ptr_null(em_groups_scoring(g, 2));
     char *u = NULL;
-    ck_assert_int_eq(em_scn_utility(em_score_scn(em_groups_score(g, 1)), 0, &u, &e), EM_OK);
+    ck_assert_int_eq(em_scn_utility(em_scoring_scn(em_groups_scoring(g, 1)), 0, &u, &e), EM_OK);
     ck_assert_str_eq(u, "9/70");
     em_free(u);
     em_groups_opts go = EM_GROUPS_OPTS_INIT;

@@ -309,7 +309,7 @@ def check(samples: Iterable[int], utilities: Sequence[Utility], epsilon: Exact, 
             raise ValueError(f"samples[{i}] = {x!r}: expected a candidate index from 0 to {size - 1}")
         arr[i] = int(x)
     ptr = ctypes.POINTER(_lib.CheckResult)()
-    _lib.call(lib.em_check, sc.mech, arr, ctypes.c_size_t(len(s)),
+    _lib.call(lib.em_draws_check, sc.mech, arr, ctypes.c_size_t(len(s)),
               ctypes.byref(_check_opts(alpha, min_expected)), ctypes.byref(ptr))
     return _check_result(ptr)
 
@@ -467,6 +467,6 @@ def check_continuous(samples: Iterable[float], pieces: Sequence[Piece], epsilon:
     s = [float(x) for x in samples]
     arr = (ctypes.c_double * max(len(s), 1))(*s)
     ptr = ctypes.POINTER(_lib.CheckResult)()
-    _lib.call(lib.em_check_cont, sc.mech, arr, ctypes.c_size_t(len(s)),
+    _lib.call(lib.em_draws_check_cont, sc.mech, arr, ctypes.c_size_t(len(s)),
               ctypes.byref(_check_opts(alpha, min_expected)), ctypes.byref(ptr))
     return _check_result(ptr)

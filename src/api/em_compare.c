@@ -3,6 +3,7 @@
 #include "em_judge.h"
 #include "api/em_judge_priv.h"
 #include "base/em_error.h"
+#include "core/em_params.h"
 #include "io/em_cdf_file.h"
 #include "io/em_probsfile.h"
 #include "judge/em_cdf_compare.h"

@@ -29,7 +29,7 @@ struct em_groups {
     size_t k, total;
     char **name;
     size_t *rows;
-    em_score **score;
+    em_scoring **score;
     char *warning;
 };
 
@@ -41,7 +41,7 @@ void em_groups_free(em_groups *g)
         if (g->name)
             free(g->name[i]);
         if (g->score)
-            em_score_free(g->score[i]);
+            em_scoring_free(g->score[i]);
     }
     free(g->name);
     free(g->rows);
@@ -54,7 +54,7 @@ size_t em_groups_count(const em_groups *g) { return g->k; }
 size_t em_groups_total_rows(const em_groups *g) { return g->total; }
 const char *em_groups_name(const em_groups *g, size_t i) { return i < g->k ? g->name[i] : NULL; }
 size_t em_groups_rows(const em_groups *g, size_t i) { return i < g->k ? g->rows[i] : 0; }
-em_score *em_groups_score(const em_groups *g, size_t i) { return i < g->k ? g->score[i] : NULL; }
+em_scoring *em_groups_scoring(const em_groups *g, size_t i) { return i < g->k ? g->score[i] : NULL; }
 const char *em_groups_warning(const em_groups *g) { return g->warning; }
 
 /* The distinct values of group[0..n) in order of first appearance: *k of them, their
@@ -78,7 +78,7 @@ static int distinct(char **group, size_t n, char **keys, size_t *of, size_t *k, 
 }
 
 /* Group j's rows of d as lines of their own (pointers into d), scored over c. */
-static int score_group(em_groups *g, size_t j, const em_score_opts *o, const char *group_by,
+static int score_group(em_groups *g, size_t j, const em_scoring_opts *o, const char *group_by,
                        const em_rows *d, const size_t *of, const em_cands *c, em_error *err)
 {
     em_rows s = {0};
@@ -101,7 +101,7 @@ static int score_group(em_groups *g, size_t j, const em_score_opts *o, const cha
     if (st == EM_OK)
         st = em_score_rows(o, &s, c, note, &g->score[j], err);
     if (st == EM_OK) { /* messages and provenance name the group, not "expmech score" */
-        em_scn *sc = em_score_scn(g->score[j]);
+        em_scn *sc = em_scoring_scn(g->score[j]);
         free(sc->name);
         if (asprintf(&sc->name, "group %s", g->name[j]) < 0) {
             sc->name = NULL;
@@ -114,7 +114,7 @@ static int score_group(em_groups *g, size_t j, const em_score_opts *o, const cha
     return st;
 }
 
-static int groups_build(em_groups *g, const em_score_opts *o, const char *group_by,
+static int groups_build(em_groups *g, const em_scoring_opts *o, const char *group_by,
                         em_error *err)
 {
     em_rows d;
@@ -155,7 +155,7 @@ static int groups_build(em_groups *g, const em_score_opts *o, const char *group_
     return st;
 }
 
-int em_groups_new(const em_score_opts *o, const char *group_by, em_groups **out,
+int em_groups_new(const em_scoring_opts *o, const char *group_by, em_groups **out,
                   em_error *err)
 {
     if (!out)
@@ -239,7 +239,7 @@ int em_groups_write(const em_groups *g, const char *dir, em_error *err)
         }
     }
     for (size_t i = 0; i < g->k && st == EM_OK; i++)
-        st = em_score_write(f[i], g->score[i], err);
+        st = em_scoring_write(f[i], g->score[i], err);
     for (size_t i = 0; f && path && i < g->k; i++) {
         if (f[i] && fclose(f[i]) != 0 && st == EM_OK)
             st = em_err(err, EM_ERR_DOMAIN, "--output-dir: cannot write %s: %s", path[i],
@@ -375,7 +375,7 @@ static int run_group(em_groups *g, size_t j, const em_groups_opts *o, const char
 {
     em_opts mo = {eps, o->sensitivity, o->variant, o->force, digits};
     *u = NULL;
-    int st = em_mech_new(em_score_scn(g->score[j]), &mo, m, err);
+    int st = em_mech_new(em_scoring_scn(g->score[j]), &mo, m, err);
     return st != EM_OK ? st : em_utility(*m, u, err);
 }
 
@@ -419,7 +419,7 @@ static int q_interval(em_groups *g, size_t j, const em_groups_opts *o, const cha
 {
     em_mech *m = NULL;
     em_opts mo = {eps, o->sensitivity, o->variant, o->force, D};
-    em_scn *s = em_score_scn(g->score[j]);
+    em_scn *s = em_scoring_scn(g->score[j]);
     const em_scn *sc = s;
     int st = em_mech_new(s, &mo, &m, err);
     size_t n = em_scn_size(s), top = top_of(sc, n); /* expanded by exponents() */
@@ -614,7 +614,7 @@ int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **
     if (K < 1 || K > EM_ROUND_MAX_DIGITS)
         return em_err(err, EM_ERR_DOMAIN, "digits %d: expected 1 to %d", o->digits,
                       EM_ROUND_MAX_DIGITS);
-    size_t k = g->k, n = em_scn_size(em_score_scn(g->score[0]));
+    size_t k = g->k, n = em_scn_size(em_scoring_scn(g->score[0]));
     em_groups_report *r = calloc(1, sizeof *r);
     mpq_t *w = malloc(k * sizeof *w);
     mpq_t **t = calloc(k, sizeof *t);

@@ -53,6 +53,10 @@ struct em_law_cache *em_law_cache_of(em_mech *m, em_error *err);
 /* The weighted or continuous law (em_cont) of m, built once. */
 int em_law_cont(em_mech *m, em_cont **out, em_error *err);
 
+/* The continuous law of m (em_law_cont) after checking that m is a continuous mechanism;
+ * fn names the caller in messages. */
+int em_law_continuous(em_mech *m, const char *fn, em_cont **out, em_error *err);
+
 /* An exact number of the API's text (em_scn.h) into q. */
 int em_law_parse_num(const char *text, mpq_t q, em_error *err);
 

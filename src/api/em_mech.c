@@ -1,4 +1,4 @@
-/* em_mech.c: mechanisms of the high-level API (src/include/em_scn.h): a scenario with
+/* em_mech.c: mechanisms of the high-level API (src/include/em_mech.h): a scenario with
  * epsilon, the sensitivity and the variant resolved by the one rule that keeps privacy as
  * declared (em_params_src.h), and the line that says where each came from. */
 #include "api/em_params_src.h"
@@ -7,6 +7,7 @@
 #include "num/em_rational.h"
 #include "num/em_round.h"
 #include "oracle/em_problem.h"
+#include "em_mech.h"
 
 #include <stdio.h>
 #include <stdlib.h>

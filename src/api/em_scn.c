@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/em_error.h"
+#include "core/em_params.h"
 #include "num/em_rational.h"
 
 void em_free(void *p) { free(p); }

@@ -1,11 +1,12 @@
-/* em_scn_priv.h: the insides of em_scn and em_mech (src/include/em_scn.h), shared by the
- * library files that implement the high-level API; never installed. */
+/* em_scn_priv.h: the insides of em_scn and em_mech (src/include/em_scn.h, em_mech.h),
+ * shared by the library files that implement the high-level API; never installed. */
 #ifndef EM_API_SCN_PRIV_H
 #define EM_API_SCN_PRIV_H
 
 #include <stdarg.h>
 #include <gmp.h>
 
+#include "em_mech.h"
 #include "em_scn.h"
 #include "io/em_scn_text.h"
 #include "oracle/em_problem.h"

@@ -1,9 +1,9 @@
-/* em_scn_write.c: the scenario file format written from an em_scn (em_score.h), the
+/* em_scn_write.c: the scenario file format written from an em_scn (em_scn.h), the
  * inverse of em_scn_parse (io/em_scn_text.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "em_score.h"
+#include "em_scn.h"
 #include "api/em_scn_priv.h"
 #include "base/em_error.h"
 #include "num/em_rational.h"

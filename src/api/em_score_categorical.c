@@ -10,11 +10,12 @@
 #include <gmp.h>
 
 #include "em_base.h"
-#include "em_score.h"
+#include "em_scoring.h"
 #include "api/em_scn_priv.h"
 #include "api/em_score_priv.h"
 #include "base/em_error.h"
 #include "core/em_count.h"
+#include "core/em_params.h"
 #include "core/em_score_count.h"
 #include "core/em_score_laplace.h"
 #include "core/em_score_range.h"
@@ -79,7 +80,7 @@ static int count_scores(int fn, const em_rows *d, const int *codes, size_t m, ui
 }
 
 /* The candidates of o: --candidates, or the distinct values of d. */
-int em_scoring_load_cands(const em_score_opts *o, const em_rows *d, em_cands *c, char **warning,
+int em_scoring_load_cands(const em_scoring_opts *o, const em_rows *d, em_cands *c, char **warning,
                           em_error *err)
 {
     if (d->n == 0)
@@ -178,7 +179,7 @@ done:
     return rc;
 }
 
-int em_scoring_run_categorical(int fn, const char *fname, const em_score_opts *o, int neigh,
+int em_scoring_run_categorical(int fn, const char *fname, const em_scoring_opts *o, int neigh,
                            FILE *out, char **warning, em_error *err)
 {
     em_rows d;

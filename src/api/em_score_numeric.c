@@ -9,11 +9,12 @@
 #include <gmp.h>
 
 #include "em_base.h"
-#include "em_score.h"
+#include "em_scoring.h"
 #include "api/em_scn_priv.h"
 #include "api/em_score_priv.h"
 #include "base/em_error.h"
 #include "core/em_count.h"
+#include "core/em_params.h"
 #include "core/em_score_count.h"
 #include "core/em_score_laplace.h"
 #include "core/em_score_range.h"
@@ -50,7 +51,7 @@ int em_scoring_rank_of(mpq_t *sorted, size_t ns, const mpq_t v, int64_t *out)
     return EM_OK;
 }
 
-int em_scoring_read_rows(const em_score_opts *o, em_rows *d, const char *rows, em_error *err)
+int em_scoring_read_rows(const em_scoring_opts *o, em_rows *d, const char *rows, em_error *err)
 {
     int rc = em_data_read(d, o->data, o->column, o->aggregated, err);
     if (rc == EM_OK && d->n == 0)
@@ -155,7 +156,7 @@ const char *em_scoring_median_lemma(int neigh)
 
 /* --alpha of the quantile score: required, exact, 0 < alpha < 1, a denominator that fits
    the core's integers.  EM_OK or an error. */
-int em_scoring_quantile_alpha(const em_score_opts *o, mpq_t alpha, em_error *err)
+int em_scoring_quantile_alpha(const em_scoring_opts *o, mpq_t alpha, em_error *err)
 {
     int rc;
     if (!o->alpha)
@@ -169,7 +170,7 @@ int em_scoring_quantile_alpha(const em_score_opts *o, mpq_t alpha, em_error *err
     return EM_OK;
 }
 
-int em_scoring_run_rank(int fn, const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err)
+int em_scoring_run_rank(int fn, const char *fname, const em_scoring_opts *o, int neigh, FILE *out, em_error *err)
 {
     em_rows d;
     em_cands c = {0};
@@ -280,7 +281,7 @@ static void lcm_den(mpz_t scale, mpq_t *v, size_t n)
         mpz_lcm(scale, scale, mpq_denref(v[i]));
 }
 
-int em_scoring_run_revenue(const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err)
+int em_scoring_run_revenue(const char *fname, const em_scoring_opts *o, int neigh, FILE *out, em_error *err)
 {
     em_rows d;
     em_cands c = {0};
@@ -374,7 +375,7 @@ out:
 }
 
 /* The em_scoring_header's definition line of the Laplace score, with the query value f. */
-void em_scoring_laplace_definition(char *def, size_t len, const mpq_t f, const em_score_opts *o)
+void em_scoring_laplace_definition(char *def, size_t len, const mpq_t f, const em_scoring_opts *o)
 {
     char *fs = em_q_to_string(f, 40);
     snprintf(def, len, "u(x, r) = -|f(x) - r| with f(x) = %s%s (spec/ScoreLaplace.acsl)",
@@ -393,7 +394,7 @@ int em_scoring_laplace_fail(int st, const char *fname, em_error *err)
 /* The Laplace score's query value f (--f, or the number of rows of --data) and its
    sensitivity Δf (--delta-f, default 1), shared by the grid and the range forms.
    EM_OK or an error. */
-int em_scoring_laplace_query(const em_score_opts *o, em_rows *d, mpq_t f, mpq_t df, size_t *rows,
+int em_scoring_laplace_query(const em_scoring_opts *o, em_rows *d, mpq_t f, mpq_t df, size_t *rows,
                              em_error *err)
 {
     int rc;
@@ -416,7 +417,7 @@ int em_scoring_laplace_query(const em_score_opts *o, em_rows *d, mpq_t f, mpq_t 
     return EM_OK;
 }
 
-int em_scoring_run_laplace(const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err)
+int em_scoring_run_laplace(const char *fname, const em_scoring_opts *o, int neigh, FILE *out, em_error *err)
 {
     em_rows d = {0};
     em_cands c = {0};
@@ -468,7 +469,7 @@ done:
     return rc;
 }
 
-int em_scoring_run_rr(const char *fname, const em_score_opts *o, FILE *out, em_error *err)
+int em_scoring_run_rr(const char *fname, const em_scoring_opts *o, FILE *out, em_error *err)
 {
     mpq_t beta, gamma, delta;
     mpq_inits(beta, gamma, delta, NULL);

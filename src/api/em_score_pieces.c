@@ -9,11 +9,12 @@
 #include <gmp.h>
 
 #include "em_base.h"
-#include "em_score.h"
+#include "em_scoring.h"
 #include "api/em_scn_priv.h"
 #include "api/em_score_priv.h"
 #include "base/em_error.h"
 #include "core/em_count.h"
+#include "core/em_params.h"
 #include "core/em_score_count.h"
 #include "core/em_score_laplace.h"
 #include "core/em_score_range.h"
@@ -88,7 +89,7 @@ static void range_header(FILE *out, const char *fn, const char *def, const char 
     em_scoring_put_sensitivity(out, delta, monotone);
 }
 
-int em_scoring_range_laplace(const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err)
+int em_scoring_range_laplace(const char *fname, const em_scoring_opts *o, int neigh, FILE *out, em_error *err)
 {
     em_rows d = {0};
     mpq_t f, df, lo, hi;
@@ -145,7 +146,7 @@ done:
 
 /* revenue, median and quantile over [LO, HI]: the data converted to the core's integers,
    sorted here (the core checks the order), the pieces from the core, printed. */
-int em_scoring_range_data(int fn, const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err)
+int em_scoring_range_data(int fn, const char *fname, const em_scoring_opts *o, int neigh, FILE *out, em_error *err)
 {
     em_rows d = {0};
     mpq_t *x = NULL, *vals = NULL, lo, hi, alpha, delta;

@@ -1,5 +1,5 @@
-/* em_score_priv.h: the insides of the scores (em_score.h), shared by their files:
- * em_score_new.c (options, the function run, the result), em_score_text.c (the scenario
+/* em_score_priv.h: the insides of the scores (em_scoring.h), shared by their files:
+ * em_scoring.c (options, the function run, the result), em_score_text.c (the scenario
  * text), em_score_categorical.c, em_score_numeric.c, em_score_pieces.c (the functions);
  * and the scoring of rows already read, for the group analysis (em_groups.c), which reads
  * the data once and scores each group's rows over one candidate set.  Library-internal;
@@ -10,20 +10,20 @@
 #include <stdio.h>
 #include <gmp.h>
 
-#include "em_score.h"
+#include "em_scoring.h"
 #include "io/em_data.h"
 
 /* The candidates of o (o->function count, frequency or maxnorm, else EM_ERR_PARSE; the
- * options checked as em_score_new checks them): --candidates, or the distinct values of
+ * options checked as em_scoring_new checks them): --candidates, or the distinct values of
  * all of d (*warning then says it is not private; malloc'd).  c is freed by the caller
  * (em_cands_free) even after a failure. */
-int em_score_cands(const em_score_opts *o, const em_rows *d, em_cands *c, char **warning,
+int em_score_cands(const em_scoring_opts *o, const em_rows *d, em_cands *c, char **warning,
                    em_error *err);
 
-/* em_score_new of o over the rows d and the candidates c (from em_score_cands);
+/* em_scoring_new of o over the rows d and the candidates c (from em_score_cands);
  * note: a first comment line (without "# "), or NULL. */
-int em_score_rows(const em_score_opts *o, const em_rows *d, const em_cands *c,
-                  const char *note, em_score **out, em_error *err);
+int em_score_rows(const em_scoring_opts *o, const em_rows *d, const em_cands *c,
+                  const char *note, em_scoring **out, em_error *err);
 
 /* The scoring functions and neighbour relations. */
 enum { F_COUNT, F_FREQUENCY, F_MAXNORM, F_MEDIAN, F_QUANTILE, F_REVENUE, F_RR, F_LAPLACE };
@@ -55,7 +55,7 @@ void em_scoring_header(FILE *out, const char *fn, const char *def, size_t rows, 
 void em_scoring_put_sensitivity(FILE *out, const mpq_t delta, int monotone);
 
 /* The candidates of o: --candidates, or the distinct values of d. */
-int em_scoring_load_cands(const em_score_opts *o, const em_rows *d, em_cands *c, char **warning,
+int em_scoring_load_cands(const em_scoring_opts *o, const em_rows *d, em_cands *c, char **warning,
                           em_error *err);
 
 /* The scenario text of count, frequency or maxnorm over the rows d and candidates c;
@@ -63,7 +63,7 @@ int em_scoring_load_cands(const em_score_opts *o, const em_rows *d, em_cands *c,
 int em_scoring_write_categorical(int fn, const char *fname, int neigh, const em_rows *d,
                                  const em_cands *c, const char *note, FILE *out, em_error *err);
 
-int em_scoring_run_categorical(int fn, const char *fname, const em_score_opts *o, int neigh,
+int em_scoring_run_categorical(int fn, const char *fname, const em_scoring_opts *o, int neigh,
                            FILE *out, char **warning, em_error *err);
 
 /* ------------------------------------------------------------ numeric scores */
@@ -75,7 +75,7 @@ int em_scoring_cmp_q(const void *x, const void *y);
 int em_scoring_rank_of(mpq_t *sorted, size_t ns, const mpq_t v, int64_t *out);
 
 /* The rows of o->data (column, aggregated); none: "--data NAME: no ROWS". */
-int em_scoring_read_rows(const em_score_opts *o, em_rows *d, const char *rows, em_error *err);
+int em_scoring_read_rows(const em_scoring_opts *o, em_rows *d, const char *rows, em_error *err);
 
 /* The values of d as exact rationals (*out: em_q_array_free(*out, d->n), also after an
  * error). */
@@ -97,16 +97,16 @@ const char *em_scoring_median_lemma(int neigh);
 
 /* --alpha of the quantile score: required, exact, 0 < alpha < 1, a denominator that fits
    the core's integers.  EM_OK or an error. */
-int em_scoring_quantile_alpha(const em_score_opts *o, mpq_t alpha, em_error *err);
+int em_scoring_quantile_alpha(const em_scoring_opts *o, mpq_t alpha, em_error *err);
 
-int em_scoring_run_rank(int fn, const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err);
+int em_scoring_run_rank(int fn, const char *fname, const em_scoring_opts *o, int neigh, FILE *out, em_error *err);
 
 const char *em_scoring_revenue_lemma(int neigh);
 
-int em_scoring_run_revenue(const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err);
+int em_scoring_run_revenue(const char *fname, const em_scoring_opts *o, int neigh, FILE *out, em_error *err);
 
 /* The em_scoring_header's definition line of the Laplace score, with the query value f. */
-void em_scoring_laplace_definition(char *def, size_t len, const mpq_t f, const em_score_opts *o);
+void em_scoring_laplace_definition(char *def, size_t len, const mpq_t f, const em_scoring_opts *o);
 
 /* A failed status of the exact Laplace arithmetic (grid and range forms) as its message. */
 int em_scoring_laplace_fail(int st, const char *fname, em_error *err);
@@ -114,17 +114,17 @@ int em_scoring_laplace_fail(int st, const char *fname, em_error *err);
 /* The Laplace score's query value f (--f, or the number of rows of --data) and its
    sensitivity Δf (--delta-f, default 1), shared by the grid and the range forms.
    EM_OK or an error. */
-int em_scoring_laplace_query(const em_score_opts *o, em_rows *d, mpq_t f, mpq_t df, size_t *rows,
+int em_scoring_laplace_query(const em_scoring_opts *o, em_rows *d, mpq_t f, mpq_t df, size_t *rows,
                              em_error *err);
 
-int em_scoring_run_laplace(const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err);
+int em_scoring_run_laplace(const char *fname, const em_scoring_opts *o, int neigh, FILE *out, em_error *err);
 
-int em_scoring_run_rr(const char *fname, const em_score_opts *o, FILE *out, em_error *err);
+int em_scoring_run_rr(const char *fname, const em_scoring_opts *o, FILE *out, em_error *err);
 
-int em_scoring_range_laplace(const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err);
+int em_scoring_range_laplace(const char *fname, const em_scoring_opts *o, int neigh, FILE *out, em_error *err);
 
 /* revenue, median and quantile over [LO, HI]: the data converted to the core's integers,
    sorted here (the core checks the order), the pieces from the core, printed. */
-int em_scoring_range_data(int fn, const char *fname, const em_score_opts *o, int neigh, FILE *out, em_error *err);
+int em_scoring_range_data(int fn, const char *fname, const em_scoring_opts *o, int neigh, FILE *out, em_error *err);
 
 #endif

@@ -9,7 +9,7 @@
 #include <gmp.h>
 
 #include "em_base.h"
-#include "em_score.h"
+#include "em_scoring.h"
 #include "api/em_scn_priv.h"
 #include "api/em_score_priv.h"
 #include "base/em_error.h"

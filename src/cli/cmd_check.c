@@ -202,7 +202,7 @@ int cmd_check(int argc, char **argv)
         em_check_opts o = {c.alpha, c.min_expected};
         em_error e;
         em_cli_stdin_hint(c.cmd, c.samples, "the input");
-        if (em_check_file(m, c.samples, c.samples_are, &o, &r, &e) != EM_OK)
+        if (em_draws_check_file(m, c.samples, c.samples_are, &o, &r, &e) != EM_OK)
             rc = em_cli_fail(c.cmd, NULL, &e);
     }
     if (rc < 0) {

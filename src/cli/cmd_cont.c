@@ -127,7 +127,7 @@ static int point(em_mech *m, const points *P, size_t i, char **x, char **shown, 
             *shown = P->at[i];
         return EM_OK;
     }
-    return em_grid_point(m, P->lo, P->hi, P->n, i, x, shown, e);
+    return em_num_grid_point(m, P->lo, P->hi, P->n, i, x, shown, e);
 }
 
 static void point_done(const points *P, char *x, char *shown)

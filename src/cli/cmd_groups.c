@@ -1,5 +1,5 @@
 /* cmd_groups.c: `expmech groups`: the group analysis of em_groups.h (seed 001) over an
- * epsilon sweep (em_report.h).  Parsing and formatting only; every number comes from the
+ * epsilon sweep (em_sweep.h).  Parsing and formatting only; every number comes from the
  * library. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,7 +230,7 @@ int cmd_groups(int argc, char **argv)
                 v[O_EPS] ? "--epsilon" : "--epsilon-log", spec, e.msg);
         rc = em_cli_status_exit(e.status);
     }
-    em_score_opts so = EM_SCORE_OPTS_INIT;
+    em_scoring_opts so = EM_SCORING_OPTS_INIT;
     so.function = v[O_FUNCTION] ? v[O_FUNCTION] : "frequency";
     so.data = v[O_DATA];
     so.column = v[O_COLUMN];

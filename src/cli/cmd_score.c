@@ -1,6 +1,6 @@
 /* cmd_score.c: `expmech score FUNCTION --data FILE [options]`: the options read into an
- * em_score_opts, the scenario computed by em_score_new (src/api/em_score_*.c) and written
- * by em_score_write. */
+ * em_scoring_opts, the scenario computed by em_scoring_new (src/api/em_score_*.c) and written
+ * by em_scoring_write. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,24 +99,24 @@ static int fail(const char *fmt, const char *a, const char *b)
 static const struct {
     const char *name;
     size_t off;
-} opts[] = {{"--data", offsetof(em_score_opts, data)},
-            {"--candidates", offsetof(em_score_opts, candidates)},
-            {"--alpha", offsetof(em_score_opts, alpha)},
-            {"--p-max", offsetof(em_score_opts, p_max)},
-            {"--beta", offsetof(em_score_opts, beta)},
-            {"--gamma", offsetof(em_score_opts, gamma)},
-            {"--x", offsetof(em_score_opts, x)},
-            {"--f", offsetof(em_score_opts, f)},
-            {"--delta-f", offsetof(em_score_opts, delta_f)},
-            {"--neighbours", offsetof(em_score_opts, neighbours)},
-            {"--neighbors", offsetof(em_score_opts, neighbours)},
-            {"--range", offsetof(em_score_opts, range)},
-            {"--convention", offsetof(em_score_opts, convention)},
-            {"--column", offsetof(em_score_opts, column)},
+} opts[] = {{"--data", offsetof(em_scoring_opts, data)},
+            {"--candidates", offsetof(em_scoring_opts, candidates)},
+            {"--alpha", offsetof(em_scoring_opts, alpha)},
+            {"--p-max", offsetof(em_scoring_opts, p_max)},
+            {"--beta", offsetof(em_scoring_opts, beta)},
+            {"--gamma", offsetof(em_scoring_opts, gamma)},
+            {"--x", offsetof(em_scoring_opts, x)},
+            {"--f", offsetof(em_scoring_opts, f)},
+            {"--delta-f", offsetof(em_scoring_opts, delta_f)},
+            {"--neighbours", offsetof(em_scoring_opts, neighbours)},
+            {"--neighbors", offsetof(em_scoring_opts, neighbours)},
+            {"--range", offsetof(em_scoring_opts, range)},
+            {"--convention", offsetof(em_scoring_opts, convention)},
+            {"--column", offsetof(em_scoring_opts, column)},
             {NULL, 0}};
 
 /* Flags: --candidates-from-data, --aggregated. */
-static int flag(const char *a, em_score_opts *o, int *rc)
+static int flag(const char *a, em_scoring_opts *o, int *rc)
 {
     int *slot = !strcmp(a, "--candidates-from-data") ? &o->candidates_from_data
                 : !strcmp(a, "--aggregated")         ? &o->aggregated
@@ -141,7 +141,7 @@ static const char **group_slot(const char *a, size_t nl, group_opts *go)
 }
 
 /* argv[2..] into o and go: -1 to go on, else the exit status. */
-static int parse(int argc, char **argv, em_score_opts *o, group_opts *go)
+static int parse(int argc, char **argv, em_scoring_opts *o, group_opts *go)
 {
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -177,7 +177,7 @@ static int parse(int argc, char **argv, em_score_opts *o, group_opts *go)
 
 /* --group-by: one scenario file per group in --output-dir, their names on standard
    output. */
-static int score_groups(const em_score_opts *o, const group_opts *go)
+static int score_groups(const em_scoring_opts *o, const group_opts *go)
 {
     if (!go->group_by || !go->output_dir)
         return fail("%s needs %s (one scenario file per group)",
@@ -213,10 +213,10 @@ int cmd_score(int argc, char **argv)
         return show_help(stderr, EM_EXIT_USAGE);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
         return show_help(stdout, EM_EXIT_OK);
-    if (!em_score_known(argv[1]))
+    if (!em_scoring_known(argv[1]))
         return fail("unknown scoring function '%s' (count, frequency, maxnorm, median, quantile, "
                     "revenue, rr, laplace; see --help)%s", argv[1], "");
-    em_score_opts o = EM_SCORE_OPTS_INIT;
+    em_scoring_opts o = EM_SCORING_OPTS_INIT;
     group_opts go = {NULL, NULL};
     o.function = argv[1];
     int rc = parse(argc, argv, &o, &go);
@@ -224,17 +224,17 @@ int cmd_score(int argc, char **argv)
         return rc;
     if (go.group_by || go.output_dir)
         return score_groups(&o, &go);
-    em_score *r = NULL;
+    em_scoring *r = NULL;
     em_error err;
-    if (em_score_new(&o, &r, &err) != EM_OK) {
+    if (em_scoring_new(&o, &r, &err) != EM_OK) {
         fprintf(stderr, "expmech score: %s\n", err.msg);
         return err.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
     }
-    if (em_score_warning(r))
-        fprintf(stderr, "expmech score: warning: %s\n", em_score_warning(r));
-    rc = em_score_write(stdout, r, &err) == EM_OK ? EM_EXIT_OK : EM_EXIT_INTERNAL;
+    if (em_scoring_warning(r))
+        fprintf(stderr, "expmech score: warning: %s\n", em_scoring_warning(r));
+    rc = em_scoring_write(stdout, r, &err) == EM_OK ? EM_EXIT_OK : EM_EXIT_INTERNAL;
     if (rc != EM_EXIT_OK)
         fprintf(stderr, "expmech score: %s\n", err.status == EM_ERR_NOMEM ? err.msg : "write error");
-    em_score_free(r);
+    em_scoring_free(r);
     return rc;
 }

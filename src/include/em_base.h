@@ -29,11 +29,10 @@ typedef enum em_status {
     EM_ERR_OVERFLOW = 14      /* an exact integer result would not fit its type */
 } em_status;
 
-/* A static English message for every status; never NULL. */
-const char *em_strerror(int status);
-
-/* A value no computation decided within its precision limit (2^20 bits): beyond the
- * statuses above, which the proven core owns. */
+/* A value no computation decided within its precision limit (2^20 bits for most, 2^24
+ * for the finite oracle; no known input does this: an internal limit, reported rather than
+ * guessed).  Beyond the statuses above, which the proven core owns (its em_strerror, in
+ * core/em_params.h, gives every one of them a message). */
 #define EM_ERR_UNDECIDED 64
 
 /* The one error convention outside the core: a status and one line of English naming the

@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-#include "em_scn.h"
-#include "em_score.h"
+#include "em_mech.h"
+#include "em_scoring.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,14 +26,14 @@ typedef struct em_groups em_groups;
  * is count, frequency or maxnorm; o->aggregated is refused (an aggregate has no groups).
  * One candidate set serves every group: o->candidates, or with o->candidates_from_data
  * the distinct values of all the rows (em_groups_warning then says it is not private).
- * Each group's scenario is what em_score_new makes of that group's rows alone, with the
+ * Each group's scenario is what em_scoring_new makes of that group's rows alone, with the
  * sensitivity proven for them (frequency, n public: 1/n_g), its first comment line
  * "group: GROUP_BY = NAME (n_g of n rows)".  Groups are in order of first appearance in
  * the file (the order of the weights of em_groups_analyse).  Errors: EM_ERR_NULL,
- * EM_ERR_PARSE (what em_score_new refuses, with the same messages; a missing column or
+ * EM_ERR_PARSE (what em_scoring_new refuses, with the same messages; a missing column or
  * --group-by column; fewer than two groups: the message names the one), EM_ERR_NOMEM.
  * *out freed with em_groups_free. */
-EM_API int em_groups_new(const em_score_opts *o, const char *group_by, em_groups **out,
+EM_API int em_groups_new(const em_scoring_opts *o, const char *group_by, em_groups **out,
                          em_error *err);
 EM_API void em_groups_free(em_groups *g);
 
@@ -43,7 +43,7 @@ EM_API size_t em_groups_total_rows(const em_groups *g); /* n, all groups */
 EM_API const char *em_groups_name(const em_groups *g, size_t i);  /* NULL when i >= k */
 EM_API size_t em_groups_rows(const em_groups *g, size_t i);       /* n_i; 0 when i >= k */
 /* Group i's score (scenario and comment lines; owned by g); NULL when i >= k. */
-EM_API em_score *em_groups_score(const em_groups *g, size_t i);
+EM_API em_scoring *em_groups_scoring(const em_groups *g, size_t i);
 /* The warning of candidates_from_data, or NULL. */
 EM_API const char *em_groups_warning(const em_groups *g);
 
@@ -54,7 +54,7 @@ EM_API const char *em_groups_warning(const em_groups *g);
  * malloc'd (em_free).  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (i >= k), EM_ERR_NOMEM. */
 EM_API int em_groups_file_name(const em_groups *g, size_t i, char **out, em_error *err);
 
-/* Write every group's scenario (em_score_write) to DIR/<em_groups_file_name>, creating the
+/* Write every group's scenario (em_scoring_write) to DIR/<em_groups_file_name>, creating the
  * files: when one exists already (or cannot be created) nothing is written (the files
  * this call created are removed) and the message names it.  Errors: EM_ERR_NULL,
  * EM_ERR_DOMAIN (a file exists, cannot be created or written), EM_ERR_NOMEM. */

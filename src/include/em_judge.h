@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "em_scn.h"
+#include "em_mech.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,17 +25,11 @@ extern "C" {
                                      the CLI): never a pass */
 #define EM_VERDICT_UNDECIDED 3    /* audit: 320-bit intervals could not decide (exit 3) */
 
-/* A status beside em_base.h's: an exact comparison that would need more than the oracle's
- * precision limit (no known input); the CLI exits 3. */
-#ifndef EM_ERR_UNDECIDED
-#define EM_ERR_UNDECIDED 64
-#endif
-
 #define EM_JUDGE_NONE SIZE_MAX /* "no such index" in the results below */
 
 /* ------------------------------------------------------------------ check */
 
-/* What the draws of a finite scenario's samples file are (em_check_file, em_counts_load) */
+/* What the draws of a finite scenario's samples file are (em_draws_check_file, em_counts_load) */
 #define EM_SAMPLES_ARE_AUTO 0     /* a label, else digits as a 0-based index; a draw that is
                                      the label of one candidate and the index of another is
                                      refused as ambiguous */
@@ -125,22 +119,22 @@ typedef struct em_check_result {
  * EM_ERR_NULL, EM_ERR_EMPTY (n == 0), EM_ERR_DOMAIN (a sample >= size, alpha or
  * min_expected out of range, a continuous m, pf with too many candidates),
  * EM_ERR_UNDECIDED, EM_ERR_NOMEM.  o NULL: the defaults. */
-EM_API int em_check(em_mech *m, const size_t *samples, size_t n, const em_check_opts *o,
+EM_API int em_draws_check(em_mech *m, const size_t *samples, size_t n, const em_check_opts *o,
                     em_check_result **out, em_error *err);
 /* The same from counts[0..n) per candidate (n == em_scn_size). */
-EM_API int em_check_counts(em_mech *m, const uint64_t *counts, size_t n,
+EM_API int em_draws_check_counts(em_mech *m, const uint64_t *counts, size_t n,
                            const em_check_opts *o, em_check_result **out, em_error *err);
 /* samples: n draws (doubles) of a continuous mechanism m: 20 bins of equal exact
  * probability (and the piece breakpoints), the G-test over them, Kolmogorov-Smirnov against
- * the exact CDF, and the support (a draw outside R, or NaN, rejects).  Errors as em_check
+ * the exact CDF, and the support (a draw outside R, or NaN, rejects).  Errors as em_draws_check
  * (EM_ERR_DOMAIN for a finite m). */
-EM_API int em_check_cont(em_mech *m, const double *samples, size_t n, const em_check_opts *o,
+EM_API int em_draws_check_cont(em_mech *m, const double *samples, size_t n, const em_check_opts *o,
                          em_check_result **out, em_error *err);
 /* The draws from a samples file, as `expmech check --samples` reads them: finite, a label
  * or a 0-based index per line (samples_are: EM_SAMPLES_ARE_*); continuous, one number per line (nan and inf are draws to judge).
  * Errors: those of the check, EM_ERR_PARSE ("NAME:LINE: ..."; "NAME: cannot open: ...";
  * "NAME: no draws"), EM_ERR_NOMEM. */
-EM_API int em_check_file(em_mech *m, const char *path, int samples_are,
+EM_API int em_draws_check_file(em_mech *m, const char *path, int samples_are,
                          const em_check_opts *o, em_check_result **out, em_error *err);
 EM_API void em_check_result_free(em_check_result *r);
 
@@ -190,7 +184,7 @@ typedef struct em_compare_result {
 
 /* given[i]: a claimed probability of candidate i (n == em_scn_size; NaN and infinities are
  * values to judge).  Each is compared exactly (256 bits) with the exact probability (the
- * oracle to 40 digits; weighted or permute-and-flip as em_check): it fails when
+ * oracle to 40 digits; weighted or permute-and-flip as em_draws_check): it fails when
  * |given - exact| > max(rtol * exact, atol), or is NaN, infinite, negative or above 1.
  * Errors: EM_ERR_NULL, EM_ERR_DOMAIN (n, rtol or atol < 0 or NaN, a continuous m, pf with
  * too many candidates), EM_ERR_UNDECIDED, EM_ERR_NOMEM.  o NULL: the defaults. */
@@ -295,7 +289,7 @@ EM_API void em_audit_result_free(em_audit_result *r);
 EM_API int em_clopper_pearson(uint64_t k, uint64_t n, double confidence, double *lo,
                               double *hi, em_error *err);
 
-/* Per-candidate draw counts from a samples file (as em_check_file reads it; path of Y's
+/* Per-candidate draw counts from a samples file (as em_draws_check_file reads it; path of Y's
  * draws with Y's scenario).  counts: em_scn_size(s) entries; *total the draws. */
 EM_API int em_counts_load(const em_scn *s, const char *path, int samples_are,
                           uint64_t *counts, uint64_t *total, em_error *err);

@@ -1,14 +1,12 @@
-/* em_scn.h: scenarios and mechanisms, the two values every exact computation of libexpmech
- * takes (probabilities, sampling, check, compare, audit: em_law.h, em_judge.h).
+/* em_scn.h: scenarios, what every exact computation of libexpmech is over (a mechanism,
+ * em_mech.h, is a scenario with its parameters resolved).
  *
  * A scenario (em_scn) is what is being computed over: finite candidates with exact
  * utilities (and optionally a base measure), or a continuous output range cut into pieces
- * with linear utilities; with the sensitivity and monotonicity its author declared.  A
- * mechanism (em_mech) is a scenario with epsilon, the sensitivity and the variant resolved
- * by the one rule that keeps privacy as declared (README, "Defaults that must not weaken
- * privacy"), and the line that says where each came from.
+ * with linear utilities; with the sensitivity and monotonicity its author declared.
  *
- * Conventions of the whole high-level API (em_scn.h, em_law.h, em_judge.h, em_score.h):
+ * Conventions of the whole high-level API (em_scn.h, em_mech.h, em_law.h, em_judge.h,
+ * em_scoring.h, em_groups.h, em_sweep.h, em_num.h):
  *   - every function returns an em_status (EM_OK = 0) unless it is an accessor;
  *   - numbers that must be exact cross the API as text: a decimal ("0.1" is 1/10), a C99
  *     hex float ("0x1.8p3", the exact value of a double), a fraction ("4100/4140"), or
@@ -44,11 +42,6 @@ extern "C" {
 #endif
 
 /* em_error and EM_ERRLEN: em_base.h */
-
-/* Variants accepted by em_opts.variant: EM_STANDARD and EM_MONOTONE (em_base.h), and */
-#define EM_PF 2              /* permute-and-flip (McKenna & Sheldon 2020), finite only */
-#define EM_VARIANT_AUTO (-1) /* not chosen: standard (a '# monotone: yes' header never
-                                switches the default) */
 
 /* Frees a string or array the library returned (NULL is harmless). */
 EM_API void em_free(void *p);
@@ -105,43 +98,16 @@ EM_API long em_scn_find(const em_scn *s, const char *label);
  * (i >= size), EM_ERR_NOMEM. */
 EM_API int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err);
 
-/* ------------------------------------------------------------------ mechanisms */
-
-typedef struct em_opts {
-    const char *epsilon;      /* exact, > 0 (required) */
-    const char *sensitivity;  /* exact, > 0; NULL: the scenario's declared sensitivity,
-                                 else 1 */
-    int variant;              /* EM_VARIANT_AUTO, EM_STANDARD, EM_MONOTONE or EM_PF */
-    int force;                /* run a refused choice anyway (the provenance says FORCED) */
-    int digits;               /* significant digits of decimal results, 1..1000; 0: 17 */
-} em_opts;
-
-#define EM_OPTS_INIT {NULL, NULL, EM_VARIANT_AUTO, 0, 0}
-
-typedef struct em_mech em_mech;
-
-/* Resolve the parameters of scenario s.  Refused with EM_ERR_DOMAIN unless o->force: a
- * sensitivity below the declared one (the mechanism would be only (D'/D) eps-DP), and
- * the monotone variant on a scenario not declared monotone (not eps-DP for a score that is
- * not monotone).  Other errors: EM_ERR_NULL, EM_ERR_PARSE (epsilon or sensitivity not an
- * exact number), EM_ERR_EPSILON / EM_ERR_SENSITIVITY (not > 0), EM_ERR_VARIANT (unknown,
- * or permute-and-flip on a continuous or weighted scenario), EM_ERR_DOMAIN (digits),
- * EM_ERR_ALL_EXCLUDED, EM_ERR_NOMEM.  s must outlive the mechanism; the library may fill
- * caches inside s (it is not thread-safe to share s between mechanisms in use at once). */
-EM_API int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err);
-
-EM_API void em_mech_free(em_mech *m);
-
-/* Accessors (m not NULL). */
-EM_API em_scn *em_mech_scn(const em_mech *m);
-EM_API int em_mech_variant(const em_mech *m);        /* EM_STANDARD, EM_MONOTONE or EM_PF */
-EM_API int em_mech_digits(const em_mech *m);
-EM_API const char *em_mech_epsilon(const em_mech *m);     /* exact text */
-EM_API const char *em_mech_sensitivity(const em_mech *m); /* exact text */
-EM_API int em_mech_forced(const em_mech *m);         /* a refusal was overridden */
-/* One line (no newline) naming the variant and sensitivity and where each came from,
- * e.g. "variant standard (default), sensitivity 1 (header of counts.csv)". */
-EM_API const char *em_mech_provenance(const em_mech *m);
+/* Write s in the scenario file format (expmech(1) FILES) to f: the comment lines ("# "
+ * before each), then the headers ('# output: continuous', '# sensitivity: D',
+ * '# monotone: yes|no', '# measure: yes' as declared), then one line per candidate
+ * `label,utility[,measure]` or per piece `lo,hi,a,b`.  Numbers are exact: short decimals
+ * where they exist, else num/den; labels are CSV-quoted where needed, so em_scn_parse reads
+ * the text back to the same scenario.  comments may be NULL when n_comments is 0.
+ * Errors: EM_ERR_NULL, EM_ERR_PARSE (a comment holds a line break), EM_ERR_NOMEM, and
+ * EM_ERR_DOMAIN when writing to f fails. */
+EM_API int em_scn_write(FILE *f, const em_scn *s, const char *const *comments,
+                        size_t n_comments, em_error *err);
 
 #ifdef __cplusplus
 }

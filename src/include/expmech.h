@@ -41,11 +41,13 @@ extern "C" {
  * and src/judge over the core; tested, not proven (the boundary: README, "What is proven"). */
 
 #include "em_scn.h"
+#include "em_mech.h"
 #include "em_law.h"
 #include "em_judge.h"
-#include "em_score.h"
+#include "em_scoring.h"
 #include "em_groups.h"
-#include "em_report.h"
+#include "em_sweep.h"
+#include "em_num.h"
 
 /* ---------------------------------------------------------------- version */
 /* The library's version (the command line prints it for --version).  MAJOR.MINOR.PATCH;

@@ -1,4 +1,4 @@
-/* em_data.h: the raw data of `expmech score` (em_score.h) as text lines, one value per line,
+/* em_data.h: the raw data of `expmech score` (em_scoring.h) as text lines, one value per line,
  * one column of a CSV file with a header line, or an aggregate `value,count` per line; and
  * the candidate lists (a:b[:step] or a file).  Library-internal; never installed.
  *
@@ -32,7 +32,7 @@ int em_data_nomem(em_error *err);
 int em_rows_read(em_rows *l, const char *path, const char *what, em_error *err);
 void em_rows_free(em_rows *l);
 
-/* The --data of em_score_opts: every line, one CSV column, or the aggregate's values with
+/* The --data of em_scoring_opts: every line, one CSV column, or the aggregate's values with
  * their counts (duplicate values and counts that are not integers in [0, 2^64) refused,
  * lines with count 0 dropped, rows = the total, which must fit a size_t). */
 int em_data_read(em_rows *d, const char *path, const char *column, int aggregated,

@@ -1,5 +1,6 @@
 /* em_cont_prob.c: probabilities, CDF, density and their logarithms, correctly rounded
  * (em_round over the levels' bounds and exact comparisons of exponential polynomials). */
+#include "core/em_params.h"
 #include "oracle/em_cont_priv.h"
 
 #include <float.h>

@@ -2,6 +2,7 @@
  * both ends of their intervals to K-digit decimals in integer arithmetic (em_dec10.h) and
  * to doubles, a level up when they differ, the exact comparison of em_cont past
  * EXACT_LEVEL. */
+#include "core/em_params.h"
 #include "oracle/em_oracle_priv.h"
 
 #include <limits.h>

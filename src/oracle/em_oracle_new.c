@@ -1,5 +1,6 @@
 /* em_oracle_new.c: the finite oracle's construction (em_oracle.h): exponents and
  * classes, the exponent tables of a common denominator, the accessors. */
+#include "core/em_params.h"
 #include "oracle/em_oracle_priv.h"
 
 #include <limits.h>

@@ -1,5 +1,6 @@
 /* em_pf.c: permute-and-flip, exact sampler and exact pmf (see em_pf.h,
  * spec/PermuteAndFlip.md). */
+#include "core/em_params.h"
 #include "oracle/em_pf.h"
 
 #include <limits.h>

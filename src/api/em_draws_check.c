@@ -1,9 +1,10 @@
-/* em_check.c: em_check and friends (em_judge.h): draws of another implementation against
+/* em_draws_check.c: em_draws_check and friends (em_judge.h): draws of another implementation against
  * the exact law of a mechanism, the statistics of judge/em_gof.h and judge/em_gof_cont.h
  * returned as data. */
 #include "em_judge.h"
 #include "api/em_judge_priv.h"
 #include "base/em_error.h"
+#include "core/em_params.h"
 #include "io/em_draws.h"
 #include "io/em_samples.h"
 #include "judge/em_gof_cont.h"
@@ -45,10 +46,10 @@ static int begin(em_mech *m, const void *data, size_t n, int continuous, const e
 {
     static const em_check_opts defaults = EM_CHECK_OPTS_INIT;
     if (!out)
-        return em_err(err, EM_ERR_NULL, "em_check: out is NULL");
+        return em_err(err, EM_ERR_NULL, "em_draws_check: out is NULL");
     *out = NULL;
     if (!m || (!data && n))
-        return em_err(err, EM_ERR_NULL, "em_check: mechanism or samples NULL");
+        return em_err(err, EM_ERR_NULL, "em_draws_check: mechanism or samples NULL");
     if (!*o)
         *o = &defaults;
     int st = opts_ok(*o, err);
@@ -57,7 +58,7 @@ static int begin(em_mech *m, const void *data, size_t n, int continuous, const e
     if (m->scn->continuous != continuous)
         return em_err(err, EM_ERR_DOMAIN, "%s: a %s scenario is checked with %s",
                       m->scn->name, continuous ? "finite" : "continuous",
-                      continuous ? "em_check" : "em_check_cont");
+                      continuous ? "em_draws_check" : "em_draws_check_cont");
     if (n == 0)
         return em_err(err, EM_ERR_EMPTY, "no draws to test");
     *r = calloc(1, sizeof **r);
@@ -153,7 +154,7 @@ static int finite_rows(em_check_result *r, const double *p, const uint64_t *coun
     return EM_OK;
 }
 
-int em_check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_check_opts *o,
+int em_draws_check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_check_opts *o,
                     em_check_result **out, em_error *err)
 {
     em_check_result *r = NULL;
@@ -192,19 +193,19 @@ int em_check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_check
     return EM_HAND_OUT(st, r, em_check_result_free, out, err);
 }
 
-int em_check(em_mech *m, const size_t *samples, size_t n, const em_check_opts *o,
+int em_draws_check(em_mech *m, const size_t *samples, size_t n, const em_check_opts *o,
              em_check_result **out, em_error *err)
 {
     if (!out)
-        return em_err(err, EM_ERR_NULL, "em_check: out is NULL");
+        return em_err(err, EM_ERR_NULL, "em_draws_check: out is NULL");
     *out = NULL;
     if (!m || (!samples && n))
-        return em_err(err, EM_ERR_NULL, "em_check: mechanism or samples NULL");
+        return em_err(err, EM_ERR_NULL, "em_draws_check: mechanism or samples NULL");
     if (n == 0)
         return em_err(err, EM_ERR_EMPTY, "no draws to test");
     if (m->scn->continuous)
         return em_err(err, EM_ERR_DOMAIN, "%s: a continuous scenario is checked with "
-                      "em_check_cont", m->scn->name);
+                      "em_draws_check_cont", m->scn->name);
     size_t size = m->scn->n;
     uint64_t *counts = calloc(size, sizeof *counts);
     if (!counts)
@@ -217,7 +218,7 @@ int em_check(em_mech *m, const size_t *samples, size_t n, const em_check_opts *o
         }
         counts[samples[k]]++;
     }
-    int st = em_check_counts(m, counts, size, o, out, err);
+    int st = em_draws_check_counts(m, counts, size, o, out, err);
     free(counts);
     return st;
 }
@@ -288,7 +289,7 @@ static int check_cont(em_mech *m, const double *x, const unsigned long *line, si
     return EM_HAND_OUT(st, r, em_check_result_free, out, err);
 }
 
-int em_check_cont(em_mech *m, const double *samples, size_t n, const em_check_opts *o,
+int em_draws_check_cont(em_mech *m, const double *samples, size_t n, const em_check_opts *o,
                   em_check_result **out, em_error *err)
 {
     return check_cont(m, samples, NULL, n, o, out, err);
@@ -345,14 +346,14 @@ static int check_file_cont(em_mech *m, const char *path, const em_check_opts *o,
     return st;
 }
 
-int em_check_file(em_mech *m, const char *path, int samples_are, const em_check_opts *o,
+int em_draws_check_file(em_mech *m, const char *path, int samples_are, const em_check_opts *o,
                   em_check_result **out, em_error *err)
 {
     if (!out)
-        return em_err(err, EM_ERR_NULL, "em_check_file: out is NULL");
+        return em_err(err, EM_ERR_NULL, "em_draws_check_file: out is NULL");
     *out = NULL;
     if (!m)
-        return em_err(err, EM_ERR_NULL, "em_check_file: mechanism NULL");
+        return em_err(err, EM_ERR_NULL, "em_draws_check_file: mechanism NULL");
     if (m->scn->continuous)
         return check_file_cont(m, path, o, out, err);
     size_t n = m->scn->n;
@@ -361,7 +362,7 @@ int em_check_file(em_mech *m, const char *path, int samples_are, const em_check_
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     int st = em_counts_load(m->scn, path, samples_are, counts, &total, err);
     if (st == EM_OK)
-        st = em_check_counts(m, counts, n, o, out, err);
+        st = em_draws_check_counts(m, counts, n, o, out, err);
     free(counts);
     return st;
 }

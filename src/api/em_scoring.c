@@ -1,4 +1,4 @@
-/* em_score_new.c: scenarios from data by the proven scoring functions (em_score.h):
+/* em_scoring.c: scenarios from data by the proven scoring functions (em_scoring.h):
  * the options checked, the function run, its scenario text parsed into an em_scn.  The
  * numbers and the proofs behind them: spec/README.md, "Scoring functions". */
 #include <stdint.h>
@@ -10,7 +10,7 @@
 #include <gmp.h>
 
 #include "em_base.h"
-#include "em_score.h"
+#include "em_scoring.h"
 #include "api/em_scn_priv.h"
 #include "api/em_score_priv.h"
 #include "base/em_error.h"
@@ -42,12 +42,12 @@ static int function_of(const char *name)
     return -1;
 }
 
-int em_score_known(const char *function) { return function_of(function) >= 0; }
+int em_scoring_known(const char *function) { return function_of(function) >= 0; }
 
 /* ------------------------------------------------------------ options */
 
 /* Which options each function reads, and the combinations that make sense. */
-static int check_opts(const em_score_opts *o, int fn, int *neigh, em_error *err)
+static int check_opts(const em_scoring_opts *o, int fn, int *neigh, em_error *err)
 {
     const char *fname = o->function;
     struct { const char *v, *name; unsigned fns; } used[] = {
@@ -108,7 +108,7 @@ static int check_opts(const em_score_opts *o, int fn, int *neigh, em_error *err)
     return EM_OK;
 }
 
-static int run(int fn, const em_score_opts *o, int neigh, FILE *out, char **warning,
+static int run(int fn, const em_scoring_opts *o, int neigh, FILE *out, char **warning,
                em_error *err)
 {
     const char *fname = o->function;
@@ -134,14 +134,14 @@ static int run(int fn, const em_score_opts *o, int neigh, FILE *out, char **warn
 
 /* ------------------------------------------------------------ result */
 
-struct em_score {
+struct em_scoring {
     em_scn *scn;
     char **comment;
     size_t n_comments;
     char *warning;
 };
 
-void em_score_free(em_score *r)
+void em_scoring_free(em_scoring *r)
 {
     if (!r)
         return;
@@ -153,16 +153,16 @@ void em_score_free(em_score *r)
     free(r);
 }
 
-em_scn *em_score_scn(const em_score *r) { return r->scn; }
+em_scn *em_scoring_scn(const em_scoring *r) { return r->scn; }
 
-size_t em_score_comments(const em_score *r) { return r->n_comments; }
+size_t em_scoring_comments(const em_scoring *r) { return r->n_comments; }
 
-const char *em_score_comment(const em_score *r, size_t i)
+const char *em_scoring_comment(const em_scoring *r, size_t i)
 {
     return i < r->n_comments ? r->comment[i] : NULL;
 }
 
-const char *em_score_warning(const em_score *r) { return r->warning; }
+const char *em_scoring_warning(const em_scoring *r) { return r->warning; }
 
 static int is_header(const char *line)
 {
@@ -174,7 +174,7 @@ static int is_header(const char *line)
 }
 
 /* The scenario and the comment lines of the text the scorer wrote. */
-static int take_text(em_score *r, char *text, size_t len, em_error *err)
+static int take_text(em_scoring *r, char *text, size_t len, em_error *err)
 {
     r->scn = calloc(1, sizeof *r->scn);
     if (!r->scn)
@@ -209,10 +209,10 @@ static int take_text(em_score *r, char *text, size_t len, em_error *err)
 
 /* The score of o written by run (d NULL) or, over rows already read, by em_scoring_write_categorical,
    and read back. */
-static int make_score(int fn, const em_score_opts *o, int neigh, const em_rows *d,
-                      const em_cands *c, const char *note, em_score **out, em_error *err)
+static int make_score(int fn, const em_scoring_opts *o, int neigh, const em_rows *d,
+                      const em_cands *c, const char *note, em_scoring **out, em_error *err)
 {
-    em_score *r = calloc(1, sizeof *r);
+    em_scoring *r = calloc(1, sizeof *r);
     char *text = NULL;
     size_t len = 0;
     FILE *mem = r ? open_memstream(&text, &len) : NULL;
@@ -227,16 +227,16 @@ static int make_score(int fn, const em_score_opts *o, int neigh, const em_rows *
     if (st == EM_OK)
         st = take_text(r, text, len, err);
     free(text);
-    return EM_HAND_OUT(st, r, em_score_free, out, err);
+    return EM_HAND_OUT(st, r, em_scoring_free, out, err);
 }
 
-int em_score_new(const em_score_opts *o, em_score **out, em_error *err)
+int em_scoring_new(const em_scoring_opts *o, em_scoring **out, em_error *err)
 {
     if (!out)
-        return em_err(err, EM_ERR_NULL, "em_score_new: out is NULL");
+        return em_err(err, EM_ERR_NULL, "em_scoring_new: out is NULL");
     *out = NULL;
     if (!o)
-        return em_err(err, EM_ERR_NULL, "em_score_new: o is NULL");
+        return em_err(err, EM_ERR_NULL, "em_scoring_new: o is NULL");
     int fn = function_of(o->function), neigh;
     if (fn < 0)
         return em_data_fail(err, "unknown scoring function '%s' (count, frequency, maxnorm, "
@@ -246,7 +246,7 @@ int em_score_new(const em_score_opts *o, em_score **out, em_error *err)
     return st != EM_OK ? st : make_score(fn, o, neigh, NULL, NULL, NULL, out, err);
 }
 
-int em_score_cands(const em_score_opts *o, const em_rows *d, em_cands *c, char **warning,
+int em_score_cands(const em_scoring_opts *o, const em_rows *d, em_cands *c, char **warning,
                    em_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -258,17 +258,17 @@ int em_score_cands(const em_score_opts *o, const em_rows *d, em_cands *c, char *
     return st != EM_OK ? st : em_scoring_load_cands(o, d, c, warning, err);
 }
 
-int em_score_rows(const em_score_opts *o, const em_rows *d, const em_cands *c,
-                  const char *note, em_score **out, em_error *err)
+int em_score_rows(const em_scoring_opts *o, const em_rows *d, const em_cands *c,
+                  const char *note, em_scoring **out, em_error *err)
 {
     int fn = function_of(o->function), neigh;
     int st = check_opts(o, fn, &neigh, err);
     return st != EM_OK ? st : make_score(fn, o, neigh, d, c, note, out, err);
 }
 
-int em_score_write(FILE *f, const em_score *r, em_error *err)
+int em_scoring_write(FILE *f, const em_scoring *r, em_error *err)
 {
     if (!r)
-        return em_err(err, EM_ERR_NULL, "em_score_write: r is NULL");
+        return em_err(err, EM_ERR_NULL, "em_scoring_write: r is NULL");
     return em_scn_write(f, r->scn, (const char *const *)r->comment, r->n_comments, err);
 }

@@ -1,4 +1,4 @@
-/* em_report.c: the epsilon sweep of the reports (em_report.h).  Every point is exact (GMP
+/* em_sweep.c: the epsilon sweep of the reports (em_sweep.h).  Every point is exact (GMP
  * rationals) or, for the inner points of a log-spaced sweep, correctly rounded at 17
  * significant digits by em_round (num/em_round.h) over directed-rounding MPFR bounds; a
  * point that is itself rational (then possibly a tie) is rounded with exact comparisons. */
@@ -12,9 +12,10 @@
 #include "api/em_scn_priv.h"
 #include "base/em_error.h"
 #include "base/em_mem.h"
+#include "core/em_params.h"
 #include "num/em_rational.h"
 #include "num/em_round.h"
-#include "em_report.h"
+#include "em_sweep.h"
 
 #define SWEEP_DIGITS 17        /* significant digits of a log-spaced inner point */
 #define LINEAR_DIGITS 40       /* an exact decimal up to this many digits, else num/den */
