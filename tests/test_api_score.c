@@ -167,16 +167,16 @@ START_TEST(bad_entries)
     ck_assert_int_eq(em_scoring_known("max-normalised"), 1);
     ck_assert_int_eq(em_scoring_known("mode"), 0);
     struct { const char *fn, *data, *cands, *alpha; int agg; const char *part; } bad[] = {
-        {"count", NULL, "0:3", NULL, 0, "--data FILE is required"},
+        {"count", NULL, "0:3", NULL, 0, "o->data FILE is required"},
         {"count", "/nonexistent/x", "0:3", NULL, 0, "cannot open /nonexistent/x"},
-        {"quantile", "@", "0:3", NULL, 0, "--alpha is required"},
+        {"quantile", "@", "0:3", NULL, 0, "o->alpha is required"},
         {"quantile", "@", "0:3", "nan", 0, "not an exact number"},
         {"quantile", "@", "0:3", "1", 0, "strictly between 0 and 1"},
         {"count", "@", "3:0", NULL, 0, "the range is empty"},
         {"count", "@", "0:3:0", NULL, 0, "the step must be > 0"},
-        {"median", "@", "0:3", NULL, 1, "one.txt:1: 1 field: --aggregated reads lines"},
-        {"rr", "@", NULL, NULL, 1, "option --aggregated does not apply to 'rr'"},
-        {"laplace", NULL, "0:3", NULL, 1, "--aggregated needs --data"},
+        {"median", "@", "0:3", NULL, 1, "one.txt:1: 1 field: o->aggregated reads lines"},
+        {"rr", "@", NULL, NULL, 1, "option o->aggregated does not apply to 'rr'"},
+        {"laplace", NULL, "0:3", NULL, 1, "o->aggregated needs o->data"},
     };
     char data[256];
     strcpy(data, file("one.txt", "1\n"));
@@ -190,6 +190,8 @@ START_TEST(bad_entries)
         ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_ERR_PARSE);
         ck_assert_ptr_null(r);
         ck_assert_msg(strstr(err.msg, bad[i].part) != NULL, "%zu: %s", i, err.msg);
+        /* the library names its fields, never the command line's options */
+        ck_assert_msg(strstr(err.msg, "--") == NULL, "%zu: %s", i, err.msg);
     }
     /* NULL err is fine */
     ck_assert_int_eq(em_scoring_new(&o, &r, NULL), EM_ERR_PARSE);

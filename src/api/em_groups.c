@@ -130,7 +130,7 @@ static int groups_build(em_groups *g, const em_scoring_opts *o, const char *grou
         st = keys && of ? distinct(group, d.n, keys, of, &g->k, err) : em_data_nomem(err);
     }
     if (st == EM_OK && g->k < 2)
-        st = em_data_fail(err, "--group-by %s: one group ('%s'): nothing to compare", group_by,
+        st = em_data_fail(err, "group_by %s: one group ('%s'): nothing to compare", group_by,
                           keys[0]);
     if (st == EM_OK) {
         g->total = d.n;
@@ -164,10 +164,10 @@ int em_groups_new(const em_scoring_opts *o, const char *group_by, em_groups **ou
     if (!o || !group_by)
         return em_err(err, EM_ERR_NULL, "em_groups_new: %s is NULL", o ? "group_by" : "o");
     if (o->aggregated)
-        return em_data_fail(err, "--group-by %s: an aggregate ('value,count' lines) has no "
-                                 "groups: no --aggregated", group_by);
+        return em_data_fail(err, "group_by %s: an aggregate ('value,count' lines) has no "
+                                 "groups: no o->aggregated", group_by);
     if (!o->data || !o->column)
-        return em_data_fail(err, "--group-by %s needs --data FILE and --column NAME (a CSV file "
+        return em_data_fail(err, "group_by %s needs o->data FILE and o->column NAME (a CSV file "
                                  "with a header line)", group_by);
     em_groups *g = calloc(1, sizeof *g);
     int st = g ? groups_build(g, o, group_by, err) : em_data_nomem(err);
@@ -229,7 +229,7 @@ int em_groups_write(const em_groups *g, const char *dir, em_error *err)
             break;
         int fd = open(path[i], O_WRONLY | O_CREAT | O_EXCL, 0666);
         if (fd < 0 || !(f[i] = fdopen(fd, "w"))) {
-            st = em_err(err, EM_ERR_DOMAIN, "--output-dir: cannot create %s: %s%s", path[i],
+            st = em_err(err, EM_ERR_DOMAIN, "dir: cannot create %s: %s%s", path[i],
                         strerror(errno), errno == EEXIST ? " (remove it first: files are never "
                                                            "overwritten)" : "");
             if (fd >= 0)
@@ -242,7 +242,7 @@ int em_groups_write(const em_groups *g, const char *dir, em_error *err)
         st = em_scoring_write(f[i], g->score[i], err);
     for (size_t i = 0; f && path && i < g->k; i++) {
         if (f[i] && fclose(f[i]) != 0 && st == EM_OK)
-            st = em_err(err, EM_ERR_DOMAIN, "--output-dir: cannot write %s: %s", path[i],
+            st = em_err(err, EM_ERR_DOMAIN, "dir: cannot write %s: %s", path[i],
                         strerror(errno));
         if (st != EM_OK && path[i])
             unlink(path[i]);
@@ -299,14 +299,14 @@ static int split_weights(const em_groups *g, const char *split, mpq_t *w, em_err
         const char *msg = NULL;
         int kind;
         if (j >= g->k)
-            st = em_err(err, EM_ERR_DOMAIN, "--split %s: more than %zu weights (one per group)",
+            st = em_err(err, EM_ERR_DOMAIN, "o->split %s: more than %zu weights (one per group)",
                         split, g->k);
         else if (em_q_parse(p, len, 0, w[j], &kind, &msg) != EM_OK)
-            st = em_err(err, EM_ERR_PARSE, "--split %s: weight '%.*s' is not an exact number "
+            st = em_err(err, EM_ERR_PARSE, "o->split %s: weight '%.*s' is not an exact number "
                         "(%s); expected proportional, equal, full or weights w1,w2,...", split,
                         (int)len, p, msg ? msg : "malformed");
         else if (mpq_sgn(w[j]) <= 0)
-            st = em_err(err, EM_ERR_EPSILON, "--split %s: weight '%.*s' must be > 0", split,
+            st = em_err(err, EM_ERR_EPSILON, "o->split %s: weight '%.*s' must be > 0", split,
                         (int)len, p);
         else
             mpq_add(sum, sum, w[j]);
@@ -315,10 +315,10 @@ static int split_weights(const em_groups *g, const char *split, mpq_t *w, em_err
         p = e + 1;
     }
     if (st == EM_OK && j + 1 != g->k)
-        st = em_err(err, EM_ERR_DOMAIN, "--split %s: %zu weight%s for %zu groups", split, j + 1,
+        st = em_err(err, EM_ERR_DOMAIN, "o->split %s: %zu weight%s for %zu groups", split, j + 1,
                     j ? "s" : "", g->k);
     if (st == EM_OK && mpq_cmp_ui(sum, 1, 1) > 0)
-        st = em_err(err, EM_ERR_DOMAIN, "--split %s: the weights add up to more than 1: the "
+        st = em_err(err, EM_ERR_DOMAIN, "o->split %s: the weights add up to more than 1: the "
                     "groups would spend more than epsilon", split);
     mpq_clear(sum);
     return st;

@@ -21,18 +21,18 @@ typedef enum em_src { EM_SRC_DEFAULT = 0, EM_SRC_OPTION = 1, EM_SRC_HEADER = 2 }
 
 typedef enum em_params_refusal {
     EM_PARAMS_OK = 0,
-    EM_PARAMS_DELTA_BELOW_HEADER = 1, /* --sensitivity < '# sensitivity:' */
-    EM_PARAMS_MONOTONE_UNDECLARED = 2 /* --variant monotone without '# monotone: yes' */
+    EM_PARAMS_DELTA_BELOW_HEADER = 1, /* em_opts.sensitivity < '# sensitivity:' */
+    EM_PARAMS_MONOTONE_UNDECLARED = 2 /* em_opts.variant monotone without '# monotone: yes' */
 } em_params_refusal;
 
 typedef struct em_params_in {
-    int opt_delta_given;  mpq_srcptr opt_delta;    /* --sensitivity */
+    int opt_delta_given;  mpq_srcptr opt_delta;    /* em_opts.sensitivity */
     int hdr_delta_given;  mpq_srcptr hdr_delta;    /* '# sensitivity:' */
-    int opt_variant_given; int opt_variant;          /* --variant (any int; monotone checked) */
+    int opt_variant_given; int opt_variant;          /* em_opts.variant (any int; monotone checked) */
     int hdr_monotone;                                /* '# monotone: yes' */
     int monotone_value;                              /* the value that means monotone */
     int standard_value;                              /* the default variant's value */
-    int force;                                       /* --force */
+    int force;                                       /* em_opts.force */
 } em_params_in;
 
 typedef struct em_params_out {

@@ -48,9 +48,9 @@ static int cands_from_data(em_cands *c, const em_rows *d, char **warning, em_err
             rc = em_data_nomem(err);
     free(keys);
     if (rc == EM_OK &&
-        asprintf(warning, "--candidates-from-data: the %zu candidates are the distinct data "
+        asprintf(warning, "o->candidates_from_data: the %zu candidates are the distinct data "
                           "values, which reveals which values occur: the output is not "
-                          "differentially private (pass --candidates with a set fixed in "
+                          "differentially private (pass o->candidates with a set fixed in "
                           "advance)", k) < 0) {
         *warning = NULL;
         rc = em_data_nomem(err);
@@ -79,12 +79,12 @@ static int count_scores(int fn, const em_rows *d, const int *codes, size_t m, ui
     return EM_OK;
 }
 
-/* The candidates of o: --candidates, or the distinct values of d. */
+/* The candidates of o: o->candidates, or the distinct values of d. */
 int em_scoring_load_cands(const em_scoring_opts *o, const em_rows *d, em_cands *c, char **warning,
                           em_error *err)
 {
     if (d->n == 0)
-        return em_data_fail(err, "--data %s: no data rows", d->name);
+        return em_data_fail(err, "o->data %s: no data rows", d->name);
     int rc = o->candidates ? em_cands_load(c, o->candidates, 0, err)
                            : cands_from_data(c, d, warning, err);
     if (rc == EM_OK && c->n > (size_t)INT32_MAX)
@@ -104,7 +104,7 @@ int em_scoring_write_categorical(int fn, const char *fname, int neigh, const em_
     int rc = em_strmap_init(&map, c->label, c->n, &dup, err);
     if (rc != EM_OK) {
         if (rc == EM_ERR_PARSE)
-            em_data_fail(err, "--candidates: duplicate candidate '%s'", c->label[dup]);
+            em_data_fail(err, "o->candidates: duplicate candidate '%s'", c->label[dup]);
         goto done;
     }
     codes = malloc((d->n ? d->n : 1) * sizeof *codes);

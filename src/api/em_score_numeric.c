@@ -55,7 +55,7 @@ int em_scoring_read_rows(const em_scoring_opts *o, em_rows *d, const char *rows,
 {
     int rc = em_data_read(d, o->data, o->column, o->aggregated, err);
     if (rc == EM_OK && d->n == 0)
-        rc = em_data_fail(err, "--data %s: no %s", d->name, rows);
+        rc = em_data_fail(err, "o->data %s: no %s", d->name, rows);
     return rc;
 }
 
@@ -121,7 +121,7 @@ int em_scoring_expand_rows(const em_rows *d, int64_t **xi, em_error *err)
     if (!d->count)
         return EM_OK;
     if (d->rows > EM_EXPAND_MAX)
-        return em_data_fail(err, "--data %s: %zu rows: the rank, revenue and quantile scores read "
+        return em_data_fail(err, "o->data %s: %zu rows: the rank, revenue and quantile scores read "
                                  "at most 2^32 rows (count, frequency and maxnorm any number)",
                             d->name, d->rows);
     int64_t *r = malloc((d->rows ? d->rows : 1) * sizeof *r);
@@ -154,19 +154,19 @@ const char *em_scoring_median_lemma(int neigh)
                                   : "proofs/lemmas/ScoreRank_lemmas.h: Median_Subst";
 }
 
-/* --alpha of the quantile score: required, exact, 0 < alpha < 1, a denominator that fits
+/* o->alpha of the quantile score: required, exact, 0 < alpha < 1, a denominator that fits
    the core's integers.  EM_OK or an error. */
 int em_scoring_quantile_alpha(const em_scoring_opts *o, mpq_t alpha, em_error *err)
 {
     int rc;
     if (!o->alpha)
-        return em_data_fail(err, "quantile: --alpha is required (0 < alpha < 1)");
-    if ((rc = em_scoring_parse_q(err, o->alpha, alpha, "--alpha")) != EM_OK)
+        return em_data_fail(err, "quantile: o->alpha is required (0 < alpha < 1)");
+    if ((rc = em_scoring_parse_q(err, o->alpha, alpha, "o->alpha")) != EM_OK)
         return rc;
     if (mpq_sgn(alpha) <= 0 || mpq_cmp_ui(alpha, 1, 1) >= 0)
-        return em_data_fail(err, "--alpha %s: alpha must lie strictly between 0 and 1", o->alpha);
+        return em_data_fail(err, "o->alpha %s: alpha must lie strictly between 0 and 1", o->alpha);
     if (!mpz_fits_slong_p(mpq_denref(alpha)))
-        return em_data_fail(err, "--alpha %s: denominator too large", o->alpha);
+        return em_data_fail(err, "o->alpha %s: denominator too large", o->alpha);
     return EM_OK;
 }
 
@@ -186,7 +186,7 @@ int em_scoring_run_rank(int fn, const char *fname, const em_scoring_opts *o, int
     if ((rc = em_scoring_read_rows(o, &d, "data rows", err)) != EM_OK)
         goto out_d;
     if (!o->candidates) {
-        rc = em_data_fail(err, "%s: --candidates is required (a:b[:step] or a file)", fname);
+        rc = em_data_fail(err, "%s: o->candidates is required (a:b[:step] or a file)", fname);
         goto out_d;
     }
     if ((rc = em_scoring_read_numbers(&d, &x, err)) != EM_OK)
@@ -294,7 +294,7 @@ int em_scoring_run_revenue(const char *fname, const em_scoring_opts *o, int neig
     if (rc != EM_OK)
         goto out;
     if (!o->candidates) {
-        rc = em_data_fail(err, "revenue: --candidates is required (prices a:b[:step], e.g. 0:3.499:0.001)");
+        rc = em_data_fail(err, "revenue: o->candidates is required (prices a:b[:step], e.g. 0:3.499:0.001)");
         goto out;
     }
     if ((rc = em_scoring_read_numbers(&d, &x, err)) != EM_OK)
@@ -302,7 +302,7 @@ int em_scoring_run_revenue(const char *fname, const em_scoring_opts *o, int neig
     if ((rc = em_cands_load(&c, o->candidates, 1, err)) != EM_OK)
         goto done;
     if (o->p_max) {
-        if ((rc = em_scoring_parse_q(err, o->p_max, pmax, "--p-max")) != EM_OK)
+        if ((rc = em_scoring_parse_q(err, o->p_max, pmax, "o->p_max")) != EM_OK)
             goto done;
     } else {
         mpq_set(pmax, c.q[0]);
@@ -391,15 +391,15 @@ int em_scoring_laplace_fail(int st, const char *fname, em_error *err)
     return em_data_fail(err, "%s: %s", fname, em_strerror(st));
 }
 
-/* The Laplace score's query value f (--f, or the number of rows of --data) and its
-   sensitivity Δf (--delta-f, default 1), shared by the grid and the range forms.
+/* The Laplace score's query value f (o->f, or the number of rows of o->data) and its
+   sensitivity Δf (o->delta_f, default 1), shared by the grid and the range forms.
    EM_OK or an error. */
 int em_scoring_laplace_query(const em_scoring_opts *o, em_rows *d, mpq_t f, mpq_t df, size_t *rows,
                              em_error *err)
 {
     int rc;
     if (o->f) {
-        if ((rc = em_scoring_parse_q(err, o->f, f, "--f")) != EM_OK)
+        if ((rc = em_scoring_parse_q(err, o->f, f, "o->f")) != EM_OK)
             return rc;
     } else if (o->data) {
         if ((rc = em_data_read(d, o->data, o->column, o->aggregated, err)) != EM_OK)
@@ -407,13 +407,13 @@ int em_scoring_laplace_query(const em_scoring_opts *o, em_rows *d, mpq_t f, mpq_
         *rows = d->rows;
         mpq_set_ui(f, (unsigned long)d->rows, 1); /* f(x) = the number of rows */
     } else {
-        return em_data_fail(err, "laplace: give --f F (the query value) or --data FILE (f = number of rows)");
+        return em_data_fail(err, "laplace: give o->f F (the query value) or o->data FILE (f = number of rows)");
     }
     mpq_set_ui(df, 1, 1);
-    if (o->delta_f && (rc = em_scoring_parse_q(err, o->delta_f, df, "--delta-f")) != EM_OK)
+    if (o->delta_f && (rc = em_scoring_parse_q(err, o->delta_f, df, "o->delta_f")) != EM_OK)
         return rc;
     if (mpq_sgn(df) <= 0)
-        return em_data_fail(err, "--delta-f %s: the sensitivity of f must be > 0", o->delta_f);
+        return em_data_fail(err, "o->delta_f %s: the sensitivity of f must be > 0", o->delta_f);
     return EM_OK;
 }
 
@@ -431,7 +431,7 @@ int em_scoring_run_laplace(const char *fname, const em_scoring_opts *o, int neig
     if ((rc = em_scoring_laplace_query(o, &d, f, df, &rows, err)) != EM_OK)
         goto done;
     if (!o->candidates) {
-        rc = em_data_fail(err, "laplace: --candidates is required (the output grid, a:b[:step])");
+        rc = em_data_fail(err, "laplace: o->candidates is required (the output grid, a:b[:step])");
         goto done;
     }
     if ((rc = em_cands_load(&c, o->candidates, 1, err)) != EM_OK)
@@ -479,9 +479,9 @@ int em_scoring_run_rr(const char *fname, const em_scoring_opts *o, FILE *out, em
     int rc = EM_OK;
     mpq_set_si(beta, -1, 4);
     mpq_set_si(gamma, 1, 4);
-    if (o->beta && (rc = em_scoring_parse_q(err, o->beta, beta, "--beta")) != EM_OK)
+    if (o->beta && (rc = em_scoring_parse_q(err, o->beta, beta, "o->beta")) != EM_OK)
         goto done;
-    if (o->gamma && (rc = em_scoring_parse_q(err, o->gamma, gamma, "--gamma")) != EM_OK)
+    if (o->gamma && (rc = em_scoring_parse_q(err, o->gamma, gamma, "o->gamma")) != EM_OK)
         goto done;
     const char *bit;
     if (o->x) {
@@ -490,13 +490,13 @@ int em_scoring_run_rr(const char *fname, const em_scoring_opts *o, FILE *out, em
         if ((rc = em_data_read(&d, o->data, o->column, o->aggregated, err)) != EM_OK)
             goto done;
         if (d.n != 1) {
-            rc = em_data_fail(err, "rr: the dataset is one private bit: --data must hold exactly one row "
+            rc = em_data_fail(err, "rr: the dataset is one private bit: o->data must hold exactly one row "
                       "(found %zu)", d.n);
             goto done;
         }
         bit = d.v[0];
     } else {
-        rc = em_data_fail(err, "rr: give the private bit with --x 0|1 or --data FILE");
+        rc = em_data_fail(err, "rr: give the private bit with o->x 0|1 or o->data FILE");
         goto done;
     }
     int x;

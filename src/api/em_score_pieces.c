@@ -33,30 +33,30 @@ static int parse_range(const char *spec, mpq_t lo, mpq_t hi, int *lo_inf, int *h
     *lo_inf = *hi_inf = 0;
     const char *c = strchr(spec, ':');
     if (!c || strchr(c + 1, ':'))
-        return em_data_fail(err, "--range %s: expected LO:HI", spec);
+        return em_data_fail(err, "o->range %s: expected LO:HI", spec);
     const char *hs = c + 1;
     size_t ln = (size_t)(c - spec);
     const char *msg = NULL;
     int kind;
     if (em_q_parse(spec, ln, 1, lo, &kind, &msg) != EM_OK)
-        return em_data_fail(err, "--range %s: LO is not an exact number%s (%s)", spec,
+        return em_data_fail(err, "o->range %s: LO is not an exact number%s (%s)", spec,
                     allow_inf ? " or -inf" : "", msg ? msg : "malformed");
     if (kind == EM_Q_NEG_INF) {
         if (!allow_inf)
-            return em_data_fail(err, "--range %s: LO must be finite (only laplace accepts -inf)", spec);
+            return em_data_fail(err, "o->range %s: LO must be finite (only laplace accepts -inf)", spec);
         *lo_inf = 1;
     }
     if (!strcasecmp(hs, "inf") || !strcasecmp(hs, "+inf") || !strcasecmp(hs, "infinity") ||
         !strcasecmp(hs, "+infinity")) {
         if (!allow_inf)
-            return em_data_fail(err, "--range %s: HI must be finite (only laplace accepts inf)", spec);
+            return em_data_fail(err, "o->range %s: HI must be finite (only laplace accepts inf)", spec);
         *hi_inf = 1;
     } else if (em_q_parse_str(hs, 0, hi, &kind, &msg) != EM_OK) {
-        return em_data_fail(err, "--range %s: HI is not an exact number%s (%s)", spec, allow_inf ? " or inf" : "",
+        return em_data_fail(err, "o->range %s: HI is not an exact number%s (%s)", spec, allow_inf ? " or inf" : "",
                     msg ? msg : "malformed");
     }
     if (!*lo_inf && !*hi_inf && mpq_cmp(lo, hi) >= 0)
-        return em_data_fail(err, "--range %s: the range is empty (LO must be < HI)", spec);
+        return em_data_fail(err, "o->range %s: the range is empty (LO must be < HI)", spec);
     return EM_OK;
 }
 
@@ -156,16 +156,16 @@ int em_scoring_range_data(int fn, const char *fname, const em_scoring_opts *o, i
     int64_t *xi = NULL;
     em_piece *pc = NULL;
     int rc = EM_OK, lo_inf, hi_inf;
-    int dpl = 0; /* --convention diffprivlib */
+    int dpl = 0; /* o->convention diffprivlib */
     if (o->convention) {
         if (fn == F_REVENUE) {
-            rc = em_data_fail(err, "option --convention does not apply to 'revenue'");
+            rc = em_data_fail(err, "option o->convention does not apply to 'revenue'");
             goto out;
         }
         if (!strcmp(o->convention, "diffprivlib"))
             dpl = 1;
         else if (strcmp(o->convention, "rank-distance")) {
-            rc = em_data_fail(err, "--convention %s: expected rank-distance or diffprivlib", o->convention);
+            rc = em_data_fail(err, "o->convention %s: expected rank-distance or diffprivlib", o->convention);
             goto out;
         }
     }
@@ -178,7 +178,7 @@ int em_scoring_range_data(int fn, const char *fname, const em_scoring_opts *o, i
     if ((rc = parse_range(o->range, lo, hi, &lo_inf, &hi_inf, 0, err)) != EM_OK)
         goto out;
     if (fn == F_REVENUE && mpq_sgn(lo) < 0) {
-        rc = em_data_fail(err, "--range %s: prices are >= 0 (revenue needs 0 <= LO)", o->range);
+        rc = em_data_fail(err, "o->range %s: prices are >= 0 (revenue needs 0 <= LO)", o->range);
         goto out;
     }
     if ((rc = em_scoring_read_rows(o, &d, "data rows", err)) != EM_OK)
@@ -204,7 +204,7 @@ int em_scoring_range_data(int fn, const char *fname, const em_scoring_opts *o, i
                 mpz_lcm(scale, scale, mpq_denref(x[i]));
         mpz_mul_ui(scale, scale, 2);
         if (em_scoring_to_int64(lo, scale, &li) != 0 || em_scoring_to_int64(hi, scale, &hv) != 0) {
-            rc = em_data_fail(err, "revenue: --range %s too large or the bids too fine for exact 64-bit arithmetic",
+            rc = em_data_fail(err, "revenue: o->range %s too large or the bids too fine for exact 64-bit arithmetic",
                       o->range);
             goto done;
         }

@@ -14,7 +14,7 @@
 #include "io/em_data.h"
 
 /* The candidates of o (o->function count, frequency or maxnorm, else EM_ERR_PARSE; the
- * options checked as em_scoring_new checks them): --candidates, or the distinct values of
+ * options checked as em_scoring_new checks them): o->candidates, or the distinct values of
  * all of d (*warning then says it is not private; malloc'd).  c is freed by the caller
  * (em_cands_free) even after a failure. */
 int em_score_cands(const em_scoring_opts *o, const em_rows *d, em_cands *c, char **warning,
@@ -54,7 +54,7 @@ void em_scoring_header(FILE *out, const char *fn, const char *def, size_t rows, 
 
 void em_scoring_put_sensitivity(FILE *out, const mpq_t delta, int monotone);
 
-/* The candidates of o: --candidates, or the distinct values of d. */
+/* The candidates of o: o->candidates, or the distinct values of d. */
 int em_scoring_load_cands(const em_scoring_opts *o, const em_rows *d, em_cands *c, char **warning,
                           em_error *err);
 
@@ -74,7 +74,7 @@ int em_scoring_cmp_q(const void *x, const void *y);
    the order matters to the rank scores, so they are computed on these ranks exactly. */
 int em_scoring_rank_of(mpq_t *sorted, size_t ns, const mpq_t v, int64_t *out);
 
-/* The rows of o->data (column, aggregated); none: "--data NAME: no ROWS". */
+/* The rows of o->data (column, aggregated); none: "o->data NAME: no ROWS". */
 int em_scoring_read_rows(const em_scoring_opts *o, em_rows *d, const char *rows, em_error *err);
 
 /* The values of d as exact rationals (*out: em_q_array_free(*out, d->n), also after an
@@ -95,7 +95,7 @@ const char *em_scoring_quantile_delta(const mpq_t alpha, int neigh, mpq_t delta)
 
 const char *em_scoring_median_lemma(int neigh);
 
-/* --alpha of the quantile score: required, exact, 0 < alpha < 1, a denominator that fits
+/* o->alpha of the quantile score: required, exact, 0 < alpha < 1, a denominator that fits
    the core's integers.  EM_OK or an error. */
 int em_scoring_quantile_alpha(const em_scoring_opts *o, mpq_t alpha, em_error *err);
 
@@ -111,8 +111,8 @@ void em_scoring_laplace_definition(char *def, size_t len, const mpq_t f, const e
 /* A failed status of the exact Laplace arithmetic (grid and range forms) as its message. */
 int em_scoring_laplace_fail(int st, const char *fname, em_error *err);
 
-/* The Laplace score's query value f (--f, or the number of rows of --data) and its
-   sensitivity Δf (--delta-f, default 1), shared by the grid and the range forms.
+/* The Laplace score's query value f (o->f, or the number of rows of o->data) and its
+   sensitivity Δf (o->delta_f, default 1), shared by the grid and the range forms.
    EM_OK or an error. */
 int em_scoring_laplace_query(const em_scoring_opts *o, em_rows *d, mpq_t f, mpq_t df, size_t *rows,
                              em_error *err);

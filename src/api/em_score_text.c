@@ -66,7 +66,7 @@ void em_scoring_puts(FILE *out, const char *s)
 void em_scoring_header(FILE *out, const char *fn, const char *def, size_t rows, size_t m, int neigh,
                    const char *lemma)
 {
-    if (rows == 0) /* laplace with --f: no data file */
+    if (rows == 0) /* laplace with o->f: no data file */
         fprintf(out, "# expmech score %s: %s; %zu candidates\n", fn, def, m);
     else
         fprintf(out, "# expmech score %s: %s; %zu rows, %zu candidates\n", fn, def, rows, m);

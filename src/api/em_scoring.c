@@ -51,26 +51,26 @@ static int check_opts(const em_scoring_opts *o, int fn, int *neigh, em_error *er
 {
     const char *fname = o->function;
     struct { const char *v, *name; unsigned fns; } used[] = {
-        {o->alpha, "--alpha", 1u << F_QUANTILE},
-        {o->p_max, "--p-max", 1u << F_REVENUE},
-        {o->beta, "--beta", 1u << F_RR},
-        {o->gamma, "--gamma", 1u << F_RR},
-        {o->x, "--x", 1u << F_RR},
-        {o->f, "--f", 1u << F_LAPLACE},
-        {o->delta_f, "--delta-f", 1u << F_LAPLACE},
-        {o->candidates, "--candidates", ~(1u << F_RR)},
-        {o->range, "--range", (1u << F_REVENUE) | (1u << F_MEDIAN) | (1u << F_QUANTILE) | (1u << F_LAPLACE)},
-        {o->convention, "--convention", (1u << F_MEDIAN) | (1u << F_QUANTILE)},
-        {o->candidates_from_data ? "" : NULL, "--candidates-from-data",
+        {o->alpha, "o->alpha", 1u << F_QUANTILE},
+        {o->p_max, "o->p_max", 1u << F_REVENUE},
+        {o->beta, "o->beta", 1u << F_RR},
+        {o->gamma, "o->gamma", 1u << F_RR},
+        {o->x, "o->x", 1u << F_RR},
+        {o->f, "o->f", 1u << F_LAPLACE},
+        {o->delta_f, "o->delta_f", 1u << F_LAPLACE},
+        {o->candidates, "o->candidates", ~(1u << F_RR)},
+        {o->range, "o->range", (1u << F_REVENUE) | (1u << F_MEDIAN) | (1u << F_QUANTILE) | (1u << F_LAPLACE)},
+        {o->convention, "o->convention", (1u << F_MEDIAN) | (1u << F_QUANTILE)},
+        {o->candidates_from_data ? "" : NULL, "o->candidates_from_data",
          (1u << F_COUNT) | (1u << F_FREQUENCY) | (1u << F_MAXNORM)},
-        {o->column, "--column", ~0u},
-        {o->aggregated ? "" : NULL, "--aggregated", ~(1u << F_RR)},
+        {o->column, "o->column", ~0u},
+        {o->aggregated ? "" : NULL, "o->aggregated", ~(1u << F_RR)},
     };
     for (size_t k = 0; k < sizeof used / sizeof used[0]; k++)
         if (used[k].v && !(used[k].fns & (1u << fn)))
             return em_data_fail(err, "option %s does not apply to '%s'", used[k].name, fname);
     if (fn == F_RR && o->x && o->data)
-        return em_data_fail(err, "rr: give either --x or --data, not both");
+        return em_data_fail(err, "rr: give either o->x or o->data, not both");
     *neigh = (fn == F_FREQUENCY || fn == F_RR) ? NB_SUBSTITUTION : NB_ADD_REMOVE;
     if (o->neighbours) {
         const char *nb = o->neighbours;
@@ -79,32 +79,32 @@ static int check_opts(const em_scoring_opts *o, int fn, int *neigh, em_error *er
         else if (!strcmp(nb, "substitution") || !strcmp(nb, "substitute"))
             *neigh = NB_SUBSTITUTION;
         else
-            return em_data_fail(err, "--neighbours %s: expected add-remove or substitution", nb);
+            return em_data_fail(err, "o->neighbours %s: expected add-remove or substitution", nb);
         if (fn == F_RR && *neigh == NB_ADD_REMOVE)
-            return em_data_fail(err, "rr: the dataset is one bit; only --neighbours substitution applies");
+            return em_data_fail(err, "rr: the dataset is one bit; only o->neighbours substitution applies");
     }
     if (fn != F_RR && fn != F_LAPLACE && !o->data)
-        return em_data_fail(err, "%s: --data FILE is required", fname);
+        return em_data_fail(err, "%s: o->data FILE is required", fname);
     if (o->column && !o->data)
-        return em_data_fail(err, "option --column needs --data FILE (a CSV file with a em_scoring_header line)");
+        return em_data_fail(err, "option o->column needs o->data FILE (a CSV file with a header line)");
     if (o->aggregated && !o->data)
-        return em_data_fail(err, "option --aggregated needs --data FILE (lines 'value,count')");
+        return em_data_fail(err, "option o->aggregated needs o->data FILE (lines 'value,count')");
     if (o->aggregated && o->column)
-        return em_data_fail(err, "--aggregated reads lines 'value,count' without a em_scoring_header line: "
-                                 "no --column");
+        return em_data_fail(err, "o->aggregated reads lines 'value,count' without a header line: "
+                                 "no o->column");
     if (o->range && o->candidates)
-        return em_data_fail(err, "give either --candidates (finite outputs) or --range (an interval), not both");
+        return em_data_fail(err, "give either o->candidates (finite outputs) or o->range (an interval), not both");
     if (o->range && o->p_max)
-        return em_data_fail(err, "revenue --range LO:HI: p_max is HI (no --p-max)");
+        return em_data_fail(err, "revenue o->range LO:HI: p_max is HI (no o->p_max)");
     if (o->convention && !o->range)
-        return em_data_fail(err, "--convention applies to --range (the diffprivlib convention is a continuous one)");
+        return em_data_fail(err, "o->convention applies to o->range (the diffprivlib convention is a continuous one)");
     if ((fn == F_COUNT || fn == F_FREQUENCY || fn == F_MAXNORM) && !o->candidates &&
         !o->candidates_from_data)
-        return em_data_fail(err, "%s: --candidates is required (a:b[:step] or a file, fixed before "
-                                 "seeing the data); --candidates-from-data takes the distinct data "
+        return em_data_fail(err, "%s: o->candidates is required (a:b[:step] or a file, fixed before "
+                                 "seeing the data); o->candidates_from_data takes the distinct data "
                                  "values, which is not private", fname);
     if (o->candidates && o->candidates_from_data)
-        return em_data_fail(err, "give either --candidates or --candidates-from-data, not both");
+        return em_data_fail(err, "give either o->candidates or o->candidates_from_data, not both");
     return EM_OK;
 }
 
@@ -181,7 +181,7 @@ static int take_text(em_scoring *r, char *text, size_t len, em_error *err)
         return em_data_nomem(err);
     em_scn_init(r->scn);
     r->scn->compact = 1;
-    r->scn->max_n = EM_N_MAX; /* the candidates --candidates accepts */
+    r->scn->max_n = EM_N_MAX; /* the candidates o->candidates accepts */
     em_error e = {EM_OK, ""};
     int st = em_scn_read(r->scn, text, len, "expmech score", &e);
     if (st != EM_OK)
@@ -252,7 +252,7 @@ int em_score_cands(const em_scoring_opts *o, const em_rows *d, em_cands *c, char
     memset(c, 0, sizeof *c);
     int fn = function_of(o->function), neigh;
     if (fn != F_COUNT && fn != F_FREQUENCY && fn != F_MAXNORM)
-        return em_data_fail(err, "--group-by: the function is count, frequency or maxnorm, not "
+        return em_data_fail(err, "group_by: the function is count, frequency or maxnorm, not "
                                  "'%s'", o->function ? o->function : "(null)");
     int st = check_opts(o, fn, &neigh, err);
     return st != EM_OK ? st : em_scoring_load_cands(o, d, c, warning, err);

@@ -8,15 +8,73 @@
 #include "cli/commands.h"
 #include "expmech.h"
 
+/* The library names the fields of its options (o->candidates) and its parameters
+ * (group_by); the command line names its options.  The one table from the ones to the
+ * others: a name is replaced where it stands as a whole word, and the bare words (first)
+ * only where the message starts with them, as the library puts a parameter first. */
+static const struct { const char *api, *flag; int first; } words[] = {
+    {"o->candidates_from_data", "--candidates-from-data", 0},
+    {"o->candidates", "--candidates", 0},
+    {"o->data", "--data", 0},
+    {"o->column", "--column", 0},
+    {"o->aggregated", "--aggregated", 0},
+    {"o->range", "--range", 0},
+    {"o->convention", "--convention", 0},
+    {"o->neighbours", "--neighbours", 0},
+    {"o->alpha", "--alpha", 0},
+    {"o->p_max", "--p-max", 0},
+    {"o->beta", "--beta", 0},
+    {"o->gamma", "--gamma", 0},
+    {"o->x", "--x", 0},
+    {"o->f", "--f", 0},
+    {"o->delta_f", "--delta-f", 0},
+    {"o->split", "--split", 0},
+    {"group_by", "--group-by", 0},
+    {"samples_are EM_SAMPLES_ARE_INDICES", "--samples-are indices", 0},
+    {"samples_are EM_SAMPLES_ARE_LABELS", "--samples-are labels", 0},
+    {"(force to run it anyway)", "(--force to run it anyway)", 0},
+    {"dir:", "--output-dir:", 1},
+    {"variant ", "--variant ", 1},
+    {"sensitivity ", "--sensitivity ", 1},
+    {"epsilon ", "--epsilon ", 1},
+    {"timing ", "--timing ", 1},
+};
+
+static int word_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           ch == '_';
+}
+
+const char *em_cli_words(const char *msg, char *buf, size_t len)
+{
+    size_t o = 0;
+    for (size_t i = 0; msg[i] && o + 1 < len;) {
+        size_t k = 0, n = sizeof words / sizeof words[0];
+        for (; k < n; k++) {
+            size_t w = strlen(words[k].api);
+            if ((words[k].first ? i == 0 : i == 0 || !word_char(msg[i - 1])) &&
+                !strncmp(msg + i, words[k].api, w) &&
+                !(word_char(words[k].api[w - 1]) && word_char(msg[i + w])))
+                break;
+        }
+        if (k == n) {
+            buf[o++] = msg[i++];
+            continue;
+        }
+        int m = snprintf(buf + o, len - o, "%s", words[k].flag);
+        o = m < 0 || (size_t)m >= len - o ? len - 1 : o + (size_t)m;
+        i += strlen(words[k].api);
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 int em_cli_fail(const char *cmd, const char *what, const em_error *e)
 {
-    /* the library names a parameter where the command line names its option */
-    const char *msg = e->msg, *force = strstr(msg, "(force to run");
-    int dash = !strncmp(msg, "variant ", 8) || !strncmp(msg, "sensitivity ", 12) ||
-               !strncmp(msg, "epsilon ", 8) || !strncmp(msg, "timing ", 7);
-    fprintf(stderr, "%s: %s%s%s%.*s%s\n", cmd, what ? what : "", what ? ": " : "",
-            dash ? "--" : "", force ? (int)(force - msg) : (int)strlen(msg), msg,
-            force ? "(--force to run it anyway)" : "");
+    char said[2 * EM_ERRLEN];
+    fprintf(stderr, "%s: %s%s%s\n", cmd, what ? what : "", what ? ": " : "",
+            em_cli_words(e->msg, said, sizeof said));
     return em_cli_status_exit(e->status);
 }
 

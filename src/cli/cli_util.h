@@ -186,6 +186,10 @@ typedef int em_cli_run_fn(const em_cli *c, em_scn *s, em_mech *m, const void *ct
 int em_cli_main(const char *cmd, int argc, char **argv, unsigned allowed, const char *help,
                 em_cli_run_fn *run, const void *ctx);
 
+/* msg with the library's names of fields and parameters replaced by the options of the
+ * command line (o->candidates: --candidates); into buf[0..len), which it returns. */
+const char *em_cli_words(const char *msg, char *buf, size_t len);
+
 /* A failure of the public API as "CMD: [WHAT: ]MESSAGE", the library's names of parameters
  * ("epsilon", "variant", "sensitivity", "timing", "force") written as the command line's
  * options; returns the exit status of e->status (em_cli_status_exit). */

@@ -237,12 +237,14 @@ int cmd_groups(int argc, char **argv)
     so.candidates = v[O_CANDIDATES];
     so.candidates_from_data = v[O_FROM_DATA] != NULL;
     so.neighbours = v[O_NEIGHBOURS];
+    char said[4 * EM_ERRLEN];
     if (rc < 0 && em_groups_new(&so, v[O_GROUP_BY], &g, &e) != EM_OK) {
-        fprintf(stderr, "%s: %s\n", c.cmd, e.msg);
+        fprintf(stderr, "%s: %s\n", c.cmd, em_cli_words(e.msg, said, sizeof said));
         rc = em_cli_status_exit(e.status);
     }
     if (rc < 0 && em_groups_warning(g))
-        fprintf(stderr, "%s: warning: %s\n", c.cmd, em_groups_warning(g));
+        fprintf(stderr, "%s: warning: %s\n", c.cmd,
+                em_cli_words(em_groups_warning(g), said, sizeof said));
     em_groups_opts o = {NULL, v[O_SPLIT], (c.seen & EM_OPT_SENSITIVITY) ? c.delta_text : NULL,
                         !(c.seen & EM_OPT_VARIANT)         ? EM_VARIANT_AUTO
                         : c.variant == EM_CLI_VARIANT_PF ? EM_PF

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "expmech.h"
 
@@ -185,18 +186,20 @@ static int score_groups(const em_scoring_opts *o, const group_opts *go)
                     go->group_by ? "--output-dir DIR" : "--group-by COLUMN");
     em_groups *g = NULL;
     em_error err;
+    char said[4 * EM_ERRLEN];
     int rc = EM_EXIT_OK;
     if (em_groups_new(o, go->group_by, &g, &err) != EM_OK ||
         em_groups_write(g, go->output_dir, &err) != EM_OK) {
-        fprintf(stderr, "expmech score: %s\n", err.msg);
+        fprintf(stderr, "expmech score: %s\n", em_cli_words(err.msg, said, sizeof said));
         rc = err.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
     }
     if (rc == EM_EXIT_OK && em_groups_warning(g))
-        fprintf(stderr, "expmech score: warning: %s\n", em_groups_warning(g));
+        fprintf(stderr, "expmech score: warning: %s\n",
+                em_cli_words(em_groups_warning(g), said, sizeof said));
     for (size_t j = 0; rc == EM_EXIT_OK && j < em_groups_count(g); j++) {
         char *name = NULL;
         if (em_groups_file_name(g, j, &name, &err) != EM_OK) {
-            fprintf(stderr, "expmech score: %s\n", err.msg);
+            fprintf(stderr, "expmech score: %s\n", em_cli_words(err.msg, said, sizeof said));
             rc = EM_EXIT_INTERNAL;
         } else {
             printf("%s/%s\n", go->output_dir, name);
@@ -226,12 +229,14 @@ int cmd_score(int argc, char **argv)
         return score_groups(&o, &go);
     em_scoring *r = NULL;
     em_error err;
+    char said[4 * EM_ERRLEN];
     if (em_scoring_new(&o, &r, &err) != EM_OK) {
-        fprintf(stderr, "expmech score: %s\n", err.msg);
+        fprintf(stderr, "expmech score: %s\n", em_cli_words(err.msg, said, sizeof said));
         return err.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
     }
     if (em_scoring_warning(r))
-        fprintf(stderr, "expmech score: warning: %s\n", em_scoring_warning(r));
+        fprintf(stderr, "expmech score: warning: %s\n",
+                em_cli_words(em_scoring_warning(r), said, sizeof said));
     rc = em_scoring_write(stdout, r, &err) == EM_OK ? EM_EXIT_OK : EM_EXIT_INTERNAL;
     if (rc != EM_EXIT_OK)
         fprintf(stderr, "expmech score: %s\n", err.status == EM_ERR_NOMEM ? err.msg : "write error");

@@ -188,7 +188,7 @@ static int lines_column(em_rows *l, const char *name, const char *group_by, char
                         em_error *err)
 {
     if (l->n == 0)
-        return em_data_fail(err, "--data %s: no header line (--column %s)", l->name, name);
+        return em_data_fail(err, "o->data %s: no header line (o->column %s)", l->name, name);
     size_t cap = 1;
     for (const char *c = l->v[0]; *c; c++)
         cap += *c == ',';
@@ -203,7 +203,7 @@ static int lines_column(em_rows *l, const char *name, const char *group_by, char
              (group_by && (gcol = header_column(l, f, nh, group_by, err)) < 0))
         st = EM_ERR_PARSE;
     else if (gcol == col)
-        st = em_data_fail(err, "--group-by %s: the column scored (--column) cannot be the "
+        st = em_data_fail(err, "group_by %s: the column scored (o->column) cannot be the "
                                "grouping column", group_by);
     for (size_t i = 1; i < l->n && st == EM_OK; i++) {
         size_t need = 1;
@@ -255,7 +255,7 @@ static int parse_count(const em_rows *l, size_t i, const char *s, uint64_t *out,
     if (p == s || *p)
         return em_data_fail(err, "%s:%lu: count '%s' is not a non-negative integer%s", l->name,
                             l->line[i], s,
-                            i == 0 && !strpbrk(s, "0123456789") ? " (a header line? --aggregated reads none: run sqlite3 "
+                            i == 0 && !strpbrk(s, "0123456789") ? " (a header line? o->aggregated reads none: run sqlite3 "
                                      "without -header)" : "");
     *out = v;
     return EM_OK;
@@ -275,7 +275,7 @@ static int lines_aggregated(em_rows *l, em_error *err)
         if (nf < 0)
             return bad_quoting(l, i, err);
         if (nf != 2)
-            return em_data_fail(err, "%s:%lu: %ld field%s: --aggregated reads lines 'value,count' "
+            return em_data_fail(err, "%s:%lu: %ld field%s: o->aggregated reads lines 'value,count' "
                                      "(SELECT v, COUNT(*) ... GROUP BY v)",
                                 l->name, l->line[i], nf, nf == 1 ? "" : "s");
         if (f[0][0] == 0)
@@ -319,7 +319,7 @@ static int lines_aggregated(em_rows *l, em_error *err)
 int em_data_read(em_rows *d, const char *path, const char *column, int aggregated,
                  em_error *err)
 {
-    int st = em_rows_read(d, path, "--data", err);
+    int st = em_rows_read(d, path, "o->data", err);
     if (st == EM_OK && column)
         st = lines_column(d, column, NULL, NULL, err);
     else if (st == EM_OK && aggregated)
@@ -331,7 +331,7 @@ int em_data_read_grouped(em_rows *d, const char *path, const char *column,
                          const char *group_by, char ***group, em_error *err)
 {
     *group = NULL;
-    int st = em_rows_read(d, path, "--data", err);
+    int st = em_rows_read(d, path, "o->data", err);
     if (st == EM_OK && !(*group = malloc((d->n ? d->n : 1) * sizeof **group)))
         st = em_data_nomem(err);
     if (st == EM_OK)
@@ -397,9 +397,9 @@ int em_cands_alloc(em_cands *c, size_t n, int numeric, em_error *err)
 static int cands_range(em_cands *c, const char *spec, mpq_t a, mpq_t b, mpq_t step, em_error *err)
 {
     if (mpq_sgn(step) <= 0)
-        return em_data_fail(err, "--candidates %s: the step must be > 0", spec);
+        return em_data_fail(err, "o->candidates %s: the step must be > 0", spec);
     if (mpq_cmp(a, b) > 0)
-        return em_data_fail(err, "--candidates %s: the range is empty (%s > %s)", spec, "a", "b");
+        return em_data_fail(err, "o->candidates %s: the range is empty (%s > %s)", spec, "a", "b");
     /* count = floor((b - a) / step) + 1 */
     mpq_t t;
     mpq_init(t);
@@ -412,7 +412,7 @@ static int cands_range(em_cands *c, const char *spec, mpq_t a, mpq_t b, mpq_t st
     int big = mpz_cmp_ui(cnt, (unsigned long)EM_N_MAX) > 0;
     size_t n = big ? 0 : (size_t)mpz_get_ui(cnt);
     mpz_clear(cnt);
-    int st = big ? em_data_fail(err, "--candidates %s: more than %zu candidates", spec,
+    int st = big ? em_data_fail(err, "o->candidates %s: more than %zu candidates", spec,
                                 (size_t)EM_N_MAX)
                  : em_cands_alloc(c, n, 1, err);
     mpq_set(t, a);
@@ -430,11 +430,11 @@ static int cands_range(em_cands *c, const char *spec, mpq_t a, mpq_t b, mpq_t st
 static int cands_file(em_cands *c, const char *spec, int numeric, em_error *err)
 {
     em_rows l;
-    int st = em_rows_read(&l, spec, "--candidates", err);
+    int st = em_rows_read(&l, spec, "o->candidates", err);
     if (st == EM_OK && l.n == 0)
-        st = em_data_fail(err, "--candidates %s: no candidates in the file", l.name);
+        st = em_data_fail(err, "o->candidates %s: no candidates in the file", l.name);
     if (st == EM_OK && l.n > EM_N_MAX)
-        st = em_data_fail(err, "--candidates %s: more than %zu candidates", l.name,
+        st = em_data_fail(err, "o->candidates %s: more than %zu candidates", l.name,
                           (size_t)EM_N_MAX);
     if (st == EM_OK)
         st = em_cands_alloc(c, l.n, numeric, err);

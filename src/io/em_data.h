@@ -28,11 +28,11 @@ typedef struct em_rows {
 int em_data_fail(em_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int em_data_nomem(em_error *err);
 
-/* Read path ('-': standard input); `what` names the option in messages ("--data"). */
+/* Read path ('-': standard input); `what` names the option in messages ("o->data"). */
 int em_rows_read(em_rows *l, const char *path, const char *what, em_error *err);
 void em_rows_free(em_rows *l);
 
-/* The --data of em_scoring_opts: every line, one CSV column, or the aggregate's values with
+/* The o->data of em_scoring_opts: every line, one CSV column, or the aggregate's values with
  * their counts (duplicate values and counts that are not integers in [0, 2^64) refused,
  * lines with count 0 dropped, rows = the total, which must fit a size_t). */
 int em_data_read(em_rows *d, const char *path, const char *column, int aggregated,

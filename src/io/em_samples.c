@@ -83,7 +83,7 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
         if (are == EM_SAMPLES_INDICES) {
             if (!num) {
                 em_text_show(q, sizeof q, p, m);
-                st = em_err_at(err, EM_ERR_PARSE, name, ln, "'%s' is not a 0-based index (--samples-are indices)", q);
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "'%s' is not a 0-based index (samples_are EM_SAMPLES_ARE_INDICES)", q);
             } else if (v >= n) {
                 em_text_show(q, sizeof q, p, m);
                 st = em_err_at(err, EM_ERR_PARSE, name, ln, "index %s out of range (the scenario has %zu candidates)", q, n);
@@ -107,7 +107,7 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
                     em_text_show(q, sizeof q, p, m);
                     st = em_err_at(err, EM_ERR_PARSE, name, ln,
                                         "'%s' is ambiguous: the label of candidate %ld (0-based) and the index "
-                                        "of candidate %s; give --samples-are labels or --samples-are indices",
+                                        "of candidate %s; give samples_are EM_SAMPLES_ARE_LABELS or samples_are EM_SAMPLES_ARE_INDICES",
                                         q, idx, q);
                 } else if (idx < 0 && v < n) {
                     idx = (long)v;
@@ -121,7 +121,7 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
                 em_text_show(q, sizeof q, lab, labn);
                 st = em_err_at(err, EM_ERR_PARSE, name, ln, "unknown label '%s'%s", q,
                                        num && are == EM_SAMPLES_LABELS
-                                           ? " (--samples-are indices reads 0-based indices)" : "");
+                                           ? " (samples_are EM_SAMPLES_ARE_INDICES reads 0-based indices)" : "");
             }
         }
         if (st == EM_OK) {

@@ -8,7 +8,7 @@
  * longer than EM_SAMPLES_MAX_LINE bytes, malformed quoting, an unknown label, an index out
  * of range, and (see below) an ambiguous draw.
  *
- * What a draw is (--samples-are):
+ * What a draw is (samples_are):
  *   EM_SAMPLES_LABELS   every draw is a label; a number that is no label is refused;
  *   EM_SAMPLES_INDICES  every draw is a 0-based index (digits only, below n);
  *   EM_SAMPLES_AUTO     (no option given; labels first) a draw that is a label is that

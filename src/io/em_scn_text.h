@@ -118,7 +118,7 @@ void em_scn_reader_get(const void *ctx, size_t i, mpq_t q);
 int em_scn_doubles(em_scn *s, em_error *err);
 
 /* A compact scenario made ordinary: u[] filled (for the paths that need every utility as
- * an mpq at once: --variant pf, weighted laws).  EM_OK or EM_ERR_NOMEM. */
+ * an mpq at once: permute-and-flip, weighted laws).  EM_OK or EM_ERR_NOMEM. */
 int em_scn_expand(em_scn *s, em_error *err);
 
 /* Index of a label (exact bytes), or -1. */
