@@ -68,15 +68,16 @@ int main(int argc, char **argv)
         }
         printf("P(%zu) = %s\n", i, p.prob);
     }
-    size_t *draws = malloc(DRAWS * sizeof *draws);
-    if (!draws)
-        return 2;
+    /* the draws as counts per candidate (em_draws takes draws, counts or a file) */
+    uint64_t drawn[N] = {0};
     for (size_t k = 0; k < DRAWS; k++)
-        draws[k] = my_sampler(0.1, 1, broken);
+        drawn[my_sampler(0.1, 1, broken)]++;
+    em_draws d = EM_DRAWS_INIT;
+    d.counts = drawn;
+    d.n = N;
     em_check_opts co = EM_CHECK_OPTS_INIT;
     em_check_result *r = NULL;
-    int st = em_draws_check(m, draws, DRAWS, &co, &r, &err);
-    free(draws);
+    int st = em_draws_check(m, &d, &co, &r, &err);
     if (st != EM_OK) {
         fprintf(stderr, "check_sampler: %s\n", err.msg);
         return 2;

@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 MUST_SAY(st, e);
                 em_free(r);
                 r = NULL;
-                st = em_density(m, pts[k], &r, &e);
+                st = em_density(m, pts[k], &r, NULL, &e);
                 MUST_SAY(st, e);
                 em_free(r);
             }
@@ -88,24 +88,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         em_sample_opts so = EM_SAMPLE_OPTS_INIT;
         so.seeded = 1;
         so.seed = sel;
-        double xs[8];
-        size_t idx[8];
+        em_draw dr[8];
         em_check_opts co = EM_CHECK_OPTS_INIT;
         em_check_result *cr = NULL;
-        if (em_scn_is_continuous(s)) {
-            st = em_sample_cont(m, &so, 8, xs, &e);
+        st = em_sample(m, &so, 8, dr, &e);
+        MUST_SAY(st, e);
+        if (st == EM_OK) {
+            em_draws d = EM_DRAWS_INIT;
+            d.draw = dr;
+            d.n = 8;
+            st = em_draws_check(m, &d, &co, &cr, &e);
             MUST_SAY(st, e);
-            if (st == EM_OK) {
-                st = em_draws_check_cont(m, xs, 8, &co, &cr, &e);
-                MUST_SAY(st, e);
-            }
-        } else {
-            st = em_sample(m, &so, 8, idx, &e);
-            MUST_SAY(st, e);
-            if (st == EM_OK) {
-                st = em_draws_check(m, idx, 8, &co, &cr, &e);
-                MUST_SAY(st, e);
-            }
         }
         em_check_result_free(cr);
         em_utility_result *ur = NULL;
@@ -118,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         em_free(lb);
         em_free(pb);
         em_audit_result *ar = NULL;
-        st = em_audit(m, m, &ar, &e);
+        st = em_audit(m, m, NULL, NULL, 0, &ar, &e);
         MUST_SAY(st, e);
         em_audit_result_free(ar);
     }

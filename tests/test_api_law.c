@@ -163,11 +163,11 @@ START_TEST(continuous_functions)
     ck_assert_int_eq(em_interval_prob(m, "1/4", "3/4", &v, &err), EM_OK);
     ck_assert(strtod(v, NULL) == 0.5);
     em_free(v);
-    ck_assert_int_eq(em_density_log(m, "0.5", &v, &l, &err), EM_OK);
+    ck_assert_int_eq(em_density(m, "0.5", &v, &l, &err), EM_OK);
     ck_assert(strtod(v, NULL) == 1 && strtod(l, NULL) == 0);
     em_free(v);
     em_free(l);
-    ck_assert_int_eq(em_density(m, "2", &v, &err), EM_OK);
+    ck_assert_int_eq(em_density(m, "2", &v, NULL, &err), EM_OK);
     ck_assert_str_eq(v, "0");
     em_free(v);
     ck_assert_int_eq(em_quantile(m, "0.5", &v, &err), EM_OK);
@@ -249,7 +249,7 @@ START_TEST(sampling_streams)
         o.seed = 42;
         o.sampler = kind == 1 ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT;
         o.timing = kind == 2 ? EM_TIMING_FIXED : EM_TIMING_VARIABLE;
-        size_t a[200], b[200];
+        em_draw a[200], b[200];
         ck_assert_int_eq(em_sample(m, &o, 200, a, &err), EM_OK);
         em_sampler *sp;
         ck_assert_int_eq(em_sampler_new(m, &o, &sp, &err), EM_OK);
@@ -258,29 +258,31 @@ START_TEST(sampling_streams)
         em_sampler_free(sp);
         size_t seen[4] = {0};
         for (int k = 0; k < 200; k++) {
-            ck_assert_uint_eq(a[k], b[k]);
-            ck_assert_uint_lt(a[k], 3); /* never the excluded one */
-            seen[a[k]]++;
+            ck_assert_uint_eq(a[k].index, b[k].index);
+            ck_assert_uint_lt(a[k].index, 3); /* never the excluded one */
+            ck_assert(isnan(a[k].value));      /* a finite draw has no value */
+            seen[a[k].index]++;
         }
         ck_assert(seen[2] > seen[0]); /* P(2) = 0.506, P(0) = 0.186 */
     }
     em_sample_opts o = EM_SAMPLE_OPTS_INIT; /* the OS source */
-    size_t one;
+    em_draw one;
     ck_assert_int_eq(em_sample(m, &o, 1, &one, &err), EM_OK);
-    ck_assert_uint_lt(one, 3);
-    double x;
-    ck_assert_int_eq(em_sample_cont(m, &o, 1, &x, &err), EM_ERR_DOMAIN);
+    ck_assert_uint_lt(one.index, 3);
     em_mech_free(m);
     em_scn_free(s);
     m = mk_pieces(1, &s);
-    double xa[50], xb[50];
+    em_draw xa[50], xb[50];
     o.seeded = 1;
     o.seed = 7;
-    ck_assert_int_eq(em_sample_cont(m, &o, 50, xa, &err), EM_OK);
-    ck_assert_int_eq(em_sample_cont(m, &o, 50, xb, &err), EM_OK);
-    for (int k = 0; k < 50; k++)
-        ck_assert(xa[k] == xb[k] && xa[k] >= 0 && xa[k] <= 2);
-    ck_assert_int_eq(em_sample(m, &o, 1, &one, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_sample(m, &o, 50, xa, &err), EM_OK);
+    ck_assert_int_eq(em_sample(m, &o, 50, xb, &err), EM_OK);
+    for (int k = 0; k < 50; k++) {
+        ck_assert(xa[k].value == xb[k].value && xa[k].value >= 0 && xa[k].value <= 2);
+        /* the piece drawn: [0, 1] or [1, 2] */
+        ck_assert_uint_eq(xa[k].index, xb[k].index);
+        ck_assert(xa[k].index == 0 ? xa[k].value <= 1 : xa[k].index == 1 && xa[k].value >= 1);
+    }
     em_mech_free(m);
     em_scn_free(s);
 }
@@ -290,8 +292,7 @@ START_TEST(bad_input)
 {
     em_prob p;
     char *v = (char *)1, *w = (char *)1;
-    size_t idx;
-    double x;
+    em_draw idx;
     int sign;
     em_sample_opts o = EM_SAMPLE_OPTS_INIT;
     em_sampler *sp = (em_sampler *)1;
@@ -303,12 +304,10 @@ START_TEST(bad_input)
     ck_assert_int_eq(em_sampler_new(NULL, &o, &sp, &err), EM_ERR_NULL);
     ck_assert_ptr_null(sp);
     ck_assert_int_eq(em_sample(NULL, &o, 1, &idx, NULL), EM_ERR_NULL);
-    ck_assert_int_eq(em_sample_cont(NULL, &o, 1, &x, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_sampler_draw(NULL, 1, &idx, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_sampler_draw_cont(NULL, 1, &x, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_cdf(NULL, "0", &v, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_density(NULL, "0", &v, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_density_log(NULL, "0", &v, &w, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_density(NULL, "0", &v, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_density(NULL, "0", &v, &w, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_quantile(NULL, "0", &v, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_interval_prob(NULL, "0", "1", &v, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_loss_tail(NULL, "0", &v, &err), EM_ERR_NULL);
@@ -363,7 +362,7 @@ START_TEST(bad_input)
     ck_assert_ptr_nonnull(strstr(err.msg, "'huge' is beyond double's range"));
     o.sampler = EM_SAMPLER_EXACT;
     ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_OK);
-    ck_assert_uint_eq(idx, 1); /* P(a) = exp(-5e399) */
+    ck_assert_uint_eq(idx.index, 1); /* P(a) = exp(-5e399) */
     em_mech_free(m);
     em_scn_free(s);
 }
@@ -406,7 +405,7 @@ START_TEST(float_many_draws_same_cells)
         em_sample_opts o = {99, 1, EM_SAMPLER_FLOAT, EM_TIMING_VARIABLE};
         em_sampler *sp;
         ck_assert_int_eq(em_sampler_new(m, &o, &sp, &err), EM_OK);
-        size_t got[DRAWS];
+        em_draw got[DRAWS];
         if (batch == 1) {
             for (int k = 0; k < DRAWS; k++)
                 ck_assert_int_eq(em_sampler_draw(sp, 1, &got[k], &err), EM_OK);
@@ -415,9 +414,9 @@ START_TEST(float_many_draws_same_cells)
             ck_assert_int_eq(em_sampler_draw(sp, DRAWS - 1, &got[1], &err), EM_OK);
         }
         for (int k = 0; k < DRAWS; k++) {
-            ck_assert_msg(got[k] == want[k], "draw %d (batch %d): %zu, one-shot path %zu", k, batch,
-                          got[k], want[k]);
-            ck_assert_msg(W[got[k]] > 0, "draw %d: zero-weight cell %zu", k, got[k]);
+            ck_assert_msg(got[k].index == want[k], "draw %d (batch %d): %zu, one-shot path %zu", k,
+                          batch, got[k].index, want[k]);
+            ck_assert_msg(W[got[k].index] > 0, "draw %d: zero-weight cell %zu", k, got[k].index);
         }
         em_sampler_free(sp);
     }

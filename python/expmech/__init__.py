@@ -231,10 +231,10 @@ def sample(utilities: Sequence[Utility], epsilon: Exact, n: int, *, seed: Option
     k = _count(n)
     sc = _Scenario.finite(utilities, measure,
                           **_opts(epsilon, sensitivity, variant, 17, monotone, force))
-    out = (ctypes.c_size_t * max(k, 1))()
+    out = (_lib.Draw * max(k, 1))()
     _lib.call(lib.em_sample, sc.mech, ctypes.byref(_sample_opts(seed, sampler)),
               ctypes.c_size_t(k), out)
-    return list(out[:k])
+    return [d.index for d in out[:k]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -303,13 +303,13 @@ def check(samples: Iterable[int], utilities: Sequence[Utility], epsilon: Exact, 
                           **_opts(epsilon, sensitivity, variant, 17, monotone, force))
     size = sc.size()
     s = list(samples)
-    arr = (ctypes.c_size_t * max(len(s), 1))()
+    arr = (_lib.Draw * max(len(s), 1))()
     for i, x in enumerate(s):
         if not isinstance(x, numbers.Integral) or isinstance(x, bool) or not 0 <= int(x) < size:
             raise ValueError(f"samples[{i}] = {x!r}: expected a candidate index from 0 to {size - 1}")
-        arr[i] = int(x)
+        arr[i].index = int(x)
     ptr = ctypes.POINTER(_lib.CheckResult)()
-    _lib.call(lib.em_draws_check, sc.mech, arr, ctypes.c_size_t(len(s)),
+    _lib.call(lib.em_draws_check, sc.mech, ctypes.byref(_lib.draws(arr, len(s))),
               ctypes.byref(_check_opts(alpha, min_expected)), ctypes.byref(ptr))
     return _check_result(ptr)
 
@@ -341,7 +341,7 @@ def compare(probabilities: Sequence[float], utilities: Sequence[Utility], epsilo
     o = _lib.CompareOpts()
     o.rtol, o.atol = float(rtol), float(atol)
     ptr = ctypes.POINTER(_lib.CompareResult)()
-    _lib.call(lib.em_compare, sc.mech, arr, ctypes.c_size_t(len(given)), ctypes.byref(o),
+    _lib.call(lib.em_compare, sc.mech, arr, ctypes.c_size_t(len(given)), None, ctypes.byref(o),
               ctypes.byref(ptr))
     try:
         r = ptr.contents
@@ -362,7 +362,7 @@ def audit(utilities: Sequence[Utility], utilities_neighbour: Sequence[Utility], 
     x = _Scenario.finite(utilities, measure, **o)
     y = _Scenario.finite(utilities_neighbour, measure, **o)
     ptr = ctypes.POINTER(_lib.AuditResult)()
-    _lib.call(lib.em_audit, x.mech, y.mech, ctypes.byref(ptr))
+    _lib.call(lib.em_audit, x.mech, y.mech, None, None, ctypes.c_double(0), ctypes.byref(ptr))
     try:
         return decimal.Decimal(ptr.contents.loss.decode())
     finally:
@@ -411,14 +411,14 @@ def utility(utilities: Sequence[Utility], epsilon: Exact, *, loss_at=(),
     return out
 
 
-def _pointwise(fn, pieces, epsilon, at, sensitivity, digits, monotone, force):
+def _pointwise(fn, pieces, epsilon, at, sensitivity, digits, monotone, force, *more):
     sc = _Scenario.pieces(pieces, **_opts(epsilon, sensitivity, "standard", digits, monotone, force))
     single = not isinstance(at, (list, tuple))
     pts = [at] if single else list(at)
     out = []
     for k, x in enumerate(pts):
         ptr = ctypes.c_void_p()
-        _lib.call(fn, sc.mech, _text(x, f"at[{k}]").encode(), ctypes.byref(ptr))
+        _lib.call(fn, sc.mech, _text(x, f"at[{k}]").encode(), ctypes.byref(ptr), *more)
         try:
             out.append(decimal.Decimal(ctypes.cast(ptr, ctypes.c_char_p).value.decode()))
         finally:
@@ -437,7 +437,9 @@ def cdf(pieces: Sequence[Piece], epsilon: Exact, at, *, sensitivity: Exact = 1, 
 def density(pieces: Sequence[Piece], epsilon: Exact, at, *, sensitivity: Exact = 1,
             digits: int = 17, monotone: bool = False, force: bool = False):
     """The density of the output at ``at`` (one point or a list), correctly rounded."""
-    return _pointwise(lib.em_density, pieces, epsilon, at, sensitivity, digits, monotone, force)
+    # no log density (NULL)
+    return _pointwise(lib.em_density, pieces, epsilon, at, sensitivity, digits, monotone, force,
+                      None)
 
 
 def quantile(pieces: Sequence[Piece], epsilon: Exact, p, *, sensitivity: Exact = 1,
@@ -453,10 +455,10 @@ def sample_continuous(pieces: Sequence[Piece], epsilon: Exact, n: int, *,
     """n draws from the mechanism over a continuous range, as floats."""
     k = _count(n)
     sc = _Scenario.pieces(pieces, **_opts(epsilon, sensitivity, "standard", 17, monotone, force))
-    out = (ctypes.c_double * max(k, 1))()
-    _lib.call(lib.em_sample_cont, sc.mech, ctypes.byref(_sample_opts(seed, sampler)),
+    out = (_lib.Draw * max(k, 1))()
+    _lib.call(lib.em_sample, sc.mech, ctypes.byref(_sample_opts(seed, sampler)),
               ctypes.c_size_t(k), out)
-    return list(out[:k])
+    return [d.value for d in out[:k]]
 
 
 def check_continuous(samples: Iterable[float], pieces: Sequence[Piece], epsilon: Exact, *,
@@ -465,8 +467,10 @@ def check_continuous(samples: Iterable[float], pieces: Sequence[Piece], epsilon:
     """Test draws from your sampler over a continuous range against the exact law."""
     sc = _Scenario.pieces(pieces, **_opts(epsilon, sensitivity, "standard", 17, monotone, force))
     s = [float(x) for x in samples]
-    arr = (ctypes.c_double * max(len(s), 1))(*s)
+    arr = (_lib.Draw * max(len(s), 1))()
+    for i, x in enumerate(s):
+        arr[i].value = x
     ptr = ctypes.POINTER(_lib.CheckResult)()
-    _lib.call(lib.em_draws_check_cont, sc.mech, arr, ctypes.c_size_t(len(s)),
+    _lib.call(lib.em_draws_check, sc.mech, ctypes.byref(_lib.draws(arr, len(s))),
               ctypes.byref(_check_opts(alpha, min_expected)), ctypes.byref(ptr))
     return _check_result(ptr)

@@ -72,6 +72,24 @@ class SampleOpts(ctypes.Structure):
                 ("timing", ctypes.c_int)]
 
 
+class Draw(ctypes.Structure):
+    _fields_ = [("index", ctypes.c_size_t), ("value", ctypes.c_double)]
+
+
+class Draws(ctypes.Structure):
+    _fields_ = [("draw", ctypes.POINTER(Draw)), ("n", ctypes.c_size_t),
+                ("counts", ctypes.POINTER(ctypes.c_uint64)), ("path", ctypes.c_char_p),
+                ("samples_are", ctypes.c_int)]
+
+
+def draws(arr, n):
+    """An em_draws of the n draws in arr (an array of Draw)."""
+    d = Draws()
+    d.draw = ctypes.cast(arr, ctypes.POINTER(Draw))
+    d.n = n
+    return d
+
+
 class CheckOpts(ctypes.Structure):
     _fields_ = [("alpha", ctypes.c_double), ("min_expected", ctypes.c_double)]
 
@@ -129,23 +147,19 @@ _PROTOS = {
     "em_mech_new": (ctypes.c_int, [_P, ctypes.POINTER(Opts), ctypes.POINTER(_P), _E]),
     "em_mech_free": (None, [_P]),
     "em_probs_get": (ctypes.c_int, [_P, _SZ, ctypes.POINTER(Prob), _E]),
-    "em_sample": (ctypes.c_int, [_P, ctypes.POINTER(SampleOpts), _SZ, ctypes.POINTER(_SZ), _E]),
-    "em_sample_cont": (ctypes.c_int, [_P, ctypes.POINTER(SampleOpts), _SZ,
-                                      ctypes.POINTER(ctypes.c_double), _E]),
+    "em_sample": (ctypes.c_int, [_P, ctypes.POINTER(SampleOpts), _SZ, ctypes.POINTER(Draw), _E]),
     "em_cdf": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), _E]),
-    "em_density": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), _E]),
+    "em_density": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), ctypes.POINTER(_P), _E]),
     "em_quantile": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), _E]),
-    "em_draws_check": (ctypes.c_int, [_P, ctypes.POINTER(_SZ), _SZ, ctypes.POINTER(CheckOpts),
-                                ctypes.POINTER(ctypes.POINTER(CheckResult)), _E]),
-    "em_draws_check_cont": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_double), _SZ,
-                                     ctypes.POINTER(CheckOpts),
-                                     ctypes.POINTER(ctypes.POINTER(CheckResult)), _E]),
+    "em_draws_check": (ctypes.c_int, [_P, ctypes.POINTER(Draws), ctypes.POINTER(CheckOpts),
+                                      ctypes.POINTER(ctypes.POINTER(CheckResult)), _E]),
     "em_check_result_free": (None, [ctypes.POINTER(CheckResult)]),
-    "em_compare": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_double), _SZ,
+    "em_compare": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_double), _SZ, _S,
                                   ctypes.POINTER(CompareOpts),
                                   ctypes.POINTER(ctypes.POINTER(CompareResult)), _E]),
     "em_compare_result_free": (None, [ctypes.POINTER(CompareResult)]),
-    "em_audit": (ctypes.c_int, [_P, _P, ctypes.POINTER(ctypes.POINTER(AuditResult)), _E]),
+    "em_audit": (ctypes.c_int, [_P, _P, ctypes.POINTER(Draws), ctypes.POINTER(Draws),
+                                ctypes.c_double, ctypes.POINTER(ctypes.POINTER(AuditResult)), _E]),
     "em_audit_result_free": (None, [ctypes.POINTER(AuditResult)]),
     "em_utility": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.POINTER(UtilityResult)), _E]),
     "em_utility_result_free": (None, [ctypes.POINTER(UtilityResult)]),

@@ -19,6 +19,8 @@ STRUCTS = {
     _lib.Opts: ("em_opts", True),
     _lib.Prob: ("em_prob", True),
     _lib.SampleOpts: ("em_sample_opts", True),
+    _lib.Draw: ("em_draw", True),
+    _lib.Draws: ("em_draws", True),
     _lib.CheckOpts: ("em_check_opts", True),
     _lib.CheckRow: ("em_check_row", True),
     _lib.CheckResult: ("em_check_result", False),

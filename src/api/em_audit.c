@@ -746,33 +746,42 @@ static int audit_finite(em_mech *x, em_mech *y, const uint64_t *cx, const uint64
     return st;
 }
 
-int em_audit_counts(em_mech *x, em_mech *y, const uint64_t *counts_x, const uint64_t *counts_y,
-                    double confidence, em_audit_result **out, em_error *err)
+int em_audit(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
+             double confidence, em_audit_result **out, em_error *err)
 {
     if (!out)
         return em_err(err, EM_ERR_NULL, "em_audit: out is NULL");
     *out = NULL;
-    if (!x || !y || !counts_x != !counts_y)
-        return em_err(err, EM_ERR_NULL, "em_audit: a mechanism NULL, or counts of one side only");
-    int st = check_pair(x, y, err);
-    if (st != EM_OK)
-        return st;
-    if (counts_x && !(confidence > 0 && confidence < 1))
-        return em_err(err, EM_ERR_DOMAIN, "confidence %g: expected a number in (0, 1)",
-                      confidence);
-    if (counts_x && x->scn->continuous)
+    if (!x || !y || !dx != !dy)
+        return em_err(err, EM_ERR_NULL, "em_audit: a mechanism NULL, or draws of one side only");
+    if (dx && (x->scn->continuous || y->scn->continuous))
         return em_err(err, EM_ERR_DOMAIN, "draws are not available for continuous scenarios");
-    em_audit_result *r = calloc(1, sizeof *r);
+    /* the draws first, as they were read before the pair was judged */
+    uint64_t *c[2] = {NULL, NULL}, total;
+    int st = EM_OK;
+    for (int k = 0; dx && k < 2 && st == EM_OK; k++) {
+        const em_draws *d = k ? dy : dx;
+        st = em_judge_draws_form(d, "em_audit", err);
+        if (st == EM_OK)
+            st = em_judge_counts((k ? y : x)->scn, d, &c[k], &total, err);
+    }
+    if (st == EM_OK)
+        st = check_pair(x, y, err);
+    if (st == EM_OK && dx && !(confidence > 0 && confidence < 1))
+        st = em_err(err, EM_ERR_DOMAIN, "confidence %g: expected a number in (0, 1)",
+                    confidence);
+    em_audit_result *r = NULL;
+    if (st == EM_OK && !(r = calloc(1, sizeof *r)))
+        st = em_err(err, EM_ERR_NOMEM, "out of memory");
+    if (st == EM_OK) {
+        r->ideal.where = r->fp.where = EM_JUDGE_NONE;
+        r->continuous = x->scn->continuous;
+        st = r->continuous ? audit_cont(x, y, r, err)
+                           : audit_finite(x, y, c[0], c[1], confidence, r, err);
+    }
+    free(c[0]);
+    free(c[1]);
     if (!r)
-        return em_err(err, EM_ERR_NOMEM, "out of memory");
-    r->ideal.where = r->fp.where = EM_JUDGE_NONE;
-    r->continuous = x->scn->continuous;
-    st = r->continuous ? audit_cont(x, y, r, err)
-                       : audit_finite(x, y, counts_x, counts_y, confidence, r, err);
+        return st;
     return EM_HAND_OUT(st, r, em_audit_result_free, out, err);
-}
-
-int em_audit(em_mech *x, em_mech *y, em_audit_result **out, em_error *err)
-{
-    return em_audit_counts(x, y, NULL, NULL, 0, out, err);
 }

@@ -336,8 +336,8 @@ static int finish(em_mech *m, em_pvalue *gv, em_compare_result *r, em_compare_re
     return EM_HAND_OUT(st, r, em_compare_result_free, out, err);
 }
 
-int em_compare(em_mech *m, const double *given, size_t n, const em_compare_opts *o,
-               em_compare_result **out, em_error *err)
+static int compare_values(em_mech *m, const double *given, size_t n, const em_compare_opts *o,
+                          em_compare_result **out, em_error *err)
 {
     em_compare_result *r = NULL;
     int st = begin(m, given, 0, &o, out, &r, err);
@@ -364,8 +364,8 @@ int em_compare(em_mech *m, const double *given, size_t n, const em_compare_opts 
     return finish(m, gv, r, out, err);
 }
 
-int em_compare_file(em_mech *m, const char *path, const em_compare_opts *o,
-                    em_compare_result **out, em_error *err)
+static int compare_file(em_mech *m, const char *path, const em_compare_opts *o,
+                        em_compare_result **out, em_error *err)
 {
     em_compare_result *r = NULL;
     int st = begin(m, "", 0, &o, out, &r, err);
@@ -438,8 +438,8 @@ static int cdf_fill(em_compare_result *r, const em_cdf_table *T, const em_cdf_co
     return ok ? EM_OK : EM_ERR_NOMEM;
 }
 
-int em_compare_cdf_file(em_mech *m, const char *path, const em_compare_opts *o,
-                        em_compare_result **out, em_error *err)
+static int compare_cdf_file(em_mech *m, const char *path, const em_compare_opts *o,
+                            em_compare_result **out, em_error *err)
 {
     em_compare_result *r = NULL;
     int st = begin(m, "", 1, &o, out, &r, err);
@@ -474,4 +474,19 @@ int em_compare_cdf_file(em_mech *m, const char *path, const em_compare_opts *o,
     em_cont_free(C);
     free(buf);
     return EM_HAND_OUT(st, r, em_compare_result_free, out, err);
+}
+
+int em_compare(em_mech *m, const double *given, size_t n, const char *path,
+               const em_compare_opts *o, em_compare_result **out, em_error *err)
+{
+    if (given && path) {
+        if (out)
+            *out = NULL;
+        return em_err(err, EM_ERR_DOMAIN, "em_compare: give either given or path, not both");
+    }
+    if (!path)
+        return compare_values(m, given, n, o, out, err);
+    if (m && m->scn->continuous)
+        return compare_cdf_file(m, path, o, out, err);
+    return compare_file(m, path, o, out, err);
 }

@@ -1,5 +1,5 @@
-/* em_draws_check.c: em_draws_check and friends (em_judge.h): draws of another implementation against
- * the exact law of a mechanism, the statistics of judge/em_gof.h and judge/em_gof_cont.h
+/* em_draws_check.c: em_draws_check (em_judge.h): draws of another implementation against
+ * the exact law of a mechanism, finite or continuous, the statistics of judge/em_gof.h and judge/em_gof_cont.h
  * returned as data. */
 #include "em_judge.h"
 #include "api/em_judge_priv.h"
@@ -16,10 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-
-/* Draws files may be large: the command line's limit. */
-#define SAMPLES_MAX ((size_t)16 << 30)
 
 void em_check_result_free(em_check_result *r)
 {
@@ -41,7 +37,7 @@ static int opts_ok(const em_check_opts *o, em_error *err)
 }
 
 /* The common entry checks; *r allocated. */
-static int begin(em_mech *m, const void *data, size_t n, int continuous, const em_check_opts **o,
+static int begin(em_mech *m, const void *data, size_t n, const em_check_opts **o,
                  em_check_result **out, em_check_result **r, em_error *err)
 {
     static const em_check_opts defaults = EM_CHECK_OPTS_INIT;
@@ -55,10 +51,6 @@ static int begin(em_mech *m, const void *data, size_t n, int continuous, const e
     int st = opts_ok(*o, err);
     if (st != EM_OK)
         return st;
-    if (m->scn->continuous != continuous)
-        return em_err(err, EM_ERR_DOMAIN, "%s: a %s scenario is checked with %s",
-                      m->scn->name, continuous ? "finite" : "continuous",
-                      continuous ? "em_draws_check" : "em_draws_check_cont");
     if (n == 0)
         return em_err(err, EM_ERR_EMPTY, "no draws to test");
     *r = calloc(1, sizeof **r);
@@ -154,11 +146,11 @@ static int finite_rows(em_check_result *r, const double *p, const uint64_t *coun
     return EM_OK;
 }
 
-int em_draws_check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_check_opts *o,
-                    em_check_result **out, em_error *err)
+static int check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_check_opts *o,
+                        em_check_result **out, em_error *err)
 {
     em_check_result *r = NULL;
-    int st = begin(m, counts, n, 0, &o, out, &r, err);
+    int st = begin(m, counts, n, &o, out, &r, err);
     if (st != EM_OK)
         return st;
     const em_scn *sc = m->scn;
@@ -193,41 +185,11 @@ int em_draws_check_counts(em_mech *m, const uint64_t *counts, size_t n, const em
     return EM_HAND_OUT(st, r, em_check_result_free, out, err);
 }
 
-int em_draws_check(em_mech *m, const size_t *samples, size_t n, const em_check_opts *o,
-             em_check_result **out, em_error *err)
-{
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_draws_check: out is NULL");
-    *out = NULL;
-    if (!m || (!samples && n))
-        return em_err(err, EM_ERR_NULL, "em_draws_check: mechanism or samples NULL");
-    if (n == 0)
-        return em_err(err, EM_ERR_EMPTY, "no draws to test");
-    if (m->scn->continuous)
-        return em_err(err, EM_ERR_DOMAIN, "%s: a continuous scenario is checked with "
-                      "em_draws_check_cont", m->scn->name);
-    size_t size = m->scn->n;
-    uint64_t *counts = calloc(size, sizeof *counts);
-    if (!counts)
-        return em_err(err, EM_ERR_NOMEM, "out of memory");
-    for (size_t k = 0; k < n; k++) {
-        if (samples[k] >= size) {
-            free(counts);
-            return em_err(err, EM_ERR_DOMAIN, "samples[%zu] = %zu: no such candidate (%zu)", k,
-                          samples[k], size);
-        }
-        counts[samples[k]]++;
-    }
-    int st = em_draws_check_counts(m, counts, size, o, out, err);
-    free(counts);
-    return st;
-}
-
 static int check_cont(em_mech *m, const double *x, const unsigned long *line, size_t n,
                       const em_check_opts *o, em_check_result **out, em_error *err)
 {
     em_check_result *r = NULL;
-    int st = begin(m, x, n, 1, &o, out, &r, err);
+    int st = begin(m, x, n, &o, out, &r, err);
     if (st != EM_OK)
         return st;
     em_cont *C = NULL;
@@ -289,38 +251,6 @@ static int check_cont(em_mech *m, const double *x, const unsigned long *line, si
     return EM_HAND_OUT(st, r, em_check_result_free, out, err);
 }
 
-int em_draws_check_cont(em_mech *m, const double *samples, size_t n, const em_check_opts *o,
-                  em_check_result **out, em_error *err)
-{
-    return check_cont(m, samples, NULL, n, o, out, err);
-}
-
-int em_counts_load(const em_scn *s, const char *path, int samples_are, uint64_t *counts,
-                   uint64_t *total, em_error *err)
-{
-    if (!s || !counts || !total)
-        return em_err(err, EM_ERR_NULL, "em_counts_load: scenario, counts or total NULL");
-    if (s->continuous)
-        return em_err(err, EM_ERR_DOMAIN, "%s: a continuous scenario has no candidates to count",
-                      s->name);
-    if (samples_are < EM_SAMPLES_ARE_AUTO || samples_are > EM_SAMPLES_ARE_INDICES)
-        return em_err(err, EM_ERR_DOMAIN, "samples_are %d: expected 0, 1 or 2", samples_are);
-    const char *name;
-    char *buf = NULL;
-    size_t len;
-    int st = em_judge_read(path, SAMPLES_MAX, &name, &buf, &len, err);
-    if (st != EM_OK)
-        return st;
-    em_error e = {EM_OK, ""};
-    st = em_samples_count(buf, len, name, s->n, em_judge_find_label, s, samples_are, counts, total,
-                          &e);
-    free(buf);
-    if (st != EM_OK)
-        return em_err(err, st, "%s", st == EM_ERR_NOMEM ? "out of memory" : e.msg);
-    em_err_ok(err);
-    return EM_OK;
-}
-
 static int check_file_cont(em_mech *m, const char *path, const em_check_opts *o,
                            em_check_result **out, em_error *err)
 {
@@ -329,7 +259,7 @@ static int check_file_cont(em_mech *m, const char *path, const em_check_opts *o,
     size_t len, n = 0;
     double *x = NULL;
     unsigned long *line = NULL;
-    int st = em_judge_read(path, SAMPLES_MAX, &name, &buf, &len, err);
+    int st = em_judge_read(path, EM_JUDGE_SAMPLES_MAX, &name, &buf, &len, err);
     if (st != EM_OK)
         return st;
     em_error e = {EM_OK, ""};
@@ -346,23 +276,36 @@ static int check_file_cont(em_mech *m, const char *path, const em_check_opts *o,
     return st;
 }
 
-int em_draws_check_file(em_mech *m, const char *path, int samples_are, const em_check_opts *o,
-                  em_check_result **out, em_error *err)
+int em_draws_check(em_mech *m, const em_draws *d, const em_check_opts *o,
+                   em_check_result **out, em_error *err)
 {
     if (!out)
-        return em_err(err, EM_ERR_NULL, "em_draws_check_file: out is NULL");
+        return em_err(err, EM_ERR_NULL, "em_draws_check: out is NULL");
     *out = NULL;
     if (!m)
-        return em_err(err, EM_ERR_NULL, "em_draws_check_file: mechanism NULL");
-    if (m->scn->continuous)
-        return check_file_cont(m, path, o, out, err);
-    size_t n = m->scn->n;
-    uint64_t *counts = calloc(n, sizeof *counts), total;
-    if (!counts)
-        return em_err(err, EM_ERR_NOMEM, "out of memory");
-    int st = em_counts_load(m->scn, path, samples_are, counts, &total, err);
+        return em_err(err, EM_ERR_NULL, "em_draws_check: mechanism NULL");
+    int st = em_judge_draws_form(d, "em_draws_check", err);
+    if (st != EM_OK)
+        return st;
+    if (m->scn->continuous) {
+        if (d->counts)
+            return em_err(err, EM_ERR_DOMAIN, "%s: a continuous scenario has no candidates to "
+                          "count", m->scn->name);
+        if (d->path)
+            return check_file_cont(m, d->path, o, out, err);
+        double *x = malloc(d->n * sizeof *x);
+        if (!x)
+            return em_err(err, EM_ERR_NOMEM, "out of memory");
+        for (size_t k = 0; k < d->n; k++)
+            x[k] = d->draw[k].value;
+        st = check_cont(m, x, NULL, d->n, o, out, err);
+        free(x);
+        return st;
+    }
+    uint64_t *counts = NULL, total;
+    st = em_judge_counts(m->scn, d, &counts, &total, err);
     if (st == EM_OK)
-        st = em_draws_check_counts(m, counts, n, o, out, err);
+        st = check_counts(m, counts, m->scn->n, o, out, err);
     free(counts);
     return st;
 }

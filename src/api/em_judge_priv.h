@@ -4,6 +4,7 @@
 #define EM_JUDGE_PRIV_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "em_judge.h"
 #include "api/em_scn_priv.h"
@@ -26,6 +27,17 @@ long em_judge_find_label(const void *ctx, const char *label, size_t len);
 
 /* The expanded exact utilities of a finite m (and, with doubles, ud[]): EM_OK or NOMEM. */
 int em_judge_finite(em_mech *m, int doubles, em_error *err);
+
+/* Draws files may be large: the command line's limit. */
+#define EM_JUDGE_SAMPLES_MAX ((size_t)16 << 30)
+
+/* EM_OK when exactly one form of d (draw, counts, path) is set; fn names the caller. */
+int em_judge_draws_form(const em_draws *d, const char *fn, em_error *err);
+
+/* The draws d of the finite scenario s as counts per candidate: *counts calloc'd with
+ * em_scn_size(s) entries, *total their sum. */
+int em_judge_counts(const em_scn *s, const em_draws *d, uint64_t **counts, uint64_t *total,
+                    em_error *err);
 
 /* Refuse permute-and-flip's exact pmf beyond EM_PF_PMF_MAX_N candidates. */
 int em_judge_pf_limit(const em_mech *m, em_error *err);

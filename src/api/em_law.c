@@ -441,18 +441,13 @@ int em_interval_prob(em_mech *m, const char *a, const char *b, char **out, em_er
     return em_law_pointwise(m, F_INTERVAL, "em_interval_prob", a, b, out, NULL, err);
 }
 
-int em_density(em_mech *m, const char *x, char **out, em_error *err)
+int em_density(em_mech *m, const char *x, char **density, char **log_density, em_error *err)
 {
     char *logd = NULL;
-    int st = em_law_pointwise(m, F_DENSITY, "em_density", x, NULL, out, &logd, err);
+    int st = em_law_pointwise(m, F_DENSITY, "em_density", x, NULL, density,
+                              log_density ? log_density : &logd, err);
     free(logd);
     return st;
-}
-
-int em_density_log(em_mech *m, const char *x, char **density, char **log_density,
-                   em_error *err)
-{
-    return em_law_pointwise(m, F_DENSITY, "em_density_log", x, NULL, density, log_density, err);
 }
 
 int em_quantile(em_mech *m, const char *p, char **out, em_error *err)

@@ -167,16 +167,17 @@ int em_law_draw1(em_sampler *s, size_t *idx, double *x)
     }
 }
 
-static int draw(em_sampler *s, size_t n, size_t *idx, double *x, em_error *err)
+/* Finite float draws come from the table in batches of this many: one call of the core's
+   many-draw sampler each, from the same words as one call for all of them. */
+#define FLOAT_BATCH 512
+
+int em_sampler_draw(em_sampler *s, size_t n, em_draw *out, em_error *err)
 {
-    const char *fn = x ? "em_sampler_draw_cont" : "em_sampler_draw";
-    if (!s || (!idx && !x))
-        return em_err(err, EM_ERR_NULL, "%s: sampler or out is NULL", fn);
+    if (!s || !out)
+        return em_err(err, EM_ERR_NULL, "em_sampler_draw: sampler or out is NULL");
     if (n == 0)
-        return em_err(err, EM_ERR_EMPTY, "%s: n = 0: no draws asked", fn);
-    if (!s->m->scn->continuous != !x)
-        return em_err(err, EM_ERR_DOMAIN, "%s: the mechanism is %s", fn,
-                      x ? "finite (em_sampler_draw)" : "continuous (em_sampler_draw_cont)");
+        return em_err(err, EM_ERR_EMPTY, "em_sampler_draw: n = 0: no draws asked");
+    const int cont = s->m->scn->continuous;
     /* Many float draws (several in one call, or a second call): one O(n) pass builds
        the cumulative table, then each draw is a binary search instead of em_select's
        full scan; a one-shot draw does not pay for it.  Without memory, the scan it is. */
@@ -186,68 +187,45 @@ static int draw(em_sampler *s, size_t n, size_t *idx, double *x, em_error *err)
         ncand >= 1 && (c->C = malloc(ncand * sizeof *c->C)) != NULL)
         em_cumulative(ncand, c->W, c->C);
     s->calls++;
-    /* Finite float draws from the table: one call draws them all, from the same words
-       and to the same cells as n calls of em_law_draw1 (em_sample_cumulative_many's contract),
-       without a call of the random source per word. */
-    if (s->kind == S_FLOAT && c->C && idx) {
-        int st = em_sample_cumulative_many(ncand, c->C, &s->rng, n, idx);
-        if (st != EM_OK)
-            return em_law_fail(err, st, NULL);
+    /* Finite float draws from the table: the same words and the same cells as n calls of
+       em_law_draw1 (em_sample_cumulative_many's contract), without a call of the random
+       source per word. */
+    if (s->kind == S_FLOAT && c->C) {
+        size_t idx[FLOAT_BATCH];
+        for (size_t k = 0; k < n;) {
+            size_t b = n - k < FLOAT_BATCH ? n - k : FLOAT_BATCH;
+            int st = em_sample_cumulative_many(ncand, c->C, &s->rng, b, idx);
+            if (st != EM_OK)
+                return em_law_fail(err, st, NULL);
+            for (size_t j = 0; j < b; j++, k++) {
+                out[k].index = idx[j];
+                out[k].value = NAN;
+            }
+        }
         em_err_ok(err);
         return EM_OK;
     }
     for (size_t k = 0; k < n; k++) {
         size_t i;
-        double v = 0;
+        double v = NAN;
         int st = em_law_draw1(s, &i, &v);
         if (st != EM_OK)
             return em_law_fail(err, st, NULL);
-        if (x)
-            x[k] = v;
-        else
-            idx[k] = i;
+        out[k].index = i;
+        out[k].value = cont ? v : NAN;
     }
     em_err_ok(err);
     return EM_OK;
 }
 
-int em_sampler_draw(em_sampler *s, size_t n, size_t *out, em_error *err)
-{
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_sampler_draw: out is NULL");
-    return draw(s, n, out, NULL, err);
-}
-
-int em_sampler_draw_cont(em_sampler *s, size_t n, double *out, em_error *err)
-{
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_sampler_draw_cont: out is NULL");
-    return draw(s, n, NULL, out, err);
-}
-
-static int sample_n(em_mech *m, const em_sample_opts *o, size_t n, size_t *idx, double *x,
-                    em_error *err)
-{
-    if (!idx && !x)
-        return em_err(err, EM_ERR_NULL, "%s: out is NULL", x ? "em_sample_cont" : "em_sample");
-    em_sampler *s;
-    int st = em_sampler_new(m, o, &s, err);
-    if (st == EM_OK)
-        st = x ? em_sampler_draw_cont(s, n, x, err) : em_sampler_draw(s, n, idx, err);
-    em_sampler_free(s);
-    return st;
-}
-
-int em_sample(em_mech *m, const em_sample_opts *o, size_t n, size_t *out, em_error *err)
+int em_sample(em_mech *m, const em_sample_opts *o, size_t n, em_draw *out, em_error *err)
 {
     if (!out)
         return em_err(err, EM_ERR_NULL, "em_sample: out is NULL");
-    return sample_n(m, o, n, out, NULL, err);
-}
-
-int em_sample_cont(em_mech *m, const em_sample_opts *o, size_t n, double *out, em_error *err)
-{
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_sample_cont: out is NULL");
-    return sample_n(m, o, n, NULL, out, err);
+    em_sampler *s;
+    int st = em_sampler_new(m, o, &s, err);
+    if (st == EM_OK)
+        st = em_sampler_draw(s, n, out, err);
+    em_sampler_free(s);
+    return st;
 }

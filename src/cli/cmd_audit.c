@@ -193,26 +193,20 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
     em_opts oy = {ox->epsilon, em_mech_sensitivity(m[0]), em_mech_variant(m[0]), 1, 0};
     if (em_mech_new(s[1], &oy, &m[1], &e) != EM_OK)
         return em_cli_fail(cmd, NULL, &e);
-    uint64_t *c[2] = {NULL, NULL}, total;
-    int rc = -1;
     if (sxp && (em_scn_is_continuous(s[0]) || em_scn_is_continuous(s[1]))) {
         fprintf(stderr, "%s: --samples-x/--samples-y is not available for continuous scenarios\n",
                 cmd);
         return EM_EXIT_USAGE;
     }
-    for (int k = 0; sxp && k < 2 && rc < 0; k++) {
+    em_draws d[2] = {EM_DRAWS_INIT, EM_DRAWS_INIT};
+    for (int k = 0; sxp && k < 2; k++) {
         em_cli_stdin_hint(cmd, k ? syp : sxp, "the draws");
-        c[k] = calloc(em_scn_size(s[k]), sizeof *c[k]);
-        if (!c[k])
-            rc = EM_EXIT_INTERNAL;
-        else if (em_counts_load(s[k], k ? syp : sxp, are, c[k], &total, &e) != EM_OK)
-            rc = em_cli_fail(cmd, NULL, &e);
+        d[k].path = k ? syp : sxp;
+        d[k].samples_are = are;
     }
-    if (rc < 0 && em_audit_counts(m[0], m[1], c[0], c[1], conf, r, &e) != EM_OK)
-        rc = em_cli_fail(cmd, NULL, &e);
-    free(c[0]);
-    free(c[1]);
-    return rc;
+    if (em_audit(m[0], m[1], sxp ? &d[0] : NULL, sxp ? &d[1] : NULL, conf, r, &e) != EM_OK)
+        return em_cli_fail(cmd, NULL, &e);
+    return -1;
 }
 
 /* One epsilon for both mechanisms: a sweep (--epsilon-log, or --epsilon with a list or

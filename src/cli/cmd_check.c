@@ -202,7 +202,10 @@ int cmd_check(int argc, char **argv)
         em_check_opts o = {c.alpha, c.min_expected};
         em_error e;
         em_cli_stdin_hint(c.cmd, c.samples, "the input");
-        if (em_draws_check_file(m, c.samples, c.samples_are, &o, &r, &e) != EM_OK)
+        em_draws d = EM_DRAWS_INIT;
+        d.path = c.samples ? c.samples : "-";
+        d.samples_are = c.samples_are;
+        if (em_draws_check(m, &d, &o, &r, &e) != EM_OK)
             rc = em_cli_fail(c.cmd, NULL, &e);
     }
     if (rc < 0) {

@@ -131,8 +131,7 @@ int cmd_compare(int argc, char **argv)
         em_compare_opts o = {c.rtol, c.atol};
         em_error e;
         em_cli_stdin_hint(c.cmd, in2, "the input");
-        int st = c.cdf ? em_compare_cdf_file(m, c.cdf, &o, &r, &e)
-                       : em_compare_file(m, c.probs, &o, &r, &e);
+        int st = em_compare(m, NULL, 0, in2, &o, &r, &e);
         if (st != EM_OK)
             rc = em_cli_fail(c.cmd, NULL, &e);
     }

@@ -296,7 +296,7 @@ static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
         int st = point(m, &P, i, &x, &shown, &e);
         if (st == EM_OK)
             st = kind == K_CDF       ? em_cdf(m, x, &v1, &e)
-                 : kind == K_DENSITY ? em_density_log(m, x, &v1, &v2, &e)
+                 : kind == K_DENSITY ? em_density(m, x, &v1, &v2, &e)
                                      : em_quantile(m, x, &v1, &e);
         if (st != EM_OK) {
             char what[64];

@@ -78,9 +78,8 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
         return em_cli_fail(c->cmd, NULL, &e);
     int rc = -1;
     for (uint64_t k = 0; k < c->n && rc < 0; k++) {
-        size_t i;
-        double x;
-        if ((cont ? em_sampler_draw_cont(sp, 1, &x, &e) : em_sampler_draw(sp, 1, &i, &e)) != EM_OK) {
+        em_draw d;
+        if (em_sampler_draw(sp, 1, &d, &e) != EM_OK) {
             char what[64];
             snprintf(what, sizeof what, "draw %llu", (unsigned long long)k + law);
             rc = em_cli_fail(c->cmd, what, &e);
@@ -88,9 +87,9 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
         }
         em_cli_sweep_row(c, "value", (size_t)k);
         if (cont) {
-            printf("%.17g\n", x);
+            printf("%.17g\n", d.value);
         } else {
-            em_cli_csv_label(em_scn_label(s, i));
+            em_cli_csv_label(em_scn_label(s, d.index));
             putchar('\n');
         }
         if (ferror(stdout)) { /* the first failed write: drawing on would be wasted */

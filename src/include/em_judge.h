@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "em_law.h"
 #include "em_mech.h"
 
 #ifdef __cplusplus
@@ -29,12 +30,29 @@ extern "C" {
 
 /* ------------------------------------------------------------------ check */
 
-/* What the draws of a finite scenario's samples file are (em_draws_check_file, em_counts_load) */
+/* What the draws of a finite scenario's samples file are (em_draws.samples_are) */
 #define EM_SAMPLES_ARE_AUTO 0     /* a label, else digits as a 0-based index; a draw that is
                                      the label of one candidate and the index of another is
                                      refused as ambiguous */
 #define EM_SAMPLES_ARE_LABELS 1
 #define EM_SAMPLES_ARE_INDICES 2
+
+/* The draws a judge takes (em_draws_check, em_audit), in one of three forms: exactly one
+ * of draw, counts and path is set. */
+typedef struct em_draws {
+    const em_draw *draw;      /* n draws as em_sample gives them: a finite mechanism's
+                                 index, a continuous one's value (NaN and inf are draws to
+                                 judge) */
+    size_t n;
+    const uint64_t *counts;   /* or the draws of each candidate of a finite mechanism
+                                 (em_scn_size entries) */
+    const char *path;         /* or a samples file ("-": standard input), as `expmech check
+                                 --samples` reads it: finite, a label or a 0-based index per
+                                 line (samples_are); continuous, one number per line */
+    int samples_are;          /* a finite mechanism's file: EM_SAMPLES_ARE_* */
+} em_draws;
+
+#define EM_DRAWS_INIT {NULL, 0, NULL, NULL, EM_SAMPLES_ARE_AUTO}
 
 typedef struct em_check_opts {
     double alpha;          /* significance level of each test, in (0, 1); default 1.0e-6 */
@@ -110,32 +128,20 @@ typedef struct em_check_result {
     const char *ks_method; /* the method's name (static) */
 } em_check_result;
 
-/* Test n draws of a finite mechanism m (samples: 0-based candidate indices) against its
- * exact distribution: the G-test with cells pooled to min_expected, the support (a draw of
- * a candidate of probability 0 in double rejects), the exact binomial test of the pooled
- * tail and of each candidate (Bonferroni), and the power (expmech(1) check).  The
- * probabilities are the oracle's correctly rounded doubles (the weighted oracle with a
- * measure; permute-and-flip's exact pmf for EM_PF, at most 4096 candidates).  Errors:
- * EM_ERR_NULL, EM_ERR_EMPTY (n == 0), EM_ERR_DOMAIN (a sample >= size, alpha or
- * min_expected out of range, a continuous m, pf with too many candidates),
- * EM_ERR_UNDECIDED, EM_ERR_NOMEM.  o NULL: the defaults. */
-EM_API int em_draws_check(em_mech *m, const size_t *samples, size_t n, const em_check_opts *o,
-                    em_check_result **out, em_error *err);
-/* The same from counts[0..n) per candidate (n == em_scn_size). */
-EM_API int em_draws_check_counts(em_mech *m, const uint64_t *counts, size_t n,
-                           const em_check_opts *o, em_check_result **out, em_error *err);
-/* samples: n draws (doubles) of a continuous mechanism m: 20 bins of equal exact
- * probability (and the piece breakpoints), the G-test over them, Kolmogorov-Smirnov against
- * the exact CDF, and the support (a draw outside R, or NaN, rejects).  Errors as em_draws_check
- * (EM_ERR_DOMAIN for a finite m). */
-EM_API int em_draws_check_cont(em_mech *m, const double *samples, size_t n, const em_check_opts *o,
-                         em_check_result **out, em_error *err);
-/* The draws from a samples file, as `expmech check --samples` reads them: finite, a label
- * or a 0-based index per line (samples_are: EM_SAMPLES_ARE_*); continuous, one number per line (nan and inf are draws to judge).
- * Errors: those of the check, EM_ERR_PARSE ("NAME:LINE: ..."; "NAME: cannot open: ...";
- * "NAME: no draws"), EM_ERR_NOMEM. */
-EM_API int em_draws_check_file(em_mech *m, const char *path, int samples_are,
-                         const em_check_opts *o, em_check_result **out, em_error *err);
+/* Test the draws d of m against its exact distribution.  A finite m: the G-test with cells
+ * pooled to min_expected, the support (a draw of a candidate of probability 0 in double
+ * rejects), the exact binomial test of the pooled tail and of each candidate
+ * (Bonferroni), and the power (expmech(1) check); the probabilities are the oracle's
+ * correctly rounded doubles (the weighted oracle with a measure; permute-and-flip's exact
+ * pmf for EM_PF, at most 4096 candidates).  A continuous m: 20 bins of equal exact
+ * probability (and the piece breakpoints), the G-test over them, Kolmogorov-Smirnov
+ * against the exact CDF, and the support (a draw outside R, or NaN, rejects).  Errors:
+ * EM_ERR_NULL, EM_ERR_EMPTY (no draws), EM_ERR_DOMAIN (not exactly one form of draws, an
+ * index >= size, counts of a continuous m, alpha or min_expected out of range, pf with too
+ * many candidates), EM_ERR_PARSE (a samples file: "NAME:LINE: ..."; "NAME: cannot open:
+ * ..."; "NAME: no draws"), EM_ERR_UNDECIDED, EM_ERR_NOMEM.  o NULL: the defaults. */
+EM_API int em_draws_check(em_mech *m, const em_draws *d, const em_check_opts *o,
+                          em_check_result **out, em_error *err);
 EM_API void em_check_result_free(em_check_result *r);
 
 /* ---------------------------------------------------------------- compare */
@@ -182,24 +188,21 @@ typedef struct em_compare_result {
     char *x_abs, *x_rel, *x_tail;   /* the points, 17 digits */
 } em_compare_result;
 
-/* given[i]: a claimed probability of candidate i (n == em_scn_size; NaN and infinities are
- * values to judge).  Each is compared exactly (256 bits) with the exact probability (the
- * oracle to 40 digits; weighted or permute-and-flip as em_draws_check): it fails when
- * |given - exact| > max(rtol * exact, atol), or is NaN, infinite, negative or above 1.
- * Errors: EM_ERR_NULL, EM_ERR_DOMAIN (n, rtol or atol < 0 or NaN, a continuous m, pf with
- * too many candidates), EM_ERR_UNDECIDED, EM_ERR_NOMEM.  o NULL: the defaults. */
-EM_API int em_compare(em_mech *m, const double *given, size_t n, const em_compare_opts *o,
-                      em_compare_result **out, em_error *err);
-/* The probabilities from a file as `expmech compare --probs` reads it: one number per line,
- * 'label,probability' lines, or `expmech probs`' CSV or JSON; numbers read exactly. */
-EM_API int em_compare_file(em_mech *m, const char *path, const em_compare_opts *o,
-                           em_compare_result **out, em_error *err);
-/* A continuous m against a table of 'x,cdf' lines (x exact; cdf a number, nan or inf):
- * each value against the exact F(x) (256 bits); the fields of the CDF table are set, and
- * show[] holds x, line, given and exact.  Errors: EM_ERR_PARSE, EM_ERR_DOMAIN (a finite
- * m), EM_ERR_EMPTY ("NAME: no points"), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
-EM_API int em_compare_cdf_file(em_mech *m, const char *path, const em_compare_opts *o,
-                               em_compare_result **out, em_error *err);
+/* Another implementation's probabilities or CDF against the exact ones, exactly (256
+ * bits).  A finite m: given[0..n) the claimed probability of each candidate (n ==
+ * em_scn_size; NaN and infinities are values to judge), or path a file as `expmech
+ * compare --probs` reads it (one number per line, 'label,probability' lines, or `expmech
+ * probs`' CSV or JSON; numbers read exactly); each is compared with the exact probability
+ * (the oracle to 40 digits; weighted or permute-and-flip as em_draws_check) and fails
+ * when |given - exact| > max(rtol * exact, atol), or is NaN, infinite, negative or above
+ * 1.  A continuous m: path a table of 'x,cdf' lines (x exact; cdf a number, nan or inf),
+ * each value against the exact F(x); the fields of the CDF table are set, and show[]
+ * holds x, line, given and exact.  Exactly one of given and path.  Errors: EM_ERR_NULL,
+ * EM_ERR_EMPTY ("NAME: no points"), EM_ERR_PARSE, EM_ERR_DOMAIN (n, rtol or atol < 0 or
+ * NaN, given for a continuous m, pf with too many candidates), EM_ERR_UNDECIDED,
+ * EM_ERR_NOMEM.  o NULL: the defaults. */
+EM_API int em_compare(em_mech *m, const double *given, size_t n, const char *path,
+                      const em_compare_opts *o, em_compare_result **out, em_error *err);
 EM_API void em_compare_result_free(em_compare_result *r);
 
 /* ------------------------------------------------------------------ audit */
@@ -258,7 +261,7 @@ typedef struct em_audit_result {
     em_audit_block ideal;   /* finite: the interval report of the ideal law */
     em_audit_block fp;      /* finite, standard or monotone, no measure: the float sampler
                                (em_weights_fixed on the utilities rounded to doubles) */
-    /* empirical audit (em_audit_counts) */
+    /* empirical audit (em_audit with draws) */
     int empirical;
     uint64_t nx, ny;        /* draws */
     double confidence;
@@ -269,17 +272,16 @@ typedef struct em_audit_result {
 } em_audit_result;
 
 /* x, y: the mechanisms on two neighbouring datasets (same candidate labels, in any order;
- * or both continuous), with the same epsilon, sensitivity and variant.  Errors:
- * EM_ERR_NULL, EM_ERR_DOMAIN (different labels or kinds, parameters that differ, pf with
- * a measure or too many candidates), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
-EM_API int em_audit(em_mech *x, em_mech *y, em_audit_result **out, em_error *err);
-/* The same, with draws of a sampler on X (counts_x, X's candidate order) and on Y
- * (counts_y, Y's order): the Clopper-Pearson lower bound on epsilon at confidence (in
- * (0, 1); each side at (1 + confidence)/2), on the event chosen in advance from the exact
- * probabilities and the numbers of draws (never from the draws).  Finite only. */
-EM_API int em_audit_counts(em_mech *x, em_mech *y, const uint64_t *counts_x,
-                           const uint64_t *counts_y, double confidence,
-                           em_audit_result **out, em_error *err);
+ * or both continuous), with the same epsilon, sensitivity and variant.  With draws dx of
+ * a sampler on X and dy on Y (finite only; NULL both: none), also the Clopper-Pearson
+ * lower bound on epsilon at confidence (in (0, 1); each side at (1 + confidence)/2), on
+ * the event chosen in advance from the exact probabilities and the numbers of draws
+ * (never from the draws).  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (different labels or
+ * kinds, parameters that differ, pf with a measure or too many candidates, draws of one
+ * side only or of a continuous scenario, confidence), the errors of reading the draws
+ * (em_draws_check), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+EM_API int em_audit(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
+                    double confidence, em_audit_result **out, em_error *err);
 EM_API void em_audit_result_free(em_audit_result *r);
 
 /* The two-sided Clopper-Pearson interval of a binomial proportion from k successes in n
@@ -288,11 +290,6 @@ EM_API void em_audit_result_free(em_audit_result *r);
  * confidence outside (0, 1)). */
 EM_API int em_clopper_pearson(uint64_t k, uint64_t n, double confidence, double *lo,
                               double *hi, em_error *err);
-
-/* Per-candidate draw counts from a samples file (as em_draws_check_file reads it; path of Y's
- * draws with Y's scenario).  counts: em_scn_size(s) entries; *total the draws. */
-EM_API int em_counts_load(const em_scn *s, const char *path, int samples_are,
-                          uint64_t *counts, uint64_t *total, em_error *err);
 
 #ifdef __cplusplus
 }

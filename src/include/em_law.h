@@ -92,6 +92,14 @@ typedef struct em_sample_opts {
 
 #define EM_SAMPLE_OPTS_INIT {0, 0, EM_SAMPLER_EXACT, EM_TIMING_VARIABLE}
 
+/* One draw of a mechanism, finite or continuous. */
+typedef struct em_draw {
+    size_t index;   /* the 0-based candidate (finite), or the piece the draw came from
+                       (continuous) */
+    double value;   /* continuous: the double nearest to an exact draw (exact sampler; ties
+                       to even), or the float sampler's double; finite: NaN */
+} em_draw;
+
 /* A stream of draws: em_sampler_draw called k times with n_1, ..., n_k gives the same
  * draws as one call with n_1 + ... + n_k.  m must outlive the sampler. */
 typedef struct em_sampler em_sampler;
@@ -105,24 +113,17 @@ typedef struct em_sampler em_sampler;
  * "random source: ..."), EM_ERR_NOMEM. */
 EM_API int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out,
                           em_error *err);
-/* n >= 1 draws of a finite mechanism: out[k] = the 0-based candidate index.  Errors:
- * EM_ERR_NULL, EM_ERR_EMPTY (n = 0), EM_ERR_DOMAIN (a continuous mechanism),
- * EM_ERR_RNG, EM_ERR_UNDECIDED, EM_ERR_NOMEM; after an error out[0..n) is unspecified. */
-EM_API int em_sampler_draw(em_sampler *s, size_t n, size_t *out, em_error *err);
-/* n >= 1 draws of a continuous mechanism: out[k] = the double nearest to an exact draw
- * (exact sampler; ties to even), or the float sampler's double.  EM_ERR_DOMAIN for a
- * finite mechanism; other errors as em_sampler_draw. */
-EM_API int em_sampler_draw_cont(em_sampler *s, size_t n, double *out, em_error *err);
+/* n >= 1 draws into out[0..n).  Errors: EM_ERR_NULL, EM_ERR_EMPTY (n = 0), EM_ERR_RNG,
+ * EM_ERR_UNDECIDED, EM_ERR_NOMEM; after an error out[0..n) is unspecified. */
+EM_API int em_sampler_draw(em_sampler *s, size_t n, em_draw *out, em_error *err);
 EM_API void em_sampler_free(em_sampler *s);
 
-/* n draws of a finite mechanism: out[k] = 0-based candidate index.  Same seed => the same
- * draws as `expmech sample --seed S -n N` (a fresh em_sampler each call: two calls with
- * the same seed repeat the draws). */
-EM_API int em_sample(em_mech *m, const em_sample_opts *o, size_t n, size_t *out,
+/* n draws of m with a fresh sampler (two calls with the same seed repeat the draws).  Same
+ * seed => the same draws as `expmech sample --seed S -n N`, which prints a finite draw's
+ * label and a continuous draw's value with "%.17g".  Errors: those of em_sampler_new and
+ * em_sampler_draw. */
+EM_API int em_sample(em_mech *m, const em_sample_opts *o, size_t n, em_draw *out,
                      em_error *err);
-/* n draws of a continuous mechanism, as doubles (what the CLI prints with "%.17g"). */
-EM_API int em_sample_cont(em_mech *m, const em_sample_opts *o, size_t n, double *out,
-                          em_error *err);
 
 /* ----------------------------------------------------------- continuous laws */
 /* For a continuous mechanism; x, p, a, b are exact text (em_scn.h); results malloc'd
@@ -136,11 +137,10 @@ EM_API int em_cdf(em_mech *m, const char *x, char **out, em_error *err);
 EM_API int em_interval_prob(em_mech *m, const char *a, const char *b, char **out,
                             em_error *err);
 /* The density at x, right-continuous (at a breakpoint, the piece that starts there; 0
- * outside the range, in gaps and at its right end). */
-EM_API int em_density(em_mech *m, const char *x, char **out, em_error *err);
-/* The density and its natural log ("-inf" where the density is 0), both at once. */
-EM_API int em_density_log(em_mech *m, const char *x, char **density, char **log_density,
-                          em_error *err);
+ * outside the range, in gaps and at its right end), and its natural log ("-inf" where the
+ * density is 0) when log_density is not NULL. */
+EM_API int em_density(em_mech *m, const char *x, char **density, char **log_density,
+                      em_error *err);
 /* The p-quantile inf { x : F(x) >= p }: Q(0) the left end of the range ("-inf"
  * possible), Q(1) the right end ("inf" possible). */
 EM_API int em_quantile(em_mech *m, const char *p, char **out, em_error *err);
