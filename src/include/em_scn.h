@@ -5,8 +5,8 @@
  * utilities (and optionally a base measure), or a continuous output range cut into pieces
  * with linear utilities; with the sensitivity and monotonicity its author declared.  A
  * mechanism (em_mech) is a scenario with epsilon, the sensitivity and the variant resolved
- * by the one rule that keeps privacy as declared (README, "Defaults that must not weaken
- * privacy"), and the line that says where each came from.
+ * by the one rule that keeps privacy as declared (docs/cli.md, "Sensitivity
+ * and variant"), and the line that says where each came from.
  *
  * Conventions of the whole high-level API (em_scn.h, em_law.h, em_judge.h, em_score.h):
  *   - every function returns an em_status (EM_OK = 0) unless it is an accessor;
