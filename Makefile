@@ -27,7 +27,7 @@ BENCHES  := $(BENCH_SRC:stats/%.c=$(B)/stats/%)
 HEADERS  := $(wildcard src/include/*.h src/*/*.h spec/*.acsl tests/*.h stats/*.h)
 
 .PHONY: all deps demo check lint unit python sanitize valgrind verify prove prove-cold prove-scratch proof-floor gate-test proof-timing stats stats-full bench clean help \
-        bench-all bench-readme \
+        bench-all bench-doc \
         install uninstall install-check figures
 .DEFAULT_GOAL := all
 
@@ -43,8 +43,8 @@ help:
 	@echo "make bench   expmech beside numpy, diffprivlib's algorithm and the machine's limits:"
 	@echo "             a table and build/bench.json (timings live here, never in tests)"
 	@echo "make bench-all   the same, then the older benchmark programs and the memory run"
-	@echo "make bench-readme   README's '## Speed' section from build/bench.json"
-	@echo "make figures README's figures: data by expmech, SVGs by expmech plot (gnuplot)"
+	@echo "make bench-doc      docs/speed.md from build/bench.json"
+	@echo "make figures docs/figures.md's figures: data by expmech, SVGs by expmech plot (gnuplot)"
 	@echo "make install PREFIX=/usr/local DESTDIR=   library, headers, expmech.pc, CLI, man pages"
 	@echo "make install-check   install to a temporary prefix, build and run examples/ against it"
 
@@ -252,7 +252,7 @@ python: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) EXPMECH_BIN=$(CURDIR)/$(B)/expmech PYTHONPATH=python \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 
-# README's figures: the tables in docs/figures/data/ (expmech's output only) and the SVGs
+# docs/figures.md's figures: the tables in docs/figures/data/ (expmech's output only) and the SVGs
 # drawn from them (expmech plot, gnuplot); tests/test_figures.c regenerates the tables.
 figures: $(B)/expmech
 	@EXPMECH=$(B)/expmech bash mk/figures.sh docs/figures
@@ -302,9 +302,9 @@ bench-all: bench $(BENCH_MORE)
 	@for b in $(BENCH_MORE); do echo "== $$b"; $$b || exit 1; done
 	@echo "== stats/bench_memory.sh"; bash stats/bench_memory.sh $(B)/expmech
 
-# README's section "## Speed", rewritten from build/bench.json alone (run make bench first).
-bench-readme:
-	@$(PYTHON) mk/bench_report.py readme $(B)/bench.json README.md
+# docs/speed.md, rewritten from build/bench.json alone (run make bench first).
+bench-doc:
+	@$(PYTHON) mk/bench_report.py doc $(B)/bench.json docs/speed.md
 
 # ----------------------------------------------------------------- proofs
 verify: $(B)/.deps-proofs

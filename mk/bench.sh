@@ -14,8 +14,8 @@
 # system) by default: the machine may be shared, and wall time would also count the time
 # other processes hold the CPU; BENCH_CLOCK=wall measures wall time.
 # mk/bench_report.py assembles BUILD_DIR/bench.json, fails when a required figure is
-# missing, and prints the table with the issue's targets; `make bench-readme` copies it
-# into README.md.
+# missing, and prints the table with the issue's targets; `make bench-doc` copies it
+# into docs/speed.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-build}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench_report.py: issue 15's benchmark, from one run to bench.json, the table and README.
+"""bench_report.py: issue 15's benchmark, from one run to bench.json, the table and docs/speed.md.
 
     bench_report.py assemble --figures F.jsonl --peers P.jsonl --out build/bench.json
                              [--load-before L] [--load-after L] [--seconds S]
@@ -9,8 +9,8 @@
         (mk/bench.sh) times a whole process: one JSON figure line;
     bench_report.py table [build/bench.json]
         prints the table again;
-    bench_report.py readme [build/bench.json [README.md]]
-        (`make bench-readme`) rewrites README's section between the markers
+    bench_report.py doc [build/bench.json [docs/speed.md]]
+        (`make bench-doc`) rewrites the section of docs/speed.md between the markers
         <!-- speed:begin --> and <!-- speed:end --> from bench.json alone, so every
         number and ratio there comes from one run.
 Standard library only (the machine's numpy version is asked of numpy when assembling)."""
@@ -34,7 +34,7 @@ REQUIRED_PEERS = [("numpy_oneshot", 7), ("numpy_oneshot", 1000), ("numpy_oneshot
                   ("diffprivlib_oneshot", 1000000),
                   ("numpy_loadtxt_sample", 1000000)]
 
-# What each figure is, for the README (mk/bench.sh, stats/bench_speed.c, bench_peers.py).
+# What each figure is, for docs/speed.md (mk/bench.sh, stats/bench_speed.c, bench_peers.py).
 DESCRIPTIONS = {
     "float_oneshot": "float path: em_weights_fixed_u (em_logweights + em_weights_fixed + the sum in one pass over blocks; its block loops built for SSE2 and AVX2, picked at load) + em_sample_fixed (prepare + one draw)",
     "float_many": "float path: one draw of 1000 from a cumulative table prepared once, in one em_sample_cumulative_many call (as the float sampler draws many)",
@@ -250,7 +250,7 @@ def readme_section(data):
     m = data["machine"]
     lines = []
     clock = m.get("clock", "wall")
-    lines.append("Measured by `make bench` in one run (`build/bench.json`; `make bench-readme` "
+    lines.append("Measured by `make bench` in one run (`build/bench.json`; `make bench-doc` "
                  "rewrites this section from it), each figure in its own process, one at a "
                  "time: the median of several timed batches after a warm-up (whole processes: "
                  "the median of 5 runs after one), %s." %
@@ -399,10 +399,10 @@ def main(argv):
     if cmd == "table":
         print_table(data)
         return 0
-    if cmd == "readme":
-        readme = argv[3] if len(argv) > 3 else "README.md"
-        rewrite_readme(data, readme)
-        print("bench: README section '## Speed' rewritten from %s" % path)
+    if cmd == "doc":
+        doc = argv[3] if len(argv) > 3 else "docs/speed.md"
+        rewrite_readme(data, doc)
+        print("bench: %s rewritten from %s" % (doc, path))
         return 0
     sys.stderr.write(__doc__)
     return 2

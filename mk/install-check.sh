@@ -76,6 +76,24 @@ cc -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$ex/man3" "$ex/man3.c" $(pkg-co
   || fail "the example of expmech(3) does not compile"
 out_man3=$(LD_LIBRARY_PATH=$prefix/lib "$ex/man3") || fail "the example of expmech(3) exited $?"
 [[ $out_man3 == "p = 0.104"* ]] || fail "the example of expmech(3) printed: $out_man3"
+# README's quick start, as a new user types it, against the installed tree: its shell block
+# (E = the installed expmech, make already done) and its C block.  P(Married) = e^1.5 / (e^1.5
+# + 2 e^0.5 + 1), computed outside expmech (python3 decimal, 40 digits).
+qs=$top/quickstart; mkdir "$qs"
+awk '/^## Quick start/{q=1} q&&/^```sh$/{on=1; next} on&&/^```$/{exit} on' README.md \
+  | grep -v '^make$' | sed "s|^E=build/expmech$|E=$prefix/bin/expmech|" > "$qs/quick.sh"
+grep -q 'score count' "$qs/quick.sh" || fail "README's quick start has no shell block"
+out_qs=$(cd "$qs" && LD_LIBRARY_PATH=$prefix/lib bash -e quick.sh 2>/dev/null) || fail "README's quick start exited $?"
+grep -qx 'Married,0.51049343699845312,-0.67237749748659272' <<<"$out_qs" \
+  || fail "README's quick start printed: $out_qs"
+{ echo '#include <expmech.h>'; echo '#include <stdio.h>'; echo 'int main(void) {'
+  awk '/^```c$/{on=1; next} on&&/^```$/{exit} on' README.md; echo 'return 0; }'; } > "$qs/readme.c"
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Werror -o "$qs/readme" "$qs/readme.c" $(pkg-config --cflags --libs expmech) \
+  || fail "README's C example does not compile"
+out_c=$(cd "$qs" && LD_LIBRARY_PATH=$prefix/lib ./readme) || fail "README's C example exited $?"
+[ "$(head -1 <<<"$out_c")" = "Married 0.51049343699845312" ] && [ "$(wc -l <<<"$out_c")" -eq 4 ] \
+  || fail "README's C example printed: $out_c"
 # The Python binding as installed: found on the path make install chose, loading the library
 # installed beside it (not this build: EXPMECH_LIB unset, run from outside the checkout).
 pydir=$(find "$prefix/lib" -path '*/dist-packages/expmech/__init__.py' -printf '%h\n' | head -1)

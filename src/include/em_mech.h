@@ -1,6 +1,6 @@
 /* em_mech.h: mechanisms, a scenario (em_scn.h) with epsilon, the sensitivity and the
- * variant resolved by the one rule that keeps privacy as declared (README, "Defaults that
- * must not weaken privacy"), and the line that says where each came from.  Every exact
+ * variant resolved by the one rule that keeps privacy as declared (docs/cli.md,
+ * "Sensitivity and variant"), and the line that says where each came from.  Every exact
  * computation (em_law.h, em_judge.h) takes one.
  *
  * Conventions: em_scn.h.
