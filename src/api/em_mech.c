@@ -9,6 +9,8 @@
 #include "oracle/em_problem.h"
 #include "em_mech.h"
 
+_Static_assert(EM_DIGITS_MAX == EM_ROUND_MAX_DIGITS, "em_opts.digits is the rounding's limit");
+
 #include <stdio.h>
 #include <stdlib.h>
 

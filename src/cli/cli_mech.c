@@ -95,7 +95,6 @@ static int mech(const em_cli *c, em_scn *s, const char *eps, int tell, em_mech *
     em_error e;
     em_opts o = {eps, (c->seen & EM_OPT_SENSITIVITY) ? c->delta_text : NULL,
                  !(c->seen & EM_OPT_VARIANT)         ? EM_VARIANT_AUTO
-                 : c->variant == EM_CLI_VARIANT_PF ? EM_PF
                                                    : c->variant,
                  (c->seen & EM_OPT_FORCE) != 0, c->digits};
     if (em_mech_new(s, &o, m, &e) == EM_OK) {

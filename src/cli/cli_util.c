@@ -9,40 +9,32 @@
 
 #include "cli/commands.h"
 #include "expmech.h"
-#include "judge/em_gof.h"
-#include "oracle/em_oracle.h"
-#include "num/em_rational.h"
-#include "api/em_params_src.h"
-#include "io/em_samples.h"
 #include "io/em_label.h"
 
 void em_cli_init(em_cli *c, const char *cmd)
 {
     memset(c, 0, sizeof *c);
     c->cmd = cmd;
-    mpq_init(c->eps);
-    mpq_init(c->delta);
+    const em_check_opts check = EM_CHECK_OPTS_INIT;
     c->variant = EM_STANDARD;
     c->digits = 17;
     c->format = EM_FMT_CSV;
     c->n = 1;
-    c->alpha = EM_GOF_ALPHA;
+    c->alpha = check.alpha;
     c->rtol = 1e-9;
     c->atol = 0x1p-1074;
-    c->min_expected = EM_GOF_MIN_EXPECTED;
-    c->samples_are = EM_SAMPLES_AUTO;
+    c->min_expected = check.min_expected;
+    c->samples_are = EM_SAMPLES_ARE_AUTO;
 }
 
 void em_cli_free(em_cli *c)
 {
     em_sweep_free(c->eps_all, c->eps_count);
-    mpq_clear(c->eps);
-    mpq_clear(c->delta);
 }
 
 const char *em_variant_name(int variant)
 {
-    return variant == EM_CLI_VARIANT_PF ? "pf" : variant == EM_MONOTONE ? "monotone" : "standard";
+    return variant == EM_PF ? "pf" : variant == EM_MONOTONE ? "monotone" : "standard";
 }
 
 int em_cli_variant(const char *v)
@@ -160,9 +152,7 @@ static int set_epsilon(em_cli *c, unsigned flag, const char *name, const char *v
         size_t k = strlen(said);
         return bad(c, name, v, strncmp(e.msg, said, k) ? e.msg : e.msg + k);
     }
-    int kind;
     c->eps_text = c->eps_all[0];
-    em_q_parse_str(c->eps_text, 0, c->eps, &kind, NULL); /* accepted: the sweep parsed it */
     c->sweep_n = flag == EM_OPT_EPSILON_LOG || strpbrk(v, ",:") ? c->eps_count : 0;
     return -1;
 }
@@ -180,25 +170,34 @@ static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
         break;
     }
     case EM_OPT_SENSITIVITY:
+    {
+        em_error e;
+        int sign;
         c->delta_text = v;
-        if (em_q_parse_str(v, 0, c->delta, &kind, &msg) != EM_OK)
-            return bad(c, name, v, msg ? msg : "malformed");
-        if (mpq_sgn(c->delta) <= 0)
+        if (em_num_cmp(v, "0", &sign, &e) != EM_OK) {
+            /* the value is named already: the library's why alone ("bad number '%.60s': ") */
+            size_t k = strlen("bad number '") + (strlen(v) < 60 ? strlen(v) : 60);
+            int said = !strncmp(e.msg, "bad number '", 12) && strlen(e.msg) > k + 2 &&
+                       !strncmp(e.msg + k, "': ", 3);
+            return bad(c, name, v, said ? e.msg + k + 3 : e.msg);
+        }
+        if (sign <= 0)
             return bad(c, name, v, "must be > 0");
         break;
+    }
     case EM_OPT_VARIANT:
         kind = em_cli_variant(v);
         if (kind < 0)
             return bad(c, name, v,
                        "expected 'standard' (eps/(2 delta)), 'monotone' (eps/delta) or 'pf' "
                        "(permute-and-flip)");
-        c->variant = kind == EM_PF ? EM_CLI_VARIANT_PF : kind;
+        c->variant = kind;
         break;
     case EM_OPT_DIGITS: {
         uint64_t d;
         if (em_cli_parse_u64(v, &d, &msg) != EM_OK)
             return bad(c, name, v, msg);
-        if (d < 1 || d > EM_ROUND_MAX_DIGITS)
+        if (d < 1 || d > EM_DIGITS_MAX)
             return bad(c, name, v, "must be between 1 and 1000");
         c->digits = (int)d;
         break;
@@ -269,8 +268,9 @@ static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
                                    "draws)");
         break;
     case EM_OPT_SAMPLES_ARE:
-        if (em_samples_are_parse(v, &c->samples_are) != 0)
+        if (strcmp(v, "labels") && strcmp(v, "indices"))
             return bad(c, name, v, "expected 'labels' or 'indices'");
+        c->samples_are = strcmp(v, "labels") ? EM_SAMPLES_ARE_INDICES : EM_SAMPLES_ARE_LABELS;
         break;
     default:
         break;

@@ -9,7 +9,6 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include <gmp.h>
 
 #include "expmech.h"
 #include "io/em_scn_text.h"
@@ -64,20 +63,13 @@
 #define EM_FMT_CSV 0
 #define EM_FMT_JSON 1
 
-/* --variant pf: permute-and-flip (src/oracle/em_pf.h).  A CLI-level value only, distinct
- * from the library's EM_STANDARD / EM_MONOTONE: a command that sees it calls em_pf_*
- * with EM_STANDARD (acceptance exp(eps (u - u*) / (2 delta))); it is never passed to
- * the core or to em_oracle_*. */
-#define EM_CLI_VARIANT_PF 100
-
 typedef struct em_cli {
     const char *cmd;        /* for messages: "expmech probs" */
     unsigned seen;          /* EM_OPT_* given on the command line */
-    mpq_t eps, delta;       /* exact */
-    const char *eps_text, *delta_text; /* as given (the library parses them again) */
+    const char *eps_text, *delta_text; /* as given: the library reads them exactly */
     char **eps_all;         /* every epsilon of --epsilon / --epsilon-log (em_epsilon_sweep); */
-    size_t eps_count;       /* eps and eps_text are the first */
-    int variant;            /* EM_STANDARD / EM_MONOTONE / EM_CLI_VARIANT_PF when given */
+    size_t eps_count;       /* eps_text is the first */
+    int variant;            /* EM_STANDARD, EM_MONOTONE or EM_PF when given */
     int digits;             /* default 17 */
     int format;             /* EM_FMT_* (default CSV) */
     uint64_t seed;
@@ -92,7 +84,7 @@ typedef struct em_cli {
     const char *at, *grid;  /* --at, --grid (unparsed) */
     const char *between;    /* --between (unparsed) */
     const char *file;       /* positional FILE, NULL = standard input */
-    int samples_are;        /* EM_SAMPLES_* of io/em_samples.h (default: labels) */
+    int samples_are;        /* EM_SAMPLES_ARE_* (em_judge.h) */
     size_t sweep_i, sweep_n; /* epsilon sweep: run sweep_i of sweep_n (sweep_n 0: one epsilon, no sweep) */
 } em_cli;
 

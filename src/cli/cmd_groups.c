@@ -247,7 +247,6 @@ int cmd_groups(int argc, char **argv)
                 em_cli_words(em_groups_warning(g), said, sizeof said));
     em_groups_opts o = {NULL, v[O_SPLIT], (c.seen & EM_OPT_SENSITIVITY) ? c.delta_text : NULL,
                         !(c.seen & EM_OPT_VARIANT)         ? EM_VARIANT_AUTO
-                        : c.variant == EM_CLI_VARIANT_PF ? EM_PF
                                                          : c.variant,
                         (c.seen & EM_OPT_FORCE) != 0, c.digits};
     if (rc < 0)

@@ -25,8 +25,11 @@ typedef struct em_opts {
                                  else 1 */
     int variant;              /* EM_VARIANT_AUTO, EM_STANDARD, EM_MONOTONE or EM_PF */
     int force;                /* run a refused choice anyway (the provenance says FORCED) */
-    int digits;               /* significant digits of decimal results, 1..1000; 0: 17 */
+    int digits;               /* significant digits of decimal results, 1..EM_DIGITS_MAX;
+                                 0: 17 */
 } em_opts;
+
+#define EM_DIGITS_MAX 1000
 
 #define EM_OPTS_INIT {NULL, NULL, EM_VARIANT_AUTO, 0, 0}
 
