@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     st = em_mech_new(s, &o, &m, &e);
     MUST_SAY(st, e);
     if (st == EM_OK) {
-        if (em_scn_is_continuous(s)) {
+        if (em_scn_get(s).continuous) {
             static const char *pts[] = {"0", "1/3", "-2.5", "7"};
             for (int k = 0; k < 4; k++) {
                 char *r = NULL;
@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             em_free(q);
         } else {
             em_prob p;
-            for (size_t i = 0; i < em_scn_size(s) && i < 4; i++) {
+            for (size_t i = 0; i < em_scn_get(s).size && i < 4; i++) {
                 st = em_probs_get(m, i, &p, &e);
                 MUST_SAY(st, e);
             }

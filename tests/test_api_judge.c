@@ -43,7 +43,7 @@ static em_mech *mech_piece(const char *lo, const char *hi, const char *a, const 
 
 static void mech_free(em_mech *m)
 {
-    em_scn *s = em_mech_scn(m);
+    em_scn *s = em_mech_get(m).scn;
     em_mech_free(m);
     em_scn_free(s);
 }
@@ -140,9 +140,9 @@ static int audit_draws(em_mech *x, em_mech *y, const uint64_t *cx, const uint64_
 {
     em_draws dx = EM_DRAWS_INIT, dy = EM_DRAWS_INIT;
     dx.counts = cx;
-    dx.n = x && !em_scn_is_continuous(em_mech_scn(x)) ? em_scn_size(em_mech_scn(x)) : 1;
+    dx.n = x && !em_scn_get(em_mech_get(x).scn).continuous ? em_scn_get(em_mech_get(x).scn).size : 1;
     dy.counts = cy;
-    dy.n = y && !em_scn_is_continuous(em_mech_scn(y)) ? em_scn_size(em_mech_scn(y)) : 1;
+    dy.n = y && !em_scn_get(em_mech_get(y).scn).continuous ? em_scn_get(em_mech_get(y).scn).size : 1;
     return em_audit(x, y, &dx, cy ? &dy : NULL, conf, r, e);
 }
 

@@ -17,8 +17,8 @@ START_TEST(arrays_read_like_text)
     em_scn *s = NULL;
     ck_assert_int_eq(em_scn_new(5, u, lab, NULL, &s, &err), EM_OK);
     ck_assert_str_eq(err.msg, "");
-    ck_assert_uint_eq(em_scn_size(s), 5);
-    ck_assert_int_eq(em_scn_is_continuous(s), 0);
+    ck_assert_uint_eq(em_scn_get(s).size, 5);
+    ck_assert_int_eq(em_scn_get(s).continuous, 0);
     ck_assert_str_eq(em_scn_label(s, 1), "b,c");
     ck_assert_str_eq(em_scn_label(s, 2), "\"q\"");
     ck_assert_str_eq(em_scn_label(s, 4), " e");
@@ -97,9 +97,9 @@ START_TEST(pieces)
     const char *a[] = {"0", "0", "1"}, *b[] = {"1", "0", "-1"};
     em_scn *s = NULL;
     ck_assert_int_eq(em_scn_new_pieces(3, lo, hi, a, b, &s, &err), EM_OK);
-    ck_assert_int_eq(em_scn_is_continuous(s), 1);
-    ck_assert_uint_eq(em_scn_pieces(s), 3);
-    ck_assert_uint_eq(em_scn_size(s), 0);
+    ck_assert_int_eq(em_scn_get(s).continuous, 1);
+    ck_assert_uint_eq(em_scn_get(s).pieces, 3);
+    ck_assert_uint_eq(em_scn_get(s).size, 0);
     em_scn_free(s);
     /* the tiling (no gap, no overlap) is the law's to check: em_law.h */
     const char *a2[] = {"0", "x", "1"};
@@ -120,20 +120,20 @@ START_TEST(parameter_rule)
     ck_assert_ptr_null(m);
     o.epsilon = "0.5";
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_OK);
-    ck_assert_str_eq(em_mech_sensitivity(m), "2");
-    ck_assert_str_eq(em_mech_epsilon(m), "0.5");
-    ck_assert_int_eq(em_mech_variant(m), EM_STANDARD);
-    ck_assert_int_eq(em_mech_digits(m), 17);
-    ck_assert_ptr_eq(em_mech_scn(m), s);
-    ck_assert_str_eq(em_mech_provenance(m), "variant standard (default), sensitivity 2 (header of h.csv)");
+    ck_assert_str_eq(em_mech_get(m).sensitivity, "2");
+    ck_assert_str_eq(em_mech_get(m).epsilon, "0.5");
+    ck_assert_int_eq(em_mech_get(m).variant, EM_STANDARD);
+    ck_assert_int_eq(em_mech_get(m).digits, 17);
+    ck_assert_ptr_eq(em_mech_get(m).scn, s);
+    ck_assert_str_eq(em_mech_get(m).provenance, "variant standard (default), sensitivity 2 (header of h.csv)");
     em_mech_free(m);
     o.sensitivity = "1"; /* below the header: refused */
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "below the sensitivity 2"));
     o.force = 1;
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_OK);
-    ck_assert_int_eq(em_mech_forced(m), 1);
-    ck_assert_ptr_nonnull(strstr(em_mech_provenance(m), "FORCED"));
+    ck_assert_int_eq(em_mech_get(m).forced, 1);
+    ck_assert_ptr_nonnull(strstr(em_mech_get(m).provenance, "FORCED"));
     em_mech_free(m);
     o.force = 0;
     o.sensitivity = NULL;
@@ -142,7 +142,7 @@ START_TEST(parameter_rule)
     ck_assert_ptr_nonnull(strstr(err.msg, "monotone"));
     ck_assert_int_eq(em_scn_declare(s, NULL, 1, &err), EM_OK);
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_OK);
-    ck_assert_int_eq(em_mech_variant(m), EM_MONOTONE);
+    ck_assert_int_eq(em_mech_get(m).variant, EM_MONOTONE);
     em_mech_free(m);
     struct { const char *eps, *sens; int var, digits, st; } bad[] = {
         {"0", NULL, EM_VARIANT_AUTO, 0, EM_ERR_EPSILON},

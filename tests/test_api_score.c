@@ -58,7 +58,7 @@ START_TEST(counts_as_data)
     ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_OK);
     ck_assert_str_eq(err.msg, "");
     em_scn *s = em_scoring_scn(r);
-    ck_assert_uint_eq(em_scn_size(s), 4);
+    ck_assert_uint_eq(em_scn_get(s).size, 4);
     const char *want[] = {"1/3", "0.5", "1/6", "0"};
     for (size_t i = 0; i < 4; i++)
         utility_is(s, i, want[i]);
@@ -72,7 +72,7 @@ START_TEST(counts_as_data)
     mo.epsilon = "1";
     em_mech *m = NULL;
     ck_assert_int_eq(em_mech_new(s, &mo, &m, &err), EM_OK);
-    ck_assert_str_eq(em_mech_sensitivity(m), "1/6");
+    ck_assert_str_eq(em_mech_get(m).sensitivity, "1/6");
     em_mech_free(m);
     em_scoring_free(r);
 
@@ -104,7 +104,7 @@ START_TEST(range_median_and_write_round_trip)
     em_scoring *r = NULL;
     ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_OK);
     em_scn *s = em_scoring_scn(r);
-    ck_assert_int_eq(em_scn_is_continuous(s), 1);
+    ck_assert_int_eq(em_scn_get(s).continuous, 1);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);

@@ -155,7 +155,7 @@ class _Scenario:
         return cls(scn, opts)  # owns scn from here, even if it raises
 
     def size(self) -> int:
-        return lib.em_scn_size(self.scn)
+        return lib.em_scn_get(self.scn).size
 
 
 def _opts(epsilon, sensitivity, variant, digits, monotone, force) -> dict:

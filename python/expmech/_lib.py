@@ -72,6 +72,11 @@ class SampleOpts(ctypes.Structure):
                 ("timing", ctypes.c_int)]
 
 
+class ScnInfo(ctypes.Structure):
+    _fields_ = [("size", ctypes.c_size_t), ("pieces", ctypes.c_size_t), ("continuous", ctypes.c_int),
+                ("has_measure", ctypes.c_int), ("name", ctypes.c_char_p)]
+
+
 class Draw(ctypes.Structure):
     _fields_ = [("index", ctypes.c_size_t), ("value", ctypes.c_double)]
 
@@ -143,7 +148,7 @@ _PROTOS = {
     "em_scn_new_pieces": (ctypes.c_int, [_SZ, _STRS, _STRS, _STRS, _STRS, ctypes.POINTER(_P), _E]),
     "em_scn_declare": (ctypes.c_int, [_P, _S, ctypes.c_int, _E]),
     "em_scn_free": (None, [_P]),
-    "em_scn_size": (_SZ, [_P]),
+    "em_scn_get": (ScnInfo, [_P]),
     "em_mech_new": (ctypes.c_int, [_P, ctypes.POINTER(Opts), ctypes.POINTER(_P), _E]),
     "em_mech_free": (None, [_P]),
     "em_probs_get": (ctypes.c_int, [_P, _SZ, ctypes.POINTER(Prob), _E]),

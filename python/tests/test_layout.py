@@ -19,6 +19,7 @@ STRUCTS = {
     _lib.Opts: ("em_opts", True),
     _lib.Prob: ("em_prob", True),
     _lib.SampleOpts: ("em_sample_opts", True),
+    _lib.ScnInfo: ("em_scn_info", True),
     _lib.Draw: ("em_draw", True),
     _lib.Draws: ("em_draws", True),
     _lib.CheckOpts: ("em_check_opts", True),
@@ -36,7 +37,7 @@ def c_layout(tmp_path_factory):
     d = tmp_path_factory.mktemp("layout")
     lines = ['#include <stdio.h>', '#include <stddef.h>', '#include "expmech.h"', 'int main(void) {']
     for cls, (ctype, _) in STRUCTS.items():
-        lines.append(f'printf("{ctype} size %zu\\n", sizeof({ctype}));')
+        lines.append(f'printf("{ctype} sizeof %zu\\n", sizeof({ctype}));')
         for name, *_ in cls._fields_:
             lines.append(f'printf("{ctype} {name} %zu\\n", offsetof({ctype}, {name}));')
     lines.append("return 0; }")
@@ -56,4 +57,4 @@ def test_structure_matches_the_header(cls, c_layout):
     for name, *_ in cls._fields_:
         assert getattr(cls, name).offset == c_layout[(ctype, name)], f"{ctype}.{name}"
     if whole:
-        assert ctypes.sizeof(cls) == c_layout[(ctype, "size")], f"sizeof({ctype})"
+        assert ctypes.sizeof(cls) == c_layout[(ctype, "sizeof")], f"sizeof({ctype})"

@@ -343,8 +343,8 @@ static size_t top_of(const em_scn *sc, size_t n)
    t[0..*nt), and the labels of the modes (t = 0) into e. */
 static int exponents(em_mech *m, mpq_t *t, size_t *nt, em_group_report *e, em_error *err)
 {
-    em_scn *s = em_mech_scn(m);
-    size_t n = em_scn_size(s);
+    em_scn *s = em_mech_get(m).scn;
+    size_t n = em_scn_get(s).size;
     int st = em_scn_expand(s, err);
     if (st != EM_OK)
         return st;
@@ -422,7 +422,7 @@ static int q_interval(em_groups *g, size_t j, const em_groups_opts *o, const cha
     em_scn *s = em_scoring_scn(g->score[j]);
     const em_scn *sc = s;
     int st = em_mech_new(s, &mo, &m, err);
-    size_t n = em_scn_size(s), top = top_of(sc, n); /* expanded by exponents() */
+    size_t n = em_scn_get(s).size, top = top_of(sc, n); /* expanded by exponents() */
     mpq_t x, rel;
     mpq_inits(x, rel, (mpq_ptr)0);
     mpq_set_ui(lo, 0, 1);
@@ -549,7 +549,7 @@ static int group_entry(em_groups *g, size_t j, const em_groups_opts *o, const mp
         u->p_best = u->expected_loss = NULL;
         e->p_true_mode_d = u->p_best_d;
         e->expected_loss_d = u->expected_loss_d;
-        if (!(e->provenance = strdup(em_mech_provenance(m))))
+        if (!(e->provenance = strdup(em_mech_get(m).provenance)))
             st = em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     if (st == EM_OK)
@@ -614,7 +614,7 @@ int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **
     if (K < 1 || K > EM_ROUND_MAX_DIGITS)
         return em_err(err, EM_ERR_DOMAIN, "digits %d: expected 1 to %d", o->digits,
                       EM_ROUND_MAX_DIGITS);
-    size_t k = g->k, n = em_scn_size(em_scoring_scn(g->score[0]));
+    size_t k = g->k, n = em_scn_get(em_scoring_scn(g->score[0])).size;
     em_groups_report *r = calloc(1, sizeof *r);
     mpq_t *w = malloc(k * sizeof *w);
     mpq_t **t = calloc(k, sizeof *t);

@@ -35,7 +35,7 @@ int em_judge_finite(em_mech *m, int doubles, em_error *err);
 int em_judge_draws_form(const em_draws *d, const char *fn, em_error *err);
 
 /* The draws d of the finite scenario s as counts per candidate: *counts calloc'd with
- * em_scn_size(s) entries, *total their sum. */
+ * em_scn_get(s).size entries, *total their sum. */
 int em_judge_counts(const em_scn *s, const em_draws *d, uint64_t **counts, uint64_t *total,
                     em_error *err);
 

@@ -169,10 +169,9 @@ int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
     return EM_HAND_OUT(st, m, em_mech_free, out, err);
 }
 
-em_scn *em_mech_scn(const em_mech *m) { return m->scn; }
-int em_mech_variant(const em_mech *m) { return m->variant; }
-int em_mech_digits(const em_mech *m) { return m->digits; }
-const char *em_mech_epsilon(const em_mech *m) { return m->eps_s; }
-const char *em_mech_sensitivity(const em_mech *m) { return m->delta_s; }
-int em_mech_forced(const em_mech *m) { return m->forced; }
-const char *em_mech_provenance(const em_mech *m) { return m->provenance; }
+em_mech_info em_mech_get(const em_mech *m)
+{
+    em_mech_info i = {m->scn, m->variant, m->digits, m->forced, m->eps_s, m->delta_s,
+                      m->provenance};
+    return i;
+}

@@ -276,11 +276,12 @@ void em_scn_free(em_scn *s)
     free(s);
 }
 
-size_t em_scn_size(const em_scn *s) { return s->continuous ? 0 : s->n; }
-size_t em_scn_pieces(const em_scn *s) { return s->continuous ? s->pieces.n : 0; }
-int em_scn_is_continuous(const em_scn *s) { return s->continuous != 0; }
-int em_scn_has_measure(const em_scn *s) { return s->has_measure != 0; }
-const char *em_scn_name(const em_scn *s) { return s->name ? s->name : "<text>"; }
+em_scn_info em_scn_get(const em_scn *s)
+{
+    em_scn_info i = {s->continuous ? 0 : s->n, s->continuous ? s->pieces.n : 0,
+                     s->continuous != 0, s->has_measure != 0, s->name ? s->name : "<text>"};
+    return i;
+}
 
 const char *em_scn_label(const em_scn *s, size_t i)
 {
@@ -299,7 +300,7 @@ int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
     *text = NULL;
     if (s->continuous || i >= s->n)
         return em_err(err, EM_ERR_DOMAIN, "candidate %zu: no such candidate (%zu)", i,
-                      em_scn_size(s));
+                      em_scn_get(s).size);
     if (s->excluded[i])
         *text = strdup("-inf");
     else {

@@ -99,7 +99,7 @@ static int mech(const em_cli *c, em_scn *s, const char *eps, int tell, em_mech *
                  (c->seen & EM_OPT_FORCE) != 0, c->digits};
     if (em_mech_new(s, &o, m, &e) == EM_OK) {
         if (tell)
-            fprintf(stderr, "%s: %s\n", c->cmd, em_mech_provenance(*m));
+            fprintf(stderr, "%s: %s\n", c->cmd, em_mech_get(*m).provenance);
         return -1;
     }
     if (e.status == EM_ERR_VARIANT && o.variant == EM_PF) {
@@ -108,7 +108,7 @@ static int mech(const em_cli *c, em_scn *s, const char *eps, int tell, em_mech *
         o.variant = EM_STANDARD;
         if (em_mech_new(s, &o, m, NULL) == EM_OK)
             fprintf(stderr, "%s: variant pf%s\n", c->cmd,
-                    em_mech_provenance(*m) + strlen("variant standard"));
+                    em_mech_get(*m).provenance + strlen("variant standard"));
         em_mech_free(*m);
         *m = NULL;
     }

@@ -144,15 +144,15 @@ static void print_exact(const char *what, const em_audit_result *r, const em_scn
 
 static void print_audit(em_scn *const *s, const em_mech *m, const em_audit_result *r)
 {
-    int pf = em_mech_variant(m) == EM_PF;
-    int measure = em_scn_has_measure(s[0]) || em_scn_has_measure(s[1]);
-    printf("audit: X = %s, Y = %s, ", em_scn_name(s[0]), em_scn_name(s[1]));
+    int pf = em_mech_get(m).variant == EM_PF;
+    int measure = em_scn_get(s[0]).has_measure || em_scn_get(s[1]).has_measure;
+    printf("audit: X = %s, Y = %s, ", em_scn_get(s[0]).name, em_scn_get(s[1]).name);
     if (r->continuous)
-        printf("continuous (%zu and %zu pieces)", em_scn_pieces(s[0]), em_scn_pieces(s[1]));
+        printf("continuous (%zu and %zu pieces)", em_scn_get(s[0]).pieces, em_scn_get(s[1]).pieces);
     else
-        printf("%zu candidates", em_scn_size(s[0]));
-    printf(", epsilon = %s, sensitivity = %s, variant %s\n", em_mech_epsilon(m),
-           em_mech_sensitivity(m), pf ? "pf (permute-and-flip)" : em_variant_name(em_mech_variant(m)));
+        printf("%zu candidates", em_scn_get(s[0]).size);
+    printf(", epsilon = %s, sensitivity = %s, variant %s\n", em_mech_get(m).epsilon,
+           em_mech_get(m).sensitivity, pf ? "pf (permute-and-flip)" : em_variant_name(em_mech_get(m).variant));
     if (r->continuous) {
         print_exact("ideal mechanism (densities; merged breakpoints, exact)", r, NULL);
         return;
@@ -189,11 +189,11 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
             return em_cli_fail(cmd, NULL, &e);
     if (em_mech_new(s[0], ox, &m[0], &e) != EM_OK)
         return em_cli_fail(cmd, NULL, &e);
-    fprintf(stderr, "%s: %s\n", cmd, em_mech_provenance(m[0]));
-    em_opts oy = {ox->epsilon, em_mech_sensitivity(m[0]), em_mech_variant(m[0]), 1, 0};
+    fprintf(stderr, "%s: %s\n", cmd, em_mech_get(m[0]).provenance);
+    em_opts oy = {ox->epsilon, em_mech_get(m[0]).sensitivity, em_mech_get(m[0]).variant, 1, 0};
     if (em_mech_new(s[1], &oy, &m[1], &e) != EM_OK)
         return em_cli_fail(cmd, NULL, &e);
-    if (sxp && (em_scn_is_continuous(s[0]) || em_scn_is_continuous(s[1]))) {
+    if (sxp && (em_scn_get(s[0]).continuous || em_scn_get(s[1]).continuous)) {
         fprintf(stderr, "%s: --samples-x/--samples-y is not available for continuous scenarios\n",
                 cmd);
         return EM_EXIT_USAGE;

@@ -75,7 +75,7 @@ static void print_edge(double e)
 
 static void print_table(const em_scn *s, const em_check_result *r)
 {
-    if (em_scn_is_continuous(s)) {
+    if (em_scn_get(s).continuous) {
         printf("%-5s %24s %24s %12s %14s %10s %10s %5s\n", "bin", "from", "to", "probability",
                "expected", "observed", "std.resid", "pool");
         for (size_t k = 0; k < r->nrows; k++) {
@@ -110,7 +110,7 @@ static void print_table(const em_scn *s, const em_check_result *r)
 
 static void print_stats(const em_scn *s, const em_check_result *r)
 {
-    int cont = em_scn_is_continuous(s);
+    int cont = em_scn_get(s).continuous;
     printf("G = %.6g, df = %zu, p-value = %.6g\n", r->statistic, r->df, r->p_value);
     printf("Pearson X^2 = %.6g, largest |standardised residual| = %.4g\n", r->pearson_x2,
            r->max_std_resid);
@@ -160,7 +160,7 @@ static int print_verdict(const char *cmd, const em_scn *s, const em_check_result
             printf(" goodness of fit (p = %.3g)", r->p_value);
         if (r->reasons & EM_CHECK_R_TAIL)
             printf(" pooled tail over-represented (p = %.3g)", r->tail_p);
-        if ((r->reasons & EM_CHECK_R_CELL) && em_scn_is_continuous(s))
+        if ((r->reasons & EM_CHECK_R_CELL) && em_scn_get(s).continuous)
             printf(" bin %zu over-represented (exact binomial tail p = %.3g)", r->cand_index,
                    r->cand_p);
         else if (r->reasons & EM_CHECK_R_CELL)

@@ -121,7 +121,7 @@ int cmd_compare(int argc, char **argv)
     }
     if (rc < 0)
         rc = em_cli_mech(&c, &s, &m);
-    if (rc < 0 && em_scn_is_continuous(s) != !!c.cdf) {
+    if (rc < 0 && em_scn_get(s).continuous != !!c.cdf) {
         fprintf(stderr, "%s: %s\n", c.cmd,
                 c.cdf ? "--cdf needs a continuous scenario ('# output: continuous')"
                       : "a continuous scenario is compared with --cdf TABLE, not --probs");

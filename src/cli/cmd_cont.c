@@ -232,9 +232,9 @@ static int run_between(const em_cli *c, em_scn *s, em_mech *m)
         fprintf(stderr, "%s: --between goes without --at and --grid\n", c->cmd);
         return EM_EXIT_USAGE;
     }
-    if (!em_scn_is_continuous(s)) {
+    if (!em_scn_get(s).continuous) {
         fprintf(stderr, "%s: %s is a finite scenario; cdf needs a continuous one\n", c->cmd,
-                em_scn_name(s));
+                em_scn_get(s).name);
         return EM_EXIT_USAGE;
     }
     int rc = prepare(c, m);
@@ -279,9 +279,9 @@ static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     int kind = *(const int *)ctx;
     if (c->seen & EM_OPT_BETWEEN)
         return run_between(c, s, m);
-    if (!em_scn_is_continuous(s)) {
+    if (!em_scn_get(s).continuous) {
         fprintf(stderr, "%s: %s is a finite scenario; %s needs a continuous one (header "
-                        "'# output: continuous')\n", c->cmd, em_scn_name(s), c->cmd + 8);
+                        "'# output: continuous')\n", c->cmd, em_scn_get(s).name, c->cmd + 8);
         return EM_EXIT_USAGE;
     }
     points P;
@@ -416,7 +416,7 @@ static void urow_free(urow *w, size_t n)
 static int compute(const em_cli *c, em_scn *s, em_mech *m, const points *T, urow *w)
 {
     em_error e;
-    const int bounded = !em_scn_is_continuous(s);
+    const int bounded = !em_scn_get(s).continuous;
     w->tail = calloc(T->n + 1, sizeof *w->tail);
     w->tbound = calloc(T->n + 1, sizeof *w->tbound);
     if (!w->tail || !w->tbound)
@@ -445,7 +445,7 @@ static void print_csv(const em_cli *c, em_mech *m, const points *T, const urow *
             printf(",p_loss_gt_%s,bound_p_loss_gt_%s", T->at[i], T->at[i]);
         printf("%s\n", (c->seen & EM_OPT_MC) ? ",mc_n,mc_expected_loss,mc_se" : "");
     }
-    printf("%s,%s,%s,%s,%s,%s,%s", em_mech_epsilon(m), r->opt, r->expected_utility,
+    printf("%s,%s,%s,%s,%s,%s,%s", em_mech_get(m).epsilon, r->opt, r->expected_utility,
            r->expected_loss, r->sd_loss, r->p_best, w->bound ? w->bound : "");
     for (size_t i = 0; i < T->n; i++)
         printf(",%s,%s", w->tail[i], w->tbound[i] ? w->tbound[i] : "");
@@ -469,10 +469,10 @@ static void print_json(const em_cli *c, em_mech *m, const points *T, const urow 
     const em_utility_result *r = w->r;
     const char *keys[] = {"epsilon", "sensitivity", "opt", "expected_utility", "expected_loss",
                           "sd_loss", "p_best", "expected_loss_bound"};
-    const char *vals[] = {em_mech_epsilon(m), em_mech_sensitivity(m), r->opt,
+    const char *vals[] = {em_mech_get(m).epsilon, em_mech_get(m).sensitivity, r->opt,
                           r->expected_utility, r->expected_loss, r->sd_loss, r->p_best,
                           w->bound};
-    int v = em_mech_variant(m);
+    int v = em_mech_get(m).variant;
     if (c->sweep_n > 0)
         printf(c->sweep_i == 0 ? "[\n" : ",\n");
     printf("{");
@@ -481,7 +481,7 @@ static void print_json(const em_cli *c, em_mech *m, const points *T, const urow 
         json_dec(keys[k], vals[k]);
         if (k == 1)
             printf(", \"variant\": \"%s\", \"digits\": %d",
-                   v == EM_PF ? "pf" : em_variant_name(v), em_mech_digits(m));
+                   v == EM_PF ? "pf" : em_variant_name(v), em_mech_get(m).digits);
     }
     printf(", \"loss_at\": [");
     for (size_t i = 0; i < T->n; i++) {

@@ -57,7 +57,7 @@ static const char *variant_text(int v)
  * piece; counts[] the notes for standard error. */
 static int print_row(const em_cli *c, em_scn *s, em_mech *m, size_t i, size_t n, size_t *counts)
 {
-    const int cont = em_scn_is_continuous(s), law = cont || em_scn_has_measure(s);
+    const int cont = em_scn_get(s).continuous, law = cont || em_scn_get(s).has_measure;
     em_error e;
     em_prob p;
     char *lo = NULL, *hi = NULL, *u = NULL;
@@ -115,18 +115,18 @@ static int print_row(const em_cli *c, em_scn *s, em_mech *m, size_t i, size_t n,
 static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
     (void)ctx;
-    const int cont = em_scn_is_continuous(s), law = cont || em_scn_has_measure(s);
-    const size_t n = cont ? em_scn_pieces(s) : em_scn_size(s);
+    const int cont = em_scn_get(s).continuous, law = cont || em_scn_get(s).has_measure;
+    const size_t n = cont ? em_scn_get(s).pieces : em_scn_get(s).size;
     em_error e;
     if (em_probs_prepare(m, &e) != EM_OK)
         return em_cli_fail(c->cmd, NULL, &e);
     if (c->format == EM_FMT_JSON) {
         em_cli_json_open(c);
         printf("  \"epsilon\": ");
-        em_json_string(stdout, em_mech_epsilon(m));
+        em_json_string(stdout, em_mech_get(m).epsilon);
         printf(",\n  \"sensitivity\": ");
-        em_json_string(stdout, em_mech_sensitivity(m));
-        printf(",\n  \"variant\": \"%s\",\n  \"digits\": %d,\n", variant_text(em_mech_variant(m)),
+        em_json_string(stdout, em_mech_get(m).sensitivity);
+        printf(",\n  \"variant\": \"%s\",\n  \"digits\": %d,\n", variant_text(em_mech_get(m).variant),
                c->digits);
         if (law)
             printf("  \"output\": \"%s\",\n", cont ? "continuous" : "finite");

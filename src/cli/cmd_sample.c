@@ -71,7 +71,7 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
                                choice[0] == 1 ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT,
                                choice[1] == 1 ? EM_TIMING_FIXED : EM_TIMING_VARIABLE};
     const em_sample_opts *o = &so;
-    const int cont = em_scn_is_continuous(s), law = cont || em_scn_has_measure(s);
+    const int cont = em_scn_get(s).continuous, law = cont || em_scn_get(s).has_measure;
     em_error e;
     em_sampler *sp;
     if (em_sampler_new(m, o, &sp, &e) != EM_OK)

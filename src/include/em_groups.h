@@ -80,7 +80,7 @@ typedef struct em_groups_opts {
 #define EM_GROUPS_OPTS_INIT {NULL, NULL, NULL, EM_VARIANT_AUTO, 0, 0}
 
 typedef struct em_group_report {
-    char *epsilon;         /* the group's epsilon, exact text (em_mech_epsilon) */
+    char *epsilon;         /* the group's epsilon, exact text (em_mech_get's epsilon) */
     char *share;           /* n_g / n, exact text */
     size_t n_modes;
     char **modes;          /* the candidates of largest utility (the true mode(s): the
@@ -89,7 +89,7 @@ typedef struct em_group_report {
                               but rounding to 1: K nines "0.99...9" (em_law.h) */
     char *expected_loss;   /* OPT - E[u(output)] (em_utility) */
     double p_true_mode_d, expected_loss_d;
-    char *provenance;      /* em_mech_provenance of the group's mechanism */
+    char *provenance;      /* em_mech_get's provenance of the group's mechanism */
 } em_group_report;
 
 typedef struct em_groups_report {

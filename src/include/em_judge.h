@@ -45,7 +45,7 @@ typedef struct em_draws {
                                  judge) */
     size_t n;
     const uint64_t *counts;   /* or the draws of each candidate of a finite mechanism
-                                 (em_scn_size entries) */
+                                 (em_scn_get's size entries) */
     const char *path;         /* or a samples file ("-": standard input), as `expmech check
                                  --samples` reads it: finite, a label or a 0-based index per
                                  line (samples_are); continuous, one number per line */
@@ -190,7 +190,7 @@ typedef struct em_compare_result {
 
 /* Another implementation's probabilities or CDF against the exact ones, exactly (256
  * bits).  A finite m: given[0..n) the claimed probability of each candidate (n ==
- * em_scn_size; NaN and infinities are values to judge), or path a file as `expmech
+ * em_scn_get's size; NaN and infinities are values to judge), or path a file as `expmech
  * compare --probs` reads it (one number per line, 'label,probability' lines, or `expmech
  * probs`' CSV or JSON; numbers read exactly); each is compared with the exact probability
  * (the oracle to 40 digits; weighted or permute-and-flip as em_draws_check) and fails

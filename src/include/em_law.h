@@ -2,7 +2,7 @@
  * CDF, density and quantile of continuous laws, and the utility report.
  *
  * Conventions: those of em_scn.h.  Decimal results are correctly rounded (round to
- * nearest; an exact tie, possible only for a rational value, to even) to em_mech_digits(m)
+ * nearest; an exact tie, possible only for a rational value, to even) to em_mech_get(m).digits
  * significant digits, in the style of C's "%#.Kg" with an exponent of any length
  * ("9.9e-3248"); "0", "1", "-inf" and "inf" only when exactly so.  A probability below 1
  * whose rounding is 1 is written as K nines ("0.99...9"): its logarithm carries the
@@ -38,7 +38,7 @@ extern "C" {
                                     double not decided there is NaN, with or without it */
 
 typedef struct em_prob {
-    const char *prob;      /* correctly rounded to em_mech_digits(m) significant digits;
+    const char *prob;      /* correctly rounded to em_mech_get(m).digits significant digits;
                               valid until the next call on m */
     const char *logprob;   /* the same for the natural log of the probability */
     double prob_d;         /* correctly rounded to double */
@@ -61,13 +61,14 @@ EM_API int em_probs_prepare(em_mech *m, em_error *err);
 
 /* Candidate i's probability (finite scenarios: standard, monotone, pf, with or without a
  * measure), or piece i's mass P(lo_i <= X <= hi_i) (continuous scenarios).  Errors: those
- * of em_probs_prepare, EM_ERR_DOMAIN (i >= em_scn_size, or em_scn_pieces), and
+ * of em_probs_prepare, EM_ERR_DOMAIN (i >= em_scn_get's size, or em_scn_get's pieces), and
  * EM_ERR_UNDECIDED. */
 EM_API int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err);
 
 /* The ends of piece j of a continuous scenario as exact text ("-inf" / "inf" for a ray;
  * otherwise a decimal when it has at most 40 digits, else "num/den"); malloc'd (em_free).
- * Errors: EM_ERR_NULL, EM_ERR_DOMAIN (not continuous, j >= em_scn_pieces), EM_ERR_NOMEM. */
+ * Errors: EM_ERR_NULL, EM_ERR_DOMAIN (not continuous, j >= em_scn_get's pieces),
+ * EM_ERR_NOMEM. */
 EM_API int em_piece_ends(em_mech *m, size_t j, char **lo, char **hi, em_error *err);
 
 /* ------------------------------------------------------------------ sampling */

@@ -47,16 +47,21 @@ EM_API int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err
 
 EM_API void em_mech_free(em_mech *m);
 
-/* Accessors (m not NULL). */
-EM_API em_scn *em_mech_scn(const em_mech *m);
-EM_API int em_mech_variant(const em_mech *m);        /* EM_STANDARD, EM_MONOTONE or EM_PF */
-EM_API int em_mech_digits(const em_mech *m);
-EM_API const char *em_mech_epsilon(const em_mech *m);     /* exact text */
-EM_API const char *em_mech_sensitivity(const em_mech *m); /* exact text */
-EM_API int em_mech_forced(const em_mech *m);         /* a refusal was overridden */
-/* One line (no newline) naming the variant and sensitivity and where each came from,
- * e.g. "variant standard (default), sensitivity 1 (header of counts.csv)". */
-EM_API const char *em_mech_provenance(const em_mech *m);
+/* What a mechanism resolved; the strings belong to the mechanism. */
+typedef struct em_mech_info {
+    em_scn *scn;
+    int variant;             /* EM_STANDARD, EM_MONOTONE or EM_PF */
+    int digits;
+    int forced;              /* a refusal was overridden */
+    const char *epsilon;     /* exact text */
+    const char *sensitivity; /* exact text */
+    const char *provenance;  /* one line (no newline) naming the variant and sensitivity and
+                                where each came from, e.g. "variant standard (default),
+                                sensitivity 1 (header of counts.csv)" */
+} em_mech_info;
+
+/* m not NULL. */
+EM_API em_mech_info em_mech_get(const em_mech *m);
 
 #ifdef __cplusplus
 }

@@ -84,12 +84,16 @@ EM_API int em_scn_declare(em_scn *s, const char *sensitivity, int monotone, em_e
 
 EM_API void em_scn_free(em_scn *s);
 
-/* Accessors (s not NULL). */
-EM_API size_t em_scn_size(const em_scn *s);           /* candidates; 0 when continuous */
-EM_API size_t em_scn_pieces(const em_scn *s);         /* pieces; 0 when finite */
-EM_API int em_scn_is_continuous(const em_scn *s);
-EM_API int em_scn_has_measure(const em_scn *s);
-EM_API const char *em_scn_name(const em_scn *s);      /* for messages */
+/* What a scenario is (s not NULL; name belongs to s). */
+typedef struct em_scn_info {
+    size_t size;        /* candidates; 0 when continuous */
+    size_t pieces;      /* pieces; 0 when finite */
+    int continuous;
+    int has_measure;
+    const char *name;   /* for messages */
+} em_scn_info;
+
+EM_API em_scn_info em_scn_get(const em_scn *s);
 EM_API const char *em_scn_label(const em_scn *s, size_t i); /* NULL when i >= size */
 /* Index of a label, or -1. */
 EM_API long em_scn_find(const em_scn *s, const char *label);
