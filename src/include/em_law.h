@@ -51,9 +51,9 @@ typedef struct em_prob {
     unsigned flags;        /* EM_PROB_* */
 } em_prob;
 
-/* The largest finite scenario of which the permute-and-flip probabilities are computed
- * (O(n^2) interval operations). */
-#define EM_PF_PROBS_MAX_N 4096
+/* The largest finite scenario of which the permute-and-flip probabilities are computed:
+ * the scenario's own limit (the law costs O(n) operations per precision level). */
+#define EM_PF_PROBS_MAX_N EM_N_MAX
 
 /* Compute what em_probs_get needs, so that a failure of the whole computation is told
  * apart from one candidate's: the normaliser's first bounds (standard, monotone), every

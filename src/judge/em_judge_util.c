@@ -72,9 +72,9 @@ int ej_finite(em_mech *m, int doubles, em_error *err)
 int ej_pf_limit(const em_mech *m, em_error *err)
 {
     const em_scenario *sc = &m->scn->sc;
-    if (m->variant == EM_PF && sc->n > EM_PF_PMF_MAX_N)
+    if (m->variant == EM_PF && sc->n > EM_PF_PROBS_MAX_N)
         return em_err(err, EM_ERR_DOMAIN,
                       "variant pf: %s has %zu candidates; the exact permute-and-flip pmf is "
-                      "limited to %d", sc->name, sc->n, EM_PF_PMF_MAX_N);
+                      "limited to %zu", sc->name, sc->n, (size_t)EM_PF_PROBS_MAX_N);
     return EM_OK;
 }

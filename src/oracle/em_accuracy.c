@@ -6,7 +6,8 @@
 
 #include "expmech.h"
 #include "oracle/em_accuracy.h"
-#include "oracle/em_pf.h"
+#include "oracle/em_exponents.h"
+#include "oracle/em_pf_law.h"
 
 /* ------------------------------------------------ rounding without an exact comparison */
 
@@ -44,13 +45,14 @@ static int refine_cmp(void *ctx, const mpq_t B, int *sign)
 }
 
 /* [0, tiny] with tiny at the bottom of MPFR's widest range: no precision separates the
- * value from 0 (em_pf_pmf refuses such a probability the same way) */
+ * value from 0 (these sums have no logarithmic fallback) */
 static int below_range(const mpfr_t lo, const mpfr_t hi)
 {
     return mpfr_zero_p(lo) && !mpfr_zero_p(hi) && mpfr_get_exp(hi) <= mpfr_get_emin_min() + 64;
 }
 
-static mpfr_prec_t prec0(int K) { return 128 + (mpfr_prec_t)(K * 3.33) + 64; }
+/* the first precision tried: K digits and a margin (em_round raises it as needed) */
+static mpfr_prec_t prec0(int K) { return (mpfr_prec_t)(K * 3.33) + 40; }
 
 static int round_ziv(void *ctx, int K, em_cval *out)
 {
@@ -99,6 +101,8 @@ struct em_pfu {
     mpq_t *loss;            /* opt - u_i (0 where excluded) */
     mpfr_prec_t prec;       /* of lo and hi; 0 before the first pass */
     mpfr_t *lo, *hi;        /* the pmf's bounds */
+    em_usrc src;
+    em_pfl *law;            /* built on the first pass */
 };
 
 int em_pfu_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
@@ -119,6 +123,8 @@ int em_pfu_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t ep
     }
     P->n = n;
     P->u = u;
+    P->src.get = em_usrc_array_get;
+    P->src.ctx = u;
     P->excluded = excluded;
     P->eps = eps;
     P->delta = delta;
@@ -148,6 +154,7 @@ void em_pfu_free(em_pfu *P)
         mpfr_clears(P->lo[i], P->hi[i], (mpfr_ptr)0);
     }
     mpq_clear(P->opt);
+    em_pfl_free(P->law);
     free(P->loss);
     free(P->lo);
     free(P->hi);
@@ -164,8 +171,11 @@ static int pmf(em_pfu *P, mpfr_prec_t prec)
         mpfr_set_prec(P->hi[i], prec);
     }
     P->prec = 0;
-    int st = em_pf_pmf_bounds(P->n, P->u, P->excluded, P->eps, P->delta, EM_STANDARD, prec,
-                              P->lo, P->hi);
+    int st = P->law ? EM_OK
+                    : em_pfl_new(P->n, &P->src, P->excluded, P->eps, P->delta, EM_STANDARD,
+                                 &P->law);
+    if (st == EM_OK)
+        st = em_pfl_bounds(P->law, prec, P->lo, P->hi);
     if (st == EM_OK)
         P->prec = prec;
     return st;

@@ -18,8 +18,9 @@
 
 #include "oracle/em_cont.h"
 
-/* The pmf bounds of one PF mechanism, kept at the highest precision computed so far (each
- * quantity asks at rising precisions; the O(n^2) pass is paid once per level). */
+/* The pmf bounds of one PF mechanism (em_pf_law.h), kept at the highest precision
+ * computed so far (each quantity asks at rising precisions; the O(n) pass is paid once per
+ * level). */
 typedef struct em_pfu em_pfu;
 
 /* u, excluded, eps, delta are borrowed and must outlive the object.  EM_OK or EM_ERR_NOMEM. */

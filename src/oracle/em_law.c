@@ -17,12 +17,15 @@
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
+#include "oracle/em_pf_law.h"
 #include "oracle/em_rational.h"
 
-/* permute-and-flip's probabilities, all computed at once (its pmf is one O(n^2) pass) */
+/* permute-and-flip's probabilities, all computed at once (em_pf_law.h: one shared
+ * quadrature serves every candidate) */
 typedef struct pf_table {
     char **dec, **log;   /* log[i] NULL: undecided ("nan") */
     double *pd, *ld;
+    unsigned *fl;        /* EM_OF_FROM_LOG, EM_OF_LOG_FROM_LOG (= EM_PROB_*) */
     char *nines;         /* K nines: a probability below 1 that rounds to 1 */
     size_t left;         /* candidates not excluded */
 } pf_table;
@@ -65,6 +68,7 @@ static void pf_table_free(pf_table *t, size_t n)
     free(t->log);
     free(t->pd);
     free(t->ld);
+    free(t->fl);
     free(t->nines);
     free(t);
 }
@@ -161,8 +165,6 @@ static int parse_num(const char *text, mpq_t q, em_error *err)
 
 /* ---------------------------------------------------------- permute-and-flip */
 
-#define PF_MAX_PREC (1L << 20) /* em_pf_pmf's limit */
-
 /* "1", "1.", "1.000..." (and no exponent): the K-digit rounding is exactly 1 */
 static int dec_is_one(const char *s)
 {
@@ -176,143 +178,32 @@ static int dec_is_one(const char *s)
     return *p == 0;
 }
 
-/* Bounds llo <= log P_i <= lhi from the pmf's bounds; 0 when they cannot be taken yet. */
-static int pf_log_bounds(const em_scenario *sc, size_t i, mpfr_t *lo, mpfr_t *hi, mpfr_t llo,
-                         mpfr_t lhi)
-{
-    if (mpfr_cmp_d(lo[i], 0.5) > 0) {
-        /* P > 1/2: log P = log1p(-(sum of the others)), the pmf summing to 1 exactly; the
-         * others' bounds are tight relatively, so log P = -1e-9e7 is decided where log of
-         * P's own interval never could be */
-        mpfr_set_zero(llo, 1);
-        mpfr_set_zero(lhi, 1);
-        for (size_t j = 0; j < sc->n; j++)
-            if (j != i && !sc->excluded[j]) {
-                mpfr_add(llo, llo, lo[j], MPFR_RNDD);
-                mpfr_add(lhi, lhi, hi[j], MPFR_RNDU);
-            }
-        if (mpfr_cmp_ui(lhi, 1) >= 0)
-            return 0;
-        mpfr_neg(lhi, lhi, MPFR_RNDD);
-        mpfr_log1p(lhi, lhi, MPFR_RNDD); /* lower bound of log P */
-        mpfr_neg(llo, llo, MPFR_RNDU);
-        mpfr_log1p(llo, llo, MPFR_RNDU); /* upper bound */
-        mpfr_swap(llo, lhi);
-    } else {
-        mpfr_log(llo, lo[i], MPFR_RNDD);
-        mpfr_log(lhi, hi[i], MPFR_RNDU);
-    }
-    return mpfr_sgn(lhi) < 0; /* P < 1 here: hi must come below 1 first */
-}
-
-/* The K-digit decimal of the log when both bounds round alike (then so does the exact
- * value between them): *out set, or left NULL. */
-static int pf_log_decide(mpfr_t llo, mpfr_t lhi, int K, mpz_t ez, char **out)
-{
-    mpfr_exp_t e1, e2;
-    char *d1 = mpfr_get_str(NULL, &e1, 10, (size_t)K, llo, MPFR_RNDN);
-    char *d2 = mpfr_get_str(NULL, &e2, 10, (size_t)K, lhi, MPFR_RNDN);
-    int st = EM_OK;
-    if (!d1 || !d2) {
-        st = EM_ERR_NOMEM;
-    } else if (e1 == e2 && !strcmp(d1, d2)) {
-        mpz_set_si(ez, (long)e1);
-        *out = em_format_decimal(1, d1 + 1, ez); /* both negative: d1 = "-ddd" */
-        if (!*out)
-            st = EM_ERR_NOMEM;
-    }
-    if (d1)
-        mpfr_free_str(d1);
-    if (d2)
-        mpfr_free_str(d2);
-    return st;
-}
-
-/* The log-probabilities, correctly rounded to K digits and to double: Ziv's loop on
- * em_pf_pmf_bounds, log of both ends with outward rounding.  Left undecided (NULL, NaN) at
- * PF_MAX_PREC or below MPFR's range.  m1: the only candidate not excluded (log 0). */
-static int pf_logs(const em_scenario *sc, const mpq_t eps, const mpq_t delta, int K, int m1,
-                   pf_table *t)
-{
-    const size_t n = sc->n;
-    size_t left = 0;
-    for (size_t i = 0; i < n; i++) {
-        t->ld[i] = NAN;
-        if (sc->excluded[i] || m1) {
-            t->log[i] = strdup(sc->excluded[i] ? "-inf" : "0");
-            t->ld[i] = sc->excluded[i] ? -INFINITY : 0;
-            if (!t->log[i])
-                return EM_ERR_NOMEM;
-        } else {
-            left++;
-        }
-    }
-    if (left == 0)
-        return EM_OK;
-    mpfr_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
-    if (!lo || !hi) {
-        free(lo);
-        free(hi);
-        return EM_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < n; i++)
-        mpfr_inits2(64, lo[i], hi[i], (mpfr_ptr)0);
-    mpfr_t llo, lhi;
-    mpfr_inits2(64, llo, lhi, (mpfr_ptr)0);
-    mpz_t ez;
-    mpz_init(ez);
-    int st = EM_OK;
-    for (mpfr_prec_t prec = 128 + (mpfr_prec_t)(K * 3.33) + 64; left > 0 && prec <= PF_MAX_PREC;
-         prec *= 2) {
-        for (size_t i = 0; i < n; i++) {
-            mpfr_set_prec(lo[i], prec);
-            mpfr_set_prec(hi[i], prec);
-        }
-        mpfr_set_prec(llo, prec);
-        mpfr_set_prec(lhi, prec);
-        st = em_pf_pmf_bounds(n, sc->u, sc->excluded, eps, delta, EM_STANDARD, prec, lo, hi);
-        for (size_t i = 0; i < n && st == EM_OK; i++) {
-            if ((t->log[i] && !isnan(t->ld[i])) || mpfr_sgn(lo[i]) <= 0 ||
-                !pf_log_bounds(sc, i, lo, hi, llo, lhi))
-                continue;
-            if (!t->log[i])
-                st = pf_log_decide(llo, lhi, K, ez, &t->log[i]);
-            double d1 = mpfr_get_d(llo, MPFR_RNDN), d2 = mpfr_get_d(lhi, MPFR_RNDN);
-            if (isnan(t->ld[i]) && d1 == d2)
-                t->ld[i] = d1;
-            left -= t->log[i] && !isnan(t->ld[i]);
-        }
-        if (st != EM_OK)
-            break;
-    }
-    mpz_clear(ez);
-    mpfr_clears(llo, lhi, (mpfr_ptr)0);
-    for (size_t i = 0; i < n; i++)
-        mpfr_clears(lo[i], hi[i], (mpfr_ptr)0);
-    free(lo);
-    free(hi);
-    return st;
-}
-
-/* The utilities as rationals for em_pf's pmf, which is limited to EM_PF_PROBS_MAX_N. */
-static int pf_expand(em_mech *m, em_error *err)
+/* The limit of permute-and-flip's exact law (EM_PF_PROBS_MAX_N), with a message. */
+static int pf_limit(em_mech *m, em_error *err)
 {
     const em_scenario *sc = &m->scn->sc;
     if (sc->n > EM_PF_PROBS_MAX_N)
         return em_err(err, EM_ERR_TOO_MANY,
                       "variant pf: %s has %zu candidates; the exact permute-and-flip pmf is "
-                      "limited to %d (O(n^2) interval operations)", sc->name, sc->n,
-                      EM_PF_PROBS_MAX_N);
-    return em_scn_expand(m->scn, err);
+                      "limited to %zu", sc->name, sc->n, (size_t)EM_PF_PROBS_MAX_N);
+    return EM_OK;
 }
 
-/* A failure of a computation over PF's pmf, which has no logarithmic fallback. */
+/* The utilities as rationals for PF's utility report. */
+static int pf_expand(em_mech *m, em_error *err)
+{
+    int st = pf_limit(m, err);
+    return st == EM_OK ? em_scn_expand(m->scn, err) : st;
+}
+
+/* A failure of a computation over PF's pmf: the utility report's sums have no logarithmic
+ * fallback (the probabilities have, em_pf_law.h). */
 static int pf_fail(em_error *err, int st)
 {
     if (st == EM_ERR_UNDECIDED)
         return em_err(err, st, "variant pf: not computed: a value lies below MPFR's exponent "
                       "range (about 10^-1.4e18) or needs more than 2^20 bits, and the "
-                      "permute-and-flip pmf has no logarithmic fallback");
+                      "permute-and-flip utility report has no logarithmic fallback");
     return em_err(err, st, "variant pf: %s", em_strerror(st));
 }
 
@@ -320,7 +211,7 @@ static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
 {
     em_scenario *sc = &m->scn->sc;
     const size_t n = sc->n;
-    int st = pf_expand(m, err);
+    int st = pf_limit(m, err);
     if (st != EM_OK)
         return st;
     pf_table *t = calloc(1, sizeof *t);
@@ -329,18 +220,22 @@ static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
         t->log = calloc(n, sizeof *t->log);
         t->pd = malloc(n * sizeof *t->pd);
         t->ld = malloc(n * sizeof *t->ld);
+        t->fl = calloc(n, sizeof *t->fl);
         t->nines = em_format_nines(m->digits);
     }
-    if (!t || !t->dec || !t->log || !t->pd || !t->ld || !t->nines) {
+    if (!t || !t->dec || !t->log || !t->pd || !t->ld || !t->fl || !t->nines) {
         pf_table_free(t, n);
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++)
         t->left += !sc->excluded[i];
-    st = em_pf_pmf(n, sc->u, sc->excluded, m->eps, m->delta, EM_STANDARD, t->pd, m->digits,
-                   t->dec);
-    if (st == EM_OK)
-        st = pf_logs(sc, m->eps, m->delta, m->digits, t->left == 1, t);
+    em_pfl *L;
+    st = em_pfl_new(n, &c->src, sc->excluded, m->eps, m->delta, EM_STANDARD, &L);
+    if (st == EM_OK) {
+        em_pfl_out o = {t->dec, t->log, t->pd, t->ld, t->fl};
+        st = em_pfl_round(L, m->digits, &o);
+        em_pfl_free(L);
+    }
     if (st != EM_OK) {
         pf_table_free(t, n);
         return pf_fail(err, st);
@@ -407,7 +302,7 @@ int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err)
         /* exactly 1 only for the only candidate; below 1 but rounding to 1: K nines */
         int n1 = t->left > 1 && dec_is_one(t->dec[i]);
         unsigned f = sc->excluded[i] ? EM_PROB_ZERO : t->left == 1 ? EM_PROB_ONE : 0;
-        f |= n1 ? EM_PROB_NEAR_ONE : 0;
+        f |= (n1 ? EM_PROB_NEAR_ONE : 0) | t->fl[i];
         f |= !t->log[i] ? EM_PROB_UNDECIDED : 0;
         *out = (em_prob){n1 ? t->nines : t->dec[i], t->log[i] ? t->log[i] : "nan", t->pd[i],
                          t->ld[i], f};

@@ -13,6 +13,7 @@
 #include "oracle/em_exponents.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
+#include "oracle/em_pf_law.h"
 #include "oracle/em_cont.h"
 
 #define FIX_BITS 63
@@ -323,90 +324,25 @@ int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mp
 int em_pf_pmf(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
               const mpq_t delta, int variant, double *p, int digits, char **dec)
 {
+    /* the law at scale (em_pf_law.h): O(n) per precision level, logarithms where the
+     * probabilities leave MPFR's range; em_pf_pmf_bounds stays the brute force */
     int st = em_exponents_check(n, u, eps, delta, variant);
     if (st != EM_OK)
         return st;
-    if (n > EM_PF_PMF_MAX_N)
-        return EM_ERR_TOO_MANY;
     if (digits < 0 || digits > EM_ORACLE_MAX_DIGITS)
         return EM_ERR_DOMAIN;
-    mpfr_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
-    char *d1 = malloc((size_t)digits + 16), *d2 = malloc((size_t)digits + 16);
-    if (!lo || !hi || !d1 || !d2) {
-        free(lo);
-        free(hi);
-        free(d1);
-        free(d2);
-        return EM_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < n; i++) {
-        mpfr_init2(lo[i], 64);
-        mpfr_init2(hi[i], 64);
-        if (dec && digits > 0)
+    const em_usrc src = {em_usrc_array_get, u};
+    em_pfl *L;
+    if ((st = em_pfl_new(n, &src, excluded, eps, delta, variant, &L)) != EM_OK)
+        return st;
+    const int K = dec ? digits : 0;
+    em_pfl_out o = {K > 0 ? dec : NULL, NULL, p, NULL, NULL};
+    st = em_pfl_round(L, K, &o);
+    em_pfl_free(L);
+    if (st != EM_OK && K > 0)
+        for (size_t i = 0; i < n; i++) {
+            free(dec[i]);
             dec[i] = NULL;
-    }
-    mpfr_prec_t prec = 128 + (mpfr_prec_t)(digits * 3.33) + 64;
-    int done = 0;
-    while (!done && st == EM_OK) {
-        if (prec > (1L << 20)) {
-            st = EM_ERR_UNDECIDED; /* the precision limit: exit 3, not "bad input" */
-            break;
         }
-        for (size_t i = 0; i < n; i++) {
-            mpfr_set_prec(lo[i], prec);
-            mpfr_set_prec(hi[i], prec);
-        }
-        st = em_pf_pmf_bounds(n, u, excluded, eps, delta, variant, prec, lo, hi);
-        if (st != EM_OK)
-            break;
-        for (size_t i = 0; i < n && st == EM_OK; i++)
-            if (mpfr_zero_p(lo[i]) && !mpfr_zero_p(hi[i]) &&
-                mpfr_get_exp(hi[i]) <= mpfr_get_emin_min() + 64)
-                st = EM_ERR_UNDECIDED; /* below MPFR's widest range: no precision helps */
-        if (st != EM_OK)
-            break;
-        done = 1;
-        for (size_t i = 0; i < n && done; i++) {
-            if (mpfr_get_d(lo[i], MPFR_RNDN) != mpfr_get_d(hi[i], MPFR_RNDN))
-                done = 0;
-            if (done && dec && digits > 0 && !mpfr_zero_p(hi[i])) {
-                mpfr_exp_t e1, e2;
-                mpfr_get_str(d1, &e1, 10, (size_t)digits, lo[i], MPFR_RNDN);
-                mpfr_get_str(d2, &e2, 10, (size_t)digits, hi[i], MPFR_RNDN);
-                if (e1 != e2 || strcmp(d1, d2) != 0)
-                    done = 0;
-            }
-        }
-        if (!done)
-            prec *= 2;
-    }
-    if (st == EM_OK) {
-        for (size_t i = 0; i < n; i++) {
-            if (p)
-                p[i] = mpfr_get_d(hi[i], MPFR_RNDN);
-            if (dec && digits > 0) {
-                if (mpfr_zero_p(hi[i])) {
-                    dec[i] = strdup("0");
-                } else if (mpfr_cmp_ui(lo[i], 1) == 0) {
-                    dec[i] = strdup("1");
-                } else {
-                    mpfr_exp_t e;
-                    mpfr_get_str(d1, &e, 10, (size_t)digits, hi[i], MPFR_RNDN);
-                    mpz_t ez;
-                    mpz_init_set_si(ez, (long)e);
-                    dec[i] = em_format_decimal(0, d1, ez);
-                    mpz_clear(ez);
-                }
-                if (!dec[i])
-                    st = EM_ERR_NOMEM;
-            }
-        }
-    }
-    for (size_t i = 0; i < n; i++)
-        mpfr_clears(lo[i], hi[i], (mpfr_ptr)0);
-    free(lo);
-    free(hi);
-    free(d1);
-    free(d2);
     return st;
 }

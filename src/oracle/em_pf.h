@@ -11,11 +11,12 @@
  * Bernoulli(p_r) is decided exactly by comparing a lazily drawn uniform with MPFR interval
  * bounds of p_r (the same proven decision em_exact_select, on two cells).
  *
- * pmf: P(r) = p_r * integral_0^1 prod_{j != r} (1 - p_j x) dx
- *           = p_r * sum_{k=0}^{n-1} (-1)^k e_k(p without r) / (k + 1),
- * with e_k the elementary symmetric polynomials, computed in MPFR interval arithmetic and
- * refined (Ziv) until correctly rounded.  Cost O(n^2) operations at about n + 64 bits;
- * limit EM_PF_PMF_MAX_N candidates.  Details: spec/PermuteAndFlip.md.
+ * pmf: P(r) = p_r * integral_0^1 prod_{j != r} (1 - p_j x) dx, correctly rounded by
+ * em_pf_pmf through the law at scale (em_pf_law.h: one shared product, a certified
+ * quadrature, O(n) per precision level, logarithms beyond MPFR's range).  The brute force
+ * em_pf_pmf_bounds expands it in the Bernstein basis with the elementary symmetric
+ * polynomials (O(n^2) operations, limit EM_PF_PMF_MAX_N candidates): the tests' cross-check
+ * and the audit's fixed-precision bounds.  Details: spec/PermuteAndFlip.md.
  */
 #ifndef EM_PF_H
 #define EM_PF_H
@@ -59,8 +60,10 @@ int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mp
                      const mpq_t delta, int variant, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi);
 
 /* The pmf correctly rounded to doubles (p) and, if digits > 0 and dec is not NULL, to
- * `digits` significant decimals (malloc'd strings in the oracle's style, caller frees).
- * Ziv's strategy on em_pf_pmf_bounds.  P(i) = 0 exactly only for an excluded candidate. */
+ * `digits` significant decimals (malloc'd strings in the oracle's style, caller frees;
+ * none left on error).  em_pfl_round (em_pf_law.h), any n.  P(i) = 0 exactly only for an
+ * excluded candidate; a probability below MPFR's range gets the double 0 and its decimal
+ * from its logarithm. */
 int em_pf_pmf(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
               const mpq_t delta, int variant, double *p, int digits, char **dec);
 
