@@ -56,12 +56,12 @@ typedef struct level {
 struct em_pfl {
     size_t n, m, mm, nother;
     em_usrc src;
-    const unsigned char *ex;
     unsigned char *cls;
+    int32_t *tex;           /* the binary exponent of |t| (0 for |t| < 1): its precision */
     mpq_t c, umax;
     em_tfast tf;
     double Sd;              /* mm + sum p, a double estimate (the plan only) */
-    long tbits;             /* bits of the largest |t| */
+    long tbits;             /* the largest of tex */
     int nbits;              /* bits of n */
     level lv;
     /* scratch */
@@ -110,19 +110,22 @@ int em_pfl_new(size_t n, const em_usrc *src, const unsigned char *excluded, cons
     if (!F)
         return EM_ERR_NOMEM;
     F->cls = malloc(n);
-    if (!F->cls) {
+    F->tex = calloc(n, sizeof *F->tex);
+    if (!F->cls || !F->tex) {
+        free(F->cls);
+        free(F->tex);
         free(F);
         return EM_ERR_NOMEM;
     }
     F->n = n;
     F->src = *src;
-    F->ex = excluded;
     mpq_inits(F->c, F->umax, (mpq_ptr)0);
     int st = em_exponents_src(n, src, excluded, eps, delta, variant, F->c, F->umax, F->cls,
                               &F->m);
     if (st != EM_OK) {
         mpq_clears(F->c, F->umax, (mpq_ptr)0);
         free(F->cls);
+        free(F->tex);
         free(F);
         return st;
     }
@@ -143,8 +146,10 @@ int em_pfl_new(size_t n, const em_usrc *src, const unsigned char *excluded, cons
             continue;
         F->nother++;
         em_exponent_t_lo(&F->tf, &F->src, i, F->tlo);
-        if (mpfr_get_exp(F->tlo) > tb)
-            tb = (long)mpfr_get_exp(F->tlo);
+        mpfr_exp_t e = mpfr_get_exp(F->tlo); /* RNDD of t < 0: |t| below 2^e, or equal */
+        F->tex[i] = e <= 0 ? 0 : e >= INT32_MAX ? INT32_MAX : (int32_t)e;
+        if (F->tex[i] > tb)
+            tb = F->tex[i];
         S += exp(mpfr_get_d(F->tlo, MPFR_RNDN));
     }
     F->Sd = (double)F->mm + S;
@@ -213,6 +218,7 @@ void em_pfl_free(em_pfl *F)
     free(F->dg);
     mpq_clears(F->c, F->umax, (mpq_ptr)0);
     free(F->cls);
+    free(F->tex);
     free(F);
 }
 
@@ -225,7 +231,8 @@ void em_pfl_free(em_pfl *F)
 static void p_bounds(em_pfl *F, size_t i, mpfr_t tlo, mpfr_t thi, mpfr_t plo, mpfr_t phi)
 {
     int inexact = em_exponent_t_lo(&F->tf, &F->src, i, tlo) != 0;
-    mpfr_set_prec(thi, mpfr_get_prec(tlo));
+    if (mpfr_get_prec(thi) != mpfr_get_prec(tlo))
+        mpfr_set_prec(thi, mpfr_get_prec(tlo));
     mpfr_set(thi, tlo, MPFR_RNDN);
     if (inexact)
         mpfr_nextabove(thi);
@@ -949,9 +956,11 @@ static int level_build(em_pfl *F, level *L, long B)
 
 /* ------------------------------------------------------------ a candidate */
 
-static mpfr_prec_t cand_prec(const em_pfl *F, const level *L)
+/* A candidate's precision: the working precision after the binary point of t (|t| below
+ * 2^e), so that exp(t) and t + log I keep it; whole limbs. */
+static mpfr_prec_t cand_prec(const level *L, long e)
 {
-    mpfr_prec_t p = L->w + F->tbits + 8;
+    mpfr_prec_t p = L->w + (mpfr_prec_t)e + 8;
     return (p + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS * GMP_NUMB_BITS;
 }
 
@@ -968,11 +977,12 @@ static void set_prec_all(em_pfl *F, mpfr_prec_t p)
     }
 }
 
-/* Another candidate i: t, p, I, P bounds in F->tlo..F->Phi (precision set by
- * set_prec_all).  I = sum_{k<=K} p^k M_k + [0, p^(K+1) R_(K+1)]. */
+/* Another candidate i: t, p, I, P bounds in F->tlo..F->Phi, at the candidate's precision.
+ * I = sum_{k<=K} p^k M_k + [0, p^(K+1) R_(K+1)]. */
 static void other_bounds(em_pfl *F, size_t i)
 {
     const level *L = &F->lv;
+    set_prec_all(F, cand_prec(L, F->tex[i]));
     p_bounds(F, i, F->tlo, F->thi, F->plo, F->phi);
     size_t h;
     if (L->nh && heavy_find(L, i, &h)) {
@@ -1005,6 +1015,7 @@ static void other_bounds(em_pfl *F, size_t i)
 static void mode_bounds(em_pfl *F, mpfr_srcptr ylo, mpfr_srcptr yhi)
 {
     const level *L = &F->lv;
+    set_prec_all(F, cand_prec(L, 0));
     mpfr_ui_sub(F->Plo, 1, yhi, MPFR_RNDD);
     mpfr_div_ui(F->Plo, F->Plo, (unsigned long)F->mm, MPFR_RNDD);
     mpfr_ui_sub(F->Phi, 1, ylo, MPFR_RNDU);
@@ -1106,7 +1117,6 @@ int em_pfl_bounds(em_pfl *F, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
     int st = level_for(F, (long)prec + 8);
     if (st != EM_OK)
         return st;
-    set_prec_all(F, cand_prec(F, &F->lv));
     mpfr_t ylo, yhi;
     mpfr_inits2(F->lv.w, ylo, yhi, (mpfr_ptr)0);
     mpfr_set_zero(ylo, 1);
@@ -1256,7 +1266,7 @@ static int set_str(char **slot, char *s)
  * |log(1 - y)| in [y, y / (1 - y)], so ln|log P| in [ln y, ln y + 2 y]. */
 static int lny_bounds(em_pfl *F, mpfr_t lo, mpfr_t hi)
 {
-    const mpfr_prec_t p = mpfr_get_prec(F->tlo);
+    const mpfr_prec_t p = mpfr_get_prec(lo);
     mpfr_t tau, slo, shi, v;
     mpfr_inits2(p, tau, slo, shi, v, (mpfr_ptr)0);
     int have = 0;
@@ -1362,7 +1372,7 @@ static int decide_modes(em_pfl *F, const em_pfl_out *o, unsigned char *done, int
     const int want_log = o->log || o->ld;
     int st = EM_OK, llog = 0;
     mpfr_t a, b;
-    mpfr_inits2(mpfr_get_prec(F->tlo), a, b, (mpfr_ptr)0);
+    mpfr_inits2(cand_prec(&F->lv, F->tbits), a, b, (mpfr_ptr)0);
     if (F->mm == 1 && mpfr_zero_p(ylo) && want_log) {
         /* every other P below MPFR's range: ln|log P| from the others' logarithms (this
          * pass uses the candidate scratch, so it comes first) */
@@ -1576,8 +1586,6 @@ int em_pfl_round(em_pfl *F, int digits, em_pfl_out *o)
         if (st != EM_OK)
             break;
         const level *L = &F->lv;
-        const mpfr_prec_t pc = cand_prec(F, L);
-        set_prec_all(F, pc);
         mpfr_set_prec(ylo, L->w);
         mpfr_set_prec(yhi, L->w);
         mpfr_set_zero(ylo, 1);
