@@ -60,8 +60,8 @@ typedef struct em_prob {
  * probability at once (pf), the weighted or continuous law (a measure, pieces).  Calling
  * it is optional.  Errors: EM_ERR_NULL, EM_ERR_TOO_MANY (pf beyond EM_PF_PROBS_MAX_N),
  * EM_ERR_DOMAIN (pieces that overlap, a ray whose integral diverges, no mass: the message
- * names the file and line), EM_ERR_UNDECIDED (pf: a probability below MPFR's exponent
- * range; a weight below exp(-3.0e18)), EM_ERR_NOMEM. */
+ * names the file and line), EM_ERR_UNDECIDED (a weight below exp(-3.0e18); pf: a
+ * probability not decided within 2^20 bits, which no known input reaches), EM_ERR_NOMEM. */
 EM_API int em_probs_prepare(em_mech *m, em_error *err);
 
 /* Candidate i's probability (finite scenarios: standard, monotone, pf, with or without a
