@@ -372,6 +372,29 @@ START_TEST(compare_pf)
 }
 END_TEST
 
+/* Utilities 1e300, 0, -1e300: permute-and-flip's probabilities lie below MPFR's range and
+ * are printed from their logarithms, as the exponential mechanism's are (its tails are
+ * twice PF's here: P(b) = exp(-5e299) / 2 against exp(-5e299) / (1 + ...)); check judges
+ * against them; the utility report, whose sums have no logarithmic fallback, says so at
+ * once (exit 3), not "out of memory" */
+START_TEST(pf_extreme)
+{
+    put("x.csv", "a,1e300\nb,0\nc,-1e300\n");
+    ck_assert_int_eq(run("$E probs --epsilon 1 --variant pf x.csv"), 0);
+    ck_assert(!strncmp(out, "a,0.99999999999999999,-6.7789306057237929e-2171472409516259138", 62));
+    ck_assert(strstr(out, "\nb,6.7789306057237929e-2171472409516259138"));
+    ck_assert(strstr(out, ",-5.0000000000000000e+299\nc,9.1907800314437499e-4342944819032518276"));
+    ck_assert(strstr(errtxt, "3 value(s) lie below MPFR's exponent range"));
+    ck_assert_int_eq(run("$E probs --epsilon 1 x.csv | cut -c1-60"), 0);
+    ck_assert(strstr(out, "\nb,1.3557861211447586e-2171472409516259138")); /* 2 x 6.7789 */
+    put("d.txt", "a\na\n");
+    ck_assert_int_eq(run("$E check --epsilon 1 --variant pf --samples d.txt x.csv"), 0);
+    ck_assert(strstr(out, "verdict: PASS"));
+    ck_assert_int_eq(run("$E utility --epsilon 1 --variant pf x.csv"), 3);
+    ck_assert(strstr(errtxt, "no logarithmic fallback") && !strstr(errtxt, "out of memory"));
+}
+END_TEST
+
 START_TEST(pf_bad)
 {
     /* past the brute force's 4096 candidates (the law at scale has no limit of its own):
@@ -414,6 +437,7 @@ static Suite *suite(void)
     tcase_add_test(tc, check_pf);
     tcase_add_test(tc, compare_pf);
     tcase_add_test(tc, pf_bad);
+    tcase_add_test(tc, pf_extreme);
     suite_add_tcase(s, tc);
     return s;
 }

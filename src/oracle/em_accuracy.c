@@ -103,6 +103,7 @@ struct em_pfu {
     mpfr_t *lo, *hi;        /* the pmf's bounds */
     em_usrc src;
     em_pfl *law;            /* built on the first pass */
+    int stuck;              /* a probability below MPFR's range: its lower bound stays 0 */
 };
 
 int em_pfu_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
@@ -176,6 +177,9 @@ static int pmf(em_pfu *P, mpfr_prec_t prec)
                                  &P->law);
     if (st == EM_OK)
         st = em_pfl_bounds(P->law, prec, P->lo, P->hi);
+    P->stuck = 0;
+    for (size_t i = 0; i < P->n && st == EM_OK; i++)
+        P->stuck |= !P->excluded[i] && mpfr_zero_p(P->lo[i]);
     if (st == EM_OK)
         P->prec = prec;
     return st;
@@ -263,6 +267,8 @@ static int pfq_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         break;
     case Q_SD:
         loss_var(P, lo, hi, a, b, c, d);
+        if (below_range(lo, hi)) /* sqrt would lift it into the range: still undecidable */
+            break;
         mpfr_sqrt(lo, lo, MPFR_RNDD);
         mpfr_sqrt(hi, hi, MPFR_RNDU);
         break;
@@ -280,6 +286,11 @@ static int pfq_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         break;
     }
     mpfr_clears(a, b, c, d, (mpfr_ptr)0);
+    /* A sum whose lower bound is 0 with a probability below the range: every term that could
+     * make it positive has that probability's lower bound 0 at any precision (the others'
+     * are positive), so no precision decides it */
+    if (q->kind != Q_EU && P->stuck && mpfr_sgn(lo) <= 0)
+        return EM_ERR_UNDECIDED;
     return below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
 }
 

@@ -201,9 +201,9 @@ static int pf_expand(em_mech *m, em_error *err)
 static int pf_fail(em_error *err, int st)
 {
     if (st == EM_ERR_UNDECIDED)
-        return em_err(err, st, "variant pf: not computed: a value lies below MPFR's exponent "
-                      "range (about 10^-1.4e18) or needs more than 2^20 bits, and the "
-                      "permute-and-flip utility report has no logarithmic fallback");
+        return em_err(err, st, "variant pf: not computed: a value needs more than 2^20 bits, "
+                      "or lies below MPFR's exponent range (about 10^-1.4e18) in the utility "
+                      "report, whose sums have no logarithmic fallback");
     return em_err(err, st, "variant pf: %s", em_strerror(st));
 }
 
@@ -846,9 +846,10 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
             st = em_cont_p_best(L, &v[4]);
     }
     em_utility_result *r = st == EM_OK ? calloc(1, sizeof *r) : NULL;
-    if (st != EM_OK && !P)
-        fail(err, st, NULL);
-    else if (!r)
+    if (st != EM_OK) {
+        if (!P) /* pf: pf_fail has said why */
+            fail(err, st, NULL);
+    } else if (!r)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
     else {
         char **s[5] = {&r->opt, &r->expected_utility, &r->expected_loss, &r->sd_loss, &r->p_best};
