@@ -44,7 +44,7 @@ DESCRIPTIONS = {
     "oracle_probs_40d": "finite oracle: every candidate's probability to 40 digits",
     "pf_probs": "permute-and-flip's exact law: every probability and log-probability to 17 digits and as doubles (em_pfl_new + em_pfl_round), u_i = -i/1000",
     "pf_probs_old": "the same by the O(n^2) brute force (Ziv on em_pf_pmf_bounds, as `probs --variant pf` before), timed once",
-    "cli_parse": "em_scenario_parse of 10^6 `label,utility` lines in memory (compact, as the CLI)",
+    "cli_parse": "em_scn_read of 10^6 `label,utility` lines in memory (compact, as the CLI)",
     "cli_sample_float": "whole process: `expmech sample --sampler float --epsilon 1 -n 1 FILE`",
     "limit_scalar": "limit: scalar exp pass (-O2, not vectorised), w = exp(u/2), sum",
     "limit_vector": "limit: the same pass through libmvec (%s on this CPU: AVX2 where there is one, "

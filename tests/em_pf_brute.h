@@ -3,7 +3,7 @@
  * of the command line (test_cli.c) and the benchmark's baseline (stats/bench_speed.c):
  * - pf_brute: P(r) = sum over all n! visiting orders of prod_{j before r} (1 - p_j) p_r / n!,
  *   in long double, n <= 8;
- * - pf_brute_round: the O(n^2) Bernstein form's bounds (em_pf_pmf_bounds) rounded by
+ * - pf_brute_round: the O(n^2) Bernstein form's bounds (em_pf_pmf_brute_bounds) rounded by
  *   Ziv's strategy as `expmech probs --variant pf` did before the law at scale: one loop
  *   for the probabilities (doubles and K-digit decimals, from 192 + 3.33 K bits, doubling),
  *   one for the log-probabilities (log of both ends, and log1p(-(sum of the others)) for
@@ -19,8 +19,10 @@
 #include <mpfr.h>
 
 #include "expmech.h"
+#include "num/em_format.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
+#include "em_problem_util.h"
 
 static inline void pf_brute(size_t n, const double *p, long double *P)
 {
@@ -77,7 +79,7 @@ static inline int pf_brute_decide(mpfr_srcptr lo, mpfr_srcptr hi, int K, int neg
 }
 
 /* Every probability and log-probability correctly rounded by the brute force: EM_OK, or
- * EM_ERR_UNDECIDED past 2^20 bits (left NULL / NaN), or em_pf_pmf_bounds's error.
+ * EM_ERR_UNDECIDED past 2^20 bits (left NULL / NaN), or em_pf_pmf_brute_bounds's error.
  * "0" / "-inf" excluded, "1" / "0" the only candidate. */
 static inline int pf_brute_round(size_t n, mpq_t *u, const unsigned char *ex, const mpq_t eps,
                                  const mpq_t delta, int variant, int K, double *pd, char **dec,
@@ -119,7 +121,7 @@ static inline int pf_brute_round(size_t n, mpq_t *u, const unsigned char *ex, co
             mpfr_set_prec(b, prec);
             mpfr_set_prec(ya, prec);
             mpfr_set_prec(yb, prec);
-            st = em_pf_pmf_bounds(n, u, ex, eps, delta, variant, prec, lo, hi);
+            st = tp_pf_pmf_bounds(n, u, ex, eps, delta, variant, prec, lo, hi);
             for (size_t i = 0; i < n && st == EM_OK; i++) {
                 if (done[i])
                     continue;

@@ -8,8 +8,10 @@
 #include <strings.h>
 
 #include "em_base.h"
+#include "base/em_error.h"
 #include "io/em_label.h"
-#include "oracle/em_rational.h"
+#include "io/em_text.h"
+#include "num/em_rational.h"
 
 int em_pvalue_parse(const char *p, size_t n, em_pvalue *g, const char **msg)
 {
@@ -39,12 +41,6 @@ int em_pvalue_parse(const char *p, size_t n, em_pvalue *g, const char **msg)
 }
 
 
-static void trim(const char **p, size_t *n)
-{
-    while (*n && (**p == ' ' || **p == '\t')) { (*p)++; (*n)--; }
-    while (*n && ((*p)[*n - 1] == ' ' || (*p)[*n - 1] == '\t')) (*n)--;
-}
-
 /* a label (len bytes) shown in a message */
 static const char *show(char *buf, size_t cap, const char *p, size_t n)
 {
@@ -60,12 +56,12 @@ static const char *show(char *buf, size_t cap, const char *p, size_t n)
 
 /* set gv[idx] from the value text; EM_OK or EM_ERR_PARSE */
 static int put_value(em_pvalue *gv, size_t idx, const char *v, size_t vn, const char *name,
-                     unsigned long ln, char *err, size_t errlen)
+                     unsigned long ln, em_error *err)
 {
     const char *msg = NULL;
     char q[300];
     if (vn == 0 || em_pvalue_parse(v, vn, &gv[idx], &msg) != EM_OK)
-        return em_parse_error(err, errlen, name, ln, "bad probability '%s': %s", show(q, sizeof q, v, vn),
+        return em_err_at(err, EM_ERR_PARSE, name, ln, "bad probability '%s': %s", show(q, sizeof q, v, vn),
                     vn == 0 ? "empty" : (msg ? msg : "malformed"));
     gv[idx].set = 1;
     gv[idx].line = ln;
@@ -73,13 +69,13 @@ static int put_value(em_pvalue *gv, size_t idx, const char *v, size_t vn, const 
 }
 
 static int labelled(em_pvalue *gv, long k, const char *lab, size_t labn, const char *name,
-                    unsigned long ln, char *err, size_t errlen)
+                    unsigned long ln, em_error *err)
 {
     char q[300];
     if (k < 0)
-        return em_parse_error(err, errlen, name, ln, "unknown label '%s'", show(q, sizeof q, lab, labn));
+        return em_err_at(err, EM_ERR_PARSE, name, ln, "unknown label '%s'", show(q, sizeof q, lab, labn));
     if (gv[k].set)
-        return em_parse_error(err, errlen, name, ln, "second value for '%s' (first on line %lu)",
+        return em_err_at(err, EM_ERR_PARSE, name, ln, "second value for '%s' (first on line %lu)",
                     show(q, sizeof q, lab, labn), gv[k].line);
     return EM_OK;
 }
@@ -263,7 +259,7 @@ static int jskip(js *j, int depth)
 
 /* one candidate object */
 static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const void *ctx,
-                 em_pvalue *gv, char *err, size_t errlen)
+                 em_pvalue *gv, em_error *err)
 {
     (void)n;
     unsigned long ln = j->line;
@@ -272,7 +268,7 @@ static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const
     int st = EM_OK;
     ws(j);
     if (j->pos >= j->len || j->s[j->pos] != '{')
-        return em_parse_error(err, errlen, name, j->line, "expected a candidate object {\"label\": ..., \"probability\": ...}");
+        return em_err_at(err, EM_ERR_PARSE, name, j->line, "expected a candidate object {\"label\": ..., \"probability\": ...}");
     j->pos++;
     ws(j);
     if (j->pos < j->len && j->s[j->pos] == '}') {
@@ -287,13 +283,13 @@ static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const
         if (r == -2)
             return EM_ERR_NOMEM;
         if (r) {
-            st = em_parse_error(err, errlen, name, j->line, "malformed JSON (a key expected)");
+            st = em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON (a key expected)");
             goto out;
         }
         ws(j);
         if (j->pos >= j->len || j->s[j->pos] != ':') {
             free(key);
-            st = em_parse_error(err, errlen, name, j->line, "malformed JSON (':' expected)");
+            st = em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON (':' expected)");
             goto out;
         }
         j->pos++;
@@ -304,7 +300,7 @@ static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const
             char **dst = is_label ? &label : &prob;
             size_t *dn = is_label ? &labn : &probn;
             if (*dst) {
-                st = em_parse_error(err, errlen, name, j->line, "repeated \"%s\"", is_label ? "label" : "probability");
+                st = em_err_at(err, EM_ERR_PARSE, name, j->line, "repeated \"%s\"", is_label ? "label" : "probability");
                 goto out;
             }
             if (j->pos < j->len && j->s[j->pos] == '"') {
@@ -312,7 +308,7 @@ static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const
                 if (r == -2)
                     return EM_ERR_NOMEM;
                 if (r) {
-                    st = em_parse_error(err, errlen, name, j->line, "malformed JSON string");
+                    st = em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON string");
                     goto out;
                 }
             } else if (is_prob) { /* a bare JSON number */
@@ -326,11 +322,11 @@ static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const
                 memcpy(*dst, j->s + s0, *dn);
                 (*dst)[*dn] = 0;
             } else {
-                st = em_parse_error(err, errlen, name, j->line, "\"label\" must be a string");
+                st = em_err_at(err, EM_ERR_PARSE, name, j->line, "\"label\" must be a string");
                 goto out;
             }
         } else if (jskip(j, 0)) {
-            st = em_parse_error(err, errlen, name, j->line, "malformed JSON value");
+            st = em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON value");
             goto out;
         }
         ws(j);
@@ -342,19 +338,19 @@ static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const
             j->pos++;
             break;
         }
-        st = em_parse_error(err, errlen, name, j->line, "malformed JSON (',' or '}' expected)");
+        st = em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON (',' or '}' expected)");
         goto out;
     }
 check:
     if (!label || !prob) {
-        st = em_parse_error(err, errlen, name, ln, "a candidate object without \"%s\"", label ? "probability" : "label");
+        st = em_err_at(err, EM_ERR_PARSE, name, ln, "a candidate object without \"%s\"", label ? "probability" : "label");
         goto out;
     }
     {
         long k = find(ctx, label, labn);
-        st = labelled(gv, k, label, labn, name, ln, err, errlen);
+        st = labelled(gv, k, label, labn, name, ln, err);
         if (st == EM_OK)
-            st = put_value(gv, (size_t)k, prob, probn, name, ln, err, errlen);
+            st = put_value(gv, (size_t)k, prob, probn, name, ln, err);
     }
 out:
     free(label);
@@ -362,9 +358,28 @@ out:
     return st;
 }
 
+/* A key of an object and its ':' (white space before the ':' skipped): *cand whether the
+ * key is "candidates". */
+static int object_key(js *j, const char *name, int *cand, em_error *err)
+{
+    char *key;
+    size_t kn;
+    int r = jstring(j, &key, &kn);
+    if (r == -2)
+        return EM_ERR_NOMEM;
+    if (r)
+        return em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON (a key expected)");
+    *cand = !strcmp(key, "candidates");
+    free(key);
+    ws(j);
+    if (j->pos >= j->len || j->s[j->pos] != ':')
+        return em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON (':' expected)");
+    j->pos++;
+    return EM_OK;
+}
+
 static int parse_json(const char *buf, size_t len, size_t pos, const char *name, size_t n,
-                      em_label_find_fn find, const void *ctx, em_pvalue *gv, char *err,
-                      size_t errlen)
+                      em_label_find_fn find, const void *ctx, em_pvalue *gv, em_error *err)
 {
     js j = {buf, len, pos, 1};
     for (size_t i = 0; i < pos; i++)
@@ -375,48 +390,36 @@ static int parse_json(const char *buf, size_t len, size_t pos, const char *name,
         j.pos++;
         for (;;) {
             ws(&j);
-            char *key;
-            size_t kn;
-            int r = jstring(&j, &key, &kn);
-            if (r == -2)
-                return EM_ERR_NOMEM;
-            if (r)
-                return em_parse_error(err, errlen, name, j.line, "malformed JSON (a key expected)");
+            int cand, st = object_key(&j, name, &cand, err);
+            if (st != EM_OK)
+                return st;
             ws(&j);
-            if (j.pos >= j.len || j.s[j.pos] != ':') {
-                free(key);
-                return em_parse_error(err, errlen, name, j.line, "malformed JSON (':' expected)");
-            }
-            j.pos++;
-            ws(&j);
-            int cand = !strcmp(key, "candidates");
-            free(key);
             if (cand) {
                 if (found)
-                    return em_parse_error(err, errlen, name, j.line, "repeated \"candidates\"");
+                    return em_err_at(err, EM_ERR_PARSE, name, j.line, "repeated \"candidates\"");
                 found = 1;
                 break;
             }
             if (jskip(&j, 0))
-                return em_parse_error(err, errlen, name, j.line, "malformed JSON value");
+                return em_err_at(err, EM_ERR_PARSE, name, j.line, "malformed JSON value");
             ws(&j);
             if (j.pos < j.len && j.s[j.pos] == ',') {
                 j.pos++;
                 continue;
             }
-            return em_parse_error(err, errlen, name, j.line, "no \"candidates\" array in the JSON object");
+            return em_err_at(err, EM_ERR_PARSE, name, j.line, "no \"candidates\" array in the JSON object");
         }
     }
     ws(&j);
     if (j.pos >= j.len || j.s[j.pos] != '[')
-        return em_parse_error(err, errlen, name, j.line, "expected a JSON array of candidates");
+        return em_err_at(err, EM_ERR_PARSE, name, j.line, "expected a JSON array of candidates");
     j.pos++;
     ws(&j);
     if (j.pos < j.len && j.s[j.pos] == ']') {
         j.pos++;
     } else {
         for (;;) {
-            int st = jcand(&j, name, n, find, ctx, gv, err, errlen);
+            int st = jcand(&j, name, n, find, ctx, gv, err);
             if (st != EM_OK)
                 return st;
             ws(&j);
@@ -428,7 +431,7 @@ static int parse_json(const char *buf, size_t len, size_t pos, const char *name,
                 j.pos++;
                 break;
             }
-            return em_parse_error(err, errlen, name, j.line, "malformed JSON (',' or ']' expected)");
+            return em_err_at(err, EM_ERR_PARSE, name, j.line, "malformed JSON (',' or ']' expected)");
         }
     }
     if (found) { /* the rest of the object */
@@ -441,45 +444,35 @@ static int parse_json(const char *buf, size_t len, size_t pos, const char *name,
             if (j.pos < j.len && j.s[j.pos] == ',') {
                 j.pos++;
                 ws(&j);
-                char *key;
-                size_t kn;
-                int r = jstring(&j, &key, &kn);
-                if (r == -2)
-                    return EM_ERR_NOMEM;
-                if (r)
-                    return em_parse_error(err, errlen, name, j.line, "malformed JSON (a key expected)");
-                int cand = !strcmp(key, "candidates");
-                free(key);
+                int cand, st = object_key(&j, name, &cand, err);
+                if (st != EM_OK)
+                    return st;
                 if (cand)
-                    return em_parse_error(err, errlen, name, j.line, "repeated \"candidates\"");
-                ws(&j);
-                if (j.pos >= j.len || j.s[j.pos] != ':')
-                    return em_parse_error(err, errlen, name, j.line, "malformed JSON (':' expected)");
-                j.pos++;
+                    return em_err_at(err, EM_ERR_PARSE, name, j.line, "repeated \"candidates\"");
                 if (jskip(&j, 0))
-                    return em_parse_error(err, errlen, name, j.line, "malformed JSON value");
+                    return em_err_at(err, EM_ERR_PARSE, name, j.line, "malformed JSON value");
                 continue;
             }
-            return em_parse_error(err, errlen, name, j.line, "malformed JSON (',' or '}' expected)");
+            return em_err_at(err, EM_ERR_PARSE, name, j.line, "malformed JSON (',' or '}' expected)");
         }
     }
     ws(&j);
     if (j.pos != j.len)
-        return em_parse_error(err, errlen, name, j.line, "text after the JSON value");
+        return em_err_at(err, EM_ERR_PARSE, name, j.line, "text after the JSON value");
     for (size_t i = 0; i < n; i++)
         if (!gv[i].set)
-            return em_parse_error(err, errlen, name, 0, "no value for candidate %zu", i);
+            return em_err_at(err, EM_ERR_PARSE, name, 0, "no value for candidate %zu", i);
     return EM_OK;
 }
 
 /* ----------------------------------------------------------------- CSV */
 
 int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
-                        em_label_find_fn find, const void *ctx, em_pvalue *gv, char *err,
-                        size_t errlen)
+                        em_label_find_fn find, const void *ctx, em_pvalue *gv, em_error *err)
 {
-    size_t pos = 0, count = 0, m;
-    unsigned long ln = 0;
+    size_t count = 0, m;
+    em_line_iter it;
+    em_line_iter_init(&it, buf, len);
     int form = -1; /* 0 numbers, 1 labelled */
     const char *p;
     char q[300];
@@ -488,14 +481,15 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
         while (k < len && (buf[k] == ' ' || buf[k] == '\t' || buf[k] == '\n' || buf[k] == '\r'))
             k++;
         if (k < len && (buf[k] == '{' || buf[k] == '['))
-            return parse_json(buf, len, k, name, n, find, ctx, gv, err, errlen);
+            return parse_json(buf, len, k, name, n, find, ctx, gv, err);
     }
     char *tmp = malloc(EM_SAMPLES_MAX_LINE + 1);
     if (!tmp)
         return EM_ERR_NOMEM;
     int st = EM_OK;
-    while (st == EM_OK && em_next_data_line(buf, len, &pos, &ln, &p, &m)) {
-        if ((st = em_data_line_check(p, m, name, ln, err, errlen)) != EM_OK)
+    while (st == EM_OK && em_line_next_data(&it, &p, &m)) {
+        const unsigned long ln = it.line;
+        if ((st = em_line_check(p, m, EM_SAMPLES_MAX_LINE, 0, name, ln, err)) != EM_OK)
             break;
         const char *lab = NULL, *v = p;
         size_t labn = 0, vn = m;
@@ -506,15 +500,15 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
             while (e < m && !(p[e] == '"' && (e + 1 >= m || p[e + 1] != '"')))
                 e += p[e] == '"' ? 2 : 1;
             if (e >= m || em_csv_field_unquote(p, e + 1, tmp, &labn) != 0) {
-                st = em_parse_error(err, errlen, name, ln, "malformed quoted label");
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "malformed quoted label");
                 break;
             }
             lab = tmp;
             const char *r = p + e + 1;
             size_t rn = m - e - 1;
-            trim(&r, &rn);
+            em_text_trim(&r, &rn);
             if (rn == 0 || r[0] != ',') {
-                st = em_parse_error(err, errlen, name, ln, "expected ',' after the quoted label");
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "expected ',' after the quoted label");
                 break;
             }
             r++, rn--;
@@ -539,7 +533,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                 /* 'label,probability' (the label may hold commas) ... */
                 lab = p;
                 labn = (size_t)(c1 - p);
-                trim(&lab, &labn);
+                em_text_trim(&lab, &labn);
                 k = find(ctx, lab, labn);
                 v = c1 + 1;
                 vn = m - (size_t)(c1 - p) - 1;
@@ -547,7 +541,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                 if (k < 0 && c0) {
                     const char *l2 = p;
                     size_t l2n = (size_t)(c0 - p);
-                    trim(&l2, &l2n);
+                    em_text_trim(&l2, &l2n);
                     long k2 = find(ctx, l2, l2n);
                     if (k2 >= 0) {
                         lab = l2;
@@ -562,13 +556,13 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
         if (form < 0)
             form = f;
         else if (form != f) {
-            st = em_parse_error(err, errlen, name, ln, "mixed line forms (either numbers only, or "
+            st = em_err_at(err, EM_ERR_PARSE, name, ln, "mixed line forms (either numbers only, or "
                                              "'label,probability' on every line)");
             break;
         }
         size_t idx;
         if (f) {
-            st = labelled(gv, k, lab, labn, name, ln, err, errlen);
+            st = labelled(gv, k, lab, labn, name, ln, err);
             if (st != EM_OK)
                 break;
             idx = (size_t)k;
@@ -576,7 +570,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
             if (v + vn < p + m) {
                 const char *l = v + vn + 1;
                 size_t lnn = (size_t)(p + m - l);
-                trim(&l, &lnn);
+                em_text_trim(&l, &lnn);
                 em_pvalue tmpv;
                 mpq_init(tmpv.q);
                 const char *msg = NULL;
@@ -584,31 +578,31 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                           em_pvalue_parse(l, lnn, &tmpv, &msg) != EM_OK;
                 mpq_clear(tmpv.q);
                 if (bad) {
-                    st = em_parse_error(err, errlen, name, ln, "bad log-probability '%s'", show(q, sizeof q, l, lnn));
+                    st = em_err_at(err, EM_ERR_PARSE, name, ln, "bad log-probability '%s'", show(q, sizeof q, l, lnn));
                     break;
                 }
             }
         } else {
             if (count >= n) {
-                st = em_parse_error(err, errlen, name, ln, "more values than the scenario's %zu candidates", n);
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "more values than the scenario's %zu candidates", n);
                 break;
             }
             idx = count;
         }
-        trim(&v, &vn);
-        st = put_value(gv, idx, v, vn, name, ln, err, errlen);
+        em_text_trim(&v, &vn);
+        st = put_value(gv, idx, v, vn, name, ln, err);
         count++;
     }
     free(tmp);
     if (st != EM_OK)
         return st;
     if (count == 0)
-        return em_parse_error(err, errlen, name, 0, "no probabilities");
+        return em_err_at(err, EM_ERR_PARSE, name, 0, "no probabilities");
     for (size_t i = 0; i < n; i++)
         if (!gv[i].set) {
             if (form == 0)
-                return em_parse_error(err, errlen, name, 0, "%zu values for %zu candidates", count, n);
-            return em_parse_error(err, errlen, name, 0, "no value for candidate %zu", i);
+                return em_err_at(err, EM_ERR_PARSE, name, 0, "%zu values for %zu candidates", count, n);
+            return em_err_at(err, EM_ERR_PARSE, name, 0, "no value for candidate %zu", i);
         }
     return EM_OK;
 }

@@ -1,5 +1,7 @@
 /* em_pf.c: permute-and-flip, exact sampler and exact pmf (see em_pf.h,
  * spec/PermuteAndFlip.md). */
+#include "oracle/em_pf.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,13 +10,17 @@
 #define MPFR_USE_INTMAX_T 1
 #include <mpfr.h>
 
-#include "expmech.h"
+#include "em_base.h"
+#include "base/em_error.h"
+#include "core/em_exact_select.h"
+#include "num/em_bounds.h"
+#include "num/em_format.h"
+#include "oracle/em_cont.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_pf.h"
 #include "oracle/em_pf_law.h"
-#include "oracle/em_cont.h"
+#include "oracle/em_problem.h"
 
 #define FIX_BITS 63
 #define FIRST_BITS 2
@@ -45,18 +51,18 @@ static void exp_bounds(mpfr_t lo, mpfr_t hi, const mpq_t t, mpfr_t tmp)
         mpfr_set_ui(hi, 1, MPFR_RNDN);
 }
 
-int em_pf_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-              const mpq_t delta, int variant, em_pf **out)
+int em_pf_new(const em_problem *P, em_pf **out, em_error *err)
 {
     if (!out)
-        return EM_ERR_NULL;
-    int st = em_exponents_check(n, u, eps, delta, variant);
+        return em_err(err, EM_ERR_NULL, "em_pf_new: out is NULL");
+    int st = em_problem_check(P, err);
     if (st != EM_OK)
         return st;
+    const size_t n = P->n;
     em_mpfr_widest_range();
     em_pf *s = calloc(1, sizeof *s);
     if (!s)
-        return EM_ERR_NOMEM;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
     s->n = n;
     s->uniform = em_bits_uniform_below;
     mpz_init(s->a);
@@ -67,12 +73,12 @@ int em_pf_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps
     s->ehi = malloc(n * sizeof *s->ehi);
     if (!s->base || !s->order || !s->elo || !s->ehi) {
         em_pf_free(s);
-        return EM_ERR_NOMEM;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
-    st = em_exponents_new(n, u, excluded, eps, delta, variant, &s->t, &s->cls, &s->m);
+    st = em_exponents_new(P, &s->t, &s->cls, &s->m);
     if (st != EM_OK) {
         em_pf_free(s);
-        return st;
+        return em_err(err, st, "%s", em_strerror(st));
     }
     mpfr_t lo, hi, tmp;
     mpfr_inits2(192, lo, hi, tmp, (mpfr_ptr)0);
@@ -136,13 +142,8 @@ static int coin(em_pf *s, size_t r, em_bits *b, int *accept)
         }
         if (k == FIX_BITS)
             break;
-        unsigned step = k + STEP_BITS > FIX_BITS ? FIX_BITS - k : STEP_BITS;
-        uint64_t more;
-        st = em_bits_get(b, step, &more);
-        if (st != EM_OK)
+        if ((st = em_bits_extend(b, STEP_BITS, FIX_BITS, &a, &k)) != EM_OK)
             return st;
-        a = (a << step) | more;
-        k += step;
     }
     /* past 63 bits: MPFR bounds of exp(t_r) at a precision growing with k */
     mpz_set_ui(s->a, (unsigned long)(a >> 32));
@@ -211,12 +212,12 @@ int em_pf_sample(em_pf *s, em_bits *b, size_t *out)
 
 /* ------------------------------------------------------------------ pmf */
 
-int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                     const mpq_t delta, int variant, mpfr_prec_t prec, mpfr_t *Plo, mpfr_t *Phi)
+int em_pf_pmf_brute_bounds(const em_problem *P, mpfr_prec_t prec, mpfr_t *Plo, mpfr_t *Phi)
 {
-    int st = em_exponents_check(n, u, eps, delta, variant);
+    int st = em_problem_check(P, NULL);
     if (st != EM_OK)
         return st;
+    const size_t n = P->n;
     if (!Plo || !Phi)
         return EM_ERR_NULL;
     if (n > EM_PF_PMF_MAX_N)
@@ -225,7 +226,7 @@ int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mp
     mpq_t *t;
     unsigned char *cls;
     size_t m;
-    st = em_exponents_new(n, u, excluded, eps, delta, variant, &t, &cls, &m);
+    st = em_exponents_new(P, &t, &cls, &m);
     if (st != EM_OK)
         return st;
     /* intervals: p_j, q_j = 1 - p_j; E_k = e_k(q over all non-excluded), G_k = e_k(q
@@ -321,28 +322,96 @@ int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mp
     return st;
 }
 
-int em_pf_pmf(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-              const mpq_t delta, int variant, double *p, int digits, char **dec)
+/* ------------------------------------------------ the pmf at rising precision */
+
+struct em_pf_bounds {
+    em_pfl *law;
+    size_t n;
+    mpfr_prec_t prec;       /* of lo and hi; 0 before the first pass */
+    mpfr_t *lo, *hi;
+};
+
+int em_pf_bounds_new(const em_problem *P, em_pf_bounds **out)
 {
-    /* the law at scale (em_pf_law.h): O(n) per precision level, logarithms where the
-     * probabilities leave MPFR's range; em_pf_pmf_bounds stays the brute force */
-    int st = em_exponents_check(n, u, eps, delta, variant);
+    em_pf_bounds *B = calloc(1, sizeof *B);
+    if (!B)
+        return EM_ERR_NOMEM;
+    int st = em_pfl_new(P, &B->law, NULL);
+    if (st != EM_OK) {
+        free(B);
+        return st;
+    }
+    B->n = P->n;
+    B->lo = em_mpfr_array_new(B->n, 64);
+    B->hi = em_mpfr_array_new(B->n, 64);
+    if (!B->lo || !B->hi) {
+        em_pf_bounds_free(B);
+        return EM_ERR_NOMEM;
+    }
+    *out = B;
+    return EM_OK;
+}
+
+void em_pf_bounds_free(em_pf_bounds *B)
+{
+    if (!B)
+        return;
+    em_mpfr_array_free(B->lo, B->lo ? B->n : 0);
+    em_mpfr_array_free(B->hi, B->hi ? B->n : 0);
+    em_pfl_free(B->law);
+    free(B);
+}
+
+int em_pf_bounds_at(em_pf_bounds *B, mpfr_prec_t prec, mpfr_t **lo, mpfr_t **hi)
+{
+    if (B->prec < prec) {
+        for (size_t i = 0; i < B->n; i++) {
+            mpfr_set_prec(B->lo[i], prec);
+            mpfr_set_prec(B->hi[i], prec);
+        }
+        B->prec = 0;
+        int st = em_pfl_bounds(B->law, prec, B->lo, B->hi);
+        if (st != EM_OK)
+            return st;
+        B->prec = prec;
+    }
+    *lo = B->lo;
+    *hi = B->hi;
+    return EM_OK;
+}
+
+int em_pf_pmf_bounds(const em_problem *P, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
+{
+    if (!lo || !hi)
+        return EM_ERR_NULL;
+    em_pfl *L;
+    int st = em_pfl_new(P, &L, NULL);
+    if (st == EM_OK) {
+        st = em_pfl_bounds(L, prec, lo, hi);
+        em_pfl_free(L);
+    }
+    return st;
+}
+
+/* ------------------------------------------------------- the pmf rounded */
+
+int em_pf_pmf(const em_problem *P, double *p, int digits, char **dec)
+{
+    if (digits < 0 || digits > EM_ROUND_MAX_DIGITS)
+        return EM_ERR_DOMAIN;
+    const int K = dec ? digits : 0;
+    for (size_t i = 0; K > 0 && P && i < P->n; i++)
+        dec[i] = NULL;
+    em_pfl *L;
+    int st = em_pfl_new(P, &L, NULL);
     if (st != EM_OK)
         return st;
-    if (digits < 0 || digits > EM_ORACLE_MAX_DIGITS)
-        return EM_ERR_DOMAIN;
-    const em_usrc src = {em_usrc_array_get, u};
-    em_pfl *L;
-    if ((st = em_pfl_new(n, &src, excluded, eps, delta, variant, &L)) != EM_OK)
-        return st;
-    const int K = dec ? digits : 0;
     em_pfl_out o = {K > 0 ? dec : NULL, NULL, p, NULL, NULL};
     st = em_pfl_round(L, K, &o);
     em_pfl_free(L);
-    if (st != EM_OK && K > 0)
-        for (size_t i = 0; i < n; i++) {
-            free(dec[i]);
-            dec[i] = NULL;
-        }
+    for (size_t i = 0; st != EM_OK && K > 0 && i < P->n; i++) {
+        free(dec[i]);
+        dec[i] = NULL;
+    }
     return st;
 }

@@ -9,9 +9,10 @@
  * The moments come from a certified quadrature (Clenshaw-Curtis on subintervals, error
  * bounded through Cauchy's estimate on discs where |h| is bounded exactly); the few
  * candidates whose series would be long are integrated directly.  Every quantity is an
- * interval in MPFR with directed rounding, refined by Ziv's strategy (raise the
- * precision) only where a rounding is not decided yet.  Probabilities beyond MPFR's
- * exponent range are decided from their logarithms, log P = t_r + log I_r, as the
+ * interval in MPFR with directed rounding; each value is correctly rounded by em_round
+ * (num/em_round.h), which raises the precision only where a rounding is not decided yet,
+ * the shared level being rebuilt only then.  Probabilities beyond MPFR's exponent range
+ * are decided from their logarithms, log P = t_r + log I_r (em_round_exp), as the
  * exponential mechanism's oracle does (em_oracle.h's flags).  Error analysis:
  * spec/PermuteAndFlip.md, "Exact pmf at scale".  Cost: O(n) per precision level (one
  * exponential and a few multiplications per candidate) plus a few thousand evaluations of h.
@@ -23,7 +24,8 @@
 #include <gmp.h>
 #include <mpfr.h>
 
-#include "oracle/em_usrc.h"
+#include "em_base.h"
+#include "oracle/em_problem.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,12 +33,10 @@ extern "C" {
 
 typedef struct em_pfl em_pfl;
 
-/* n candidates read through src (kept, must outlive the object; never called for an
- * excluded one), excluded may be NULL, variant EM_STANDARD or EM_MONOTONE.  Errors:
- * EM_ERR_NULL, EM_ERR_EMPTY, EM_ERR_EPSILON, EM_ERR_SENSITIVITY, EM_ERR_VARIANT,
- * EM_ERR_ALL_EXCLUDED, EM_ERR_NOMEM. */
-int em_pfl_new(size_t n, const em_usrc *src, const unsigned char *excluded, const mpq_t eps,
-               const mpq_t delta, int variant, em_pfl **out);
+/* The law of the finite problem P (its coefficient c; utilities given as an array are
+ * copied, a reader's context must outlive the object).  Errors, with a message in err:
+ * those of em_problem_check, EM_ERR_ALL_EXCLUDED, EM_ERR_NOMEM. */
+int em_pfl_new(const em_problem *P, em_pfl **out, em_error *err);
 void em_pfl_free(em_pfl *L);
 
 /* lo[i] <= P(i) <= hi[i] (lo, hi initialised by the caller, at any precision), the
@@ -55,7 +55,7 @@ typedef struct em_pfl_out {
     unsigned *flags;
 } em_pfl_out;
 
-/* Every candidate correctly rounded (digits in [1, EM_ORACLE_MAX_DIGITS], or 0: doubles
+/* Every candidate correctly rounded (digits in [1, EM_ROUND_MAX_DIGITS], or 0: doubles
  * only).  P is always decided (EM_ERR_UNDECIDED past 2^20 bits, which no known input
  * reaches); a log-probability not decided there is left NULL / NaN.  EM_OK,
  * EM_ERR_DOMAIN (digits), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
