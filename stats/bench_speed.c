@@ -175,8 +175,12 @@ static void pf_sink(ctx *c)
 
 static int op_pf_probs(ctx *c)
 {
+    /* the utilities through the problem's reader, as the CLI gives them (no copy) */
+    const em_utility_reader src = {em_utility_array_get, c->q};
     em_pfl *L;
-    int st = tp_pfl_new(c->n, c->q, NULL, c->eps, c->eps, EM_STANDARD, &L);
+    int st;
+    TP_FINITE(c->n, NULL, NULL, c->eps, c->eps, EM_STANDARD,
+              (P.reader = src, em_pfl_new(&P, &L, NULL)));
     if (st == EM_OK) {
         em_pfl_out o = {c->dec, c->lg, c->pd, c->ld, NULL};
         st = em_pfl_round(L, 17, &o);

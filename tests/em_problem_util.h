@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "num/em_pieces.h"
+#include "oracle/em_accuracy.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
@@ -95,6 +96,15 @@ static inline int tp_pfl_new(size_t n, mpq_t *u, const unsigned char *ex, const 
 {
     int st;
     TP_FINITE(n, u, ex, eps, delta, variant, em_pfl_new(&P, res, NULL));
+    return st;
+}
+
+static inline int tp_pf_utility_new(size_t n, mpq_t *u, const unsigned char *ex,
+                                    const mpq_t eps, const mpq_t delta, int variant, int digits,
+                                    em_pf_utility **res)
+{
+    int st;
+    TP_FINITE(n, u, ex, eps, delta, variant, em_pf_utility_new(&P, digits, res, NULL));
     return st;
 }
 

@@ -375,8 +375,7 @@ END_TEST
 /* Utilities 1e300, 0, -1e300: permute-and-flip's probabilities lie below MPFR's range and
  * are printed from their logarithms, as the exponential mechanism's are (its tails are
  * twice PF's here: P(b) = exp(-5e299) / 2 against exp(-5e299) / (1 + ...)); check judges
- * against them; the utility report, whose sums have no logarithmic fallback, says so at
- * once (exit 3), not "out of memory" */
+ * against them; the utility report's sums below the range come from logarithms too */
 START_TEST(pf_extreme)
 {
     put("x.csv", "a,1e300\nb,0\nc,-1e300\n");
@@ -390,8 +389,15 @@ START_TEST(pf_extreme)
     put("d.txt", "a\na\n");
     ck_assert_int_eq(run("$E check --epsilon 1 --variant pf --samples d.txt x.csv"), 0);
     ck_assert(strstr(out, "verdict: PASS"));
-    ck_assert_int_eq(run("$E utility --epsilon 1 --variant pf x.csv"), 3);
-    ck_assert(strstr(errtxt, "no logarithmic fallback") && !strstr(errtxt, "out of memory"));
+    /* the utility report: the loss 1e300 P(b) (+ 2e300 P(c)) from logarithms (test_pf.c
+     * checks every digit), P(best) = 1 - P(b) - P(c) as nines */
+    ck_assert_int_eq(run("$E utility --epsilon 1 --variant pf x.csv"), 0);
+    ck_assert_msg(!strncmp(out, "epsilon,opt,expected_utility,expected_loss,sd_loss,p_best,"
+                                "expected_loss_bound\n1,1.0000000000000000e+300,"
+                                "1.0000000000000000e+300,6.7789306057237929e-2171472409516259138",
+                           167), "%s", out);
+    ck_assert(strstr(out, "670,2.6036379559615797e-10857362047581295691"));
+    ck_assert(strstr(out, ",0.99999999999999999,4.1972245773362194\n"));
 }
 END_TEST
 

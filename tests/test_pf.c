@@ -396,20 +396,19 @@ static uint64_t lcg(uint64_t *x)
     return *x >> 33;
 }
 
-/* Random small scenarios (ties, excluded candidates, fractions, both variants, 1 to 40
- * digits): the law at scale and the brute force give the same decimals, logs and doubles. */
-START_TEST(law_vs_brute_random)
+/* Random small scenarios (ties, excluded candidates, fractions, both variants) of at most
+ * nmax candidates, K drawn from Ks: the law at scale and the brute force give the same
+ * decimals, logs and doubles. */
+enum { NMAX = 16 };
+static void random_cases(uint64_t x, int cases, size_t nmax, const int *Ks, unsigned nK)
 {
-    enum { NMAX = 16, CASES = 240 };
-    uint64_t x = 20240601;
     static const char *const eps_s[] = {"1", "1/3", "5", "1/100", "2"};
-    static const int Ks[] = {1, 2, 3, 17, 17, 40};
     mpq_t u[NMAX], eps, delta;
     for (int i = 0; i < NMAX; i++)
         mpq_init(u[i]);
     mpq_inits(eps, delta, (mpq_ptr)0);
-    for (int c = 0; c < CASES; c++) {
-        size_t n = 1 + lcg(&x) % NMAX;
+    for (int c = 0; c < cases; c++) {
+        size_t n = 1 + lcg(&x) % nmax;
         unsigned char ex[NMAX] = {0};
         unsigned kind = (unsigned)(lcg(&x) % 5);
         for (size_t i = 0; i < n; i++) {
@@ -426,7 +425,7 @@ START_TEST(law_vs_brute_random)
         int kind_e;
         ck_assert_int_eq(em_q_parse_str(eps_s[lcg(&x) % 5], 0, eps, &kind_e, NULL), EM_OK);
         mpq_set_ui(delta, 1 + lcg(&x) % 3, 1);
-        int variant = lcg(&x) % 2 ? EM_STANDARD : EM_MONOTONE, K = Ks[lcg(&x) % 6];
+        int variant = lcg(&x) % 2 ? EM_STANDARD : EM_MONOTONE, K = Ks[lcg(&x) % nK];
         double p1[NMAX], p2[NMAX], q1[NMAX], q2[NMAX];
         char *d1[NMAX], *d2[NMAX], *l1[NMAX], *l2[NMAX];
         ck_assert_int_eq(law_round(n, u, ex, eps, delta, variant, K, p1, d1, q1, l1, NULL), EM_OK);
@@ -450,6 +449,21 @@ START_TEST(law_vs_brute_random)
     for (int i = 0; i < NMAX; i++)
         mpq_clear(u[i]);
     mpq_clears(eps, delta, (mpq_ptr)0);
+}
+
+/* 1 to 40 digits */
+START_TEST(law_vs_brute_random)
+{
+    static const int Ks[] = {1, 2, 3, 17, 17, 40};
+    random_cases(20240601, 240, NMAX, Ks, 6);
+}
+END_TEST
+
+/* 40 and 100 digits (the levels' precision, and the brute force's, near 350 bits) */
+START_TEST(law_vs_brute_high_digits)
+{
+    static const int Ks[] = {40, 100};
+    random_cases(20261128, 60, 12, Ks, 2);
 }
 END_TEST
 
@@ -525,10 +539,10 @@ START_TEST(law_vs_brute_200)
 }
 END_TEST
 
-/* The K-digit decimal of exp(a) for a = A + B ln 2 (A exact, from text; the value is far
- * below MPFR's range), through log10 at two precisions that must agree: independent of
- * em_pf_law.c's own conversion. */
-static char *dec_of_exp(const char *A, long B, int K)
+/* The K-digit decimal of exp(a) for a = A + B ln 2 + C ln 10 (A exact, from text; the
+ * value is far below MPFR's range), through log10 at two precisions that must agree:
+ * independent of the library's own conversion (em_round_exp). */
+static char *dec_of_exp10(const char *A, double B, long C, int K)
 {
     char *out[2];
     for (int k = 0; k < 2; k++) {
@@ -537,10 +551,11 @@ static char *dec_of_exp(const char *A, long B, int K)
         mpfr_inits2(p, x, l, f, (mpfr_ptr)0);
         mpfr_set_str(x, A, 10, MPFR_RNDN);
         mpfr_const_log2(l, MPFR_RNDN);
-        mpfr_mul_si(l, l, B, MPFR_RNDN);
+        mpfr_mul_d(l, l, B, MPFR_RNDN);
         mpfr_add(x, x, l, MPFR_RNDN);
         mpfr_log_ui(l, 10, MPFR_RNDN);
         mpfr_div(x, x, l, MPFR_RNDN); /* log10 */
+        mpfr_add_si(x, x, C, MPFR_RNDN);
         mpfr_floor(l, x);
         mpfr_sub(f, x, l, MPFR_RNDN);
         mpfr_exp10(f, f, MPFR_RNDN);
@@ -558,6 +573,11 @@ static char *dec_of_exp(const char *A, long B, int K)
     ck_assert_str_eq(out[0], out[1]);
     free(out[1]);
     return out[0];
+}
+
+static char *dec_of_exp(const char *A, long B, int K)
+{
+    return dec_of_exp10(A, (double)B, 0, K);
 }
 
 /* Utilities 1e300, 0, -1e300 (eps = delta = 1): the tails lie far below MPFR's range and
@@ -637,6 +657,63 @@ START_TEST(law_extreme_utilities)
         free(lg[i]);
     }
     scen_free(&s);
+}
+END_TEST
+
+/* The utility report over utilities 1e300, 0, -1e300 (eps = delta = 1, opt = 1e300): the
+ * loss and its tails lie far below MPFR's range and are decided from logarithms:
+ * E[loss] = 1e300 P(b) + 2e300 P(c), P(b) = exp(-5e299 - ln 2) (1 - ...), so
+ * E[loss] = exp(-5e299 - ln 2 + 300 ln 10); Var = P(b) 1e600 (1 - ...), the sd
+ * exp(-2.5e299 - ln 2 / 2 + 300 ln 10); E[u] = 1e300 - E[loss]; P(loss > 0) = P(b) + P(c),
+ * P(loss > 1e300) = P(c) = exp(-1e300 - ln 2).  With opt = 0 (utilities 0, -1e300),
+ * E[u] = -1e300 P(b) is negative and below the range too. */
+START_TEST(law_extreme_utility_report)
+{
+    static const char *const u3[] = {"1e300", "0", "-1e300"};
+    scen s;
+    scen_init(&s, 3, u3, "1", "1", EM_STANDARD);
+    em_pf_utility *R;
+    ck_assert_int_eq(tp_pf_utility_new(3, s.u, s.ex, s.eps, s.delta, EM_STANDARD, 17, &R),
+                     EM_OK);
+    em_cval v[5];
+    for (int k = 0; k < 5; k++)
+        em_cval_init(&v[k]);
+    ck_assert_int_eq(em_pf_utility_moments(R, &v[0], &v[1], &v[2], &v[3], &v[4]), EM_OK);
+    char *loss = dec_of_exp10("-5e299", -1, 300, 17), *sd = dec_of_exp10("-2.5e299", -0.5, 300, 17);
+    ck_assert_str_eq(v[0].str, "1.0000000000000000e+300");
+    ck_assert_str_eq(v[1].str, "1.0000000000000000e+300");
+    ck_assert_str_eq(v[2].str, loss);
+    ck_assert_str_eq(v[3].str, sd);
+    ck_assert_str_eq(v[4].str, "1.0000000000000000"); /* below 1: the API prints nines */
+    ck_assert(v[1].d == 1e300 && v[2].d == 0.0 && v[3].d == 0.0 && v[4].d == 1.0);
+    mpq_t t;
+    mpq_init(t);
+    char *pb = dec_of_exp("-5e299", -1, 17), *pc = dec_of_exp("-1e300", -1, 17);
+    ck_assert_int_eq(em_pf_utility_loss_tail(R, t, &v[0]), EM_OK);
+    ck_assert_str_eq(v[0].str, pb);
+    mpz_ui_pow_ui(mpq_numref(t), 10, 300); /* t = 1e300 */
+    ck_assert_int_eq(em_pf_utility_loss_tail(R, t, &v[0]), EM_OK);
+    ck_assert_str_eq(v[0].str, pc);
+    em_pf_utility_free(R);
+    scen_free(&s);
+    static const char *const u2[] = {"0", "-1e300"};
+    scen_init(&s, 2, u2, "1", "1", EM_STANDARD);
+    ck_assert_int_eq(tp_pf_utility_new(2, s.u, s.ex, s.eps, s.delta, EM_STANDARD, 17, &R),
+                     EM_OK);
+    ck_assert_int_eq(em_pf_utility_moments(R, &v[0], &v[1], &v[2], &v[3], &v[4]), EM_OK);
+    ck_assert_str_eq(v[0].str, "0");
+    ck_assert(v[1].str[0] == '-' && !strcmp(v[1].str + 1, loss));
+    ck_assert_str_eq(v[2].str, loss);
+    ck_assert(v[1].d == 0.0 && signbit(v[1].d));
+    em_pf_utility_free(R);
+    scen_free(&s);
+    for (int k = 0; k < 5; k++)
+        em_cval_clear(&v[k]);
+    mpq_clear(t);
+    free(loss);
+    free(sd);
+    free(pb);
+    free(pc);
 }
 END_TEST
 
@@ -724,8 +801,10 @@ static Suite *suite(void)
     tcase_add_test(tc, planted_modulo_pf);
     tcase_add_test(tc, pf_rng_draws);
     tcase_add_test(tc, law_vs_brute_random);
+    tcase_add_test(tc, law_vs_brute_high_digits);
     tcase_add_test(tc, law_vs_brute_200);
     tcase_add_test(tc, law_extreme_utilities);
+    tcase_add_test(tc, law_extreme_utility_report);
     tcase_add_test(tc, law_ties_and_near_one);
     suite_add_tcase(s, tc);
     return s;

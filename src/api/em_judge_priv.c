@@ -59,7 +59,7 @@ int em_judge_pf_limit(const em_mech *m, em_error *err)
 {
     const em_scn *sc = m->scn;
     if (m->variant == EM_PF && sc->n > EM_PF_PROBS_MAX_N)
-        return em_err(err, EM_ERR_TOO_MANY,
+        return em_err(err, EM_ERR_DOMAIN,
                       "variant pf: %s has %zu candidates; the exact permute-and-flip pmf is "
                       "limited to %zu", sc->name, sc->n, (size_t)EM_PF_PROBS_MAX_N);
     return EM_OK;

@@ -136,15 +136,11 @@ int em_law_pf_limit(em_mech *m, em_error *err)
     return EM_OK;
 }
 
-/* A failure of a computation over PF's pmf: the utility report's sums have no logarithmic
- * fallback (the probabilities have, em_pf_law.h). */
+/* A failure of a computation over PF's pmf (values beyond MPFR's range are decided from
+ * their logarithms: what is left is the precision limit). */
 int em_law_pf_fail(em_error *err, int st)
 {
-    if (st == EM_ERR_UNDECIDED)
-        return em_err(err, st, "variant pf: not computed: a value needs more than 2^20 bits, "
-                      "or lies below MPFR's exponent range (about 10^-1.4e18) in the utility "
-                      "report, whose sums have no logarithmic fallback");
-    return em_err(err, st, "variant pf: %s", em_strerror(st));
+    return em_err(err, st, "variant pf: %s", em_cont_strerror(st));
 }
 
 static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)

@@ -52,8 +52,9 @@ typedef struct em_prob {
 } em_prob;
 
 /* The largest finite scenario of which the permute-and-flip probabilities are computed:
- * the scenario's own limit (the law costs O(n) operations per precision level). */
-#define EM_PF_PROBS_MAX_N EM_N_MAX
+ * the law costs O(n) operations per precision level, and this bounds a run's time
+ * (spec/PermuteAndFlip.md). */
+#define EM_PF_PROBS_MAX_N ((size_t)10000000)
 
 /* Compute what em_probs_get needs, so that a failure of the whole computation is told
  * apart from one candidate's: the normaliser's first bounds (standard, monotone), every

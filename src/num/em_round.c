@@ -471,9 +471,8 @@ static int exp_double(mpfr_srcptr lo, mpfr_srcptr hi, double *d)
     return d1 == d2;
 }
 
-/* the decimal of exp(a), a in [lo, hi], when both ends agree: digits d1, exponent e1 */
-static int exp_decimal(mpfr_srcptr lo, mpfr_srcptr hi, int K, char *d1, char *d2, mpz_t e1,
-                       mpz_t e2)
+int em_round_exp_digits(mpfr_srcptr lo, mpfr_srcptr hi, int K, char *d1, char *d2, mpz_t e1,
+                        mpz_t e2)
 {
     mpfr_prec_t p = mpfr_get_prec(lo) > mpfr_get_prec(hi) ? mpfr_get_prec(lo) : mpfr_get_prec(hi);
     mpfr_t l10lo, l10hi, xlo, xhi;
@@ -504,7 +503,7 @@ static int round_exp(const em_rval *a, int neg, int K, mpfr_prec_t prec0, em_cva
         double d;
         if (sb != EM_OK) {
             st = sb;
-        } else if (exp_double(lo, hi, &d) && exp_decimal(lo, hi, K, d1, d2, e1, e2)) {
+        } else if (exp_double(lo, hi, &d) && em_round_exp_digits(lo, hi, K, d1, d2, e1, e2)) {
             em_cval_clear(out);
             out->str = em_format_decimal(neg, d1, e1);
             out->d = neg ? -d : d;

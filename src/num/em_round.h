@@ -75,6 +75,12 @@ int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out);
  * or the error of bounds. */
 int em_round_exp(const em_rval *a, int neg, int K, mpfr_prec_t prec0, em_cval *out);
 
+/* Its test at one precision: 1 when both ends of [lo, hi] (a's bounds, any magnitude) give
+ * exp(a) the same K digits, then in d1 with the exponent e1 (the value 0.d1 10^e1); d2,
+ * e2 scratch (d1, d2: K + 16 chars). */
+int em_round_exp_digits(mpfr_srcptr lo, mpfr_srcptr hi, int K, char *d1, char *d2, mpz_t e1,
+                        mpz_t e2);
+
 /* An exact rational q correctly rounded (ties to even; EM_CV_EXACT when the decimal is q
  * itself). */
 int em_round_q(const mpq_t q, int K, em_cval *out);

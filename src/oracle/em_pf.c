@@ -329,6 +329,8 @@ struct em_pf_bounds {
     size_t n;
     mpfr_prec_t prec;       /* of lo and hi; 0 before the first pass */
     mpfr_t *lo, *hi;
+    mpfr_prec_t lprec;      /* of llo and lhi (allocated on the first call) */
+    mpfr_t *llo, *lhi;
 };
 
 int em_pf_bounds_new(const em_problem *P, em_pf_bounds **out)
@@ -358,6 +360,8 @@ void em_pf_bounds_free(em_pf_bounds *B)
         return;
     em_mpfr_array_free(B->lo, B->lo ? B->n : 0);
     em_mpfr_array_free(B->hi, B->hi ? B->n : 0);
+    em_mpfr_array_free(B->llo, B->llo ? B->n : 0);
+    em_mpfr_array_free(B->lhi, B->lhi ? B->n : 0);
     em_pfl_free(B->law);
     free(B);
 }
@@ -391,6 +395,29 @@ int em_pf_pmf_bounds(const em_problem *P, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *
         em_pfl_free(L);
     }
     return st;
+}
+
+int em_pf_bounds_logs_at(em_pf_bounds *B, mpfr_prec_t prec, mpfr_t **llo, mpfr_t **lhi)
+{
+    if (!B->llo) {
+        B->llo = em_mpfr_array_new(B->n, 64);
+        B->lhi = B->llo ? em_mpfr_array_new(B->n, 64) : NULL;
+        if (!B->lhi) {
+            em_mpfr_array_free(B->llo, B->llo ? B->n : 0);
+            B->llo = NULL;
+            return EM_ERR_NOMEM;
+        }
+    }
+    if (B->lprec < prec) {
+        B->lprec = 0;
+        int st = em_pfl_log_bounds(B->law, prec, B->llo, B->lhi);
+        if (st != EM_OK)
+            return st;
+        B->lprec = prec;
+    }
+    *llo = B->llo;
+    *lhi = B->lhi;
+    return EM_OK;
 }
 
 /* ------------------------------------------------------- the pmf rounded */

@@ -70,6 +70,9 @@ typedef struct em_pf_bounds em_pf_bounds;
 int em_pf_bounds_new(const em_problem *P, em_pf_bounds **out);
 /* *lo, *hi: the n bounds at prec bits at least, valid until the next call or the free. */
 int em_pf_bounds_at(em_pf_bounds *B, mpfr_prec_t prec, mpfr_t **lo, mpfr_t **hi);
+/* *llo, *hi: the n log-probabilities' bounds at prec bits at least (em_pfl_log_bounds: any
+ * magnitude), valid until the next call or the free. */
+int em_pf_bounds_logs_at(em_pf_bounds *B, mpfr_prec_t prec, mpfr_t **llo, mpfr_t **lhi);
 void em_pf_bounds_free(em_pf_bounds *B);
 
 /* The pmf correctly rounded to doubles (p) and, if digits > 0 and dec is not NULL, to

@@ -44,6 +44,11 @@ void em_pfl_free(em_pfl *L);
  * EM_OK or EM_ERR_NOMEM. */
 int em_pfl_bounds(em_pfl *L, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi);
 
+/* llo[i] <= log P(i) <= lhi[i] at about prec bits, at any magnitude (-inf where excluded;
+ * a probability below MPFR's range included): the callee sets each pair's precision, which
+ * for another candidate carries its exponent's integer part.  EM_OK or EM_ERR_NOMEM. */
+int em_pfl_log_bounds(em_pfl *L, mpfr_prec_t prec, mpfr_t *llo, mpfr_t *lhi);
+
 /* What em_pfl_round fills; any pointer may be NULL (not computed).  Strings are malloc'd
  * (the caller frees); flags are em_oracle.h's EM_OF_FROM_LOG / EM_OF_LOG_FROM_LOG. */
 typedef struct em_pfl_out {

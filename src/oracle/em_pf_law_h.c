@@ -42,6 +42,30 @@ void em_pfl_p_bounds(em_pfl *F, size_t i, mpfr_t tlo, mpfr_t thi, mpfr_t plo, mp
 
 /* ------------------------------------------------------------------ h(x) */
 
+/* out times the direct factors of h at x, (1 - x)^(mm-1) prod_heavy (1 - p x)^mult, each
+ * rounded in direction R with the bound of p that moves it that way (hi: the upper one);
+ * a factor below 0 (x past 1/p, only for a lower bound) counts as 0 */
+static void mul_factors(em_pfl *F, const em_pfl_level *L, mpfr_srcptr x, int hi, mpfr_rnd_t R,
+                        mpfr_t out)
+{
+    mpfr_ptr u = F->hu;
+    const mpfr_rnd_t Rn = R == MPFR_RNDU ? MPFR_RNDD : MPFR_RNDU;
+    for (size_t g = 0; g < L->ng; g++) {
+        mpfr_mul(u, L->hp[2 * g + hi], x, Rn);
+        mpfr_ui_sub(u, 1, u, R);
+        if (mpfr_sgn(u) < 0)
+            mpfr_set_zero(u, 1);
+        if (L->gm[g] > 1)
+            mpfr_pow_ui(u, u, L->gm[g], R);
+        mpfr_mul(out, out, u, R);
+    }
+    if (F->mm > 1) {
+        mpfr_ui_sub(u, 1, x, R);
+        mpfr_pow_ui(u, u, (unsigned long)(F->mm - 1), R);
+        mpfr_mul(out, out, u, R);
+    }
+}
+
 /* A bound of h(x) = (1 - x)^(mm-1) prod_heavy (1 - p x) exp(-A(x)) at an exact x in
  * [0, T]: upper when up, else lower.  A(x) = -sum_light log(1 - p x) = sum_k y^k Q_k / k,
  * y = x / T <= 1; the terms beyond D are below y^(D+1) th^D Q_1 / ((D+1)(1 - y th)),
@@ -70,20 +94,7 @@ void em_pfl_h_eval(em_pfl *F, const em_pfl_level *L, mpfr_srcptr x, int up, mpfr
     }
     mpfr_neg(s, s, MPFR_RNDN);
     mpfr_exp(out, s, R);
-    for (size_t g = 0; g < L->ng; g++) {
-        mpfr_mul(u, L->hp[2 * g + (up ? 0 : 1)], x, Rn);
-        mpfr_ui_sub(u, 1, u, R);
-        if (mpfr_sgn(u) < 0)
-            mpfr_set_zero(u, 1);
-        if (L->gm[g] > 1)
-            mpfr_pow_ui(u, u, L->gm[g], R);
-        mpfr_mul(out, out, u, R);
-    }
-    if (F->mm > 1) {
-        mpfr_ui_sub(u, 1, x, R);
-        mpfr_pow_ui(u, u, (unsigned long)(F->mm - 1), R);
-        mpfr_mul(out, out, u, R);
-    }
+    mul_factors(F, L, x, !up, R, out);
 }
 
 /* Hd >= max |h(z)| over the disc |z - x0 - r| <= r: each factor |1 - p z| is largest at
@@ -92,7 +103,7 @@ void em_pfl_h_eval(em_pfl *F, const em_pfl_level *L, mpfr_srcptr x, int up, mpfr
  * (1 - x0)^(mm-1) prod_heavy (1 + p |x0|) exp(|x0| sum_light p). */
 void em_pfl_disc_bound(em_pfl *F, const em_pfl_level *L, mpfr_srcptr x0, mpfr_t Hd)
 {
-    mpfr_ptr s = F->hs, u = F->hu;
+    mpfr_ptr s = F->hs;
     if (mpfr_sgn(x0) >= 0) {
         em_pfl_h_eval(F, L, x0, 1, Hd);
         return;
@@ -101,20 +112,8 @@ void em_pfl_disc_bound(em_pfl *F, const em_pfl_level *L, mpfr_srcptr x0, mpfr_t 
     mpfr_mul(s, s, x0, MPFR_RNDD);
     mpfr_neg(s, s, MPFR_RNDU);
     mpfr_exp(Hd, s, MPFR_RNDU);
-    for (size_t g = 0; g < L->ng; g++) {
-        mpfr_mul(u, L->hp[2 * g + 1], x0, MPFR_RNDD);
-        mpfr_ui_sub(u, 1, u, MPFR_RNDU);
-        if (L->gm[g] > 1)
-            mpfr_pow_ui(u, u, L->gm[g], MPFR_RNDU);
-        mpfr_mul(Hd, Hd, u, MPFR_RNDU);
-    }
-    if (F->mm > 1) {
-        mpfr_ui_sub(u, 1, x0, MPFR_RNDU);
-        mpfr_pow_ui(u, u, (unsigned long)(F->mm - 1), MPFR_RNDU);
-        mpfr_mul(Hd, Hd, u, MPFR_RNDU);
-    }
+    mul_factors(F, L, x0, 1, MPFR_RNDU, Hd);
 }
-
 
 /* mpfr value -> log2 as a double (-inf for 0) */
 double em_pfl_lg2(mpfr_srcptr x)

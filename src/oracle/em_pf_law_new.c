@@ -15,16 +15,6 @@
 #include "oracle/em_pf_law_priv.h"
 #include "oracle/em_problem.h"
 
-static int bitlen_sz(size_t n)
-{
-    int b = 0;
-    while (n) {
-        b++;
-        n >>= 1;
-    }
-    return b;
-}
-
 /* the classes, each |t|'s binary exponent, and the plan's double estimates */
 static int pfl_init(em_pfl *F, const em_problem *P)
 {
@@ -33,7 +23,7 @@ static int pfl_init(em_pfl *F, const em_problem *P)
         return st;
     em_tfast_init(&F->tf, F->c, F->umax);
     F->have_tf = 1;
-    F->nbits = bitlen_sz(F->n);
+    F->nbits = 64 - __builtin_clzll((unsigned long long)F->n); /* n >= 1 */
     double S = 0;
     long tb = 0;
     mpfr_set_prec(F->tlo, 53);
@@ -164,4 +154,69 @@ int em_pfl_bounds(em_pfl *F, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
     if (!F || !lo || !hi)
         return EM_ERR_NULL;
     EM_WIDEST(pfl_bounds(F, prec, lo, hi));
+}
+
+/* log P: another candidate's t + log I; a mode's the log of its bounds and, for one mode,
+ * log1p(-y) (tight near P = 1, and [log1p(-tiny), 0] when every other P is below range) */
+static int pfl_log_bounds(em_pfl *F, mpfr_prec_t prec, mpfr_t *llo, mpfr_t *lhi)
+{
+    const size_t n = F->n;
+    int st = F->nother ? em_pfl_level_for(F, (long)prec + 8) : EM_OK;
+    if (st != EM_OK)
+        return st;
+    const mpfr_prec_t w = F->nother ? F->lv.w : prec;
+    mpfr_t ylo, yhi;
+    mpfr_inits2(w, ylo, yhi, (mpfr_ptr)0);
+    mpfr_set_zero(ylo, 1);
+    mpfr_set_zero(yhi, 1);
+    for (size_t i = 0; i < n; i++) {
+        mpfr_set_prec(llo[i], w);
+        mpfr_set_prec(lhi[i], w);
+        if (F->cls[i] == CL_EXCLUDED) {
+            mpfr_set_inf(llo[i], -1);
+            mpfr_set_inf(lhi[i], -1);
+        } else if (F->cls[i] == CL_OTHER) {
+            em_pfl_other_bounds(F, i);
+            em_pfl_other_logs(F);
+            mpfr_add(ylo, ylo, F->Plo, MPFR_RNDD);
+            mpfr_add(yhi, yhi, F->Phi, MPFR_RNDU);
+            mpfr_set_prec(llo[i], mpfr_get_prec(F->llo));
+            mpfr_set_prec(lhi[i], mpfr_get_prec(F->lhi));
+            mpfr_set(llo[i], F->llo, MPFR_RNDD);
+            mpfr_set(lhi[i], F->lhi, MPFR_RNDU);
+        }
+    }
+    if (F->nother) {
+        em_pfl_mode_bounds(F, ylo, yhi);
+    } else {
+        mpfr_set_prec(F->Plo, w);
+        mpfr_set_prec(F->Phi, w);
+        mpfr_set_ui(F->Plo, 1, MPFR_RNDN);
+        mpfr_div_ui(F->Plo, F->Plo, (unsigned long)F->mm, MPFR_RNDD);
+        mpfr_set_ui(F->Phi, 1, MPFR_RNDN);
+        mpfr_div_ui(F->Phi, F->Phi, (unsigned long)F->mm, MPFR_RNDU);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (F->cls[i] != CL_MODE)
+            continue;
+        mpfr_log(llo[i], F->Plo, MPFR_RNDD);
+        mpfr_log(lhi[i], F->Phi, MPFR_RNDU);
+        if (F->mm == 1 && F->nother) {
+            mpfr_neg(ylo, ylo, MPFR_RNDU);
+            mpfr_log1p(ylo, ylo, MPFR_RNDU);
+            mpfr_min(lhi[i], lhi[i], ylo, MPFR_RNDU);
+            mpfr_neg(yhi, yhi, MPFR_RNDD);
+            mpfr_log1p(yhi, yhi, MPFR_RNDD);
+            mpfr_max(llo[i], llo[i], yhi, MPFR_RNDD);
+        }
+    }
+    mpfr_clears(ylo, yhi, (mpfr_ptr)0);
+    return EM_OK;
+}
+
+int em_pfl_log_bounds(em_pfl *F, mpfr_prec_t prec, mpfr_t *llo, mpfr_t *lhi)
+{
+    if (!F || !llo || !lhi)
+        return EM_ERR_NULL;
+    EM_WIDEST(pfl_log_bounds(F, prec, llo, lhi));
 }

@@ -88,7 +88,8 @@ int em_pfl_cc_rule(int N, mpfr_prec_t w, mpfr_t *xi, mpfr_t *wt)
 
 /* Local decay rate of h at a (double, for the plan only): -(log h)'(a) <=
  * (mm - 1)/(1 - a) + sum_heavy p/(1 - p a) + sum_light p / (1 - th a / T). */
-static double rate(const em_pfl *F, const em_pfl_level *L, const double *hpd, double P1d, double a)
+static double rate(const em_pfl *F, const em_pfl_level *L, const double *hpd, double P1d,
+                   double a)
 {
     double one = 1 - a > 1e-300 ? 1 - a : 1e-300;
     double r = (double)(F->mm - 1) / one;
@@ -100,7 +101,8 @@ static double rate(const em_pfl *F, const em_pfl_level *L, const double *hpd, do
 }
 
 /* (1 - a) h(a) <= tol, certified (a exact in F->hx) */
-int em_pfl_rest_negligible(em_pfl *F, const em_pfl_level *L, double a, mpfr_srcptr tol, mpfr_t out)
+int em_pfl_rest_negligible(em_pfl *F, const em_pfl_level *L, double a, mpfr_srcptr tol,
+                           mpfr_t out)
 {
     mpfr_set_d(F->hx, a, MPFR_RNDN);
     em_pfl_h_eval(F, L, F->hx, 1, out);
@@ -139,7 +141,8 @@ size_t em_pfl_plan(em_pfl *F, const em_pfl_level *L, double shrink, mpfr_srcptr 
             len /= 2;
         if (a > 0 && checks < 64) {
             /* a negligible rest?  A double estimate first, then certified */
-            double est = (F->mm > 1 ? (double)(F->mm - 1) * log1p(-a) : 0) - a * (F->Sd - (double)F->mm);
+            double est = (F->mm > 1 ? (double)(F->mm - 1) * log1p(-a) : 0) -
+                         a * (F->Sd - (double)F->mm);
             if (est < stop) {
                 checks++;
                 if (em_pfl_rest_negligible(F, L, a, tol, scr))
@@ -170,7 +173,8 @@ size_t em_pfl_plan(em_pfl *F, const em_pfl_level *L, double shrink, mpfr_srcptr 
 
 /* The subinterval's Cauchy factor C = 4 hh Hd / (1 - q) (q = 1/4) and, in x0, the left
  * end of its disc (radius 4 hh) */
-void em_pfl_sub_factor(em_pfl *F, const em_pfl_level *L, const em_pfl_sub *S, mpfr_t x0, mpfr_t C)
+void em_pfl_sub_factor(em_pfl *F, const em_pfl_level *L, const em_pfl_sub *S, mpfr_t x0,
+                       mpfr_t C)
 {
     mpfr_set_d(x0, S->a - 3 * S->hh, MPFR_RNDN); /* exact */
     em_pfl_disc_bound(F, L, x0, C);
@@ -183,8 +187,8 @@ void em_pfl_sub_factor(em_pfl *F, const em_pfl_level *L, const em_pfl_sub *S, mp
  * polynomial of degree d, g analytic with |g| <= G on the disc of radius 4 hh) at most
  * 2 (2 hh) max|P| G q^(N-d+1) / (1 - q), q = 1/4 (Cauchy's estimate on g's Taylor
  * series).  Added to EM (M_k), ER (R_k) and EH (the heavy groups' integrals). */
-static void sub_errors(em_pfl *F, const em_pfl_level *L, const em_pfl_sub *S, int N, mpfr_t x0, mpfr_t C,
-                       mpfr_t *EM, mpfr_t *ER, mpfr_t *EH)
+static void sub_errors(em_pfl *F, const em_pfl_level *L, const em_pfl_sub *S, int N,
+                       mpfr_t x0, mpfr_t C, mpfr_t *EM, mpfr_t *ER, mpfr_t *EH)
 {
     const int K = L->K;
     mpfr_t bk, oma, qp, fr, b;
@@ -222,8 +226,9 @@ static void sub_errors(em_pfl *F, const em_pfl_level *L, const em_pfl_sub *S, in
 /* The moments M_k (k <= K), R_k (k <= K + 1) and the heavy candidates' I with their
  * errors, by the rule (xi, wt) of degree N on the ns subintervals, and the tail past
  * Tend.  EM_OK. */
-void em_pfl_integrate(em_pfl *F, em_pfl_level *L, const em_pfl_sub *S, size_t ns, double Tend, int N,
-                      mpfr_t *xi, mpfr_t *wt, mpfr_t *Rlo, mpfr_t *EM, mpfr_t *ER, mpfr_t *EH)
+void em_pfl_integrate(em_pfl *F, em_pfl_level *L, const em_pfl_sub *S, size_t ns, double Tend,
+                      int N, mpfr_t *xi, mpfr_t *wt, mpfr_t *Rlo, mpfr_t *EM, mpfr_t *ER,
+                      mpfr_t *EH)
 {
     const int K = L->K;
     const mpfr_prec_t w = L->w;

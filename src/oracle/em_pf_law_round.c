@@ -29,6 +29,9 @@ typedef struct rctx {
     mpfr_prec_t p;          /* the last precision asked */
     mpfr_t ylo, yhi;        /* the others' total */
     long yB;                /* at the level of this target (0: none) */
+    mpfr_t alo, ahi;        /* the others' P summed as they are rounded, */
+    long aB;                /* at the level of this target, */
+    size_t an;              /* over this many of them */
 } rctx;
 
 /* The level for prec bits and candidate c->i's bounds at it (logs: its logarithm's too). */
@@ -44,6 +47,18 @@ static int other_at(rctx *c, mpfr_prec_t prec, int logs)
         c->held = c->i;
         c->heldB = F->lv.B;
         c->logs = 0;
+        /* the modes come last and take this sum when every other one is in it */
+        if (c->aB != F->lv.B) {
+            mpfr_set_prec(c->alo, F->lv.w);
+            mpfr_set_prec(c->ahi, F->lv.w);
+            mpfr_set_zero(c->alo, 1);
+            mpfr_set_zero(c->ahi, 1);
+            c->aB = F->lv.B;
+            c->an = 0;
+        }
+        mpfr_add(c->alo, c->alo, F->Plo, MPFR_RNDD);
+        mpfr_add(c->ahi, c->ahi, F->Phi, MPFR_RNDU);
+        c->an++;
     }
     if (logs && !c->logs) {
         em_pfl_other_logs(F);
@@ -89,7 +104,12 @@ static int mode_at(rctx *c, mpfr_prec_t prec)
     if (c->yB != F->lv.B) {
         mpfr_set_prec(c->ylo, F->lv.w);
         mpfr_set_prec(c->yhi, F->lv.w);
-        em_pfl_others_sum(F, c->ylo, c->yhi);
+        if (c->aB == F->lv.B && c->an == F->nother) {
+            mpfr_set(c->ylo, c->alo, MPFR_RNDD);
+            mpfr_set(c->yhi, c->ahi, MPFR_RNDU);
+        } else {
+            em_pfl_others_sum(F, c->ylo, c->yhi);
+        }
         c->yB = F->lv.B;
     }
     c->held = SIZE_MAX;
@@ -237,7 +257,7 @@ static int put_exact(const char *s, double d, char **dec, double *dd, size_t i)
 }
 
 /* The first precision: the K digits or the double, and a margin that leaves the first
- * level's bounds undecided about once in 2^24 roundings. */
+ * level's bounds undecided about once in 2^30 roundings (spec/PermuteAndFlip.md). */
 static mpfr_prec_t prec0(int K)
 {
     double b = 3.33 * K > 53 ? 3.33 * K : 53;
@@ -331,14 +351,18 @@ static int pfl_round(em_pfl *F, int digits, const em_pfl_out *o)
         if (o->flags)
             o->flags[i] = 0;
     }
-    rctx c = {F, 0, SIZE_MAX, 0, 0, 0, 0, {{0}}, {{0}}, 0};
-    mpfr_inits2(64, c.ylo, c.yhi, (mpfr_ptr)0);
+    rctx c = {F, 0, SIZE_MAX, 0, 0, 0, 0, {{0}}, {{0}}, 0, {{0}}, {{0}}, 0, 0};
+    mpfr_inits2(64, c.ylo, c.yhi, c.alo, c.ahi, (mpfr_ptr)0);
     em_cval v;
     em_cval_init(&v);
     int st = EM_OK;
     size_t first_mode = SIZE_MAX;
-    for (size_t i = 0; i < n && st == EM_OK; i++) {
+    /* the others first, then the modes from the others' sum */
+    for (size_t k = 0; k < 2 * n && st == EM_OK; k++) {
+        const size_t i = k % n;
         const int x = F->cls[i] == CL_EXCLUDED;
+        if ((k < n) == (F->cls[i] == CL_MODE && F->m > 1))
+            continue;
         c.i = i;
         if (x || F->m == 1) { /* exactly 0, or exactly 1 for the only candidate */
             st = put_exact(x ? "0" : "1", x ? 0.0 : 1.0, dec ? o->dec : NULL, o->pd, i);
@@ -367,7 +391,7 @@ static int pfl_round(em_pfl *F, int digits, const em_pfl_out *o)
         }
     }
     em_cval_clear(&v);
-    mpfr_clears(c.ylo, c.yhi, (mpfr_ptr)0);
+    mpfr_clears(c.ylo, c.yhi, c.alo, c.ahi, (mpfr_ptr)0);
     return st;
 }
 
