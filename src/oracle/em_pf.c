@@ -14,7 +14,7 @@
 #include "base/em_error.h"
 #include "core/em_exact_select.h"
 #include "num/em_bounds.h"
-#include "num/em_format.h"
+#include "num/em_round.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_exponents.h"

@@ -2,11 +2,9 @@
  * the shared product h(x) = (1 - x)^(mm-1) prod (1 - p_s x), bounded at a point and on a
  * disc (em_pf_law_priv.h). */
 #include <math.h>
-#include <stdlib.h>
 
 #include <mpfr.h>
 
-#include "em_base.h"
 #include "num/em_bounds.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_pf_law_priv.h"

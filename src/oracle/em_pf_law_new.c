@@ -1,6 +1,5 @@
 /* em_pf_law_new.c: permute-and-flip's law at scale (em_pf_law.h): construction, and every
  * candidate's bounds at once (em_pf_law_priv.h). */
-#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
