@@ -121,9 +121,9 @@ typedef struct em_check_result {
  * a candidate of probability 0 in double rejects), the exact binomial test of the pooled
  * tail and of each candidate (Bonferroni), and the power (expmech(1) check).  The
  * probabilities are the oracle's correctly rounded doubles (the weighted oracle with a
- * measure; permute-and-flip's exact pmf for EM_PF, at most 4096 candidates).  Errors:
- * EM_ERR_NULL, EM_ERR_EMPTY (n == 0), EM_ERR_DOMAIN (a sample >= size, alpha or
- * min_expected out of range, a continuous m, pf with too many candidates),
+ * measure; permute-and-flip's exact pmf for EM_PF, at most EM_PF_PROBS_MAX_N
+ * candidates).  Errors: EM_ERR_NULL, EM_ERR_EMPTY (n == 0), EM_ERR_DOMAIN (a sample >=
+ * size, alpha or min_expected out of range, a continuous m, pf with too many candidates),
  * EM_ERR_UNDECIDED, EM_ERR_NOMEM.  o NULL: the defaults. */
 EM_API int em_check(em_mech *m, const size_t *samples, size_t n, const em_check_opts *o,
                     em_check_result **out, em_error *err);
