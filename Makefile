@@ -267,7 +267,8 @@ lint: $(LIB_OBJ)
 
 # The unit tests again, built with AddressSanitizer + UndefinedBehaviorSanitizer (leak
 # detection on): any report fails the test that triggered it (the CLI tests run the
-# sanitized program too).
+# sanitized program too).  ASan slows a program 2-3x, and a busy machine more: the tests'
+# timeouts are scaled (Check's multiplier), so slowness is not taken for a hang.
 SB := build-asan
 # EM_NO_CLONES: one copy of each block loop (src/core/em_vec.h), the baseline one, which
 # the main build's tests do not run on a CPU with AVX2.
@@ -275,7 +276,8 @@ SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
               -DEM_NO_CLONES
 sanitize: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@$(MAKE) --no-print-directory -s B=$(SB) CFLAGS="$(SAN_CFLAGS)" $(SB)/expmech $(TESTS:$(B)/%=$(SB)/%)
-	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	@CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-3} \
+	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  EM_EXPMECH=$(SB)/expmech bash mk/run-tests.sh $(TESTS:$(B)/%=$(SB)/%)
 
 # The command-line tests with the program under valgrind (mk/valgrind-expmech): a memory

@@ -71,6 +71,10 @@ run float_many 7 figures "$SPEED"
 for n in 7 1000 10000 100000 $N; do run exact_oneshot "$n" figures "$SPEED"; done
 for n in 7 1000 $N; do run exact_oneshot_q "$n" figures "$SPEED"; done
 run oracle_probs_40d $N figures "$SPEED"
+# permute-and-flip's exact law (every probability and log-probability, 17 digits), and
+# the O(n^2) brute force it replaced at 4096 candidates (one run of about half a minute)
+for n in 4096 100000 $N; do run pf_probs "$n" figures "$SPEED"; done
+run pf_probs_old 4096 figures "$SPEED"
 run cli_parse $N figures "$SPEED"
 whole cli_sample_float $N figures "$B/expmech" sample --sampler float --epsilon 1 -n 1 "$csv"
 for f in limit_scalar limit_vector limit_vector_sse2 limit_vector_avx512 limit_memory; do

@@ -27,7 +27,8 @@ REQUIRED_FIGURES = [("float_oneshot", 7), ("float_oneshot", 1000), ("float_onesh
                     ("oracle_probs_40d", 1000000), ("cli_parse", 1000000),
                     ("cli_sample_float", 1000000),
                     ("limit_scalar", 1000000), ("limit_vector", 1000000),
-                    ("limit_memory", 1000000)]
+                    ("limit_memory", 1000000),
+                    ("pf_probs", 4096), ("pf_probs", 100000), ("pf_probs_old", 4096)]
 REQUIRED_PEERS = [("numpy_oneshot", 7), ("numpy_oneshot", 1000), ("numpy_oneshot", 1000000),
                   ("numpy_many", 7),
                   ("diffprivlib_oneshot", 7), ("diffprivlib_oneshot", 1000),
@@ -41,6 +42,8 @@ DESCRIPTIONS = {
     "exact_oneshot": "exact sampler from the doubles: em_exact_new_d + one em_exact_sample + free",
     "exact_oneshot_q": "exact sampler from rationals: em_exact_new + one em_exact_sample + free",
     "oracle_probs_40d": "finite oracle: every candidate's probability to 40 digits",
+    "pf_probs": "permute-and-flip's exact law: every probability and log-probability to 17 digits and as doubles (em_pfl_new over the problem's reader + em_pfl_round), u_i = -i/1000",
+    "pf_probs_old": "the same by the O(n^2) brute force (Ziv on em_pf_pmf_brute_bounds, as `probs --variant pf` did before the law at scale), timed once",
     "cli_parse": "em_scn_read of 10^6 `label,utility` lines in memory (compact, as the CLI)",
     "cli_sample_float": "whole process: `expmech sample --sampler float --epsilon 1 -n 1 FILE`",
     "limit_scalar": "limit: scalar exp pass (-O2, not vectorised), w = exp(u/2), sum",
@@ -134,6 +137,12 @@ def comparisons(data):
             ("diffprivlib_oneshot", n), "speedup", "", None)
     row("exact probabilities of 10^6 candidates, 40 digits", ("oracle_probs_40d", M), None,
         None, "≤ 2 s", lambda a, r: a <= 2e6)
+    row("permute-and-flip exact law, 4096: vs the O(n^2) brute force", ("pf_probs", 4096),
+        ("pf_probs_old", 4096), "speedup", "", None)
+    row("permute-and-flip exact law, 10^5 candidates, 17 digits", ("pf_probs", 100000), None,
+        None, "≤ 10 s", lambda a, r: a <= 1e7)
+    row("permute-and-flip exact law, 10^6 candidates, 17 digits", ("pf_probs", M), None,
+        None, "≤ 2 min", lambda a, r: a <= 1.2e8)
     row("CLI: parse 10^6 lines", ("cli_parse", M), None, None, "≤ 0.2 s",
         lambda a, r: a <= 2e5)
     row("CLI: sample --sampler float -n 1, 10^6 lines: vs numpy.loadtxt script",

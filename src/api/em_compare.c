@@ -136,8 +136,7 @@ static int exact_new(em_mech *m, exact *E, em_error *err)
         st = em_oracle_new(&m->prob, DIGITS, &E->o, NULL);
     }
     if (st != EM_OK)
-        return em_err(err, st, "%s%s", m->variant == EM_PF ? "variant pf: " : "",
-                      em_strerror(st));
+        return em_judge_fail(err, st, m->variant == EM_PF ? "variant pf" : NULL);
     return EM_OK;
 }
 

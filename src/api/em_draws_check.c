@@ -106,8 +106,7 @@ static int finite_probs(em_mech *m, double *p, em_error *err)
     else
         st = em_oracle_doubles(&m->prob, p, NULL, NULL);
     if (st != EM_OK)
-        return em_err(err, st, "%s%s", m->variant == EM_PF ? "variant pf: " : "",
-                      em_strerror(st));
+        return em_judge_fail(err, st, m->variant == EM_PF ? "variant pf" : NULL);
     return EM_OK;
 }
 

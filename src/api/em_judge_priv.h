@@ -39,7 +39,7 @@ int em_judge_draws_form(const em_draws *d, const char *fn, em_error *err);
 int em_judge_counts(const em_scn *s, const em_draws *d, uint64_t **counts, uint64_t *total,
                     em_error *err);
 
-/* Refuse permute-and-flip's exact pmf beyond EM_PF_PMF_MAX_N candidates. */
+/* Refuse permute-and-flip's exact pmf beyond EM_PF_PROBS_MAX_N candidates. */
 int em_judge_pf_limit(const em_mech *m, em_error *err);
 
 #endif

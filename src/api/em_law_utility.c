@@ -116,9 +116,10 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
             st = em_cont_p_best(L, &v[4]);
     }
     em_utility_result *r = st == EM_OK ? calloc(1, sizeof *r) : NULL;
-    if (st != EM_OK && !P)
-        em_law_fail(err, st, NULL);
-    else if (!r)
+    if (st != EM_OK) {
+        if (!P) /* pf: em_law_pf_fail has said why */
+            em_law_fail(err, st, NULL);
+    } else if (!r)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
     else {
         char **s[5] = {&r->opt, &r->expected_utility, &r->expected_loss, &r->sd_loss, &r->p_best};

@@ -133,7 +133,7 @@ typedef struct em_check_result {
  * rejects), the exact binomial test of the pooled tail and of each candidate
  * (Bonferroni), and the power (expmech(1) check); the probabilities are the oracle's
  * correctly rounded doubles (the weighted oracle with a measure; permute-and-flip's exact
- * pmf for EM_PF, at most 4096 candidates).  A continuous m: 20 bins of equal exact
+ * pmf for EM_PF, at most EM_PF_PROBS_MAX_N candidates).  A continuous m: 20 bins of equal exact
  * probability (and the piece breakpoints), the G-test over them, Kolmogorov-Smirnov
  * against the exact CDF, and the support (a draw outside R, or NaN, rejects).  Errors:
  * EM_ERR_NULL, EM_ERR_EMPTY (no draws), EM_ERR_DOMAIN (not exactly one form of draws, an

@@ -24,16 +24,6 @@
 
 /* ------------------------------------------------------------- decimals */
 
-/* K-digit round-to-nearest decimal of x: digits (no sign) into d, exponent into *e,
- * sign into *neg.  MPFR's RNDN for mpfr_get_str: ties to even. */
-static void dec_of(const mpfr_t x, int K, char *d, mpfr_exp_t *e, int *neg)
-{
-    mpfr_get_str(d, e, 10, (size_t)K, x, MPFR_RNDN);
-    *neg = d[0] == '-';
-    if (*neg)
-        memmove(d, d + 1, strlen(d));
-}
-
 /* Both ends of a direct interval [lo, hi] (same sign, non-zero) round to the same K-digit
  * decimal?  Then write it to o->dig1 / e / *neg and return 1.
  *
@@ -125,44 +115,13 @@ static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, i
     return 1;
 }
 
-/* Decimal of v = 10^x, x in [xlo, xhi]: floor(x) as an exact integer, 10^frac(x) by MPFR.
- * d: digits out, e: exponent out (value 0.d * 10^e). */
-static void dec_pow10(const mpfr_t x, int up, int K, char *d, mpz_t e)
-{
-    mpfr_prec_t p = mpfr_get_prec(x);
-    mpfr_t fl, f, M;
-    mpfr_inits2(p, fl, f, M, (mpfr_ptr)0);
-    mpfr_floor(fl, x);                 /* exact: same precision */
-    mpfr_sub(f, x, fl, MPFR_RNDN);     /* exact: 0 <= f < 1 */
-    mpfr_exp10(M, f, up ? MPFR_RNDU : MPFR_RNDD);
-    mpfr_get_z(e, fl, MPFR_RNDN);
-    mpfr_exp_t em;
-    int neg;
-    dec_of(M, K, d, &em, &neg);        /* M in [1, 10]: em is 1 or 2 */
-    if (em >= 0)
-        mpz_add_ui(e, e, (unsigned long)em);
-    else
-        mpz_sub_ui(e, e, (unsigned long)(-em));
-    mpfr_clears(fl, f, M, (mpfr_ptr)0);
-}
-
 /* Decimal of exp(a) for a in [alo, ahi] (any size): via x = a / ln 10. */
 static int dec_from_log(em_oracle *o, const mpfr_t alo, const mpfr_t ahi, mpz_t e)
 {
-    mpfr_prec_t p = mpfr_get_prec(alo) > mpfr_get_prec(ahi) ? mpfr_get_prec(alo) : mpfr_get_prec(ahi);
-    mpfr_t l10lo, l10hi, xlo, xhi;
-    mpfr_inits2(p, l10lo, l10hi, xlo, xhi, (mpfr_ptr)0);
-    mpfr_log_ui(l10lo, 10, MPFR_RNDD);
-    mpfr_log_ui(l10hi, 10, MPFR_RNDU);
-    mpfr_div(xlo, alo, mpfr_sgn(alo) < 0 ? l10lo : l10hi, MPFR_RNDD);
-    mpfr_div(xhi, ahi, mpfr_sgn(ahi) < 0 ? l10hi : l10lo, MPFR_RNDU);
     mpz_t e2;
     mpz_init(e2);
-    dec_pow10(xlo, 0, o->K, o->dig1, e);
-    dec_pow10(xhi, 1, o->K, o->dig2, e2);
-    int same = mpz_cmp(e, e2) == 0 && strcmp(o->dig1, o->dig2) == 0;
+    int same = em_round_exp_digits(alo, ahi, o->K, o->dig1, o->dig2, e, e2);
     mpz_clear(e2);
-    mpfr_clears(l10lo, l10hi, xlo, xhi, (mpfr_ptr)0);
     return same;
 }
 
