@@ -1,4 +1,4 @@
-/* em_probsfile.h: the reader of probability vectors to judge (`expmech compare --probs`).
+/* em_probsfile.h: the reader of probability vectors to judge (em_compare's path).
  *
  * What expmech writes, expmech reads: the forms accepted are
  *   - one number per line, in the scenario's order;
@@ -6,7 +6,7 @@
  *     probability follows the last comma);
  *   - 'label,probability,log_probability' lines: `expmech probs`' own CSV output (the
  *     log-probability is read and must be a value, but only the probability is judged);
- *   - JSON: `expmech probs --format json`'s output (an object whose "candidates" array
+ *   - JSON: what `expmech probs` writes as JSON (an object whose "candidates" array
  *     holds objects with "label" and "probability"), or such an array by itself; a
  *     probability may be a JSON string or number.
  * CSV lines follow the scenario rules: BOM, CRLF, blank and '#' lines; a label may be
