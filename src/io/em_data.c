@@ -82,6 +82,7 @@ int em_rows_read(em_rows *l, const char *path, const char *what, em_error *err)
         return em_data_fail(err, "%s: NUL byte in the file", l->name);
     em_line_iter it;
     em_line_iter_init(&it, l->buf, len);
+    it.comments_lead = 1; /* a row "#1" after the first data line is a row, never dropped */
     const char *cp;
     size_t n;
     while (em_line_next_data(&it, &cp, &n)) {

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -576,6 +577,13 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                 const char *msg = NULL;
                 int bad = memchr(l, ',', lnn) != NULL || lnn == 0 ||
                           em_pvalue_parse(l, lnn, &tmpv, &msg) != EM_OK;
+                if (!bad) {
+                    /* judged too: a column given is a column checked */
+                    gv[k].has_log = 1;
+                    gv[k].logv = tmpv.kind == EM_PV_NUM ? mpq_get_d(tmpv.q)
+                                 : tmpv.kind == EM_PV_NAN ? NAN
+                                 : tmpv.kind == EM_PV_PINF ? INFINITY : -INFINITY;
+                }
                 mpq_clear(tmpv.q);
                 if (bad) {
                     st = em_err_at(err, EM_ERR_PARSE, name, ln, "bad log-probability '%s'", show(q, sizeof q, l, lnn));

@@ -223,8 +223,10 @@ int em_line_next_data(em_line_iter *it, const char **p, size_t *n)
         if (!*p)
             return 1; /* a stream's over-long line: for the caller to refuse */
         em_text_trim(p, n);
-        if (*n != 0 && (*p)[0] != '#')
+        if (*n != 0 && ((*p)[0] != '#' || (it->data_seen && it->comments_lead))) {
+            it->data_seen = 1;
             return 1;
+        }
     }
     return 0;
 }
