@@ -31,9 +31,10 @@ static const char help[] =
     "                     sampler)\n"
     "  --samples-x SX, --samples-y SY\n"
     "                     draws of a sampler on X and on Y (labels or 0-based indices, one\n"
-    "                     per line): a Clopper-Pearson lower bound on epsilon, on an event\n"
-    "                     chosen in advance from the exact probabilities and the numbers of\n"
-    "                     draws (never from the draws)\n"
+    "                     per line): a Clopper-Pearson lower bound on epsilon, the largest\n"
+    "                     over events fixed before the draws are read (every candidate and\n"
+    "                     the prefixes of the exact order by P_X/P_Y, both directions), each\n"
+    "                     bound at a level divided by the number of events (Bonferroni)\n"
     "  --confidence C     of that bound (default 0.95; each side at (1 + C)/2)\n"
     "  --samples-are labels|indices   what the draws are (as for `expmech check`)\n"
     "  --force            run a --sensitivity below X's header, or --variant monotone\n"
@@ -193,6 +194,12 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
     em_opts oy = {ox->epsilon, em_mech_sensitivity(m[0]), em_mech_variant(m[0]), 1, 0};
     if (em_mech_new(s[1], &oy, &m[1], &e) != EM_OK)
         return em_cli_fail(cmd, NULL, &e);
+    char *note = NULL;
+    if (em_audit_neighbours(m[0], m[1], ox->sensitivity != NULL, &note, &e) != EM_OK)
+        return em_cli_fail(cmd, NULL, &e);
+    if (note) /* said, not refused: the loss between non-neighbours is still the loss */
+        fprintf(stderr, "%s: %s\n", cmd, note);
+    em_free(note);
     uint64_t *c[2] = {NULL, NULL}, total;
     int rc = -1;
     if (sxp && (em_scn_is_continuous(s[0]) || em_scn_is_continuous(s[1]))) {
