@@ -187,6 +187,50 @@ static const row rows[] = {
     {"warning: no --seed, no such line",
      "printf 'a,1\\nb,0\\n' > s.csv && $E sample --epsilon 1 s.csv 2>&1 | grep -c reproducible", 1,
      NULL, "0\n"},
+    /* ---- clearer errors */
+    {"errors: audit - - cannot read standard input twice",
+     "printf 'a,1\\nb,0\\n' | $E audit --epsilon 1 - -", 2,
+     "X and Y cannot both be standard input ('-')", ""},
+    {"errors: audit --samples-x - --samples-y -",
+     "printf 'a,1\\nb,0\\n' > s.csv && $E audit --epsilon 1 --samples-x - --samples-y - s.csv s.csv < s.csv", 2,
+     "--samples-x and --samples-y cannot both be standard input", ""},
+    {"errors: score --data - --candidates -",
+     "printf 'a\\n' | $E score count --data - --candidates -", 2,
+     "--data and --candidates cannot both be standard input ('-')", ""},
+    {"errors: a directory",
+     "mkdir -p dir && $E probs --epsilon 1 dir", 2, "dir: is a directory, not a file", ""},
+    {"errors: a directory as --data",
+     "mkdir -p dir && printf 'a\\n' > c.txt && $E score count --data dir --candidates c.txt", 2,
+     "is a directory, not a file", ""},
+    {"errors: a closed standard input",
+     "$E probs --epsilon 1 <&-", 2, "standard input is closed", ""},
+    {"errors: compare on a sweep's output says it is a sweep",
+     "printf 'a,1\\nb,0\\n' > s.csv && $E probs --epsilon 1,2 s.csv > sw.csv && "
+     "$E compare --epsilon 1 --probs sw.csv s.csv", 2,
+     "sw.csv:1: this is the output of a sweep (its first column is epsilon)", ""},
+    {"errors: a mistyped option names the nearest",
+     "printf 'a,1\\nb,0\\n' > s.csv && $E probs --epsilom 1 s.csv", 2,
+     "unknown option '--epsilom' (did you mean --epsilon?", ""},
+    {"errors: a mistyped command names the nearest",
+     "$E prob --epsilon 1", 2, "unknown command 'prob' (did you mean probs?)", NULL},
+    {"errors: an option far from every one is only unknown",
+     "printf 'a,1\\nb,0\\n' > s.csv && $E probs --zzzzzz 1 s.csv", 2,
+     "unknown option '--zzzzzz' (see --help)", ""},
+    {"errors: raw data with a header line given to probs",
+     "printf 'id,v\\n1,a\\n' | $E probs --epsilon 1", 2,
+     "<stdin>:1: bad utility 'v'", ""},
+    {"errors: ... says to run expmech score",
+     "printf 'id,v\\n1,a\\n' | $E probs --epsilon 1", 2, "`expmech score` makes a scenario", ""},
+    {"errors: one value per line given to probs",
+     "printf 'a\\nb\\n' | $E probs --epsilon 1", 2, "(no comma); raw data?", ""},
+    {"errors: a bidi control in a label is escaped",
+     "printf 'a\\342\\200\\256b,1\\nc,0\\n' > bidi.csv && printf '0\\n0\\n1\\n' > bi.txt && "
+     "$E check --epsilon 1 --samples bi.txt bidi.csv", 4, NULL, "a\\u202eb"},
+    /* ---- the figure draws what its legend names: the seed's 10 Monte Carlo estimates
+     * (and the legend's sample) as points beside the exact curve */
+    {"figure: pricing_loss.svg draws the Monte Carlo points",
+     "test $(grep -c \"xlink:href='#gpPt5'\" \"$(dirname \"$(dirname \"$E\")\")/docs/figures/pricing_loss.svg\") "
+     "-ge 11 && echo drawn", 0, NULL, "drawn\n"},
 };
 
 START_TEST(table)

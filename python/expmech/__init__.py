@@ -439,9 +439,17 @@ def utility(utilities: Sequence[Utility], epsilon: Exact, *, loss_at=(),
     return out
 
 
+def _scalar(x) -> bool:
+    """One point, or several: a list, a tuple, a numpy array or any other iterable (a
+    0-d numpy array and a str are one point)."""
+    if isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
+        return True
+    return getattr(x, "ndim", 1) == 0
+
+
 def _pointwise(fn, pieces, epsilon, at, sensitivity, digits, monotone, force):
     sc = _Scenario.pieces(pieces, **_opts(epsilon, sensitivity, "standard", digits, monotone, force))
-    single = not isinstance(at, (list, tuple))
+    single = _scalar(at)
     pts = [at] if single else list(at)
     out = []
     for k, x in enumerate(pts):
@@ -471,7 +479,7 @@ def density(pieces: Sequence[Piece], epsilon: Exact, at, *, sensitivity: Exact =
 def quantile(pieces: Sequence[Piece], epsilon: Exact, p, *, sensitivity: Exact = 1,
              digits: int = 17, monotone: bool = False, force: bool = False):
     """The p-quantile of the output (p in (0, 1); one value or a list), correctly rounded."""
-    for x in ([p] if not isinstance(p, (list, tuple)) else p):
+    for x in ([p] if _scalar(p) else p):
         try:
             f = fractions.Fraction(x) if not isinstance(x, bool) else None
         except (TypeError, ValueError):

@@ -91,3 +91,26 @@ def test_continuous_draw_beyond_dbl_max_is_inf():
     # uniform on [0, 1e400]: P(draw <= DBL_MAX) < 1e-92; the nearest double is inf
     assert expmech.sample_continuous([(0, "1e400", 0, 0)], 1, 3) == [float("inf")] * 3
     assert expmech.sample_continuous([("-1e400", 0, 0, 0)], 1, 2) == [float("-inf")] * 2
+
+
+class _ArrayLike:
+    """What matters of a numpy array here: iterable, with ndim, not a list."""
+
+    ndim = 1
+
+    def __init__(self, xs):
+        self.xs = list(xs)
+
+    def __iter__(self):
+        return iter(self.xs)
+
+    def __len__(self):
+        return len(self.xs)
+
+
+def test_an_array_is_taken_where_a_list_is():
+    # uniform law on [0, 1]: F(x) = x
+    got = expmech.cdf([(0, 1, 0, 0)], 1, _ArrayLike(["0.25", "0.5"]))
+    assert got == [decimal.Decimal("0.25000000000000000"), decimal.Decimal("0.50000000000000000")]
+    assert expmech.quantile([(0, 1, 0, 0)], 1, _ArrayLike(["0.5"])) == [decimal.Decimal("0.50000000000000000")]
+    assert expmech.probs(_ArrayLike(["1", "1"]), 1) == [decimal.Decimal("0.50000000000000000")] * 2

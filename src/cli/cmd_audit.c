@@ -316,6 +316,16 @@ int cmd_audit(int argc, char **argv)
         fprintf(stderr, "%s: --variant takes standard, monotone or pf\n", cmd);
         return EM_EXIT_USAGE;
     }
+    /* one standard input cannot be read twice */
+    const char *in[4] = {files[0], files[1], sxp, syp};
+    for (int a = 0; a < 4; a++)
+        for (int b = a + 1; b < 4; b++)
+            if (in[a] && in[b] && !strcmp(in[a], "-") && !strcmp(in[b], "-")) {
+                static const char *const what[4] = {"X", "Y", "--samples-x", "--samples-y"};
+                fprintf(stderr, "%s: %s and %s cannot both be standard input ('-'): one of "
+                                "them must be a file\n", cmd, what[a], what[b]);
+                return EM_EXIT_USAGE;
+            }
     em_scn *s[2] = {NULL, NULL};
     em_mech *m[2] = {NULL, NULL};
     em_audit_result *r = NULL;

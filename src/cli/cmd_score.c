@@ -222,6 +222,9 @@ int cmd_score(int argc, char **argv)
     int rc = parse(argc, argv, &o, &go);
     if (rc >= 0)
         return rc;
+    if (o.data && o.candidates && !strcmp(o.data, "-") && !strcmp(o.candidates, "-"))
+        return fail("--data and --candidates cannot both be standard input ('-'): one of "
+                    "them must be a file%s%s", "", "");
     if (go.group_by || go.output_dir)
         return score_groups(&o, &go);
     em_score *r = NULL;

@@ -492,6 +492,14 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
         const unsigned long ln = it.line;
         if ((st = em_line_check(p, m, EM_SAMPLES_MAX_LINE, 0, name, ln, err)) != EM_OK)
             break;
+        if (count == 0 && m > 8 && !strncmp(p, "epsilon,", 8)) {
+            /* probs over a list of epsilons: one block per value, the first column epsilon */
+            st = em_err_at(err, EM_ERR_PARSE, name, ln,
+                           "this is the output of a sweep (its first column is epsilon): "
+                           "compare judges one epsilon; select it (e.g. awk -F, 'NR == 1 || $1 "
+                           "== 1' FILE | cut -d, -f2-) or run probs with that one --epsilon");
+            break;
+        }
         const char *lab = NULL, *v = p;
         size_t labn = 0, vn = m;
         long k = -1;

@@ -92,6 +92,10 @@ static int ieq(const char *p, size_t n, const char *word)
     return strlen(word) == n && ieq_prefix(p, n, word);
 }
 
+/* the first data line is not 'label,utility': raw data (a header line, a value per line)
+ * is read by `expmech score`, which writes the scenario */
+#define RAW_HINT "; raw data? `expmech score` makes a scenario from it"
+
 /* Levenshtein distance of a[0..an) (lowercased) and the word w, capped at 3 */
 static int edit3(const char *a, size_t an, const char *w)
 {
@@ -354,7 +358,8 @@ static int data_line(em_scn *s, const char *p, size_t n, unsigned long ln, em_er
     size_t labn, restn;
     if (!n || !memchr(p, ',', n)) {
         em_text_show(q, sizeof q, p, n);
-        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected 'label,utility', found '%s' (no comma)", q);
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected 'label,utility', found '%s' (no comma)%s",
+                         q, s->n == 0 ? RAW_HINT : "");
     }
     if (p[0] == '"') {
         size_t i = 1;
@@ -512,7 +517,8 @@ static int data_line(em_scn *s, const char *p, size_t n, unsigned long ln, em_er
         if (!s->compact)
             mpq_clear(uq);
         em_text_show(q, sizeof q, val, valn);
-        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad utility '%s': %s", q, msg ? msg : "malformed");
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad utility '%s': %s%s", q, msg ? msg : "malformed",
+                         s->n == 0 ? RAW_HINT : "");
     }
     if (s->has_measure) {
         mpq_init(s->measure[i]);
@@ -754,6 +760,14 @@ int em_scn_read_file(em_scn *s, const char *path, em_error *err)
     FILE *f = use_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return em_err(err, EM_ERR_PARSE, "%s: cannot open: %s", name, strerror(errno));
+    const char *why = em_stream_refusal(f, use_stdin);
+    if (why) {
+        if (!use_stdin)
+            fclose(f);
+        return use_stdin && !strncmp(why, "standard", 8) ? em_err(err, EM_ERR_PARSE, "%s", why)
+                                                         : em_err(err, EM_ERR_PARSE, "%s: %s", name, why);
+    }
+    errno = 0;
     int st = parse_begin(s, name, err);
     em_line_iter it;
     if (st == EM_OK && em_line_iter_open(&it, f, LOAD_CHUNK, EM_SCN_MAX_BYTES) != EM_OK) {
@@ -771,7 +785,7 @@ int em_scn_read_file(em_scn *s, const char *path, em_error *err)
                                "line too long (%zu bytes; the limit is %d)", n,
                                EM_SCN_MAX_LINE);
         if (st == EM_OK && em_line_iter_failed(&it))
-            st = em_err(err, EM_ERR_PARSE, "%s: read error or file too large", name);
+            st = em_err(err, EM_ERR_PARSE, "%s: %s", name, em_stream_why_failed(f, use_stdin, errno));
         em_line_iter_close(&it);
     }
     if (!use_stdin)

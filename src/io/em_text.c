@@ -2,7 +2,9 @@
 #include "io/em_text.h"
 
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/em_error.h"
 
@@ -157,6 +159,28 @@ void em_line_iter_close(em_line_iter *it)
 int em_line_iter_failed(const em_line_iter *it)
 {
     return it->failed;
+}
+
+const char *em_stream_refusal(FILE *f, int is_stdin)
+{
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0)
+        return is_stdin && errno == EBADF ? "standard input is closed (give a FILE, or pipe one in)"
+                                          : NULL;
+    if (S_ISDIR(sb.st_mode))
+        return "is a directory, not a file";
+    return NULL;
+}
+
+const char *em_stream_why_failed(FILE *f, int is_stdin, int errnum)
+{
+    const char *r = em_stream_refusal(f, is_stdin);
+    if (r)
+        return r;
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && (S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode)))
+        return errnum ? "a device that cannot be read" : "a device without an end (or too large)";
+    return errnum ? strerror(errnum) : "read error or file too large";
 }
 
 /* A stream line longer than the chunk: its bytes to the next LF (or the end) skipped, its

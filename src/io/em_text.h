@@ -66,6 +66,12 @@ int em_line_next_data(em_line_iter *it, const char **p, size_t *n);
 /* A stream that could not be read to its end: a read error, or more than max bytes. */
 int em_line_iter_failed(const em_line_iter *it);
 
+/* Why the stream f (named name; stdin when is_stdin) cannot be read as a text file, or
+ * NULL when it may be: standard input closed, a directory.  After a failed read,
+ * em_stream_why_failed says which of those, a device, or the error (errno) it was. */
+const char *em_stream_refusal(FILE *f, int is_stdin);
+const char *em_stream_why_failed(FILE *f, int is_stdin, int errnum);
+
 /* Spaces and tabs off both ends of p[0..n). */
 void em_text_trim(const char **p, size_t *n);
 
