@@ -187,6 +187,27 @@ static const row rows[] = {
     {"warning: no --seed, no such line",
      "printf 'a,1\\nb,0\\n' > s.csv && $E sample --epsilon 1 s.csv 2>&1 | grep -c reproducible", 1,
      NULL, "0\n"},
+    /* ---- valid input that was refused (exit 3): decided from logarithms, no bits of the
+     * value itself.  Laplace over R, eps 1, Delta 1: f(x) = exp(-|x|/2)/4, F(x) = exp(x/2)/2
+     * for x < 0; the expected digits from log10 by hand (Python's decimal at 80 digits) */
+    {"refused: cdf --at -1e19 on a Laplace over R",
+     "printf '# output: continuous\\n-inf,0,0,1\\n0,inf,0,-1\\n' > lap.csv && $E cdf --epsilon 1 --at -1e19 lap.csv",
+     0, NULL, "-1e19,2.7753988867538304e-2171472409516259139\n"},
+    {"refused: density --at 1e20 on a Laplace over R",
+     "printf '# output: continuous\\n-inf,0,0,1\\n0,inf,0,-1\\n' > lap.csv && $E density --epsilon 1 --at 1e20 lap.csv",
+     0, NULL, "1e20,6.9421511116497239e-21714724095162591384,-5.0000000000000000e+19\n"},
+    {"refused: density --at -1e20 (the mirror)",
+     "printf '# output: continuous\\n-inf,0,0,1\\n0,inf,0,-1\\n' > lap.csv && $E density --epsilon 1 --at -1e20 lap.csv",
+     0, NULL, "-1e20,6.9421511116497239e-21714724095162591384,"},
+    {"refused: cdf --at 1e19 is 1 to the digits asked",
+     "printf '# output: continuous\\n-inf,0,0,1\\n0,inf,0,-1\\n' > lap.csv && $E cdf --epsilon 1 --at 1e19 lap.csv",
+     0, NULL, "1e19,1.0000000000000000\n"},
+    {"refused: utility --loss-at 1e400: P = 0, the bound 2 exp(-1e400/2) from its log",
+     "printf 'a,1\\nb,0\\n' > s.csv && $E utility --epsilon 1 --loss-at 1e400 s.csv", 0, NULL,
+     ",0,3.2801594237785197e-21714724095162591382556445945830254114719850290183328305722689158"},
+    {"refused: utility --loss-at 1e10 (was already decided)",
+     "printf 'a,1\\nb,0\\n' > s.csv && $E utility --epsilon 1 --loss-at 1e10 s.csv", 0, NULL,
+     ",0,6.0921537801749137e-2171472410\n"},
     /* ---- clearer errors */
     {"errors: audit - - cannot read standard input twice",
      "printf 'a,1\\nb,0\\n' | $E audit --epsilon 1 - -", 2,
