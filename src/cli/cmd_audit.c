@@ -236,7 +236,7 @@ int cmd_audit(int argc, char **argv)
     const char *files[2] = {NULL, NULL}, *sxp = NULL, *syp = NULL;
     const char *eps_s = NULL, *del_s = NULL, *var_s = NULL;
     double conf = 0.95;
-    int nf = 0, force = 0, samples_are = EM_SAMPLES_ARE_AUTO;
+    int nf = 0, force = 0, samples_are = EM_SAMPLES_ARE_AUTO, conf_given = 0, are_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = NULL;
         static const char *const opts[] = {"--epsilon", "--sensitivity", "--variant",
@@ -262,6 +262,7 @@ int cmd_audit(int argc, char **argv)
                 fprintf(stderr, "%s: --samples-are takes 'labels' or 'indices'\n", cmd);
                 return EM_EXIT_USAGE;
             }
+            are_given = 1;
             continue;
         }
         for (int k = 0; k < 6; k++) {
@@ -280,7 +281,15 @@ int cmd_audit(int argc, char **argv)
         }
         if (which < 0) {
             if (o[0] == '-' && o[1] != 0) {
-                fprintf(stderr, "%s: unknown option '%s'\n", cmd, o);
+                static const char *const all[] = {"--epsilon", "--sensitivity", "--variant",
+                                                  "--samples-x", "--samples-y", "--confidence",
+                                                  "--samples-are", "--force", "--help"};
+                const char *eq = strchr(o, '=');
+                const char *near = em_cli_nearest(o, eq ? (size_t)(eq - o) : strlen(o), all, 9);
+                if (near)
+                    fprintf(stderr, "%s: unknown option '%s' (did you mean %s?)\n", cmd, o, near);
+                else
+                    fprintf(stderr, "%s: unknown option '%s'\n", cmd, o);
                 return EM_EXIT_USAGE;
             }
             if (nf >= 2) {
@@ -293,6 +302,7 @@ int cmd_audit(int argc, char **argv)
         const char **dst[] = {&eps_s, &del_s, &var_s, &sxp, &syp, NULL};
         if (which == 5) {
             const char *m = NULL;
+            conf_given = 1;
             if (em_cli_parse_double(v, &conf, &m) != EM_OK || !(conf > 0 && conf < 1)) {
                 fprintf(stderr, "%s: --confidence takes a number in (0, 1)\n", cmd);
                 return EM_EXIT_USAGE;
@@ -300,6 +310,12 @@ int cmd_audit(int argc, char **argv)
         } else {
             *dst[which] = v;
         }
+    }
+    if (!sxp && !syp && (conf_given || are_given)) {
+        /* an option that does not apply is an error, not ignored */
+        fprintf(stderr, "%s: %s goes with --samples-x and --samples-y (draws to judge)\n", cmd,
+                conf_given ? "--confidence" : "--samples-are");
+        return EM_EXIT_USAGE;
     }
     if (!eps_s || nf != 2) {
         fprintf(stderr, "%s: --epsilon and two scenario files are required (--help)\n", cmd);
