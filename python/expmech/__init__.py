@@ -26,6 +26,7 @@ import fractions
 import math
 import numbers
 import os
+import warnings
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _lib
@@ -52,6 +53,9 @@ def _text(x: Exact, what: str) -> str:
     if isinstance(x, bool):
         return "1" if x else "0"
     if isinstance(x, str):
+        if "\x00" in x:
+            # C reads up to the NUL: "1\x00999" would be 1
+            raise ValueError(f"{what}: {x!r} holds a NUL character")
         return x
     if isinstance(x, fractions.Fraction):
         return f"{x.numerator}/{x.denominator}"
@@ -65,6 +69,10 @@ def _text(x: Exact, what: str) -> str:
         return str(int(x))
     if isinstance(x, numbers.Real):
         f = float(x)  # numpy float32/float64 and float: exact in a double
+        if not isinstance(x, float) and not (math.isnan(f) or f == x):
+            # numpy.longdouble and the like: a double would round it
+            raise ValueError(f"{what}: a {type(x).__name__} is not exactly a double; "
+                             f"pass it as a str or a Fraction")
         if math.isnan(f):
             return "nan"
         if math.isinf(f):
@@ -83,6 +91,15 @@ def _texts(xs: Iterable, what: str, allow_none: bool = False) -> list:
         else:
             out.append(_text(x, f"{what}[{i}]").encode())
     return out
+
+
+def _dec(s: str, what: str) -> decimal.Decimal:
+    """A library result as a Decimal; one beyond Decimal's exponent range is a ValueError."""
+    try:
+        return decimal.Decimal(s)
+    except decimal.InvalidOperation:
+        raise ValueError(f"{what}: the result {s[:40]}... has an exponent beyond what "
+                         f"decimal.Decimal holds; rescale the utilities") from None
 
 
 def _carray(items: list):
@@ -170,7 +187,7 @@ def _probs(utilities, epsilon, sensitivity, variant, digits, measure, monotone, 
     p = _lib.Prob()
     for i in range(sc.size()):
         _lib.call(lib.em_probs_get, sc.mech, ctypes.c_size_t(i), ctypes.byref(p))
-        out.append(decimal.Decimal((p.logprob if log else p.prob).decode()))
+        out.append(_dec((p.logprob if log else p.prob).decode(), f"candidate {i}"))
     return out
 
 
@@ -208,6 +225,14 @@ def _sample_opts(seed: Optional[int], sampler: str):
     if sampler not in _SAMPLERS:
         raise ValueError(f"sampler {sampler!r}: expected 'exact' or 'float'")
     o.sampler = _SAMPLERS[sampler]
+    # the words of the command line's stderr, as warnings
+    if sampler == "float":
+        warnings.warn("sampler='float': the float path can break pure epsilon-DP (weights "
+                      "that round to 0 on one neighbour only: infinite privacy loss); the "
+                      "exact sampler (the default) does not", stacklevel=3)
+    if seed is not None:
+        warnings.warn(f"seed={int(seed)}: the draws are reproducible by anyone who knows the "
+                      f"seed (for tests); leave seed out for private output", stacklevel=3)
     return o
 
 
@@ -231,8 +256,11 @@ def sample(utilities: Sequence[Utility], epsilon: Exact, n: int, *, seed: Option
     k = _count(n)
     sc = _Scenario.finite(utilities, measure,
                           **_opts(epsilon, sensitivity, variant, 17, monotone, force))
+    o = _sample_opts(seed, sampler)
+    if k == 0:
+        return []  # as `expmech sample -n 0`: nothing asked, nothing drawn
     out = (_lib.Draw * max(k, 1))()
-    _lib.call(lib.em_sample, sc.mech, ctypes.byref(_sample_opts(seed, sampler)),
+    _lib.call(lib.em_sample, sc.mech, ctypes.byref(o),
               ctypes.c_size_t(k), out)
     return [d.index for d in out[:k]]
 
@@ -364,7 +392,7 @@ def audit(utilities: Sequence[Utility], utilities_neighbour: Sequence[Utility], 
     ptr = ctypes.POINTER(_lib.AuditResult)()
     _lib.call(lib.em_audit, x.mech, y.mech, None, None, ctypes.c_double(0), ctypes.byref(ptr))
     try:
-        return decimal.Decimal(ptr.contents.loss.decode())
+        return _dec(ptr.contents.loss.decode(), "audit")
     finally:
         lib.em_audit_result_free(ptr)
 
@@ -372,7 +400,7 @@ def audit(utilities: Sequence[Utility], utilities_neighbour: Sequence[Utility], 
 def _take_string(ptr) -> decimal.Decimal:
     """A malloc'd decimal string from the library, as a Decimal; freed here."""
     try:
-        return decimal.Decimal(ctypes.cast(ptr, ctypes.c_char_p).value.decode())
+        return _dec(ctypes.cast(ptr, ctypes.c_char_p).value.decode(), "result")
     finally:
         lib.em_free(ptr)
 
@@ -393,7 +421,7 @@ def utility(utilities: Sequence[Utility], epsilon: Exact, *, loss_at=(),
     _lib.call(lib.em_utility, sc.mech, ctypes.byref(ptr))
     try:
         r = ptr.contents
-        out = {k: decimal.Decimal(getattr(r, k).decode())
+        out = {k: _dec(getattr(r, k).decode(), k)
                for k in ("opt", "expected_utility", "expected_loss", "sd_loss", "p_best")}
     finally:
         lib.em_utility_result_free(ptr)
@@ -411,16 +439,24 @@ def utility(utilities: Sequence[Utility], epsilon: Exact, *, loss_at=(),
     return out
 
 
+def _scalar(x) -> bool:
+    """One point, or several: a list, a tuple, a numpy array or any other iterable (a
+    0-d numpy array and a str are one point)."""
+    if isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
+        return True
+    return getattr(x, "ndim", 1) == 0
+
+
 def _pointwise(fn, pieces, epsilon, at, sensitivity, digits, monotone, force, *more):
     sc = _Scenario.pieces(pieces, **_opts(epsilon, sensitivity, "standard", digits, monotone, force))
-    single = not isinstance(at, (list, tuple))
+    single = _scalar(at)
     pts = [at] if single else list(at)
     out = []
     for k, x in enumerate(pts):
         ptr = ctypes.c_void_p()
         _lib.call(fn, sc.mech, _text(x, f"at[{k}]").encode(), ctypes.byref(ptr), *more)
         try:
-            out.append(decimal.Decimal(ctypes.cast(ptr, ctypes.c_char_p).value.decode()))
+            out.append(_dec(ctypes.cast(ptr, ctypes.c_char_p).value.decode(), f"at[{k}]"))
         finally:
             lib.em_free(ptr)
     return out[0] if single else out
@@ -445,6 +481,13 @@ def density(pieces: Sequence[Piece], epsilon: Exact, at, *, sensitivity: Exact =
 def quantile(pieces: Sequence[Piece], epsilon: Exact, p, *, sensitivity: Exact = 1,
              digits: int = 17, monotone: bool = False, force: bool = False):
     """The p-quantile of the output (p in (0, 1); one value or a list), correctly rounded."""
+    for x in ([p] if _scalar(p) else p):
+        try:
+            f = fractions.Fraction(x) if not isinstance(x, bool) else None
+        except (TypeError, ValueError):
+            f = None  # a form only the library reads (hex): it says what is wrong
+        if f is not None and not 0 <= f <= 1:
+            raise ValueError(f"quantile(p={x!r}): p must be in [0, 1]")
     return _pointwise(lib.em_quantile, pieces, epsilon, p, sensitivity, digits, monotone, force)
 
 
@@ -455,8 +498,11 @@ def sample_continuous(pieces: Sequence[Piece], epsilon: Exact, n: int, *,
     """n draws from the mechanism over a continuous range, as floats."""
     k = _count(n)
     sc = _Scenario.pieces(pieces, **_opts(epsilon, sensitivity, "standard", 17, monotone, force))
+    o = _sample_opts(seed, sampler)
+    if k == 0:
+        return []
     out = (_lib.Draw * max(k, 1))()
-    _lib.call(lib.em_sample, sc.mech, ctypes.byref(_sample_opts(seed, sampler)),
+    _lib.call(lib.em_sample, sc.mech, ctypes.byref(o),
               ctypes.c_size_t(k), out)
     return [d.value for d in out[:k]]
 

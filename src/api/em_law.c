@@ -326,6 +326,8 @@ int em_law_pointwise(em_mech *m, int f, const char *fn, const char *x, const cha
         st = em_err(err, EM_ERR_DOMAIN, "%s: a > b", fn);
     else if (st == EM_OK && f == F_TAIL && mpq_sgn(a) < 0)
         st = em_err(err, EM_ERR_DOMAIN, "%s: a loss threshold must be >= 0", fn);
+    else if (st == EM_OK && f == F_QUANTILE && (mpq_sgn(a) < 0 || mpq_cmp_ui(a, 1, 1) > 0))
+        st = em_err(err, EM_ERR_DOMAIN, "%s: p = %s: p must be in [0, 1]", fn, x);
     else if (st == EM_OK) {
         st = f == F_CDF        ? em_cont_cdf(L, a, &v1)
              : f == F_DENSITY  ? em_cont_density(L, a, &v1, &v2)

@@ -258,7 +258,16 @@ int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, do
         }
         if (sc->continuous) { /* u = a + b x at the double drawn, exactly */
             em_cont_piece(L, i, NULL, NULL, NULL, NULL, a, b);
-            mpq_set_d(q, x);
+            if (isinf(x) && mpq_sgn(b) != 0) {
+                /* an exact draw beyond the largest double, rounded to +-inf: its utility
+                 * has no value to average */
+                st = em_err(err, EM_ERR_DOMAIN, "em_loss_mc: draw %llu lies beyond the "
+                            "largest double (rounded to %s) on a piece of nonzero slope: its "
+                            "loss has no finite value; use the exact expected loss",
+                            (unsigned long long)k + 1, x > 0 ? "inf" : "-inf");
+                break;
+            }
+            mpq_set_d(q, isinf(x) ? 0 : x);
             mpq_mul(q, q, b);
             mpq_add(q, q, a);
         } else {

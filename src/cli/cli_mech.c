@@ -29,6 +29,8 @@ static const struct { const char *api, *flag; int first; } words[] = {
     {"o->f", "--f", 0},
     {"o->delta_f", "--delta-f", 0},
     {"o->split", "--split", 0},
+    {"o->sensitivity", "--sensitivity", 0},
+    {"o->epsilon", "--epsilon", 0},
     {"group_by", "--group-by", 0},
     {"samples_are EM_SAMPLES_ARE_INDICES", "--samples-are indices", 0},
     {"samples_are EM_SAMPLES_ARE_LABELS", "--samples-are labels", 0},

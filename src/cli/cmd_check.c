@@ -11,8 +11,8 @@ static const char help[] =
     "                     [--alpha A] [--min-expected M] [FILE]\n"
     "\n"
     "Tests draws of another implementation (SAMPLES: one label or 0-based index per line;\n"
-    "'-' for standard input; blank lines and '#' comments skipped) against the exact\n"
-    "distribution of the scenario FILE:\n"
+    "'-' for standard input; blank lines and '#' comments before the first draw skipped)\n"
+    "against the exact distribution of the scenario FILE:\n"
     "  - G-test (likelihood ratio) with a chi-square p-value; cells pooled, smallest\n"
     "    expected first, until each expects >= M draws (default 20: the G-test keeps its\n"
     "    nominal level at alpha = 1e-6 there);\n"
@@ -198,6 +198,12 @@ int cmd_check(int argc, char **argv)
                                    EM_OPT_SAMPLES | EM_OPT_ALPHA | EM_OPT_MIN_EXPECTED |
                                    EM_OPT_FILE,
                                EM_OPT_EPSILON | EM_OPT_SAMPLES, help, &s, &m);
+    if (rc < 0 && (c.seen & EM_OPT_SAMPLES_ARE) && em_scn_get(s).continuous) {
+        /* an option that does not apply is an error, not ignored */
+        fprintf(stderr, "%s: --samples-are: a continuous scenario's draws are numbers, neither "
+                        "labels nor indices; leave the option out\n", c.cmd);
+        rc = EM_EXIT_USAGE;
+    }
     if (rc < 0) {
         em_check_opts o = {c.alpha, c.min_expected};
         em_error e;

@@ -80,11 +80,20 @@ static void print_probs(const em_scn *s, const em_compare_result *r)
                w->given, w->exact, w->why);
     }
     printf("candidates: %zu\n", r->n);
-    printf("max absolute error: %s at %s\n", r->max_abs_text, em_cli_human(em_scn_label(s, r->worst)));
-    printf("max relative error: %s at %s\n", r->rel_infinite ? "infinite" : r->max_rel_text,
-           em_cli_human(em_scn_label(s, r->worst_rel)));
-    printf("max error in ulps of double: %s at %s\n", r->max_ulp_text,
-           em_cli_human(em_scn_label(s, r->worst_ulp)));
+    if (r->nnan || r->ninf) {
+        /* the error at a NaN or an infinity is no number: never a reassuring 0 */
+        const char *what = r->nnan ? "NaN" : "infinite";
+        printf("max absolute error: %s (%zu NaN, %zu infinite values given; the finite ones: %s)\n",
+               what, r->nnan, r->ninf, r->max_abs_text);
+        printf("max relative error: %s\n", what);
+        printf("max error in ulps of double: %s\n", what);
+    } else {
+        printf("max absolute error: %s at %s\n", r->max_abs_text, em_cli_human(em_scn_label(s, r->worst)));
+        printf("max relative error: %s at %s\n", r->rel_infinite ? "infinite" : r->max_rel_text,
+               em_cli_human(em_scn_label(s, r->worst_rel)));
+        printf("max error in ulps of double: %s at %s\n", r->max_ulp_text,
+               em_cli_human(em_scn_label(s, r->worst_ulp)));
+    }
     printf("zeros where the exact probability is positive (underflow): %zu", r->nzero);
     if (r->nzero)
         printf(" (%zu of them representable as a double, %zu below 2^-1075)", r->nzero_repr,

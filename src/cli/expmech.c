@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "expmech.h"
 
@@ -75,7 +76,15 @@ int main(int argc, char **argv)
             errno = 0;
             return finish(c->name, c->run(argc - 1, argv + 1));
         }
-    fprintf(stderr, "expmech: unknown command '%s'\n", argv[1]);
+    const char *names[32];
+    size_t nn = 0;
+    for (const em_command *c = em_commands; c->name && nn < 32; c++)
+        names[nn++] = c->name;
+    const char *near = em_cli_nearest(argv[1], strlen(argv[1]), names, nn);
+    if (near)
+        fprintf(stderr, "expmech: unknown command '%s' (did you mean %s?)\n", argv[1], near);
+    else
+        fprintf(stderr, "expmech: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EM_EXIT_USAGE;
 }

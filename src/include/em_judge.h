@@ -283,6 +283,12 @@ typedef struct em_audit_result {
 EM_API int em_audit(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
                     double confidence, em_audit_result **out, em_error *err);
 EM_API void em_audit_result_free(em_audit_result *r);
+/* Are x and y neighbours at x's sensitivity (the same candidates, |u_x - u_y| <= Delta on
+ * each, the same exclusions)?  *note: NULL when they are, else a malloc'd sentence saying
+ * where not (em_free).  Two different '# sensitivity:' headers with sensitivity_given 0:
+ * EM_ERR_DOMAIN.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN, EM_ERR_NOMEM. */
+EM_API int em_audit_neighbours(const em_mech *x, const em_mech *y, int sensitivity_given,
+                               char **note, em_error *err);
 
 /* The two-sided Clopper-Pearson interval of a binomial proportion from k successes in n
  * trials at confidence (each side at (1 - confidence)/2), as R's binom.test: lo = 0 when

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -491,6 +492,14 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
         const unsigned long ln = it.line;
         if ((st = em_line_check(p, m, EM_SAMPLES_MAX_LINE, 0, name, ln, err)) != EM_OK)
             break;
+        if (count == 0 && m > 8 && !strncmp(p, "epsilon,", 8)) {
+            /* probs over a list of epsilons: one block per value, the first column epsilon */
+            st = em_err_at(err, EM_ERR_PARSE, name, ln,
+                           "this is the output of a sweep (its first column is epsilon): "
+                           "compare judges one epsilon; select it (e.g. awk -F, 'NR == 1 || $1 "
+                           "== 1' FILE | cut -d, -f2-) or run probs with that one o->epsilon");
+            break;
+        }
         const char *lab = NULL, *v = p;
         size_t labn = 0, vn = m;
         long k = -1;
@@ -576,6 +585,13 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                 const char *msg = NULL;
                 int bad = memchr(l, ',', lnn) != NULL || lnn == 0 ||
                           em_pvalue_parse(l, lnn, &tmpv, &msg) != EM_OK;
+                if (!bad) {
+                    /* judged too: a column given is a column checked */
+                    gv[k].has_log = 1;
+                    gv[k].logv = tmpv.kind == EM_PV_NUM ? mpq_get_d(tmpv.q)
+                                 : tmpv.kind == EM_PV_NAN ? NAN
+                                 : tmpv.kind == EM_PV_PINF ? INFINITY : -INFINITY;
+                }
                 mpq_clear(tmpv.q);
                 if (bad) {
                     st = em_err_at(err, EM_ERR_PARSE, name, ln, "bad log-probability '%s'", show(q, sizeof q, l, lnn));

@@ -31,6 +31,8 @@ typedef struct em_pvalue {
     mpq_t q;             /* the number when EM_PV_NUM (mpq_init'ed by the caller) */
     int set;
     unsigned long line;  /* 0 for JSON without line tracking... the line of the value */
+    int has_log;         /* a log-probability was given beside it (probs' third column) */
+    double logv;         /* that log-probability, the nearest double (nan, -inf as given) */
 } em_pvalue;
 
 /* One value: a number (exact) or nan / inf / -inf (any case, optional sign).  EM_OK or

@@ -10,6 +10,7 @@
 #include "base/em_error.h"
 #include "core/em_params.h"
 #include "num/em_bounds.h"
+#include "num/em_fromlog.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_pf.h"
 #include "oracle/em_problem.h"
@@ -449,6 +450,26 @@ static int thm_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
     return em_bounds_below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
 }
 
+/* ln(ratio exp(-c t)) = ln ratio - c t: an ordinary number when the bound itself lies
+ * below MPFR's exponent range (t = 1e400) */
+static int thm_log_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    const struct thm *T = ctx;
+    mpfr_t a;
+    mpfr_init2(a, prec + 16);
+    for (int up = 0; up < 2; up++) {
+        mpfr_rnd_t r = up ? MPFR_RNDU : MPFR_RNDD;
+        mpfr_ptr v = up ? hi : lo;
+        mpfr_set_q(a, T->ratio, r);
+        mpfr_log(a, a, r);
+        mpfr_set_prec(v, prec);
+        mpfr_set_q(v, T->x, r);
+        mpfr_add(v, v, a, r);
+    }
+    mpfr_clear(a);
+    return EM_OK;
+}
+
 int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digits,
                       em_cval *eb, em_cval *pb)
 {
@@ -477,12 +498,27 @@ int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digit
         mpq_init(one);
         mpq_set_ui(one, 1, 1);
         /* t > 0: ratio exp(-c t) is transcendental, never exactly 1 */
+        int tiny = 0;
         if (mpq_sgn(t) > 0) {
-            em_rval rv = {thm_bounds, NULL, &T};
-            st = em_round_cmp(&rv, 64, one, &s);
+            /* ln of the bound first: far below 0, the bound is decided from it (below
+             * MPFR's exponent range it has no other bits) */
+            mpfr_t llo, lhi;
+            mpfr_inits2(64, llo, lhi, (mpfr_ptr)0);
+            thm_log_bounds(&T, 64, llo, lhi);
+            tiny = mpfr_cmp_si(lhi, -1000000) < 0;
+            mpfr_clears(llo, lhi, (mpfr_ptr)0);
+            if (!tiny) {
+                em_rval rv = {thm_bounds, NULL, &T};
+                st = em_round_cmp(&rv, 64, one, &s);
+            } else {
+                s = -1;
+            }
         }
         mpq_clear(one);
-        if (st == EM_OK)
+        if (st == EM_OK && tiny)
+            st = em_round_from_log(thm_log_bounds, &T, digits,
+                                   (mpfr_prec_t)mpz_sizeinbase(mpq_numref(T.x), 2) + 2, pb);
+        else if (st == EM_OK)
             st = s >= 0 ? em_cval_exact(pb, "1", 1.0) : round_ziv(thm_bounds, &T, digits, pb);
     }
     mpq_clear(T.x);

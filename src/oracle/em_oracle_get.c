@@ -127,12 +127,15 @@ static int dec_from_log(em_oracle *o, const mpfr_t alo, const mpfr_t ahi, mpz_t 
 
 /* Exact K-digit rounding of a positive rational v; tie: 0 = to even, -1 = down (v is
  * infinitesimally below the given value), +1 = up (infinitesimally above). */
-static void dec_rational(const mpq_t v, int K, int tie, char *d, mpz_t e)
+static int dec_rational(const mpq_t v, int K, int tie, char *d, mpz_t e)
 {
     mpz_t a, b, q, r, t;
     mpz_inits(a, b, q, r, t, (mpz_ptr)0);
     long E = (long)mpz_sizeinbase(mpq_numref(v), 10) - (long)mpz_sizeinbase(mpq_denref(v), 10);
-    for (;;) {
+    /* sizeinbase is exact or one too large for each part: E is off by at most two, so two
+     * corrections suffice; a third means a bug, reported (-1), not looped on */
+    int fixed = 0;
+    for (int fix = 0; fix < 3 && !fixed; fix++) {
         /* q = floor(v * 10^(K - E)) */
         mpz_set(a, mpq_numref(v));
         mpz_set(b, mpq_denref(v));
@@ -148,7 +151,11 @@ static void dec_rational(const mpq_t v, int K, int tie, char *d, mpz_t e)
         if (mpz_cmp(q, t) >= 0) { E++; continue; }
         mpz_ui_pow_ui(t, 10, (unsigned long)(K - 1));
         if (mpz_cmp(q, t) < 0) { E--; continue; }
-        break;
+        fixed = 1;
+    }
+    if (!fixed) {
+        mpz_clears(a, b, q, r, t, (mpz_ptr)0);
+        return -1;
     }
     mpz_mul_2exp(r, r, 1);
     int c = mpz_cmp(r, b);
@@ -168,6 +175,7 @@ static void dec_rational(const mpq_t v, int K, int tie, char *d, mpz_t e)
     mpz_get_str(d, 10, q);
     mpz_set_si(e, E);
     mpz_clears(a, b, q, r, t, (mpz_ptr)0);
+    return 0;
 }
 
 /* The double nearest a positive rational a plus an infinitesimal (a tie goes up; +inf
@@ -222,8 +230,9 @@ static int log_other_exact(em_oracle *o, const struct level *L, mpq_srcptr ti, m
             tiny = mpfr_cmp_ui_2exp(L->lnS_hi, 1, -(mpfr_exp_t)B) < 0;
         double d1 = q_get_d_above(a);
         if (d1 != 0.0) {
-            dec_rational(a, o->K, +1, o->dig1, e);
-            if (tiny) {
+            if (dec_rational(a, o->K, +1, o->dig1, e) != 0) {
+                ok = 0;
+            } else if (tiny) {
                 ok = 1;
             } else if (!L->extreme && mpfr_regular_p(L->lnS_hi) &&
                        mpfr_get_exp(L->lnS_hi) > -(mpfr_exp_t)B) {
@@ -233,8 +242,7 @@ static int log_other_exact(em_oracle *o, const struct level *L, mpq_srcptr ti, m
                 mpz_init(e2);
                 mpfr_get_q(b, L->lnS_hi);
                 mpq_add(b, b, a);
-                dec_rational(b, o->K, +1, o->dig2, e2);
-                ok = mpz_cmp(e, e2) == 0 && strcmp(o->dig1, o->dig2) == 0 &&
+                ok = dec_rational(b, o->K, +1, o->dig2, e2) == 0 && mpz_cmp(e, e2) == 0 && strcmp(o->dig1, o->dig2) == 0 &&
                      q_get_d_above(b) == d1;
                 mpz_clear(e2);
                 mpq_clear(b);
@@ -350,7 +358,11 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
                     st = EM_ERR_NOMEM;
                     goto out;
                 }
-                dec_rational(v, K, o->nother == 0 ? 0 : -1, o->ratdigits, o->rat_e);
+                if (dec_rational(v, K, o->nother == 0 ? 0 : -1, o->ratdigits, o->rat_e) != 0) {
+                    mpq_clear(v);
+                    st = EM_ERR_UNDECIDED;
+                    goto out;
+                }
                 o->rat_d = em_q_get_d(v, NULL);
                 mpq_clear(v);
             }
