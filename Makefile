@@ -7,7 +7,7 @@ CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) -Isrc/include -Isrc -I.
-LDLIBS  := -lmpfr -lgmp -lgsl -lgslcblas -lsodium -lm
+LDLIBS  := -lmpfr -lgmp -lgsl -lgslcblas -lsodium -ljansson -lm
 B       := build
 
 CORE_SRC   := $(wildcard src/core/*.c)
@@ -151,6 +151,13 @@ $(B)/stats/bench_speed: stats/bench_speed.c $(LIMIT_OBJ) $(B)/libexpmech.a $(HEA
 $(B)/tools/gen_wbound: tools/gen_wbound.c src/oracle/em_wbound.h | deps-built
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+
+# The conformance battery (conformance/cases/, one JSON file a case) is generated from the
+# definitions in tools/gen_conformance.c by the oracle and committed; make check regenerates
+# it and fails on any byte of difference (conformance-cases-check).
+$(B)/tools/gen_conformance: tools/gen_conformance.c $(B)/libexpmech.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libexpmech.a $(LDLIBS)
 
 .PHONY: wbound-tables
 wbound-tables: $(B)/tools/gen_wbound

@@ -3,7 +3,7 @@
 set -euo pipefail
 PKGS=(gcc make python3 pkg-config binutils groff-base
       frama-c-base why3 z3 cvc4 cvc5 ocaml
-      libgmp-dev libmpfr-dev libgsl-dev libsodium-dev check valgrind clang libclang-rt-14-dev
+      libgmp-dev libmpfr-dev libgsl-dev libsodium-dev libjansson-dev check valgrind clang libclang-rt-14-dev
       python3-pytest python3-numpy sqlite3 gnuplot-nox)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -114,6 +114,8 @@ typedef struct em_check_result {
     double ks_p_upper;     /* a rigorous upper bound on it (= ks_p unless approximate) */
     int ks_approximate;
     const char *ks_method; /* the method's name (static) */
+    /* on a reject: the draws against the laws of known mistakes (em_conform.h), else NULL */
+    struct em_diagnosis *diagnosis;
 } em_check_result;
 
 /* Test n draws of a finite mechanism m (samples: 0-based candidate indices) against its

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "em_conform.h"
 #include "io/em_samples.h"
 #include "judge/em_ccheck.h"
 #include "judge/em_ks.h"
@@ -23,6 +24,7 @@ void em_check_result_free(em_check_result *r)
         return;
     free(r->rows);
     free(r->cell_of);
+    em_diagnosis_free(r->diagnosis);
     free(r);
 }
 
@@ -189,6 +191,8 @@ int em_check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_check
         if (finite_rows(r, p, counts, n) != EM_OK)
             st = em_err(err, EM_ERR_NOMEM, "out of memory");
     }
+    if (st == EM_OK && r->verdict == EM_VERDICT_REJECT) /* name the mistake, if a known one */
+        (void)em_diagnose(m, r, counts, &r->diagnosis, NULL);
     free(p);
     return EM_HAND_OUT(st, r, em_check_result_free, out, err);
 }
@@ -284,6 +288,8 @@ static int check_cont(em_mech *m, const double *x, const unsigned long *line, si
         r->ks_approximate = c.ks_method == EM_KS_ASYMPTOTIC;
         r->ks_method = em_ks_method_name(c.ks_method);
     }
+    if (st == EM_OK && r->verdict == EM_VERDICT_REJECT)
+        (void)em_diagnose(m, r, NULL, &r->diagnosis, NULL);
     em_ccheck_free(&c);
     em_cont_free(C);
     return EM_HAND_OUT(st, r, em_check_result_free, out, err);
