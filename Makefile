@@ -159,6 +159,33 @@ $(B)/tools/gen_conformance: tools/gen_conformance.c $(B)/libexpmech.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libexpmech.a $(LDLIBS)
 
+# The C reference sampler of the conformance suite (the public API only).
+$(B)/conformance/c_sampler: conformance/samplers/c_sampler.c $(B)/libexpmech.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libexpmech.a $(LDLIBS)
+
+# make conformance-cases: rewrite the battery; conformance-cases-check (make check): fail on
+# any byte of difference between the committed files and a fresh generation.
+.PHONY: conformance-cases conformance-cases-check conformance conformance-quick
+conformance-cases: $(B)/tools/gen_conformance
+	@rm -f conformance/cases/*.json
+	@$(B)/tools/gen_conformance conformance/cases
+
+# Every sampler of conformance/samplers/ judged (mk/conformance.py): the correct ones pass
+# every case, each planted one is rejected and diagnosed as its own mistake.
+CONFORM_DEPS := $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
+conformance: $(CONFORM_DEPS)
+	@EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) PYTHONPATH=python $(PYTHON) mk/conformance.py --build $(B)
+
+conformance-quick: $(CONFORM_DEPS)
+	@EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) PYTHONPATH=python $(PYTHON) mk/conformance.py --quick --build $(B)
+
+conformance-cases-check: $(B)/tools/gen_conformance
+	@rm -rf $(B)/conformance-cases && mkdir -p $(B)/conformance-cases
+	@$(B)/tools/gen_conformance $(B)/conformance-cases
+	@diff -r -q conformance/cases $(B)/conformance-cases && echo "conformance-cases-check: the battery regenerates byte for byte" \
+	  || { echo "conformance-cases-check: conformance/cases differs from the oracle's (make conformance-cases)"; exit 1; }
+
 .PHONY: wbound-tables
 wbound-tables: $(B)/tools/gen_wbound
 	$(B)/tools/gen_wbound > src/oracle/em_wbound_tab.c

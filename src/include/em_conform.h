@@ -145,6 +145,7 @@ typedef struct em_case {
     const char *const *cdf_x, *const *cdf;   /* the CDF at ncdf points */
     size_t nedges;
     const char *const *edges;          /* the 19 inner edges Q(k/20) of the equal-mass bins */
+    int quick;                         /* in: one of the quick cases (em_conform_opts.quick) */
 } em_case;
 
 /* A case from its inputs (def: the fields marked "in"): the pieces of a quantile or laplace
@@ -227,7 +228,8 @@ typedef struct em_conform_opts {
     const char *cases;     /* a directory of *.json case files (read in name order), or one
                               case file (required) */
     unsigned kinds;        /* bit (1u << EM_KIND_*) per kind to run; 0: every kind */
-    int quick;             /* one run of 10^4 draws per case */
+    int quick;             /* the quick cases only (em_case.quick), one run of 10^4 draws
+                              each */
     uint64_t max_draws;    /* 0: 10^6.  Runs of 10^4, 10^5, ... draws up to it */
     double timeout;        /* seconds per sampler run; 0: 600 */
     uint64_t seed;         /* the runs' seeds derive from it and the case id (default 1) */

@@ -414,6 +414,7 @@ int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **
     c->id = dup(def->id), c->title = dup(def->title);
     c->kind = def->kind;
     c->expect_error = def->expect_error;
+    c->quick = def->quick;
     c->epsilon = dup(def->epsilon), c->sensitivity = dup(def->sensitivity);
     c->variant = def->variant;
     c->digits = LAW_DIGITS;
@@ -562,6 +563,7 @@ int em_case_write(const em_case *c, FILE *f, em_error *err)
     bad |= json_object_set_new(root, "title", json_string(c->title)) != 0;
     bad |= json_object_set_new(root, "kind", json_string(em_kind_name(c->kind))) != 0;
     bad |= json_object_set_new(root, "expect", json_string(c->expect_error ? "error" : "law"));
+    bad |= json_object_set_new(root, "quick", json_boolean(c->quick)) != 0;
     if (c->expect_error)
         bad |= json_object_set_new(root, "error", json_string(c->error ? c->error : "")) != 0;
     bad |= json_object_set_new(root, "epsilon", json_string(c->epsilon)) != 0;
@@ -839,6 +841,10 @@ static int parse_root(rd *r, json_t *root, em_case *c)
     free((char *)expect);
     if (!known)
         return bad_member(r, "expect", "expected \"law\" or \"error\"");
+    json_t *quick = json_object_get(root, "quick");
+    if (quick && !json_is_boolean(quick))
+        return bad_member(r, "quick", "expected true or false");
+    c->quick = json_is_true(quick);
     if ((st = get_str(r, root, "error", 0, &c->error)) != EM_OK ||
         (st = get_str(r, root, "epsilon", 1, &c->epsilon)) != EM_OK ||
         (st = get_str(r, root, "sensitivity", 1, &c->sensitivity)) != EM_OK ||

@@ -697,7 +697,7 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
                 st = fail(err, EM_ERR_NOMEM, "out of memory");
             continue;
         }
-        if (op.kinds && !(op.kinds >> cs[i]->kind & 1)) {
+        if ((op.kinds && !(op.kinds >> cs[i]->kind & 1)) || (op.quick && !cs[i]->quick)) {
             em_case_free(cs[i]);
             cs[i] = NULL;
             continue;

@@ -393,10 +393,16 @@ static int finite_alt(emk_law *L, int mk, comp_law *c)
             applies = 0;
         break;
     case EM_MISTAKE_PF_FOR_EM:
-        if (L->variant != EM_PF && !L->has_measure && L->n <= EMK_PF_MAX)
-            st = finite_law(L, U_SAME, 0, L->eps, L->delta, EM_PF, c->q);
-        else
+        /* permute-and-flip with the coefficient the EM was asked for: eps / Delta for the
+         * monotone variant, which is permute-and-flip at 2 eps */
+        if (L->variant == EM_PF || L->has_measure || L->n > EMK_PF_MAX)
             applies = 0;
+        else if (L->variant == EM_STANDARD)
+            st = finite_law(L, U_SAME, 0, L->eps, L->delta, EM_PF, c->q);
+        else if ((e2 = eci_scale(L->eps, 2, 1)))
+            st = finite_law(L, U_SAME, 0, e2, L->delta, EM_PF, c->q);
+        else
+            st = EM_ERR_NOMEM;
         break;
     case EM_MISTAKE_EM_FOR_PF:
         if (L->variant == EM_PF)
