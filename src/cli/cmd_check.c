@@ -171,6 +171,8 @@ static int print_verdict(const char *cmd, const em_scn *s, const em_check_result
         if (r->reasons & EM_CHECK_R_SUPPORT)
             printf(" support violation");
         printf("\n");
+        if (r->diagnosis) /* the laws of known mistakes (em_conform.h) */
+            printf("diagnosis: %s\n", r->diagnosis->sentence);
         return EM_EXIT_REJECT;
     }
     if (r->verdict == EM_VERDICT_INSUFFICIENT) {

@@ -21,7 +21,8 @@ class Planted(numpy_sampler.Sampler):
         w = [math.exp(c * float(u)) * float(k) if numpy_sampler.is_num(u) else 0.0
              for u, k in zip(self.utilities(case), m)]
         total = sum(w)
-        return numpy_sampler.np.array([math.log(x / total) if x > 0 else -math.inf for x in w])
+        p = [x / total for x in w]  # ZeroDivisionError when every weight underflowed
+        return numpy_sampler.np.array([math.log(x) if x > 0 else -math.inf for x in p])
 
     def continuous(self, case, pieces, n, rng):
         if case.kind != "quantile":
