@@ -586,7 +586,9 @@ int em_case_write(const em_case *c, FILE *f, em_error *err)
         bad |= json_object_set_new(sc, "f", json_string(c->f)) != 0;
     }
     bad |= json_object_set_new(root, "scenario", sc) != 0;
-    if (!c->expect_error) {
+    /* the law, when the case has one (a case read from a file may come without) */
+    int has_law = is_finite_kind(c->kind) ? c->probability != NULL : c->mass != NULL;
+    if (!c->expect_error && has_law) {
         law = json_object();
         bad |= !law || json_object_set_new(law, "digits", json_integer(c->digits)) != 0;
         if (is_finite_kind(c->kind)) {
@@ -604,6 +606,8 @@ int em_case_write(const em_case *c, FILE *f, em_error *err)
             bad |= json_object_set_new(law, "bin_edges", strv(c->edges, c->nedges)) != 0;
         }
         bad |= json_object_set_new(root, "law", law) != 0;
+    }
+    if (!c->expect_error) {
         for (size_t k = 0; cat && k < c->ncatches; k++) {
             json_t *o = json_object();
             bad |= !o ||
@@ -679,22 +683,27 @@ static int get_strv(rd *r, json_t *o, const char *key, int required, int label, 
     char **a = calloc(k ? k : 1, sizeof *a);
     if (!a)
         return fail(r->err, EM_ERR_NOMEM, "out of memory");
-    *out = (const char *const *)a;
-    *n = k;
-    for (size_t i = 0; i < k; i++) {
+    int st = EM_OK;
+    for (size_t i = 0; i < k && st == EM_OK; i++) {
         json_t *e = json_array_get(v, i);
         char what[96];
         snprintf(what, sizeof what, "%s[%zu]", key, i);
-        if (!json_is_string(e))
-            return bad_member(r, what, "expected a string");
-        const char *t = json_string_value(e);
-        if (strlen(t) != json_string_length(e))
-            return bad_member(r, what, "a NUL character in the string");
-        if (label && (!*t || strpbrk(t, "\r\n")))
-            return bad_member(r, what, "a label must be a non-empty line");
-        if (!(a[i] = strdup(t)))
-            return fail(r->err, EM_ERR_NOMEM, "out of memory");
+        const char *t = json_is_string(e) ? json_string_value(e) : NULL;
+        if (!t)
+            st = bad_member(r, what, "expected a string");
+        else if (strlen(t) != json_string_length(e))
+            st = bad_member(r, what, "a NUL character in the string");
+        else if (label && (!*t || strpbrk(t, "\r\n")))
+            st = bad_member(r, what, "a label must be a non-empty line");
+        else if (!(a[i] = strdup(t)))
+            st = fail(r->err, EM_ERR_NOMEM, "out of memory");
     }
+    if (st != EM_OK) { /* nothing half-read is handed out */
+        freev((const char *const *)a, k);
+        return st;
+    }
+    *out = (const char *const *)a;
+    *n = k;
     return EM_OK;
 }
 
