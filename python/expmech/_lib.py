@@ -73,7 +73,8 @@ class SampleOpts(ctypes.Structure):
 
 
 class CheckOpts(ctypes.Structure):
-    _fields_ = [("alpha", ctypes.c_double), ("min_expected", ctypes.c_double)]
+    _fields_ = [("alpha", ctypes.c_double), ("min_expected", ctypes.c_double),
+                ("skip_diagnosis", ctypes.c_int)]
 
 
 class CheckRow(ctypes.Structure):

@@ -201,7 +201,7 @@ int cmd_check(int argc, char **argv)
                                    EM_OPT_FILE,
                                EM_OPT_EPSILON | EM_OPT_SAMPLES, help, &s, &m);
     if (rc < 0) {
-        em_check_opts o = {c.alpha, c.min_expected};
+        em_check_opts o = {c.alpha, c.min_expected, 0};
         em_error e;
         em_cli_stdin_hint(c.cmd, c.samples, "the input");
         if (em_check_file(m, c.samples, c.samples_are, &o, &r, &e) != EM_OK)

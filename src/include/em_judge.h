@@ -46,8 +46,9 @@ typedef struct em_check_opts {
     double alpha;          /* significance level of each test, in (0, 1); default 1.0e-6 */
     double min_expected;   /* cells pooled until each expects >= this many draws (>= 1);
                               default 20 */
+    int skip_diagnosis;    /* 1: no diagnosis on a reject (result.diagnosis stays NULL) */
 } em_check_opts;
-#define EM_CHECK_OPTS_INIT {1.0e-6, 20.0}
+#define EM_CHECK_OPTS_INIT {1.0e-6, 20.0, 0}
 
 /* Why a check rejected (em_check_result.reasons). */
 #define EM_CHECK_R_FIT 1u       /* the G-test: p_value < alpha */

@@ -191,7 +191,7 @@ int em_check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_check
         if (finite_rows(r, p, counts, n) != EM_OK)
             st = em_err(err, EM_ERR_NOMEM, "out of memory");
     }
-    if (st == EM_OK && r->verdict == EM_VERDICT_REJECT) /* name the mistake, if a known one */
+    if (st == EM_OK && r->verdict == EM_VERDICT_REJECT && !o->skip_diagnosis) /* the mistake */
         (void)em_diagnose(m, r, counts, &r->diagnosis, NULL);
     free(p);
     return EM_HAND_OUT(st, r, em_check_result_free, out, err);
@@ -288,7 +288,7 @@ static int check_cont(em_mech *m, const double *x, const unsigned long *line, si
         r->ks_approximate = c.ks_method == EM_KS_ASYMPTOTIC;
         r->ks_method = em_ks_method_name(c.ks_method);
     }
-    if (st == EM_OK && r->verdict == EM_VERDICT_REJECT)
+    if (st == EM_OK && r->verdict == EM_VERDICT_REJECT && !o->skip_diagnosis)
         (void)em_diagnose(m, r, NULL, &r->diagnosis, NULL);
     em_ccheck_free(&c);
     em_cont_free(C);

@@ -478,7 +478,8 @@ static int run_case(runner *R, em_case *c, em_conform_case *r, em_error *err)
             set_msg(r, strdup(msg));
             break;
         }
-        em_check_opts co = {R->alpha_test, EMK_MIN_EXPECTED};
+        /* the diagnosis of a reject with the laws of the mistakes already made for the case */
+        em_check_opts co = {R->alpha_test, EMK_MIN_EXPECTED, 1};
         em_check_result_free(r->check);
         r->check = NULL;
         r->diagnosis = NULL;
@@ -498,6 +499,10 @@ static int run_case(runner *R, em_case *c, em_conform_case *r, em_error *err)
         r->p_value = min_p(ck, cont);
         r->diagnosis = ck->diagnosis;
         if (ck->verdict == EM_VERDICT_REJECT) {
+            em_diagnosis *dg = NULL;
+            if (emk_diagnose(L, ck, cont ? NULL : counts, &dg, &e) == EM_OK)
+                r->check->diagnosis = dg;
+            r->diagnosis = dg;
             free(counts);
             verdict = (ck->reasons & EM_CHECK_R_SUPPORT) ? EM_CONFORM_IMPOSSIBLE
                                                           : EM_CONFORM_REJECT;
