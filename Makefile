@@ -268,8 +268,8 @@ demo: $(B)/expmech
 	$(B)/expmech sample --epsilon 1 -n 3 --seed 7 $(B)/pricing.txt
 
 # ------------------------------------------------------------------ tests
-check: unit python install-check sanitize valgrind fuzz-ci verify gate-test stats
-	@echo "make check: all stages passed (unit, python, install-check, sanitize, valgrind, fuzz, verify, gate-test, stats)"
+check: unit python install-check sanitize valgrind fuzz-ci verify gate-test stats conformance-cases-check conformance-quick
+	@echo "make check: all stages passed (unit, python, install-check, sanitize, valgrind, fuzz, verify, gate-test, stats, conformance)"
 
 # The Python binding's tests (pytest from Debian's python3-pytest), against this build.
 python: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
