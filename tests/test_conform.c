@@ -714,6 +714,20 @@ START_TEST(cli_conform)
     em_error er;
     ck_assert_int_eq(em_case_load(cmd, &c, &er), EM_ERR_PARSE); /* a report, not a case */
     ck_assert_ptr_nonnull(strstr(er.msg, "schema"));
+    /* --report-svg: a figure for each rejected case (gnuplot, when installed) */
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+        snprintf(cmd, sizeof cmd, "%s conform --sampler '/usr/bin/python3 "
+                 "conformance/samplers/planted/eps_not_halved.py' --cases " CASES "/T07.json "
+                 "--report-svg %s/svg", e, tmp);
+        ck_assert_int_eq(sh("%s", cmd, out, sizeof out), 1);
+        snprintf(cmd, sizeof cmd, "%s/svg/T07.svg", tmp);
+        FILE *f = fopen(cmd, "r");
+        ck_assert_ptr_nonnull(f);
+        char head[256] = "";
+        ck_assert_uint_gt(fread(head, 1, sizeof head - 1, f), 0);
+        fclose(f);
+        ck_assert_ptr_nonnull(strstr(head, "<svg"));
+    }
     /* expmech check names the mistake of draws with the factor 1/2 missing */
     write_file("s.csv", "a,0\nb,-1\nc,-2.5\nd,-4\ne,-7\n");
     snprintf(cmd, sizeof cmd, "%s sample --variant monotone --force --epsilon 1 -n 20000 --seed 5 "

@@ -144,3 +144,23 @@ def test_check_names_the_mistake_as_the_command_line_does(tmp_path):
     assert f"diagnosis: {res.diagnosis}\n" in p.stdout
     ok = expmech.check(expmech.sample([str(x) for x in u], 1, 5000, seed=6), [str(x) for x in u], 1)
     assert ok and ok.diagnosis is None and str(ok).startswith("pass at alpha = 1e-06")
+
+
+def test_the_readme_lists_every_case_as_the_battery_has_it():
+    import glob
+    import json
+    rows = {}
+    with open(os.path.join(ROOT, "conformance", "README.md"), encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("| T"):
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                rows[cells[0]] = cells
+    files = sorted(glob.glob(os.path.join(CASES, "*.json")))
+    assert len(files) >= 60 and len(rows) == len(files)
+    for path in files:
+        with open(path, encoding="utf-8") as f:
+            c = json.load(f)
+        cat = (", ".join(x["mistake"] for x in c["catches"]) if c["expect"] == "law"
+               else "(must be refused)")
+        assert rows[c["id"]] == [c["id"], c["kind"], "yes" if c["quick"] else "",
+                                 c["title"].replace("|", "/"), cat], c["id"]

@@ -60,7 +60,10 @@ int em_conform_table(const em_conform_result *r, char **text, em_error *err)
             fprintf(f, "%9llu  ", (unsigned long long)c->n);
         else
             fprintf(f, "%9s  ", "-");
-        num(f, c->p_value, "%*.2g", 9);
+        if (c->p_value == 0) /* below the doubles: the chi-square tail underflowed */
+            fprintf(f, "%9s", "<1e-308");
+        else
+            num(f, c->p_value, "%*.2g", 9);
         const char *words = c->verdict == EM_CONFORM_PASS && !c->expect_error ? "" :
                             c->verdict == EM_CONFORM_REJECT || c->verdict == EM_CONFORM_IMPOSSIBLE
                                 ? failure_words(c) : c->message;

@@ -413,9 +413,15 @@ static int finite_alt(emk_law *L, int mk, comp_law *c)
     case EM_MISTAKE_NEGATED:
         st = finite_law(L, U_NEG, L->has_measure, L->eps, L->delta, L->variant, c->q);
         break;
-    case EM_MISTAKE_UNIFORM:
-        st = finite_law(L, U_ZERO, L->has_measure, L->eps, L->delta, EM_STANDARD, c->q);
+    case EM_MISTAKE_UNIFORM: { /* every candidate, excluded ones too, by its measure */
+        double sum = 0;
+        for (size_t i = 0; i < L->n; i++)
+            sum += c->q[i] = L->meas ? eci_double(L->meas[i]) : 1.0;
+        for (size_t i = 0; i < L->n; i++)
+            c->q[i] = sum > 0 && isfinite(sum) ? c->q[i] / sum : 0.0;
+        applies = sum > 0 && isfinite(sum);
         break;
+    }
     case EM_MISTAKE_ARGMAX: {
         const char *best = NULL;
         size_t nbest = 0;
