@@ -164,3 +164,17 @@ def test_the_readme_lists_every_case_as_the_battery_has_it():
                else "(must be refused)")
         assert rows[c["id"]] == [c["id"], c["kind"], "yes" if c["quick"] else "",
                                  c["title"].replace("|", "/"), cat], c["id"]
+
+
+def test_widened_bounds_draw_the_impossible(tmp_path):
+    """T63's bounds are 1e-6 wide: a quantile that widens them draws outside R."""
+    import random
+
+    def widened(case, n, seed):
+        lo, hi = case.bounds
+        rng = random.Random(seed)
+        return [float(lo) - 1e-3 + rng.random() * (float(hi - lo) + 2e-3) for _ in range(n)]
+
+    r = expmech.conform(widened, cases=os.path.join(CASES, "T63.json"))
+    c = r.cases[0]
+    assert c.verdict == "impossible draw" and "outside R" in c.message
