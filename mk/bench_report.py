@@ -55,7 +55,7 @@ DESCRIPTIONS = {
     "numpy_loadtxt_sample": "whole process: a numpy script, numpy.loadtxt of the same CSV + one draw",
     "conform_full_numpy": "wall time: `expmech conform` over the whole battery (n: cases) against conformance/samplers/numpy_sampler.py (mk/bench_conform.py)",
     "conform_quick_numpy": "wall time: the same with --quick (n: the quick cases)",
-    "conform_harness_case": "wall time: the harness's own time a case beyond the sampler's, mean over the full run's cases",
+    "conform_harness_case": "CPU time of the expmech process a case (the harness's own: the sampler is a child process), mean over the full run's cases",
 }
 
 

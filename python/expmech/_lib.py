@@ -171,7 +171,7 @@ class ConformCase(ctypes.Structure):
                 ("ruled_out", ctypes.c_ulong), ("message", ctypes.c_char_p),
                 ("stderr_tail", ctypes.c_char_p), ("check", ctypes.POINTER(CheckResult)),
                 ("diagnosis", ctypes.POINTER(Diagnosis)), ("sampler_seconds", ctypes.c_double),
-                ("harness_seconds", ctypes.c_double)]
+                ("harness_seconds", ctypes.c_double), ("harness_cpu_seconds", ctypes.c_double)]
 
 
 class ConformResult(ctypes.Structure):

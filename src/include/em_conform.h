@@ -260,7 +260,9 @@ typedef struct em_conform_case {
     char *stderr_tail;     /* the sampler's last lines of standard error ("" none) */
     em_check_result *check;/* the last run's check (NULL when no draws were judged) */
     const em_diagnosis *diagnosis; /* on a reject or impossible draw: check->diagnosis */
-    double sampler_seconds, harness_seconds;
+    double sampler_seconds, harness_seconds;  /* wall time */
+    double harness_cpu_seconds; /* CPU time of this process on the case: the harness's own
+                                   when the sampler is a program (em_conform_command) */
 } em_conform_case;
 
 typedef struct em_conform_result {

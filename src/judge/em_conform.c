@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -238,6 +239,14 @@ typedef struct runner {
     int nladder;
     double power[EM_MISTAKE_COUNT]; /* scratch */
 } runner;
+
+static double cpu_now(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u); /* this process only: a sampler program is a child */
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
 
 static double seconds_now(void)
 {
@@ -726,7 +735,7 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
         if (!cs[i] && !bad[i])
             continue;
         em_conform_case *r = &res->cases[res->ncases++];
-        double tc = seconds_now();
+        double tc = seconds_now(), cc = cpu_now();
         r->file = strdup(files[i]);
         r->weakest = -1;
         r->power = r->p_value = NAN;
@@ -749,6 +758,7 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
                 r->stderr_tail = strdup("");
         }
         r->harness_seconds = seconds_now() - tc - r->sampler_seconds;
+        r->harness_cpu_seconds = cpu_now() - cc;
         if (!r->id || !r->title || !r->file || !r->message || !r->stderr_tail)
             st = fail(err, EM_ERR_NOMEM, "out of memory");
         res->count[r->verdict]++;

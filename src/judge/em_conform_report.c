@@ -253,6 +253,7 @@ int em_conform_report(const em_conform_result *r, FILE *f, em_error *err)
         json_object_set_new(o, "check", check_json(c->check));
         json_object_set_new(o, "sampler_seconds", jnum(c->sampler_seconds));
         json_object_set_new(o, "harness_seconds", jnum(c->harness_seconds));
+        json_object_set_new(o, "harness_cpu_seconds", jnum(c->harness_cpu_seconds));
         json_array_append_new(cases, o);
     }
     json_object_set_new(root, "cases", cases);
