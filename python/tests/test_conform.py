@@ -178,3 +178,12 @@ def test_widened_bounds_draw_the_impossible(tmp_path):
     r = expmech.conform(widened, cases=os.path.join(CASES, "T63.json"))
     c = r.cases[0]
     assert c.verdict == "impossible draw" and "outside R" in c.message
+
+
+def test_the_mistakes_are_the_librarys():
+    from expmech import _conform
+    from expmech._lib import lib
+    assert _conform.MISTAKES == tuple(lib.em_mistake_name(m).decode()
+                                      for m in range(len(_conform.MISTAKES)))
+    assert lib.em_mistake_name(len(_conform.MISTAKES)) is None
+    assert _conform.KINDS == tuple(lib.em_kind_name(k).decode() for k in range(6))
