@@ -1,5 +1,6 @@
 # expmech: the two commands a user needs are `make demo` and `make check`.
-# Both install missing Debian packages first (target `deps`).
+# Each installs the missing Debian packages it needs first (mk/deps.sh): building needs only
+# the compiler and the linked libraries; make check and make verify add the proof toolchain.
 
 SHELL := /bin/bash
 CC      ?= gcc
@@ -11,7 +12,8 @@ LDLIBS  := -lmpfr -lgmp -lgsl -lgslcblas -lsodium -ljansson -lm
 B       := build
 
 CORE_SRC   := $(wildcard src/core/*.c)
-LIB_SRC    := $(CORE_SRC) $(wildcard src/trusted/*.c src/oracle/*.c src/judge/*.c src/io/*.c)
+LIB_SRC    := $(CORE_SRC) $(wildcard src/trusted/*.c src/base/*.c src/num/*.c src/io/*.c src/oracle/*.c \
+                src/judge/*.c src/api/*.c)
 CLI_SRC    := $(filter-out src/cli/expmech.c,$(wildcard src/cli/*.c))
 TEST_SRC   := $(wildcard tests/test_*.c)
 STATS_SRC  := $(wildcard stats/stat_*.c)
@@ -24,7 +26,7 @@ STATS    := $(STATS_SRC:stats/%.c=$(B)/stats/%)
 BENCHES  := $(BENCH_SRC:stats/%.c=$(B)/stats/%)
 HEADERS  := $(wildcard src/include/*.h src/*/*.h spec/*.acsl tests/*.h stats/*.h)
 
-.PHONY: all deps demo check unit python sanitize valgrind verify prove prove-cold prove-scratch proof-floor gate-test proof-timing stats stats-full bench clean help \
+.PHONY: all deps demo check lint unit python sanitize valgrind verify prove prove-cold prove-scratch proof-floor gate-test proof-timing stats stats-full bench clean help \
         bench-all bench-readme \
         install uninstall install-check figures
 .DEFAULT_GOAL := all
@@ -48,7 +50,7 @@ help:
 
 # ---------------------------------------------------------------- packages
 deps:
-	@bash mk/deps.sh
+	@bash mk/deps.sh check
 
 # ------------------------------------------------------------------ build
 # The version lives once, in the public header; the shared library's names follow it.
@@ -90,7 +92,7 @@ $(B)/libexpmech.a: $(LIB_OBJ)
 # declarations are in src/core/ and em_base.h, which the proofs read and which therefore
 # cannot carry a visibility attribute, and the linker cannot export a hidden symbol.
 PIC_DIR     := $(B)/pic
-API_DEF_SRC := $(CORE_SRC) src/trusted/em_rng.c src/oracle/em_version.c
+API_DEF_SRC := $(CORE_SRC) src/trusted/em_rng.c src/api/em_version.c
 PIC_OBJ     := $(LIB_SRC:%.c=$(PIC_DIR)/%.o)
 PIC_DEFAULT := $(API_DEF_SRC:%.c=$(PIC_DIR)/%.o)
 
@@ -109,11 +111,11 @@ $(B)/$(SONAME) $(B)/libexpmech.so: $(B)/$(SO_REAL)
 $(B)/expmech: $(B)/src/cli/expmech.o $(CLI_OBJ) $(B)/libexpmech.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/tests/%: tests/%.c $(CLI_OBJ) $(B)/libexpmech.a $(HEADERS)
+$(B)/tests/%: tests/%.c $(CLI_OBJ) $(B)/libexpmech.a $(HEADERS) | $(B)/.deps-check
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(CLI_OBJ) $(B)/libexpmech.a -lcheck -lsubunit -lrt -lpthread $(LDLIBS)
 
-$(B)/stats/%: stats/%.c $(B)/libexpmech.a $(HEADERS)
+$(B)/stats/%: stats/%.c $(B)/libexpmech.a $(HEADERS) | $(B)/.deps-check
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Istats -o $@ $< $(B)/libexpmech.a $(LDLIBS)
 
@@ -190,11 +192,19 @@ conformance-cases-check: $(B)/tools/gen_conformance
 wbound-tables: $(B)/tools/gen_wbound
 	$(B)/tools/gen_wbound > src/oracle/em_wbound_tab.c
 
-# Packages are checked once per build directory, not on every object.
+# Packages are checked once per build directory, not on every object: .deps-ok for building,
+# .deps-check for what make check runs (the proof toolchain among it), .deps-proofs for the
+# proof toolchain alone (make verify).
 .PHONY: deps-built
 deps-built: $(B)/.deps-ok
 $(B)/.deps-ok: mk/deps.sh
-	@bash mk/deps.sh
+	@bash mk/deps.sh build
+	@mkdir -p $(B) && touch $@
+$(B)/.deps-check: mk/deps.sh
+	@bash mk/deps.sh check
+	@mkdir -p $(B) && touch $@
+$(B)/.deps-proofs: mk/deps.sh
+	@bash mk/deps.sh proofs
 	@mkdir -p $(B) && touch $@
 
 # ---------------------------------------------------------------- install
@@ -254,7 +264,7 @@ install-check: all
 	@B=$(B) bash mk/install-check.sh
 
 # ------------------------------------------------------------------- demo
-demo: $(B)/expmech
+demo: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	$(B)/expmech demo --draws 10
 	@echo
 	@echo "The same example through the exact oracle (MPFR, correctly rounded):"
@@ -268,11 +278,11 @@ demo: $(B)/expmech
 	$(B)/expmech sample --epsilon 1 -n 3 --seed 7 $(B)/pricing.txt
 
 # ------------------------------------------------------------------ tests
-check: unit python install-check sanitize valgrind fuzz-ci verify gate-test stats conformance-cases-check conformance-quick
-	@echo "make check: all stages passed (unit, python, install-check, sanitize, valgrind, fuzz, verify, gate-test, stats, conformance)"
+check: lint unit python install-check sanitize valgrind fuzz-ci verify gate-test stats conformance-cases-check conformance-quick
+	@echo "make check: all stages passed (lint, unit, python, install-check, sanitize, valgrind, fuzz, verify, gate-test, stats, conformance)"
 
 # The Python binding's tests (pytest from Debian's python3-pytest), against this build.
-python: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
+python: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) EXPMECH_BIN=$(CURDIR)/$(B)/expmech PYTHONPATH=python \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 
@@ -281,8 +291,13 @@ python: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 figures: $(B)/expmech
 	@EXPMECH=$(B)/expmech bash mk/figures.sh docs/figures
 
-unit: $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
+unit: lint $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@bash mk/run-tests.sh $(TESTS)
+
+# The floors of src/ (src/README.md): no include upward, expmech.h only in the front ends,
+# no two units depending on each other through includes or calls.
+lint: $(LIB_OBJ)
+	@$(PYTHON) mk/check-floors.py $(B)
 
 # The unit tests again, built with AddressSanitizer + UndefinedBehaviorSanitizer (leak
 # detection on): any report fails the test that triggered it (the CLI tests run the
@@ -292,7 +307,7 @@ SB := build-asan
 # the main build's tests do not run on a CPU with AVX2.
 SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
               -DEM_NO_CLONES
-sanitize: $(B)/.deps-ok $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
+sanitize: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@$(MAKE) --no-print-directory -s B=$(SB) CFLAGS="$(SAN_CFLAGS)" $(SB)/expmech $(TESTS:$(B)/%=$(SB)/%)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  EM_EXPMECH=$(SB)/expmech bash mk/run-tests.sh $(TESTS:$(B)/%=$(SB)/%)
@@ -302,7 +317,7 @@ sanitize: $(B)/.deps-ok $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 CLI_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(shell grep -l em_cli_util.h tests/test_*.c))
 # valgrind slows the program 20-50x: the tests' timeouts are scaled (Check's multiplier), so
 # a loaded machine does not turn a slow run into a failure.
-valgrind: $(CLI_TESTS) $(B)/expmech
+valgrind: $(B)/.deps-check $(CLI_TESTS) $(B)/expmech
 	@CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-4} EM_EXPMECH=mk/valgrind-expmech bash mk/run-tests.sh $(CLI_TESTS)
 
 stats: $(STATS) $(B)/expmech
@@ -326,10 +341,10 @@ bench-readme:
 	@$(PYTHON) mk/bench_report.py readme $(B)/bench.json README.md
 
 # ----------------------------------------------------------------- proofs
-verify: $(B)/.deps-ok
+verify: $(B)/.deps-proofs
 	@bash proofs/verify.sh replay
 
-prove: $(B)/.deps-ok
+prove: $(B)/.deps-proofs
 	@bash proofs/verify.sh update
 
 # Every WP and Why3 cache emptied, every goal proved again (each WP goal first by the prover
@@ -337,13 +352,13 @@ prove: $(B)/.deps-ok
 # README's status table.  prove-scratch: the proof scripts emptied too, the provers racing on
 # every goal (timing-scratch.json).  proof-floor: not a gate; WP's goal generation alone (Qed
 # only, no prover, no cache), the least any WP run costs here (timing-floor.json).
-prove-cold: $(B)/.deps-ok
+prove-cold: $(B)/.deps-proofs
 	@bash proofs/verify.sh cold
 
-prove-scratch: $(B)/.deps-ok
+prove-scratch: $(B)/.deps-proofs
 	@bash proofs/verify.sh scratch
 
-proof-floor: $(B)/.deps-ok
+proof-floor: $(B)/.deps-proofs
 	@bash proofs/verify.sh floor; rc=$$?; [ $$rc -eq 3 ] || exit 1
 
 # README's proof timings: the last full replay's (build/timing-replay.json, written by
@@ -357,7 +372,7 @@ proof-timing:
 # The gate's own tests: planted defects (a broken contract, a false lemma, an inconsistent
 # precondition, a stale or empty cache, a proof script with a tactic, an axiom, an admit, a false theorem, a 1e6 literal, a missing or
 # unknown prover) must each fail proofs/verify.sh; run on private copies (tests/test_gate.sh).
-gate-test: $(B)/.deps-ok
+gate-test: $(B)/.deps-check
 	@bash tests/test_gate.sh
 
 # ------------------------------------------------------------------- fuzzing
@@ -374,7 +389,7 @@ FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FB)/obj/%.o)
 .SECONDARY: $(FUZZ_OBJ)
 FUZZ_SECONDS ?= 20
 FUZZ_TIMEOUT ?= 1
-$(FB)/obj/%.o: %.c $(HEADERS) | deps-built
+$(FB)/obj/%.o: %.c $(HEADERS) | deps-built $(B)/.deps-check
 	@mkdir -p $(dir $@)
 	clang $(subst -fsanitize=fuzzer,-fsanitize=fuzzer-no-link,$(FUZZ_CFLAGS)) -c -o $@ $<
 $(FB)/%: fuzz/%.c $(FUZZ_OBJ) $(HEADERS) | deps-built

@@ -43,7 +43,7 @@ static const char *const lines[][14] = {
     A("compare", "--epsilon", "1", "--probs", "F2", "F1"),
     A("compare", "--epsilon", "1", "--cdf", "F2", "F1"),
     A("audit", "--epsilon", "1", "F1", "F2"),
-    /* issue 14's epsilon sweeps (range, list, log-spaced) over fuzzed scenarios */
+    /* epsilon sweeps (range, list, log-spaced) over fuzzed scenarios */
     A("probs", "--epsilon", "1:3:3", "--format", "json", "F1"),
     A("utility", "--epsilon-log", "0.1:10:3", "--loss-at", "0.5", "F1"),
     A("cdf", "--epsilon", "1,2", "--at", "0.5", "F1"),
@@ -59,10 +59,10 @@ static const char *const score_lines[][14] = {
     A("score", "laplace", "--data", "F1", "--range", "-inf:inf"),
     A("score", "count", "--data", "F1", "--column", "x", "--candidates", "F2"),
     A("score", "median", "--data", "F1", "--column", "v", "--range", "0:10"),
-    /* issue 13: 'value,count' aggregates, for a count score and a rank score */
+    /* 'value,count' aggregates, for a count score and a rank score */
     A("score", "frequency", "--aggregated", "--data", "F1", "--candidates", "F2"),
     A("score", "median", "--aggregated", "--data", "F1", "--range", "0:100"),
-    /* issue 14: groups of a CSV file (seed 001), each scored and compared */
+    /* groups of a CSV file (seed 001), each scored and compared */
     A("groups", "--epsilon", "1,10", "--split", "proportional", "--data", "F1", "--column", "x",
       "--group-by", "g", "--candidates", "F2"),
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "expmech.h"
+#include "api/em_judge_priv.h" /* em_judge_find_label */
 #include "io/em_draws.h"
 
 static em_scn *labels_scn(void)
@@ -21,6 +22,11 @@ static em_scn *labels_scn(void)
             abort();
     }
     return s;
+}
+
+static const char *label_of(const void *s, size_t i)
+{
+    return em_scn_label(s, i);
 }
 
 static char *written(const em_case *c, size_t *len)
@@ -47,24 +53,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t n = data[1] % 16;
     const char *text = (const char *)data + 2;
     size_t len = size - 2;
-    char msg[512] = "";
+    em_error e = {EM_OK, ""};
     uint64_t lines;
     if (mode == 0) {
         uint64_t c[4] = {0};
         double ud[4] = {0, 0.5, 1, -1.0 / 0.0};
-        int st = emd_read_labels(text, len, n, labels_scn(), ud, c, &lines, msg, sizeof msg);
+        em_draws_cands dc = {4, em_judge_find_label, labels_scn(), label_of, ud};
+        int st = em_draws_read_labels(text, len, n, &dc, c, &lines, &e);
         if (st == EM_OK && (c[0] + c[1] + c[2] + c[3] != n || lines != n))
             abort();
-        if (st != EM_OK && !msg[0])
+        if (st != EM_OK && !e.msg[0])
             abort();
     } else if (mode == 1) {
         double x[16];
-        int st = emd_read_numbers(text, len, n, x, &lines, msg, sizeof msg);
-        if ((st == EM_OK && lines != n) || (st != EM_OK && !msg[0]))
+        int st = em_draws_read_numbers(text, len, n, x, &lines, &e);
+        if ((st == EM_OK && lines != n) || (st != EM_OK && !e.msg[0]))
             abort();
     } else if (mode == 2) {
         em_case *c = NULL, *d = NULL;
-        em_error e;
         if (em_case_parse(text, len, "fuzz.json", &c, &e) != EM_OK) {
             if (!e.msg[0])
                 abort();
@@ -90,7 +96,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(line, text, len);
         line[len] = 0;
         char **argv = NULL;
-        em_error e;
         int st = em_command_split(line, &argv, &e);
         if ((st == EM_OK && (!argv || !argv[0])) || (st != EM_OK && !e.msg[0]))
             abort();

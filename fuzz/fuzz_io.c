@@ -15,6 +15,7 @@
 
 #include "em_base.h"
 #include "io/em_label.h"
+#include "io/em_text.h"
 #include "io/em_probsfile.h"
 #include "io/em_samples.h"
 
@@ -36,15 +37,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const char *buf = (const char *)data + 1;
     size_t len = size - 1;
-    char err[512];
-    err[0] = 0;
+    em_error err = {EM_OK, ""};
     switch (data[0] % 3) {
     case 0: {
         static const int modes[3] = {EM_SAMPLES_AUTO, EM_SAMPLES_LABELS, EM_SAMPLES_INDICES};
         uint64_t counts[NL], total = 0, sum = 0;
         int st = em_samples_count(buf, len, "f", NL, find, NULL, modes[(data[0] / 3) % 3], counts,
-                                  &total, err, sizeof err);
-        if (st == EM_ERR_PARSE && !err[0])
+                                  &total, &err);
+        if (st == EM_ERR_PARSE && !err.msg[0])
             abort();
         if (st == EM_OK) {
             for (size_t i = 0; i < NL; i++)
@@ -60,8 +60,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             mpq_init(gv[i].q);
             gv[i].set = 0;
         }
-        int st = em_probs_file_parse(buf, len, "f", NL, find, NULL, gv, err, sizeof err);
-        if (st == EM_ERR_PARSE && !err[0])
+        int st = em_probs_file_parse(buf, len, "f", NL, find, NULL, gv, &err);
+        if (st == EM_ERR_PARSE && !err.msg[0])
             abort();
         for (size_t i = 0; i < NL; i++) {
             if (st == EM_OK && !gv[i].set)

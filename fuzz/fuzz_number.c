@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "expmech.h"
-#include "oracle/em_rational.h"
+#include "num/em_rational.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

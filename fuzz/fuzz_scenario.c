@@ -9,53 +9,54 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/em_scenario.h"
+#include "io/em_scn_text.h"
 #include "expmech.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_oracle.h"
+#include "tests/em_problem_util.h"
 
-static void same_as_compact(em_scenario *sc, int st, const char *err, const uint8_t *data,
+static void same_as_compact(em_scn *sc, int st, const em_error *err, const uint8_t *data,
                             size_t size)
 {
-    em_scenario c;
-    em_scenario_init(&c);
+    em_scn c;
+    em_scn_init(&c);
     c.compact = 1;
-    char cerr[EM_SCENARIO_ERRLEN];
-    int cst = em_scenario_parse(&c, (const char *)data, size, "fuzz", cerr, sizeof cerr);
-    if (cst != st || (st != EM_OK && strcmp(cerr, err) != 0))
+    em_error cerr;
+    int cst = em_scn_read(&c, (const char *)data, size, "fuzz", &cerr);
+    if (cst != st || (st != EM_OK && strcmp(cerr.msg, err->msg) != 0))
         abort();
     if (st == EM_OK && !sc->continuous) {
-        if (c.n != sc->n || (!c.has_measure && em_scenario_doubles(&c) != EM_OK))
+        if (c.n != sc->n || (!c.has_measure && em_scn_doubles(&c, NULL) != EM_OK))
             abort();
         mpq_t q;
         mpq_init(q);
         for (size_t i = 0; i < sc->n; i++) {
-            em_scenario_get_u(&c, i, q);
+            em_scn_get_u(&c, i, q);
             if (strcmp(c.labels[i], sc->labels[i]) != 0 || c.excluded[i] != sc->excluded[i] ||
                 !mpq_equal(q, sc->u[i]) || memcmp(&c.ud[i], &sc->ud[i], sizeof(double)) != 0 ||
-                em_scenario_line(&c, i) != em_scenario_line(sc, i) ||
-                em_scenario_find(&c, c.labels[i], strlen(c.labels[i])) != (long)i ||
-                em_scenario_find(sc, c.labels[i], strlen(c.labels[i])) != (long)i)
+                em_scn_line(&c, i) != em_scn_line(sc, i) ||
+                em_scn_lookup(&c, c.labels[i], strlen(c.labels[i])) != (long)i ||
+                em_scn_lookup(sc, c.labels[i], strlen(c.labels[i])) != (long)i)
                 abort();
         }
         mpq_clear(q);
     }
-    em_scenario_free(&c);
+    em_scn_clear(&c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 2048)
         return 0;
-    em_scenario sc;
-    em_scenario_init(&sc);
-    char err[EM_SCENARIO_ERRLEN];
-    int pst = em_scenario_parse(&sc, (const char *)data, size, "fuzz", err, sizeof err);
-    same_as_compact(&sc, pst, err, data, size);
+    em_scn sc;
+    em_scn_init(&sc);
+    em_error err;
+    int pst = em_scn_read(&sc, (const char *)data, size, "fuzz", &err);
+    same_as_compact(&sc, pst, &err, data, size);
     if (pst != EM_OK) {
-        if (!err[0])
+        if (!err.msg[0])
             abort(); /* every failure says why */
-        em_scenario_free(&sc);
+        em_scn_clear(&sc);
         return 0;
     }
     mpq_t eps, delta;
@@ -68,10 +69,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     em_cont *C = NULL;
     int st;
     if (sc.continuous)
-        st = em_cont_new_pieces(&sc.pieces, eps, delta, EM_STANDARD, 6, &C, err, sizeof err);
+        st = tp_cont_new_pieces(&sc.pieces, eps, delta, EM_STANDARD, 6, &C, err.msg, sizeof err.msg);
     else
-        st = em_cont_new_atoms(sc.n, sc.u, sc.excluded, sc.has_measure ? sc.measure : NULL, eps,
-                               delta, EM_STANDARD, 6, &C, err, sizeof err);
+        st = tp_cont_new_atoms(sc.n, sc.u, sc.excluded, sc.has_measure ? sc.measure : NULL, eps,
+                               delta, EM_STANDARD, 6, &C, err.msg, sizeof err.msg);
     if (st == EM_OK) {
         em_cval a, b;
         em_cval_init(&a);
@@ -99,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (!sc.continuous && !sc.has_measure) {
         em_oracle *o;
-        if (em_oracle_new(sc.n, sc.u, sc.excluded, eps, delta, EM_STANDARD, 6, &o) == EM_OK) {
+        if (tp_oracle_new(sc.n, sc.u, sc.excluded, eps, delta, EM_STANDARD, 6, &o) == EM_OK) {
             em_oracle_cand c;
             for (size_t i = 0; i < sc.n && i < 4; i++)
                 (void)em_oracle_get(o, i, &c);
@@ -107,6 +108,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     mpq_clears(eps, delta, (mpq_ptr)0);
-    em_scenario_free(&sc);
+    em_scn_clear(&sc);
     return 0;
 }

@@ -41,7 +41,7 @@ DESCRIPTIONS = {
     "exact_oneshot": "exact sampler from the doubles: em_exact_new_d + one em_exact_sample + free",
     "exact_oneshot_q": "exact sampler from rationals: em_exact_new + one em_exact_sample + free",
     "oracle_probs_40d": "finite oracle: every candidate's probability to 40 digits",
-    "cli_parse": "em_scenario_parse of 10^6 `label,utility` lines in memory (compact, as the CLI)",
+    "cli_parse": "em_scn_read of 10^6 `label,utility` lines in memory (compact, as the CLI)",
     "cli_sample_float": "whole process: `expmech sample --sampler float --epsilon 1 -n 1 FILE`",
     "limit_scalar": "limit: scalar exp pass (-O2, not vectorised), w = exp(u/2), sum",
     "limit_vector": "limit: the same pass through libmvec (%s on this CPU: AVX2 where there is one, "

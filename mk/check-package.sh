@@ -4,7 +4,10 @@
 #   check-package.sh soname  BUILD   its SONAME is libexpmech.so.<EM_VERSION_MAJOR>
 #   check-package.sh man1    BUILD   every command of `expmech --help` has a section in expmech.1
 #   check-package.sh man3    BUILD   every public function is documented in expmech.3
-#   check-package.sh render  BUILD   both pages format with no groff warning (-ww)
+#   check-package.sh render  BUILD   both pages format with no groff warning (-ww) and hold no
+#                                    raw control character (a form feed where \f was meant)
+#   check-package.sh deps    BUILD   make, make demo and make install ask only for the build
+#                                    packages (mk/deps.sh build), never the proof toolchain
 # The expected lists come from the headers and the program, never from a copy of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -80,10 +83,19 @@ render)
   for page in man/expmech.1 man/expmech.3; do
     warn=$(groff -man -Tutf8 -ww -z "$page" 2>&1) || { echo "groff failed on $page"; exit 1; }
     [ -z "$warn" ] || { echo "$page: $warn"; exit 1; }
+    if LC_ALL=C grep -nP '[\x00-\x08\x0b-\x1f\x7f]' "$page"; then
+      echo "$page: raw control character (write \\f for a font escape)"; exit 1
+    fi
     lines=$(groff -man -Tutf8 "$page" 2>/dev/null | grep -c .)
     [ "$lines" -ge 50 ] || { echo "$page renders to only $lines lines"; exit 1; }
   done
   echo "render: both pages format without warnings"
+  ;;
+deps)
+  # What make would run for a fresh build directory: the package check it asks for.
+  asked=$(make -n -B B="$B/deps-probe" all demo install 2>/dev/null | grep -oE 'mk/deps\.sh( [a-z]+)?' | sort -u)
+  [ "$asked" = "mk/deps.sh build" ] || { echo "make all/demo/install asks for: ${asked:-nothing}"; exit 1; }
+  echo "deps: building asks only for the build packages"
   ;;
 *) echo "usage: $0 exports|soname|man1|man3|render [BUILD]" >&2; exit 2 ;;
 esac

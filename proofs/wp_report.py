@@ -7,7 +7,8 @@
                                         only names provers and verdicts (no tactic)
   wp_report.py prune-scripts SESSION LOG  delete SESSION/script/G.json unless LOG (a proving
                                         run's) has goal typed_G proved by a prover, not Qed
-  wp_report.py table                    Markdown status table from proofs/report/*.json
+  wp_report.py table                    Markdown status table from the reports (proofs/report/,
+                                        or EM_REPORT_DIR) and the committed timings
   wp_report.py readme README TABLE      write TABLE between the status markers
   wp_report.py readme-check README TABLE  fail if README's table differs from TABLE
   wp_report.py timing MODE JOBS WALL DIR OUT  the run's per-step times (DIR/*.time) as JSON
@@ -22,7 +23,11 @@ import sys
 import time
 
 BEGIN, END = "<!-- status:begin -->", "<!-- status:end -->"
-REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report")
+# The committed reports; a replay (make verify) writes its own under build/ and names that
+# folder in EM_REPORT_DIR, so that checking never modifies the tree.
+COMMITTED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report")
+REPORT = os.environ.get("EM_REPORT_DIR") or COMMITTED
+STATEMENTS = os.path.join(os.path.dirname(COMMITTED), "theorems", "statements.tsv")
 
 
 def die(msg):
@@ -158,9 +163,8 @@ def table():
     if os.path.exists(tpath):
         th = json.load(open(tpath))
         stmts = {}
-        spath = os.path.join(os.path.dirname(REPORT), "theorems", "statements.tsv")
-        if os.path.exists(spath):
-            for line in open(spath, encoding="utf-8"):
+        if os.path.exists(STATEMENTS):
+            for line in open(STATEMENTS, encoding="utf-8"):
                 if "\t" in line:
                     k, v = line.rstrip("\n").split("\t", 1)
                     stmts[k] = v
@@ -221,7 +225,7 @@ def timing_line():
                         "scripts emptied, the provers racing on every goal)"),
                        ("timing-floor.json", "WP's goal generation alone `make proof-floor` (Qed "
                         "only, no prover, no cache: the least any WP run of these goals costs)")]:
-        path = os.path.join(REPORT, name)
+        path = os.path.join(COMMITTED, name)
         if os.path.exists(path):
             t = json.load(open(path))
             parts.append(f"{what}: {t['wall_s']} s wall, {t['cpu_s']} s CPU on {t['cores']} cores "

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "expmech.h"
-#include "oracle/em_seeds.h"
+#include "api/em_seeds.h"
 
 static double now(void)
 {

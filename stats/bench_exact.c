@@ -9,7 +9,8 @@
 #include "expmech.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_pf.h"
-#include "oracle/em_seeds.h"
+#include "tests/em_problem_util.h"
+#include "api/em_seeds.h"
 
 static double now(void)
 {
@@ -40,7 +41,7 @@ static int bench(const char *name, size_t n, long num_div, long draws)
     em_bits b;
     em_exact *x = NULL;
     double t0 = now();
-    if (em_exact_new(n, u, NULL, eps, eps, EM_STANDARD, &x) != EM_OK)
+    if (tp_exact_new(n, u, NULL, eps, eps, EM_STANDARD, &x) != EM_OK)
         return 1;
     double prep = now() - t0;
     if (em_rng_init_chacha(&rng, 1) != EM_OK)
@@ -100,7 +101,7 @@ static int bench_pf(long draws)
     em_rng rng;
     em_bits b;
     size_t r, sink = 0;
-    if (em_pf_new(EM_MARITAL_N, u, NULL, eps, eps, EM_STANDARD, &x) != EM_OK ||
+    if (tp_pf_new(EM_MARITAL_N, u, NULL, eps, eps, EM_STANDARD, &x) != EM_OK ||
         em_rng_init_chacha(&rng, 1) != EM_OK)
         return 1;
     em_bits_init_rng(&b, &rng);

@@ -1,4 +1,4 @@
-/* bench_limit.h: the physical-limit loops of `make bench` (issue 15), each compiled in its
+/* bench_limit.h: the physical-limit loops of `make bench`, each compiled in its
  * own translation unit with its own flags (see the Makefile), so that what they measure is
  * the machine and not the library's build:
  *   stats/limit_scalar.c   -O2 -fno-tree-vectorize: one exp per element, scalar libm;

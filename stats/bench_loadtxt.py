@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench_loadtxt.py FILE: the numpy script issue 15 compares `expmech sample --sampler float
+"""bench_loadtxt.py FILE: the numpy script the benchmark compares `expmech sample --sampler float
 -n 1 FILE` with, timed as a whole process by mk/bench.sh (figure numpy_loadtxt_sample).
 Reads the same `label,utility` CSV with numpy.loadtxt, one draw by the seeds' recipe
 (eps = 1, sensitivity 1, standard variant: weights exp(u / 2)), prints the label."""

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench_memory.sh: peak memory (maximum resident set size) and wall time of `expmech probs`
-# and `expmech sample` on a generated scenario of N candidates (issue 12: at most 1 GB at
+# and `expmech sample` on a generated scenario of N candidates (the target: at most 1 GB at
 # 10^7).  Run by `make bench-all`, never by the tests: the numbers depend on the machine.
 #
 #   bash stats/bench_memory.sh [EXPMECH]        (default build/expmech)

@@ -15,6 +15,7 @@
 
 #include "expmech.h"
 #include "oracle/em_oracle.h"
+#include "tests/em_problem_util.h"
 
 static double wall(void)
 {
@@ -52,7 +53,7 @@ int main(int argc, char **argv)
 
     double w0 = wall(), c0 = cpu();
     em_oracle *o;
-    int st = em_oracle_new(n, u, NULL, eps, delta, EM_STANDARD, K, &o);
+    int st = tp_oracle_new(n, u, NULL, eps, delta, EM_STANDARD, K, &o);
     if (st != EM_OK) {
         fprintf(stderr, "bench_oracle: %s\n", em_strerror(st));
         return 3;

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "expmech.h"
-#include "io/em_scn_priv.h"
+#include "api/em_scn_priv.h"
 
 static double now_s(void)
 {
@@ -103,8 +103,8 @@ int main(void)
             mpq_t q;
             mpq_init(q);
             t0 = now_s();
-            for (size_t i = 0; i < s->sc.n; i++)
-                em_scenario_get_u(&s->sc, i, q);
+            for (size_t i = 0; i < s->n; i++)
+                em_scn_get_u(s, i, q);
             tg[r] = now_s() - t0;
             mpq_clear(q);
             em_scn_free(s);

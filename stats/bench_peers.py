@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench_peers.py: the peers of issue 15's benchmark, one figure per process, on the same
+"""bench_peers.py: the peers of the benchmark, one figure per process, on the same
 inputs as stats/bench_speed.c (`make bench` runs it through mk/bench.sh; never a test).
 
     bench_peers.py FIGURE N     prints {"name": FIGURE, "value": V, "unit": "us", "n": N}
@@ -33,7 +33,7 @@ import numpy as np
 
 def marital_counts():
     """seed 000's counts, read from where the C code has them (typed once)"""
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "oracle",
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "api",
                        "em_seeds.c")
     with open(src, encoding="utf-8") as f:
         m = re.search(r"em_marital_counts\[EM_MARITAL_N\]\s*=\s*\{([^}]*)\}", f.read())

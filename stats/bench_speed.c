@@ -1,4 +1,4 @@
-/* bench_speed: one figure of issue 15's side-by-side benchmark, in its own process
+/* bench_speed: one figure of the side-by-side benchmark, in its own process
  * (`make bench` runs mk/bench.sh, which runs this once per figure; never a test).
  *
  *   bench_speed FIGURE N      prints {"name": FIGURE, "value": V, "unit": "us", "n": N}
@@ -19,8 +19,8 @@
  *                     rationals u_i = count/1000 or -i/1000 built once, outside the timing)
  *   oracle_probs_40d  em_oracle_new + every candidate's 40-digit probability + free, on
  *                     bench_oracle's scenario u_i = ((7919 i) mod 1000003) / 1000
- *   cli_parse         em_scenario_parse of an in-memory "label,utility" buffer, compact as
- *                     the CLI (em_scn) parses, + em_scenario_free
+ *   cli_parse         em_scn_read of an in-memory "label,utility" buffer, compact as
+ *                     the CLI (em_scn) parses, + em_scn_clear
  *   limit_scalar      bench_limit.h: scalar exp pass over u (-O2, not vectorised)
  *   limit_vector      libmvec's exp over u: AVX2 where the CPU has it (as -march=native
  *                     builds it here), else SSE2; limit_vector_sse2 / _avx512 the others
@@ -38,10 +38,11 @@
 
 #include "bench_limit.h"
 #include "expmech.h"
-#include "io/em_scenario.h"
+#include "io/em_scn_text.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_seeds.h"
+#include "tests/em_problem_util.h"
+#include "api/em_seeds.h"
 
 /* CPU time of this process by default: on a shared machine wall time also counts the time
  * other processes hold the CPU, which no figure here should (they are single-threaded, so
@@ -110,7 +111,7 @@ static int op_exact_oneshot(ctx *c)
 {
     em_exact *x;
     size_t r;
-    int st = em_exact_new_d(c->n, c->u, NULL, 1.0, 1.0, EM_STANDARD, &x);
+    int st = tp_exact_new_d(c->n, c->u, NULL, 1.0, 1.0, EM_STANDARD, &x);
     if (st != EM_OK)
         return fail("exact_oneshot", st);
     st = em_exact_sample(x, &c->bits, &r);
@@ -125,7 +126,7 @@ static int op_exact_oneshot_q(ctx *c)
 {
     em_exact *x;
     size_t r;
-    int st = em_exact_new(c->n, c->q, NULL, c->eps, c->eps, EM_STANDARD, &x);
+    int st = tp_exact_new(c->n, c->q, NULL, c->eps, c->eps, EM_STANDARD, &x);
     if (st != EM_OK)
         return fail("exact_oneshot_q", st);
     st = em_exact_sample(x, &c->bits, &r);
@@ -139,7 +140,7 @@ static int op_exact_oneshot_q(ctx *c)
 static int op_oracle(ctx *c)
 {
     em_oracle *o;
-    int st = em_oracle_new(c->n, c->q, NULL, c->eps, c->eps, EM_STANDARD, 40, &o);
+    int st = tp_oracle_new(c->n, c->q, NULL, c->eps, c->eps, EM_STANDARD, 40, &o);
     if (st != EM_OK)
         return fail("oracle_probs_40d", st);
     for (size_t i = 0; i < c->n && st == EM_OK; i++) {
@@ -154,18 +155,18 @@ static int op_oracle(ctx *c)
 
 static int op_cli_parse(ctx *c)
 {
-    em_scenario s;
-    char err[EM_SCENARIO_ERRLEN];
-    em_scenario_init(&s);
+    em_scn s;
+    em_error err;
+    em_scn_init(&s);
     s.compact = 1; /* as em_scn_load sets it for every command */
-    int st = em_scenario_parse(&s, c->buf, c->len, "<bench>", err, sizeof err);
+    int st = em_scn_read(&s, c->buf, c->len, "<bench>", &err);
     if (st != EM_OK) {
-        fprintf(stderr, "bench_speed: cli_parse: %s\n", err);
-        em_scenario_free(&s);
+        fprintf(stderr, "bench_speed: cli_parse: %s\n", err.msg);
+        em_scn_clear(&s);
         return 1;
     }
     c->sink += (double)s.n;
-    em_scenario_free(&s);
+    em_scn_clear(&s);
     return 0;
 }
 

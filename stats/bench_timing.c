@@ -13,7 +13,8 @@
 #include "expmech.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_exact.h"
-#include "oracle/em_seeds.h"
+#include "tests/em_problem_util.h"
+#include "api/em_seeds.h"
 
 static double now_ns(void)
 {
@@ -35,7 +36,7 @@ static void run(const char *name, long den, unsigned chunk, long draws)
     mpq_init(eps);
     mpq_set_ui(eps, 1, 1);
     em_exact *x;
-    if (em_exact_new(N, u, NULL, eps, eps, EM_STANDARD, &x) != EM_OK)
+    if (tp_exact_new(N, u, NULL, eps, eps, EM_STANDARD, &x) != EM_OK)
         exit(1);
     if (chunk)
         em_exact_set_first_chunk(x, chunk);
@@ -91,7 +92,7 @@ static void run_cont(long draws)
     mpq_set_ui(eps, 1, 1);
     mpq_set_ui(delta, 7, 2);
     em_cont *C;
-    if (em_cont_new_pieces(&ps, eps, delta, EM_STANDARD, 17, &C, NULL, 0) != EM_OK)
+    if (tp_cont_new_pieces(&ps, eps, delta, EM_STANDARD, 17, &C, NULL, 0) != EM_OK)
         exit(1);
     em_rng rng;
     em_rng_init_chacha(&rng, 7);

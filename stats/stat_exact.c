@@ -1,4 +1,4 @@
-/* stat_exact: the exact sampler (src/oracle/em_exact.c) against the oracle's exact
+/* stat_exact: the exact sampler (src/oracle/em_exact_*.c) against the oracle's exact
  * probabilities: G-test at alpha = 1e-6, 10^6 draws from ChaCha20 with a fixed seed
  * (`full` adds a fresh seed and 10^7 draws), on
  *   - the marital example (u = count/1000, eps = 1, standard), and its monotone variant;
@@ -8,7 +8,7 @@
  * Each must also reject a deliberately broken sampler with the same seed: the exact
  * sampler run with eps not halved (the monotone weights exp(eps u / delta) for the
  * standard mechanism); the power against it at this N is printed and must be >= 0.99.
- * Method: /work/shared/notes/statistics.md, src/oracle/README.md (em_gof). */
+ * Method: src/oracle/README.md, "Goodness of fit" (em_gof). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +17,8 @@
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
-#include "oracle/em_rational.h"
+#include "tests/em_problem_util.h"
+#include "num/em_rational.h"
 #include "stat_util.h"
 
 #define MAXN 8
@@ -55,8 +56,8 @@ static int draw(size_t n, mpq_t *u, const unsigned char *ex, int variant, int pf
     mpq_set_ui(one, 1, 1);
     em_exact *x = NULL;
     em_pf *y = NULL;
-    int st = pf ? em_pf_new(n, u, ex, one, one, variant, &y)
-                : em_exact_new(n, u, ex, one, one, variant, &x);
+    int st = pf ? tp_pf_new(n, u, ex, one, one, variant, &y)
+                : tp_exact_new(n, u, ex, one, one, variant, &x);
     mpq_clear(one);
     if (st != EM_OK)
         return st;
@@ -95,11 +96,11 @@ static void run(const scen *s, uint64_t seed, uint64_t n_draws, double alpha)
     double bpd;
     int ok = load(s, u, ex) == EM_OK;
     if (ok && s->pf)
-        ok = em_pf_pmf(s->n, u, ex, one, one, s->variant, p, 0, NULL) == EM_OK &&
-             em_pf_pmf(s->n, u, ex, one, one, wrong, q, 0, NULL) == EM_OK;
+        ok = tp_pf_pmf(s->n, u, ex, one, one, s->variant, p, 0, NULL) == EM_OK &&
+             tp_pf_pmf(s->n, u, ex, one, one, wrong, q, 0, NULL) == EM_OK;
     else if (ok)
-        ok = em_oracle_doubles(s->n, u, ex, one, one, s->variant, p, logp) == EM_OK &&
-             em_oracle_doubles(s->n, u, ex, one, one, wrong, q, logp) == EM_OK;
+        ok = tp_oracle_doubles(s->n, u, ex, one, one, s->variant, p, logp) == EM_OK &&
+             tp_oracle_doubles(s->n, u, ex, one, one, wrong, q, logp) == EM_OK;
     if (!ok || draw(s->n, u, ex, s->variant, s->pf, seed, n_draws, hits, &bpd) != EM_OK ||
         em_gof_test(s->n, p, hits, alpha, 20.0, &res, NULL) != EM_OK) {
         em_st_verdict(0, "exact sampler: could not run");

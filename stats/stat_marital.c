@@ -1,7 +1,7 @@
 /* stat_marital: the core sampler against exact probabilities, on the
  * marital-status example of seed 000 (u = count/1000, eps = 1, delta = 1).
  *
- * Method (../shared/notes/statistics.md): one-sample G-test at alpha = 1e-6,
+ * Method (src/oracle/README.md, "Goodness of fit"): one-sample G-test at alpha = 1e-6,
  * cells pooled to >= 20 expected, support check, binomial tail test; 10^6 draws
  * from ChaCha20 with a fixed seed, so CI is deterministic (`full` mode adds
  * fresh seeds with the two-stage rule).  The exact probabilities come from the
@@ -20,9 +20,10 @@
 #include <string.h>
 
 #include "expmech.h"
-#include "oracle/em_gof.h"
+#include "judge/em_gof.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_seeds.h"
+#include "tests/em_problem_util.h"
+#include "api/em_seeds.h"
 
 #define NCAT EM_MARITAL_N
 #define counts em_marital_counts
@@ -52,7 +53,7 @@ static int exact_probs(double eps_num, double delta_num, double *p)
     mpq_set_d(eps, eps_num);
     mpq_set_d(delta, delta_num);
     double logp[NCAT];
-    int st = em_oracle_doubles(NCAT, u, NULL, eps, delta, EM_STANDARD, p, logp);
+    int st = tp_oracle_doubles(NCAT, u, NULL, eps, delta, EM_STANDARD, p, logp);
     for (int i = 0; i < NCAT; i++)
         mpq_clear(u[i]);
     mpq_clears(eps, delta, NULL);

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stddef.h>
 
-#include "oracle/em_gof.h"
+#include "judge/em_gof.h"
 
 static int em_st_passed, em_st_failed;
 

@@ -1,5 +1,5 @@
 /* test_audit_cont.c: `expmech audit` on continuous scenarios and on finite scenarios with a
- * measure column (src/judge/em_closs.c), run as a program (build/expmech or $EM_EXPMECH).
+ * measure column (src/judge/em_privacy_loss.c), run as a program (build/expmech or $EM_EXPMECH).
  * Expected values are closed forms evaluated here in MPFR (300 bits) and rounded to
  * double: the program's 17-digit output, read back with strtod, must give the same double
  * (both are correct roundings of the same real). */

@@ -1,5 +1,5 @@
 /* test_bad_input.c: every command against every kind of bad (or odd but valid) input,
- * table-driven (issue 12).  A rejected input must give exit 2, a message naming the file
+ * table-driven.  A rejected input must give exit 2, a message naming the file
  * and, where the problem is on a line, the line ("FILE:LINE: ..."), and NOTHING on
  * standard output (a header printed before the failure would be read as a result).  An
  * accepted input is accepted for a reason written in the table, and the command runs to
@@ -320,7 +320,7 @@ START_TEST(option_rows)
         /* the options added with issues 11 and 12: a bad value is refused before any output */
         "$E sample --epsilon 1 --timing often x.csv", "$E sample --epsilon 1 --timing fixed u.csv",
         "$E check --epsilon 1 --samples-are words --samples d.txt x.csv",
-        /* issue 14, utility: Monte Carlo needs 2 draws at least and a count; --seed goes
+        /* utility: Monte Carlo needs 2 draws at least and a count; --seed goes
            with --mc; csv or json only; pf's exact pmf stops at 4096 candidates, and it has
            none over pieces; a negative loss threshold */
         "$E utility --epsilon 1 --mc 0 x.csv", "$E utility --epsilon 1 --mc 1 x.csv",
@@ -333,11 +333,11 @@ START_TEST(option_rows)
         "$E score revenue --data n.txt --range 3:1", "$E score median --data n.txt --range 0:inf",
         "$E score median --data n.txt --range 0:4 --convention other",
         "$E score count --data n.txt --column v --candidates 1:2",
-        /* issue 13: --aggregated reads 'value,count' lines: a plain list of values is refused
+        /* --aggregated reads 'value,count' lines: a plain list of values is refused
            at its first line, and --column does not apply to an aggregate */
         "$E score count --aggregated --data n.txt --candidates 1:2",
         "$E score median --aggregated --data n.txt --candidates 1:2 --column v",
-        /* issue 14: sweeps of epsilon: malformed (empty item, two parts, N out of range, a
+        /* sweeps of epsilon: malformed (empty item, two parts, N out of range, a
            value <= 0 or not a number), --epsilon-log on a plain value, both options at once,
            and a sweep given to a command that judges one mechanism */
         "$E probs --epsilon 1,,2 x.csv", "$E probs --epsilon 1:2 x.csv",
@@ -413,7 +413,7 @@ START_TEST(plot_rows)
 }
 END_TEST
 
-/* `expmech groups` and `score --group-by` (issue 14): each refusal names its option or
+/* `expmech groups` and `score --group-by`: each refusal names its option or
    column, exit 2, nothing on standard output */
 START_TEST(groups_rows)
 {

@@ -25,7 +25,7 @@
 #include <mpfr.h>
 
 #include "expmech.h"
-#include "oracle/em_gof.h"
+#include "judge/em_gof.h"
 
 #define EM_CLI_OUT_SIZE (1 << 18)
 #include "em_cli_util.h"
@@ -451,7 +451,7 @@ START_TEST(laplace_known_answers)
     mpfr_clear(x);
     ck_assert_ptr_nonnull(strstr(out, "      -inf "));
     ck_assert_ptr_nonnull(strstr(out, "       inf "));
-    /* scale x2 (eps 1 draws against eps 2): rejected (statistics.md: N ~ 150 suffices) */
+    /* scale x2 (eps 1 draws against eps 2): rejected (about 150 draws suffice) */
     sample_pieces("wide.txt", lap, 2, 1, 1, GOOD, 5002, 20000);
     ck_assert_int_eq(run("$E check --epsilon 2 --samples wide.txt l.csv"), 1);
     show("laplace scale x2");

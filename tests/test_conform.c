@@ -17,7 +17,8 @@
 
 #include "expmech.h"
 #include "io/em_draws.h"
-#include "judge/em_mistake.h"
+#include "api/em_judge_priv.h" /* em_judge_find_label */
+#include "judge/em_gof_alt.h"
 
 #define CASES "conformance/cases"
 
@@ -70,14 +71,21 @@ static em_scn *abc(void)
     return s;
 }
 
+static const char *label_of(const void *s, size_t i)
+{
+    return em_scn_label(s, i);
+}
+
 START_TEST(draws_labels)
 {
     em_scn *s = abc();
     double ud[3] = {0, 0.5, 1};
+    em_draws_cands dc = {3, em_judge_find_label, s, label_of, ud};
     uint64_t c[3] = {0}, lines;
-    char msg[256];
+    em_error e;
+    const char *msg = e.msg;
     const char ok[] = "a\r\nc\nc\nb"; /* CRLF, no final line end */
-    ck_assert_int_eq(emd_read_labels(ok, strlen(ok), 4, s, ud, c, &lines, msg, sizeof msg), EM_OK);
+    ck_assert_int_eq(em_draws_read_labels(ok, strlen(ok), 4, &dc, c, &lines, &e), EM_OK);
     ck_assert(c[0] == 1 && c[1] == 1 && c[2] == 2 && lines == 4);
     struct {
         const char *in;
@@ -89,17 +97,18 @@ START_TEST(draws_labels)
         {"a\nzz\n", 2, "line 2: 'zz' is not a label of this case"},
         {"a\n0.5\n", 2, "line 2: '0.5' is not a label of this case; it is the utility of 'b'"},
         {"a\n\n", 2, "line 2: empty"},
-        {"a\nb\xff\n", 2, "line 2: not UTF-8 text: 'b\\xFF'"},
+        {"a\nb\xff\n", 2, "line 2: not UTF-8 text: 'b\\xff'"},
+        {"a\nb\rc\n", 2, "line 2: a stray carriage return or byte-order mark: 'b\\x0dc'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         memset(c, 0, sizeof c);
-        ck_assert_int_eq(emd_read_labels(bad[i].in, strlen(bad[i].in), bad[i].n, s, ud, c, &lines,
-                                         msg, sizeof msg),
+        ck_assert_int_eq(em_draws_read_labels(bad[i].in, strlen(bad[i].in), bad[i].n, &dc, c,
+                                              &lines, &e),
                          EM_ERR_PARSE);
         ck_assert_msg(strstr(msg, bad[i].want), "%zu: '%s' lacks '%s'", i, msg, bad[i].want);
     }
     const char nul[] = "a\nb\0c\n";
-    ck_assert_int_eq(emd_read_labels(nul, sizeof nul - 1, 2, s, ud, c, &lines, msg, sizeof msg),
+    ck_assert_int_eq(em_draws_read_labels(nul, sizeof nul - 1, 2, &dc, c, &lines, &e),
                      EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(msg, "line 2: a NUL byte (binary output?): 'b\\x00c'"));
     em_scn_free(s);
@@ -110,14 +119,15 @@ START_TEST(draws_numbers)
 {
     double x[5];
     uint64_t lines;
-    char msg[256];
+    em_error e;
+    const char *msg = e.msg;
     const char ok[] = "0x1.8p1\n 2.5 \n-inf\nnan\n1e-320";
-    ck_assert_int_eq(emd_read_numbers(ok, strlen(ok), 5, x, &lines, msg, sizeof msg), EM_OK);
+    ck_assert_int_eq(em_draws_read_numbers(ok, strlen(ok), 5, x, &lines, &e), EM_OK);
     ck_assert(x[0] == 3.0 && x[1] == 2.5 && isinf(x[2]) && x[2] < 0 && isnan(x[3]));
     ck_assert(x[4] == 1e-320);
-    ck_assert_int_eq(emd_read_numbers("1\nabc\n", 6, 2, x, &lines, msg, sizeof msg), EM_ERR_PARSE);
+    ck_assert_int_eq(em_draws_read_numbers("1\nabc\n", 6, 2, x, &lines, &e), EM_ERR_PARSE);
     ck_assert_str_eq(msg, "line 2: 'abc' is not a number");
-    ck_assert_int_eq(emd_read_numbers("1\n2 3\n", 6, 2, x, &lines, msg, sizeof msg), EM_ERR_PARSE);
+    ck_assert_int_eq(em_draws_read_numbers("1\n2 3\n", 6, 2, x, &lines, &e), EM_ERR_PARSE);
     ck_assert_str_eq(msg, "line 2: '2 3' is not a number");
 }
 END_TEST
@@ -269,9 +279,9 @@ START_TEST(power_matches_the_notes)
     for (int i = 0; i < 7; i++)
         p[i] /= sp, q[i] /= sq;
     /* 247 draws: power 0.99 (no pooling) */
-    double pw = emk_power(7, p, q, 247, 1e-6, 1e-9);
+    double pw = em_gof_alt_power(7, p, q, 247, 1e-6, 1e-9);
     ck_assert_msg(pw > 0.985 && pw < 0.995, "power %g", pw);
-    ck_assert(emk_power(7, p, q, 150, 1e-6, 1e-9) < 0.9);
+    ck_assert(em_gof_alt_power(7, p, q, 150, 1e-6, 1e-9) < 0.9);
     for (int i = 0; i < 7; i++) {
         p[i] = exp(i * 0.05), q[i] = exp(i * 0.1);
     }
@@ -280,11 +290,11 @@ START_TEST(power_matches_the_notes)
         sp += p[i], sq += q[i];
     for (int i = 0; i < 7; i++)
         p[i] /= sp, q[i] /= sq;
-    pw = emk_power(7, p, q, 6800, 1e-6, 20);
+    pw = em_gof_alt_power(7, p, q, 6800, 1e-6, 20);
     ck_assert_msg(pw > 0.98 && pw < 0.995, "power %g", pw);
     /* a law putting mass where p is 0 is caught by an impossible draw */
     double p2[3] = {0.5, 0.5, 0}, q2[3] = {0.45, 0.45, 0.1};
-    ck_assert(emk_power(3, p2, q2, 100, 1e-6, 20) > 0.9999);
+    ck_assert(em_gof_alt_power(3, p2, q2, 100, 1e-6, 20) > 0.9999);
 }
 END_TEST
 
@@ -735,7 +745,7 @@ START_TEST(cli_conform)
              "2>&1", e, tmp, tmp, e, tmp, tmp);
     ck_assert_int_eq(sh("%s", cmd, out, sizeof out), 1);
     ck_assert_ptr_nonnull(strstr(out, "diagnosis: the draws fit exp(ε·u/Δ): the factor 1/2 is "
-                                      "missing (p = "));
+                                 "missing (p = "));
 }
 END_TEST
 

@@ -1,4 +1,4 @@
-/* test_cont.c: the weighted / continuous oracle (src/oracle/em_cont.c) and its commands.
+/* test_cont.c: the weighted / continuous oracle (src/oracle/em_cont_*.c) and its commands.
  *
  * Expected values are never computed by the code under test: each comes from a closed
  * form evaluated here, independently, in MPFR at 2048 bits (then rounded to the digits
@@ -26,8 +26,10 @@
 #include <mpfr.h>
 
 #include "oracle/em_cont.h"
+#include "num/em_format.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
+#include "em_problem_util.h"
+#include "num/em_rational.h"
 
 static void setup(void)
 {
@@ -102,7 +104,7 @@ static em_cont *law(const char *spec, const char *eps, const char *delta, int K)
     q_of(d, delta);
     em_cont *C = NULL;
     char err[256] = "";
-    int st = em_cont_new_pieces(&ps, e, d, EM_STANDARD, K, &C, err, sizeof err);
+    int st = tp_cont_new_pieces(&ps, e, d, EM_STANDARD, K, &C, err, sizeof err);
     if (st != EM_OK)
         fprintf(stderr, "law: %s\n", err);
     ck_assert_int_eq(st, EM_OK);
@@ -360,7 +362,7 @@ START_TEST(masses_are_integrals)
 }
 END_TEST
 
-/* the utility report (issue 14's quantities) against closed forms: for the Laplace
+/* the utility report's quantities against closed forms: for the Laplace
  * mechanism over R, |X - mu| ~ Exp(mean 2): E[loss] = 2, sd = 2, P(loss > t) = exp(-t/2);
  * two atoms u = (0, 1) at c = 1/2: p = e^(1/2)/(1 + e^(1/2)) = P(best), sd = sqrt(p (1-p)) */
 START_TEST(utility_report)
@@ -398,7 +400,7 @@ START_TEST(utility_report)
     mpq_set_ui(u[1], 1, 1);
     mpq_set_ui(e, 1, 1);
     mpq_set_ui(d, 1, 1);
-    ck_assert_int_eq(em_cont_new_atoms(2, u, NULL, NULL, e, d, EM_STANDARD, 25, &C, NULL, 0), EM_OK);
+    ck_assert_int_eq(tp_cont_new_atoms(2, u, NULL, NULL, e, d, EM_STANDARD, 25, &C, NULL, 0), EM_OK);
     mpfr_t pp, y;
     mpfr_inits2(P, pp, y, (mpfr_ptr)0);
     mpfr_set_d(pp, 0.5, MPFR_RNDN);
@@ -444,7 +446,7 @@ START_TEST(sd_far_apart_atoms)
     mpq_set_ui(e, 1, 1);
     mpq_set_ui(d, 1, 1);
     em_cont *C;
-    ck_assert_int_eq(em_cont_new_atoms(2, u, NULL, NULL, e, d, EM_STANDARD, 17, &C, NULL, 0), EM_OK);
+    ck_assert_int_eq(tp_cont_new_atoms(2, u, NULL, NULL, e, d, EM_STANDARD, 17, &C, NULL, 0), EM_OK);
     em_cval v;
     em_cval_init(&v);
     ck_assert_int_eq(em_cont_sd(C, &v), EM_OK);
@@ -618,7 +620,7 @@ START_TEST(weighted_atoms)
     mpq_set_ui(e, 1, 1);
     mpq_set_ui(d, 1, 1);
     em_cont *C;
-    ck_assert_int_eq(em_cont_new_atoms(3, u, NULL, m, e, d, EM_STANDARD, 30, &C, NULL, 0), EM_OK);
+    ck_assert_int_eq(tp_cont_new_atoms(3, u, NULL, m, e, d, EM_STANDARD, 30, &C, NULL, 0), EM_OK);
     mpfr_t x, Z;
     mpfr_inits2(P, x, Z, (mpfr_ptr)0);
     mpfr_set_ui(Z, 1, MPFR_RNDN);
@@ -640,7 +642,7 @@ START_TEST(weighted_atoms)
     mpq_set_si(m[1], -1, 1);
     em_cont *C2 = NULL;
     char err[128] = "";
-    ck_assert_int_eq(em_cont_new_atoms(3, u, NULL, m, e, d, EM_STANDARD, 30, &C2, err, sizeof err),
+    ck_assert_int_eq(tp_cont_new_atoms(3, u, NULL, m, e, d, EM_STANDARD, 30, &C2, err, sizeof err),
                      EM_ERR_DOMAIN);
     ck_assert(strstr(err, "negative measure"));
     em_cval_clear(&p);
@@ -678,8 +680,8 @@ START_TEST(atoms_agree_with_finite_oracle)
         mpq_set_ui(d, 1, 1);
         em_cont *C;
         em_oracle *o;
-        ck_assert_int_eq(em_cont_new_atoms(n, u, NULL, NULL, e, d, EM_STANDARD, Ks[k], &C, NULL, 0), EM_OK);
-        ck_assert_int_eq(em_oracle_new(n, u, NULL, e, d, EM_STANDARD, Ks[k], &o), EM_OK);
+        ck_assert_int_eq(tp_cont_new_atoms(n, u, NULL, NULL, e, d, EM_STANDARD, Ks[k], &C, NULL, 0), EM_OK);
+        ck_assert_int_eq(tp_oracle_new(n, u, NULL, e, d, EM_STANDARD, Ks[k], &o), EM_OK);
         em_cval p, lp;
         em_cval_init(&p);
         em_cval_init(&lp);

@@ -11,7 +11,7 @@
 #include <gmp.h>
 #include <mpfr.h>
 
-#include "oracle/em_dec10.h"
+#include "num/em_dec10.h"
 
 /* mpfr_get_str's K-digit round-to-nearest of |x| */
 static void ref_round(mpfr_srcptr x, int K, char *d, long *ex)

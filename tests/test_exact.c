@@ -1,4 +1,4 @@
-/* test_exact.c: the exact sampler (src/oracle/em_exact.c, src/core/em_exact_select.c).
+/* test_exact.c: the exact sampler (src/oracle/em_exact_*.c, src/core/em_exact_select.c).
  *
  * Bit-level exhaustive tests: a scripted bit source; every bit string up to length L is
  * enumerated (depth first, a prefix is extended only to the length the sampler asks
@@ -16,7 +16,8 @@
 #include "em_check_main.h"
 #include "test_exact_enum.h"
 
-#include "oracle/em_gof.h"
+#include "judge/em_gof.h"
+#include "em_problem_util.h"
 
 static int exact_fn(void *ctx, em_bits *b, size_t *out)
 {
@@ -35,7 +36,7 @@ static size_t select_narrow(size_t n, const uint64_t *lo, const uint64_t *hi, ui
 static int check_exact(scen *s, unsigned L, em_exact_select_fn hook, double *unf)
 {
     em_exact *x;
-    ck_assert_int_eq(em_exact_new(s->n, s->u, s->ex, s->eps, s->delta, s->variant, &x), EM_OK);
+    ck_assert_int_eq(tp_exact_new(s->n, s->u, s->ex, s->eps, s->delta, s->variant, &x), EM_OK);
     em_exact_set_select(x, hook);
     enum_state e;
     int v = enum_check(&e, exact_fn, x, s->n, L, s->ex, s->plo, s->phi);
@@ -146,7 +147,7 @@ START_TEST(bits_first_chunk_63)
     scen s;
     scen_init(&s, 7, marital_u, "1", "1", EM_STANDARD);
     em_exact *x;
-    ck_assert_int_eq(em_exact_new(7, s.u, s.ex, s.eps, s.delta, EM_STANDARD, &x), EM_OK);
+    ck_assert_int_eq(tp_exact_new(7, s.u, s.ex, s.eps, s.delta, EM_STANDARD, &x), EM_OK);
     ck_assert_int_eq(em_exact_set_first_chunk(x, 0), EM_ERR_DOMAIN);
     ck_assert_int_eq(em_exact_set_first_chunk(x, 64), EM_ERR_DOMAIN);
     for (unsigned k = 12; k <= 20; k += 8) {
@@ -366,17 +367,17 @@ START_TEST(errors_and_rng)
     mpq_set_ui(delta, 1, 1);
     em_exact *x = NULL;
     unsigned char ex_all[3] = {1, 1, 1};
-    ck_assert_int_eq(em_exact_new(0, u, NULL, eps, delta, EM_STANDARD, &x), EM_ERR_EMPTY);
-    ck_assert_int_eq(em_exact_new(3, u, ex_all, eps, delta, EM_STANDARD, &x), EM_ERR_ALL_EXCLUDED);
-    ck_assert_int_eq(em_exact_new(3, u, NULL, eps, delta, 7, &x), EM_ERR_VARIANT);
-    ck_assert_int_eq(em_exact_new(3, NULL, NULL, eps, delta, EM_STANDARD, &x), EM_ERR_NULL);
+    ck_assert_int_eq(tp_exact_new(0, u, NULL, eps, delta, EM_STANDARD, &x), EM_ERR_EMPTY);
+    ck_assert_int_eq(tp_exact_new(3, u, ex_all, eps, delta, EM_STANDARD, &x), EM_ERR_ALL_EXCLUDED);
+    ck_assert_int_eq(tp_exact_new(3, u, NULL, eps, delta, 7, &x), EM_ERR_VARIANT);
+    ck_assert_int_eq(tp_exact_new(3, NULL, NULL, eps, delta, EM_STANDARD, &x), EM_ERR_NULL);
     mpq_set_si(eps, -1, 1);
-    ck_assert_int_eq(em_exact_new(3, u, NULL, eps, delta, EM_STANDARD, &x), EM_ERR_EPSILON);
+    ck_assert_int_eq(tp_exact_new(3, u, NULL, eps, delta, EM_STANDARD, &x), EM_ERR_EPSILON);
     mpq_set_ui(eps, 1, 1);
     mpq_set_ui(delta, 0, 1);
-    ck_assert_int_eq(em_exact_new(3, u, NULL, eps, delta, EM_STANDARD, &x), EM_ERR_SENSITIVITY);
+    ck_assert_int_eq(tp_exact_new(3, u, NULL, eps, delta, EM_STANDARD, &x), EM_ERR_SENSITIVITY);
     mpq_set_ui(delta, 1, 1);
-    ck_assert_int_eq(em_exact_new(3, u, NULL, eps, delta, EM_STANDARD, &x), EM_OK);
+    ck_assert_int_eq(tp_exact_new(3, u, NULL, eps, delta, EM_STANDARD, &x), EM_OK);
     /* many draws from ChaCha20: frequencies near the truth; bits per draw small */
     em_rng rng;
     ck_assert_int_eq(em_rng_init_chacha(&rng, 42), EM_OK);
@@ -415,7 +416,7 @@ START_TEST(slow_path_deep)
     scen s;
     scen_init(&s, 2, u2, "1", "1", EM_STANDARD);
     em_exact *x;
-    ck_assert_int_eq(em_exact_new(2, s.u, s.ex, s.eps, s.delta, EM_STANDARD, &x), EM_OK);
+    ck_assert_int_eq(tp_exact_new(2, s.u, s.ex, s.eps, s.delta, EM_STANDARD, &x), EM_OK);
     uint64_t F1 = em_exact_lo64(x)[1]; /* floor(F(1) 2^63), F(1) = 1/(1 + e^-0.5) */
     unsigned char bits[200];
     for (int k = 0; k < 63; k++)

@@ -22,6 +22,7 @@
 #include <float.h>
 
 #include "oracle/em_wbound.h"
+#include "em_problem_util.h"
 
 static int exact_fn(void *ctx, em_bits *b, size_t *out)
 {
@@ -303,7 +304,7 @@ static int check_dm(size_t n, const double *u, const unsigned char *ex, double e
     scen s;
     scen_init(&s, n, us, se, sd, variant);
     em_exact *x;
-    ck_assert_int_eq(em_exact_new_d(n, u, ex, eps, delta, variant, &x), EM_OK);
+    ck_assert_int_eq(tp_exact_new_d(n, u, ex, eps, delta, variant, &x), EM_OK);
     enum_state e;
     int v = enum_check(&e, exact_fn, x, n, L, s.ex, s.plo, s.phi);
     *unf = enum_unf(&e);
@@ -410,7 +411,7 @@ START_TEST(rational_fallback_wide)
     scen s;
     scen_init(&s, 3, u, "1", "1", EM_STANDARD);
     em_exact *x;
-    ck_assert_int_eq(em_exact_new(3, s.u, s.ex, s.eps, s.delta, EM_STANDARD, &x), EM_OK);
+    ck_assert_int_eq(tp_exact_new(3, s.u, s.ex, s.eps, s.delta, EM_STANDARD, &x), EM_OK);
     em_exact_stats st;
     em_exact_get_stats(x, &st);
     ck_assert_int_eq(st.levels, 1);
@@ -430,7 +431,7 @@ START_TEST(c_overflow)
      * exp(-1e599)); every draw is the mode, decided by the words, no MPFR */
     static const double z[] = {0, -1, 0.5, -3};
     em_exact *x;
-    ck_assert_int_eq(em_exact_new_d(4, z, NULL, 1.0e300, 1.0e-300, EM_STANDARD, &x), EM_OK);
+    ck_assert_int_eq(tp_exact_new_d(4, z, NULL, 1.0e300, 1.0e-300, EM_STANDARD, &x), EM_OK);
     const uint64_t *lo = em_exact_lo64(x), *hi = em_exact_hi64(x);
     ck_assert(hi[2] <= 16 && lo[3] >= ((uint64_t)1 << 63) - 16); /* cell 2: [0, 1) but units */
     em_rng rng;
@@ -524,8 +525,8 @@ START_TEST(words_bracket_and_tight)
         mpq_set_d(eps, 0.9);
         mpq_set_d(delta, 1.1);
         em_exact *x[2];
-        ck_assert_int_eq(em_exact_new_d(n, u, NULL, 0.9, 1.1, EM_STANDARD, &x[0]), EM_OK);
-        ck_assert_int_eq(em_exact_new(n, q, NULL, eps, delta, EM_STANDARD, &x[1]), EM_OK);
+        ck_assert_int_eq(tp_exact_new_d(n, u, NULL, 0.9, 1.1, EM_STANDARD, &x[0]), EM_OK);
+        ck_assert_int_eq(tp_exact_new(n, q, NULL, eps, delta, EM_STANDARD, &x[1]), EM_OK);
         for (int k = 0; k < 2; k++) {
             const uint64_t *lo = em_exact_lo64(x[k]), *hi = em_exact_hi64(x[k]);
             uint64_t widest = 0;
@@ -573,7 +574,7 @@ START_TEST(slow_path_lazy)
 {
     static const double u2[] = {0, -1};
     em_exact *x;
-    ck_assert_int_eq(em_exact_new_d(2, u2, NULL, 1.0, 1.0, EM_STANDARD, &x), EM_OK);
+    ck_assert_int_eq(tp_exact_new_d(2, u2, NULL, 1.0, 1.0, EM_STANDARD, &x), EM_OK);
     em_exact_stats st;
     em_exact_get_stats(x, &st);
     ck_assert_int_eq(st.levels, 0); /* no MPFR at construction */
@@ -611,7 +612,7 @@ START_TEST(slow_path_lazy)
 
     /* every draw forced through the slow path (a decision that always declines): still the
      * right law on marital (G-test-free check: 4000 draws, each frequency within 5 sd) */
-    ck_assert_int_eq(em_exact_new_d(7, marital_d, NULL, 1.0, 1.0, EM_STANDARD, &x), EM_OK);
+    ck_assert_int_eq(tp_exact_new_d(7, marital_d, NULL, 1.0, 1.0, EM_STANDARD, &x), EM_OK);
     em_exact_set_select(x, select_never);
     em_rng rng;
     ck_assert_int_eq(em_rng_init_chacha(&rng, 5), EM_OK);
@@ -647,7 +648,7 @@ START_TEST(many_draws_no_mpfr)
     for (size_t i = 0; i < n; i++)
         u[i] = -(double)i / 1000.0;
     em_exact *x;
-    ck_assert_int_eq(em_exact_new_d(n, u, NULL, 1.0, 1.0, EM_STANDARD, &x), EM_OK);
+    ck_assert_int_eq(tp_exact_new_d(n, u, NULL, 1.0, 1.0, EM_STANDARD, &x), EM_OK);
     free(u); /* copied */
     em_rng rng;
     ck_assert_int_eq(em_rng_init_chacha(&rng, 11), EM_OK);
@@ -677,32 +678,32 @@ START_TEST(errors_d)
 {
     double u[3] = {0, 1, 2};
     em_exact *x = NULL;
-    ck_assert_int_eq(em_exact_new_d(3, u, NULL, 1, 1, EM_STANDARD, NULL), EM_ERR_NULL);
-    ck_assert_int_eq(em_exact_new_d(3, NULL, NULL, 1, 1, EM_STANDARD, &x), EM_ERR_NULL);
-    ck_assert_int_eq(em_exact_new_d(0, u, NULL, 1, 1, EM_STANDARD, &x), EM_ERR_EMPTY);
-    ck_assert_int_eq(em_exact_new_d(EM_N_MAX + 1, u, NULL, 1, 1, EM_STANDARD, &x),
+    ck_assert_int_eq(tp_exact_new_d(3, u, NULL, 1, 1, EM_STANDARD, NULL), EM_ERR_NULL);
+    ck_assert_int_eq(tp_exact_new_d(3, NULL, NULL, 1, 1, EM_STANDARD, &x), EM_ERR_NULL);
+    ck_assert_int_eq(tp_exact_new_d(0, u, NULL, 1, 1, EM_STANDARD, &x), EM_ERR_EMPTY);
+    ck_assert_int_eq(tp_exact_new_d(EM_N_MAX + 1, u, NULL, 1, 1, EM_STANDARD, &x),
                      EM_ERR_TOO_MANY);
     static const double bad[] = {0.0, -1.0, NAN, HUGE_VAL, -HUGE_VAL};
     for (int i = 0; i < 5; i++) {
-        ck_assert_int_eq(em_exact_new_d(3, u, NULL, bad[i], 1, EM_STANDARD, &x), EM_ERR_EPSILON);
-        ck_assert_int_eq(em_exact_new_d(3, u, NULL, 1, bad[i], EM_STANDARD, &x),
+        ck_assert_int_eq(tp_exact_new_d(3, u, NULL, bad[i], 1, EM_STANDARD, &x), EM_ERR_EPSILON);
+        ck_assert_int_eq(tp_exact_new_d(3, u, NULL, 1, bad[i], EM_STANDARD, &x),
                          EM_ERR_SENSITIVITY);
     }
-    ck_assert_int_eq(em_exact_new_d(3, u, NULL, 1, 1, 7, &x), EM_ERR_VARIANT);
+    ck_assert_int_eq(tp_exact_new_d(3, u, NULL, 1, 1, 7, &x), EM_ERR_VARIANT);
     u[1] = NAN;
-    ck_assert_int_eq(em_exact_new_d(3, u, NULL, 1, 1, EM_STANDARD, &x), EM_ERR_NAN);
+    ck_assert_int_eq(tp_exact_new_d(3, u, NULL, 1, 1, EM_STANDARD, &x), EM_ERR_NAN);
     u[1] = HUGE_VAL;
-    ck_assert_int_eq(em_exact_new_d(3, u, NULL, 1, 1, EM_STANDARD, &x), EM_ERR_POS_INF);
+    ck_assert_int_eq(tp_exact_new_d(3, u, NULL, 1, 1, EM_STANDARD, &x), EM_ERR_POS_INF);
     u[0] = u[1] = u[2] = -HUGE_VAL;
-    ck_assert_int_eq(em_exact_new_d(3, u, NULL, 1, 1, EM_STANDARD, &x), EM_ERR_ALL_EXCLUDED);
+    ck_assert_int_eq(tp_exact_new_d(3, u, NULL, 1, 1, EM_STANDARD, &x), EM_ERR_ALL_EXCLUDED);
     static const unsigned char all[3] = {1, 1, 1};
     u[0] = u[1] = u[2] = 1;
-    ck_assert_int_eq(em_exact_new_d(3, u, all, 1, 1, EM_STANDARD, &x), EM_ERR_ALL_EXCLUDED);
+    ck_assert_int_eq(tp_exact_new_d(3, u, all, 1, 1, EM_STANDARD, &x), EM_ERR_ALL_EXCLUDED);
     ck_assert(x == NULL);
     em_exact_free(NULL);
     /* one candidate: drawn after the first chunk, words exactly 0 and 2^63 */
     double one = 3.25;
-    ck_assert_int_eq(em_exact_new_d(1, &one, NULL, 1, 1, EM_MONOTONE, &x), EM_OK);
+    ck_assert_int_eq(tp_exact_new_d(1, &one, NULL, 1, 1, EM_MONOTONE, &x), EM_OK);
     ck_assert(em_exact_lo64(x)[0] == 0 && em_exact_hi64(x)[0] == 0);
     ck_assert(em_exact_lo64(x)[1] == (uint64_t)1 << 63 && em_exact_hi64(x)[1] == (uint64_t)1 << 63);
     static const unsigned char bits[3] = {1, 0, 1};

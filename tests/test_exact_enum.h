@@ -8,7 +8,8 @@
 
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
+#include "em_problem_util.h"
+#include "num/em_rational.h"
 
 #define MAXL 40
 #define ORACLE_DIGITS 40
@@ -179,7 +180,7 @@ static inline void scen_init(scen *s, size_t n, const char *const *u, const char
     /* ideal probabilities: the oracle's correctly rounded 40-digit decimal d, so
      * |p - d| <= 10^-39 |d| (within one unit of the last digit, generously) */
     em_oracle *o;
-    ck_assert_int_eq(em_oracle_new(n, s->u, s->ex, s->eps, s->delta, variant, ORACLE_DIGITS, &o),
+    ck_assert_int_eq(tp_oracle_new(n, s->u, s->ex, s->eps, s->delta, variant, ORACLE_DIGITS, &o),
                      EM_OK);
     mpq_t d, tol;
     mpq_inits(d, tol, NULL);

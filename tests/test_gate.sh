@@ -128,5 +128,15 @@ fresh
 plant proofs/why3/why3.conf.in 's/\[prover\][^\[]*?version = "1\.0\.3"[^\[]*//s'
 expect unknown-prover 1 "prover 'CVC5 1.0.3' not found" -- "${only_misc[@]}" replay
 
+# 11. the ACSL definitions and the theorems' reading of them (proofs/acsl/Acsl.mlw, the Why3
+#     text WP generates from spec/): CountGe's >= becomes >.  Without regenerating, the replay
+#     fails before any prover, naming the definition; regenerated (as make prove would), the
+#     WhyML count_ge no longer equals it and the induction that proves count_ge_acsl fails
+fresh
+plant spec/Revenue.acsl 's/\(a\[n - 1\] >= p \? 1 : 0\)/(a[n - 1] > p ? 1 : 0)/'
+expect acsl-stale 1 "differs from what WP generates from spec/ \(definitions: [^)]*l_CountGe" -- env EM_VERIFY_ONLY=theorems bash proofs/verify.sh replay
+(cd "$work/tree" && WHY3CONFIG="$root/build/why3.conf" python3 proofs/acsl/gen.py write >/dev/null)
+expect acsl-divergence 1 "UNPROVED Bridge.mlw AcslScores.count_ge_eq" -- env EM_VERIFY_ONLY=theorems bash proofs/verify.sh replay
+
 echo "gate-test: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

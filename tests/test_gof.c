@@ -1,4 +1,4 @@
-/* test_gof.c: the goodness-of-fit test of src/oracle/em_gof.c.
+/* test_gof.c: the goodness-of-fit test of src/judge/em_gof.c.
  * Counts are drawn with GSL's MT19937 at fixed seeds (deterministic), as exact
  * multinomial samples (gsl_ran_multinomial). */
 #include "em_check_main.h"
@@ -10,7 +10,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "expmech.h"
-#include "oracle/em_gof.h"
+#include "judge/em_gof.h"
 
 static const double marital_counts[7] = {10683, 14976, 4443, 418, 1025, 23, 993};
 
@@ -42,7 +42,7 @@ static void draw(size_t n, const double *p, unsigned N, unsigned long seed, uint
 
 START_TEST(lambda_table)
 {
-    /* statistics.md: power 0.99 at alpha = 1e-6 */
+    /* power 0.99 at alpha = 1e-6 */
     ck_assert_double_eq_tol(em_ncx2_lambda_for_power(1, 1e-6, 0.99), 52.1, 0.1);
     ck_assert_double_eq_tol(em_ncx2_lambda_for_power(6, 1e-6, 0.99), 66.6, 0.1);
     ck_assert_double_eq_tol(em_ncx2_lambda_for_power(19, 1e-6, 0.99), 85.7, 0.1);

@@ -1,4 +1,4 @@
-/* test_harden.c: issue 12's hardening of the command line, run as a program (build/expmech,
+/* test_harden.c: the hardening of the command line, run as a program (build/expmech,
  * or $EM_EXPMECH): write errors, too little data in check, one samples reader, labels with
  * control characters, strict integer options, defaults that must not weaken privacy,
  * interfaces that read their own outputs, --version and the terminal hint.
@@ -15,8 +15,8 @@
 
 #include "em_cli_util.h"
 #include "expmech.h"
-#include "io/em_params_src.h"
-#include "oracle/em_gof.h"
+#include "api/em_params_src.h"
+#include "judge/em_gof.h"
 
 static void setup(void)
 {

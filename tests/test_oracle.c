@@ -19,10 +19,13 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "io/em_scenario.h"
+#include "io/em_scn_text.h"
+#include "io/em_text.h"
 #include "expmech.h"
+#include "num/em_format.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
+#include "em_problem_util.h"
+#include "num/em_rational.h"
 #include "vectors_independent.h"
 
 static const char *vectors_dir(void)
@@ -212,11 +215,11 @@ typedef struct run {
 
 static int oracle_run(const char *text, const char *eps, const char *delta, int variant, int K, run *r)
 {
-    em_scenario sc;
-    em_scenario_init(&sc);
-    char err[512];
-    if (em_scenario_parse(&sc, text, strlen(text), "t", err, sizeof err) != EM_OK) {
-        fprintf(stderr, "%s\n", err);
+    em_scn sc;
+    em_scn_init(&sc);
+    em_error err;
+    if (em_scn_read(&sc, text, strlen(text), "t", &err) != EM_OK) {
+        fprintf(stderr, "%s\n", err.msg);
         return -1;
     }
     mpq_t e, d;
@@ -227,7 +230,7 @@ static int oracle_run(const char *text, const char *eps, const char *delta, int 
     em_q_parse_str(eps, 0, e, &kind, &msg);
     em_q_parse_str(delta, 0, d, &kind, &msg);
     em_oracle *o;
-    int st = em_oracle_new(sc.n, sc.u, sc.excluded, e, d, variant, K, &o);
+    int st = tp_oracle_new(sc.n, sc.u, sc.excluded, e, d, variant, K, &o);
     if (st == EM_OK) {
         r->n = sc.n;
         r->p = calloc(sc.n, sizeof *r->p);
@@ -250,7 +253,7 @@ static int oracle_run(const char *text, const char *eps, const char *delta, int 
     }
     mpq_clear(e);
     mpq_clear(d);
-    em_scenario_free(&sc);
+    em_scn_clear(&sc);
     return st;
 }
 
@@ -435,15 +438,15 @@ START_TEST(oracle_errors)
     mpq_set_ui(d, 1, 1);
     em_oracle *o;
     unsigned char ex[2] = {1, 1};
-    ck_assert_int_eq(em_oracle_new(0, u, NULL, e, d, 0, 17, &o), EM_ERR_EMPTY);
-    ck_assert_int_eq(em_oracle_new(2, u, NULL, z, d, 0, 17, &o), EM_ERR_EPSILON);
-    ck_assert_int_eq(em_oracle_new(2, u, NULL, e, z, 0, 17, &o), EM_ERR_SENSITIVITY);
-    ck_assert_int_eq(em_oracle_new(2, u, NULL, e, d, 7, 17, &o), EM_ERR_VARIANT);
-    ck_assert_int_eq(em_oracle_new(2, u, NULL, e, d, 0, 0, &o), EM_ERR_DOMAIN);
-    ck_assert_int_eq(em_oracle_new(2, u, NULL, e, d, 0, 1001, &o), EM_ERR_DOMAIN);
-    ck_assert_int_eq(em_oracle_new(2, u, ex, e, d, 0, 17, &o), EM_ERR_ALL_EXCLUDED);
-    ck_assert_int_eq(em_oracle_new(2, NULL, NULL, e, d, 0, 17, &o), EM_ERR_NULL);
-    ck_assert_int_eq(em_oracle_new(2, u, NULL, e, d, 0, 17, &o), EM_OK);
+    ck_assert_int_eq(tp_oracle_new(0, u, NULL, e, d, 0, 17, &o), EM_ERR_EMPTY);
+    ck_assert_int_eq(tp_oracle_new(2, u, NULL, z, d, 0, 17, &o), EM_ERR_EPSILON);
+    ck_assert_int_eq(tp_oracle_new(2, u, NULL, e, z, 0, 17, &o), EM_ERR_SENSITIVITY);
+    ck_assert_int_eq(tp_oracle_new(2, u, NULL, e, d, 7, 17, &o), EM_ERR_VARIANT);
+    ck_assert_int_eq(tp_oracle_new(2, u, NULL, e, d, 0, 0, &o), EM_ERR_DOMAIN);
+    ck_assert_int_eq(tp_oracle_new(2, u, NULL, e, d, 0, 1001, &o), EM_ERR_DOMAIN);
+    ck_assert_int_eq(tp_oracle_new(2, u, ex, e, d, 0, 17, &o), EM_ERR_ALL_EXCLUDED);
+    ck_assert_int_eq(tp_oracle_new(2, NULL, NULL, e, d, 0, 17, &o), EM_ERR_NULL);
+    ck_assert_int_eq(tp_oracle_new(2, u, NULL, e, d, 0, 17, &o), EM_OK);
     em_oracle_cand c;
     ck_assert_int_eq(em_oracle_get(o, 2, &c), EM_ERR_DOMAIN);
     ck_assert_int_eq(em_oracle_get(o, 0, &c), EM_OK);
@@ -631,7 +634,7 @@ static int write_family(FILE *f, const vfamily *fam)
                     c->gn, c->ga, c->gb, c->gm, c->gscale);
             fprintf(f, "      \"checks\": [\n");
             em_oracle *o;
-            st = em_oracle_new(n, u, NULL, e, d, variant, VDIGITS, &o);
+            st = tp_oracle_new(n, u, NULL, e, d, variant, VDIGITS, &o);
             for (size_t k = 0; st == EM_OK && k < sizeof chk / sizeof chk[0]; k++) {
                 em_oracle_cand r;
                 st = em_oracle_get(o, chk[k], &r);
@@ -648,17 +651,17 @@ static int write_family(FILE *f, const vfamily *fam)
             free(u);
         } else {
             char *text = c->example ? capture_example(c->example) : strdup(c->text);
-            em_scenario sc;
-            em_scenario_init(&sc);
-            char err[512];
-            if (!text || em_scenario_parse(&sc, text, strlen(text), c->id, err, sizeof err) != EM_OK) {
+            em_scn sc;
+            em_scn_init(&sc);
+            em_error err;
+            if (!text || em_scn_read(&sc, text, strlen(text), c->id, &err) != EM_OK) {
                 free(text);
-                em_scenario_free(&sc);
+                em_scn_clear(&sc);
                 return -1;
             }
             free(text);
             em_oracle *o;
-            st = em_oracle_new(sc.n, sc.u, sc.excluded, e, d, variant, VDIGITS, &o);
+            st = tp_oracle_new(sc.n, sc.u, sc.excluded, e, d, variant, VDIGITS, &o);
             fprintf(f, "      \"candidates\": [\n");
             for (size_t i = 0; st == EM_OK && i < sc.n; i++) {
                 em_oracle_cand r;
@@ -677,7 +680,7 @@ static int write_family(FILE *f, const vfamily *fam)
             if (st == EM_OK)
                 em_oracle_free(o);
             fprintf(f, "      ]\n");
-            em_scenario_free(&sc);
+            em_scn_clear(&sc);
         }
         fprintf(f, "    }%s\n", c[1].id ? "," : "");
         mpq_clear(e);

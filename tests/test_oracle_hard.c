@@ -1,5 +1,4 @@
-/* test_oracle_hard.c: the finite oracle's correct rounding always terminates, and is right
- * (issue 12).
+/* test_oracle_hard.c: the finite oracle's correct rounding always terminates, and is right.
  *
  *   - the reported cases that used to spin to 2^24 bits (values within 10^-(K+9) of a
  *     rounding boundary, a log-probability on a double midpoint minus exp(-1.8e16)), each
@@ -20,8 +19,10 @@
 #include "expmech.h"
 #include <unistd.h>
 
+#include "num/em_format.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
+#include "em_problem_util.h"
+#include "num/em_rational.h"
 
 static void q_of(mpq_t q, const char *s)
 {
@@ -99,7 +100,7 @@ static int compare_all(size_t n, mpq_t *u, const char *eps_s, int K)
     mpz_mul_ui(mpq_denref(c), mpq_denref(c), 2);
     mpq_canonicalize(c);
     em_oracle *o;
-    ck_assert_int_eq(em_oracle_new(n, u, NULL, eps, delta, EM_STANDARD, K, &o), EM_OK);
+    ck_assert_int_eq(tp_oracle_new(n, u, NULL, eps, delta, EM_STANDARD, K, &o), EM_OK);
     int bad = 0;
     for (size_t i = 0; i < n; i++) {
         em_oracle_cand r;
@@ -160,7 +161,7 @@ START_TEST(reported_cases)
         mpq_set_ui(e1, 1, 1);
         mpq_set_ui(d1, 1, 1);
         em_oracle *o3;
-        ck_assert_int_eq(em_oracle_new(3, w, NULL, e1, d1, EM_STANDARD, 17, &o3), EM_OK);
+        ck_assert_int_eq(tp_oracle_new(3, w, NULL, e1, d1, EM_STANDARD, 17, &o3), EM_OK);
         em_oracle_cand r3;
         ck_assert_int_eq(em_oracle_get(o3, 0, &r3), EM_OK);
         ck_assert_str_eq(r3.logprob, "-20000000000000001");
@@ -206,7 +207,7 @@ START_TEST(reported_cases)
             mpq_set_ui(e1, 1, 1);
             mpq_set_ui(d1, 1, 1);
             em_oracle *om;
-            ck_assert_int_eq(em_oracle_new(n, w, NULL, e1, d1, EM_STANDARD, mid[k].K, &om), EM_OK);
+            ck_assert_int_eq(tp_oracle_new(n, w, NULL, e1, d1, EM_STANDARD, mid[k].K, &om), EM_OK);
             em_oracle_cand rm;
             ck_assert_int_eq(em_oracle_get(om, 1, &rm), EM_OK);
             ck_assert_str_eq(rm.logprob, mid[k].logp);
@@ -232,7 +233,7 @@ START_TEST(reported_cases)
     mpq_set_ui(eps, 2, 1);
     mpq_set_ui(delta, 1, 1);
     em_oracle *o;
-    ck_assert_int_eq(em_oracle_new(2, u, NULL, eps, delta, EM_STANDARD, 17, &o), EM_OK);
+    ck_assert_int_eq(tp_oracle_new(2, u, NULL, eps, delta, EM_STANDARD, 17, &o), EM_OK);
     em_oracle_cand r;
     ck_assert_int_eq(em_oracle_get(o, 1, &r), EM_OK);
     ck_assert(r.logprob_d == -18014398509481988.0);

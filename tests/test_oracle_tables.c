@@ -15,6 +15,7 @@
 
 #include "expmech.h"
 #include "oracle/em_oracle.h"
+#include "em_problem_util.h"
 
 /* "d.ddd" / "0.000ddd" / "d.ddde-N" of the oracle back to (digits, exponent) as
  * mpfr_get_str gives them: strip sign, point and leading zeros */
@@ -79,7 +80,7 @@ static void check_scenario(size_t n, mpq_t *u, const mpq_t eps, int K, const cha
     mpfr_log(lS, S, MPFR_RNDN);
 
     em_oracle *o;
-    ck_assert_int_eq(em_oracle_new(n, u, NULL, eps, one, EM_STANDARD, K, &o), EM_OK);
+    ck_assert_int_eq(tp_oracle_new(n, u, NULL, eps, one, EM_STANDARD, K, &o), EM_OK);
     char *want = malloc((size_t)K + 8), *got = malloc((size_t)K + 64);
     long far = 0;
     for (size_t i = 0; i < n; i++) {

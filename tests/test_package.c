@@ -1,4 +1,4 @@
-/* test_package.c: the installable package (issue 13): libexpmech.so exports exactly the
+/* test_package.c: the installable package: libexpmech.so exports exactly the
  * functions the public headers declare, under SONAME libexpmech.so.MAJOR, and the man pages
  * cover every command and function.  The checks live in mk/check-package.sh (they read nm,
  * readelf and the program's --help); these cases run them, and also run them on libraries
@@ -55,6 +55,12 @@ START_TEST(man_pages_render_without_warnings)
 }
 END_TEST
 
+START_TEST(building_needs_no_proof_toolchain)
+{
+    ck_assert_int_eq(run("bash mk/check-package.sh deps %s", build_dir()), 0);
+}
+END_TEST
+
 /* A library with the real exports plus one internal symbol leaked, and one with a public
  * function missing, must both be rejected; so must a SONAME without the major version
  * (whose exports are right, so that the exports check is seen to pass it).  `if`, not `!`:
@@ -97,6 +103,7 @@ static Suite *package_suite(void)
     tcase_add_test(tc, man1_lists_every_command);
     tcase_add_test(tc, man3_lists_every_function);
     tcase_add_test(tc, man_pages_render_without_warnings);
+    tcase_add_test(tc, building_needs_no_proof_toolchain);
     tcase_add_test(tc, checker_rejects_wrong_libraries);
     suite_add_tcase(s, tc);
     return s;

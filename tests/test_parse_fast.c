@@ -1,11 +1,11 @@
-/* test_parse_fast.c: the scenario parser's fast paths (src/io/em_scenario.c) give what the
+/* test_parse_fast.c: the scenario parser's fast paths (src/io/em_scn_*.c) give what the
  * exact path gives, on every input.
  *   - Utilities: random decimals, integers, exponents, hex floats, fractions, -inf and the
  *     edges (leading zeros, '+', '-0', 19- and 20-digit mantissas at the int64 and 2^62
  *     edges, 2^53 +- 1, 1e22 / 1e23, exponents near the double range and beyond, white space,
  *     CRLF) are parsed compactly (the fast path) and compared with a reference built here
  *     from the text's parts with mpq_set_str, and with the parse that keeps GMP rationals
- *     (the exact path); the double of each (em_scenario_doubles: one IEEE operation when it
+ *     (the exact path); the double of each (em_scn_doubles: one IEEE operation when it
  *     is exact) with the double nearest the reference rational (MPFR, and glibc's strtod for
  *     decimals and hex floats).
  *   - Random and malformed texts: the compact and the exact parse accept the same, with the
@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "em_test_util.h"
-#include "io/em_scenario.h"
+#include "io/em_scn_text.h"
 #include "expmech.h"
 
 /* ------------------------------------------------------------ generated values */
@@ -250,11 +250,11 @@ static int same_double(double a, double b)
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
-static int parse_mode(em_scenario *s, int compact, const char *text, size_t len, char *err)
+static int parse_mode(em_scn *s, int compact, const char *text, size_t len, em_error *err)
 {
-    em_scenario_init(s);
+    em_scn_init(s);
     s->compact = compact;
-    return em_scenario_parse(s, text, len, "t", err, EM_SCENARIO_ERRLEN);
+    return em_scn_read(s, text, len, "t", err);
 }
 
 /* ------------------------------------------------------------ utilities */
@@ -272,19 +272,19 @@ START_TEST(fast_equals_reference)
         o += (size_t)snprintf(text + o, cap - o, "c%zu,%s%s", i, v[i].text,
                               rnd(5) == 0 ? "\r\n" : "\n");
     }
-    em_scenario fast, slow;
-    char ef[EM_SCENARIO_ERRLEN], es[EM_SCENARIO_ERRLEN];
-    ck_assert_msg(parse_mode(&fast, 1, text, o, ef) == EM_OK, "%s", ef);
-    ck_assert_msg(parse_mode(&slow, 0, text, o, es) == EM_OK, "%s", es);
+    em_scn fast, slow;
+    em_error ef, es;
+    ck_assert_msg(parse_mode(&fast, 1, text, o, &ef) == EM_OK, "%s", ef.msg);
+    ck_assert_msg(parse_mode(&slow, 0, text, o, &es) == EM_OK, "%s", es.msg);
     ck_assert_ptr_null(fast.u);
     ck_assert_uint_eq(fast.n, n);
     ck_assert_uint_eq(slow.n, n);
-    ck_assert_int_eq(em_scenario_doubles(&fast), EM_OK);
+    ck_assert_int_eq(em_scn_doubles(&fast, NULL), EM_OK);
     mpq_t q;
     mpq_init(q);
     size_t nstrtod = 0;
     for (size_t i = 0; i < n; i++) {
-        em_scenario_get_u(&fast, i, q);
+        em_scn_get_u(&fast, i, q);
         EM_T_REQUIRE(fast.excluded[i] == v[i].excluded && slow.excluded[i] == v[i].excluded,
                      "'%s': excluded %d/%d", v[i].text, fast.excluded[i], slow.excluded[i]);
         EM_T_REQUIRE(mpq_equal(q, v[i].q), "'%s': fast path value %s, reference %s",
@@ -301,12 +301,12 @@ START_TEST(fast_equals_reference)
             EM_T_REQUIRE(d == want, "'%s': strtod %a, reference %a", v[i].text, d, want);
             nstrtod++;
         }
-        EM_T_REQUIRE(em_scenario_line(&fast, i) == i + 1, "line of %zu", i);
+        EM_T_REQUIRE(em_scn_line(&fast, i) == i + 1, "line of %zu", i);
     }
     ck_assert_uint_gt(nstrtod, n / 2);
     mpq_clear(q);
-    em_scenario_free(&fast);
-    em_scenario_free(&slow);
+    em_scn_clear(&fast);
+    em_scn_clear(&slow);
     for (size_t i = 0; i < n; i++)
         mpq_clear(v[i].q);
     free(v);
@@ -379,11 +379,12 @@ START_TEST(fixed_values)
         {"0.2", "1/5", 0.2},
     };
     for (size_t k = 0; k < sizeof t / sizeof *t; k++) {
-        char text[128], ef[EM_SCENARIO_ERRLEN];
+        char text[128];
+        em_error ef;
         int len = snprintf(text, sizeof text, "a,%s\n", t[k].text);
-        em_scenario s;
-        ck_assert_msg(parse_mode(&s, 1, text, (size_t)len, ef) == EM_OK, "%s: %s", t[k].text, ef);
-        ck_assert_int_eq(em_scenario_doubles(&s), EM_OK);
+        em_scn s;
+        ck_assert_msg(parse_mode(&s, 1, text, (size_t)len, &ef) == EM_OK, "%s: %s", t[k].text, ef.msg);
+        ck_assert_int_eq(em_scn_doubles(&s, NULL), EM_OK);
         ck_assert_msg(same_double(s.ud[0], t[k].d), "%s: %a, expected %a", t[k].text, s.ud[0],
                       t[k].d);
         if (t[k].q) {
@@ -391,11 +392,11 @@ START_TEST(fixed_values)
             mpq_inits(a, b, (mpq_ptr)0);
             ck_assert_int_eq(mpq_set_str(b, t[k].q, 10), 0);
             mpq_canonicalize(b);
-            em_scenario_get_u(&s, 0, a);
+            em_scn_get_u(&s, 0, a);
             ck_assert_msg(mpq_equal(a, b), "%s: value differs", t[k].text);
             mpq_clears(a, b, (mpq_ptr)0);
         }
-        em_scenario_free(&s);
+        em_scn_clear(&s);
     }
 }
 END_TEST
@@ -414,28 +415,29 @@ START_TEST(random_texts_agree)
             v[i] = alpha[rnd(sizeof alpha - 1)];
         v[k] = 0;
         int len = snprintf(text, sizeof text, "a,%s\n", v);
-        em_scenario f, s;
-        char ef[EM_SCENARIO_ERRLEN], es[EM_SCENARIO_ERRLEN];
-        int sf = parse_mode(&f, 1, text, (size_t)len, ef);
-        int ss = parse_mode(&s, 0, text, (size_t)len, es);
-        EM_T_REQUIRE(sf == ss, "'%s': compact %d, exact %d (%s / %s)", v, sf, ss, ef, es);
+        em_scn f, s;
+        em_error ef, es;
+        int sf = parse_mode(&f, 1, text, (size_t)len, &ef);
+        int ss = parse_mode(&s, 0, text, (size_t)len, &es);
+        EM_T_REQUIRE(sf == ss, "'%s': compact %d, exact %d (%s / %s)", v, sf, ss, ef.msg, es.msg);
         if (sf == EM_OK) {
             accepted++;
             mpq_t q;
             mpq_init(q);
-            em_scenario_get_u(&f, 0, q);
+            em_scn_get_u(&f, 0, q);
             EM_T_REQUIRE(mpq_equal(q, s.u[0]) && f.excluded[0] == s.excluded[0],
                          "'%s': values differ", v);
-            EM_T_REQUIRE(em_scenario_doubles(&f) == EM_OK && same_double(f.ud[0], s.ud[0]),
+            EM_T_REQUIRE(em_scn_doubles(&f, NULL) == EM_OK && same_double(f.ud[0], s.ud[0]),
                          "'%s': doubles differ", v);
             mpq_clear(q);
         } else {
             rejected++;
-            EM_T_REQUIRE(!strcmp(ef, es), "'%s': messages differ: '%s' / '%s'", v, ef, es);
-            EM_T_REQUIRE(!strncmp(ef, "t:1: ", 5), "'%s': message '%s'", v, ef);
+            EM_T_REQUIRE(!strcmp(ef.msg, es.msg), "'%s': messages differ: '%s' / '%s'", v, ef.msg,
+                         es.msg);
+            EM_T_REQUIRE(!strncmp(ef.msg, "t:1: ", 5), "'%s': message '%s'", v, ef.msg);
         }
-        em_scenario_free(&f);
-        em_scenario_free(&s);
+        em_scn_clear(&f);
+        em_scn_clear(&s);
     }
     ck_assert_int_gt(accepted, 1000);
     ck_assert_int_gt(rejected, 1000);
@@ -444,23 +446,23 @@ END_TEST
 
 /* ------------------------------------------------------------ the label index */
 
-static int parse_text(em_scenario *s, const char *text, char *err)
+static int parse_text(em_scn *s, const char *text, em_error *err)
 {
-    em_scenario_init(s);
+    em_scn_init(s);
     s->compact = 1;
-    return em_scenario_parse(s, text, strlen(text), "t", err, EM_SCENARIO_ERRLEN);
+    return em_scn_read(s, text, strlen(text), "t", err);
 }
 
 static void rejects(const char *text, size_t max_n, const char *msg)
 {
-    em_scenario s;
-    char err[EM_SCENARIO_ERRLEN];
-    em_scenario_init(&s);
+    em_scn s;
+    em_error err;
+    em_scn_init(&s);
     s.compact = 1;
     s.max_n = max_n;
-    ck_assert_int_ne(em_scenario_parse(&s, text, strlen(text), "t", err, sizeof err), EM_OK);
-    ck_assert_msg(!strcmp(err, msg), "'%s': message '%s', expected '%s'", text, err, msg);
-    em_scenario_free(&s);
+    ck_assert_int_ne(em_scn_read(&s, text, strlen(text), "t", &err), EM_OK);
+    ck_assert_msg(!strcmp(err.msg, msg), "'%s': message '%s', expected '%s'", text, err.msg, msg);
+    em_scn_clear(&s);
 }
 
 START_TEST(duplicate_order)
@@ -516,21 +518,21 @@ START_TEST(index_finds_every_label)
         lab[i] = strdup(random_label(b, i));
         o += (size_t)snprintf(text + o, cap - o, "%s,%zu\n", lab[i], i % 1000);
     }
-    em_scenario s;
-    char err[EM_SCENARIO_ERRLEN];
-    ck_assert_msg(parse_mode(&s, 1, text, o, err) == EM_OK, "%s", err);
+    em_scn s;
+    em_error err;
+    ck_assert_msg(parse_mode(&s, 1, text, o, &err) == EM_OK, "%s", err.msg);
     ck_assert_uint_eq(s.n, n);
     for (size_t i = 0; i < n; i++) {
         EM_T_REQUIRE(!strcmp(s.labels[i], lab[i]), "label %zu", i);
-        EM_T_REQUIRE(em_scenario_find(&s, lab[i], strlen(lab[i])) == (long)i, "find %zu", i);
+        EM_T_REQUIRE(em_scn_lookup(&s, lab[i], strlen(lab[i])) == (long)i, "find %zu", i);
         /* a prefix and an extension of a label are other labels */
-        EM_T_REQUIRE(em_scenario_find(&s, lab[i], strlen(lab[i]) - 1) == -1 ||
-                         strcmp(s.labels[em_scenario_find(&s, lab[i], strlen(lab[i]) - 1)],
+        EM_T_REQUIRE(em_scn_lookup(&s, lab[i], strlen(lab[i]) - 1) == -1 ||
+                         strcmp(s.labels[em_scn_lookup(&s, lab[i], strlen(lab[i]) - 1)],
                                 lab[i]) != 0, "prefix %zu", i);
     }
-    ck_assert_int_eq(em_scenario_find(&s, "absent", 6), -1);
-    ck_assert_int_eq(em_scenario_find(&s, "", 0), -1);
-    em_scenario_free(&s);
+    ck_assert_int_eq(em_scn_lookup(&s, "absent", 6), -1);
+    ck_assert_int_eq(em_scn_lookup(&s, "", 0), -1);
+    em_scn_clear(&s);
     /* the same labels with one repeated: reported at the repeat's line */
     for (int rep = 0; rep < 5; rep++) {
         size_t a = rnd(n), b = rnd(n);
@@ -541,13 +543,13 @@ START_TEST(index_finds_every_label)
         for (size_t i = 0; i < n; i++)
             o += (size_t)snprintf(text + o, cap - o, "%s,%zu\n", i == second ? lab[first] : lab[i],
                                   i);
-        ck_assert_int_eq(parse_mode(&s, 1, text, o, err), EM_ERR_PARSE);
-        char want[EM_SCENARIO_ERRLEN];
+        ck_assert_int_eq(parse_mode(&s, 1, text, o, &err), EM_ERR_PARSE);
+        char want[EM_SCN_ERRLEN];
         snprintf(want, sizeof want, "t:%zu: duplicate label '", second + 1);
-        ck_assert_msg(!strncmp(err, want, strlen(want)), "'%s' for %zu, %zu", err, first, second);
+        ck_assert_msg(!strncmp(err.msg, want, strlen(want)), "'%s' for %zu, %zu", err.msg, first, second);
         snprintf(want, sizeof want, "(first on line %zu)", first + 1);
-        ck_assert_msg(strstr(err, want) != NULL, "'%s' for %zu, %zu", err, first, second);
-        em_scenario_free(&s);
+        ck_assert_msg(strstr(err.msg, want) != NULL, "'%s' for %zu, %zu", err.msg, first, second);
+        em_scn_clear(&s);
     }
     for (size_t i = 0; i < n; i++)
         free(lab[i]);
@@ -568,28 +570,28 @@ START_TEST(load_duplicates)
         fprintf(f, "c%zu,%zu.25\n", i, i);
     fprintf(f, "c17,1\n");
     fclose(f);
-    em_scenario s;
-    char err[EM_SCENARIO_ERRLEN];
-    em_scenario_init(&s);
+    em_scn s;
+    em_error err;
+    em_scn_init(&s);
     s.compact = 1;
-    ck_assert_int_eq(em_scenario_load(&s, path, err, sizeof err), EM_ERR_PARSE);
-    char want[EM_SCENARIO_ERRLEN];
+    ck_assert_int_eq(em_scn_read_file(&s, path, &err), EM_ERR_PARSE);
+    char want[EM_SCN_ERRLEN];
     snprintf(want, sizeof want, "%s:%zu: duplicate label 'c17' (first on line 18)", path, n + 1);
-    ck_assert_str_eq(err, want);
-    em_scenario_free(&s);
+    ck_assert_str_eq(err.msg, want);
+    em_scn_clear(&s);
     f = fopen(path, "w");
     for (size_t i = 0; i < n; i++)
         fprintf(f, "c%zu,%zu.25\n", i, i);
     fclose(f);
-    em_scenario_init(&s);
+    em_scn_init(&s);
     s.compact = 1;
-    ck_assert_int_eq(em_scenario_load(&s, path, err, sizeof err), EM_OK);
+    ck_assert_int_eq(em_scn_read_file(&s, path, &err), EM_OK);
     ck_assert_uint_eq(s.n, n);
-    ck_assert_int_eq(em_scenario_find(&s, "c199999", 7), 199999);
-    ck_assert_int_eq(em_scenario_find(&s, "c200000", 7), -1);
-    ck_assert_int_eq(em_scenario_doubles(&s), EM_OK);
+    ck_assert_int_eq(em_scn_lookup(&s, "c199999", 7), 199999);
+    ck_assert_int_eq(em_scn_lookup(&s, "c200000", 7), -1);
+    ck_assert_int_eq(em_scn_doubles(&s, NULL), EM_OK);
     ck_assert(s.ud[12345] == 12345.25);
-    em_scenario_free(&s);
+    em_scn_clear(&s);
     remove(path);
 }
 END_TEST
@@ -597,16 +599,16 @@ END_TEST
 /* A second parse into the same scenario: its labels meet the first parse's. */
 START_TEST(second_parse)
 {
-    em_scenario s;
-    char err[EM_SCENARIO_ERRLEN];
-    ck_assert_int_eq(parse_text(&s, "a,1\nb,2\n", err), EM_OK);
-    ck_assert_int_eq(em_scenario_parse(&s, "c,3\n", 4, "u", err, sizeof err), EM_OK);
+    em_scn s;
+    em_error err;
+    ck_assert_int_eq(parse_text(&s, "a,1\nb,2\n", &err), EM_OK);
+    ck_assert_int_eq(em_scn_read(&s, "c,3\n", 4, "u", &err), EM_OK);
     ck_assert_uint_eq(s.n, 3);
-    ck_assert_int_eq(em_scenario_find(&s, "a", 1), 0);
-    ck_assert_int_eq(em_scenario_find(&s, "c", 1), 2);
-    ck_assert_int_eq(em_scenario_parse(&s, "d,3\nb,4\n", 8, "v", err, sizeof err), EM_ERR_PARSE);
-    ck_assert_str_eq(err, "v:2: duplicate label 'b' (first on line 2)");
-    em_scenario_free(&s);
+    ck_assert_int_eq(em_scn_lookup(&s, "a", 1), 0);
+    ck_assert_int_eq(em_scn_lookup(&s, "c", 1), 2);
+    ck_assert_int_eq(em_scn_read(&s, "d,3\nb,4\n", 8, "v", &err), EM_ERR_PARSE);
+    ck_assert_str_eq(err.msg, "v:2: duplicate label 'b' (first on line 2)");
+    em_scn_clear(&s);
 }
 END_TEST
 

@@ -6,6 +6,7 @@
 #include "test_exact_enum.h"
 
 #include "oracle/em_pf.h"
+#include "em_problem_util.h"
 #include "em_pf_brute.h"
 
 /* pmf intervals (exact rationals) from em_pf_pmf_bounds at 320 bits */
@@ -14,7 +15,7 @@ static void pf_intervals(scen *s)
     mpfr_t lo[16], hi[16];
     for (size_t i = 0; i < s->n; i++)
         mpfr_inits2(320, lo[i], hi[i], (mpfr_ptr)0);
-    ck_assert_int_eq(em_pf_pmf_bounds(s->n, s->u, s->ex, s->eps, s->delta, s->variant, 320, lo, hi),
+    ck_assert_int_eq(tp_pf_pmf_bounds(s->n, s->u, s->ex, s->eps, s->delta, s->variant, 320, lo, hi),
                      EM_OK);
     for (size_t i = 0; i < s->n; i++) {
         ck_assert(mpfr_cmp(lo[i], hi[i]) <= 0);
@@ -45,7 +46,7 @@ static int uniform_modulo(em_bits *b, uint64_t m, uint64_t *out)
 static int check_pf(scen *s, unsigned L, em_pf_uniform_fn hook)
 {
     em_pf *x;
-    ck_assert_int_eq(em_pf_new(s->n, s->u, s->ex, s->eps, s->delta, s->variant, &x), EM_OK);
+    ck_assert_int_eq(tp_pf_new(s->n, s->u, s->ex, s->eps, s->delta, s->variant, &x), EM_OK);
     em_pf_set_uniform(x, hook);
     enum_state e;
     int v = enum_check(&e, pf_fn, x, s->n, L, s->ex, s->plo, s->phi);
@@ -61,7 +62,7 @@ START_TEST(pmf_brute_force)
     scen s;
     scen_init(&s, 7, marital_u, "1", "1", EM_STANDARD);
     double P[7], p[7], em[7];
-    ck_assert_int_eq(em_pf_pmf(7, s.u, s.ex, s.eps, s.delta, EM_STANDARD, P, 0, NULL), EM_OK);
+    ck_assert_int_eq(tp_pf_pmf(7, s.u, s.ex, s.eps, s.delta, EM_STANDARD, P, 0, NULL), EM_OK);
     static const double cnt[7] = {10683, 14976, 4443, 418, 1025, 23, 993};
     for (int i = 0; i < 7; i++)
         p[i] = exp((cnt[i] - 14976) / 2000.0);
@@ -81,7 +82,7 @@ START_TEST(pmf_brute_force)
     printf("  marital: expected utility PF %.6f >= EM %.6f\n", eu_pf, eu_em);
     /* correctly rounded decimals: the mode's */
     char *dec[7];
-    ck_assert_int_eq(em_pf_pmf(7, s.u, s.ex, s.eps, s.delta, EM_STANDARD, P, 30, dec), EM_OK);
+    ck_assert_int_eq(tp_pf_pmf(7, s.u, s.ex, s.eps, s.delta, EM_STANDARD, P, 30, dec), EM_OK);
     for (int i = 0; i < 7; i++) {
         ck_assert(dec[i] != NULL);
         ck_assert(fabs(strtod(dec[i], NULL) - P[i]) <= 1e-15 * P[i]);
@@ -160,7 +161,7 @@ START_TEST(pmf_heads_characterisation)
     double P[N], H[N];
     for (size_t t = 0; t < 2; t++) {
         double sum = 0;
-        ck_assert_int_eq(em_pf_pmf(N, uq, ex, eps, delta, cases[t].v, P, 0, NULL), EM_OK);
+        ck_assert_int_eq(tp_pf_pmf(N, uq, ex, eps, delta, cases[t].v, P, 0, NULL), EM_OK);
         heads_pmf(N, u, cases[t].c, H);
         for (int i = 0; i < N; i++) {
             ck_assert_msg(fabs(H[i] - P[i]) <= 1e-13 * P[i], "cell %d: %.17g vs %.17g", i, H[i], P[i]);
@@ -170,7 +171,7 @@ START_TEST(pmf_heads_characterisation)
     }
     /* the comparison can fail: the monotone pmf is far from the standard one */
     double worst = 0;
-    ck_assert_int_eq(em_pf_pmf(N, uq, ex, eps, delta, EM_STANDARD, P, 0, NULL), EM_OK);
+    ck_assert_int_eq(tp_pf_pmf(N, uq, ex, eps, delta, EM_STANDARD, P, 0, NULL), EM_OK);
     heads_pmf(N, u, 1.0, H);
     for (int i = 0; i < N; i++)
         worst = fmax(worst, fabs(H[i] - P[i]) / P[i]);
@@ -217,7 +218,7 @@ START_TEST(pf_expected_score_dominance)
         size_t am;
         ck_assert_int_eq(em_logweights(n, u, epsd[e], 1.0, variant, lw, &am), EM_OK);
         ck_assert_int_eq(em_normalize(n, lw, logp, pem), EM_OK);
-        ck_assert_int_eq(em_pf_pmf(n, uq, ex, eps, delta, variant, ppf, 0, NULL), EM_OK);
+        ck_assert_int_eq(tp_pf_pmf(n, uq, ex, eps, delta, variant, ppf, 0, NULL), EM_OK);
         double eem = 0, epf = 0, eun = 0;
         for (size_t i = 0; i < n; i++) {
             eem += pem[i] * u[i];
@@ -247,7 +248,7 @@ START_TEST(pmf_ties_excluded_single)
     scen_init(&s, 5, u, "1", "1", EM_STANDARD);
     double P[5];
     char *dec[5];
-    ck_assert_int_eq(em_pf_pmf(5, s.u, s.ex, s.eps, s.delta, EM_STANDARD, P, 5, dec), EM_OK);
+    ck_assert_int_eq(tp_pf_pmf(5, s.u, s.ex, s.eps, s.delta, EM_STANDARD, P, 5, dec), EM_OK);
     ck_assert(P[1] == 0.0);
     ck_assert_str_eq(dec[1], "0");
     for (int i = 0; i < 5; i++) {
@@ -260,13 +261,13 @@ START_TEST(pmf_ties_excluded_single)
     scen_free(&s);
     static const char *const v[] = {"-inf", "3"};
     scen_init(&s, 2, v, "1", "1", EM_STANDARD);
-    ck_assert_int_eq(em_pf_pmf(2, s.u, s.ex, s.eps, s.delta, EM_STANDARD, P, 0, NULL), EM_OK);
+    ck_assert_int_eq(tp_pf_pmf(2, s.u, s.ex, s.eps, s.delta, EM_STANDARD, P, 0, NULL), EM_OK);
     ck_assert(P[0] == 0.0 && P[1] == 1.0);
     scen_free(&s);
     /* two candidates: P(low) = p / 2 exactly (the low one first, then accepted) */
     static const char *const w[] = {"0", "-2"};
     scen_init(&s, 2, w, "1", "1", EM_STANDARD);
-    ck_assert_int_eq(em_pf_pmf(2, s.u, s.ex, s.eps, s.delta, EM_STANDARD, P, 0, NULL), EM_OK);
+    ck_assert_int_eq(tp_pf_pmf(2, s.u, s.ex, s.eps, s.delta, EM_STANDARD, P, 0, NULL), EM_OK);
     ck_assert(fabs(P[1] - exp(-1.0) / 2) <= 1e-16);
     scen_free(&s);
 }
@@ -322,7 +323,7 @@ START_TEST(pf_rng_draws)
     scen s;
     scen_init(&s, 7, marital_u, "1", "1", EM_STANDARD);
     em_pf *x;
-    ck_assert_int_eq(em_pf_new(7, s.u, s.ex, s.eps, s.delta, EM_STANDARD, &x), EM_OK);
+    ck_assert_int_eq(tp_pf_new(7, s.u, s.ex, s.eps, s.delta, EM_STANDARD, &x), EM_OK);
     em_rng rng;
     em_bits b;
     ck_assert_int_eq(em_rng_init_chacha(&rng, 5), EM_OK);
@@ -334,7 +335,7 @@ START_TEST(pf_rng_draws)
         hits[r]++;
     }
     double P[7];
-    ck_assert_int_eq(em_pf_pmf(7, s.u, s.ex, s.eps, s.delta, EM_STANDARD, P, 0, NULL), EM_OK);
+    ck_assert_int_eq(tp_pf_pmf(7, s.u, s.ex, s.eps, s.delta, EM_STANDARD, P, 0, NULL), EM_OK);
     ck_assert(fabs(hits[1] / 1e5 - P[1]) < 0.01);
     size_t r;
     ck_assert_int_eq(em_pf_sample(NULL, &b, &r), EM_ERR_NULL);

@@ -1,6 +1,6 @@
-/* test_scale.c: the compact scenario (src/io/em_scenario.c with sc.compact), the oracle and
- * the exact sampler reading utilities through em_usrc, and the limit on candidates
- * (issue 12, "Scale without surprises").
+/* test_scale.c: the compact scenario (src/io/em_scn_*.c with sc.compact), the oracle and
+ * the exact sampler reading utilities through em_utility_reader, and the limit on candidates
+ * (README, "Scale without surprises").
  *
  * Outputs must not change with the storage: the golden test hashes what `expmech probs`
  * and `expmech sample --seed` print for generated scenarios (every utility syntax, ties,
@@ -14,11 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/em_scenario.h"
+#include "io/em_scn_text.h"
 #include "em_cli_util.h"
 #include "expmech.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
+#include "em_problem_util.h"
 
 static void setup(void)
 {
@@ -48,7 +49,7 @@ static void write_scenarios(void)
     put("s4.txt", "# sensitivity: 2\nx,18014398509481986\ny,0\nz,18014398509481985.5\n");
 }
 
-/* The monotone rows need --force since issue 12: s1.txt has no "# monotone: yes" header;
+/* The monotone rows need --force: s1.txt has no "# monotone: yes" header;
    forced, the program computes what it computed before, so the hashes stand. */
 START_TEST(golden)
 {
@@ -133,20 +134,20 @@ static const char values[] =
 
 START_TEST(compact_values)
 {
-    em_scenario a, b;
-    em_scenario_init(&a);
-    em_scenario_init(&b);
+    em_scn a, b;
+    em_scn_init(&a);
+    em_scn_init(&b);
     b.compact = 1;
-    char err[EM_SCENARIO_ERRLEN];
-    ck_assert_int_eq(em_scenario_parse(&a, values, strlen(values), "v", err, sizeof err), EM_OK);
-    ck_assert_int_eq(em_scenario_parse(&b, values, strlen(values), "v", err, sizeof err), EM_OK);
+    em_error err;
+    ck_assert_int_eq(em_scn_read(&a, values, strlen(values), "v", &err), EM_OK);
+    ck_assert_int_eq(em_scn_read(&b, values, strlen(values), "v", &err), EM_OK);
     ck_assert(b.u == NULL && a.u != NULL && b.ud == NULL);
-    ck_assert_int_eq(em_scenario_doubles(&b), EM_OK);
+    ck_assert_int_eq(em_scn_doubles(&b, NULL), EM_OK);
     ck_assert_uint_eq(a.n, b.n);
     mpq_t q;
     mpq_init(q);
     for (size_t i = 0; i < a.n; i++) {
-        em_scenario_get_u(&b, i, q);
+        em_scn_get_u(&b, i, q);
         ck_assert_msg(mpq_equal(q, a.u[i]), "candidate %s", a.labels[i]);
         ck_assert(mpz_cmp_ui(mpq_denref(q), 0) > 0);
         mpq_t c;
@@ -158,53 +159,53 @@ START_TEST(compact_values)
         ck_assert_str_eq(a.labels[i], b.labels[i]);
         ck_assert(a.excluded[i] == b.excluded[i]);
         ck_assert(memcmp(&a.ud[i], &b.ud[i], sizeof(double)) == 0);
-        ck_assert_int_eq(em_scenario_find(&b, b.labels[i], strlen(b.labels[i])), (long)i);
+        ck_assert_int_eq(em_scn_lookup(&b, b.labels[i], strlen(b.labels[i])), (long)i);
     }
-    ck_assert_int_eq(em_scenario_expand(&b), EM_OK);
+    ck_assert_int_eq(em_scn_expand(&b, NULL), EM_OK);
     for (size_t i = 0; i < a.n; i++)
         ck_assert(mpq_equal(a.u[i], b.u[i]));
     /* line numbers as runs, and the duplicate message that names the first line */
-    em_scenario d;
-    em_scenario_init(&d);
+    em_scn d;
+    em_scn_init(&d);
     d.compact = 1;
     const char *dl = "# h\na,1\nb,2\n\n\nc,3\n# x\nd,4\ne,5\nb,6\n";
-    ck_assert_int_eq(em_scenario_parse(&d, dl, strlen(dl), "d", err, sizeof err), EM_ERR_PARSE);
-    ck_assert_msg(strstr(err, "d:10: duplicate label 'b' (first on line 3)") != NULL, "%s", err);
+    ck_assert_int_eq(em_scn_read(&d, dl, strlen(dl), "d", &err), EM_ERR_PARSE);
+    ck_assert_msg(strstr(err.msg, "d:10: duplicate label 'b' (first on line 3)") != NULL, "%s", err.msg);
     static const unsigned long lines[] = {2, 3, 6, 8, 9};
     for (size_t i = 0; i < 5; i++)
-        ck_assert_uint_eq(em_scenario_line(&d, i), lines[i]);
-    em_scenario_free(&d);
+        ck_assert_uint_eq(em_scn_line(&d, i), lines[i]);
+    em_scn_clear(&d);
     /* a configured limit */
-    em_scenario c;
-    em_scenario_init(&c);
+    em_scn c;
+    em_scn_init(&c);
     c.max_n = 3;
-    ck_assert_int_eq(em_scenario_parse(&c, values, strlen(values), "v", err, sizeof err), EM_ERR_TOO_MANY);
-    ck_assert_msg(strstr(err, "v:4: more than 3 candidates") != NULL, "%s", err);
+    ck_assert_int_eq(em_scn_read(&c, values, strlen(values), "v", &err), EM_ERR_TOO_MANY);
+    ck_assert_msg(strstr(err.msg, "v:4: more than 3 candidates") != NULL, "%s", err.msg);
     mpq_clear(q);
-    em_scenario_free(&a);
-    em_scenario_free(&b);
-    em_scenario_free(&c);
+    em_scn_clear(&a);
+    em_scn_clear(&b);
+    em_scn_clear(&c);
 }
 END_TEST
 
 /* A big scenario for the library tests: 2500 candidates (three exact-sampler blocks). */
-static void big(em_scenario *s, int compact)
+static void big(em_scn *s, int compact)
 {
     size_t cap = 2500 * 40, len = 0;
     char *t = malloc(cap);
     for (int i = 0; i < 2500; i++)
         len += (size_t)snprintf(t + len, cap - len, i % 97 == 5 ? "c%d,-inf\n" : i % 3 ? "c%d,%d.%03d\n" : "c%d,%d/7\n",
                                 i, (i * 7919) % 61 - 30, (i * 31) % 1000);
-    em_scenario_init(s);
+    em_scn_init(s);
     s->compact = compact;
-    char err[EM_SCENARIO_ERRLEN];
-    ck_assert_int_eq(em_scenario_parse(s, t, len, "big", err, sizeof err), EM_OK);
+    em_error err;
+    ck_assert_int_eq(em_scn_read(s, t, len, "big", &err), EM_OK);
     free(t);
 }
 
 START_TEST(oracle_src_same)
 {
-    em_scenario a, b;
+    em_scn a, b;
     big(&a, 0);
     big(&b, 1);
     mpq_t eps, delta;
@@ -212,9 +213,9 @@ START_TEST(oracle_src_same)
     mpq_set_ui(eps, 3, 2);
     mpq_set_ui(delta, 1, 1);
     em_oracle *x, *y;
-    em_usrc src = {em_scenario_usrc_get, &b};
-    ck_assert_int_eq(em_oracle_new(a.n, a.u, a.excluded, eps, delta, EM_STANDARD, 20, &x), EM_OK);
-    ck_assert_int_eq(em_oracle_new_src(b.n, &src, b.excluded, eps, delta, EM_STANDARD, 20, &y), EM_OK);
+    em_utility_reader src = {em_scn_reader_get, &b};
+    ck_assert_int_eq(tp_oracle_new(a.n, a.u, a.excluded, eps, delta, EM_STANDARD, 20, &x), EM_OK);
+    ck_assert_int_eq(tp_oracle_new_src(b.n, &src, b.excluded, eps, delta, EM_STANDARD, 20, &y), EM_OK);
     for (size_t i = 0; i < a.n; i++) {
         em_oracle_cand cx, cy;
         ck_assert_int_eq(em_oracle_get(x, i, &cx), EM_OK);
@@ -225,10 +226,10 @@ START_TEST(oracle_src_same)
     }
     em_oracle_free(x);
     em_oracle_free(y);
-    ck_assert_int_eq(em_oracle_new_src(b.n, NULL, b.excluded, eps, delta, EM_STANDARD, 20, &y), EM_ERR_NULL);
+    ck_assert_int_eq(tp_oracle_new_src(b.n, NULL, b.excluded, eps, delta, EM_STANDARD, 20, &y), EM_ERR_NULL);
     mpq_clears(eps, delta, (mpq_ptr)0);
-    em_scenario_free(&a);
-    em_scenario_free(&b);
+    em_scn_clear(&a);
+    em_scn_clear(&b);
 }
 END_TEST
 
@@ -240,7 +241,7 @@ static size_t never(size_t n, const uint64_t *lo, const uint64_t *hi, uint64_t a
 
 START_TEST(exact_src_same)
 {
-    em_scenario a, b;
+    em_scn a, b;
     big(&a, 0);
     big(&b, 1);
     mpq_t eps, delta;
@@ -248,10 +249,10 @@ START_TEST(exact_src_same)
     mpq_set_ui(eps, 1, 1);
     mpq_set_ui(delta, 1, 1);
     em_exact *x, *y, *z;
-    em_usrc src = {em_scenario_usrc_get, &b};
-    ck_assert_int_eq(em_exact_new(a.n, a.u, a.excluded, eps, delta, EM_STANDARD, &x), EM_OK);
-    ck_assert_int_eq(em_exact_new_src(b.n, &src, b.excluded, eps, delta, EM_STANDARD, &y), EM_OK);
-    ck_assert_int_eq(em_exact_new_src(b.n, &src, b.excluded, eps, delta, EM_STANDARD, &z), EM_OK);
+    em_utility_reader src = {em_scn_reader_get, &b};
+    ck_assert_int_eq(tp_exact_new(a.n, a.u, a.excluded, eps, delta, EM_STANDARD, &x), EM_OK);
+    ck_assert_int_eq(tp_exact_new_src(b.n, &src, b.excluded, eps, delta, EM_STANDARD, &y), EM_OK);
+    ck_assert_int_eq(tp_exact_new_src(b.n, &src, b.excluded, eps, delta, EM_STANDARD, &z), EM_OK);
     ck_assert(!memcmp(em_exact_lo64(x), em_exact_lo64(y), (a.n + 1) * sizeof(uint64_t)));
     ck_assert(!memcmp(em_exact_hi64(x), em_exact_hi64(y), (a.n + 1) * sizeof(uint64_t)));
     /* the slow path (bounds recomputed block by block from checkpoints) must land every
@@ -282,8 +283,8 @@ START_TEST(exact_src_same)
     em_exact_free(y);
     em_exact_free(z);
     mpq_clears(eps, delta, (mpq_ptr)0);
-    em_scenario_free(&a);
-    em_scenario_free(&b);
+    em_scn_clear(&a);
+    em_scn_clear(&b);
 }
 END_TEST
 

@@ -1,4 +1,4 @@
-/* test_scenario.c: the scenario file parser (src/io/em_scenario.c): every malformed line
+/* test_scenario.c: the scenario file parser (src/io/em_scn_*.c): every malformed line
  * type, limits, BOM, CRLF, headers, quoting; every message names the file and the line. */
 #include "em_check_main.h"
 #include <check.h>
@@ -7,24 +7,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/em_scenario.h"
+#include "io/em_scn_text.h"
 #include "expmech.h"
 
-static em_scenario sc;
-static char err[EM_SCENARIO_ERRLEN];
+static em_scn sc;
+static em_error err;
 
 static int parse(const char *text)
 {
-    em_scenario_free(&sc);
-    em_scenario_init(&sc);
-    return em_scenario_parse(&sc, text, strlen(text), "f.csv", err, sizeof err);
+    em_scn_clear(&sc);
+    em_scn_init(&sc);
+    return em_scn_read(&sc, text, strlen(text), "f.csv", &err);
 }
 
 static int parse_n(const char *text, size_t n)
 {
-    em_scenario_free(&sc);
-    em_scenario_init(&sc);
-    return em_scenario_parse(&sc, text, n, "f.csv", err, sizeof err);
+    em_scn_clear(&sc);
+    em_scn_init(&sc);
+    return em_scn_read(&sc, text, n, "f.csv", &err);
 }
 
 /* the parse fails with a message starting "f.csv:LINE: " and containing `part` */
@@ -34,18 +34,18 @@ static void fails_at(const char *text, unsigned long line, const char *part)
     ck_assert_msg(st != EM_OK, "accepted: %s", text);
     char prefix[64];
     snprintf(prefix, sizeof prefix, "f.csv:%lu: ", line);
-    ck_assert_msg(!strncmp(err, prefix, strlen(prefix)), "message '%s' does not start with '%s'", err, prefix);
-    ck_assert_msg(strstr(err, part) != NULL, "message '%s' lacks '%s'", err, part);
+    ck_assert_msg(!strncmp(err.msg, prefix, strlen(prefix)), "message '%s' does not start with '%s'", err.msg, prefix);
+    ck_assert_msg(strstr(err.msg, part) != NULL, "message '%s' lacks '%s'", err.msg, part);
 }
 
 static void setup(void)
 {
-    em_scenario_init(&sc);
+    em_scn_init(&sc);
 }
 
 static void teardown(void)
 {
-    em_scenario_free(&sc);
+    em_scn_clear(&sc);
 }
 
 START_TEST(basic)
@@ -59,8 +59,8 @@ START_TEST(basic)
     ck_assert(sc.ud[4] == 1.0 / 3);
     ck_assert_uint_eq(sc.line[4], 5);
     ck_assert(!sc.has_sensitivity && !sc.has_monotone);
-    ck_assert_int_eq(em_scenario_find(&sc, "c", 1), 2);
-    ck_assert_int_eq(em_scenario_find(&sc, "z", 1), -1);
+    ck_assert_int_eq(em_scn_lookup(&sc, "c", 1), 2);
+    ck_assert_int_eq(em_scn_lookup(&sc, "z", 1), -1);
 }
 END_TEST
 
@@ -155,21 +155,21 @@ END_TEST
 START_TEST(limits_and_bytes)
 {
     /* overlong line */
-    size_t L = EM_SCENARIO_MAX_LINE + 10;
+    size_t L = EM_SCN_MAX_LINE + 10;
     char *big = malloc(L + 16);
     strcpy(big, "a,1\n");
     memset(big + 4, 'x', L);
     strcpy(big + 4 + L, ",1\n");
     fails_at(big, 2, "line too long");
     /* exactly at the limit: fine */
-    memset(big, 'y', EM_SCENARIO_MAX_LINE - 2);
-    strcpy(big + EM_SCENARIO_MAX_LINE - 2, ",1\n");
+    memset(big, 'y', EM_SCN_MAX_LINE - 2);
+    strcpy(big + EM_SCN_MAX_LINE - 2, ",1\n");
     ck_assert_int_eq(parse(big), EM_OK);
     free(big);
     /* NUL byte */
     static const char nul[] = "a,1\nb\0c,2\n";
     ck_assert_int_ne(parse_n(nul, sizeof nul - 1), EM_OK);
-    ck_assert(strstr(err, "f.csv:2: ") && strstr(err, "NUL"));
+    ck_assert(strstr(err.msg, "f.csv:2: ") && strstr(err.msg, "NUL"));
     /* invalid UTF-8: a lone continuation byte, an overlong form, a truncated sequence */
     fails_at("a,1\n\x80x,2\n", 2, "invalid UTF-8");
     fails_at("\xC0\xAF,1\n", 1, "invalid UTF-8");
@@ -183,9 +183,9 @@ END_TEST
 START_TEST(empty_inputs)
 {
     ck_assert_int_ne(parse(""), EM_OK);
-    ck_assert(strstr(err, "f.csv: no candidates"));
+    ck_assert(strstr(err.msg, "f.csv: no candidates"));
     ck_assert_int_ne(parse("# only comments\n\n"), EM_OK);
-    ck_assert(strstr(err, "no candidates"));
+    ck_assert(strstr(err.msg, "no candidates"));
     ck_assert_int_ne(parse("\xEF\xBB\xBF"), EM_OK);
 }
 END_TEST
@@ -199,7 +199,7 @@ START_TEST(many_candidates)
         o += (size_t)sprintf(buf + o, "c%zu,%zu.%zu\n", i, i, i % 7);
     ck_assert_int_eq(parse_n(buf, o), EM_OK);
     ck_assert_uint_eq(sc.n, n);
-    ck_assert_int_eq(em_scenario_find(&sc, "c199999", 7), 199999);
+    ck_assert_int_eq(em_scn_lookup(&sc, "c199999", 7), 199999);
     ck_assert(sc.ud[12345] == 12345.4);
     free(buf);
 }
@@ -213,17 +213,17 @@ START_TEST(load_file)
     FILE *f = fdopen(fd, "w");
     fputs("a,1\nb,zz\n", f);
     fclose(f);
-    em_scenario_free(&sc);
-    em_scenario_init(&sc);
-    ck_assert_int_eq(em_scenario_load(&sc, path, err, sizeof err), EM_ERR_PARSE);
+    em_scn_clear(&sc);
+    em_scn_init(&sc);
+    ck_assert_int_eq(em_scn_read_file(&sc, path, &err), EM_ERR_PARSE);
     char prefix[128];
     snprintf(prefix, sizeof prefix, "%s:2: bad utility 'zz'", path);
-    ck_assert_msg(!strncmp(err, prefix, strlen(prefix)), "%s", err);
+    ck_assert_msg(!strncmp(err.msg, prefix, strlen(prefix)), "%s", err.msg);
     remove(path);
-    em_scenario_free(&sc);
-    em_scenario_init(&sc);
-    ck_assert_int_eq(em_scenario_load(&sc, "/nonexistent/x.csv", err, sizeof err), EM_ERR_PARSE);
-    ck_assert(strstr(err, "/nonexistent/x.csv: cannot open"));
+    em_scn_clear(&sc);
+    em_scn_init(&sc);
+    ck_assert_int_eq(em_scn_read_file(&sc, "/nonexistent/x.csv", &err), EM_ERR_PARSE);
+    ck_assert(strstr(err.msg, "/nonexistent/x.csv: cannot open"));
 }
 END_TEST
 

@@ -1,4 +1,4 @@
-/* test_score.c: the scoring functions of issue 4 (src/core/em_score_*.h), on the seed
+/* test_score.c: the scoring functions (src/core/em_score_*.h), on the seed
  * numbers, against brute force, and on bad inputs; exact probabilities via the oracle.
  *
  *   count / frequency   seed 001 (socks: 100 rows, 10 Violent), em_histogram, em_score_frequency
@@ -25,7 +25,8 @@
 #include "em_test_util.h"
 #include "expmech.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
+#include "em_problem_util.h"
+#include "num/em_rational.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -48,7 +49,7 @@ static double oracle_p(size_t n, const char *const *u, const char *eps, const ch
     ck_assert_int_eq(em_q_parse_str(eps, 0, e, &kind, NULL), EM_OK);
     ck_assert_int_eq(em_q_parse_str(delta, 0, d, &kind, NULL), EM_OK);
     em_oracle *o = NULL;
-    ck_assert_int_eq(em_oracle_new(n, q, ex, e, d, variant, 17, &o), EM_OK);
+    ck_assert_int_eq(tp_oracle_new(n, q, ex, e, d, variant, 17, &o), EM_OK);
     em_oracle_cand c;
     ck_assert_int_eq(em_oracle_get(o, i, &c), EM_OK);
     double p = c.prob_d;

@@ -1,4 +1,4 @@
-/* test_utility_report.c: the utility report beyond the standard mechanism (issue 14):
+/* test_utility_report.c: the utility report beyond the standard mechanism:
  * permute-and-flip's E[u], loss, sd, P(best) and tail against its closed-form pmf for 2
  * and 3 candidates (computed here with Python's decimal module, 60 digits, not by the
  * code under test), the accuracy theorem's bounds by hand, the exact values never above

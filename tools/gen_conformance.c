@@ -16,7 +16,7 @@
 
 #define MAX_DRAWS 1000000ULL
 #define RUNS 3   /* 10^4, 10^5, 10^6 draws */
-#define TESTS 4  /* the tests of a run (src/judge/em_conform.c) */
+#define TESTS 4  /* the tests of a run (src/api/em_conform.c) */
 
 enum { STD = EM_STANDARD, MON = EM_MONOTONE, PF = EM_PF };
 
@@ -439,7 +439,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: gen_conformance DIR\n");
         return 2;
     }
-    /* the level of each test when the whole battery runs (src/judge/em_conform.c) */
+    /* the level of each test when the whole battery runs (src/api/em_conform.c) */
     double alpha = 1e-6 / ((double)NCASES * RUNS * TESTS);
     int rc = 0;
     for (size_t i = 0; i < NCASES; i++) {

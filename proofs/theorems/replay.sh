@@ -32,7 +32,7 @@ set -u -o pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 export WHY3CONFIG="${WHY3CONFIG:-$ROOT/build/why3.conf}"
-REPORT_DIR="$ROOT/proofs/report"
+REPORT_DIR="${EM_REPORT_DIR:-$ROOT/proofs/report}"
 REPORT="$REPORT_DIR/theorems.json"
 
 PRIMARY="z3l"
@@ -42,7 +42,7 @@ SMOKE_TLIMIT=5
 TRANSFORM="split_vc"
 
 # Files in dependency order.
-FILES="Mechanism Privacy Monotone Accuracy Shift Laplace Scores PermuteFlip Weighted SelectLaw PFDominance ExactLaw"
+FILES="Mechanism Privacy Monotone Accuracy Shift Laplace Scores PermuteFlip Weighted SelectLaw PFDominance ExactLaw BoundedRange Bridge"
 
 # The exported theorems (let lemma) that must exist and be proved.
 EXPECTED="privacy_standard privacy_standard_sym privacy_seed
@@ -74,7 +74,21 @@ normaliser_bound continuous_private continuous_private_sym
 continuous_private_band continuous_private_monotone constant_pieces_weighted
 select_count select_law rejection_law rejection_uniform sampler_law
 pf_sum_one pf_dominates_em_topk pf_dominates_em pf_dominates_em_general pf_dominates_em_threshold
-exact_sampler_law exact_decision_unique dyadic_grid"
+exact_sampler_law exact_decision_unique dyadic_grid
+subst_at_acsl insert_at_acsl subst_at64_acsl insert_at64_acsl
+count_acsl count_lt_acsl count_gt_acsl count_ge_acsl ratio_of_acsl frequency_acsl
+max_count_acsl max_norm_acsl rr_score_acsl revenue_of_acsl revenue_acsl quantile_of_acsl
+quantile_score_acsl median_index_acsl max3_acsl median_of_acsl median_replacements_acsl
+median_score_acsl laplace_score_acsl sum_acsl in_cell_acsl exact_certain_acsl
+count_private_acsl count_private_monotone_acsl count_private_subst_acsl
+frequency_private_acsl frequency_private_subst_acsl maxnorm_private_acsl
+rr_private_acsl rr_private_monotone_acsl
+revenue_private_acsl revenue_private_monotone_acsl revenue_private_subst_acsl
+quantile_private_acsl quantile_private_subst_acsl median_private_acsl median_private_subst_acsl
+laplace_score_private_acsl laplace_count_private_acsl laplace_count_private_subst_acsl
+em_select_law em_sampler_law exact_out_counts em_exact_decision em_exact_law
+em_bounded_range em_bounded_range_monotone weighted_bounded_range continuous_bounded_range
+pf_two_law pf_two_prob pf_not_bounded_range"
 
 # The only assumed (unproved) declarations allowed; see TRUSTED.md.
 TRUSTED_VALS="exp_tangent"
@@ -156,10 +170,10 @@ JOBS="${EM_THEOREM_JOBS:-2}"
 run_why3() { # file module goal(or -) prover out runs-file
   local f="$1" m="$2" g="$3" p="$4" out="$5" runs="$6" rc
   if [ "$g" = "-" ]; then
-    (cd "$HERE" && why3 prove -L . -a "$TRANSFORM" -P "$p" -t "$TLIMIT" --json \
+    (cd "$HERE" && why3 prove -L . -L ../acsl -a "$TRANSFORM" -P "$p" -t "$TLIMIT" --json \
       "$f.mlw" -T "$m") >"$out" 2>"$out.err"; rc=$?
   else
-    (cd "$HERE" && why3 prove -L . -a "$TRANSFORM" -P "$p" -t "$TLIMIT" --json \
+    (cd "$HERE" && why3 prove -L . -L ../acsl -a "$TRANSFORM" -P "$p" -t "$TLIMIT" --json \
       "$f.mlw" -T "$m" -G "$g") >"$out" 2>"$out.err"; rc=$?
   fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$m" "$g" "$p" "$rc" "$out" >>"$runs"
@@ -237,14 +251,14 @@ smoke_prover() { # prover
     mkdir -p "$WORK/smoke-task.$p"
     # from $WORK, by a relative name: the task names its source file, and a temporary
     # directory's name would change the digest on every run
-    (cd "$WORK" && why3 prove -L "$HERE" -P "$p" -o "smoke-task.$p" Smoke.mlw) >/dev/null 2>&1
+    (cd "$WORK" && why3 prove -L "$HERE" -L "$HERE/../acsl" -P "$p" -o "smoke-task.$p" Smoke.mlw) >/dev/null 2>&1
     key=$( { echo "smoke $p $SMOKE_TLIMIT"; cat "$WORK/smoke-task.$p"/*; } | sha256sum)
     entry="$EM_WHY3_CACHE/smoke-${key%% *}"
     if [ -f "$entry" ]; then
       cp "$entry" "$WORK/smoke.$p.rc"; echo hit >>"$EM_WHY3_CACHE_LOG"; return
     fi
   fi
-  (cd "$WORK" && why3 prove -L "$HERE" -P "$p" -t "$SMOKE_TLIMIT" Smoke.mlw) >"$WORK/smoke.$p.out" 2>&1
+  (cd "$WORK" && why3 prove -L "$HERE" -L "$HERE/../acsl" -P "$p" -t "$SMOKE_TLIMIT" Smoke.mlw) >"$WORK/smoke.$p.out" 2>&1
   echo $? >"$WORK/smoke.$p.rc"
   # 2: not proved (unknown, timeout); 0: proved; 1: an error, never recorded
   if [ -n "$entry" ] && [ "${EM_WHY3_CACHE_MODE:-ro}" = rw ] && [ "$(cat "$WORK/smoke.$p.rc")" != 1 ]; then

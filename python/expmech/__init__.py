@@ -49,7 +49,7 @@ _SAMPLERS = {"exact": 0, "float": 1}
 
 
 def _text(x: Exact, what: str) -> str:
-    """The exact value of x as text the library parses (src/oracle/em_rational.h)."""
+    """The exact value of x as text the library parses (src/num/em_rational.h)."""
     if isinstance(x, bool):
         return "1" if x else "0"
     if isinstance(x, str):

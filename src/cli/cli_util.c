@@ -9,10 +9,10 @@
 
 #include "cli/commands.h"
 #include "expmech.h"
-#include "oracle/em_gof.h"
+#include "judge/em_gof.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_rational.h"
-#include "io/em_params_src.h"
+#include "num/em_rational.h"
+#include "api/em_params_src.h"
 #include "io/em_samples.h"
 #include "io/em_label.h"
 
@@ -198,7 +198,7 @@ static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
         uint64_t d;
         if (em_cli_parse_u64(v, &d, &msg) != EM_OK)
             return bad(c, name, v, msg);
-        if (d < 1 || d > EM_ORACLE_MAX_DIGITS)
+        if (d < 1 || d > EM_ROUND_MAX_DIGITS)
             return bad(c, name, v, "must be between 1 and 1000");
         c->digits = (int)d;
         break;
@@ -443,7 +443,7 @@ void em_json_string(FILE *f, const char *s)
 const char *em_cli_human(const char *label)
 {
     /* one label per call (the CLI is single-threaded; a printf takes one at a time) */
-    static char buf[EM_SCENARIO_MAX_LINE * 6 + 16];
+    static char buf[EM_SCN_MAX_LINE * 6 + 16];
     return em_label_human_str(buf, sizeof buf, label, 0);
 }
 

@@ -12,7 +12,7 @@
 #include <gmp.h>
 
 #include "expmech.h"
-#include "io/em_scenario.h"
+#include "io/em_scn_text.h"
 #include "em_scn.h"
 
 #define EM_OPT_EPSILON (1u << 0)

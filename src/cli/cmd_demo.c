@@ -7,7 +7,7 @@
 #include "expmech.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "oracle/em_seeds.h"
+#include "api/em_seeds.h"
 
 #define NCAT EM_MARITAL_N
 

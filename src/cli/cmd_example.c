@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "oracle/em_seeds.h"
-#include "io/em_scenario.h"
+#include "api/em_seeds.h"
+#include "io/em_scn_text.h"
 
 static const char help[] =
     "usage: expmech example NAME\n"

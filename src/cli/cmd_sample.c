@@ -1,4 +1,4 @@
-/* cmd_sample.c: `expmech sample`: exact draws (src/oracle/em_exact.c, the default) or
+/* cmd_sample.c: `expmech sample`: exact draws (src/oracle/em_exact_*.c, the default) or
  * draws from the verified core's float sampler (--sampler float). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@ static const char help[] =
     "--sampler exact (the default): exact sampling from the exact rational inputs: the\n"
     "uniform is drawn bit by bit and a label is output only when the bits drawn place it\n"
     "certainly inside one cell of the cumulative distribution, bounded by MPFR intervals\n"
-    "(src/oracle/em_exact.c; the integer decision em_exact_select is proven by WP).  Given\n"
+    "(src/oracle/em_exact_*.c; the integer decision em_exact_select is proven by WP).  Given\n"
     "fair bits, the output distribution is exactly the ideal one (spec/ExactSampling.md).\n"
     "\n"
     "--sampler float: the verified core's fast path: utilities, E and D rounded to the\n"

@@ -1,5 +1,5 @@
 /* cmd_score.c: `expmech score FUNCTION --data FILE [options]`: the options read into an
- * em_score_opts, the scenario computed by em_score_new (src/oracle/em_scores.c) and written
+ * em_score_opts, the scenario computed by em_score_new (src/api/em_score_*.c) and written
  * by em_score_write. */
 #include <stddef.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* em_exact_select: the integer decision of the exact (lazy inverse-CDF) sampler.
    Logic: spec/ExactSelection.acsl.  Tests: tests/test_exact.c (bit-level
-   enumeration), used by src/oracle/em_exact.c.
+   enumeration), used by src/oracle/em_exact_*.c.
 
-   Fixed-point bounds of one scale (2^63 in em_exact.c): lo[i] <= F(i) <= hi[i] for the
+   Fixed-point bounds of one scale (2^63 in em_exact_*.c): lo[i] <= F(i) <= hi[i] for the
    n + 1 cumulative probabilities F(0) = 0 <= F(1) <= ... <= F(n) = 1, lo nondecreasing.
    The uniform draw U is known to lie in the dyadic interval [a, a + w).  Cell i,
    [F(i), F(i+1)), certainly contains the whole interval when hi[i] <= a and

@@ -2,7 +2,7 @@
    em_weights_fixed_u (src/core/em_fixed.c), which computes the log-weights a
    block at a time on the stack instead of into an array.  Internal: expmech.h
    does not include this header and mk/libexpmech.map does not export them.
-   Proof: proofs/verify.sh, float step. */
+   Logic: spec/Weights.acsl (proof: the float step).  Tests: tests/test_logweights.c. */
 #ifndef EM_LOGWEIGHTS_PRIV_H
 #define EM_LOGWEIGHTS_PRIV_H
 #include "em_base.h"

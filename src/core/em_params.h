@@ -1,4 +1,4 @@
-/* em_params: status messages and the validation of (epsilon, delta, variant). */
+/* em_params: status messages, (epsilon, delta, variant) validated.  Logic: IEEE comparisons, no spec file.  Tests: tests/test_params.c. */
 #ifndef EM_PARAMS_H
 #define EM_PARAMS_H
 #include "em_base.h"

@@ -333,7 +333,7 @@ int em_range_quantile(size_t n, const int64_t *data, int64_t lo, int64_t hi, int
 /* em_range_laplace's three decisions, each in a function of its own: written
    inline, their short-circuit operators give the rest of the function one
    copy per way through them in the goals WP builds, and its
-   `pieces` clause took a prover 9-12 s (issue 16). */
+   `pieces` clause a goal too large for the provers. */
 /*@ assigns \nothing;
     ensures in_range: \result != 0 <==> (\abs(f) <= EM_RANGE_ABS_MAX &&
               (lo_inf || \abs(lo) <= EM_RANGE_ABS_MAX) && (hi_inf || \abs(hi) <= EM_RANGE_ABS_MAX));

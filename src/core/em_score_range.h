@@ -1,5 +1,5 @@
 /* em_score_range: the revenue, rank and Laplace scores over a whole range of
-   outputs [lo, hi] (issue 11), as pieces on which the score is linear, for the
+   outputs [lo, hi], as pieces on which the score is linear, for the
    continuous mechanism (spec/Continuous.md).  Integer units as the finite
    scores (src/core/em_score_revenue.h, em_score_rank.h, em_score_laplace.h),
    against the same logic definitions.  The rows must be sorted (ascending):

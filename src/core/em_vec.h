@@ -5,7 +5,7 @@
    proves keeps its operations and their rounding; the wider vectors only let
    the vectoriser turn comparisons and selects on doubles into integer masks,
    which SSE2 code cannot do in GCC 12.  The proofs read the plain function:
-   Frama-C defines __FRAMAC__. */
+   Frama-C defines __FRAMAC__.  Logic: none (no contract).  Tests: every core test. */
 #ifndef EM_VEC_H
 #define EM_VEC_H
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__FRAMAC__) && \

@@ -32,6 +32,22 @@ typedef enum em_status {
 /* A static English message for every status; never NULL. */
 const char *em_strerror(int status);
 
+/* A value no computation decided within its precision limit (2^20 bits): beyond the
+ * statuses above, which the proven core owns. */
+#define EM_ERR_UNDECIDED 64
+
+/* The one error convention outside the core: a status and one line of English naming the
+ * argument, file and line at fault.  A function taking em_error *err (which may be NULL)
+ * returns the status it stores there; on success err->status is EM_OK, err->msg empty. */
+#define EM_ERRLEN 512
+
+#ifndef __FRAMAC__ /* the core never uses it: its proofs see the types they were proved with */
+typedef struct em_error {
+    int status;            /* an em_status */
+    char msg[EM_ERRLEN];   /* NUL-terminated; empty on success */
+} em_error;
+#endif
+
 typedef enum em_variant {
     EM_STANDARD = 0, /* weight exp(eps*u/(2*delta)): eps-DP for any score of sensitivity delta */
     EM_MONOTONE = 1  /* weight exp(eps*u/delta): eps-DP when all scores move the same way */

@@ -1,7 +1,7 @@
 /* em_groups.h: who loses more?  The rows of a CSV file grouped by one column, each group's
  * rows scored into its own scenario (count, frequency or maxnorm over one candidate set),
- * and the exponential mechanism run per group with a share of one total epsilon (issue 14,
- * seed 001): each group's epsilon, its true mode(s), the probability that the output is a
+ * and the exponential mechanism run per group with a share of one total epsilon (seed
+ * 001): each group's epsilon, its true mode(s), the probability that the output is a
  * true mode, the expected loss, and the gap between the best and the worst group.
  *
  * Conventions: em_scn.h; decimal results are rounded as em_law.h says (correctly rounded

@@ -1,4 +1,4 @@
-/* em_report.h: privacy-utility reports over several values of epsilon (issue 14): the sweep
+/* em_report.h: privacy-utility reports over several values of epsilon: the sweep
  * of epsilon a report runs over, as the exact texts em_mech_new takes.
  *
  * Conventions: em_scn.h.

@@ -29,6 +29,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "em_base.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,12 +43,7 @@ extern "C" {
 #define EM_API
 #endif
 
-#define EM_ERRLEN 512
-
-typedef struct em_error {
-    int status;            /* an em_status */
-    char msg[EM_ERRLEN];   /* NUL-terminated; empty on success */
-} em_error;
+/* em_error and EM_ERRLEN: em_base.h */
 
 /* Variants accepted by em_opts.variant: EM_STANDARD and EM_MONOTONE (em_base.h), and */
 #define EM_PF 2              /* permute-and-flip (McKenna & Sheldon 2020), finite only */
@@ -60,7 +57,7 @@ EM_API void em_free(void *p);
 
 typedef struct em_scn em_scn;
 
-/* Parse the scenario file format (io/em_scenario.h, expmech(1) FILES) from text[0..len);
+/* Parse the scenario file format (io/em_scn_text.h, expmech(1) FILES) from text[0..len);
  * name is used in messages ("NAME:LINE: ..."; NULL: "<text>").  Errors: EM_ERR_NULL,
  * EM_ERR_PARSE (any malformed line, no candidates, a duplicate label), EM_ERR_TOO_MANY
  * (more than 2^25 candidates, or the limit set by EXPMECH_MAX_CANDIDATES), EM_ERR_NOMEM. */

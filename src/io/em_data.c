@@ -1,4 +1,6 @@
 /* em_data.c: the raw data and candidate lists of `expmech score` (io/em_data.h). */
+#include "io/em_data.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -6,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/em_data.h"
-#include "io/em_scenario.h"
-#include "oracle/em_rational.h"
+#include "io/em_scn_text.h"
+#include "io/em_text.h"
+#include "num/em_rational.h"
 
 int em_data_fail(em_error *err, const char *fmt, ...)
 {
@@ -31,7 +33,7 @@ int em_data_nomem(em_error *err)
     return EM_ERR_NOMEM;
 }
 
-void em_lines_free(em_lines *l)
+void em_rows_free(em_rows *l)
 {
     free(l->buf);
     free(l->v);
@@ -40,7 +42,7 @@ void em_lines_free(em_lines *l)
     memset(l, 0, sizeof *l);
 }
 
-static int lines_push(em_lines *l, char *p, unsigned long ln, em_error *err)
+static int lines_push(em_rows *l, char *p, unsigned long ln, em_error *err)
 {
     if (l->n == l->cap) {
         size_t nc = l->cap ? 2 * l->cap : 256;
@@ -60,7 +62,7 @@ static int lines_push(em_lines *l, char *p, unsigned long ln, em_error *err)
     return EM_OK;
 }
 
-int em_lines_read(em_lines *l, const char *path, const char *what, em_error *err)
+int em_rows_read(em_rows *l, const char *path, const char *what, em_error *err)
 {
     memset(l, 0, sizeof *l);
     int use_stdin = !strcmp(path, "-");
@@ -78,28 +80,14 @@ int em_lines_read(em_lines *l, const char *path, const char *what, em_error *err
         return em_data_fail(err, "%s: %s: read error or file too large", what, l->name);
     if (memchr(l->buf, 0, len))
         return em_data_fail(err, "%s: NUL byte in the file", l->name);
-    size_t pos = 0;
-    unsigned long ln = 0;
-    if (len >= 3 && !memcmp(l->buf, "\xEF\xBB\xBF", 3))
-        pos = 3;
-    while (pos < len) {
-        ln++;
-        char *p = l->buf + pos;
-        char *nl = memchr(p, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - p) : len - pos;
-        pos += n + (nl ? 1 : 0);
-        if (n && p[n - 1] == '\r')
-            n--;
-        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-            n--;
-        while (n && (*p == ' ' || *p == '\t')) {
-            p++;
-            n--;
-        }
+    em_line_iter it;
+    em_line_iter_init(&it, l->buf, len);
+    const char *cp;
+    size_t n;
+    while (em_line_next_data(&it, &cp, &n)) {
+        char *p = l->buf + (cp - l->buf); /* the buffer is l's own */
         p[n] = 0; /* overwrites the '\n' (or the '\r', or the NUL after the buffer) */
-        if (n == 0 || p[0] == '#')
-            continue;
-        if ((st = lines_push(l, p, ln, err)) != EM_OK)
+        if ((st = lines_push(l, p, it.line, err)) != EM_OK)
             return st;
     }
     l->rows = l->n;
@@ -169,14 +157,14 @@ static long csv_split(char *line, char **field, size_t max)
     return (long)nf;
 }
 
-static int bad_quoting(const em_lines *l, size_t i, em_error *err)
+static int bad_quoting(const em_rows *l, size_t i, em_error *err)
 {
     return em_data_fail(err, "%s:%lu: bad quoting (an unterminated \"field\" or text after its "
                              "closing quote)", l->name, l->line[i]);
 }
 
 /* The index of column `name` in the header fields f[0..nh), or -1 after a message. */
-static long header_column(const em_lines *l, char **f, long nh, const char *name, em_error *err)
+static long header_column(const em_rows *l, char **f, long nh, const char *name, em_error *err)
 {
     long col = -1;
     for (long k = 0; k < nh; k++)
@@ -196,7 +184,7 @@ static long header_column(const em_lines *l, char **f, long nh, const char *name
 
 /* Keep only the column `name` of a CSV file whose first line is the header; with group_by,
    also that column's value of each row in group[] (l->n - 1 entries, pointers into buf). */
-static int lines_column(em_lines *l, const char *name, const char *group_by, char **group,
+static int lines_column(em_rows *l, const char *name, const char *group_by, char **group,
                         em_error *err)
 {
     if (l->n == 0)
@@ -253,7 +241,7 @@ static int lines_column(em_lines *l, const char *name, const char *group_by, cha
 }
 
 /* A count: decimal digits only, below 2^64. */
-static int parse_count(const em_lines *l, size_t i, const char *s, uint64_t *out, em_error *err)
+static int parse_count(const em_rows *l, size_t i, const char *s, uint64_t *out, em_error *err)
 {
     uint64_t v = 0;
     const char *p = s;
@@ -274,7 +262,7 @@ static int parse_count(const em_lines *l, size_t i, const char *s, uint64_t *out
 }
 
 /* `value,count` lines: the values with their counts, each value once. */
-static int lines_aggregated(em_lines *l, em_error *err)
+static int lines_aggregated(em_rows *l, em_error *err)
 {
     l->count = malloc((l->n ? l->n : 1) * sizeof *l->count);
     if (!l->count)
@@ -328,10 +316,10 @@ static int lines_aggregated(em_lines *l, em_error *err)
     return EM_OK;
 }
 
-int em_data_read(em_lines *d, const char *path, const char *column, int aggregated,
+int em_data_read(em_rows *d, const char *path, const char *column, int aggregated,
                  em_error *err)
 {
-    int st = em_lines_read(d, path, "--data", err);
+    int st = em_rows_read(d, path, "--data", err);
     if (st == EM_OK && column)
         st = lines_column(d, column, NULL, NULL, err);
     else if (st == EM_OK && aggregated)
@@ -339,11 +327,11 @@ int em_data_read(em_lines *d, const char *path, const char *column, int aggregat
     return st;
 }
 
-int em_data_read_grouped(em_lines *d, const char *path, const char *column,
+int em_data_read_grouped(em_rows *d, const char *path, const char *column,
                          const char *group_by, char ***group, em_error *err)
 {
     *group = NULL;
-    int st = em_lines_read(d, path, "--data", err);
+    int st = em_rows_read(d, path, "--data", err);
     if (st == EM_OK && !(*group = malloc((d->n ? d->n : 1) * sizeof **group)))
         st = em_data_nomem(err);
     if (st == EM_OK)
@@ -441,8 +429,8 @@ static int cands_range(em_cands *c, const char *spec, mpq_t a, mpq_t b, mpq_t st
 
 static int cands_file(em_cands *c, const char *spec, int numeric, em_error *err)
 {
-    em_lines l;
-    int st = em_lines_read(&l, spec, "--candidates", err);
+    em_rows l;
+    int st = em_rows_read(&l, spec, "--candidates", err);
     if (st == EM_OK && l.n == 0)
         st = em_data_fail(err, "--candidates %s: no candidates in the file", l.name);
     if (st == EM_OK && l.n > EM_N_MAX)
@@ -464,7 +452,7 @@ static int cands_file(em_cands *c, const char *spec, int numeric, em_error *err)
         if (!c->label[i])
             st = em_data_nomem(err);
     }
-    em_lines_free(&l);
+    em_rows_free(&l);
     return st;
 }
 

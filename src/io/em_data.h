@@ -11,10 +11,10 @@
 #include <stdint.h>
 #include <gmp.h>
 
-#include "em_scn.h"
+#include "em_base.h"
 
 /* Non-blank, non-comment, trimmed lines (pointers into buf, made NUL-terminated in place). */
-typedef struct em_lines {
+typedef struct em_rows {
     char *buf;
     size_t n, cap;
     char **v;
@@ -22,27 +22,27 @@ typedef struct em_lines {
     uint64_t *count;  /* aggregated: how many rows hold v[i]; NULL: each line is one row */
     size_t rows;      /* sum of count[], or n */
     const char *name; /* for messages; "<stdin>" for standard input */
-} em_lines;
+} em_rows;
 
 /* EM_ERR_PARSE with a formatted message; EM_ERR_NOMEM with "out of memory". */
 int em_data_fail(em_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int em_data_nomem(em_error *err);
 
 /* Read path ('-': standard input); `what` names the option in messages ("--data"). */
-int em_lines_read(em_lines *l, const char *path, const char *what, em_error *err);
-void em_lines_free(em_lines *l);
+int em_rows_read(em_rows *l, const char *path, const char *what, em_error *err);
+void em_rows_free(em_rows *l);
 
 /* The --data of em_score_opts: every line, one CSV column, or the aggregate's values with
  * their counts (duplicate values and counts that are not integers in [0, 2^64) refused,
  * lines with count 0 dropped, rows = the total, which must fit a size_t). */
-int em_data_read(em_lines *d, const char *path, const char *column, int aggregated,
+int em_data_read(em_rows *d, const char *path, const char *column, int aggregated,
                  em_error *err);
 
 /* em_data_read of one column of a CSV file (no aggregate) with, for each row, its value in
  * the column group_by: (*group)[i] for d->v[i] (malloc'd array, free() it, even after a
  * failure; the texts point into d->buf).  Refused: group_by missing, repeated, or the
  * scored column itself; an empty value in either column. */
-int em_data_read_grouped(em_lines *d, const char *path, const char *column,
+int em_data_read_grouped(em_rows *d, const char *path, const char *column,
                          const char *group_by, char ***group, em_error *err);
 
 /* A candidate set: numeric ones carry their exact values. */

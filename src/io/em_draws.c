@@ -1,195 +1,243 @@
-/* em_draws.c: reading a sampler's draws (em_draws.h). */
+/* em_draws.c: reading draws (em_draws.h): a file of draws, and a sampler's output under the
+ * conformance protocol. */
 #include "io/em_draws.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-#include "em_base.h"
+#include "base/em_error.h"
+#include "io/em_label.h"
+#include "io/em_text.h"
 
-static int utf8_len(const unsigned char *p, size_t left)
+static size_t digits_run(const char *p, size_t n, size_t i, int hex)
 {
-    unsigned c = p[0];
-    int k = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
-            : (c & 0xF8) == 0xF0 ? 4 : 0;
-    if (k == 0 || (size_t)k > left)
-        return 0;
-    unsigned long cp = k == 1 ? c : k == 2 ? c & 0x1F : k == 3 ? c & 0x0F : c & 0x07;
-    for (int i = 1; i < k; i++) {
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        cp = cp << 6 | (p[i] & 0x3F);
-    }
-    /* overlong forms, surrogates, beyond U+10FFFF */
-    if ((k == 2 && cp < 0x80) || (k == 3 && cp < 0x800) || (k == 4 && cp < 0x10000) ||
-        (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
-        return 0;
-    return k;
+    size_t j = i;
+    while (j < n && (hex ? isxdigit((unsigned char)p[j]) : isdigit((unsigned char)p[j])))
+        j++;
+    return j - i;
 }
 
-int emd_utf8(const char *bytes, size_t len)
+/* 1 when p[0..n) is a number of the accepted syntax */
+static int number_syntax(const char *p, size_t n)
 {
-    const unsigned char *p = (const unsigned char *)bytes;
-    for (size_t i = 0; i < len;) {
-        int k = utf8_len(p + i, len - i);
-        if (!k)
-            return 0;
-        i += (size_t)k;
+    size_t i = 0;
+    if (i < n && (p[i] == '+' || p[i] == '-'))
+        i++;
+    const char *w = p + i;
+    size_t wn = n - i;
+    if ((wn == 3 && (!strncasecmp(w, "nan", 3) || !strncasecmp(w, "inf", 3))) ||
+        (wn == 8 && !strncasecmp(w, "infinity", 8)))
+        return 1;
+    int hex = 0;
+    if (i + 1 < n && p[i] == '0' && (p[i + 1] == 'x' || p[i + 1] == 'X')) {
+        hex = 1;
+        i += 2;
     }
-    return 1;
+    size_t a = digits_run(p, n, i, hex);
+    i += a;
+    size_t f = 0;
+    if (i < n && p[i] == '.') {
+        i++;
+        f = digits_run(p, n, i, hex);
+        i += f;
+    }
+    if (a + f == 0)
+        return 0;
+    if (i < n && (hex ? (p[i] == 'p' || p[i] == 'P') : (p[i] == 'e' || p[i] == 'E'))) {
+        i++;
+        if (i < n && (p[i] == '+' || p[i] == '-'))
+            i++;
+        size_t e = digits_run(p, n, i, 0);
+        if (e == 0)
+            return 0;
+        i += e;
+    }
+    return i == n;
 }
 
-void emd_show(char *out, size_t cap, const char *bytes, size_t len, size_t max)
+int em_read_draws(const char *buf, size_t len, const char *name, double **x,
+                  unsigned long **line, size_t *n, em_error *err)
 {
-    const unsigned char *p = (const unsigned char *)bytes;
+    *x = NULL;
+    *line = NULL;
+    *n = 0;
+    size_t cap = 0, cnt = 0, m;
+    double *xv = NULL;
+    unsigned long *lv = NULL;
+    char tmp[EM_DRAWS_MAX_LINE + 1];
+    em_line_iter it;
+    em_line_iter_init(&it, buf, len);
+    const char *p;
+    while (em_line_next_data(&it, &p, &m)) {
+        const unsigned long ln = it.line;
+        if (em_line_check(p, m, EM_DRAWS_MAX_LINE, 0, name, ln, err) != EM_OK)
+            goto bad;
+        if (!number_syntax(p, m)) {
+            /* the draw as a person may see it: no raw control or non-UTF-8 byte */
+            char shown[400];
+            memcpy(tmp, p, m);
+            tmp[m] = 0;
+            em_label_human_str(shown, sizeof shown, tmp, 60);
+            em_err_at(err, EM_ERR_PARSE, name, ln,
+                      "bad draw '%s': expected one number per line (decimal or hex float; nan "
+                      "and inf are accepted as draws to judge)", shown);
+            goto bad;
+        }
+        memcpy(tmp, p, m);
+        tmp[m] = 0;
+        if (cnt == cap) {
+            size_t nc = cap ? 2 * cap : 1024;
+            double *nx = realloc(xv, nc * sizeof *nx);
+            if (nx)
+                xv = nx;
+            unsigned long *nlv = realloc(lv, nc * sizeof *nlv);
+            if (nlv)
+                lv = nlv;
+            if (!nx || !nlv) {
+                free(xv);
+                free(lv);
+                return em_err_at(err, EM_ERR_NOMEM, name, 0, "out of memory");
+            }
+            cap = nc;
+        }
+        xv[cnt] = strtod(tmp, NULL);
+        lv[cnt] = ln;
+        cnt++;
+    }
+    *x = xv;
+    *line = lv;
+    *n = cnt;
+    return EM_OK;
+bad:
+    free(xv);
+    free(lv);
+    return EM_ERR_PARSE;
+}
+
+/* ---------------------------------------------------- the conformance protocol */
+
+void em_draws_show(char *out, size_t cap, const char *bytes, size_t len, size_t max)
+{
     size_t o = 0, lim = len < max ? len : max;
+    char seg[EM_DRAWS_PROTO_MAX_LINE + 1];
     if (!cap)
         return;
+    out[0] = 0;
     for (size_t i = 0; i < lim && o + 8 < cap;) {
-        int k = utf8_len(p + i, lim - i);
-        /* C1 controls U+0080..U+009F are C2 80..C2 9F */
-        if (k > 1 && !(k == 2 && p[i] == 0xC2 && p[i + 1] < 0xA0)) {
-            memcpy(out + o, p + i, (size_t)k);
-            o += (size_t)k;
-            i += (size_t)k;
+        if (bytes[i] == 0) { /* em_label_human_str takes NUL-terminated text */
+            o += (size_t)snprintf(out + o, cap - o, "\\x00");
+            i++;
             continue;
         }
-        if (p[i] == '\\') {
-            out[o++] = '\\', out[o++] = '\\';
-        } else if (p[i] >= 0x20 && p[i] < 0x7F) {
-            out[o++] = (char)p[i];
-        } else {
-            o += (size_t)snprintf(out + o, cap - o, "\\x%02X", p[i]);
-        }
-        i++;
+        const char *z = memchr(bytes + i, 0, lim - i);
+        size_t k = z ? (size_t)(z - (bytes + i)) : lim - i;
+        if (k > sizeof seg - 1)
+            k = sizeof seg - 1;
+        memcpy(seg, bytes + i, k);
+        seg[k] = 0;
+        em_label_human_str(out + o, cap - o, seg, 0);
+        o += strlen(out + o);
+        i += k;
     }
     if (len > lim && o + 4 < cap)
         memcpy(out + o, "...", 3), o += 3;
     out[o < cap ? o : cap - 1] = 0;
 }
 
-static int bad(char *msg, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(char *msg, size_t cap, const char *fmt, ...)
+/* what is wrong with a line's bytes, whatever the kind */
+static int line_bytes_ok(const char *p, size_t m, uint64_t ln, em_error *err)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, cap, fmt, ap);
-    va_end(ap);
-    return EM_ERR_PARSE;
-}
-
-/* The next line of buf from *pos: [*p, *p + *m), its end stripped of "\n" / "\r\n".  0 at
- * the end of buf. */
-static int next_line(const char *buf, size_t len, size_t *pos, const char **p, size_t *m)
-{
-    if (*pos >= len)
-        return 0;
-    const char *s = buf + *pos;
-    const char *nl = memchr(s, '\n', len - *pos);
-    size_t k = nl ? (size_t)(nl - s) : len - *pos;
-    *pos += k + (nl ? 1 : 0);
-    if (k && s[k - 1] == '\r')
-        k--;
-    *p = s;
-    *m = k;
-    return 1;
-}
-
-/* what is wrong with a line's bytes, whatever the kind: a message, or NULL */
-static int line_bytes_ok(const char *p, size_t m, uint64_t ln, char *msg, size_t cap)
-{
-    char shown[160];
+    char shown[400];
     if (m == 0)
-        return bad(msg, cap, "line %llu: empty", (unsigned long long)ln);
-    if (m > EMD_MAX_LINE)
-        return bad(msg, cap, "line %llu: longer than %d bytes", (unsigned long long)ln,
-                   EMD_MAX_LINE);
-    if (memchr(p, 0, m)) {
-        emd_show(shown, sizeof shown, p, m, 40);
-        return bad(msg, cap, "line %llu: a NUL byte (binary output?): '%s'",
-                   (unsigned long long)ln, shown);
-    }
-    if (!emd_utf8(p, m)) {
-        emd_show(shown, sizeof shown, p, m, 40);
-        return bad(msg, cap, "line %llu: not UTF-8 text: '%s'", (unsigned long long)ln, shown);
-    }
-    if (memchr(p, '\r', m)) {
-        emd_show(shown, sizeof shown, p, m, 40);
-        return bad(msg, cap, "line %llu: a stray carriage return: '%s'", (unsigned long long)ln,
-                   shown);
-    }
-    return EM_OK;
+        return em_err(err, EM_ERR_PARSE, "line %llu: empty", (unsigned long long)ln);
+    if (m > EM_DRAWS_PROTO_MAX_LINE)
+        return em_err(err, EM_ERR_PARSE, "line %llu: longer than %d bytes",
+                      (unsigned long long)ln, EM_DRAWS_PROTO_MAX_LINE);
+    if (em_line_check(p, m, 0, EM_LINE_STRICT, "", ln, NULL) == EM_OK)
+        return EM_OK;
+    em_draws_show(shown, sizeof shown, p, m, 40);
+    if (memchr(p, 0, m))
+        return em_err(err, EM_ERR_PARSE, "line %llu: a NUL byte (binary output?): '%s'",
+                      (unsigned long long)ln, shown);
+    if (em_utf8_check(p, m) != m)
+        return em_err(err, EM_ERR_PARSE, "line %llu: not UTF-8 text: '%s'",
+                      (unsigned long long)ln, shown);
+    return em_err(err, EM_ERR_PARSE, "line %llu: a stray carriage return or byte-order mark: "
+                  "'%s'", (unsigned long long)ln, shown);
 }
 
-static int count_check(uint64_t got, uint64_t n, char *msg, size_t cap)
+static int count_check(uint64_t got, uint64_t n, em_error *err)
 {
     if (got < n)
-        return bad(msg, cap, "%llu line%s where %llu draws were asked for",
-                   (unsigned long long)got, got == 1 ? "" : "s", (unsigned long long)n);
+        return em_err(err, EM_ERR_PARSE, "%llu line%s where %llu draws were asked for",
+                      (unsigned long long)got, got == 1 ? "" : "s", (unsigned long long)n);
     return EM_OK;
 }
 
-static int too_many(uint64_t n, char *msg, size_t cap)
+static int too_many(uint64_t n, em_error *err)
 {
-    return bad(msg, cap, "more than the %llu lines (draws) asked for", (unsigned long long)n);
+    return em_err(err, EM_ERR_PARSE, "more than the %llu lines (draws) asked for",
+                  (unsigned long long)n);
 }
 
 /* a number written where a label was due: the candidate whose utility it is, or -1 */
-static long as_utility(const char *t, const em_scn *s, const double *ud)
+static long as_utility(const char *t, const em_draws_cands *c)
 {
-    if (!ud)
+    if (!c->ud)
         return -1;
     char *end;
     errno = 0;
     double x = strtod(t, &end);
     if (end == t || *end || isnan(x))
         return -1;
-    size_t n = em_scn_size(s);
-    for (size_t i = 0; i < n; i++)
-        if (x == ud[i] || fabs(x - ud[i]) <= 1e-12 * fmax(1.0, fabs(x)))
+    for (size_t i = 0; i < c->n; i++)
+        if (x == c->ud[i] || fabs(x - c->ud[i]) <= 1e-12 * fmax(1.0, fabs(x)))
             return (long)i;
     return -1;
 }
 
-int emd_read_labels(const char *buf, size_t len, uint64_t n, const em_scn *s, const double *ud,
-                    uint64_t *counts, uint64_t *lines, char *msg, size_t cap)
+int em_draws_read_labels(const char *buf, size_t len, uint64_t n, const em_draws_cands *c,
+                         uint64_t *counts, uint64_t *lines, em_error *err)
 {
-    size_t pos = 0, m;
+    size_t m;
     const char *p;
     uint64_t ln = 0;
-    char *t = malloc(EMD_MAX_LINE + 1);
+    char *t = malloc(EM_DRAWS_PROTO_MAX_LINE + 1);
     if (!t)
-        return EM_ERR_NOMEM;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
     int st = EM_OK;
+    em_line_iter it;
+    em_line_iter_init(&it, buf, len);
     *lines = 0;
-    while (st == EM_OK && next_line(buf, len, &pos, &p, &m)) {
+    while (st == EM_OK && em_line_next(&it, &p, &m)) {
         ln++;
         if (ln > n) {
-            st = too_many(n, msg, cap);
+            st = too_many(n, err);
             break;
         }
-        if ((st = line_bytes_ok(p, m, ln, msg, cap)) != EM_OK)
+        if ((st = line_bytes_ok(p, m, ln, err)) != EM_OK)
             break;
-        memcpy(t, p, m);
-        t[m] = 0;
-        long k = em_scn_find(s, t);
+        long k = c->find(c->ctx, p, m);
         if (k < 0) {
-            char shown[160];
-            emd_show(shown, sizeof shown, p, m, 60);
-            long u = as_utility(t, s, ud);
+            char shown[400], lab[400];
+            em_draws_show(shown, sizeof shown, p, m, 60);
+            memcpy(t, p, m);
+            t[m] = 0;
+            long u = as_utility(t, c);
             if (u >= 0) {
-                char lab[160];
-                const char *l = em_scn_label(s, (size_t)u);
-                emd_show(lab, sizeof lab, l, strlen(l), 60);
-                st = bad(msg, cap, "line %llu: '%s' is not a label of this case; it is the "
-                         "utility of '%s' (a value written where a label was due)",
-                         (unsigned long long)ln, shown, lab);
+                const char *l = c->label(c->ctx, (size_t)u);
+                em_draws_show(lab, sizeof lab, l, strlen(l), 60);
+                st = em_err(err, EM_ERR_PARSE, "line %llu: '%s' is not a label of this case; it "
+                            "is the utility of '%s' (a value written where a label was due)",
+                            (unsigned long long)ln, shown, lab);
             } else {
-                st = bad(msg, cap, "line %llu: '%s' is not a label of this case",
-                         (unsigned long long)ln, shown);
+                st = em_err(err, EM_ERR_PARSE, "line %llu: '%s' is not a label of this case",
+                            (unsigned long long)ln, shown);
             }
             break;
         }
@@ -197,43 +245,42 @@ int emd_read_labels(const char *buf, size_t len, uint64_t n, const em_scn *s, co
     }
     free(t);
     *lines = ln;
-    return st == EM_OK ? count_check(ln, n, msg, cap) : st;
+    return st == EM_OK ? count_check(ln, n, err) : st;
 }
 
-int emd_read_numbers(const char *buf, size_t len, uint64_t n, double *x, uint64_t *lines,
-                     char *msg, size_t cap)
+int em_draws_read_numbers(const char *buf, size_t len, uint64_t n, double *x, uint64_t *lines,
+                          em_error *err)
 {
-    size_t pos = 0, m;
+    size_t m;
     const char *p;
     uint64_t ln = 0;
-    char t[EMD_MAX_LINE + 1];
+    char t[EM_DRAWS_PROTO_MAX_LINE + 1];
     int st = EM_OK;
+    em_line_iter it;
+    em_line_iter_init(&it, buf, len);
     *lines = 0;
-    while (st == EM_OK && next_line(buf, len, &pos, &p, &m)) {
+    while (st == EM_OK && em_line_next(&it, &p, &m)) {
         ln++;
         if (ln > n) {
-            st = too_many(n, msg, cap);
+            st = too_many(n, err);
             break;
         }
-        if ((st = line_bytes_ok(p, m, ln, msg, cap)) != EM_OK)
+        if ((st = line_bytes_ok(p, m, ln, err)) != EM_OK)
             break;
-        /* blanks around the number */
-        while (m && (*p == ' ' || *p == '\t'))
-            p++, m--;
-        while (m && (p[m - 1] == ' ' || p[m - 1] == '\t'))
-            m--;
+        em_text_trim(&p, &m); /* blanks around the number */
         memcpy(t, p, m);
         t[m] = 0;
         char *end;
         double v = m ? strtod(t, &end) : 0;
         if (!m || end != t + m) {
-            char shown[160];
-            emd_show(shown, sizeof shown, p, m, 60);
-            st = bad(msg, cap, "line %llu: '%s' is not a number", (unsigned long long)ln, shown);
+            char shown[400];
+            em_draws_show(shown, sizeof shown, p, m, 60);
+            st = em_err(err, EM_ERR_PARSE, "line %llu: '%s' is not a number",
+                        (unsigned long long)ln, shown);
             break;
         }
         x[ln - 1] = v;
     }
     *lines = ln;
-    return st == EM_OK ? count_check(ln, n, msg, cap) : st;
+    return st == EM_OK ? count_check(ln, n, err) : st;
 }

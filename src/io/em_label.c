@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-size_t em_utf8_valid_prefix(const unsigned char *p, size_t n);
+#include "io/em_text.h"
 
 /* the escape of the byte(s) at s, or 0 bytes when shown as is; *used: input bytes taken */
 static int esc(const unsigned char *s, char out[8], size_t *used)
@@ -25,45 +25,6 @@ static int esc(const unsigned char *s, char out[8], size_t *used)
         return 0;
     }
     return 0;
-}
-
-size_t em_utf8_valid_prefix(const unsigned char *p, size_t n)
-{
-    /* the length of the one UTF-8 sequence at p (at most n bytes, NUL-terminated input
-     * stops it), 0 when invalid */
-    unsigned char c = p[0];
-    size_t k;
-    unsigned long cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF) { k = 1; cp = c & 0x1F; }
-    else if (c >= 0xE0 && c <= 0xEF) { k = 2; cp = c & 0x0F; }
-    else if (c >= 0xF0 && c <= 0xF4) { k = 3; cp = c & 0x07; }
-    else return 0;
-    if (k + 1 > n)
-        return 0;
-    for (size_t j = 1; j <= k; j++) {
-        if ((p[j] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (p[j] & 0x3F);
-    }
-    if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-        (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-        return 0;
-    return k + 1;
-}
-
-size_t em_utf8_check(const char *s, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0;
-    while (i < n) {
-        size_t k = em_utf8_valid_prefix(p + i, n - i);
-        if (k == 0)
-            return i;
-        i += k;
-    }
-    return n;
 }
 
 void em_label_human(FILE *f, const char *s)

@@ -25,11 +25,4 @@ int em_label_needs_escape(const char *s);
  * s when max_in > 0); returns buf */
 char *em_label_human_str(char *buf, size_t cap, const char *s, size_t max_in);
 
-/* The offset of the first byte of s[0..n) that is not valid UTF-8 (overlong forms and
- * surrogates included), or n. */
-size_t em_utf8_check(const char *s, size_t n);
-
-/* The length of the one valid UTF-8 sequence at p (n bytes available), 0 if invalid. */
-size_t em_utf8_valid_prefix(const unsigned char *p, size_t n);
-
 #endif

@@ -10,8 +10,10 @@
 #include <jansson.h>
 
 #include "em_base.h"
+#include "base/em_error.h"
 #include "io/em_label.h"
-#include "oracle/em_rational.h"
+#include "io/em_text.h"
+#include "num/em_rational.h"
 
 int em_pvalue_parse(const char *p, size_t n, em_pvalue *g, const char **msg)
 {
@@ -41,12 +43,6 @@ int em_pvalue_parse(const char *p, size_t n, em_pvalue *g, const char **msg)
 }
 
 
-static void trim(const char **p, size_t *n)
-{
-    while (*n && (**p == ' ' || **p == '\t')) { (*p)++; (*n)--; }
-    while (*n && ((*p)[*n - 1] == ' ' || (*p)[*n - 1] == '\t')) (*n)--;
-}
-
 /* a label (len bytes) shown in a message */
 static const char *show(char *buf, size_t cap, const char *p, size_t n)
 {
@@ -62,12 +58,12 @@ static const char *show(char *buf, size_t cap, const char *p, size_t n)
 
 /* set gv[idx] from the value text; EM_OK or EM_ERR_PARSE */
 static int put_value(em_pvalue *gv, size_t idx, const char *v, size_t vn, const char *name,
-                     unsigned long ln, char *err, size_t errlen)
+                     unsigned long ln, em_error *err)
 {
     const char *msg = NULL;
     char q[300];
     if (vn == 0 || em_pvalue_parse(v, vn, &gv[idx], &msg) != EM_OK)
-        return em_parse_error(err, errlen, name, ln, "bad probability '%s': %s", show(q, sizeof q, v, vn),
+        return em_err_at(err, EM_ERR_PARSE, name, ln, "bad probability '%s': %s", show(q, sizeof q, v, vn),
                     vn == 0 ? "empty" : (msg ? msg : "malformed"));
     gv[idx].set = 1;
     gv[idx].line = ln;
@@ -75,16 +71,16 @@ static int put_value(em_pvalue *gv, size_t idx, const char *v, size_t vn, const 
 }
 
 static int labelled(em_pvalue *gv, long k, const char *lab, size_t labn, const char *name,
-                    unsigned long ln, char *err, size_t errlen)
+                    unsigned long ln, em_error *err)
 {
     char q[300];
     if (k < 0)
-        return em_parse_error(err, errlen, name, ln, "unknown label '%s'", show(q, sizeof q, lab, labn));
+        return em_err_at(err, EM_ERR_PARSE, name, ln, "unknown label '%s'", show(q, sizeof q, lab, labn));
     if (gv[k].set && gv[k].line)
-        return em_parse_error(err, errlen, name, ln, "second value for '%s' (first on line %lu)",
+        return em_err_at(err, EM_ERR_PARSE, name, ln, "second value for '%s' (first on line %lu)",
                     show(q, sizeof q, lab, labn), gv[k].line);
     if (gv[k].set) /* JSON: no lines */
-        return em_parse_error(err, errlen, name, ln, "second value for '%s'",
+        return em_err_at(err, EM_ERR_PARSE, name, ln, "second value for '%s'",
                               show(q, sizeof q, lab, labn));
     return EM_OK;
 }
@@ -97,39 +93,38 @@ static int labelled(em_pvalue *gv, long k, const char *lab, size_t labn, const c
 
 /* one candidate object */
 static int jcand(json_t *o, size_t k, const char *name, em_label_find_fn find, const void *ctx,
-                 em_pvalue *gv, char *err, size_t errlen)
+                 em_pvalue *gv, em_error *err)
 {
     char q[300];
     if (!json_is_object(o))
-        return em_parse_error(err, errlen, name, 0, "candidates[%zu]: expected a candidate object "
+        return em_err_at(err, EM_ERR_PARSE, name, 0, "candidates[%zu]: expected a candidate object "
                               "{\"label\": ..., \"probability\": ...}", k);
     json_t *l = json_object_get(o, "label"), *p = json_object_get(o, "probability");
     if (!l || !p)
-        return em_parse_error(err, errlen, name, 0, "candidates[%zu]: a candidate object without "
+        return em_err_at(err, EM_ERR_PARSE, name, 0, "candidates[%zu]: a candidate object without "
                               "\"%s\"", k, l ? "probability" : "label");
     if (!json_is_string(l))
-        return em_parse_error(err, errlen, name, 0, "candidates[%zu]: \"label\" must be a string",
+        return em_err_at(err, EM_ERR_PARSE, name, 0, "candidates[%zu]: \"label\" must be a string",
                               k);
     const char *lab = json_string_value(l);
     size_t labn = json_string_length(l);
     long idx = find(ctx, lab, labn);
-    int st = labelled(gv, idx, lab, labn, name, 0, err, errlen);
+    int st = labelled(gv, idx, lab, labn, name, 0, err);
     if (st != EM_OK)
         return st;
     if (json_is_string(p))
         return put_value(gv, (size_t)idx, json_string_value(p), json_string_length(p), name, 0,
-                         err, errlen);
+                         err);
     if (json_is_number(p)) {
         snprintf(q, sizeof q, "%a", json_number_value(p)); /* the double, exactly */
-        return put_value(gv, (size_t)idx, q, strlen(q), name, 0, err, errlen);
+        return put_value(gv, (size_t)idx, q, strlen(q), name, 0, err);
     }
-    return em_parse_error(err, errlen, name, 0, "candidates[%zu]: \"probability\" must be a "
+    return em_err_at(err, EM_ERR_PARSE, name, 0, "candidates[%zu]: \"probability\" must be a "
                           "string or a number", k);
 }
 
 static int parse_json(const char *buf, size_t len, size_t pos, const char *name, size_t n,
-                      em_label_find_fn find, const void *ctx, em_pvalue *gv, char *err,
-                      size_t errlen)
+                      em_label_find_fn find, const void *ctx, em_pvalue *gv, em_error *err)
 {
     unsigned long line0 = 0; /* lines before the JSON text (a byte-order mark, blank lines) */
     for (size_t i = 0; i < pos; i++)
@@ -138,37 +133,37 @@ static int parse_json(const char *buf, size_t len, size_t pos, const char *name,
     json_t *root = json_loadb(buf + pos, len - pos, JSON_REJECT_DUPLICATES |
                               JSON_DECODE_INT_AS_REAL | JSON_DISABLE_EOF_CHECK, &je);
     if (!root)
-        return em_parse_error(err, errlen, name, line0 + (unsigned long)(je.line > 0 ? je.line : 1),
+        return em_err_at(err, EM_ERR_PARSE, name, line0 + (unsigned long)(je.line > 0 ? je.line : 1),
                               "malformed JSON: %s", je.text);
     int st = EM_OK;
     for (size_t i = pos + (size_t)je.position; i < len && st == EM_OK; i++)
         if (!strchr(" \t\r\n", buf[i]))
-            st = em_parse_error(err, errlen, name, 0, "text after the JSON value");
+            st = em_err_at(err, EM_ERR_PARSE, name, 0, "text after the JSON value");
     json_t *arr = root;
     if (st == EM_OK && json_is_object(root)) {
         arr = json_object_get(root, "candidates");
         if (!arr)
-            st = em_parse_error(err, errlen, name, 0, "no \"candidates\" array in the JSON object");
+            st = em_err_at(err, EM_ERR_PARSE, name, 0, "no \"candidates\" array in the JSON object");
     }
     if (st == EM_OK && !json_is_array(arr))
-        st = em_parse_error(err, errlen, name, 0, "expected a JSON array of candidates");
+        st = em_err_at(err, EM_ERR_PARSE, name, 0, "expected a JSON array of candidates");
     for (size_t k = 0; st == EM_OK && k < json_array_size(arr); k++)
-        st = jcand(json_array_get(arr, k), k, name, find, ctx, gv, err, errlen);
+        st = jcand(json_array_get(arr, k), k, name, find, ctx, gv, err);
     json_decref(root);
     for (size_t i = 0; st == EM_OK && i < n; i++)
         if (!gv[i].set)
-            st = em_parse_error(err, errlen, name, 0, "no value for candidate %zu", i);
+            st = em_err_at(err, EM_ERR_PARSE, name, 0, "no value for candidate %zu", i);
     return st;
 }
 
 /* ----------------------------------------------------------------- CSV */
 
 int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
-                        em_label_find_fn find, const void *ctx, em_pvalue *gv, char *err,
-                        size_t errlen)
+                        em_label_find_fn find, const void *ctx, em_pvalue *gv, em_error *err)
 {
-    size_t pos = 0, count = 0, m;
-    unsigned long ln = 0;
+    size_t count = 0, m;
+    em_line_iter it;
+    em_line_iter_init(&it, buf, len);
     int form = -1; /* 0 numbers, 1 labelled */
     const char *p;
     char q[300];
@@ -177,14 +172,15 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
         while (k < len && (buf[k] == ' ' || buf[k] == '\t' || buf[k] == '\n' || buf[k] == '\r'))
             k++;
         if (k < len && (buf[k] == '{' || buf[k] == '['))
-            return parse_json(buf, len, k, name, n, find, ctx, gv, err, errlen);
+            return parse_json(buf, len, k, name, n, find, ctx, gv, err);
     }
     char *tmp = malloc(EM_SAMPLES_MAX_LINE + 1);
     if (!tmp)
         return EM_ERR_NOMEM;
     int st = EM_OK;
-    while (st == EM_OK && em_next_data_line(buf, len, &pos, &ln, &p, &m)) {
-        if ((st = em_data_line_check(p, m, name, ln, err, errlen)) != EM_OK)
+    while (st == EM_OK && em_line_next_data(&it, &p, &m)) {
+        const unsigned long ln = it.line;
+        if ((st = em_line_check(p, m, EM_SAMPLES_MAX_LINE, 0, name, ln, err)) != EM_OK)
             break;
         const char *lab = NULL, *v = p;
         size_t labn = 0, vn = m;
@@ -195,15 +191,15 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
             while (e < m && !(p[e] == '"' && (e + 1 >= m || p[e + 1] != '"')))
                 e += p[e] == '"' ? 2 : 1;
             if (e >= m || em_csv_field_unquote(p, e + 1, tmp, &labn) != 0) {
-                st = em_parse_error(err, errlen, name, ln, "malformed quoted label");
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "malformed quoted label");
                 break;
             }
             lab = tmp;
             const char *r = p + e + 1;
             size_t rn = m - e - 1;
-            trim(&r, &rn);
+            em_text_trim(&r, &rn);
             if (rn == 0 || r[0] != ',') {
-                st = em_parse_error(err, errlen, name, ln, "expected ',' after the quoted label");
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "expected ',' after the quoted label");
                 break;
             }
             r++, rn--;
@@ -228,7 +224,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                 /* 'label,probability' (the label may hold commas) ... */
                 lab = p;
                 labn = (size_t)(c1 - p);
-                trim(&lab, &labn);
+                em_text_trim(&lab, &labn);
                 k = find(ctx, lab, labn);
                 v = c1 + 1;
                 vn = m - (size_t)(c1 - p) - 1;
@@ -236,7 +232,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                 if (k < 0 && c0) {
                     const char *l2 = p;
                     size_t l2n = (size_t)(c0 - p);
-                    trim(&l2, &l2n);
+                    em_text_trim(&l2, &l2n);
                     long k2 = find(ctx, l2, l2n);
                     if (k2 >= 0) {
                         lab = l2;
@@ -251,13 +247,13 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
         if (form < 0)
             form = f;
         else if (form != f) {
-            st = em_parse_error(err, errlen, name, ln, "mixed line forms (either numbers only, or "
+            st = em_err_at(err, EM_ERR_PARSE, name, ln, "mixed line forms (either numbers only, or "
                                              "'label,probability' on every line)");
             break;
         }
         size_t idx;
         if (f) {
-            st = labelled(gv, k, lab, labn, name, ln, err, errlen);
+            st = labelled(gv, k, lab, labn, name, ln, err);
             if (st != EM_OK)
                 break;
             idx = (size_t)k;
@@ -265,7 +261,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
             if (v + vn < p + m) {
                 const char *l = v + vn + 1;
                 size_t lnn = (size_t)(p + m - l);
-                trim(&l, &lnn);
+                em_text_trim(&l, &lnn);
                 em_pvalue tmpv;
                 mpq_init(tmpv.q);
                 const char *msg = NULL;
@@ -273,31 +269,31 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                           em_pvalue_parse(l, lnn, &tmpv, &msg) != EM_OK;
                 mpq_clear(tmpv.q);
                 if (bad) {
-                    st = em_parse_error(err, errlen, name, ln, "bad log-probability '%s'", show(q, sizeof q, l, lnn));
+                    st = em_err_at(err, EM_ERR_PARSE, name, ln, "bad log-probability '%s'", show(q, sizeof q, l, lnn));
                     break;
                 }
             }
         } else {
             if (count >= n) {
-                st = em_parse_error(err, errlen, name, ln, "more values than the scenario's %zu candidates", n);
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "more values than the scenario's %zu candidates", n);
                 break;
             }
             idx = count;
         }
-        trim(&v, &vn);
-        st = put_value(gv, idx, v, vn, name, ln, err, errlen);
+        em_text_trim(&v, &vn);
+        st = put_value(gv, idx, v, vn, name, ln, err);
         count++;
     }
     free(tmp);
     if (st != EM_OK)
         return st;
     if (count == 0)
-        return em_parse_error(err, errlen, name, 0, "no probabilities");
+        return em_err_at(err, EM_ERR_PARSE, name, 0, "no probabilities");
     for (size_t i = 0; i < n; i++)
         if (!gv[i].set) {
             if (form == 0)
-                return em_parse_error(err, errlen, name, 0, "%zu values for %zu candidates", count, n);
-            return em_parse_error(err, errlen, name, 0, "no value for candidate %zu", i);
+                return em_err_at(err, EM_ERR_PARSE, name, 0, "%zu values for %zu candidates", count, n);
+            return em_err_at(err, EM_ERR_PARSE, name, 0, "no value for candidate %zu", i);
         }
     return EM_OK;
 }

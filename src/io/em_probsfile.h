@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <gmp.h>
 
+#include "em_base.h"
 #include "io/em_samples.h" /* em_label_find_fn */
 
 enum { EM_PV_NUM = 0, EM_PV_NAN = 1, EM_PV_PINF = 2, EM_PV_NINF = 3 };
@@ -40,7 +41,7 @@ int em_pvalue_parse(const char *p, size_t n, em_pvalue *g, const char **msg);
 /* Fills gv[0..n) (each .q initialised by the caller, .set 0).  Returns EM_OK, EM_ERR_NOMEM,
  * or EM_ERR_PARSE with the message in err. */
 int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
-                        em_label_find_fn find, const void *ctx, em_pvalue *gv, char *err,
-                        size_t errlen);
+                        em_label_find_fn find, const void *ctx, em_pvalue *gv,
+                        em_error *err);
 
 #endif

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "em_base.h"
+#include "base/em_error.h"
 #include "io/em_label.h"
+#include "io/em_text.h"
 
 int em_samples_are_parse(const char *v, int *are)
 {
@@ -17,32 +19,6 @@ int em_samples_are_parse(const char *v, int *are)
         *are = EM_SAMPLES_INDICES;
     else
         return -1;
-    return 0;
-}
-
-static void trim(const char **p, size_t *n)
-{
-    while (*n && (**p == ' ' || **p == '\t')) { (*p)++; (*n)--; }
-    while (*n && ((*p)[*n - 1] == ' ' || (*p)[*n - 1] == '\t')) (*n)--;
-}
-
-int em_next_data_line(const char *buf, size_t len, size_t *pos, unsigned long *ln,
-                      const char **p, size_t *n)
-{
-    if (*pos == 0 && len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
-        *pos = 3;
-    while (*pos < len) {
-        ++*ln;
-        *p = buf + *pos;
-        const char *nl = memchr(*p, '\n', len - *pos);
-        *n = nl ? (size_t)(nl - *p) : len - *pos;
-        *pos += *n + (nl ? 1 : 0);
-        if (*n && (*p)[*n - 1] == '\r')
-            --*n;
-        trim(p, n);
-        if (*n != 0 && (*p)[0] != '#')
-            return 1;
-    }
     return 0;
 }
 
@@ -66,51 +42,6 @@ int em_csv_field_unquote(const char *p, size_t n, char *out, size_t *outn)
     return 0;
 }
 
-int em_parse_error(char *err, size_t errlen, const char *name, unsigned long ln, const char *fmt, ...)
-{
-    int k = ln ? snprintf(err, errlen, "%s:%lu: ", name, ln) : snprintf(err, errlen, "%s: ", name);
-    if (k >= 0 && (size_t)k < errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
-        va_end(ap);
-    }
-    return EM_ERR_PARSE;
-}
-
-int em_data_line_check(const char *p, size_t m, const char *name, unsigned long ln, char *err,
-                       size_t errlen)
-{
-    if (m > EM_SAMPLES_MAX_LINE)
-        return em_parse_error(err, errlen, name, ln, "line too long (%zu bytes; the limit is %d)",
-                              m, EM_SAMPLES_MAX_LINE);
-    if (memchr(p, 0, m))
-        return em_parse_error(err, errlen, name, ln, "NUL byte in the line");
-    size_t bad8 = em_utf8_check(p, m);
-    if (bad8 != m)
-        return em_parse_error(err, errlen, name, ln, "invalid UTF-8 at byte %zu", bad8 + 1);
-    return EM_OK;
-}
-
-/* printable, at most 40 bytes, control bytes as \xHH */
-static void shown(char *o, size_t cap, const char *p, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n && k + 8 < cap; i++) {
-        unsigned char c = (unsigned char)p[i];
-        if (i == 40) {
-            memcpy(o + k, "...", 3);
-            k += 3;
-            break;
-        }
-        if (c < 0x20 || c == 0x7f)
-            k += (size_t)snprintf(o + k, cap - k, "\\x%02x", c);
-        else
-            o[k++] = (char)c;
-    }
-    o[k] = 0;
-}
-
 /* decimal digits only: the value (saturating at UINT64_MAX) */
 static int digits(const char *p, size_t n, uint64_t *v)
 {
@@ -129,10 +60,11 @@ static int digits(const char *p, size_t n, uint64_t *v)
 
 int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
                      em_label_find_fn find, const void *ctx, int are, uint64_t *counts,
-                     uint64_t *total, char *err, size_t errlen)
+                     uint64_t *total, em_error *err)
 {
-    size_t pos = 0, m;
-    unsigned long ln = 0;
+    em_line_iter it;
+    em_line_iter_init(&it, buf, len);
+    size_t m;
     const char *p;
     char q[200];
     char *tmp = malloc(EM_SAMPLES_MAX_LINE + 1);
@@ -141,19 +73,20 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
     memset(counts, 0, n * sizeof *counts);
     *total = 0;
     int st = EM_OK;
-    while (st == EM_OK && em_next_data_line(buf, len, &pos, &ln, &p, &m)) {
-        if ((st = em_data_line_check(p, m, name, ln, err, errlen)) != EM_OK)
+    while (st == EM_OK && em_line_next_data(&it, &p, &m)) {
+        const unsigned long ln = it.line;
+        if ((st = em_line_check(p, m, EM_SAMPLES_MAX_LINE, 0, name, ln, err)) != EM_OK)
             break;
         uint64_t v = 0;
         int num = digits(p, m, &v);
         long idx = -1;
         if (are == EM_SAMPLES_INDICES) {
             if (!num) {
-                shown(q, sizeof q, p, m);
-                st = em_parse_error(err, errlen, name, ln, "'%s' is not a 0-based index (--samples-are indices)", q);
+                em_text_show(q, sizeof q, p, m);
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "'%s' is not a 0-based index (--samples-are indices)", q);
             } else if (v >= n) {
-                shown(q, sizeof q, p, m);
-                st = em_parse_error(err, errlen, name, ln, "index %s out of range (the scenario has %zu candidates)", q, n);
+                em_text_show(q, sizeof q, p, m);
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "index %s out of range (the scenario has %zu candidates)", q, n);
             } else {
                 idx = (long)v;
             }
@@ -162,8 +95,8 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
             size_t labn = m;
             int u = em_csv_field_unquote(p, m, tmp, &labn);
             if (u < 0) {
-                shown(q, sizeof q, p, m);
-                st = em_parse_error(err, errlen, name, ln, "malformed quoted label '%s' (a quote inside is doubled: \"\")", q);
+                em_text_show(q, sizeof q, p, m);
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "malformed quoted label '%s' (a quote inside is doubled: \"\")", q);
                 break;
             }
             if (u == 0)
@@ -171,22 +104,22 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
             idx = find(ctx, lab, labn);
             if (are == EM_SAMPLES_AUTO && u == 1 && num) {
                 if (idx >= 0 && v < n && (uint64_t)idx != v) {
-                    shown(q, sizeof q, p, m);
-                    st = em_parse_error(err, errlen, name, ln,
+                    em_text_show(q, sizeof q, p, m);
+                    st = em_err_at(err, EM_ERR_PARSE, name, ln,
                                         "'%s' is ambiguous: the label of candidate %ld (0-based) and the index "
                                         "of candidate %s; give --samples-are labels or --samples-are indices",
                                         q, idx, q);
                 } else if (idx < 0 && v < n) {
                     idx = (long)v;
                 } else if (idx < 0) {
-                    shown(q, sizeof q, p, m);
-                    st = em_parse_error(err, errlen, name, ln,
+                    em_text_show(q, sizeof q, p, m);
+                    st = em_err_at(err, EM_ERR_PARSE, name, ln,
                                         "index %s out of range (the scenario has %zu candidates), and no "
                                         "label '%s'", q, n, q);
                 }
             } else if (idx < 0) {
-                shown(q, sizeof q, lab, labn);
-                st = em_parse_error(err, errlen, name, ln, "unknown label '%s'%s", q,
+                em_text_show(q, sizeof q, lab, labn);
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "unknown label '%s'%s", q,
                                        num && are == EM_SAMPLES_LABELS
                                            ? " (--samples-are indices reads 0-based indices)" : "");
             }
@@ -198,6 +131,6 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
     }
     free(tmp);
     if (st == EM_OK && *total == 0)
-        st = em_parse_error(err, errlen, name, 0, "no draws");
+        st = em_err_at(err, EM_ERR_PARSE, name, 0, "no draws");
     return st;
 }

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "em_base.h"
+
 #define EM_SAMPLES_AUTO 0
 #define EM_SAMPLES_LABELS 1
 #define EM_SAMPLES_INDICES 2
@@ -35,28 +37,15 @@ int em_samples_are_parse(const char *v, int *are);
 /* Index of a label of exactly len bytes, or -1. */
 typedef long (*em_label_find_fn)(const void *ctx, const char *label, size_t len);
 
-/* The next line of buf[*pos..len) that is neither blank nor a '#' comment, without its
- * line end and surrounding spaces and tabs: 1 with *p, *n, *ln (every line counts), 0 at
- * the end.  A byte-order mark at the start of buf is skipped.  Start with *pos = *ln = 0. */
-int em_next_data_line(const char *buf, size_t len, size_t *pos, unsigned long *ln,
-                      const char **p, size_t *n);
 
-/* "NAME:LINE: message" (or "NAME: message" for line 0) into err; returns EM_ERR_PARSE.
- * The one error format of every reader. */
-int em_parse_error(char *err, size_t errlen, const char *name, unsigned long ln,
-                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-/* What every reader refuses in a data line p[0..m): longer than EM_SAMPLES_MAX_LINE, a NUL
- * byte, invalid UTF-8.  EM_OK, or EM_ERR_PARSE with the message in err. */
-int em_data_line_check(const char *p, size_t m, const char *name, unsigned long ln, char *err,
-                       size_t errlen);
 
 /* Counts of the draws in buf (name for messages) over n candidates: counts[0..n) are set
  * (zeroed first), *total the number of draws.  Returns EM_OK, or EM_ERR_PARSE with
  * "NAME:LINE: ..." in err (also for a file without draws: "NAME: no draws"). */
 int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
                      em_label_find_fn find, const void *ctx, int are, uint64_t *counts,
-                     uint64_t *total, char *err, size_t errlen);
+                     uint64_t *total, em_error *err);
 
 /* The quoted-label rule shared by the readers: p[0..n) a CSV field; when quoted, unquote
  * into out (n bytes at least) and set *outn; returns 0, -1 on malformed quoting; when not

@@ -60,7 +60,7 @@ static int kill_reap(pid_t pid)
     return status;
 }
 
-int ems_run(const char *const *argv, const ems_opts *opts, em_run_output *o)
+int em_spawn_run(const char *const *argv, const em_spawn_opts *opts, em_spawn_out *o)
 {
     memset(o, 0, sizeof *o);
     int po[2], pe[2];
@@ -99,7 +99,7 @@ int ems_run(const char *const *argv, const ems_opts *opts, em_run_output *o)
     close(pe[1]);
     if (e != 0) {
         close(po[0]), close(pe[0]);
-        o->how = EM_RUN_NOT_STARTED;
+        o->how = EM_SPAWN_NOT_STARTED;
         o->code = e;
         return EM_OK;
     }
@@ -111,7 +111,7 @@ int ems_run(const char *const *argv, const ems_opts *opts, em_run_output *o)
     while (open_out || open_err) {
         double left = deadline - now();
         if (left <= 0) {
-            o->how = EM_RUN_TIMEOUT;
+            o->how = EM_SPAWN_TIMEOUT;
             killed = 1;
             break;
         }
@@ -145,7 +145,7 @@ int ems_run(const char *const *argv, const ems_opts *opts, em_run_output *o)
                         memcpy(out.buf + out.len, chunk, keep);
                         out.len += keep;
                     }
-                    o->how = EM_RUN_FLOOD;
+                    o->how = EM_SPAWN_FLOOD;
                     killed = 1;
                     open_out = open_err = 0;
                     break;
@@ -190,7 +190,7 @@ int ems_run(const char *const *argv, const ems_opts *opts, em_run_output *o)
                 break;
             }
             if (now() > deadline) {
-                o->how = EM_RUN_TIMEOUT;
+                o->how = EM_SPAWN_TIMEOUT;
                 status = kill_reap(pid);
                 killed = 1;
                 break;
@@ -201,10 +201,10 @@ int ems_run(const char *const *argv, const ems_opts *opts, em_run_output *o)
     }
     if (!killed) {
         if (WIFSIGNALED(status)) {
-            o->how = EM_RUN_SIGNALED;
+            o->how = EM_SPAWN_SIGNALED;
             o->code = WTERMSIG(status);
         } else {
-            o->how = EM_RUN_EXITED;
+            o->how = EM_SPAWN_EXITED;
             o->code = WEXITSTATUS(status);
         }
     }

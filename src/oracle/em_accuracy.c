@@ -1,187 +1,120 @@
 /* em_accuracy.c: permute-and-flip's utility report and the accuracy theorem's bounds,
  * correctly rounded by em_round over interval bounds (em_accuracy.h). */
+#include "oracle/em_accuracy.h"
+
 #include <stdlib.h>
 
 #include <mpfr.h>
 
-#include "expmech.h"
-#include "oracle/em_accuracy.h"
+#include "em_base.h"
+#include "base/em_error.h"
+#include "num/em_bounds.h"
+#include "oracle/em_exponents.h"
 #include "oracle/em_pf.h"
+#include "oracle/em_problem.h"
 
 /* ------------------------------------------------ rounding without an exact comparison */
 
-typedef int (*bounds_fn)(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi);
-
-/* Every context below starts with its bounds, so that one comparison serves them all. */
-struct head {
-    bounds_fn bounds;
-};
-
-/* sign(v - B) from bounds at rising precision: a value equal to B is never decided
- * (EM_ERR_UNDECIDED), and em_accuracy.h says which values are rational */
-static int refine_cmp(void *ctx, const mpq_t B, int *sign)
-{
-    const struct head *h = ctx;
-    mpfr_t lo, hi;
-    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
-    int st = EM_ERR_UNDECIDED;
-    for (mpfr_prec_t p = 64; p <= EM_CONT_MAX_PREC; p *= 2) {
-        mpfr_set_prec(lo, p);
-        mpfr_set_prec(hi, p);
-        int s = h->bounds(ctx, p, lo, hi);
-        if (s != EM_OK) {
-            st = s;
-            break;
-        }
-        if (mpfr_cmp_q(lo, B) > 0 || mpfr_cmp_q(hi, B) < 0) {
-            *sign = mpfr_cmp_q(lo, B) > 0 ? 1 : -1;
-            st = EM_OK;
-            break;
-        }
-    }
-    mpfr_clears(lo, hi, (mpfr_ptr)0);
-    return st;
-}
-
-/* [0, tiny] with tiny at the bottom of MPFR's widest range: no precision separates the
- * value from 0 (em_pf_pmf refuses such a probability the same way) */
-static int below_range(const mpfr_t lo, const mpfr_t hi)
-{
-    return mpfr_zero_p(lo) && !mpfr_zero_p(hi) && mpfr_get_exp(hi) <= mpfr_get_emin_min() + 64;
-}
-
 static mpfr_prec_t prec0(int K) { return 128 + (mpfr_prec_t)(K * 3.33) + 64; }
 
-static int round_ziv(void *ctx, int K, em_cval *out)
+/* A value known by its bounds alone (em_round refines them; em_accuracy.h says which
+ * values are rational and are rounded exactly instead). */
+static int round_ziv(em_round_bounds_fn bounds, void *ctx, int K, em_cval *out)
 {
-    em_rval rv = {((struct head *)ctx)->bounds, refine_cmp, ctx};
-    return em_round(&rv, K, prec0(K), out);
-}
-
-struct rat {
-    struct head h;
-    mpq_srcptr q;
-};
-
-static int rat_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
-{
-    (void)prec;
-    const struct rat *r = ctx;
-    mpfr_set_q(lo, r->q, MPFR_RNDD);
-    mpfr_set_q(hi, r->q, MPFR_RNDU);
-    return EM_OK;
-}
-
-static int rat_cmp(void *ctx, const mpq_t B, int *sign)
-{
-    int c = mpq_cmp(((const struct rat *)ctx)->q, B);
-    *sign = (c > 0) - (c < 0);
-    return EM_OK;
-}
-
-/* an exact rational, correctly rounded (ties to even) */
-static int round_rat(const mpq_t q, int K, em_cval *out)
-{
-    struct rat r = {{rat_bounds}, q};
-    em_rval rv = {rat_bounds, rat_cmp, &r};
+    em_rval rv = {bounds, NULL, ctx};
     return em_round(&rv, K, prec0(K), out);
 }
 
 /* ------------------------------------------------------------ permute-and-flip */
 
-struct em_pfu {
+struct em_pf_utility {
     size_t n, left, modes;  /* candidates; not excluded; at opt */
-    mpq_t *u;
-    const unsigned char *excluded;
-    mpq_srcptr eps, delta;
+    em_problem prob;        /* the problem, over the copies below */
+    mpq_t *u;               /* its utilities (0 where excluded) */
+    unsigned char *excluded;
     int K;
     mpq_t opt;
     mpq_t *loss;            /* opt - u_i (0 where excluded) */
-    mpfr_prec_t prec;       /* of lo and hi; 0 before the first pass */
-    mpfr_t *lo, *hi;        /* the pmf's bounds */
+    em_pf_bounds *B;        /* the pmf's bounds at the highest precision asked */
+    mpfr_t *lo, *hi;        /* in B, after pmf() */
 };
 
-int em_pfu_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-               const mpq_t delta, int digits, em_pfu **out)
+int em_pf_utility_new(const em_problem *Q, int digits, em_pf_utility **out, em_error *err)
 {
-    em_pfu *P = calloc(1, sizeof *P);
+    int st = em_problem_check(Q, err);
+    if (st != EM_OK)
+        return st;
+    const size_t n = Q->n;
+    em_pf_utility *P = calloc(1, sizeof *P);
     if (!P)
-        return EM_ERR_NOMEM;
-    P->loss = malloc(n * sizeof *P->loss);
-    P->lo = malloc(n * sizeof *P->lo);
-    P->hi = malloc(n * sizeof *P->hi);
-    if (!P->loss || !P->lo || !P->hi) {
-        free(P->loss);
-        free(P->lo);
-        free(P->hi);
-        free(P);
-        return EM_ERR_NOMEM;
-    }
-    P->n = n;
-    P->u = u;
-    P->excluded = excluded;
-    P->eps = eps;
-    P->delta = delta;
-    P->K = digits;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    em_problem_init(&P->prob);
     mpq_init(P->opt);
+    P->n = n;
+    P->K = digits;
+    P->u = em_q_array_copy(Q);
+    P->excluded = calloc(n, 1);
+    P->loss = malloc(n * sizeof *P->loss);
+    em_problem_params(&P->prob, Q->eps, Q->delta, Q->variant, NULL);
+    P->prob.n = n;
+    P->prob.u = P->u;
+    P->prob.excluded = P->excluded;
+    if (!P->u || !P->excluded || !P->loss || em_pf_bounds_new(&P->prob, &P->B) != EM_OK) {
+        free(P->loss);
+        P->loss = NULL;
+        em_pf_utility_free(P);
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    }
     for (size_t i = 0; i < n; i++) {
+        P->excluded[i] = em_problem_excluded(Q, i);
         mpq_init(P->loss[i]);
-        mpfr_inits2(64, P->lo[i], P->hi[i], (mpfr_ptr)0);
-        if (!excluded[i] && (P->left++ == 0 || mpq_cmp(u[i], P->opt) > 0))
-            mpq_set(P->opt, u[i]);
+        if (!P->excluded[i] && (P->left++ == 0 || mpq_cmp(P->u[i], P->opt) > 0))
+            mpq_set(P->opt, P->u[i]);
     }
     for (size_t i = 0; i < n; i++)
-        if (!excluded[i]) {
-            mpq_sub(P->loss[i], P->opt, u[i]);
+        if (!P->excluded[i]) {
+            mpq_sub(P->loss[i], P->opt, P->u[i]);
             P->modes += mpq_sgn(P->loss[i]) == 0;
         }
     *out = P;
     return EM_OK;
 }
 
-void em_pfu_free(em_pfu *P)
+void em_pf_utility_free(em_pf_utility *P)
 {
     if (!P)
         return;
-    for (size_t i = 0; i < P->n; i++) {
-        mpq_clear(P->loss[i]);
-        mpfr_clears(P->lo[i], P->hi[i], (mpfr_ptr)0);
-    }
+    if (P->loss)
+        for (size_t i = 0; i < P->n; i++)
+            mpq_clear(P->loss[i]);
+    em_pf_bounds_free(P->B);
+    if (P->u)
+        for (size_t i = 0; i < P->n; i++)
+            mpq_clear(P->u[i]);
+    em_problem_clear(&P->prob);
     mpq_clear(P->opt);
+    free(P->u);
+    free(P->excluded);
     free(P->loss);
-    free(P->lo);
-    free(P->hi);
     free(P);
 }
 
-/* the pmf's bounds at prec bits at least */
-static int pmf(em_pfu *P, mpfr_prec_t prec)
+/* the pmf's bounds at prec bits at least into P->lo, P->hi */
+static int pmf(em_pf_utility *P, mpfr_prec_t prec)
 {
-    if (P->prec >= prec)
-        return EM_OK;
-    for (size_t i = 0; i < P->n; i++) {
-        mpfr_set_prec(P->lo[i], prec);
-        mpfr_set_prec(P->hi[i], prec);
-    }
-    P->prec = 0;
-    int st = em_pf_pmf_bounds(P->n, P->u, P->excluded, P->eps, P->delta, EM_STANDARD, prec,
-                              P->lo, P->hi);
-    if (st == EM_OK)
-        P->prec = prec;
-    return st;
+    return em_pf_bounds_at(P->B, prec, &P->lo, &P->hi);
 }
 
 enum { Q_LOSS, Q_EU, Q_SD, Q_BEST, Q_TAIL };
 
 struct pfq {
-    struct head h;
-    em_pfu *P;
+    em_pf_utility *P;
     int kind;
     mpq_srcptr t;           /* Q_TAIL */
 };
 
 /* E[loss] in [lo, hi] */
-static void loss_mean(const em_pfu *P, mpfr_t lo, mpfr_t hi, mpfr_t a)
+static void loss_mean(const em_pf_utility *P, mpfr_t lo, mpfr_t hi, mpfr_t a)
 {
     mpfr_set_zero(lo, 1);
     mpfr_set_zero(hi, 1);
@@ -198,7 +131,7 @@ static void loss_mean(const em_pfu *P, mpfr_t lo, mpfr_t hi, mpfr_t a)
 }
 
 /* Var(loss) = sum P_i (l_i - mean)^2: non-negative terms, no cancellation */
-static void loss_var(const em_pfu *P, mpfr_t lo, mpfr_t hi, mpfr_t a, mpfr_t b, mpfr_t mlo,
+static void loss_var(const em_pf_utility *P, mpfr_t lo, mpfr_t hi, mpfr_t a, mpfr_t b, mpfr_t mlo,
                      mpfr_t mhi)
 {
     loss_mean(P, mlo, mhi, a);
@@ -233,7 +166,7 @@ static void loss_var(const em_pfu *P, mpfr_t lo, mpfr_t hi, mpfr_t a, mpfr_t b, 
 static int pfq_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
     const struct pfq *q = ctx;
-    em_pfu *P = q->P;
+    em_pf_utility *P = q->P;
     int st = pmf(P, prec);
     if (st != EM_OK)
         return st;
@@ -270,23 +203,23 @@ static int pfq_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         break;
     }
     mpfr_clears(a, b, c, d, (mpfr_ptr)0);
-    return below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
+    return em_bounds_below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
 }
 
-static int pf_round(em_pfu *P, int kind, mpq_srcptr t, em_cval *out)
+static int pf_round(em_pf_utility *P, int kind, mpq_srcptr t, em_cval *out)
 {
-    struct pfq q = {{pfq_bounds}, P, kind, t};
-    return round_ziv(&q, P->K, out);
+    struct pfq q = {P, kind, t};
+    return round_ziv(pfq_bounds, &q, P->K, out);
 }
 
-int em_pfu_utility(em_pfu *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval *sd,
-                   em_cval *p_best)
+int em_pf_utility_moments(em_pf_utility *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval *sd,
+                          em_cval *p_best)
 {
     if (!P || !opt || !eu || !loss || !sd || !p_best)
         return EM_ERR_NULL;
-    int st = round_rat(P->opt, P->K, opt);
+    int st = em_round_q(P->opt, P->K, opt);
     if (st == EM_OK && P->modes == P->left) { /* every output at opt: no loss, exactly */
-        st = round_rat(P->opt, P->K, eu);
+        st = em_round_q(P->opt, P->K, eu);
         if (st == EM_OK)
             st = em_cval_exact(loss, "0", 0.0);
         if (st == EM_OK)
@@ -302,7 +235,7 @@ int em_pfu_utility(em_pfu *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval 
     return st == EM_OK ? pf_round(P, Q_BEST, NULL, p_best) : st;
 }
 
-int em_pfu_loss_tail(em_pfu *P, const mpq_t t, em_cval *out)
+int em_pf_utility_loss_tail(em_pf_utility *P, const mpq_t t, em_cval *out)
 {
     if (!P || !t || !out)
         return EM_ERR_NULL;
@@ -318,7 +251,6 @@ int em_pfu_loss_tail(em_pfu *P, const mpq_t t, em_cval *out)
 /* ------------------------------------------------------------- the theorem */
 
 struct thm {
-    struct head h;
     mpq_srcptr ratio, c;
     mpq_t x;                /* -c t (the tail bound) */
     int tail;
@@ -344,7 +276,7 @@ static int thm_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         }
     }
     mpfr_clear(a);
-    return below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
+    return em_bounds_below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
 }
 
 int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digits,
@@ -355,7 +287,6 @@ int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digit
     if (mpq_cmp_ui(ratio, 1, 1) < 0 || mpq_sgn(c) <= 0 || (t && mpq_sgn(t) < 0))
         return EM_ERR_DOMAIN;
     struct thm T;
-    T.h.bounds = thm_bounds;
     T.ratio = ratio;
     T.c = c;
     T.tail = 0;
@@ -363,9 +294,9 @@ int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digit
     int st = EM_OK;
     if (eb && mpq_cmp_ui(ratio, 1, 1) == 0) { /* ln 1 = 0: 1/c, rational */
         mpq_inv(T.x, c);
-        st = round_rat(T.x, digits, eb);
+        st = em_round_q(T.x, digits, eb);
     } else if (eb) { /* ln of a rational other than 1: transcendental (Lindemann) */
-        st = round_ziv(&T, digits, eb);
+        st = round_ziv(thm_bounds, &T, digits, eb);
     }
     if (st == EM_OK && t) {
         mpq_mul(T.x, c, t);
@@ -376,11 +307,13 @@ int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digit
         mpq_init(one);
         mpq_set_ui(one, 1, 1);
         /* t > 0: ratio exp(-c t) is transcendental, never exactly 1 */
-        if (mpq_sgn(t) > 0)
-            st = refine_cmp(&T, one, &s);
+        if (mpq_sgn(t) > 0) {
+            em_rval rv = {thm_bounds, NULL, &T};
+            st = em_round_cmp(&rv, 64, one, &s);
+        }
         mpq_clear(one);
         if (st == EM_OK)
-            st = s >= 0 ? em_cval_exact(pb, "1", 1.0) : round_ziv(&T, digits, pb);
+            st = s >= 0 ? em_cval_exact(pb, "1", 1.0) : round_ziv(thm_bounds, &T, digits, pb);
     }
     mpq_clear(T.x);
     return st;

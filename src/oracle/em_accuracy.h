@@ -4,8 +4,8 @@
  *
  * Neither has an exact comparison to fall back on: PF's pmf is a polynomial in the
  * exp(t_j) with exponentially many terms, and the theorem's values are ln and exp of
- * rationals.  So em_round (em_cont.h) runs with a comparison that refines the interval
- * bounds up to EM_CONT_MAX_PREC bits (Ziv's strategy, as em_pf_pmf decides PF's
+ * rationals.  So em_round (num/em_round.h) runs with a comparison that refines the interval
+ * bounds up to EM_ROUND_MAX_PREC bits (Ziv's strategy, as em_pf_pmf decides PF's
  * probabilities): a value that is exactly a rounding boundary is EM_ERR_UNDECIDED, never a
  * guess.  The values that are rational (ties, a single candidate, no tail) are recognised
  * beforehand and rounded exactly.
@@ -16,22 +16,24 @@
 #include <stddef.h>
 #include <gmp.h>
 
-#include "oracle/em_cont.h"
+#include "em_base.h"
+#include "num/em_round.h"
+#include "oracle/em_problem.h"
 
 /* The pmf bounds of one PF mechanism, kept at the highest precision computed so far (each
  * quantity asks at rising precisions; the O(n^2) pass is paid once per level). */
-typedef struct em_pfu em_pfu;
+typedef struct em_pf_utility em_pf_utility;
 
-/* u, excluded, eps, delta are borrowed and must outlive the object.  EM_OK or EM_ERR_NOMEM. */
-int em_pfu_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-               const mpq_t delta, int digits, em_pfu **out);
-void em_pfu_free(em_pfu *P);
+/* The report of permute-and-flip over the finite problem P (copied), at K = digits
+ * significant digits.  Errors: those of em_problem_check, EM_ERR_NOMEM. */
+int em_pf_utility_new(const em_problem *P, int digits, em_pf_utility **out, em_error *err);
+void em_pf_utility_free(em_pf_utility *P);
 
 /* opt, E[u], opt - E[u], the sd of the loss, P(u = opt), as em_cont_utility does. */
-int em_pfu_utility(em_pfu *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval *sd,
-                   em_cval *p_best);
+int em_pf_utility_moments(em_pf_utility *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval *sd,
+                          em_cval *p_best);
 /* P(opt - u(X) > t), t >= 0. */
-int em_pfu_loss_tail(em_pfu *P, const mpq_t t, em_cval *out);
+int em_pf_utility_loss_tail(em_pf_utility *P, const mpq_t t, em_cval *out);
 
 /* The accuracy theorem with c the exponent's coefficient and ratio = |R| / |R_OPT| >= 1:
  * (ln ratio + 1) / c into eb (when not NULL) and, when t is not NULL, min(1, ratio

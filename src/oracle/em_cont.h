@@ -17,7 +17,7 @@
  * distinct rational exponents is non-zero as a real number, so raising the precision
  * terminates.  An exact tie (the value is a rounding boundary: possible only for rational
  * values) is rounded half to even.  So no answer is ever a guess, and none loops forever:
- * the only failure is EM_ERR_UNDECIDED past EM_CONT_MAX_PREC bits (none known).
+ * the only failure is EM_ERR_UNDECIDED past EM_ROUND_MAX_PREC bits (none known).
  *
  * Conventions of em_cval strings: like the finite oracle (C's "%#.Kg" style, any exponent
  * length); "0", "1", "-inf", "inf" only when exactly so.
@@ -30,90 +30,39 @@
 #include <gmp.h>
 #include <mpfr.h>
 
-#include "expmech.h"
+#include "em_base.h"
+#include "num/em_expoly.h"
+#include "num/em_pieces.h"
+#include "num/em_round.h"
 #include "oracle/em_exact.h"
+#include "oracle/em_problem.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* EM_ERR_UNDECIDED (em_law.h, beyond em_status, which the proven core owns): a value could
- * not be decided within EM_CONT_MAX_PREC bits; the command line maps it to exit 3. */
-#define EM_CONT_MAX_PREC (1L << 20)
-#define EM_CONT_MAX_PIECES ((size_t)1 << 26)
-/* Decimal outputs of magnitude beyond 10^+-EM_CONT_MAX_EXP10 are not printed
- * (EM_ERR_UNDECIDED, exit 3): the exact comparisons would need numbers of that many digits. */
-#define EM_CONT_MAX_EXP10 10000000L
 /* A weight exp(c u - max c u) below exp(EM_CONT_MIN_EXPONENT) lies outside MPFR's widest
  * exponent range: em_cont_new_* refuses it with EM_ERR_UNDECIDED (exit 3) and a message. */
 #define EM_CONT_MIN_EXPONENT (-3000000000000000000L)
 
 enum { EM_CONT_PIECES = 0, EM_CONT_ATOMS = 1 };
 
-/* ---------------------------------------------------------------- inputs */
-
-/* A continuous scenario (pieces), as parsed from
- *   # output: continuous
- *   # sensitivity: D          (optional)
- *   # monotone: yes|no        (optional)
- *   lo,hi,a[,b]               one piece per line (src/io/em_scenario.h). */
-typedef struct em_pieces {
-    size_t n;
-    mpq_t *lo, *hi, *a, *b;    /* exact; lo[0] ignored if lo_inf, hi[n-1] ignored if hi_inf */
-    int lo_inf, hi_inf;        /* lo[0] = -inf, hi[n-1] = +inf */
-    unsigned long *line;       /* source line of each piece (for messages), may be NULL */
-    int has_sensitivity;
-    mpq_t sensitivity;
-    int has_monotone, monotone;
-    char *name;                /* file name for messages */
-} em_pieces;
-
-void em_pieces_init(em_pieces *ps);
-void em_pieces_free(em_pieces *ps);
-/* Append one piece (grows the arrays); EM_OK or EM_ERR_NOMEM / EM_ERR_TOO_MANY. */
-int em_pieces_push(em_pieces *ps, const mpq_t lo, const mpq_t hi, const mpq_t a, const mpq_t b,
-                   unsigned long line);
-
-/* --------------------------------------------------------------- results */
-
-#define EM_CV_EXACT 1u   /* the string is the exact value (0, 1, -inf, inf, or a hit) */
-#define EM_CV_TIE 2u     /* the value was exactly a rounding boundary: rounded half to even */
-#define EM_CV_NEAR_ONE 4u /* a probability below 1 whose rounding is 1: printed as K nines
-                             (0.99...9, as the finite oracle does); d is 1.0 */
-
-typedef struct em_cval {
-    char *str;       /* correctly rounded K-digit decimal, malloc'd (em_cval_clear) */
-    double d;        /* correctly rounded double (ties to even; +-inf beyond DBL_MAX) */
-    unsigned flags;
-} em_cval;
-
-void em_cval_init(em_cval *v);
-void em_cval_clear(em_cval *v);
-/* v set to the exact value s (EM_CV_EXACT) and its double d: EM_OK or EM_ERR_NOMEM. */
-int em_cval_exact(em_cval *v, const char *s, double d);
-
 /* ------------------------------------------------------------------ laws */
 
 typedef struct em_cont em_cont;
 
-/* Prepare a continuous law.  Checks, each with a message in err naming the piece by its
- * line ("NAME:LINE: ..."): pieces unsorted or overlapping (lo_j > hi_j, or lo_{j+1} <
- * hi_j), an infinite end whose integral diverges (-inf needs c b > 0 on the first piece,
- * +inf needs c b < 0 on the last), total mass 0 (every piece has lo = hi).
- * Errors: EM_ERR_NULL, EM_ERR_EMPTY, EM_ERR_TOO_MANY (> EM_CONT_MAX_PIECES),
- * EM_ERR_EPSILON, EM_ERR_SENSITIVITY, EM_ERR_VARIANT, EM_ERR_DOMAIN (the checks above,
- * digits outside [1, 1000]), EM_ERR_UNDECIDED (a weight below exp(EM_CONT_MIN_EXPONENT)),
- * EM_ERR_NOMEM. */
-int em_cont_new_pieces(const em_pieces *ps, const mpq_t eps, const mpq_t delta, int variant,
-                       int digits, em_cont **out, char *err, size_t errlen);
-
-/* Prepare a weighted finite law: n candidates, utility u[j] (ignored where excluded[j];
- * excluded may be NULL), measure m[j] >= 0 (m may be NULL: all 1).  Errors as above, and
- * EM_ERR_DOMAIN for a negative measure, EM_ERR_ALL_EXCLUDED when every candidate is
- * excluded or has measure 0. */
-int em_cont_new_atoms(size_t n, mpq_t *u, const unsigned char *excluded, mpq_t *m,
-                      const mpq_t eps, const mpq_t delta, int variant, int digits,
-                      em_cont **out, char *err, size_t errlen);
+/* Prepare the law of the problem P (em_problem.h) with results of K = digits significant
+ * digits in [1, 1000]: continuous when P->pieces is set, else weighted finite (its
+ * candidates, excluded, and measure m_j >= 0, NULL: all 1).  Every failure has a message
+ * in err; pieces are named by their line ("NAME:LINE: ..."): unsorted or overlapping
+ * (lo_j > hi_j, or lo_{j+1} < hi_j), an infinite end whose integral diverges (-inf needs
+ * c b > 0 on the first piece, +inf needs c b < 0 on the last), total mass 0 (every piece
+ * has lo = hi).  Errors: EM_ERR_NULL, EM_ERR_EMPTY, EM_ERR_TOO_MANY (> EM_PIECES_MAX
+ * pieces, > EM_N_MAX candidates), EM_ERR_EPSILON, EM_ERR_SENSITIVITY, EM_ERR_VARIANT,
+ * EM_ERR_DOMAIN (the checks above, a negative measure, digits), EM_ERR_ALL_EXCLUDED (every
+ * candidate excluded or of measure 0), EM_ERR_UNDECIDED (a weight below
+ * exp(EM_CONT_MIN_EXPONENT)), EM_ERR_NOMEM. */
+int em_cont_new(const em_problem *P, int digits, em_cont **out, em_error *err);
 
 void em_cont_free(em_cont *C);
 
@@ -127,6 +76,10 @@ int em_cont_set_digits(em_cont *C, int digits);
  * length or an atom of measure 0 or excluded; "1" / "0" when it is the only one with
  * mass; a probability below 1 that rounds to 1 prints as K nines (EM_CV_NEAR_ONE).  Errors: EM_ERR_DOMAIN (j >= n), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 int em_cont_prob(em_cont *C, size_t j, em_cval *p, em_cval *logp);
+
+/* The correctly rounded double of every probability of a law (em_cont_prob(.).d), for the
+ * finite check of scenarios with a base measure.  p has em_cont_size(C) entries. */
+int em_cont_doubles(em_cont *C, double *p);
 
 /* The correctly rounded K-digit decimal and double of an exact rational (e.g. a grid point). */
 int em_cont_round_q(em_cont *C, const mpq_t q, em_cval *out);
@@ -219,40 +172,9 @@ int em_cont_double_mass_bounds(em_cont *C, double y, mpfr_prec_t prec, mpfr_t lo
 
 /* ---------------------------------------------------- exponential polynomials */
 
-/* sum_k q_k exp(t_k), q_k and t_k exact rationals. */
-typedef struct em_expoly {
-    size_t n, cap;
-    mpq_t *q, *t;
-} em_expoly;
-
-void em_expoly_init(em_expoly *P);
-void em_expoly_clear(em_expoly *P);
-void em_expoly_reset(em_expoly *P);
-/* Append q exp(t); EM_OK or EM_ERR_NOMEM. */
-int em_expoly_add(em_expoly *P, const mpq_t q, const mpq_t t);
 /* Append coef * exp(shift) * Z, Z the law's normaliser (the integral of exp(c u) over R,
  * or sum m_j exp(c u_j)), exactly. */
 int em_cont_append_z(const em_cont *C, em_expoly *P, const mpq_t coef, const mpq_t shift);
-/* Exact sign of the value of P: merges equal exponents, then interval evaluation at rising
- * precision.  EM_OK with *sign in {-1, 0, 1}, or EM_ERR_UNDECIDED / EM_ERR_NOMEM. */
-int em_expoly_sign(em_expoly *P, int *sign);
-
-/* ------------------------------------------------------ correct rounding */
-
-/* A real value v given by interval bounds at a precision, and an exact comparison with a
- * rational; em_round finds its correctly rounded K-digit decimal and double. */
-typedef struct em_rval {
-    /* lo <= v <= hi at about prec bits (lo, hi initialised; the callee may set their
-     * precision).  EM_OK or an error. */
-    int (*bounds)(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi);
-    /* exact sign of v - B */
-    int (*cmp)(void *ctx, const mpq_t B, int *sign);
-    void *ctx;
-} em_rval;
-
-/* Correctly rounded K-digit decimal (round half to even at exact ties) and double of v.
- * prec0: first precision tried.  EM_OK, EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
-int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out);
 
 #ifdef __cplusplus
 }

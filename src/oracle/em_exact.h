@@ -25,41 +25,13 @@
 #include <stdint.h>
 #include <gmp.h>
 
-#include "expmech.h"
-#include "oracle/em_usrc.h"
+#include "em_base.h"
+#include "oracle/em_bits.h"
+#include "oracle/em_problem.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ------------------------------------------------------------- bit sources */
-
-enum { EM_BITS_RNG = 0, EM_BITS_SCRIPT = 1 };
-
-typedef struct em_bits {
-    int kind;
-    em_rng *rng;                  /* EM_BITS_RNG: 64-bit words, handed out MSB first */
-    uint64_t buf;
-    unsigned avail;
-    const unsigned char *script;  /* EM_BITS_SCRIPT: one bit (0 or 1) per byte */
-    size_t script_len;
-    uint64_t used;                /* bits handed out so far */
-    uint64_t wanted;              /* a script ran out: bits it would have needed */
-} em_bits;
-
-void em_bits_init_rng(em_bits *b, em_rng *rng);
-void em_bits_init_script(em_bits *b, const unsigned char *bits, size_t len);
-
-/* *out = the next nbits bits (1 <= nbits <= 64), the first drawn most significant.
- * EM_ERR_RNG when the random source fails or the script runs out (then b->wanted is
- * the script length that would have sufficed and nothing is consumed);
- * EM_ERR_DOMAIN for nbits outside [1, 64]. */
-int em_bits_get(em_bits *b, unsigned nbits, uint64_t *out);
-
-/* *out uniform on [0, m) from the bit source: b = bitlen(m - 1) bits per try, rejected
- * when >= m (never modulo); m == 1 draws nothing.  Errors: EM_ERR_DOMAIN (m == 0),
- * EM_ERR_RNG (source failed or ran out). */
-int em_bits_uniform_below(em_bits *b, uint64_t m, uint64_t *out);
 
 /* ---------------------------------------------------------- exact sampler */
 
@@ -69,30 +41,24 @@ typedef struct em_exact em_exact;
 typedef size_t (*em_exact_select_fn)(size_t n, const uint64_t *lo, const uint64_t *hi,
                                      uint64_t a, uint64_t w);
 
-/* Prepare: n candidates, u[i] exact (ignored where excluded[i]; excluded may be NULL),
- * eps > 0, delta > 0, variant EM_STANDARD or EM_MONOTONE.  Errors as em_oracle_new:
- * EM_ERR_NULL, EM_ERR_EMPTY, EM_ERR_TOO_MANY, EM_ERR_EPSILON, EM_ERR_SENSITIVITY,
- * EM_ERR_VARIANT, EM_ERR_ALL_EXCLUDED, EM_ERR_NOMEM. */
-int em_exact_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                 const mpq_t delta, int variant, em_exact **out);
+/* Prepare the sampler of the finite problem P (em_problem.h).  The utilities are copied
+ * when given as rationals; through P's reader they are never all held as rationals: 17
+ * bytes per candidate (the 63-bit words and the classes) besides the reader's storage
+ * (which must stay valid until em_exact_free), and the bounds of higher precisions are
+ * recomputed block by block from checkpoints (two exponentials per candidate per
+ * precision level, the same draws).  Given as doubles only (P->ud), em_exact_new_d.
+ * Errors (with a message in err): EM_ERR_NULL, EM_ERR_EMPTY, EM_ERR_TOO_MANY,
+ * EM_ERR_EPSILON, EM_ERR_SENSITIVITY, EM_ERR_ALL_EXCLUDED, EM_ERR_NOMEM. */
+int em_exact_new(const em_problem *P, em_exact **out, em_error *err);
 
-/* The same with the utilities read through src (oracle/em_usrc.h), never all held as
- * rationals: 17 bytes per candidate (the 63-bit words and the classes) besides the
- * caller's storage, and the bounds of higher precisions recomputed block by block from
- * checkpoints (two exponentials per candidate per precision level, the same draws).  src
- * must stay valid until em_exact_free. */
-int em_exact_new_src(size_t n, const em_usrc *src, const unsigned char *excluded,
-                     const mpq_t eps, const mpq_t delta, int variant, em_exact **out);
-
-/* The same for the real numbers that doubles denote (every double is an exact dyadic
- * rational): u[i] = -inf or excluded[i] excludes candidate i (u[i] is not read then).
- * u is copied.  The bounds of the fast path come from certified integer bounds of exp
- * (oracle/em_wbound.h), no MPFR; MPFR is set up only on the first draw that needs more
- * than 63 bits (or here, when those bounds are too wide).  Errors: EM_ERR_NULL,
- * EM_ERR_EMPTY, EM_ERR_TOO_MANY, EM_ERR_EPSILON / EM_ERR_SENSITIVITY (not finite > 0),
- * EM_ERR_VARIANT, EM_ERR_NAN, EM_ERR_POS_INF, EM_ERR_ALL_EXCLUDED, EM_ERR_NOMEM. */
-int em_exact_new_d(size_t n, const double *u, const unsigned char *excluded, double eps,
-                   double delta, int variant, em_exact **out);
+/* The same for the real numbers that doubles denote (P->ud, every double an exact dyadic
+ * rational; P built by em_problem_doubles): u[i] = -inf or excluded[i] excludes candidate
+ * i (u[i] is not read then).  u is copied.  The bounds of the fast path come from
+ * certified integer bounds of exp (oracle/em_wbound.h), no MPFR; MPFR is set up only on
+ * the first draw that needs more than 63 bits (or here, when those bounds are too wide).
+ * Errors: those of em_exact_new, EM_ERR_NAN, EM_ERR_POS_INF, and EM_ERR_DOMAIN (epsilon or
+ * the sensitivity not a double). */
+int em_exact_new_d(const em_problem *P, em_exact **out, em_error *err);
 
 /* One exact draw.  Errors: EM_ERR_NULL, EM_ERR_RNG (the bit source failed or ran out),
  * EM_ERR_DOMAIN (more than EM_EXACT_MAX_BITS bits for one draw: probability below

@@ -5,79 +5,57 @@
 #include <stdlib.h>
 #include <mpfr.h>
 
-#include "expmech.h"
+#include "em_base.h"
+#include "num/em_rational.h"
 
-int em_exponents_check(size_t n, mpq_t *u, const mpq_t eps, const mpq_t delta, int variant)
+int em_exponents(const em_problem *P, mpq_t *t, unsigned char *cls, size_t *m)
 {
-    if (!u || !eps || !delta)
-        return EM_ERR_NULL;
-    if (n == 0)
-        return EM_ERR_EMPTY;
-    if (n > EM_N_MAX)
-        return EM_ERR_TOO_MANY;
-    if (mpq_sgn(eps) <= 0)
-        return EM_ERR_EPSILON;
-    if (mpq_sgn(delta) <= 0)
-        return EM_ERR_SENSITIVITY;
-    if (variant != EM_STANDARD && variant != EM_MONOTONE)
-        return EM_ERR_VARIANT;
-    return EM_OK;
-}
-
-int em_exponents(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                 const mpq_t delta, int variant, mpq_t *t, unsigned char *cls, size_t *m)
-{
+    const size_t n = P->n;
     size_t imax = SIZE_MAX;
-    for (size_t i = 0; i < n; i++)
-        if (!(excluded && excluded[i]) && (imax == SIZE_MAX || mpq_cmp(u[i], u[imax]) > 0))
+    mpq_t umax;
+    mpq_init(umax);
+    for (size_t i = 0; i < n; i++) {
+        if (em_problem_excluded(P, i))
+            continue;
+        em_problem_get(P, i, t[i]);
+        if (imax == SIZE_MAX || mpq_cmp(t[i], umax) > 0) {
             imax = i;
-    if (imax == SIZE_MAX)
+            mpq_set(umax, t[i]);
+        }
+    }
+    if (imax == SIZE_MAX) {
+        mpq_clear(umax);
         return EM_ERR_ALL_EXCLUDED;
-    mpq_t c;
-    mpq_init(c);
-    mpq_div(c, eps, delta);
-    if (variant == EM_STANDARD) {
-        mpz_mul_2exp(mpq_denref(c), mpq_denref(c), 1);
-        mpq_canonicalize(c);
     }
     *m = 0;
     for (size_t i = 0; i < n; i++) {
-        mpq_set_ui(t[i], 0, 1);
-        if (excluded && excluded[i]) {
+        if (em_problem_excluded(P, i)) {
+            mpq_set_ui(t[i], 0, 1);
             cls[i] = CL_EXCLUDED;
             continue;
         }
         (*m)++;
-        mpq_sub(t[i], u[i], u[imax]);
+        mpq_sub(t[i], t[i], umax);
         if (mpq_sgn(t[i]) == 0) {
             cls[i] = CL_MODE;
             continue;
         }
-        mpq_mul(t[i], t[i], c);
+        mpq_mul(t[i], t[i], P->c);
         cls[i] = CL_OTHER;
     }
-    mpq_clear(c);
+    mpq_clear(umax);
     return EM_OK;
 }
 
-static void variant_factor(mpq_t c, const mpq_t eps, const mpq_t delta, int variant)
+int em_exponents_classes(const em_problem *P, const em_utility_reader *src, mpq_t umax,
+                         unsigned char *cls, size_t *m)
 {
-    mpq_div(c, eps, delta);
-    if (variant == EM_STANDARD) {
-        mpz_mul_2exp(mpq_denref(c), mpq_denref(c), 1);
-        mpq_canonicalize(c);
-    }
-}
-
-int em_exponents_src(size_t n, const em_usrc *src, const unsigned char *excluded,
-                     const mpq_t eps, const mpq_t delta, int variant, mpq_t c, mpq_t umax,
-                     unsigned char *cls, size_t *m)
-{
+    const size_t n = P->n;
     mpq_t v;
     mpq_init(v);
     int have = 0;
     for (size_t i = 0; i < n; i++) {
-        if (excluded && excluded[i])
+        if (em_problem_excluded(P, i))
             continue;
         src->get(src->ctx, i, v);
         if (!have || mpq_cmp(v, umax) > 0) {
@@ -89,10 +67,9 @@ int em_exponents_src(size_t n, const em_usrc *src, const unsigned char *excluded
         mpq_clear(v);
         return EM_ERR_ALL_EXCLUDED;
     }
-    variant_factor(c, eps, delta, variant);
     *m = 0;
     for (size_t i = 0; i < n; i++) {
-        if (excluded && excluded[i]) {
+        if (em_problem_excluded(P, i)) {
             cls[i] = CL_EXCLUDED;
             continue;
         }
@@ -104,7 +81,7 @@ int em_exponents_src(size_t n, const em_usrc *src, const unsigned char *excluded
     return EM_OK;
 }
 
-void em_exponent_t(const em_usrc *src, size_t i, const mpq_t c, const mpq_t umax, mpq_t t)
+void em_exponent_t(const em_utility_reader *src, size_t i, const mpq_t c, const mpq_t umax, mpq_t t)
 {
     src->get(src->ctx, i, t);
     mpq_sub(t, t, umax);
@@ -135,7 +112,7 @@ static void set_z_exact(mpfr_t x, const mpz_t z)
     mpfr_set_z(x, z, MPFR_RNDN); /* exact */
 }
 
-int em_exponent_t_lo(em_tfast *f, const em_usrc *src, size_t i, mpfr_t lo)
+int em_exponent_t_lo(em_tfast *f, const em_utility_reader *src, size_t i, mpfr_t lo)
 {
     src->get(src->ctx, i, f->u);
     mpz_mul(f->N, mpq_numref(f->u), f->P);
@@ -146,45 +123,28 @@ int em_exponent_t_lo(em_tfast *f, const em_usrc *src, size_t i, mpfr_t lo)
     return mpfr_div(lo, f->Nf, f->Df, MPFR_RNDD);
 }
 
-void em_usrc_array_get(const void *ctx, size_t i, mpq_t q)
+mpq_t *em_q_array_copy(const em_problem *P)
 {
-    mpq_set(q, ((const mpq_t *)ctx)[i]);
-}
-
-mpq_t *em_q_array_copy(size_t n, mpq_t *u, const unsigned char *excluded)
-{
-    mpq_t *own = malloc(n * sizeof *own);
-    if (!own)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        mpq_init(own[i]);
-        if (!(excluded && excluded[i]))
-            mpq_set(own[i], u[i]);
-    }
+    const size_t n = P->n;
+    mpq_t *own = em_q_array_new(n);
+    for (size_t i = 0; own && i < n; i++)
+        if (!em_problem_excluded(P, i))
+            em_problem_get(P, i, own[i]);
     return own;
 }
 
-void em_mpfr_widest_range(void)
+int em_exponents_new(const em_problem *P, mpq_t **t, unsigned char **cls, size_t *m)
 {
-    mpfr_set_emin(mpfr_get_emin_min());
-    mpfr_set_emax(mpfr_get_emax_max());
-}
-
-int em_exponents_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                     const mpq_t delta, int variant, mpq_t **t, unsigned char **cls, size_t *m)
-{
-    *t = malloc(n * sizeof **t);
+    const size_t n = P->n;
+    *t = em_q_array_new(n);
     *cls = malloc(n);
     if (!*t || !*cls) {
-        free(*t);
-        free(*cls);
+        em_exponents_free(n, *t, *cls);
         *t = NULL;
         *cls = NULL;
         return EM_ERR_NOMEM;
     }
-    for (size_t i = 0; i < n; i++)
-        mpq_init((*t)[i]);
-    int st = em_exponents(n, u, excluded, eps, delta, variant, *t, *cls, m);
+    int st = em_exponents(P, *t, *cls, m);
     if (st != EM_OK) {
         em_exponents_free(n, *t, *cls);
         *t = NULL;
@@ -195,10 +155,6 @@ int em_exponents_new(size_t n, mpq_t *u, const unsigned char *excluded, const mp
 
 void em_exponents_free(size_t n, mpq_t *t, unsigned char *cls)
 {
-    if (t) {
-        for (size_t i = 0; i < n; i++)
-            mpq_clear(t[i]);
-        free(t);
-    }
+    em_q_array_free(t, n);
     free(cls);
 }

@@ -23,13 +23,13 @@
 #include <stdint.h>
 #include <gmp.h>
 
-#include "oracle/em_usrc.h"
+#include "em_base.h"
+#include "num/em_round.h"
+#include "oracle/em_problem.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define EM_ORACLE_MAX_DIGITS 1000
 
 /* flags of one candidate's result */
 #define EM_OF_ZERO 1u          /* excluded: P = 0 exactly */
@@ -50,21 +50,16 @@ typedef struct em_oracle_cand {
     long prec;            /* working precision (bits) at which the result was decided */
 } em_oracle_cand;
 
-/* Prepare the oracle: n candidates, u[i] exact (ignored where excluded[i]; excluded may be
- * NULL), eps > 0 and delta > 0 exact, variant EM_STANDARD or EM_MONOTONE, digits K in
- * [1, EM_ORACLE_MAX_DIGITS].  Computes the normaliser lazily.  Errors: EM_ERR_NULL,
- * EM_ERR_EMPTY, EM_ERR_TOO_MANY, EM_ERR_EPSILON / EM_ERR_SENSITIVITY (not > 0),
- * EM_ERR_VARIANT, EM_ERR_ALL_EXCLUDED, EM_ERR_DOMAIN (digits), EM_ERR_NOMEM. */
-int em_oracle_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                  const mpq_t delta, int variant, int digits, em_oracle **out);
-
-/* The same with the utilities read through src (em_usrc.h) when needed, never all held as
- * rationals: about 21 bytes per candidate (classes, and exp bounds kept at the first
- * precision; one more when the exponent tables of em_oracle.c are used) besides the
- * caller's storage.  src must stay valid until em_oracle_free. */
-int em_oracle_new_src(size_t n, const em_usrc *src, const unsigned char *excluded,
-                      const mpq_t eps, const mpq_t delta, int variant, int digits,
-                      em_oracle **out);
+/* Prepare the oracle for the finite problem P (em_problem.h), whose coefficient it takes,
+ * with results of K = digits significant digits in [1, EM_ROUND_MAX_DIGITS].  The
+ * utilities are copied when given as an array; through P's reader they are read when
+ * needed, never all held as rationals: about 21 bytes per candidate (classes, and exp
+ * bounds kept at the first precision; one more when the exponent tables of em_oracle_*.c
+ * are used) besides the reader's storage, which must stay valid until em_oracle_free.
+ * Computes the normaliser lazily.  Errors (with a message in err): EM_ERR_NULL,
+ * EM_ERR_EMPTY, EM_ERR_TOO_MANY, EM_ERR_EPSILON / EM_ERR_SENSITIVITY,
+ * EM_ERR_ALL_EXCLUDED, EM_ERR_DOMAIN (digits), EM_ERR_NOMEM. */
+int em_oracle_new(const em_problem *P, int digits, em_oracle **out, em_error *err);
 
 /* Candidate i's correctly rounded results.  Errors: EM_ERR_DOMAIN (i >= n),
  * EM_ERR_UNDECIDED (em_cont.h: the precision limit of 2^24 bits reached, which no known
@@ -79,18 +74,8 @@ int em_oracle_passes(const em_oracle *o);
 void em_oracle_free(em_oracle *o);
 
 /* Convenience: all candidates' doubles (either array may be NULL). */
-int em_oracle_doubles(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                      const mpq_t delta, int variant, double *p, double *logp);
+int em_oracle_doubles(const em_problem *P, double *p, double *logp, em_error *err);
 
-/* Format a decimal given as K significant digits d (no sign, d[0] != '0') and exponent e
- * (value = 0.d * 10^e, MPFR's convention) with sign, in the oracle's output style.
- * Returns a malloc'd string. */
-char *em_format_decimal(int negative, const char *d, const mpz_t e);
-
-/* "0.99...9" with K nines: the largest K-digit decimal below 1, printed for a probability
- * below 1 whose correct rounding is 1 (never "1.000", which reads as certainty).
- * Returns a malloc'd string, NULL when out of memory. */
-char *em_format_nines(int K);
 
 #ifdef __cplusplus
 }

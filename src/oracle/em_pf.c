@@ -1,5 +1,7 @@
 /* em_pf.c: permute-and-flip, exact sampler and exact pmf (see em_pf.h,
  * spec/PermuteAndFlip.md). */
+#include "oracle/em_pf.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,12 +10,16 @@
 #define MPFR_USE_INTMAX_T 1
 #include <mpfr.h>
 
-#include "expmech.h"
+#include "em_base.h"
+#include "base/em_error.h"
+#include "core/em_exact_select.h"
+#include "num/em_bounds.h"
+#include "num/em_format.h"
+#include "oracle/em_cont.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_oracle.h"
-#include "oracle/em_pf.h"
-#include "oracle/em_cont.h"
+#include "oracle/em_problem.h"
 
 #define FIX_BITS 63
 #define FIRST_BITS 2
@@ -44,18 +50,18 @@ static void exp_bounds(mpfr_t lo, mpfr_t hi, const mpq_t t, mpfr_t tmp)
         mpfr_set_ui(hi, 1, MPFR_RNDN);
 }
 
-int em_pf_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-              const mpq_t delta, int variant, em_pf **out)
+int em_pf_new(const em_problem *P, em_pf **out, em_error *err)
 {
     if (!out)
-        return EM_ERR_NULL;
-    int st = em_exponents_check(n, u, eps, delta, variant);
+        return em_err(err, EM_ERR_NULL, "em_pf_new: out is NULL");
+    int st = em_problem_check(P, err);
     if (st != EM_OK)
         return st;
+    const size_t n = P->n;
     em_mpfr_widest_range();
     em_pf *s = calloc(1, sizeof *s);
     if (!s)
-        return EM_ERR_NOMEM;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
     s->n = n;
     s->uniform = em_bits_uniform_below;
     mpz_init(s->a);
@@ -66,12 +72,12 @@ int em_pf_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps
     s->ehi = malloc(n * sizeof *s->ehi);
     if (!s->base || !s->order || !s->elo || !s->ehi) {
         em_pf_free(s);
-        return EM_ERR_NOMEM;
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
-    st = em_exponents_new(n, u, excluded, eps, delta, variant, &s->t, &s->cls, &s->m);
+    st = em_exponents_new(P, &s->t, &s->cls, &s->m);
     if (st != EM_OK) {
         em_pf_free(s);
-        return st;
+        return em_err(err, st, "%s", em_strerror(st));
     }
     mpfr_t lo, hi, tmp;
     mpfr_inits2(192, lo, hi, tmp, (mpfr_ptr)0);
@@ -135,13 +141,8 @@ static int coin(em_pf *s, size_t r, em_bits *b, int *accept)
         }
         if (k == FIX_BITS)
             break;
-        unsigned step = k + STEP_BITS > FIX_BITS ? FIX_BITS - k : STEP_BITS;
-        uint64_t more;
-        st = em_bits_get(b, step, &more);
-        if (st != EM_OK)
+        if ((st = em_bits_extend(b, STEP_BITS, FIX_BITS, &a, &k)) != EM_OK)
             return st;
-        a = (a << step) | more;
-        k += step;
     }
     /* past 63 bits: MPFR bounds of exp(t_r) at a precision growing with k */
     mpz_set_ui(s->a, (unsigned long)(a >> 32));
@@ -210,12 +211,12 @@ int em_pf_sample(em_pf *s, em_bits *b, size_t *out)
 
 /* ------------------------------------------------------------------ pmf */
 
-int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                     const mpq_t delta, int variant, mpfr_prec_t prec, mpfr_t *Plo, mpfr_t *Phi)
+int em_pf_pmf_bounds(const em_problem *P, mpfr_prec_t prec, mpfr_t *Plo, mpfr_t *Phi)
 {
-    int st = em_exponents_check(n, u, eps, delta, variant);
+    int st = em_problem_check(P, NULL);
     if (st != EM_OK)
         return st;
+    const size_t n = P->n;
     if (!Plo || !Phi)
         return EM_ERR_NULL;
     if (n > EM_PF_PMF_MAX_N)
@@ -224,7 +225,7 @@ int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mp
     mpq_t *t;
     unsigned char *cls;
     size_t m;
-    st = em_exponents_new(n, u, excluded, eps, delta, variant, &t, &cls, &m);
+    st = em_exponents_new(P, &t, &cls, &m);
     if (st != EM_OK)
         return st;
     /* intervals: p_j, q_j = 1 - p_j; E_k = e_k(q over all non-excluded), G_k = e_k(q
@@ -320,93 +321,131 @@ int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mp
     return st;
 }
 
-int em_pf_pmf(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-              const mpq_t delta, int variant, double *p, int digits, char **dec)
+/* ------------------------------------------------ the pmf at rising precision */
+
+struct em_pf_bounds {
+    const em_problem *P;
+    size_t n;
+    mpfr_prec_t prec;       /* of lo and hi; 0 before the first pass */
+    mpfr_t *lo, *hi;
+};
+
+int em_pf_bounds_new(const em_problem *P, em_pf_bounds **out)
 {
-    int st = em_exponents_check(n, u, eps, delta, variant);
+    int st = em_problem_check(P, NULL);
     if (st != EM_OK)
         return st;
-    if (n > EM_PF_PMF_MAX_N)
-        return EM_ERR_TOO_MANY;
-    if (digits < 0 || digits > EM_ORACLE_MAX_DIGITS)
-        return EM_ERR_DOMAIN;
-    mpfr_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
-    char *d1 = malloc((size_t)digits + 16), *d2 = malloc((size_t)digits + 16);
-    if (!lo || !hi || !d1 || !d2) {
-        free(lo);
-        free(hi);
-        free(d1);
-        free(d2);
+    em_pf_bounds *B = calloc(1, sizeof *B);
+    if (!B)
+        return EM_ERR_NOMEM;
+    B->P = P;
+    B->n = P->n;
+    B->lo = malloc(B->n * sizeof *B->lo);
+    B->hi = malloc(B->n * sizeof *B->hi);
+    if (!B->lo || !B->hi) {
+        free(B->lo);
+        free(B->hi);
+        free(B);
         return EM_ERR_NOMEM;
     }
+    for (size_t i = 0; i < B->n; i++)
+        mpfr_inits2(64, B->lo[i], B->hi[i], (mpfr_ptr)0);
+    *out = B;
+    return EM_OK;
+}
+
+void em_pf_bounds_free(em_pf_bounds *B)
+{
+    if (!B)
+        return;
+    for (size_t i = 0; i < B->n; i++)
+        mpfr_clears(B->lo[i], B->hi[i], (mpfr_ptr)0);
+    free(B->lo);
+    free(B->hi);
+    free(B);
+}
+
+int em_pf_bounds_at(em_pf_bounds *B, mpfr_prec_t prec, mpfr_t **lo, mpfr_t **hi)
+{
+    if (B->prec < prec) {
+        for (size_t i = 0; i < B->n; i++) {
+            mpfr_set_prec(B->lo[i], prec);
+            mpfr_set_prec(B->hi[i], prec);
+        }
+        B->prec = 0;
+        int st = em_pf_pmf_bounds(B->P, prec, B->lo, B->hi);
+        if (st != EM_OK)
+            return st;
+        B->prec = prec;
+    }
+    *lo = B->lo;
+    *hi = B->hi;
+    return EM_OK;
+}
+
+/* ------------------------------------------------------- the pmf rounded */
+
+struct pmf_value {
+    em_pf_bounds *B;
+    size_t i;
+};
+
+/* P(i): below MPFR's widest range no precision helps */
+static int pmf_value_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    const struct pmf_value *v = ctx;
+    mpfr_t *L, *H;
+    int st = em_pf_bounds_at(v->B, prec, &L, &H);
+    if (st != EM_OK)
+        return st;
+    mpfr_set(lo, L[v->i], MPFR_RNDD);
+    mpfr_set(hi, H[v->i], MPFR_RNDU);
+    return em_bounds_below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
+}
+
+int em_pf_pmf(const em_problem *P, double *p, int digits, char **dec)
+{
+    int st = em_problem_check(P, NULL);
+    if (st != EM_OK)
+        return st;
+    const size_t n = P->n;
+    if (n > EM_PF_PMF_MAX_N)
+        return EM_ERR_TOO_MANY;
+    if (digits < 0 || digits > EM_ROUND_MAX_DIGITS)
+        return EM_ERR_DOMAIN;
+    const int want_dec = dec && digits > 0;
+    size_t left = 0;
     for (size_t i = 0; i < n; i++) {
-        mpfr_init2(lo[i], 64);
-        mpfr_init2(hi[i], 64);
-        if (dec && digits > 0)
+        left += !em_problem_excluded(P, i);
+        if (want_dec)
             dec[i] = NULL;
     }
-    mpfr_prec_t prec = 128 + (mpfr_prec_t)(digits * 3.33) + 64;
-    int done = 0;
-    while (!done && st == EM_OK) {
-        if (prec > (1L << 20)) {
-            st = EM_ERR_UNDECIDED; /* the precision limit: exit 3, not "bad input" */
-            break;
+    em_pf_bounds *B;
+    if ((st = em_pf_bounds_new(P, &B)) != EM_OK)
+        return st;
+    /* the exact values first: 0 where excluded, 1 for the only candidate left */
+    const mpfr_prec_t prec0 = 128 + (mpfr_prec_t)(digits * 3.33) + 64;
+    em_cval v;
+    em_cval_init(&v);
+    for (size_t i = 0; i < n && st == EM_OK; i++) {
+        const char *exact = em_problem_excluded(P, i) ? "0" : left == 1 ? "1" : NULL;
+        if (exact) {
+            st = em_cval_exact(&v, exact, exact[0] == '1');
+        } else {
+            struct pmf_value pv = {B, i};
+            em_rval rv = {pmf_value_bounds, NULL, &pv};
+            st = em_round(&rv, want_dec ? digits : 1, prec0, &v);
         }
-        for (size_t i = 0; i < n; i++) {
-            mpfr_set_prec(lo[i], prec);
-            mpfr_set_prec(hi[i], prec);
-        }
-        st = em_pf_pmf_bounds(n, u, excluded, eps, delta, variant, prec, lo, hi);
-        if (st != EM_OK)
-            break;
-        for (size_t i = 0; i < n && st == EM_OK; i++)
-            if (mpfr_zero_p(lo[i]) && !mpfr_zero_p(hi[i]) &&
-                mpfr_get_exp(hi[i]) <= mpfr_get_emin_min() + 64)
-                st = EM_ERR_UNDECIDED; /* below MPFR's widest range: no precision helps */
-        if (st != EM_OK)
-            break;
-        done = 1;
-        for (size_t i = 0; i < n && done; i++) {
-            if (mpfr_get_d(lo[i], MPFR_RNDN) != mpfr_get_d(hi[i], MPFR_RNDN))
-                done = 0;
-            if (done && dec && digits > 0 && !mpfr_zero_p(hi[i])) {
-                mpfr_exp_t e1, e2;
-                mpfr_get_str(d1, &e1, 10, (size_t)digits, lo[i], MPFR_RNDN);
-                mpfr_get_str(d2, &e2, 10, (size_t)digits, hi[i], MPFR_RNDN);
-                if (e1 != e2 || strcmp(d1, d2) != 0)
-                    done = 0;
-            }
-        }
-        if (!done)
-            prec *= 2;
+        if (st == EM_OK && p)
+            p[i] = v.d;
+        if (st == EM_OK && want_dec && !(dec[i] = strdup(v.str)))
+            st = EM_ERR_NOMEM;
     }
-    if (st == EM_OK) {
-        for (size_t i = 0; i < n; i++) {
-            if (p)
-                p[i] = mpfr_get_d(hi[i], MPFR_RNDN);
-            if (dec && digits > 0) {
-                if (mpfr_zero_p(hi[i])) {
-                    dec[i] = strdup("0");
-                } else if (mpfr_cmp_ui(lo[i], 1) == 0) {
-                    dec[i] = strdup("1");
-                } else {
-                    mpfr_exp_t e;
-                    mpfr_get_str(d1, &e, 10, (size_t)digits, hi[i], MPFR_RNDN);
-                    mpz_t ez;
-                    mpz_init_set_si(ez, (long)e);
-                    dec[i] = em_format_decimal(0, d1, ez);
-                    mpz_clear(ez);
-                }
-                if (!dec[i])
-                    st = EM_ERR_NOMEM;
-            }
-        }
+    em_cval_clear(&v);
+    em_pf_bounds_free(B);
+    for (size_t i = 0; st != EM_OK && want_dec && i < n; i++) {
+        free(dec[i]);
+        dec[i] = NULL;
     }
-    for (size_t i = 0; i < n; i++)
-        mpfr_clears(lo[i], hi[i], (mpfr_ptr)0);
-    free(lo);
-    free(hi);
-    free(d1);
-    free(d2);
     return st;
 }

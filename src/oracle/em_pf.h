@@ -25,8 +25,9 @@
 #include <gmp.h>
 #include <mpfr.h>
 
-#include "expmech.h"
+#include "em_base.h"
 #include "oracle/em_exact.h"
+#include "oracle/em_problem.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,9 +40,9 @@ typedef struct em_pf em_pf;
 /* The uniform integer draw (em_bits_uniform_below's signature); replaceable for tests. */
 typedef int (*em_pf_uniform_fn)(em_bits *b, uint64_t m, uint64_t *out);
 
-/* Errors as em_exact_new. */
-int em_pf_new(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-              const mpq_t delta, int variant, em_pf **out);
+/* The sampler of the finite problem P (its exponents are copied).  Errors as
+ * em_exact_new. */
+int em_pf_new(const em_problem *P, em_pf **out, em_error *err);
 
 /* One exact draw.  Errors: EM_ERR_NULL, EM_ERR_RNG (bit source failed or ran out),
  * EM_ERR_DOMAIN (more than EM_EXACT_MAX_BITS bits for one coin), EM_ERR_NOMEM. */
@@ -55,14 +56,23 @@ void em_pf_free(em_pf *s);
 /* Exact pmf as intervals: lo[i] <= P(i) <= hi[i], computed at working precision prec
  * (lo, hi initialised by the caller, any precision).  Errors: as em_exact_new, and
  * EM_ERR_TOO_MANY when n > EM_PF_PMF_MAX_N. */
-int em_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-                     const mpq_t delta, int variant, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi);
+int em_pf_pmf_bounds(const em_problem *P, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi);
+
+/* The pmf's bounds kept at the highest precision asked so far (one O(n^2) pass per
+ * precision), for quantities of the pmf rounded by em_round at rising precision.  P must
+ * outlive it. */
+typedef struct em_pf_bounds em_pf_bounds;
+int em_pf_bounds_new(const em_problem *P, em_pf_bounds **out);
+/* *lo, *hi: the n bounds at prec bits at least, valid until the next call or the free. */
+int em_pf_bounds_at(em_pf_bounds *B, mpfr_prec_t prec, mpfr_t **lo, mpfr_t **hi);
+void em_pf_bounds_free(em_pf_bounds *B);
 
 /* The pmf correctly rounded to doubles (p) and, if digits > 0 and dec is not NULL, to
- * `digits` significant decimals (malloc'd strings in the oracle's style, caller frees).
- * Ziv's strategy on em_pf_pmf_bounds.  P(i) = 0 exactly only for an excluded candidate. */
-int em_pf_pmf(size_t n, mpq_t *u, const unsigned char *excluded, const mpq_t eps,
-              const mpq_t delta, int variant, double *p, int digits, char **dec);
+ * `digits` significant decimals (malloc'd strings in the oracle's style, caller frees):
+ * em_round over em_pf_bounds, candidate by candidate.  P(i) = 0 exactly only for an
+ * excluded candidate; a probability below MPFR's exponent range, or one no precision up to
+ * 2^20 bits decides, is EM_ERR_UNDECIDED. */
+int em_pf_pmf(const em_problem *P, double *p, int digits, char **dec);
 
 #ifdef __cplusplus
 }

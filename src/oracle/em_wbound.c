@@ -6,8 +6,9 @@
  * differences, Horner in the same nesting), each an IEEE binary64 operation rounded to
  * nearest: the same results bit for bit, which tests/test_exact_d.c checks.  "avx2"
  * enables no FMA, so no product and sum are fused. */
-#include <stdint.h>
 #include "oracle/em_wbound.h"
+
+#include <stdint.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>

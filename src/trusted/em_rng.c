@@ -12,7 +12,7 @@
 #include <sys/random.h>
 #include <sodium.h>
 
-#include "expmech.h"
+#include "em_base.h"
 
 static int fill_os(unsigned char *buf, size_t len)
 {

@@ -1,0 +1,558 @@
+/* em_law.c: the law of a mechanism (src/include/em_law.h) over the oracles: the finite
+ * oracle (em_oracle), permute-and-flip (em_pf), the weighted and continuous law (em_cont).
+ * What they build is cached in the mechanism (struct em_law_cache), so a caller asking
+ * candidate by candidate or point by point pays for the normaliser and the law once. */
+#include "api/em_law_priv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpfr.h>
+
+#include "em_base.h"
+#include "api/em_scn_priv.h"
+#include "base/em_error.h"
+#include "base/em_mem.h"
+#include "core/em_fixed.h"
+#include "core/em_logweights.h"
+#include "core/em_params.h"
+#include "core/em_select.h"
+#include "core/em_uniform.h"
+#include "io/em_label.h"
+#include "num/em_bounds.h"
+#include "num/em_format.h"
+#include "num/em_rational.h"
+#include "num/em_round.h"
+#include "oracle/em_accuracy.h"
+#include "oracle/em_cont.h"
+#include "oracle/em_exact.h"
+#include "oracle/em_oracle.h"
+#include "oracle/em_pf.h"
+#include "em_law.h"
+
+
+static void pf_table_free(pf_table *t)
+{
+    if (!t)
+        return;
+    em_free_strings(t->dec, t->n);
+    em_free_strings(t->log, t->n);
+    free(t->pd);
+    free(t->ld);
+    free(t->nines);
+    free(t);
+}
+
+static void law_cache_free(struct em_law_cache *c)
+{
+    if (!c)
+        return;
+    em_oracle_free(c->oracle);
+    em_cont_free(c->law);
+    pf_table_free(c->pf);
+    em_pf_utility_free(c->pf_utility);
+    em_cval_clear(&c->p);
+    em_cval_clear(&c->lp);
+    em_exact_free(c->exact);
+    em_pf_free(c->pfs);
+    free(c->W);
+    free(c->C);
+    free(c);
+}
+
+int em_law_fail(em_error *err, int st, const char *what)
+{
+    return em_err(err, st, "%s%s%s", what ? what : "", what ? ": " : "", em_cont_strerror(st));
+}
+
+struct em_law_cache *em_law_cache_of(em_mech *m, em_error *err)
+{
+    if (!m->law) {
+        m->law = calloc(1, sizeof *m->law);
+        if (!m->law) {
+            em_err(err, EM_ERR_NOMEM, "out of memory");
+            return NULL;
+        }
+        m->law_free = law_cache_free;
+        em_cval_init(&m->law->p);
+        em_cval_init(&m->law->lp);
+    }
+    return m->law;
+}
+
+/* The weighted or continuous law (em_cont) of m, built once. */
+int em_law_cont(em_mech *m, em_cont **out, em_error *err)
+{
+    struct em_law_cache *c = em_law_cache_of(m, err);
+    if (!c)
+        return EM_ERR_NOMEM;
+    if (!c->law) {
+        if (m->variant == EM_PF)
+            return em_err(err, EM_ERR_VARIANT,
+                          "variant pf is not available for this computation (standard and "
+                          "monotone only)");
+        int st = em_cont_new(&m->prob, m->digits, &c->law, err);
+        if (st != EM_OK)
+            return st;
+    }
+    *out = c->law;
+    return EM_OK;
+}
+
+static int continuous_law(em_mech *m, const char *fn, em_cont **out, em_error *err)
+{
+    if (!m)
+        return em_err(err, EM_ERR_NULL, "%s: m is NULL", fn);
+    if (!m->scn->continuous)
+        return em_err(err, EM_ERR_DOMAIN, "%s: %s is a finite scenario; a continuous one is "
+                      "needed", fn, m->scn->name);
+    return em_law_cont(m, out, err);
+}
+
+int em_law_parse_num(const char *text, mpq_t q, em_error *err)
+{
+    int kind;
+    const char *msg = NULL;
+    if (!text)
+        return em_err(err, EM_ERR_NULL, "a number is NULL");
+    if (em_q_parse_str(text, 0, q, &kind, &msg) != EM_OK)
+        return em_err(err, EM_ERR_PARSE, "bad number '%.60s': %s", text, msg ? msg : "malformed");
+    return EM_OK;
+}
+
+/* ---------------------------------------------------------- permute-and-flip */
+
+/* log P_i of permute-and-flip, from its pmf's bounds at rising precision */
+struct pf_log {
+    const em_scn *sc;
+    em_pf_bounds *B;
+    size_t i;
+};
+
+/* llo <= log P_i <= lhi; [-inf, inf] while the pmf's bounds cannot give them yet (P's
+ * lower bound still 0, or the others' sum not yet below 1); EM_ERR_UNDECIDED below MPFR's
+ * range, where no precision helps. */
+static int pf_log_bounds(void *ctx, mpfr_prec_t prec, mpfr_t llo, mpfr_t lhi)
+{
+    const struct pf_log *v = ctx;
+    const em_scn *sc = v->sc;
+    const size_t i = v->i;
+    mpfr_t *lo, *hi;
+    int st = em_pf_bounds_at(v->B, prec, &lo, &hi);
+    if (st != EM_OK)
+        return st;
+    if (em_bounds_below_range(lo[i], hi[i]))
+        return EM_ERR_UNDECIDED;
+    int ok = mpfr_sgn(lo[i]) > 0;
+    if (ok && mpfr_cmp_d(lo[i], 0.5) > 0) {
+        /* P > 1/2: log P = log1p(-(sum of the others)), the pmf summing to 1 exactly; the
+         * others' bounds are tight relatively, so log P = -1e-9e7 is decided where log of
+         * P's own interval never could be */
+        mpfr_set_zero(llo, 1);
+        mpfr_set_zero(lhi, 1);
+        for (size_t j = 0; j < sc->n; j++)
+            if (j != i && !sc->excluded[j]) {
+                mpfr_add(llo, llo, lo[j], MPFR_RNDD);
+                mpfr_add(lhi, lhi, hi[j], MPFR_RNDU);
+            }
+        ok = mpfr_cmp_ui(lhi, 1) < 0;
+        if (ok) {
+            mpfr_neg(lhi, lhi, MPFR_RNDD);
+            mpfr_log1p(lhi, lhi, MPFR_RNDD); /* lower bound of log P */
+            mpfr_neg(llo, llo, MPFR_RNDU);
+            mpfr_log1p(llo, llo, MPFR_RNDU); /* upper bound */
+            mpfr_swap(llo, lhi);
+        }
+    } else if (ok) {
+        mpfr_log(llo, lo[i], MPFR_RNDD);
+        mpfr_log(lhi, hi[i], MPFR_RNDU);
+    }
+    if (!ok) {
+        mpfr_set_inf(llo, -1);
+        mpfr_set_inf(lhi, 1);
+    }
+    return EM_OK;
+}
+
+/* The log-probabilities, correctly rounded to K digits and to double by em_round over
+ * em_pf_bounds.  Left undecided (NULL, NaN) when no precision up to 2^20 bits decides one,
+ * or below MPFR's range.  m1: the only candidate not excluded (log 0). */
+static int pf_logs(const em_scn *sc, const em_problem *P, int K, int m1, pf_table *t)
+{
+    const size_t n = sc->n;
+    em_pf_bounds *B = NULL;
+    int st = EM_OK;
+    em_cval v;
+    em_cval_init(&v);
+    for (size_t i = 0; i < n && st == EM_OK; i++) {
+        t->ld[i] = NAN;
+        if (sc->excluded[i] || m1) {
+            t->log[i] = strdup(sc->excluded[i] ? "-inf" : "0");
+            t->ld[i] = sc->excluded[i] ? -INFINITY : 0;
+            if (!t->log[i])
+                st = EM_ERR_NOMEM;
+            continue;
+        }
+        if (!B && (st = em_pf_bounds_new(P, &B)) != EM_OK)
+            break;
+        struct pf_log c = {sc, B, i};
+        em_rval rv = {pf_log_bounds, NULL, &c};
+        st = em_round(&rv, K, 128 + (mpfr_prec_t)(K * 3.33) + 64, &v);
+        if (st == EM_ERR_UNDECIDED) {
+            st = EM_OK;
+            continue;
+        }
+        if (st == EM_OK && !(t->log[i] = strdup(v.str)))
+            st = EM_ERR_NOMEM;
+        t->ld[i] = v.d;
+    }
+    em_cval_clear(&v);
+    em_pf_bounds_free(B);
+    return st;
+}
+
+/* em_pf's pmf is limited to EM_PF_PROBS_MAX_N candidates. */
+int em_law_pf_limit(em_mech *m, em_error *err)
+{
+    const em_scn *sc = m->scn;
+    if (sc->n > EM_PF_PROBS_MAX_N)
+        return em_err(err, EM_ERR_TOO_MANY,
+                      "variant pf: %s has %zu candidates; the exact permute-and-flip pmf is "
+                      "limited to %d (O(n^2) interval operations)", sc->name, sc->n,
+                      EM_PF_PROBS_MAX_N);
+    return EM_OK;
+}
+
+/* A failure of a computation over PF's pmf, which has no logarithmic fallback. */
+int em_law_pf_fail(em_error *err, int st)
+{
+    if (st == EM_ERR_UNDECIDED)
+        return em_err(err, st, "variant pf: not computed: a value lies below MPFR's exponent "
+                      "range (about 10^-1.4e18) or needs more than 2^20 bits, and the "
+                      "permute-and-flip pmf has no logarithmic fallback");
+    return em_err(err, st, "variant pf: %s", em_strerror(st));
+}
+
+static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
+{
+    em_scn *sc = m->scn;
+    const size_t n = sc->n;
+    int st = em_law_pf_limit(m, err);
+    if (st != EM_OK)
+        return st;
+    pf_table *t = calloc(1, sizeof *t);
+    if (t) {
+        t->n = n;
+        t->dec = calloc(n, sizeof *t->dec);
+        t->log = calloc(n, sizeof *t->log);
+        t->pd = malloc(n * sizeof *t->pd);
+        t->ld = malloc(n * sizeof *t->ld);
+        t->nines = em_format_nines(m->digits);
+    }
+    if (!t || !t->dec || !t->log || !t->pd || !t->ld || !t->nines) {
+        pf_table_free(t);
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        t->left += !sc->excluded[i];
+    st = em_pf_pmf(&m->prob, t->pd, m->digits, t->dec);
+    if (st == EM_OK)
+        st = pf_logs(sc, &m->prob, m->digits, t->left == 1, t);
+    if (st != EM_OK) {
+        pf_table_free(t);
+        return em_law_pf_fail(err, st);
+    }
+    c->pf = t;
+    return EM_OK;
+}
+
+/* ------------------------------------------------------------- probabilities */
+
+int em_probs_prepare(em_mech *m, em_error *err)
+{
+    if (!m)
+        return em_err(err, EM_ERR_NULL, "em_probs_prepare: m is NULL");
+    struct em_law_cache *c = em_law_cache_of(m, err);
+    if (!c)
+        return EM_ERR_NOMEM;
+    em_scn *sc = m->scn;
+    int st = EM_OK;
+    em_cont *L;
+    if (sc->continuous || sc->has_measure)
+        st = em_law_cont(m, &L, err);
+    else if (m->variant == EM_PF && !c->pf)
+        st = pf_prepare(m, c, err);
+    else if (m->variant != EM_PF && !c->oracle)
+        st = em_oracle_new(&m->prob, m->digits, &c->oracle, err);
+    if (st == EM_OK)
+        em_err_ok(err);
+    return st;
+}
+
+static unsigned cval_flags(const em_cval *p)
+{
+    unsigned f = (p->flags & EM_CV_NEAR_ONE) ? EM_PROB_NEAR_ONE : 0;
+    if ((p->flags & EM_CV_EXACT) && !strcmp(p->str, "0"))
+        f |= EM_PROB_ZERO;
+    if ((p->flags & EM_CV_EXACT) && !strcmp(p->str, "1"))
+        f |= EM_PROB_ONE;
+    return f;
+}
+
+int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err)
+{
+    if (!m || !out)
+        return em_err(err, EM_ERR_NULL, "em_probs_get: m or out is NULL");
+    int st = em_probs_prepare(m, err);
+    if (st != EM_OK)
+        return st;
+    struct em_law_cache *c = m->law;
+    const em_scn *sc = m->scn;
+    if (c->law) {
+        if (i >= em_cont_size(c->law))
+            return em_err(err, EM_ERR_DOMAIN, "%zu: no such %s (%zu)", i,
+                          sc->continuous ? "piece" : "candidate", em_cont_size(c->law));
+        if ((st = em_cont_prob(c->law, i, &c->p, &c->lp)) != EM_OK)
+            return em_law_fail(err, st, NULL);
+        *out = (em_prob){c->p.str, c->lp.str, c->p.d, c->lp.d, cval_flags(&c->p)};
+    } else if (i >= sc->n) {
+        return em_err(err, EM_ERR_DOMAIN, "%zu: no such candidate (%zu)", i, sc->n);
+    } else if (c->pf) {
+        const pf_table *t = c->pf;
+        /* exactly 1 only for the only candidate; below 1 but rounding to 1: K nines */
+        int n1 = t->left > 1 && em_format_is_one(t->dec[i]);
+        unsigned f = sc->excluded[i] ? EM_PROB_ZERO : t->left == 1 ? EM_PROB_ONE : 0;
+        f |= n1 ? EM_PROB_NEAR_ONE : 0;
+        f |= !t->log[i] ? EM_PROB_UNDECIDED : 0;
+        *out = (em_prob){n1 ? t->nines : t->dec[i], t->log[i] ? t->log[i] : "nan", t->pd[i],
+                         t->ld[i], f};
+    } else {
+        em_oracle_cand r;
+        if ((st = em_oracle_get(c->oracle, i, &r)) != EM_OK)
+            return em_law_fail(err, st, NULL);
+        /* EM_PROB_* are the oracle's EM_OF_* bits */
+        *out = (em_prob){r.prob, r.logprob, r.prob_d, r.logprob_d, r.flags};
+    }
+    em_err_ok(err);
+    return EM_OK;
+}
+
+static int end_text(const mpq_t q, int inf, const char *inf_text, char **out)
+{
+    *out = inf ? strdup(inf_text) : em_q_to_string(q, 40);
+    return *out ? EM_OK : EM_ERR_NOMEM;
+}
+
+int em_piece_ends(em_mech *m, size_t j, char **lo, char **hi, em_error *err)
+{
+    if (!lo || !hi)
+        return em_err(err, EM_ERR_NULL, "em_piece_ends: lo or hi is NULL");
+    *lo = *hi = NULL;
+    em_cont *L;
+    int st = continuous_law(m, "em_piece_ends", &L, err);
+    if (st != EM_OK)
+        return st;
+    if (j >= em_cont_size(L))
+        return em_err(err, EM_ERR_DOMAIN, "piece %zu: no such piece (%zu)", j, em_cont_size(L));
+    mpq_t a, b;
+    mpq_inits(a, b, (mpq_ptr)0);
+    int li, hinf;
+    em_cont_piece(L, j, a, b, &li, &hinf, NULL, NULL);
+    st = end_text(a, li, "-inf", lo);
+    if (st == EM_OK)
+        st = end_text(b, hinf, "inf", hi);
+    mpq_clears(a, b, (mpq_ptr)0);
+    if (st != EM_OK) {
+        free(*lo);
+        *lo = NULL;
+        return em_err(err, st, "out of memory");
+    }
+    em_err_ok(err);
+    return EM_OK;
+}
+
+/* ----------------------------------------------------------- continuous laws */
+
+/* The strings of v1 and v2 handed to *o1 and *o2 (a NULL o1 or o2: not wanted). */
+void em_law_take(em_cval *v1, char **o1, em_cval *v2, char **o2)
+{
+    if (o1) {
+        *o1 = v1->str;
+        v1->str = NULL;
+    }
+    if (o2) {
+        *o2 = v2->str;
+        v2->str = NULL;
+    }
+}
+
+int em_law_pointwise(em_mech *m, int f, const char *fn, const char *x, const char *y,
+                     char **out, char **out2, em_error *err)
+{
+    if (!out || (f == F_DENSITY && !out2))
+        return em_err(err, EM_ERR_NULL, "%s: out is NULL", fn);
+    *out = NULL;
+    if (out2)
+        *out2 = NULL;
+    em_cont *L;
+    int st = f == F_TAIL ? (m ? em_law_cont(m, &L, err) : em_err(err, EM_ERR_NULL, "%s: m is NULL", fn))
+                         : continuous_law(m, fn, &L, err);
+    if (st != EM_OK)
+        return st;
+    mpq_t a, b;
+    mpq_inits(a, b, (mpq_ptr)0);
+    em_cval v1, v2;
+    em_cval_init(&v1);
+    em_cval_init(&v2);
+    st = em_law_parse_num(x, a, err);
+    if (st == EM_OK && f == F_INTERVAL)
+        st = em_law_parse_num(y, b, err);
+    if (st == EM_OK && f == F_INTERVAL && mpq_cmp(a, b) > 0)
+        st = em_err(err, EM_ERR_DOMAIN, "%s: a > b", fn);
+    else if (st == EM_OK && f == F_TAIL && mpq_sgn(a) < 0)
+        st = em_err(err, EM_ERR_DOMAIN, "%s: a loss threshold must be >= 0", fn);
+    else if (st == EM_OK) {
+        st = f == F_CDF        ? em_cont_cdf(L, a, &v1)
+             : f == F_DENSITY  ? em_cont_density(L, a, &v1, &v2)
+             : f == F_QUANTILE ? em_cont_quantile(L, a, &v1)
+             : f == F_INTERVAL ? em_cont_interval_prob(L, a, b, &v1)
+                               : em_cont_loss_tail(L, a, &v1);
+        if (st != EM_OK)
+            em_law_fail(err, st, NULL);
+    }
+    mpq_clears(a, b, (mpq_ptr)0);
+    if (st == EM_OK) {
+        em_law_take(&v1, out, &v2, out2);
+        em_err_ok(err);
+    }
+    em_cval_clear(&v1);
+    em_cval_clear(&v2);
+    return st;
+}
+
+int em_cdf(em_mech *m, const char *x, char **out, em_error *err)
+{
+    return em_law_pointwise(m, F_CDF, "em_cdf", x, NULL, out, NULL, err);
+}
+
+int em_interval_prob(em_mech *m, const char *a, const char *b, char **out, em_error *err)
+{
+    return em_law_pointwise(m, F_INTERVAL, "em_interval_prob", a, b, out, NULL, err);
+}
+
+int em_density(em_mech *m, const char *x, char **out, em_error *err)
+{
+    char *logd = NULL;
+    int st = em_law_pointwise(m, F_DENSITY, "em_density", x, NULL, out, &logd, err);
+    free(logd);
+    return st;
+}
+
+int em_density_log(em_mech *m, const char *x, char **density, char **log_density,
+                   em_error *err)
+{
+    return em_law_pointwise(m, F_DENSITY, "em_density_log", x, NULL, density, log_density, err);
+}
+
+int em_quantile(em_mech *m, const char *p, char **out, em_error *err)
+{
+    return em_law_pointwise(m, F_QUANTILE, "em_quantile", p, NULL, out, NULL, err);
+}
+
+/* ------------------------------------------------------------ exact numbers */
+
+int em_num_cmp(const char *a, const char *b, int *sign, em_error *err)
+{
+    if (!a || !b || !sign)
+        return em_err(err, EM_ERR_NULL, "em_num_cmp: a, b or sign is NULL");
+    mpq_t qa, qb;
+    mpq_inits(qa, qb, (mpq_ptr)0);
+    int st = em_law_parse_num(a, qa, err);
+    if (st == EM_OK)
+        st = em_law_parse_num(b, qb, err);
+    if (st == EM_OK) {
+        int c = mpq_cmp(qa, qb);
+        *sign = (c > 0) - (c < 0);
+        em_err_ok(err);
+    }
+    mpq_clears(qa, qb, (mpq_ptr)0);
+    return st;
+}
+
+static int grid_q(const char *lo, const char *hi, uint64_t n, uint64_t i, mpq_t q,
+                  em_error *err)
+{
+    mpq_t a, step;
+    mpq_inits(a, step, (mpq_ptr)0);
+    int st = em_law_parse_num(lo, a, err);
+    if (st == EM_OK)
+        st = em_law_parse_num(hi, step, err);
+    if (st == EM_OK && (n == 0 || i >= n))
+        st = em_err(err, EM_ERR_DOMAIN, "grid point %llu of %llu: no such point",
+                    (unsigned long long)i, (unsigned long long)n);
+    else if (st == EM_OK && mpq_cmp(a, step) > 0)
+        st = em_err(err, EM_ERR_DOMAIN, "grid: lo > hi");
+    else if (st == EM_OK && n == 1 && !mpq_equal(a, step))
+        st = em_err(err, EM_ERR_DOMAIN, "grid: n = 1 needs lo = hi");
+    else if (st == EM_OK) {
+        mpq_set(q, a);
+        if (n > 1) {
+            mpq_sub(step, step, a);
+            mpz_mul_ui(mpq_denref(step), mpq_denref(step), (unsigned long)(n - 1));
+            mpq_canonicalize(step);
+            mpz_mul_ui(mpq_numref(step), mpq_numref(step), (unsigned long)i);
+            mpq_canonicalize(step);
+            mpq_add(q, q, step);
+        }
+    }
+    mpq_clears(a, step, (mpq_ptr)0);
+    return st;
+}
+
+int em_grid_point(em_mech *m, const char *lo, const char *hi, uint64_t n, uint64_t i,
+                  char **exact, char **shown, em_error *err)
+{
+    if (!exact)
+        return em_err(err, EM_ERR_NULL, "em_grid_point: exact is NULL");
+    *exact = NULL;
+    if (shown)
+        *shown = NULL;
+    em_cont *L = NULL;
+    int st = shown ? continuous_law(m, "em_grid_point", &L, err) : EM_OK;
+    if (st != EM_OK)
+        return st;
+    mpq_t q;
+    mpq_init(q);
+    em_cval v;
+    em_cval_init(&v);
+    if ((st = grid_q(lo, hi, n, i, q, err)) == EM_OK) {
+        *exact = em_q_to_string(q, 60);
+        char *sh = shown ? em_q_to_string(q, 20) : NULL;
+        if (sh && strchr(sh, '/')) { /* no short exact form: correctly rounded */
+            free(sh);
+            sh = NULL;
+            if ((st = em_cont_round_q(L, q, &v)) != EM_OK)
+                em_law_fail(err, st, NULL);
+            else
+                sh = strdup(v.str);
+        }
+        if (st == EM_OK && (!*exact || (shown && !sh)))
+            st = em_err(err, EM_ERR_NOMEM, "out of memory");
+        if (shown)
+            *shown = sh;
+    }
+    em_cval_clear(&v);
+    mpq_clear(q);
+    if (st != EM_OK) {
+        free(*exact);
+        *exact = NULL;
+        if (shown) {
+            free(*shown);
+            *shown = NULL;
+        }
+        return st;
+    }
+    em_err_ok(err);
+    return EM_OK;
+}

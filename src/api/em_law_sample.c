@@ -1,0 +1,253 @@
+/* em_law_sample.c: the samplers of a mechanism (em_law.h): the exact samplers and the
+ * verified core's float sampler, built once and cached in the mechanism. */
+#include "api/em_law_priv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpfr.h>
+
+#include "em_base.h"
+#include "api/em_scn_priv.h"
+#include "base/em_error.h"
+#include "core/em_fixed.h"
+#include "core/em_logweights.h"
+#include "core/em_params.h"
+#include "core/em_select.h"
+#include "core/em_uniform.h"
+#include "io/em_label.h"
+#include "num/em_bounds.h"
+#include "num/em_format.h"
+#include "num/em_rational.h"
+#include "num/em_round.h"
+#include "oracle/em_accuracy.h"
+#include "oracle/em_cont.h"
+#include "oracle/em_exact.h"
+#include "oracle/em_oracle.h"
+#include "oracle/em_pf.h"
+#include "em_law.h"
+
+
+struct em_sampler {
+    em_mech *m;
+    int kind;
+    uint64_t calls;      /* em_sampler_draw calls so far */
+    em_rng rng;
+    em_bits bits;
+};
+
+enum { S_EXACT, S_PF, S_FLOAT, S_LAW, S_LAW_FLOAT };
+
+/* ------------------------------------------------------------------ sampling */
+
+/* The float sampler's weights: utilities, epsilon and D rounded to doubles, then the
+ * verified core (em_logweights, em_weights_fixed). */
+static int float_weights(em_mech *m, struct em_law_cache *c, em_error *err)
+{
+    em_scn *sc = m->scn;
+    int st = em_scn_doubles(m->scn, err);
+    if (st != EM_OK)
+        return st;
+    for (size_t i = 0; i < sc->n; i++)
+        if (!sc->excluded[i] && isinf(sc->ud[i])) {
+            char buf[EM_SCN_MAX_LINE * 6 + 16];
+            return em_err(err, EM_ERR_DOMAIN, "%s:%lu: utility of '%s' is beyond double's "
+                          "range; the float sampler cannot take it (expmech probs can)",
+                          sc->name, em_scn_line(sc, i),
+                          em_label_human_str(buf, sizeof buf, sc->labels[i], 0));
+        }
+    double eps = em_q_get_d(m->eps, NULL), del = em_q_get_d(m->delta, NULL);
+    if ((st = em_check_params(eps, del, m->variant)) != EM_OK)
+        return em_err(err, st, "%s (as doubles: epsilon %g, sensitivity %g)", em_strerror(st),
+                      eps, del);
+    c->W = malloc(sc->n * sizeof *c->W);
+    if (!c->W)
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    size_t argmax;
+    uint64_t scale;
+    /* the weights of em_logweights + em_weights_fixed, without the log-weight array */
+    st = em_weights_fixed_u(sc->n, sc->ud, eps, del, m->variant, c->W, &c->total, &scale, &argmax);
+    if (st != EM_OK) {
+        free(c->W);
+        c->W = NULL;
+        return em_err(err, st, "%s", em_strerror(st));
+    }
+    return EM_OK;
+}
+
+/* The finite exact samplers, built once; timing sets the exact sampler's first chunk. */
+static int finite_sampler(em_mech *m, struct em_law_cache *c, int pf, int timing, em_error *err)
+{
+    int st = EM_OK;
+    if (pf && !c->pfs)
+        st = em_pf_new(&m->prob, &c->pfs, err);
+    else if (!pf && !c->exact && (st = em_exact_new(&m->prob, &c->exact, err)) == EM_OK)
+        c->chunk0 = em_exact_first_chunk(c->exact);
+    /* SECURITY.md: one 63-bit read, one full scan per draw */
+    if (st == EM_OK && !pf)
+        st = em_exact_set_first_chunk(c->exact, timing == EM_TIMING_FIXED ? 63 : c->chunk0);
+    return st;
+}
+
+int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_sampler_new: out is NULL");
+    *out = NULL;
+    if (!m || !o)
+        return em_err(err, EM_ERR_NULL, "em_sampler_new: m or options NULL");
+    if (o->sampler != EM_SAMPLER_EXACT && o->sampler != EM_SAMPLER_FLOAT)
+        return em_err(err, EM_ERR_DOMAIN, "unknown sampler %d", o->sampler);
+    if (o->timing != EM_TIMING_VARIABLE && o->timing != EM_TIMING_FIXED)
+        return em_err(err, EM_ERR_DOMAIN, "unknown timing %d", o->timing);
+    const em_scn *sc = m->scn;
+    const int fl = o->sampler == EM_SAMPLER_FLOAT, pf = m->variant == EM_PF;
+    const int cont = sc->continuous || sc->has_measure;
+    if (o->timing == EM_TIMING_FIXED && (fl || cont || pf))
+        return em_err(err, EM_ERR_DOMAIN,
+                      "timing fixed is offered by the exact sampler of a finite scenario only: "
+                      "the continuous sampler's time reveals the piece, permute-and-flip's the "
+                      "visiting order (SECURITY.md)");
+    struct em_law_cache *c = em_law_cache_of(m, err);
+    if (!c)
+        return EM_ERR_NOMEM;
+    em_err_ok(err);
+    em_cont *L;
+    int st, kind = S_EXACT;
+    if (cont) {
+        st = em_law_cont(m, &L, err);
+        kind = fl ? S_LAW_FLOAT : S_LAW;
+    } else if (pf && fl) {
+        st = em_err(err, EM_ERR_VARIANT, "variant pf has only the exact sampler");
+    } else if (fl) {
+        st = c->W ? EM_OK : float_weights(m, c, err);
+        kind = S_FLOAT;
+    } else {
+        st = finite_sampler(m, c, pf, o->timing, err);
+        kind = pf ? S_PF : S_EXACT;
+    }
+    if (st != EM_OK)
+        return st;
+    em_sampler *s = calloc(1, sizeof *s);
+    if (!s)
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    s->m = m;
+    s->kind = kind;
+    st = o->seeded ? em_rng_init_chacha(&s->rng, o->seed) : em_rng_init_os(&s->rng);
+    if (st != EM_OK) {
+        free(s);
+        return em_err(err, st, "random source: %s", em_strerror(st));
+    }
+    em_bits_init_rng(&s->bits, &s->rng);
+    *out = s;
+    em_err_ok(err);
+    return EM_OK;
+}
+
+void em_sampler_free(em_sampler *s) { free(s); }
+
+/* One draw: the index, and x for a continuous law. */
+int em_law_draw1(em_sampler *s, size_t *idx, double *x)
+{
+    struct em_law_cache *c = s->m->law;
+    switch (s->kind) {
+    case S_EXACT:
+        return em_exact_sample(c->exact, &s->bits, idx);
+    case S_PF:
+        return em_pf_sample(c->pfs, &s->bits, idx);
+    case S_FLOAT: /* the same uniform word, the same cell as em_sample_fixed, in O(log n) */
+        if (c->C)
+            return em_sample_cumulative_many(s->m->scn->n, c->C, &s->rng, 1, idx);
+        return em_sample_fixed(s->m->scn->n, c->W, c->total, &s->rng, idx);
+    case S_LAW:
+        return em_cont_sample(c->law, &s->bits, idx, x);
+    default:
+        return em_cont_sample_float(c->law, &s->rng, idx, x);
+    }
+}
+
+static int draw(em_sampler *s, size_t n, size_t *idx, double *x, em_error *err)
+{
+    const char *fn = x ? "em_sampler_draw_cont" : "em_sampler_draw";
+    if (!s || (!idx && !x))
+        return em_err(err, EM_ERR_NULL, "%s: sampler or out is NULL", fn);
+    if (n == 0)
+        return em_err(err, EM_ERR_EMPTY, "%s: n = 0: no draws asked", fn);
+    if (!s->m->scn->continuous != !x)
+        return em_err(err, EM_ERR_DOMAIN, "%s: the mechanism is %s", fn,
+                      x ? "finite (em_sampler_draw)" : "continuous (em_sampler_draw_cont)");
+    /* Many float draws (several in one call, or a second call): one O(n) pass builds
+       the cumulative table, then each draw is a binary search instead of em_select's
+       full scan; a one-shot draw does not pay for it.  Without memory, the scan it is. */
+    struct em_law_cache *c = s->m->law;
+    size_t ncand = s->m->scn->n;
+    if (s->kind == S_FLOAT && (n >= 2 || s->calls >= 1) && !c->C && c->W && c->total >= 1 &&
+        ncand >= 1 && (c->C = malloc(ncand * sizeof *c->C)) != NULL)
+        em_cumulative(ncand, c->W, c->C);
+    s->calls++;
+    /* Finite float draws from the table: one call draws them all, from the same words
+       and to the same cells as n calls of em_law_draw1 (em_sample_cumulative_many's contract),
+       without a call of the random source per word. */
+    if (s->kind == S_FLOAT && c->C && idx) {
+        int st = em_sample_cumulative_many(ncand, c->C, &s->rng, n, idx);
+        if (st != EM_OK)
+            return em_law_fail(err, st, NULL);
+        em_err_ok(err);
+        return EM_OK;
+    }
+    for (size_t k = 0; k < n; k++) {
+        size_t i;
+        double v = 0;
+        int st = em_law_draw1(s, &i, &v);
+        if (st != EM_OK)
+            return em_law_fail(err, st, NULL);
+        if (x)
+            x[k] = v;
+        else
+            idx[k] = i;
+    }
+    em_err_ok(err);
+    return EM_OK;
+}
+
+int em_sampler_draw(em_sampler *s, size_t n, size_t *out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_sampler_draw: out is NULL");
+    return draw(s, n, out, NULL, err);
+}
+
+int em_sampler_draw_cont(em_sampler *s, size_t n, double *out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_sampler_draw_cont: out is NULL");
+    return draw(s, n, NULL, out, err);
+}
+
+static int sample_n(em_mech *m, const em_sample_opts *o, size_t n, size_t *idx, double *x,
+                    em_error *err)
+{
+    if (!idx && !x)
+        return em_err(err, EM_ERR_NULL, "%s: out is NULL", x ? "em_sample_cont" : "em_sample");
+    em_sampler *s;
+    int st = em_sampler_new(m, o, &s, err);
+    if (st == EM_OK)
+        st = x ? em_sampler_draw_cont(s, n, x, err) : em_sampler_draw(s, n, idx, err);
+    em_sampler_free(s);
+    return st;
+}
+
+int em_sample(em_mech *m, const em_sample_opts *o, size_t n, size_t *out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_sample: out is NULL");
+    return sample_n(m, o, n, out, NULL, err);
+}
+
+int em_sample_cont(em_mech *m, const em_sample_opts *o, size_t n, double *out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_sample_cont: out is NULL");
+    return sample_n(m, o, n, NULL, out, err);
+}

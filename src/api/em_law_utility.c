@@ -1,0 +1,279 @@
+/* em_law_utility.c: the utility report of a mechanism (em_law.h): expected utility and
+ * loss, loss tails, the accuracy theorem's bounds, and Monte Carlo over the sampler. */
+#include "api/em_law_priv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpfr.h>
+
+#include "em_base.h"
+#include "api/em_scn_priv.h"
+#include "base/em_error.h"
+#include "core/em_fixed.h"
+#include "core/em_logweights.h"
+#include "core/em_params.h"
+#include "core/em_select.h"
+#include "core/em_uniform.h"
+#include "io/em_label.h"
+#include "num/em_bounds.h"
+#include "num/em_format.h"
+#include "num/em_rational.h"
+#include "num/em_round.h"
+#include "oracle/em_accuracy.h"
+#include "oracle/em_cont.h"
+#include "oracle/em_exact.h"
+#include "oracle/em_oracle.h"
+#include "oracle/em_pf.h"
+#include "em_law.h"
+
+
+/* Permute-and-flip's utility report (em_accuracy.h), built once; the law's refusal of pf
+ * for a measure or pieces. */
+static int pf_report(em_mech *m, em_pf_utility **out, em_error *err)
+{
+    struct em_law_cache *c = em_law_cache_of(m, err);
+    if (!c)
+        return EM_ERR_NOMEM;
+    em_scn *sc = m->scn;
+    em_cont *L;
+    if (sc->continuous || sc->has_measure)
+        return em_law_cont(m, &L, err);
+    int st = c->pf_utility ? EM_OK : em_law_pf_limit(m, err);
+    if (st == EM_OK && !c->pf_utility)
+        st = em_pf_utility_new(&m->prob, m->digits, &c->pf_utility, err);
+    *out = c->pf_utility;
+    return st;
+}
+
+int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
+{
+    if (!m || m->variant != EM_PF)
+        return em_law_pointwise(m, F_TAIL, "em_loss_tail", t, NULL, out, NULL, err);
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_loss_tail: out is NULL");
+    *out = NULL;
+    em_pf_utility *P;
+    int st = pf_report(m, &P, err);
+    if (st != EM_OK)
+        return st;
+    mpq_t q;
+    mpq_init(q);
+    em_cval v;
+    em_cval_init(&v);
+    st = em_law_parse_num(t, q, err);
+    if (st == EM_OK && mpq_sgn(q) < 0)
+        st = em_err(err, EM_ERR_DOMAIN, "em_loss_tail: a loss threshold must be >= 0");
+    else if (st == EM_OK && (st = em_pf_utility_loss_tail(P, q, &v)) != EM_OK)
+        em_law_pf_fail(err, st);
+    mpq_clear(q);
+    if (st == EM_OK) {
+        em_law_take(&v, out, NULL, NULL);
+        em_err_ok(err);
+    }
+    em_cval_clear(&v);
+    return st;
+}
+
+/* ------------------------------------------------------------ utility report */
+
+void em_utility_result_free(em_utility_result *r)
+{
+    if (!r)
+        return;
+    free(r->opt);
+    free(r->expected_utility);
+    free(r->expected_loss);
+    free(r->sd_loss);
+    free(r->p_best);
+    free(r);
+}
+
+int em_utility(em_mech *m, em_utility_result **out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_utility: out is NULL");
+    *out = NULL;
+    if (!m)
+        return em_err(err, EM_ERR_NULL, "em_utility: m is NULL");
+    em_cont *L = NULL;
+    em_pf_utility *P = NULL;
+    int st = m->variant == EM_PF ? pf_report(m, &P, err) : em_law_cont(m, &L, err);
+    if (st != EM_OK)
+        return st;
+    em_cval v[5]; /* opt, E[u], loss, sd, P(best) */
+    for (int k = 0; k < 5; k++)
+        em_cval_init(&v[k]);
+    if (P) {
+        if ((st = em_pf_utility_moments(P, &v[0], &v[1], &v[2], &v[3], &v[4])) != EM_OK)
+            em_law_pf_fail(err, st);
+    } else {
+        st = em_cont_utility(L, &v[1], &v[2], &v[0]);
+        if (st == EM_OK)
+            st = em_cont_sd(L, &v[3]);
+        if (st == EM_OK)
+            st = em_cont_p_best(L, &v[4]);
+    }
+    em_utility_result *r = st == EM_OK ? calloc(1, sizeof *r) : NULL;
+    if (st != EM_OK && !P)
+        em_law_fail(err, st, NULL);
+    else if (!r)
+        st = em_err(err, EM_ERR_NOMEM, "out of memory");
+    else {
+        char **s[5] = {&r->opt, &r->expected_utility, &r->expected_loss, &r->sd_loss, &r->p_best};
+        double *d[5] = {&r->opt_d, &r->expected_utility_d, &r->expected_loss_d, &r->sd_loss_d,
+                        &r->p_best_d};
+        for (int k = 0; k < 5; k++) {
+            *s[k] = v[k].str;
+            v[k].str = NULL;
+            *d[k] = v[k].d;
+        }
+        /* P(best) < 1 exactly when the loss is positive (the loss is 0 only when all mass
+         * sits at opt, and a positive loss never rounds to "0"): a rounding to 1 is then
+         * printed as K nines, as the probabilities are (EM_PROB_NEAR_ONE), never as a
+         * "1.000" that reads as certainty */
+        if (r->p_best && r->p_best[0] == '1' && strspn(r->p_best + 1, ".0") == strlen(r->p_best + 1) &&
+            r->expected_loss && strcmp(r->expected_loss, "0") != 0) {
+            char *nines = em_format_nines(m->digits);
+            if (!nines) {
+                st = em_err(err, EM_ERR_NOMEM, "out of memory");
+            } else {
+                free(r->p_best);
+                r->p_best = nines;
+            }
+        }
+        if (st == EM_OK) {
+            *out = r;
+            em_err_ok(err);
+        } else {
+            em_utility_result_free(r);
+        }
+    }
+    for (int k = 0; k < 5; k++)
+        em_cval_clear(&v[k]);
+    return st;
+}
+
+/* ------------------------------------------------------- the accuracy theorem */
+
+int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound, char **p_bound,
+                   em_error *err)
+{
+    if (expected_loss_bound)
+        *expected_loss_bound = NULL;
+    if (p_bound)
+        *p_bound = NULL;
+    if (!m || (!expected_loss_bound && !t) || (t && !p_bound))
+        return em_err(err, EM_ERR_NULL, "em_loss_bounds: m or an output is NULL");
+    const em_scn *sc = m->scn;
+    if (sc->continuous)
+        return em_err(err, EM_ERR_DOMAIN, "em_loss_bounds: %s is a continuous scenario; the "
+                      "accuracy theorem bounds finite ones", sc->name);
+    mpq_t tq, u, opt, tot, best, c, one;
+    mpq_inits(tq, u, opt, tot, best, c, one, (mpq_ptr)0);
+    mpq_set_ui(one, 1, 1);
+    int st = t ? em_law_parse_num(t, tq, err) : EM_OK;
+    if (st == EM_OK && mpq_sgn(tq) < 0)
+        st = em_err(err, EM_ERR_DOMAIN, "em_loss_bounds: a loss threshold must be >= 0");
+    /* |R| and |R_OPT| over the outputs of positive probability, weighted by the measure */
+    int have = 0;
+    for (size_t i = 0; i < sc->n && st == EM_OK; i++) {
+        mpq_srcptr w = sc->has_measure ? sc->measure[i] : NULL;
+        if (sc->excluded[i] || (w && mpq_sgn(w) == 0))
+            continue;
+        em_scn_get_u(sc, i, u);
+        int cmp = have ? mpq_cmp(u, opt) : 1;
+        if (cmp > 0) {
+            mpq_set(opt, u);
+            mpq_set_ui(best, 0, 1);
+        }
+        if (cmp >= 0)
+            mpq_add(best, best, w ? w : one);
+        mpq_add(tot, tot, w ? w : one);
+        have = 1;
+    }
+    if (st == EM_OK && !have)
+        st = em_err(err, EM_ERR_ALL_EXCLUDED, "%s: no output has positive probability",
+                    sc->name);
+    em_cval eb, pb;
+    em_cval_init(&eb);
+    em_cval_init(&pb);
+    if (st == EM_OK) {
+        mpq_div(tot, tot, best);
+        mpq_set(c, m->prob.c); /* pf meets the standard mechanism's bounds */
+        st = em_theorem_bounds(tot, c, t ? tq : NULL, m->digits,
+                               expected_loss_bound ? &eb : NULL, &pb);
+        if (st == EM_ERR_UNDECIDED)
+            em_err(err, st, "the bound ratio exp(-c t) at t = %.60s lies below MPFR's exponent "
+                   "range (about 10^-1.4e18): not computed", t);
+        else if (st != EM_OK)
+            em_law_fail(err, st, NULL);
+    }
+    if (st == EM_OK) {
+        em_law_take(&eb, expected_loss_bound, &pb, t ? p_bound : NULL);
+        em_err_ok(err);
+    }
+    em_cval_clear(&eb);
+    em_cval_clear(&pb);
+    mpq_clears(tq, u, opt, tot, best, c, one, (mpq_ptr)0);
+    return st;
+}
+
+/* ------------------------------------------------------------ Monte Carlo */
+
+int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, double *se,
+               em_error *err)
+{
+    if (!m || !o || !mean || !se)
+        return em_err(err, EM_ERR_NULL, "em_loss_mc: m, o, mean or se is NULL");
+    if (n < 2)
+        return em_err(err, EM_ERR_DOMAIN, "em_loss_mc: %llu draws: a standard error needs 2 "
+                      "at least", (unsigned long long)n);
+    em_sampler *s;
+    int st = em_sampler_new(m, o, &s, err);
+    if (st != EM_OK)
+        return st;
+    const em_scn *sc = m->scn;
+    const em_cont *L = m->law->law; /* built by the sampler for a measure or pieces */
+    mpq_t opt, q, a, b;
+    mpq_inits(opt, q, a, b, (mpq_ptr)0);
+    if (sc->continuous || sc->has_measure)
+        em_cont_opt(L, opt);
+    for (size_t i = 0, have = 0; !sc->continuous && !sc->has_measure && i < sc->n; i++)
+        if (!sc->excluded[i]) {
+            em_scn_get_u(sc, i, q);
+            if (!have++ || mpq_cmp(q, opt) > 0)
+                mpq_set(opt, q);
+        }
+    /* Welford's running mean and sum of squares: one pass, no cancellation */
+    long double mu = 0, m2 = 0;
+    for (uint64_t k = 0; k < n && st == EM_OK; k++) {
+        size_t i;
+        double x = 0;
+        if ((st = em_law_draw1(s, &i, &x)) != EM_OK) {
+            em_law_fail(err, st, NULL);
+            break;
+        }
+        if (sc->continuous) { /* u = a + b x at the double drawn, exactly */
+            em_cont_piece(L, i, NULL, NULL, NULL, NULL, a, b);
+            mpq_set_d(q, x);
+            mpq_mul(q, q, b);
+            mpq_add(q, q, a);
+        } else {
+            em_scn_get_u(sc, i, q);
+        }
+        mpq_sub(q, opt, q);
+        long double l = em_q_get_d(q, NULL), d = l - mu;
+        mu += d / (long double)(k + 1);
+        m2 += d * (l - mu);
+    }
+    em_sampler_free(s);
+    mpq_clears(opt, q, a, b, (mpq_ptr)0);
+    if (st != EM_OK)
+        return st;
+    *mean = (double)mu;
+    *se = (double)sqrtl(m2 / (long double)(n - 1) / (long double)n);
+    em_err_ok(err);
+    return EM_OK;
+}

@@ -1,0 +1,25 @@
+/* em_mem.c: memory chores (em_mem.h). */
+#include "base/em_mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int em_realloc_array(void *pp, size_t n, size_t size)
+{
+    void *old;
+    memcpy(&old, pp, sizeof old);
+    void *p = realloc(old, n * size);
+    if (!p)
+        return 0;
+    memcpy(pp, &p, sizeof p);
+    return 1;
+}
+
+void em_free_strings(char **v, size_t n)
+{
+    if (!v)
+        return;
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}

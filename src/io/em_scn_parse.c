@@ -1,0 +1,580 @@
+/* em_scn_parse.c: the scenario file parser and loader (format: em_scn_text.h). */
+#include "io/em_scn_text.h"
+#include "io/em_scn_text_priv.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "em_base.h"
+#include "base/em_error.h"
+#include "io/em_text.h"
+#include "num/em_rational.h"
+
+void em_scn_init(em_scn *s)
+{
+    memset(s, 0, sizeof *s);
+    mpq_init(s->sensitivity);
+    mpq_init(s->scratch);
+    em_pieces_init(&s->pieces);
+}
+
+void em_scn_clear(em_scn *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->u)
+            mpq_clear(s->u[i]);
+        if (s->measure)
+            mpq_clear(s->measure[i]);
+    }
+    for (size_t k = 0; k < s->narena; k++)
+        free(s->arena[k]);
+    free(s->arena);
+    free(s->ql);
+    free(s->lrun);
+    free(s->uv);
+    free(s->ucode);
+    free(s->measure);
+    em_pieces_free(&s->pieces);
+    free(s->labels);
+    free(s->u);
+    free(s->excluded);
+    free(s->ud);
+    free(s->line);
+    free(s->hash);
+    free(s->keys);
+    free(s->name);
+    mpq_clear(s->sensitivity);
+    mpq_clear(s->scratch);
+    /* zeroed, not re-initialised: a second free is harmless (GMP frees
+     * nothing of a zero-allocation mpq), a reuse needs em_scn_init */
+    memset(s, 0, sizeof *s);
+}
+
+/* An estimate of the candidates in a text of total bytes whose first n bytes are p: its
+ * line density, 10% more. */
+static size_t estimate_lines(const char *p, size_t n, size_t total)
+{
+    size_t lines = 0;
+    for (const char *q = p, *end = p + n; (q = memchr(q, '\n', (size_t)(end - q))); q++)
+        lines++;
+    if (n == 0 || lines == 0)
+        return 0;
+    double est = (double)total / (double)n * (double)lines * 1.1 + 1;
+    return est < (double)EM_N_MAX ? (size_t)est : EM_N_MAX;
+}
+
+static int is_ws(int c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static int ieq_prefix(const char *p, size_t n, const char *word)
+{
+    size_t wl = strlen(word);
+    if (n < wl)
+        return 0;
+    for (size_t i = 0; i < wl; i++)
+        if (tolower((unsigned char)p[i]) != word[i])
+            return 0;
+    return 1;
+}
+
+static int ieq(const char *p, size_t n, const char *word)
+{
+    return strlen(word) == n && ieq_prefix(p, n, word);
+}
+
+static int header(em_scn *s, const char *p, size_t n, unsigned long ln, em_error *err)
+{
+    /* p: the comment text after '#', trimmed */
+    char q[128];
+    if (ieq_prefix(p, n, "sensitivity:")) {
+        const char *v = p + 12;
+        size_t vn = n - 12;
+        em_text_trim(&v, &vn);
+        if (s->has_sensitivity)
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "repeated '# sensitivity:' header");
+        int kind;
+        const char *msg;
+        if (em_q_parse(v, vn, 0, s->sensitivity, &kind, &msg) != EM_OK) {
+            em_text_show(q, sizeof q, v, vn);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad sensitivity '%s': %s", q, msg ? msg : "malformed");
+        }
+        if (mpq_sgn(s->sensitivity) <= 0)
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "the sensitivity must be > 0");
+        s->has_sensitivity = 1;
+        return EM_OK;
+    }
+    if (ieq_prefix(p, n, "monotone:")) {
+        const char *v = p + 9;
+        size_t vn = n - 9;
+        em_text_trim(&v, &vn);
+        if (s->has_monotone)
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "repeated '# monotone:' header");
+        if (ieq(v, vn, "yes") || ieq(v, vn, "true") || ieq(v, vn, "1"))
+            s->monotone = 1;
+        else if (ieq(v, vn, "no") || ieq(v, vn, "false") || ieq(v, vn, "0"))
+            s->monotone = 0;
+        else {
+            em_text_show(q, sizeof q, v, vn);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad '# monotone:' value '%s' (expected yes or no)", q);
+        }
+        s->has_monotone = 1;
+        return EM_OK;
+    }
+    if (ieq_prefix(p, n, "measure:") || ieq_prefix(p, n, "output:")) {
+        int is_measure = ieq_prefix(p, n, "measure:");
+        const char *v = p + (is_measure ? 8 : 7);
+        size_t vn = n - (is_measure ? 8 : 7);
+        em_text_trim(&v, &vn);
+        if (s->n > 0 || s->pieces.n > 0)
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "the '# %s' header must come before the first data line",
+                        is_measure ? "measure:" : "output:");
+        if (is_measure) {
+            if (s->has_measure)
+                return em_err_at(err, EM_ERR_PARSE, s->name, ln, "repeated '# measure:' header");
+            if (ieq(v, vn, "yes") || ieq(v, vn, "true") || ieq(v, vn, "1")) {
+                s->has_measure = 1;
+                s->compact = 0; /* weighted laws take every utility as an mpq */
+            }
+            else if (!(ieq(v, vn, "no") || ieq(v, vn, "false") || ieq(v, vn, "0"))) {
+                em_text_show(q, sizeof q, v, vn);
+                return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad '# measure:' value '%s' (expected yes or no)", q);
+            }
+        } else {
+            if (ieq(v, vn, "continuous"))
+                s->continuous = 1;
+            else if (!ieq(v, vn, "finite")) {
+                em_text_show(q, sizeof q, v, vn);
+                return em_err_at(err, EM_ERR_PARSE, s->name, ln,
+                            "bad '# output:' value '%s' (expected continuous or finite)", q);
+            }
+        }
+        if (s->has_measure && s->continuous)
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln,
+                        "'# measure:' is for finite scenarios (a continuous one is weighted by length)");
+        return EM_OK;
+    }
+    return EM_OK; /* any other comment */
+}
+
+/* 'inf', '+inf', 'infinity', '+infinity' (any case) */
+static int is_pos_inf(const char *p, size_t n)
+{
+    if (n > 0 && p[0] == '+')
+        p++, n--;
+    return ieq(p, n, "inf") || ieq(p, n, "infinity");
+}
+
+/* One piece `lo,hi,a[,b]` of a continuous scenario. */
+static int piece_line(em_scn *s, const char *p, size_t n, unsigned long ln, em_error *err)
+{
+    static const char *const names[4] = {"lo", "hi", "a", "b"};
+    const char *f[5];
+    size_t fn[5];
+    int nf = 0;
+    const char *start = p;
+    for (size_t i = 0; i <= n; i++) {
+        if (i == n || p[i] == ',') {
+            if (nf == 4)
+                return em_err_at(err, EM_ERR_PARSE, s->name, ln,
+                            "a piece has at most 4 fields 'lo,hi,a,b' (found more)");
+            f[nf] = start;
+            fn[nf] = (size_t)(p + i - start);
+            em_text_trim(&f[nf], &fn[nf]);
+            nf++;
+            start = p + i + 1;
+        }
+    }
+    if (nf < 3)
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected a piece 'lo,hi,a[,b]' (u = a + b r on [lo, hi]), found %d field%s",
+                    nf, nf == 1 ? "" : "s");
+    mpq_t v[4];
+    for (int k = 0; k < 4; k++)
+        mpq_init(v[k]);
+    int lo_inf = 0, hi_inf = 0, st = EM_OK;
+    char q[128];
+    for (int k = 0; k < nf && st == EM_OK; k++) {
+        int kind = EM_Q_FINITE;
+        const char *msg = NULL;
+        if (fn[k] == 0) {
+            st = em_err_at(err, EM_ERR_PARSE, s->name, ln, "empty field '%s'", names[k]);
+            break;
+        }
+        if (k == 1 && is_pos_inf(f[k], fn[k])) {
+            hi_inf = 1;
+            continue;
+        }
+        if (em_q_parse(f[k], fn[k], k == 0, v[k], &kind, &msg) != EM_OK) {
+            em_text_show(q, sizeof q, f[k], fn[k]);
+            if (k != 1 && is_pos_inf(f[k], fn[k]))
+                msg = k == 0 ? "lo may be -inf (first piece), never +inf" : "a utility coefficient must be finite";
+            st = em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad %s '%s': %s", names[k], q, msg ? msg : "malformed");
+            break;
+        }
+        if (kind == EM_Q_NEG_INF)
+            lo_inf = 1;
+    }
+    if (st == EM_OK && lo_inf && s->pieces.n > 0)
+        st = em_err_at(err, EM_ERR_PARSE, s->name, ln, "lo = -inf is allowed only on the first piece");
+    if (st == EM_OK && s->pieces.hi_inf)
+        st = em_err_at(err, EM_ERR_PARSE, s->name, ln, "a piece after one that reaches +inf");
+    if (st == EM_OK) {
+        st = em_pieces_push(&s->pieces, v[0], v[1], v[2], v[3], ln);
+        if (st == EM_ERR_TOO_MANY)
+            em_err_at(err, st, s->name, ln, "more than %zu pieces", (size_t)EM_PIECES_MAX);
+        if (st == EM_OK) {
+            if (lo_inf)
+                s->pieces.lo_inf = 1;
+            if (hi_inf)
+                s->pieces.hi_inf = 1;
+        }
+    }
+    for (int k = 0; k < 4; k++)
+        mpq_clear(v[k]);
+    return st;
+}
+
+/* Unquote a CSV-quoted label into a new string; NULL on malformed quoting. */
+static char *unquote(const char *p, size_t n, const char **why)
+{
+    if (n < 2 || p[n - 1] != '"') {
+        *why = "unterminated quoted label";
+        return NULL;
+    }
+    char *out = malloc(n);
+    if (!out) {
+        *why = "out of memory";
+        return NULL;
+    }
+    size_t o = 0;
+    for (size_t i = 1; i + 1 < n; i++) {
+        if (p[i] == '"') {
+            if (i + 2 < n && p[i + 1] == '"') {
+                out[o++] = '"';
+                i++;
+            } else {
+                free(out);
+                *why = "a quote inside a quoted label must be doubled (\"\")";
+                return NULL;
+            }
+        } else {
+            out[o++] = p[i];
+        }
+    }
+    out[o] = 0;
+    return out;
+}
+
+static int data_line(em_scn *s, const char *p, size_t n, unsigned long ln, em_error *err)
+{
+    char q[128];
+    if (s->continuous)
+        return piece_line(s, p, n, ln, err);
+    const char *mval = NULL;
+    size_t mvaln = 0;
+    if (s->has_measure) {
+        const char *c = n ? memrchr(p, ',', n) : NULL;
+        if (!c) {
+            em_text_show(q, sizeof q, p, n);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected 'label,utility,measure', found '%s'", q);
+        }
+        mval = c + 1;
+        mvaln = n - (size_t)(c - p) - 1;
+        em_text_trim(&mval, &mvaln);
+        n = (size_t)(c - p);
+        if (mvaln == 0)
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "missing measure after the last comma");
+    }
+    const char *comma = n ? memrchr(p, ',', n) : NULL;
+    if (!comma) {
+        em_text_show(q, sizeof q, p, n);
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected 'label,utility', found '%s' (no comma)", q);
+    }
+    const char *lab = p, *val = comma + 1;
+    size_t labn = (size_t)(comma - p), valn = n - labn - 1;
+    em_text_trim(&lab, &labn);
+    em_text_trim(&val, &valn);
+    if (labn == 0)
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "empty label");
+    if (valn == 0)
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "missing utility after the comma");
+    /* the label goes straight into the arena; an error ends the parse, so a label
+     * rejected below just leaves its bytes unused */
+    char *label;
+    size_t labl;
+    if (lab[0] == '"') {
+        const char *why = NULL;
+        char *tmp = unquote(lab, labn, &why);
+        if (!tmp)
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "%s", why);
+        if (!tmp[0]) {
+            free(tmp);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "empty label");
+        }
+        labl = strlen(tmp);
+        label = em_scn_arena_alloc(s, labl + 1);
+        if (label)
+            memcpy(label, tmp, labl + 1);
+        free(tmp);
+        if (!label)
+            return EM_ERR_NOMEM;
+    } else {
+        if (memchr(lab, '"', labn)) {
+            em_text_show(q, sizeof q, lab, labn);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "a label with a quote must be quoted as a CSV field: '%s'", q);
+        }
+        label = em_scn_arena_alloc(s, labn + 1);
+        if (!label)
+            return EM_ERR_NOMEM;
+        memcpy(label, lab, labn);
+        label[labn] = 0;
+        labl = labn;
+    }
+    size_t lim = s->max_n ? s->max_n : EM_SCN_MAX_N;
+    if (lim > EM_N_MAX)
+        lim = EM_N_MAX;
+    if (s->n == 0 && s->hint && em_scn_reserve(s, lim) != EM_OK)
+        return EM_ERR_NOMEM;
+    if (s->n > 0 && !s->keys && em_scn_keys_again(s) != EM_OK)
+        return EM_ERR_NOMEM;
+    uint64_t lh = em_scn_hash_bytes(label, labl);
+    /* a duplicate of this label is found at the end (em_scn_index_build), and reported before
+     * any error below, as it was found first */
+    s->pend_label = label;
+    s->pend_line = ln;
+    s->pend_hash = lh;
+    if (s->n >= lim) {
+        return em_err_at(err, EM_ERR_TOO_MANY, s->name, ln,
+                         "more than %zu candidates: the limit (it keeps memory below about 100 "
+                         "bytes per candidate times the limit; EXPMECH_MAX_CANDIDATES sets "
+                         "another, up to %zu)", lim, (size_t)EM_N_MAX);
+    }
+    if (s->n == s->cap && em_scn_grow(s) != EM_OK)
+        return EM_ERR_NOMEM;
+    size_t i = s->n;
+    if (s->compact && !s->has_measure) {
+        fast_val fv;
+        if (em_scn_fast_utility(val, valn, &fv)) {
+            int64_t fm = fv.neg ? -fv.m : fv.m;
+            if (fv.kind == UK_Q && em_scn_q_put_u128(s, fv.neg, fv.a, fv.b, &fm) != EM_OK)
+                return EM_ERR_NOMEM;
+            if (em_scn_line_put(s, i, ln) != EM_OK)
+                return EM_ERR_NOMEM;
+            s->excluded[i] = 0;
+            s->uv[i] = fm;
+            s->ucode[i] = em_scn_ucode_make(fv.kind, fv.kind == UK_Q ? 0 : fv.e);
+            s->labels[i] = label;
+            s->keys[i] = (lh & ~KEY_IDX_MASK) | i;
+            s->n++;
+            s->pend_label = NULL;
+            return EM_OK;
+        }
+    }
+    mpq_ptr uq = s->compact ? s->scratch : s->u[i];
+    if (!s->compact)
+        mpq_init(uq);
+    int kind;
+    const char *msg;
+    if (em_q_parse(val, valn, 1, uq, &kind, &msg) != EM_OK) {
+        if (!s->compact)
+            mpq_clear(uq);
+        em_text_show(q, sizeof q, val, valn);
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad utility '%s': %s", q, msg ? msg : "malformed");
+    }
+    if (s->has_measure) {
+        mpq_init(s->measure[i]);
+        int mk;
+        if (em_q_parse(mval, mvaln, 0, s->measure[i], &mk, &msg) != EM_OK || mpq_sgn(s->measure[i]) < 0) {
+            int neg = mpq_sgn(s->measure[i]) < 0;
+            mpq_clear(s->measure[i]);
+            if (!s->compact)
+                mpq_clear(uq);
+            em_text_show(q, sizeof q, mval, mvaln);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad measure '%s': %s", q,
+                        neg ? "a measure must be >= 0" : (msg ? msg : "malformed"));
+        }
+    }
+    s->excluded[i] = kind == EM_Q_NEG_INF;
+    if (s->compact) {
+        int64_t m = 0;
+        int uk = UK_EXCL;
+        long e = 0;
+        if (!s->excluded[i] && !em_scn_classify(uq, &m, &uk, &e)) {
+            if (em_scn_q_put(s, uq, &m) != EM_OK)
+                return EM_ERR_NOMEM;
+            uk = UK_Q;
+        }
+        if (em_scn_line_put(s, i, ln) != EM_OK)
+            return EM_ERR_NOMEM;
+        s->uv[i] = m;
+        s->ucode[i] = em_scn_ucode_make(uk, e);
+    }
+    s->labels[i] = label;
+    if (!s->compact) {
+        s->ud[i] = s->excluded[i] ? -HUGE_VAL : em_q_get_d(uq, NULL);
+        s->line[i] = ln;
+    }
+    s->keys[i] = (lh & ~KEY_IDX_MASK) | i;
+    s->n++;
+    s->pend_label = NULL;
+    return EM_OK;
+}
+
+/* One line (without its line end) of a file: the checks every line gets, then a header
+ * or a data line. */
+static int one_line(em_scn *s, const char *p, size_t n, unsigned long ln, em_error *err)
+{
+    int st = em_line_check(p, n, EM_SCN_MAX_LINE, EM_LINE_STRICT, s->name, ln, err);
+    if (st != EM_OK)
+        return st;
+    em_text_trim(&p, &n);
+    if (n == 0)
+        return EM_OK;
+    if (p[0] == '#') {
+        const char *c = p + 1;
+        size_t cn = n - 1;
+        em_text_trim(&c, &cn);
+        st = header(s, c, cn, ln, err);
+    } else {
+        st = data_line(s, p, n, ln, err);
+    }
+    if (st == EM_ERR_NOMEM)
+        em_err_at(err, st, s->name, ln, "out of memory");
+    return st;
+}
+
+static int parse_begin(em_scn *s, const char *name, em_error *err)
+{
+    em_err_ok(err);
+    s->pend_label = NULL;
+    free(s->name);
+    s->name = strdup(name ? name : "<input>");
+    return s->name ? EM_OK : EM_ERR_NOMEM;
+}
+
+static int parse_end(em_scn *s, em_error *err)
+{
+    if (s->continuous) {
+        if (s->pieces.n == 0)
+            return em_err_at(err, EM_ERR_PARSE, s->name, 0, "no pieces (expected lines 'lo,hi,a[,b]')");
+        s->pieces.has_sensitivity = s->has_sensitivity;
+        mpq_set(s->pieces.sensitivity, s->sensitivity);
+        s->pieces.has_monotone = s->has_monotone;
+        s->pieces.monotone = s->monotone;
+        free(s->pieces.name);
+        s->pieces.name = strdup(s->name);
+        return s->pieces.name ? EM_OK : EM_ERR_NOMEM;
+    }
+    if (s->n == 0)
+        return em_err_at(err, EM_ERR_PARSE, s->name, 0, "no candidates (expected lines 'label,utility')");
+    return EM_OK;
+}
+
+int em_scn_read(em_scn *s, const char *buf, size_t len, const char *name,
+                      em_error *err)
+{
+    int st = parse_begin(s, name, err);
+    if (st != EM_OK)
+        return st;
+    s->hint = estimate_lines(buf, len < LOAD_CHUNK ? len : LOAD_CHUNK, len);
+    em_line_iter it;
+    em_line_iter_init(&it, buf, len);
+    const char *p;
+    size_t n;
+    while (em_line_next(&it, &p, &n)) {
+        st = one_line(s, p, n, it.line, err);
+        if (st != EM_OK)
+            return em_scn_index_build(s, st, err);
+    }
+    st = em_scn_index_build(s, EM_OK, err);
+    return st == EM_OK ? parse_end(s, err) : st;
+}
+
+#define EM_SCN_MAX_BYTES ((size_t)4 << 30)
+
+/* EXPMECH_MAX_CANDIDATES: 1 on success (or unset), 0 when malformed. */
+static int env_limit(size_t *out)
+{
+    const char *v = getenv("EXPMECH_MAX_CANDIDATES");
+    if (!v)
+        return 1;
+    size_t x = 0;
+    if (!*v)
+        return 0;
+    for (const char *p = v; *p; p++) {
+        if (*p < '0' || *p > '9' || x > EM_N_MAX)
+            return 0;
+        x = x * 10 + (size_t)(*p - '0');
+    }
+    if (x < 1 || x > EM_N_MAX)
+        return 0;
+    *out = x;
+    return 1;
+}
+
+/* Read and parse in chunks: the whole file in memory would be the largest single
+ * allocation at 10^7 candidates (190 MB for 'c123,142.857143' lines). */
+int em_scn_read_file(em_scn *s, const char *path, em_error *err)
+{
+    int use_stdin = !path || !strcmp(path, "-");
+    const char *name = use_stdin ? "<stdin>" : path;
+    if (!s->max_n && !env_limit(&s->max_n))
+        return em_err(err, EM_ERR_PARSE, "EXPMECH_MAX_CANDIDATES: expected an integer from 1 "
+                      "to %zu", (size_t)EM_N_MAX);
+    FILE *f = use_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return em_err(err, EM_ERR_PARSE, "%s: cannot open: %s", name, strerror(errno));
+    int st = parse_begin(s, name, err);
+    em_line_iter it;
+    if (st == EM_OK && em_line_iter_open(&it, f, LOAD_CHUNK, EM_SCN_MAX_BYTES) != EM_OK) {
+        em_line_iter_close(&it);
+        st = EM_ERR_NOMEM;
+    } else if (st == EM_OK) {
+        struct stat sb;
+        if (!use_stdin && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+            s->hint = estimate_lines(it.buf, it.len, (size_t)sb.st_size);
+        const char *p;
+        size_t n;
+        while (st == EM_OK && em_line_next(&it, &p, &n))
+            st = p ? one_line(s, p, n, it.line, err)
+                   : em_err_at(err, EM_ERR_PARSE, s->name, it.line,
+                               "line too long (%zu bytes; the limit is %d)", n,
+                               EM_SCN_MAX_LINE);
+        if (st == EM_OK && em_line_iter_failed(&it))
+            st = em_err(err, EM_ERR_PARSE, "%s: read error or file too large", name);
+        em_line_iter_close(&it);
+    }
+    if (!use_stdin)
+        fclose(f);
+    st = em_scn_index_build(s, st, err);
+    if (st == EM_OK)
+        st = parse_end(s, err);
+    return st;
+}
+
+void em_csv_label(FILE *f, const char *label)
+{
+    size_t n = strlen(label);
+    int q = n == 0 || label[0] == '#' || is_ws((unsigned char)label[0]) ||
+            is_ws((unsigned char)label[n - 1]) || strpbrk(label, ",\"") != NULL;
+    if (!q) {
+        fputs(label, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = label; *p; p++) {
+        if (*p == '"')
+            fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}

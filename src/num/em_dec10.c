@@ -1,0 +1,162 @@
+/* em_dec10.c: exact K-digit decimal rounding of MPFR numbers (em_dec10.h). */
+#include "num/em_dec10.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "em_base.h"
+
+int em_dec10_init(em_dec10 *c, int K)
+{
+    c->K = K;
+    c->npw = 0;
+    c->pw = malloc((EM_DEC10_MAX_SCALE + 1) * sizeof *c->pw);
+    if (!c->pw)
+        return EM_ERR_NOMEM;
+    mpz_inits(c->M, c->a, c->r, c->pK, c->pK1, (mpz_ptr)0);
+    mpz_ui_pow_ui(c->pK, 10, (unsigned long)K);
+    mpz_ui_pow_ui(c->pK1, 10, (unsigned long)K - 1);
+    return 0;
+}
+
+void em_dec10_clear(em_dec10 *c)
+{
+    if (!c->pw)
+        return;
+    for (int s = 0; s < c->npw; s++)
+        mpz_clear(c->pw[s]);
+    free(c->pw);
+    c->pw = NULL;
+    mpz_clears(c->M, c->a, c->r, c->pK, c->pK1, (mpz_ptr)0);
+}
+
+static mpz_srcptr pow10_of(em_dec10 *c, long s)
+{
+    while (c->npw <= s) {
+        mpz_init(c->pw[c->npw]);
+        if (c->npw == 0)
+            mpz_set_ui(c->pw[0], 1);
+        else
+            mpz_mul_ui(c->pw[c->npw], c->pw[c->npw - 1], 10);
+        c->npw++;
+    }
+    return c->pw[s];
+}
+
+/* floor(|x| 10^s) into c->a and the comparison of the fraction with 1/2: -1 below, 0 a
+ * tie, +1 above; *fz: the fraction is 0. */
+static int scaled_floor(em_dec10 *c, long s, mpfr_exp_t E, int *fz)
+{
+    /* |x| 10^s = M 10^s 2^E */
+    mpz_ptr a = c->a;
+    if (s >= 0) {
+        mpz_mul(a, c->M, pow10_of(c, s));
+        if (E >= 0) {
+            mpz_mul_2exp(a, a, (mp_bitcnt_t)E);
+            *fz = 1;
+            return -1; /* an integer: no fraction */
+        }
+        mp_bitcnt_t j = (mp_bitcnt_t)(-E);
+        /* fraction = (a mod 2^j) / 2^j: its bit j-1 is the half, the bits below decide
+         * above or exactly half */
+        int half = mpz_tstbit(a, j - 1);
+        mp_bitcnt_t low = mpz_scan1(a, 0); /* a > 0 */
+        int cmp;
+        if (!half)
+            cmp = -1;
+        else
+            cmp = low < j - 1 ? 1 : 0;
+        *fz = low >= j;
+        mpz_fdiv_q_2exp(a, a, j);
+        return cmp;
+    }
+    /* s < 0: divide by 10^-s (and 2^-E when E < 0) */
+    mpz_ptr r = c->r;
+    if (E >= 0) {
+        mpz_mul_2exp(a, c->M, (mp_bitcnt_t)E);
+        mpz_set(r, pow10_of(c, -s));
+    } else {
+        mpz_set(a, c->M);
+        mpz_mul_2exp(r, pow10_of(c, -s), (mp_bitcnt_t)(-E));
+    }
+    /* r = the denominator d; a = floor(a / d), remainder compared with d/2 */
+    mpz_ptr d = r;
+    mpz_t rem;
+    mpz_init(rem);
+    mpz_fdiv_qr(a, rem, a, d);
+    *fz = mpz_sgn(rem) == 0;
+    mpz_mul_2exp(rem, rem, 1);
+    int cmp = mpz_cmp(rem, d);
+    mpz_clear(rem);
+    return cmp > 0 ? 1 : cmp < 0 ? -1 : 0;
+}
+
+int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex)
+{
+    if (!mpfr_regular_p(x))
+        return 0;
+    mpfr_exp_t eb = mpfr_get_exp(x);
+    if (eb > 4 * EM_DEC10_MAX_SCALE || eb < -4 * EM_DEC10_MAX_SCALE)
+        return 0;
+    const int K = c->K;
+    /* ex = floor(log10 |x|) + 1 is e or e + 1 for e = floor((eb - 1) log10 2) + 1, as
+     * 2^(eb-1) <= |x| < 2^eb (the double product is far from an integer for |eb| <= 4800:
+     * the nearest is 1/13301 away; either way the digit count is checked exactly below) */
+    long e = (long)floor((double)(eb - 1) * 0.30102999566398119521) + 1;
+    mpfr_exp_t E = mpfr_get_z_2exp(c->M, x);
+    mpz_abs(c->M, c->M);
+    for (int tries = 0;; tries++) {
+        long s = (long)K - e;
+        if (s > EM_DEC10_MAX_SCALE || s < -EM_DEC10_MAX_SCALE || tries > 4)
+            return 0;
+        int fz;
+        int cmp = scaled_floor(c, s, E, &fz);
+        /* 10^(K-1) <= floor < 10^K exactly when e is the decimal exponent */
+        if (mpz_cmp(c->a, c->pK) >= 0) {
+            /* one digit too many: floor(a / 10), and the new fraction (r + f) / 10 against
+             * 1/2 from the dropped digit r and the old fraction f in [0, 1) */
+            unsigned long r = mpz_fdiv_q_ui(c->a, c->a, 10);
+            cmp = r > 5 ? 1 : r < 5 ? -1 : fz ? 0 : 1;
+            e++;
+            if (mpz_cmp(c->a, c->pK) >= 0)
+                continue;
+        }
+        if (mpz_cmp(c->a, c->pK1) < 0) {
+            e--;
+            continue;
+        }
+        if (cmp > 0 || (cmp == 0 && mpz_odd_p(c->a))) {
+            mpz_add_ui(c->a, c->a, 1);
+            if (mpz_cmp(c->a, c->pK) == 0) {
+                mpz_set(c->a, c->pK1);
+                e++;
+            }
+        }
+        mpz_swap(q, c->a);
+        *ex = e;
+        return 1;
+    }
+}
+
+void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d)
+{
+    /* 19 digits at a time from the right (10^19 < 2^64), each chunk by word division */
+    const unsigned long P19 = 10000000000000000000UL;
+    int left = c->K;
+    d[left] = 0;
+    mpz_set(c->r, q);
+    while (left > 19) {
+        unsigned long w = mpz_fdiv_q_ui(c->r, c->r, P19);
+        for (int k = 0; k < 19; k++) {
+            d[--left] = (char)('0' + w % 10);
+            w /= 10;
+        }
+    }
+    unsigned long w = mpz_get_ui(c->r); /* < 10^left */
+    while (left > 0) {
+        d[--left] = (char)('0' + w % 10);
+        w /= 10;
+    }
+}

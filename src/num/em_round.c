@@ -1,0 +1,457 @@
+/* em_round.c: correct rounding of a real value to K decimal digits and to a double
+ * (em_round.h): Ziv's test on interval bounds at rising precision, then, where the bounds
+ * straddle a rounding boundary, a walk to the correct neighbour by exact comparisons. */
+#include "num/em_round.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "em_base.h"
+#include "num/em_bounds.h"
+#include "num/em_format.h"
+#include "num/em_rational.h"
+
+#define FAST_LEVELS 3          /* interval levels tried before an exact comparison */
+#define WALK_MAX 64            /* neighbour steps of a rounding walk (a guard, never reached) */
+
+void em_cval_init(em_cval *v)
+{
+    v->str = NULL;
+    v->d = 0;
+    v->flags = 0;
+}
+
+void em_cval_clear(em_cval *v)
+{
+    free(v->str);
+    v->str = NULL;
+}
+
+struct rounder {
+    const em_rval *v;
+    mpfr_prec_t p, pmax_fast;
+    mpfr_t lo, hi;
+    int have;
+};
+
+/* sign(v - B): the cached interval, refined a few times, then the exact comparison; a
+ * value without one (cmp NULL) is refined up to EM_ROUND_MAX_PREC bits, so that a value
+ * exactly at B is EM_ERR_UNDECIDED, never a guess */
+static int rcmp(struct rounder *R, const mpq_t B, int *sign)
+{
+    for (;;) {
+        if (R->have) {
+            if (mpfr_cmp_q(R->lo, B) > 0) {
+                *sign = 1;
+                return EM_OK;
+            }
+            if (mpfr_cmp_q(R->hi, B) < 0) {
+                *sign = -1;
+                return EM_OK;
+            }
+        }
+        if (R->v->cmp && (!R->v->bounds || R->p >= R->pmax_fast))
+            return R->v->cmp(R->v->ctx, B, sign);
+        if (!R->v->bounds || R->p >= EM_ROUND_MAX_PREC)
+            return EM_ERR_UNDECIDED;
+        R->p = R->p > EM_ROUND_MAX_PREC / 2 ? EM_ROUND_MAX_PREC : 2 * R->p;
+        mpfr_set_prec(R->lo, R->p);
+        mpfr_set_prec(R->hi, R->p);
+        int st = R->v->bounds(R->v->ctx, R->p, R->lo, R->hi);
+        if (st != EM_OK)
+            return st;
+        R->have = 1;
+    }
+}
+
+/* The rounder of v with its first bounds at prec0 bits (at least 64). */
+static int rounder_init(struct rounder *R, const em_rval *v, mpfr_prec_t prec0)
+{
+    R->v = v;
+    R->p = prec0 < 64 ? 64 : prec0;
+    R->pmax_fast = R->p << FAST_LEVELS;
+    mpfr_inits2(R->p, R->lo, R->hi, (mpfr_ptr)0);
+    int st = v->bounds ? v->bounds(v->ctx, R->p, R->lo, R->hi) : EM_OK;
+    R->have = st == EM_OK && v->bounds;
+    return st;
+}
+
+/* K-digit decimal m * 10^e (|m| in [10^(K-1), 10^K)) neighbours */
+static void dec_next(mpz_t m, long *e, int K, int dir)
+{
+    /* dir +1: next larger value; -1: next smaller */
+    mpz_t lim;
+    mpz_init(lim);
+    int s = mpz_sgn(m);
+    if ((s > 0) == (dir > 0)) {
+        /* magnitude grows */
+        mpz_add_ui(m, m, 0);
+        if (s > 0)
+            mpz_add_ui(m, m, 1);
+        else
+            mpz_sub_ui(m, m, 1);
+        mpz_ui_pow_ui(lim, 10, (unsigned long)K);
+        if (mpz_cmpabs(m, lim) == 0) {
+            mpz_ui_pow_ui(m, 10, (unsigned long)K - 1);
+            if (s < 0)
+                mpz_neg(m, m);
+            (*e)++;
+        }
+    } else {
+        if (s > 0)
+            mpz_sub_ui(m, m, 1);
+        else
+            mpz_add_ui(m, m, 1);
+        mpz_ui_pow_ui(lim, 10, (unsigned long)K - 1);
+        if (mpz_cmpabs(m, lim) < 0) {
+            mpz_ui_pow_ui(m, 10, (unsigned long)K);
+            mpz_sub_ui(m, m, 1);
+            if (s < 0)
+                mpz_neg(m, m);
+            (*e)--;
+        }
+    }
+    mpz_clear(lim);
+}
+
+static void dec_value(mpq_t q, const mpz_t m, long e)
+{
+    mpz_t p;
+    mpz_init(p);
+    mpz_ui_pow_ui(p, 10, (unsigned long)(e < 0 ? -e : e));
+    mpq_set_z(q, m);
+    if (e >= 0) {
+        mpz_mul(mpq_numref(q), mpq_numref(q), p);
+    } else {
+        mpz_mul(mpq_denref(q), mpq_denref(q), p);
+    }
+    mpq_canonicalize(q);
+    mpz_clear(p);
+}
+
+static void dec_mid(mpq_t B, const mpz_t m1, long e1, const mpz_t m2, long e2)
+{
+    mpq_t x;
+    mpq_init(x);
+    dec_value(B, m1, e1);
+    dec_value(x, m2, e2);
+    mpq_add(B, B, x);
+    mpz_mul_ui(mpq_denref(B), mpq_denref(B), 2);
+    mpq_canonicalize(B);
+    mpq_clear(x);
+}
+
+static char *dec_string(const mpz_t m, long e, int K)
+{
+    char *d = mpz_get_str(NULL, 10, m);
+    if (!d)
+        return NULL;
+    int neg = d[0] == '-';
+    mpz_t E;
+    mpz_init_set_si(E, e + K);
+    char *s = em_format_decimal(neg, d + neg, E);
+    mpz_clear(E);
+    free(d);
+    return s;
+}
+
+/* walk from the approximation x (non-zero) to the correct K-digit decimal */
+static int walk_decimal(em_cmp_fn cmp, void *ctx, const mpfr_t x, int K, char **out, unsigned *flags)
+{
+    char *buf = malloc((size_t)K + 16);
+    if (!buf)
+        return EM_ERR_NOMEM;
+    mpfr_exp_t E;
+    mpfr_get_str(buf, &E, 10, (size_t)K, x, MPFR_RNDN);
+    mpz_t m, m2;
+    mpz_inits(m, m2, (mpz_ptr)0);
+    mpz_set_str(m, buf, 10);
+    free(buf);
+    long e = (long)E - K, e2;
+    if (e > EM_ROUND_MAX_EXP10 || e < -EM_ROUND_MAX_EXP10) {
+        /* the boundaries would be 10^|e|: beyond the documented range */
+        mpz_clears(m, m2, (mpz_ptr)0);
+        return EM_ERR_UNDECIDED;
+    }
+    mpq_t B;
+    mpq_init(B);
+    int st = EM_OK, done = 0;
+    for (int it = 0; it < WALK_MAX && st == EM_OK && !done; it++) {
+        int s1, s2;
+        mpz_set(m2, m);
+        e2 = e;
+        dec_next(m2, &e2, K, -1);
+        dec_mid(B, m2, e2, m, e);
+        if ((st = cmp(ctx, B, &s1)) != EM_OK)
+            break;
+        if (s1 < 0) {
+            mpz_set(m, m2);
+            e = e2;
+            continue;
+        }
+        if (s1 == 0) {
+            /* tie between m2 and m: the even one */
+            *flags |= EM_CV_TIE;
+            if (mpz_odd_p(m)) {
+                mpz_set(m, m2);
+                e = e2;
+            }
+            done = 1;
+            break;
+        }
+        mpz_set(m2, m);
+        e2 = e;
+        dec_next(m2, &e2, K, +1);
+        dec_mid(B, m, e, m2, e2);
+        if ((st = cmp(ctx, B, &s2)) != EM_OK)
+            break;
+        if (s2 > 0) {
+            mpz_set(m, m2);
+            e = e2;
+            continue;
+        }
+        if (s2 == 0) {
+            *flags |= EM_CV_TIE;
+            if (mpz_odd_p(m)) {
+                mpz_set(m, m2);
+                e = e2;
+            }
+        }
+        done = 1;
+    }
+    if (st == EM_OK && !done)
+        st = EM_ERR_UNDECIDED;
+    if (st == EM_OK) {
+        *out = dec_string(m, e, K);
+        if (!*out)
+            st = EM_ERR_NOMEM;
+    }
+    mpq_clear(B);
+    mpz_clears(m, m2, (mpz_ptr)0);
+    return st;
+}
+
+static double dnext(double y, int dir)
+{
+    return nextafter(y, dir > 0 ? INFINITY : -INFINITY);
+}
+
+static int walk_double(em_cmp_fn cmp, void *ctx, const mpfr_t x, double *out, unsigned *flags)
+{
+    double y = mpfr_get_d(x, MPFR_RNDN);
+    if (isinf(y))
+        y = y > 0 ? DBL_MAX : -DBL_MAX;
+    mpq_t B;
+    mpq_init(B);
+    int st = EM_OK, done = 0;
+    for (int it = 0; it < WALK_MAX && !done; it++) {
+        int s1, s2;
+        double ym = dnext(y, -1), yp = dnext(y, +1);
+        em_d_boundary(B, y, -1); /* the boundary below y */
+        if ((st = cmp(ctx, B, &s1)) != EM_OK)
+            break;
+        if (s1 < 0 || (s1 == 0 && isinf(ym))) {
+            if (isinf(ym)) {
+                y = -INFINITY;
+                done = 1;
+                break;
+            }
+            y = ym;
+            continue;
+        }
+        if (s1 == 0) {
+            *flags |= EM_CV_TIE;
+            uint64_t bits;
+            memcpy(&bits, &y, sizeof bits);
+            if (bits & 1)
+                y = ym;
+            done = 1;
+            break;
+        }
+        em_d_boundary(B, y, +1);
+        if ((st = cmp(ctx, B, &s2)) != EM_OK)
+            break;
+        if (s2 > 0 || (s2 == 0 && isinf(yp))) {
+            if (isinf(yp)) {
+                y = INFINITY;
+                done = 1;
+                break;
+            }
+            y = yp;
+            continue;
+        }
+        if (s2 == 0) {
+            *flags |= EM_CV_TIE;
+            uint64_t bits;
+            memcpy(&bits, &y, sizeof bits);
+            if (bits & 1)
+                y = yp;
+        }
+        done = 1;
+    }
+    if (st == EM_OK && !done)
+        st = EM_ERR_UNDECIDED;
+    if (st == EM_OK)
+        *out = y;
+    mpq_clear(B);
+    return st;
+}
+
+static int rcmp_cb(void *ctx, const mpq_t B, int *sign)
+{
+    return rcmp((struct rounder *)ctx, B, sign);
+}
+
+int em_cval_exact(em_cval *out, const char *s, double d)
+{
+    em_cval_clear(out);
+    out->str = strdup(s);
+    out->d = d;
+    out->flags = EM_CV_EXACT;
+    return out->str ? EM_OK : EM_ERR_NOMEM;
+}
+
+int em_cval_below_one(em_cval *v, int K)
+{
+    if (!em_format_is_one(v->str))
+        return EM_OK;
+    char *nines = em_format_nines(K);
+    if (!nines)
+        return EM_ERR_NOMEM;
+    free(v->str);
+    v->str = nines;
+    v->flags |= EM_CV_NEAR_ONE;
+    return EM_OK;
+}
+
+int em_round_walk(em_cmp_fn cmp, void *ctx, mpfr_t approx, int K, em_cval *out)
+{
+    em_cval_clear(out);
+    out->flags = 0;
+    int st = walk_decimal(cmp, ctx, approx, K, &out->str, &out->flags);
+    if (st == EM_OK)
+        st = walk_double(cmp, ctx, approx, &out->d, &out->flags);
+    return st;
+}
+
+static int em_round_impl(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
+{
+    struct rounder R;
+    int st = rounder_init(&R, v, prec0);
+    if (st == EM_OK) {
+        /* exact zero? */
+        if (mpfr_sgn(R.lo) <= 0 && mpfr_sgn(R.hi) >= 0) {
+            mpq_t z;
+            mpq_init(z);
+            int s = 0;
+            st = rcmp(&R, z, &s);
+            mpq_clear(z);
+            if (st == EM_OK && s == 0) {
+                st = em_cval_exact(out, "0", 0.0);
+                goto done;
+            }
+            /* refine until the sign is visible, so the approximation has it */
+            while (st == EM_OK && mpfr_sgn(R.lo) <= 0 && mpfr_sgn(R.hi) >= 0) {
+                if (R.p >= EM_ROUND_MAX_PREC) {
+                    st = EM_ERR_UNDECIDED;
+                    break;
+                }
+                R.p *= 2;
+                mpfr_set_prec(R.lo, R.p);
+                mpfr_set_prec(R.hi, R.p);
+                st = v->bounds(v->ctx, R.p, R.lo, R.hi);
+            }
+            if (st != EM_OK)
+                goto done;
+        }
+        /* Ziv's test first: both ends round to the same decimal and double, then so does
+         * every number between them (rounding is monotone) */
+        if (!mpfr_inf_p(R.lo) && !mpfr_inf_p(R.hi) && mpfr_sgn(R.lo) == mpfr_sgn(R.hi)) {
+            double d1 = mpfr_get_d(R.lo, MPFR_RNDN), d2 = mpfr_get_d(R.hi, MPFR_RNDN);
+            if (d1 == d2 && !isinf(d1)) {
+                mpfr_exp_t e1, e2;
+                char *s1 = mpfr_get_str(NULL, &e1, 10, (size_t)K, R.lo, MPFR_RNDN);
+                char *s2 = mpfr_get_str(NULL, &e2, 10, (size_t)K, R.hi, MPFR_RNDN);
+                int same = s1 && s2 && e1 == e2 && !strcmp(s1, s2);
+                if (same) {
+                    int neg = s1[0] == '-';
+                    mpz_t E;
+                    mpz_init_set_si(E, (long)e1);
+                    em_cval_clear(out);
+                    out->str = em_format_decimal(neg, s1 + neg, E);
+                    out->d = d1;
+                    out->flags = 0;
+                    mpz_clear(E);
+                    st = out->str ? EM_OK : EM_ERR_NOMEM;
+                }
+                if (s1)
+                    mpfr_free_str(s1);
+                if (s2)
+                    mpfr_free_str(s2);
+                if (same)
+                    goto done;
+            }
+        }
+        mpfr_t x;
+        mpfr_init2(x, R.p + 8);
+        mpfr_add(x, R.lo, R.hi, MPFR_RNDN);
+        mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+        st = em_round_walk(rcmp_cb, &R, x, K, out);
+        mpfr_clear(x);
+    }
+done:
+    mpfr_clears(R.lo, R.hi, (mpfr_ptr)0);
+    return st;
+}
+
+int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
+{
+    em_range r = em_range_enter();
+    int st = em_round_impl(v, K, prec0, out);
+    em_range_leave(r);
+    return st;
+}
+
+int em_round_cmp(const em_rval *v, mpfr_prec_t prec0, const mpq_t B, int *sign)
+{
+    em_range r = em_range_enter();
+    struct rounder R;
+    int st = rounder_init(&R, v, prec0);
+    if (st == EM_OK)
+        st = rcmp(&R, B, sign);
+    mpfr_clears(R.lo, R.hi, (mpfr_ptr)0);
+    em_range_leave(r);
+    return st;
+}
+
+static int q_bounds_of(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    (void)prec;
+    em_q_bounds(lo, hi, (mpq_srcptr)ctx);
+    return EM_OK;
+}
+
+static int q_cmp_of(void *ctx, const mpq_t B, int *sign)
+{
+    int c = mpq_cmp((mpq_srcptr)ctx, B);
+    *sign = (c > 0) - (c < 0);
+    return EM_OK;
+}
+
+int em_round_q(const mpq_t q, int K, em_cval *out)
+{
+    em_rval v = {q_bounds_of, q_cmp_of, (void *)q};
+    int st = em_round(&v, K, (mpfr_prec_t)(K * 3.33) + 64, out);
+    if (st == EM_OK && !(out->flags & EM_CV_EXACT)) {
+        /* exact when the decimal is the value */
+        mpq_t r;
+        mpq_init(r);
+        int kind;
+        if (em_q_parse_str(out->str, 0, r, &kind, NULL) == EM_OK && mpq_equal(r, q))
+            out->flags |= EM_CV_EXACT;
+        mpq_clear(r);
+    }
+    return st;
+}
