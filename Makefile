@@ -80,6 +80,8 @@ $(B)/%.o: %.c $(HEADERS) | deps-built
 # proofs' float model is the one compiled.  Compilers that lack the option skip it.
 CORE_VEC := $(shell $(CC) -fvect-cost-model=dynamic -E -x c /dev/null >/dev/null 2>&1 && echo -fvect-cost-model=dynamic)
 $(B)/src/core/%.o: ALL_CFLAGS += $(CORE_VEC)
+# The matrix products of the exact Kolmogorov-Smirnov p-value (src/judge/em_ks.c), likewise.
+$(B)/src/judge/em_ks.o: ALL_CFLAGS += $(CORE_VEC)
 
 $(B)/libexpmech.a: $(LIB_OBJ)
 	@rm -f $@
@@ -97,6 +99,7 @@ PIC_OBJ     := $(LIB_SRC:%.c=$(PIC_DIR)/%.o)
 PIC_DEFAULT := $(API_DEF_SRC:%.c=$(PIC_DIR)/%.o)
 
 $(PIC_DIR)/src/core/%.o: ALL_CFLAGS += $(CORE_VEC)
+$(PIC_DIR)/src/judge/em_ks.o: ALL_CFLAGS += $(CORE_VEC)
 $(PIC_DIR)/%.o: %.c $(HEADERS) | deps-built
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC $(if $(filter $@,$(PIC_DEFAULT)),,-fvisibility=hidden) -c $< -o $@

@@ -11,10 +11,11 @@ by the conformance suite, and what each must get:
 
     mk/conformance.py [--quick] [--build DIR] [--jobs N]
 
-Full: every sampler runs as a program through `expmech conform` (the protocol), two at a
-time.  Quick (the quick cases, one run of 10^4 draws): the two correct samplers through
-`expmech conform --quick`, the planted ones in this process through expmech.conform (the
-same library harness, without a Python start per case).  Reports: BUILD/conformance/*.json.
+Full: every sampler runs as a program through `expmech conform` (the protocol).  Quick (the
+quick cases, one run of 10^4 draws): the two correct samplers through `expmech conform
+--quick`, the planted ones in a worker process through expmech.conform (the same library
+harness, without a Python start per case).  --jobs samplers (2) at a time, each in a
+process of its own.  Reports: BUILD/conformance/*.json.
 Prints the verdict table of every sampler; exit 1 when a sampler does not get what it must.
 """
 import argparse
@@ -124,11 +125,11 @@ def main():
     expect.update({n: e for n, _, e in bugs})
     t0 = time.time()
     results = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+    # --jobs workers (processes), each sampler one task, the correct ones (the longest) first
+    with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         futs = [ex.submit(run_cli, expmech, n, argv, a.quick, out_dir) for n, argv, _ in correct]
         if a.quick:
-            # in this process, one after the other, while the programs run beside
-            results += [run_inprocess(n, p, True, out_dir) for n, p, _ in bugs]
+            futs += [ex.submit(run_inprocess, n, p, True, out_dir) for n, p, _ in bugs]
         else:
             futs += [ex.submit(run_cli, expmech, n, [PY, p], False, out_dir) for n, p, _ in bugs]
         results += [f.result() for f in futs]
