@@ -84,6 +84,8 @@ for n in 7 1000 $N; do run numpy_oneshot "$n" peers "$PY" stats/bench_peers.py; 
 run numpy_many 7 peers "$PY" stats/bench_peers.py
 for n in 7 1000 $N; do run diffprivlib_oneshot "$n" peers "$PY" stats/bench_peers.py; done
 whole numpy_loadtxt_sample $N peers "$PY" stats/bench_loadtxt.py "$csv"
+# the conformance suite against the numpy reference sampler (wall time: one process at a time)
+PYTHON="$PY" "$PY" mk/bench_conform.py "$B" >>"$dir/figures.jsonl" || exit 1
 
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 CC=${CC:-gcc} "$PY" mk/bench_report.py assemble --figures "$dir/figures.jsonl" \

@@ -56,6 +56,9 @@ DESCRIPTIONS = {
     "numpy_many": "numpy: rng.choice(n, size=10^6, p=p), per draw",
     "diffprivlib_oneshot": "diffprivlib's Exponential (reimplemented in numpy: not in Debian), construct + one draw",
     "numpy_loadtxt_sample": "whole process: a numpy script, numpy.loadtxt of the same CSV + one draw",
+    "conform_full_numpy": "wall time: `expmech conform` over the whole battery (n: cases) against conformance/samplers/numpy_sampler.py (mk/bench_conform.py)",
+    "conform_quick_numpy": "wall time: the same with --quick (n: the quick cases)",
+    "conform_harness_case": "CPU time of the expmech process a case (the harness's own: the sampler is a child process), mean over the full run's cases",
 }
 
 
@@ -150,6 +153,16 @@ def comparisons(data):
         lambda a, r: r > 1)
     row("limit: scalar exp pass vs vectorised", ("limit_scalar", M), ("limit_vector", M),
         "slowdown", "", None)
+    for name, n in v:
+        if name == "conform_full_numpy":
+            row("conformance: the whole battery, numpy sampler", (name, n), None, None,
+                "≤ 5 min", lambda a, r: a <= 300e6)
+        elif name == "conform_quick_numpy":
+            row("conformance: --quick, numpy sampler", (name, n), None, None, "≤ 30 s",
+                lambda a, r: a <= 30e6)
+        elif name == "conform_harness_case":
+            row("conformance: harness time a case beyond the sampler's", (name, n), None, None,
+                "≤ 50 ms", lambda a, r: a <= 50e3)
     return rows
 
 

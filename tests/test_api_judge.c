@@ -202,7 +202,7 @@ START_TEST(check_bad_input)
     size_t bad[] = {0, 2};
     ck_assert_int_eq(em_check(m, bad, 2, NULL, &r, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "samples[1]"));
-    em_check_opts o = {0, 20};
+    em_check_opts o = {0, 20, 0};
     ck_assert_int_eq(em_check(m, x, 2, &o, &r, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "alpha"));
     o.alpha = NAN;

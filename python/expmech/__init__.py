@@ -36,6 +36,7 @@ __all__ = [
     "__version__", "probs", "log_probs", "sample", "check", "compare", "audit", "utility",
     "cdf", "density", "quantile", "sample_continuous", "check_continuous",
     "CheckResult", "CheckRow", "CompareResult", "Exact", "Utility", "Piece",
+    "conform", "Case", "ConformReport", "ConformCase",
 ]
 
 __version__: str = lib.em_version().decode()
@@ -284,7 +285,10 @@ class CheckResult:
 
     ``passed`` is true only for the verdict "pass"; "insufficient" means the draws were
     too few for the test to detect anything (``min_detectable`` says how large a
-    departure would be detected with the stated power).  Truthiness is ``passed``."""
+    departure would be detected with the stated power).  Truthiness is ``passed``.  On a
+    reject, ``diagnosis`` says which known mistake's law the draws fit (``mistake``, with
+    the p-value under that law ``mistake_p``), as ``expmech check`` does; the result prints
+    as one sentence."""
     verdict: str
     statistic: float
     p_value: float
@@ -293,6 +297,9 @@ class CheckResult:
     min_detectable: float
     n: int
     table: List[CheckRow]
+    diagnosis: Optional[str] = None
+    mistake: Optional[str] = None
+    mistake_p: Optional[float] = None
 
     @property
     def passed(self) -> bool:
@@ -301,14 +308,28 @@ class CheckResult:
     def __bool__(self) -> bool:
         return self.passed
 
+    def __str__(self) -> str:
+        s = (f"{self.verdict} at alpha = {self.alpha:g}: G = {self.statistic:.4g} "
+             f"(df {self.df}), p = {self.p_value:.3g}, {self.n} draws")
+        return s + (f"; {self.diagnosis}" if self.diagnosis else "")
+
 
 def _check_result(ptr) -> CheckResult:
     try:
         r = ptr.contents
         rows = [CheckRow(int(r.rows[i].first), int(r.rows[i].last), int(r.rows[i].observed),
                          float(r.rows[i].expected)) for i in range(r.nrows)]
+        d = lib.em_check_diagnosis(ptr)
+        diag = mistake = mp = None
+        if d:
+            d = d.contents
+            diag = d.sentence.decode("utf-8", "replace")
+            if d.best >= 0:
+                mistake = lib.em_mistake_name(d.best).decode()
+                mp = d.best_p
         return CheckResult(_VERDICTS.get(r.verdict, str(r.verdict)), r.statistic, r.p_value,
-                           int(r.df), r.alpha, r.min_detectable, int(r.n), rows)
+                           int(r.df), r.alpha, r.min_detectable, int(r.n), rows, diag, mistake,
+                           mp)
     finally:
         lib.em_check_result_free(ptr)
 
@@ -516,3 +537,6 @@ def check_continuous(samples: Iterable[float], pieces: Sequence[Piece], epsilon:
     _lib.call(lib.em_check_cont, sc.mech, arr, ctypes.c_size_t(len(s)),
               ctypes.byref(_check_opts(alpha, min_expected)), ctypes.byref(ptr))
     return _check_result(ptr)
+
+
+from ._conform import conform, Case, ConformReport, ConformCase  # noqa: E402
