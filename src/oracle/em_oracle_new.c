@@ -13,6 +13,7 @@
 #include "num/em_bounds.h"
 #include "num/em_dec10.h"
 #include "num/em_format.h"
+#include "num/em_format.h"
 #include "num/em_rational.h"
 #include "num/em_round.h"
 #include "oracle/em_cont.h"
@@ -179,6 +180,9 @@ static int oracle_init(const em_problem *P, const em_utility_reader *src, mpq_t 
     mpq_inits(o->c, o->umax, o->tq, (mpq_ptr)0);
     o->dig1 = malloc((size_t)digits + 24);
     o->dig2 = malloc((size_t)digits + 24);
+    o->pbuf = malloc((size_t)digits + EM_FORMAT_EXTRA);
+    o->lbuf = malloc((size_t)digits + EM_FORMAT_EXTRA);
+    mpfr_init2(o->tabhi, 64);
     mpfr_init2(o->scr_w, 64);
     mpfr_init2(o->pow10KG, 64);
     for (int k = 0; k < 9; k++)
@@ -192,7 +196,7 @@ static int oracle_init(const em_problem *P, const em_utility_reader *src, mpq_t 
     mpq_init(o->tau);
     mpz_init(o->rat_e);
     o->cls = malloc(n);
-    if (!o->dig1 || !o->dig2 || !o->cls || !o->have_d10) {
+    if (!o->dig1 || !o->dig2 || !o->pbuf || !o->lbuf || !o->cls || !o->have_d10) {
         em_oracle_free(o);
         return EM_ERR_NOMEM;
     }
@@ -320,6 +324,7 @@ void em_oracle_free(em_oracle *o)
     mpq_clear(o->tau);
     mpz_clear(o->rat_e);
     mpfr_clear(o->scr_w);
+    mpfr_clear(o->tabhi);
     mpfr_clear(o->pow10KG);
     for (int k = 0; k < 9; k++)
         mpfr_clear(o->scr[k]);
@@ -330,6 +335,8 @@ void em_oracle_free(em_oracle *o)
         em_dec10_clear(&o->d10);
     free(o->pstr);
     free(o->lstr);
+    free(o->pbuf);
+    free(o->lbuf);
     free(o->dig1);
     free(o->dig2);
     free(o->ratdigits);
