@@ -334,7 +334,7 @@ stats-full: $(STATS) $(B)/expmech
 # Issue 15's side-by-side table (mk/bench.sh: one process per figure, build/bench.json);
 # bench-all adds the older programs' details and the 10^7-candidate memory run (minutes).
 BENCH_MORE := $(filter-out $(B)/stats/bench_speed,$(BENCHES))
-bench: $(B)/stats/bench_speed $(B)/expmech
+bench: $(B)/stats/bench_speed $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@PYTHON=$(PYTHON) CC=$(CC) bash mk/bench.sh $(B)
 
 bench-all: bench $(BENCH_MORE)
