@@ -294,7 +294,7 @@ python: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 figures: $(B)/expmech
 	@EXPMECH=$(B)/expmech bash mk/figures.sh docs/figures
 
-unit: lint $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
+unit: lint $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
 	@bash mk/run-tests.sh $(TESTS)
 
 # The floors of src/ (src/README.md): no include upward, expmech.h only in the front ends,
@@ -311,7 +311,7 @@ SB := build-asan
 # the main build's tests do not run on a CPU with AVX2.
 SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
               -DEM_NO_CLONES
-sanitize: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
+sanitize: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
 	@$(MAKE) --no-print-directory -s B=$(SB) CFLAGS="$(SAN_CFLAGS)" $(SB)/expmech $(TESTS:$(B)/%=$(SB)/%)
 	@CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-3} \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
