@@ -234,7 +234,7 @@ typedef struct em_conform_opts {
     double timeout;        /* seconds per sampler run; 0: 600 */
     uint64_t seed;         /* the runs' seeds derive from it and the case id (default 1) */
     double alpha;          /* the suite's level (a correct sampler fails with probability at
-                              most this); 0: 1e-6 */
+                              most this); 0: 10^-6 */
     /* called after each case (may be NULL) */
     void (*progress)(void *ctx, size_t i, size_t n, const struct em_conform_case *r);
     void *progress_ctx;
