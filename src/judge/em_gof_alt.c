@@ -8,7 +8,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "em_base.h"
-#include "judge/em_gof.h" /* em_ncx2_Q */
+#include "judge/em_gof.h" /* em_ncx2_Q, em_chisq_crit */
 
 typedef struct item {
     double p;
@@ -117,22 +117,6 @@ int em_gof_alt_test(size_t n, const double *p, const uint64_t *counts, double mi
     return EM_OK;
 }
 
-/* gsl_cdf_chisq_Qinv is unreliable at large df (judge/em_gof.c): bisection instead */
-static double chisq_crit(double df, double alpha)
-{
-    double lo = 0, hi = df + 10 * sqrt(2 * df) + 50;
-    while (gsl_cdf_chisq_Q(hi, df) > alpha && hi < 1e300)
-        hi *= 2;
-    for (int it = 0; it < 200 && hi - lo > 1e-12 * hi; it++) {
-        double mid = lo + (hi - lo) / 2;
-        if (gsl_cdf_chisq_Q(mid, df) > alpha)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return hi;
-}
-
 double em_gof_alt_chisq_power(double df, double lambda, double alpha)
 {
     if (!(df > 0) || !(lambda >= 0))
@@ -140,7 +124,8 @@ double em_gof_alt_chisq_power(double df, double lambda, double alpha)
     if (isinf(lambda))
         return 1.0;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
-    double crit = chisq_crit(df, alpha);
+    /* the tolerance its recorded power thresholds were computed with */
+    double crit = em_chisq_crit(df, alpha, 1e-12, 200);
     /* far beyond (or below) the critical value the answer is 1 (0) to double precision,
      * and the Poisson mixture would sum some sqrt(lambda) terms to say so */
     double mean = df + lambda, sd = sqrt(2 * (df + 2 * lambda));
