@@ -8,7 +8,7 @@ CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) -Isrc/include -Isrc -I.
-LDLIBS  := -lmpfr -lgmp -lgsl -lgslcblas -lsodium -lm
+LDLIBS  := -lmpfr -lgmp -lgsl -lgslcblas -lsodium -ljansson -lm
 B       := build
 
 CORE_SRC   := $(wildcard src/core/*.c)
@@ -80,6 +80,8 @@ $(B)/%.o: %.c $(HEADERS) | deps-built
 # proofs' float model is the one compiled.  Compilers that lack the option skip it.
 CORE_VEC := $(shell $(CC) -fvect-cost-model=dynamic -E -x c /dev/null >/dev/null 2>&1 && echo -fvect-cost-model=dynamic)
 $(B)/src/core/%.o: ALL_CFLAGS += $(CORE_VEC)
+# The matrix products of the exact Kolmogorov-Smirnov p-value (src/judge/em_ks.c), likewise.
+$(B)/src/judge/em_ks.o: ALL_CFLAGS += $(CORE_VEC)
 
 $(B)/libexpmech.a: $(LIB_OBJ)
 	@rm -f $@
@@ -97,6 +99,7 @@ PIC_OBJ     := $(LIB_SRC:%.c=$(PIC_DIR)/%.o)
 PIC_DEFAULT := $(API_DEF_SRC:%.c=$(PIC_DIR)/%.o)
 
 $(PIC_DIR)/src/core/%.o: ALL_CFLAGS += $(CORE_VEC)
+$(PIC_DIR)/src/judge/em_ks.o: ALL_CFLAGS += $(CORE_VEC)
 $(PIC_DIR)/%.o: %.c $(HEADERS) | deps-built
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC $(if $(filter $@,$(PIC_DEFAULT)),,-fvisibility=hidden) -c $< -o $@
@@ -153,6 +156,40 @@ $(B)/stats/bench_speed: stats/bench_speed.c $(LIMIT_OBJ) $(B)/libexpmech.a $(HEA
 $(B)/tools/gen_wbound: tools/gen_wbound.c src/oracle/em_wbound.h | deps-built
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+
+# The conformance battery (conformance/cases/, one JSON file a case) is generated from the
+# definitions in tools/gen_conformance.c by the oracle and committed; make check regenerates
+# it and fails on any byte of difference (conformance-cases-check).
+$(B)/tools/gen_conformance: tools/gen_conformance.c $(B)/libexpmech.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libexpmech.a $(LDLIBS)
+
+# The C reference sampler of the conformance suite (the public API only).
+$(B)/conformance/c_sampler: conformance/samplers/c_sampler.c $(B)/libexpmech.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libexpmech.a $(LDLIBS)
+
+# make conformance-cases: rewrite the battery; conformance-cases-check (make check): fail on
+# any byte of difference between the committed files and a fresh generation.
+.PHONY: conformance-cases conformance-cases-check conformance conformance-quick
+conformance-cases: $(B)/tools/gen_conformance
+	@rm -f conformance/cases/*.json
+	@$(B)/tools/gen_conformance conformance/cases
+
+# Every sampler of conformance/samplers/ judged (mk/conformance.py): the correct ones pass
+# every case, each planted one is rejected and diagnosed as its own mistake.
+CONFORM_DEPS := $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
+conformance: $(CONFORM_DEPS)
+	@EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) PYTHONPATH=python $(PYTHON) mk/conformance.py --build $(B)
+
+conformance-quick: $(CONFORM_DEPS)
+	@EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) PYTHONPATH=python $(PYTHON) mk/conformance.py --quick --build $(B)
+
+conformance-cases-check: $(B)/tools/gen_conformance
+	@rm -rf $(B)/conformance-cases && mkdir -p $(B)/conformance-cases
+	@$(B)/tools/gen_conformance $(B)/conformance-cases
+	@diff -r -q conformance/cases $(B)/conformance-cases && echo "conformance-cases-check: the battery regenerates byte for byte" \
+	  || { echo "conformance-cases-check: conformance/cases differs from the oracle's (make conformance-cases)"; exit 1; }
 
 .PHONY: wbound-tables
 wbound-tables: $(B)/tools/gen_wbound
@@ -244,8 +281,8 @@ demo: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	$(B)/expmech sample --epsilon 1 -n 3 --seed 7 $(B)/pricing.txt
 
 # ------------------------------------------------------------------ tests
-check: lint unit python install-check sanitize valgrind fuzz-ci verify gate-test stats
-	@echo "make check: all stages passed (lint, unit, python, install-check, sanitize, valgrind, fuzz, verify, gate-test, stats)"
+check: lint unit python install-check sanitize valgrind fuzz-ci verify gate-test stats conformance-cases-check conformance-quick
+	@echo "make check: all stages passed (lint, unit, python, install-check, sanitize, valgrind, fuzz, verify, gate-test, stats, conformance)"
 
 # The Python binding's tests (pytest from Debian's python3-pytest), against this build.
 python: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
@@ -257,7 +294,7 @@ python: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 figures: $(B)/expmech
 	@EXPMECH=$(B)/expmech bash mk/figures.sh docs/figures
 
-unit: lint $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
+unit: lint $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
 	@bash mk/run-tests.sh $(TESTS)
 
 # The floors of src/ (src/README.md): no include upward, expmech.h only in the front ends,
@@ -274,7 +311,7 @@ SB := build-asan
 # the main build's tests do not run on a CPU with AVX2.
 SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
               -DEM_NO_CLONES
-sanitize: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
+sanitize: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
 	@$(MAKE) --no-print-directory -s B=$(SB) CFLAGS="$(SAN_CFLAGS)" $(SB)/expmech $(TESTS:$(B)/%=$(SB)/%)
 	@CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-3} \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -297,7 +334,7 @@ stats-full: $(STATS) $(B)/expmech
 # Issue 15's side-by-side table (mk/bench.sh: one process per figure, build/bench.json);
 # bench-all adds the older programs' details and the 10^7-candidate memory run (minutes).
 BENCH_MORE := $(filter-out $(B)/stats/bench_speed,$(BENCHES))
-bench: $(B)/stats/bench_speed $(B)/expmech
+bench: $(B)/stats/bench_speed $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@PYTHON=$(PYTHON) CC=$(CC) bash mk/bench.sh $(B)
 
 bench-all: bench $(BENCH_MORE)

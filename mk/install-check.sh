@@ -54,13 +54,15 @@ grep -q "libexpmech.so.$(hv MAJOR) => $prefix/lib/" <<<"$deps" \
 out_shared=$(LD_LIBRARY_PATH=$prefix/lib "$ex/probabilities") || fail "example (shared) exited $?"
 check_output "$out_shared"
 # A user's own sampler checked against the exact law: the correct one passes, the broken one
-# (exp(eps u / delta) for a non-monotone score) is rejected.  P(2) = e^3 / sum_i e^(c_i / 20),
+# (exp(eps u / delta) for a non-monotone score) is rejected and diagnosed.  P(3) =
+# 1 / (1 + 2 (e^-1/4 + e^-1/2 + e^-3/4)) (rank-distance scores 0, -2, -4, -6, eps 1/2, Delta 2),
 # computed outside expmech (python3 math.exp).
 out_chk=$(LD_LIBRARY_PATH=$prefix/lib "$ex/check_sampler") || fail "check_sampler (correct) exited $?: $out_chk"
-grep -qx 'P(2) = 0.622519' <<<"$out_chk" || fail "check_sampler probabilities: $out_chk"
+grep -qx 'P(3) = 0.212071' <<<"$out_chk" || fail "check_sampler probabilities: $out_chk"
 grep -q '^float sampler: pass ' <<<"$out_chk" || fail "check_sampler (correct): $out_chk"
 rc=0; out_bad=$(LD_LIBRARY_PATH=$prefix/lib "$ex/check_sampler" broken) || rc=$?
-[ $rc -eq 1 ] && grep -q '^broken sampler: reject ' <<<"$out_bad" || fail "check_sampler broken (exit $rc): $out_bad"
+[ $rc -eq 1 ] && grep -q '^broken sampler: reject ' <<<"$out_bad" &&
+  grep -q '^diagnosis: the draws fit exp(ε·u/Δ): the factor 1/2 is missing' <<<"$out_bad" || fail "check_sampler broken (exit $rc): $out_bad"
 make --no-print-directory -s -C "$ex" clean
 make --no-print-directory -s -C "$ex" STATIC=1 >/dev/null
 deps=$(ldd "$ex/probabilities")

@@ -259,7 +259,7 @@ START_TEST(check_bad_input)
     size_t bad[] = {0, 2};
     ck_assert_int_eq(check_idx(m, bad, 2, NULL, &r, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "draw[1].index"));
-    em_check_opts o = {0, 20};
+    em_check_opts o = {0, 20, 0};
     ck_assert_int_eq(check_idx(m, x, 2, &o, &r, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "alpha"));
     o.alpha = NAN;

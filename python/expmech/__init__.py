@@ -1,9 +1,11 @@
 """expmech: exact answers about the exponential mechanism, for other libraries' test suites.
 
 A ctypes binding over libexpmech (the C library of this project); standard library only.
-Every number that must be exact is passed to the library as exact text, so a float
-utility means its exact binary value (``0.1`` is 0x1.999999999999ap-4, not 1/10; pass
-``"0.1"``, ``Fraction(1, 10)`` or ``Decimal("0.1")`` for one tenth).  Results are
+Every number that must be exact is passed to the library exactly: utilities that are
+all floats, ints of at most 53 bits or None as doubles (em_scn_new_d), anything else as
+exact text.  So a float utility means its exact binary value (``0.1`` is
+0x1.999999999999ap-4, not 1/10; pass ``"0.1"``, ``Fraction(1, 10)`` or ``Decimal("0.1")``
+for one tenth).  Results are
 correctly rounded ``decimal.Decimal`` values.  Every error the library reports raises
 ``ValueError`` with its message.
 
@@ -36,6 +38,7 @@ __all__ = [
     "__version__", "probs", "log_probs", "sample", "check", "compare", "audit", "utility",
     "cdf", "density", "quantile", "sample_continuous", "check_continuous",
     "CheckResult", "CheckRow", "CompareResult", "Exact", "Utility", "Piece",
+    "conform", "Case", "ConformReport", "ConformCase",
 ]
 
 __version__: str = lib.em_version().decode()
@@ -102,6 +105,44 @@ def _dec(s: str, what: str) -> decimal.Decimal:
                          f"decimal.Decimal holds; rescale the utilities") from None
 
 
+_EXACT_INT = 2 ** 53
+
+
+def _doubles(xs):
+    """xs as a C array of doubles when every element is a float (or numpy float), None
+    (-inf), or an int of at most 53 bits (a double holds it exactly); else None, and the
+    exact text path takes it.  A list of floats is converted by ctypes in C."""
+    if isinstance(xs, (str, bytes)):
+        return None
+    try:
+        n = len(xs)
+    except TypeError:
+        return None
+    if n == 0:
+        return None
+    if type(xs) is list and all(type(x) is float for x in xs):
+        return (ctypes.c_double * n)(*xs)
+    out = (ctypes.c_double * n)()
+    for i, x in enumerate(xs):
+        if x is None:
+            out[i] = -math.inf
+        elif isinstance(x, bool):
+            out[i] = 1.0 if x else 0.0
+        elif isinstance(x, numbers.Integral):
+            if not -_EXACT_INT <= int(x) <= _EXACT_INT:
+                return None
+            out[i] = float(int(x))
+        elif isinstance(x, float) or (isinstance(x, numbers.Real) and
+                                      type(x).__module__ == "numpy"):
+            f = float(x)
+            if f != x:      # numpy.longdouble: not a double; the text path refuses it
+                return None
+            out[i] = f      # numpy float32/float64: exact in a double
+        else:
+            return None
+    return out
+
+
 def _carray(items: list):
     arr = (ctypes.c_char_p * max(len(items), 1))()
     for i, b in enumerate(items):
@@ -145,6 +186,12 @@ class _Scenario:
 
     @classmethod
     def finite(cls, utilities: Sequence[Utility], measure=None, **opts) -> "_Scenario":
+        d = _doubles(utilities) if measure is None else None
+        if d is not None:
+            # binary: each double, or integer a double holds, is passed as its exact value
+            scn = _lib.new(lib.em_scn_new_d, ctypes.c_void_p, ctypes.c_size_t(len(d)), d,
+                           None)
+            return cls(scn, opts)  # owns scn from here, even if it raises
         u = _texts(utilities, "utilities", allow_none=True)
         if not u:
             raise ValueError("no candidates (utilities is empty)")
@@ -183,12 +230,17 @@ def _opts(epsilon, sensitivity, variant, digits, monotone, force) -> dict:
 def _probs(utilities, epsilon, sensitivity, variant, digits, measure, monotone, force, log):
     sc = _Scenario.finite(utilities, measure,
                           **_opts(epsilon, sensitivity, variant, digits, monotone, force))
-    out = []
-    p = _lib.Prob()
-    for i in range(sc.size()):
-        _lib.call(lib.em_probs_get, sc.mech, ctypes.c_size_t(i), ctypes.byref(p))
-        out.append(_dec((p.logprob if log else p.prob).decode(), f"candidate {i}"))
-    return out
+    buf, size = ctypes.c_void_p(), ctypes.c_size_t()
+    _lib.call(lib.em_probs_text, sc.mech, 1 if log else 0, ctypes.byref(buf), ctypes.byref(size))
+    try:
+        text = ctypes.string_at(buf, size.value).decode()
+    finally:
+        lib.em_free(buf)
+    lines = text.split("\n")[:-1]
+    try:
+        return list(map(decimal.Decimal, lines))
+    except decimal.InvalidOperation:
+        return [_dec(s, f"candidate {i}") for i, s in enumerate(lines)]
 
 
 def probs(utilities: Sequence[Utility], epsilon: Exact, *, sensitivity: Exact = 1,
@@ -284,7 +336,10 @@ class CheckResult:
 
     ``passed`` is true only for the verdict "pass"; "insufficient" means the draws were
     too few for the test to detect anything (``min_detectable`` says how large a
-    departure would be detected with the stated power).  Truthiness is ``passed``."""
+    departure would be detected with the stated power).  Truthiness is ``passed``.  On a
+    reject, ``diagnosis`` says which known mistake's law the draws fit (``mistake``, with
+    the p-value under that law ``mistake_p``), as ``expmech check`` does; the result prints
+    as one sentence."""
     verdict: str
     statistic: float
     p_value: float
@@ -293,6 +348,9 @@ class CheckResult:
     min_detectable: float
     n: int
     table: List[CheckRow]
+    diagnosis: Optional[str] = None
+    mistake: Optional[str] = None
+    mistake_p: Optional[float] = None
 
     @property
     def passed(self) -> bool:
@@ -301,14 +359,28 @@ class CheckResult:
     def __bool__(self) -> bool:
         return self.passed
 
+    def __str__(self) -> str:
+        s = (f"{self.verdict} at alpha = {self.alpha:g}: G = {self.statistic:.4g} "
+             f"(df {self.df}), p = {self.p_value:.3g}, {self.n} draws")
+        return s + (f"; {self.diagnosis}" if self.diagnosis else "")
+
 
 def _check_result(ptr) -> CheckResult:
     try:
         r = ptr.contents
         rows = [CheckRow(int(r.rows[i].first), int(r.rows[i].last), int(r.rows[i].observed),
                          float(r.rows[i].expected)) for i in range(r.nrows)]
+        d = lib.em_check_diagnosis(ptr)
+        diag = mistake = mp = None
+        if d:
+            d = d.contents
+            diag = d.sentence.decode("utf-8", "replace")
+            if d.best >= 0:
+                mistake = lib.em_mistake_name(d.best).decode()
+                mp = d.best_p
         return CheckResult(_VERDICTS.get(r.verdict, str(r.verdict)), r.statistic, r.p_value,
-                           int(r.df), r.alpha, r.min_detectable, int(r.n), rows)
+                           int(r.df), r.alpha, r.min_detectable, int(r.n), rows, diag, mistake,
+                           mp)
     finally:
         lib.em_check_result_free(ptr)
 
@@ -520,3 +592,6 @@ def check_continuous(samples: Iterable[float], pieces: Sequence[Piece], epsilon:
     _lib.call(lib.em_draws_check, sc.mech, ctypes.byref(_lib.draws(arr, len(s))),
               ctypes.byref(_check_opts(alpha, min_expected)), ctypes.byref(ptr))
     return _check_result(ptr)
+
+
+from ._conform import conform, Case, ConformReport, ConformCase  # noqa: E402

@@ -2,6 +2,7 @@
  * the exact law of a mechanism, finite or continuous, the statistics of judge/em_gof.h and judge/em_gof_cont.h
  * returned as data. */
 #include "em_judge.h"
+#include "em_conform.h"
 #include "api/em_judge_priv.h"
 #include "base/em_error.h"
 #include "core/em_params.h"
@@ -23,6 +24,7 @@ void em_check_result_free(em_check_result *r)
         return;
     free(r->rows);
     free(r->cell_of);
+    em_diagnosis_free(r->diagnosis);
     free(r);
 }
 
@@ -180,6 +182,8 @@ static int check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_c
         if (finite_rows(r, p, counts, n) != EM_OK)
             st = em_err(err, EM_ERR_NOMEM, "out of memory");
     }
+    if (st == EM_OK && r->verdict == EM_VERDICT_REJECT && !o->skip_diagnosis) /* the mistake */
+        (void)em_diagnose(m, r, counts, &r->diagnosis, NULL);
     free(p);
     return EM_HAND_OUT(st, r, em_check_result_free, out, err);
 }
@@ -245,6 +249,8 @@ static int check_cont(em_mech *m, const double *x, const unsigned long *line, si
         r->ks_approximate = c.ks_method == EM_KS_ASYMPTOTIC;
         r->ks_method = em_ks_method_name(c.ks_method);
     }
+    if (st == EM_OK && r->verdict == EM_VERDICT_REJECT && !o->skip_diagnosis)
+        (void)em_diagnose(m, r, NULL, &r->diagnosis, NULL);
     em_gof_cont_free(&c);
     em_cont_free(C);
     return EM_HAND_OUT(st, r, em_check_result_free, out, err);
@@ -273,6 +279,19 @@ static int check_file_cont(em_mech *m, const char *path, const em_check_opts *o,
     free(line);
     free(buf);
     return st;
+}
+
+int em_judge_check_values(em_mech *m, const double *x, size_t n, const em_check_opts *o,
+                          em_check_result **out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_draws_check: out is NULL");
+    *out = NULL;
+    if (!m)
+        return em_err(err, EM_ERR_NULL, "em_draws_check: mechanism NULL");
+    if (!m->scn->continuous)
+        return em_err(err, EM_ERR_DOMAIN, "%s: values of a finite scenario", m->scn->name);
+    return check_cont(m, x, NULL, n, o, out, err);
 }
 
 int em_draws_check(em_mech *m, const em_draws *d, const em_check_opts *o,

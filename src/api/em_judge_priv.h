@@ -39,6 +39,11 @@ int em_judge_draws_form(const em_draws *d, const char *fn, em_error *err);
 int em_judge_counts(const em_scn *s, const em_draws *d, uint64_t **counts, uint64_t *total,
                     em_error *err);
 
+/* em_draws_check of a continuous m on the values x[0..n) (no em_draw array to build: the
+ * conformance suite's draws are read as doubles). */
+int em_judge_check_values(em_mech *m, const double *x, size_t n, const em_check_opts *o,
+                          em_check_result **out, em_error *err);
+
 /* Refuse permute-and-flip's exact pmf beyond EM_PF_PROBS_MAX_N candidates. */
 int em_judge_pf_limit(const em_mech *m, em_error *err);
 

@@ -171,6 +171,8 @@ static int print_verdict(const char *cmd, const em_scn *s, const em_check_result
         if (r->reasons & EM_CHECK_R_SUPPORT)
             printf(" support violation");
         printf("\n");
+        if (r->diagnosis) /* the laws of known mistakes (em_conform.h) */
+            printf("diagnosis: %s\n", r->diagnosis->sentence);
         return EM_EXIT_REJECT;
     }
     if (r->verdict == EM_VERDICT_INSUFFICIENT) {
@@ -205,7 +207,7 @@ int cmd_check(int argc, char **argv)
         rc = EM_EXIT_USAGE;
     }
     if (rc < 0) {
-        em_check_opts o = {c.alpha, c.min_expected};
+        em_check_opts o = {c.alpha, c.min_expected, 0};
         em_error e;
         em_cli_stdin_hint(c.cmd, c.samples, "the input");
         em_draws d = EM_DRAWS_INIT;

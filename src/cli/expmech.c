@@ -13,6 +13,7 @@ const em_command em_commands[] = {
     {"probs", cmd_probs, "probs --epsilon E [FILE]  exact probabilities, correctly rounded (MPFR, any digits)"},
     {"sample", cmd_sample, "sample --epsilon E [FILE] exact draws (-n N, --seed S, --sampler float)"},
     {"check", cmd_check, "check --samples S [FILE]  test draws of another implementation (G-test, exit 0/1)"},
+    {"conform", cmd_conform, "conform --sampler 'CMD'    run another sampler on every case of the conformance battery"},
     {"compare", cmd_compare, "compare --probs P [FILE]  judge another implementation's probabilities (exit 0/1)"},
     {"audit", cmd_audit, "audit --epsilon E X Y       exact privacy loss between neighbours X, Y (exit 0/1)"},
     {"cdf", cmd_cdf, "cdf --epsilon E --at X [FILE]  exact CDF of a continuous scenario, correctly rounded"},

@@ -58,8 +58,9 @@ typedef struct em_check_opts {
     double alpha;          /* significance level of each test, in (0, 1); default 1.0e-6 */
     double min_expected;   /* cells pooled until each expects >= this many draws (>= 1);
                               default 20 */
+    int skip_diagnosis;    /* 1: no diagnosis on a reject (result.diagnosis stays NULL) */
 } em_check_opts;
-#define EM_CHECK_OPTS_INIT {1.0e-6, 20.0}
+#define EM_CHECK_OPTS_INIT {1.0e-6, 20.0, 0}
 
 /* Why a check rejected (em_check_result.reasons). */
 #define EM_CHECK_R_FIT 1u       /* the G-test: p_value < alpha */
@@ -126,6 +127,8 @@ typedef struct em_check_result {
     double ks_p_upper;     /* a rigorous upper bound on it (= ks_p unless approximate) */
     int ks_approximate;
     const char *ks_method; /* the method's name (static) */
+    /* on a reject: the draws against the laws of known mistakes (em_conform.h), else NULL */
+    struct em_diagnosis *diagnosis;
 } em_check_result;
 
 /* Test the draws d of m against its exact distribution.  A finite m: the G-test with cells

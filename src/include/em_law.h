@@ -66,6 +66,11 @@ EM_API int em_probs_prepare(em_mech *m, em_error *err);
  * EM_ERR_UNDECIDED. */
 EM_API int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err);
 
+/* Every candidate's (or piece's) probability, or with log its log-probability, as
+ * em_probs_get gives it, one per line ('\n' after each) in one malloc'd buffer *out (free
+ * with em_free) of *len bytes (len may be NULL): one call for a binding instead of n. */
+EM_API int em_probs_text(em_mech *m, int log, char **out, size_t *len, em_error *err);
+
 /* The ends of piece j of a continuous scenario as exact text ("-inf" / "inf" for a ray;
  * otherwise a decimal when it has at most 40 digits, else "num/den"); malloc'd (em_free).
  * Errors: EM_ERR_NULL, EM_ERR_DOMAIN (not continuous, j >= em_scn_get's pieces),

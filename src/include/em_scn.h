@@ -69,6 +69,12 @@ EM_API int em_scn_load(const char *path, em_scn **out, em_error *err);
 EM_API int em_scn_new(size_t n, const char *const *utilities, const char *const *labels,
                       const char *const *measure, em_scn **out, em_error *err);
 
+/* The same from doubles, each the exact rational it is (0.1 is 0x1.999999999999ap-4),
+ * read without text: -inf excludes a candidate, NaN and +inf are refused; labels "0" ...
+ * "n-1"; measure NULL for none, else n doubles >= 0.  Errors as em_scn_new. */
+EM_API int em_scn_new_d(size_t n, const double *utilities, const double *measure,
+                        em_scn **out, em_error *err);
+
 /* A continuous scenario: k >= 1 pieces [lo[j], hi[j]] tiling an interval, with utility
  * a[j] + b[j] r on piece j (b NULL: all slopes 0).  lo[0] may be "-inf" and hi[k-1]
  * "inf" (rays need slopes that make the density integrable).  Messages name the piece. */

@@ -48,6 +48,7 @@ extern "C" {
 #include "em_groups.h"
 #include "em_sweep.h"
 #include "em_num.h"
+#include "em_conform.h"
 
 /* ---------------------------------------------------------------- version */
 /* The library's version (the command line prints it for --version).  MAJOR.MINOR.PATCH;

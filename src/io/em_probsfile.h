@@ -8,7 +8,8 @@
  *     log-probability is read and must be a value, but only the probability is judged);
  *   - JSON: what `expmech probs` writes as JSON (an object whose "candidates" array
  *     holds objects with "label" and "probability"), or such an array by itself; a
- *     probability may be a JSON string or number.
+ *     probability may be a JSON string (read exactly) or number (read by Jansson as the
+ *     nearest double, then taken exactly); messages name the candidate ("candidates[3]").
  * CSV lines follow the scenario rules: BOM, CRLF, blank and '#' lines; a label may be
  * a CSV-quoted field ("a,b" or "a ""b"""), as `expmech probs` writes labels with commas.
  * Numbers are exact (decimal, 0x hex float, a/b); nan, inf, -inf are values to judge.

@@ -376,7 +376,7 @@ static int cell_of(em_cont *C, const mpfr_t A, const mpfr_t Aw, size_t *out)
         /* F(start_mid) vs A, fast */
         mpfr_div(f1, L->Clo[mid], L->Chi[n], MPFR_RNDD);
         mpfr_div(f2, L->Chi[mid], L->Clo[n], MPFR_RNDU);
-        int s;
+        int s = 0; /* read only when CJ_CMP succeeded; defined whatever happens */
         if (mpfr_cmp(f2, A) <= 0)
             s = -1;
         else if (mpfr_cmp(f1, A) > 0)
@@ -397,7 +397,7 @@ static int cell_of(em_cont *C, const mpfr_t A, const mpfr_t Aw, size_t *out)
         size_t j = lo;
         /* skip zero-mass cells: F(start_j) == F(start_{j+1}); the search lands on the last
          * j with F(start_j) <= A, so j has positive mass unless A... j == n-1 edge */
-        int s;
+        int s = 0;
         if (j + 1 == n) {
             s = 1;
         } else {

@@ -282,17 +282,37 @@ static int set_out(char **slot, char *s)
     return s ? EM_OK : EM_ERR_NOMEM;
 }
 
-static int emit_prob(em_oracle *o, const char *d, const mpz_t e, unsigned *flags)
+/* The decimal (neg, d, e) as the probability (log = 0) or log-probability (log = 1) into
+ * *out: in the oracle's own buffer when e is a long (every result but those far beyond
+ * MPFR's range), else in a malloc'd string kept in pstr / lstr. */
+static int put_decimal(em_oracle *o, int log, int neg, const char *d, const mpz_t e,
+                       const char **out)
+{
+    if (mpz_fits_slong_p(e) && mpz_cmp_si(e, LONG_MIN + 2) >= 0) {
+        char *buf = log ? o->lbuf : o->pbuf;
+        em_format_decimal_l(buf, neg, d, mpz_get_si(e));
+        *out = buf;
+        return EM_OK;
+    }
+    char **slot = log ? &o->lstr : &o->pstr;
+    int st = set_out(slot, em_format_decimal(neg, d, e));
+    *out = *slot;
+    return st;
+}
+
+static int emit_prob(em_oracle *o, const char *d, const mpz_t e, unsigned *flags,
+                     const char **out)
 {
     if (is_one(d, e)) {
         /* P < 1 (exact 1 is handled by the caller): the largest K-digit decimal below 1 */
-        char *s = em_format_nines(o->K);
-        if (!s)
-            return EM_ERR_NOMEM;
+        memcpy(o->pbuf, "0.", 2);
+        memset(o->pbuf + 2, '9', (size_t)o->K);
+        o->pbuf[o->K + 2] = 0;
         *flags |= EM_OF_NEAR_ONE;
-        return set_out(&o->pstr, s);
+        *out = o->pbuf;
+        return EM_OK;
     }
-    return set_out(&o->pstr, em_format_decimal(0, d, e));
+    return put_decimal(o, 0, 0, d, e, out);
 }
 
 /* ------------------------------------------------------------ candidates */
@@ -306,6 +326,7 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     int pdone = 0, ldone = 0;
     unsigned flags = 0;
     double pd = 0, ld = 0;
+    const char *ps = NULL, *ls = NULL;
     mpz_ptr e = o->scr_e;
     if (o->scr_prec != p) {
         for (int v = 0; v < 9; v++)
@@ -333,7 +354,7 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
             if (dec_from_log(o, llo, lhi, e)) {
                 ldone = 1;
                 flags |= EM_OF_LOG_FROM_LOG;
-                st = set_out(&o->lstr, em_format_decimal(1, o->dig1, e));
+                st = put_decimal(o, 1, 1, o->dig1, e, &ls);
                 ld = -0.0;
             }
         } else {
@@ -341,7 +362,7 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
             mpfr_neg(lhi, L->lnS_lo, MPFR_RNDU);
             if (decided(o, llo, lhi, e, &neg, &ld)) {
                 ldone = 1;
-                st = set_out(&o->lstr, em_format_decimal(neg, o->dig1, e));
+                st = put_decimal(o, 1, neg, o->dig1, e, &ls);
             }
         }
         if (st)
@@ -369,14 +390,14 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
             pd = o->rat_d;
             if (o->nother == 0)
                 flags |= EM_OF_RATIONAL;
-            st = emit_prob(o, o->ratdigits, o->rat_e, &flags);
+            st = emit_prob(o, o->ratdigits, o->rat_e, &flags, &ps);
             pdone = 1;
         } else {
             mpfr_ui_div(plo, 1, L->S_hi, MPFR_RNDD);
             mpfr_ui_div(phi, 1, L->S_lo, MPFR_RNDU);
             if (decided(o, plo, phi, e, &neg, &pd)) {
                 pdone = 1;
-                st = emit_prob(o, o->dig1, e, &flags);
+                st = emit_prob(o, o->dig1, e, &flags, &ps);
             }
         }
         goto out;
@@ -399,12 +420,12 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     mpfr_sub(lhi, thi, L->lnS_lo, MPFR_RNDU);
     if (decided(o, llo, lhi, e, &neg, &ld)) {
         ldone = 1;
-        st = set_out(&o->lstr, em_format_decimal(neg, o->dig1, e));
+        st = put_decimal(o, 1, neg, o->dig1, e, &ls);
         if (st)
             goto out;
     } else if (k >= 1 && log_other_exact(o, L, em_oracle_t_of(o, i), e, &ld)) {
         ldone = 1;
-        st = set_out(&o->lstr, em_format_decimal(1, o->dig1, e));
+        st = put_decimal(o, 1, 1, o->dig1, e, &ls);
         if (st)
             goto out;
     }
@@ -416,16 +437,19 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
         mpfr_set(elo, ev, MPFR_RNDN); /* same precision: exact */
         mpfr_set(ehi, elo, MPFR_RNDN);
         mpfr_nextabove(ehi);
-        mpfr_set_prec(tmp, p + TAB_EXTRA);
-        mpfr_set_ui_2exp(tmp, 1, TAB_HI_BITS - (long)(p + TAB_EXTRA), MPFR_RNDU);
-        mpfr_add_ui(tmp, tmp, 1, MPFR_RNDU); /* exact */
-        mpfr_mul(ehi, ehi, tmp, MPFR_RNDU);
-        mpfr_set_prec(tmp, p);
+        if (o->tabhi_p != p) {
+            /* 1 + 2^(TAB_HI_BITS - pt), exact at pt bits, once per precision */
+            mpfr_set_prec(o->tabhi, p + TAB_EXTRA);
+            mpfr_set_ui_2exp(o->tabhi, 1, TAB_HI_BITS - (long)(p + TAB_EXTRA), MPFR_RNDU);
+            mpfr_add_ui(o->tabhi, o->tabhi, 1, MPFR_RNDU);
+            o->tabhi_p = p;
+        }
+        mpfr_mul(ehi, ehi, o->tabhi, MPFR_RNDU);
         mpfr_div(plo, elo, L->S_hi, MPFR_RNDD);
         mpfr_div(phi, ehi, L->S_lo, MPFR_RNDU);
         if (decided(o, plo, phi, e, &neg, &pd)) {
             pdone = 1;
-            st = emit_prob(o, o->dig1, e, &flags);
+            st = emit_prob(o, o->dig1, e, &flags, &ps);
             goto out;
         }
         /* the exponential's own bound is a hair narrower when t_i is a dyadic: try it
@@ -449,7 +473,7 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     if (!mpfr_zero_p(elo) && !mpfr_zero_p(plo)) {
         if (decided(o, plo, phi, e, &neg, &pd)) {
             pdone = 1;
-            st = emit_prob(o, o->dig1, e, &flags);
+            st = emit_prob(o, o->dig1, e, &flags, &ps);
         }
     } else {
         /* P below MPFR's exponent range: from log P at a precision covering the
@@ -467,15 +491,15 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
             pdone = 1;
             pd = 0.0; /* far below 2^-1075 */
             flags |= EM_OF_FROM_LOG;
-            st = set_out(&o->pstr, em_format_decimal(0, o->dig1, e));
+            st = put_decimal(o, 0, 0, o->dig1, e, &ps);
         }
         mpfr_clears(a_lo, a_hi, ulo, uhi, (mpfr_ptr)0);
     }
 out:
     if (st == EM_OK && pdone && ldone) {
         *done = 1;
-        c->prob = o->pstr;
-        c->logprob = o->lstr;
+        c->prob = ps;
+        c->logprob = ls;
         c->prob_d = pd;
         c->logprob_d = ld;
         c->flags = flags;
