@@ -305,12 +305,34 @@ static int cached(em_mistake_laws *L, int ukind, int meas, const char *eps, cons
     return k->st;
 }
 
+/* the law of the mechanism of s at eps, delta and variant, forced (a mistake's law may be
+ * one the library refuses): n probabilities (finite) or piece masses (continuous) */
+static int law_doubles(em_scn *s, const char *eps, const char *delta, int variant, size_t n,
+                       double *v)
+{
+    em_mech *m = NULL;
+    em_opts o = EM_OPTS_INIT;
+    o.epsilon = eps;
+    o.sensitivity = delta;
+    o.variant = variant;
+    o.force = 1;
+    int st = em_mech_new(s, &o, &m, NULL);
+    if (st == EM_OK)
+        st = em_probs_prepare(m, NULL);
+    for (size_t i = 0; st == EM_OK && i < n; i++) {
+        em_prob pr;
+        st = em_probs_get(m, i, &pr, NULL);
+        v[i] = pr.prob_d;
+    }
+    em_mech_free(m);
+    return st;
+}
+
 /* the finite law: a copy of the scenario with utilities ukind and the measure or none */
 static int finite_mk(em_mistake_laws *L, int ukind, int meas, const char *eps, const char *delta,
                      int variant, double *q)
 {
     em_scn *s = NULL;
-    em_mech *m = NULL;
     char **u = NULL;
     int own = ukind != U_SAME || meas != L->has_measure;
     int st = EM_OK;
@@ -329,19 +351,8 @@ static int finite_mk(em_mistake_laws *L, int ukind, int meas, const char *eps, c
                         (const char *const *)(meas ? L->meas : NULL), &s, NULL);
     else if (st == EM_OK)
         s = em_mech_get(L->m).scn;
-    em_opts o = EM_OPTS_INIT;
-    o.epsilon = eps;
-    o.sensitivity = delta;
-    o.variant = variant;
-    o.force = 1;
     if (st == EM_OK)
-        st = em_mech_new(s, &o, &m, NULL);
-    for (size_t i = 0; st == EM_OK && i < L->n; i++) {
-        em_prob pr;
-        st = em_probs_get(m, i, &pr, NULL);
-        q[i] = pr.prob_d;
-    }
-    em_mech_free(m);
+        st = law_doubles(s, eps, delta, variant, L->n, q);
     if (own)
         em_scn_free(s);
     free_texts(u, L->n);
@@ -501,7 +512,6 @@ static int cont_mk(em_mistake_laws *L, int ukind, int meas, const char *eps, con
 {
     (void)meas;
     em_scn *s = NULL;
-    em_mech *m = NULL;
     int st = EM_OK, neg = ukind == U_NEG;
     char **na = NULL, **nb = NULL;
     if (neg) {
@@ -516,21 +526,8 @@ static int cont_mk(em_mistake_laws *L, int ukind, int meas, const char *eps, con
     } else {
         s = em_mech_get(L->m).scn;
     }
-    em_opts o = EM_OPTS_INIT;
-    o.epsilon = eps;
-    o.sensitivity = delta;
-    o.variant = variant;
-    o.force = 1;
     if (st == EM_OK)
-        st = em_mech_new(s, &o, &m, NULL);
-    if (st == EM_OK)
-        st = em_probs_prepare(m, NULL);
-    for (size_t j = 0; st == EM_OK && j < L->k; j++) {
-        em_prob pr;
-        st = em_probs_get(m, j, &pr, NULL);
-        w[j] = pr.prob_d;
-    }
-    em_mech_free(m);
+        st = law_doubles(s, eps, delta, variant, L->k, w);
     if (neg)
         em_scn_free(s);
     free_texts(na, L->k), free_texts(nb, L->k);

@@ -179,10 +179,19 @@ static int count_check(uint64_t got, uint64_t n, em_error *err)
     return EM_OK;
 }
 
-static int too_many(uint64_t n, em_error *err)
+/* The next line of a sampler's output: 1 with *p, *m (line *ln, counted from 1); 0 at the
+ * end; -1 with *st set: a line past the n draws asked for, or bytes no draw may hold. */
+static int next_line(em_line_iter *it, uint64_t n, uint64_t *ln, const char **p, size_t *m,
+                     int *st, em_error *err)
 {
-    return em_err(err, EM_ERR_PARSE, "more than the %llu lines (draws) asked for",
-                  (unsigned long long)n);
+    if (!em_line_next(it, p, m))
+        return 0;
+    if (++*ln > n)
+        *st = em_err(err, EM_ERR_PARSE, "more than the %llu lines (draws) asked for",
+                     (unsigned long long)n);
+    else
+        *st = line_bytes_ok(*p, *m, *ln, err);
+    return *st == EM_OK ? 1 : -1;
 }
 
 /* a number written where a label was due: the candidate whose utility it is, or -1 */
@@ -214,14 +223,7 @@ int em_draws_read_labels(const char *buf, size_t len, uint64_t n, const em_draws
     em_line_iter it;
     em_line_iter_init(&it, buf, len);
     *lines = 0;
-    while (st == EM_OK && em_line_next(&it, &p, &m)) {
-        ln++;
-        if (ln > n) {
-            st = too_many(n, err);
-            break;
-        }
-        if ((st = line_bytes_ok(p, m, ln, err)) != EM_OK)
-            break;
+    while (st == EM_OK && next_line(&it, n, &ln, &p, &m, &st, err) > 0) {
         long k = c->find(c->ctx, p, m);
         if (k < 0) {
             char shown[400], lab[400];
@@ -259,14 +261,7 @@ int em_draws_read_numbers(const char *buf, size_t len, uint64_t n, double *x, ui
     em_line_iter it;
     em_line_iter_init(&it, buf, len);
     *lines = 0;
-    while (st == EM_OK && em_line_next(&it, &p, &m)) {
-        ln++;
-        if (ln > n) {
-            st = too_many(n, err);
-            break;
-        }
-        if ((st = line_bytes_ok(p, m, ln, err)) != EM_OK)
-            break;
+    while (st == EM_OK && next_line(&it, n, &ln, &p, &m, &st, err) > 0) {
         em_text_trim(&p, &m); /* blanks around the number */
         memcpy(t, p, m);
         t[m] = 0;

@@ -34,18 +34,21 @@ typedef struct sink {
     size_t len, cap;
 } sink;
 
-static int grow(sink *s, size_t need)
+/* p[0..need) after what s holds; -1: no memory (s unchanged) */
+static int append(sink *s, const char *p, size_t need)
 {
-    if (s->len + need <= s->cap)
-        return 0;
-    size_t cap = s->cap ? s->cap : 1 << 16;
-    while (cap < s->len + need)
-        cap *= 2;
-    char *b = realloc(s->buf, cap);
-    if (!b)
-        return -1;
-    s->buf = b;
-    s->cap = cap;
+    if (s->len + need > s->cap) {
+        size_t cap = s->cap ? s->cap : 1 << 16;
+        while (cap < s->len + need)
+            cap *= 2;
+        char *b = realloc(s->buf, cap);
+        if (!b)
+            return -1;
+        s->buf = b;
+        s->cap = cap;
+    }
+    memcpy(s->buf + s->len, p, need);
+    s->len += need;
     return 0;
 }
 
@@ -141,36 +144,23 @@ int em_spawn_run(const char *const *argv, const em_spawn_opts *opts, em_spawn_ou
                     /* keep what fits: the reader names the line past the count */
                     size_t room = opts->max_out_bytes > out.len ? opts->max_out_bytes - out.len : 0;
                     size_t keep = (size_t)k < room ? (size_t)k : room;
-                    if (keep && grow(&out, keep) == 0) {
-                        memcpy(out.buf + out.len, chunk, keep);
-                        out.len += keep;
-                    }
+                    if (keep)
+                        (void)append(&out, chunk, keep);
                     o->how = EM_SPAWN_FLOOD;
                     killed = 1;
                     open_out = open_err = 0;
                     break;
                 }
-                if (grow(&out, (size_t)k) != 0) {
-                    st = EM_ERR_NOMEM;
-                    killed = 1;
-                    open_out = open_err = 0;
-                    break;
-                }
-                memcpy(out.buf + out.len, chunk, (size_t)k);
-                out.len += (size_t)k;
-            } else {
-                if (grow(&err, (size_t)k) != 0) {
-                    st = EM_ERR_NOMEM;
-                    killed = 1;
-                    open_out = open_err = 0;
-                    break;
-                }
-                memcpy(err.buf + err.len, chunk, (size_t)k);
-                err.len += (size_t)k;
-                if (err.len > 2 * opts->err_keep) { /* keep the end only */
-                    memmove(err.buf, err.buf + err.len - opts->err_keep, opts->err_keep);
-                    err.len = opts->err_keep;
-                }
+            }
+            if (append(i == 0 ? &out : &err, chunk, (size_t)k) != 0) {
+                st = EM_ERR_NOMEM;
+                killed = 1;
+                open_out = open_err = 0;
+                break;
+            }
+            if (i == 1 && err.len > 2 * opts->err_keep) { /* keep the end only */
+                memmove(err.buf, err.buf + err.len - opts->err_keep, opts->err_keep);
+                err.len = opts->err_keep;
             }
         }
     }

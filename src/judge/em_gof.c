@@ -124,14 +124,9 @@ double em_ncx2_lambda_for_power(double df, double alpha, double power)
 
 /* --------------------------------------------------------------- the test */
 
-typedef struct item {
-    double p;
-    size_t i;
-} item;
-
-static int item_cmp(const void *a, const void *b)
+int em_gof_item_cmp(const void *a, const void *b)
 {
-    const item *x = a, *y = b;
+    const em_gof_item *x = a, *y = b;
     if (x->p < y->p) return -1;
     if (x->p > y->p) return 1;
     return (x->i > y->i) - (x->i < y->i);
@@ -180,7 +175,7 @@ int em_gof_test(size_t n, const double *p, const uint64_t *counts, double alpha,
     if (npos == 0 || fabsl(s - 1.0L) > 1e-9L || N == 0)
         return EM_ERR_DOMAIN;
 
-    item *it = malloc(npos * sizeof *it);
+    em_gof_item *it = malloc(npos * sizeof *it);
     pool *pl = malloc(npos * sizeof *pl);
     size_t *pool_of = malloc(npos * sizeof *pool_of); /* by position in it[] */
     size_t *renum = malloc(npos * sizeof *renum);
@@ -202,7 +197,7 @@ int em_gof_test(size_t n, const double *p, const uint64_t *counts, double alpha,
             res->support_index = i;
         }
     }
-    qsort(it, npos, sizeof *it, item_cmp);
+    qsort(it, npos, sizeof *it, em_gof_item_cmp);
 
     /* greedy pooling, smallest expected first */
     const long double Nl = (long double)N;

@@ -63,6 +63,15 @@ typedef struct em_gof_result {
     em_gof_verdict verdict;
 } em_gof_result;
 
+/* A cell of positive probability p (candidate i), and the order cells are pooled in:
+ * probability ascending, then index.  em_gof_alt pools with the same order, so that the
+ * power it computes is that of this test. */
+typedef struct em_gof_item {
+    double p;
+    size_t i;
+} em_gof_item;
+int em_gof_item_cmp(const void *a, const void *b);
+
 /* p[i] exact probabilities (double), counts[i] observed; cells pooled (smallest expected
  * first) until each pooled cell expects >= min_expected (20 when min_expected is <= 0 or
  * NaN); cell_of may be NULL or receive n pooled-cell indices (EM_GOF_NO_CELL for

@@ -8,22 +8,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "em_base.h"
-#include "judge/em_gof.h" /* em_ncx2_Q, em_chisq_crit */
-
-typedef struct item {
-    double p;
-    size_t i;
-} item;
-
-static int item_cmp(const void *a, const void *b)
-{
-    const item *x = a, *y = b;
-    if (x->p < y->p)
-        return -1;
-    if (x->p > y->p)
-        return 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
+#include "judge/em_gof.h" /* em_gof_item_cmp, em_ncx2_Q, em_chisq_crit */
 
 /* em_draws_check's pooling (judge/em_gof.c): the positive cells by probability, smallest
  * first, added to an open pool that closes once it expects min_expected; an unfinished
@@ -38,7 +23,7 @@ size_t em_gof_alt_pool(size_t n, const double *p, uint64_t N, double min_expecte
         if (p[i] > 0)
             npos++, s += p[i];
     }
-    item *it = malloc((npos ? npos : 1) * sizeof *it);
+    em_gof_item *it = malloc((npos ? npos : 1) * sizeof *it);
     if (!it || !npos) {
         free(it);
         return 0;
@@ -46,7 +31,7 @@ size_t em_gof_alt_pool(size_t n, const double *p, uint64_t N, double min_expecte
     for (size_t i = 0, k = 0; i < n; i++)
         if (p[i] > 0)
             it[k].p = p[i], it[k].i = i, k++;
-    qsort(it, npos, sizeof *it, item_cmp);
+    qsort(it, npos, sizeof *it, em_gof_item_cmp);
     size_t np = 0, last_first = 0;
     int open = 0;
     long double prob = 0;
