@@ -81,6 +81,13 @@ run numpy_many 7 peers "$PY" stats/bench_peers.py
 for n in 7 1000 $N; do run diffprivlib_oneshot "$n" peers "$PY" stats/bench_peers.py; done
 whole numpy_loadtxt_sample $N peers "$PY" stats/bench_loadtxt.py "$csv"
 
+# check_wall: not timed here (it takes minutes) but read from the last passing `make check` of
+# this build directory ($B/check-wall.json, mk/stage.sh), when there is one: its wall time.
+if [ -f "$B/check-wall.json" ]; then
+    "$PY" -c 'import json, sys; d = json.load(open(sys.argv[1]))
+if d.get("ok"): print(json.dumps({"name": "check_wall", "value": round(d["wall_s"] * 1e6), "unit": "us", "n": 1}))' \
+        "$B/check-wall.json" >>"$dir/figures.jsonl"
+fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 CC=${CC:-gcc} "$PY" mk/bench_report.py assemble --figures "$dir/figures.jsonl" \
     --peers "$dir/peers.jsonl" --out "$B/bench.json" --load-before "$load_before" \
