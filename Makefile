@@ -8,7 +8,7 @@ CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) -Isrc/include -Isrc -I.
-LDLIBS  := -lmpfr -lgmp -lgsl -lgslcblas -lsodium -lm
+LDLIBS  := -lmpfr -lgmp -lgsl -lgslcblas -lsodium -ljansson -lm
 B       := build
 
 CORE_SRC   := $(wildcard src/core/*.c)
@@ -27,7 +27,7 @@ BENCHES  := $(BENCH_SRC:stats/%.c=$(B)/stats/%)
 HEADERS  := $(wildcard src/include/*.h src/*/*.h spec/*.acsl tests/*.h stats/*.h)
 
 .PHONY: all deps demo check lint unit python sanitize valgrind verify prove prove-cold prove-scratch proof-floor gate-test proof-timing stats stats-full bench clean help \
-        bench-all bench-readme \
+        bench-all bench-doc \
         install uninstall install-check figures
 .DEFAULT_GOAL := all
 
@@ -43,8 +43,8 @@ help:
 	@echo "make bench   expmech beside numpy, diffprivlib's algorithm and the machine's limits:"
 	@echo "             a table and build/bench.json (timings live here, never in tests)"
 	@echo "make bench-all   the same, then the older benchmark programs and the memory run"
-	@echo "make bench-readme   README's '## Speed' section from build/bench.json"
-	@echo "make figures README's figures: data by expmech, SVGs by expmech plot (gnuplot)"
+	@echo "make bench-doc      docs/speed.md from build/bench.json"
+	@echo "make figures docs/figures.md's figures: data by expmech, SVGs by expmech plot (gnuplot)"
 	@echo "make install PREFIX=/usr/local DESTDIR=   library, headers, expmech.pc, CLI, man pages"
 	@echo "make install-check   install to a temporary prefix, build and run examples/ against it"
 
@@ -80,6 +80,8 @@ $(B)/%.o: %.c $(HEADERS) | deps-built
 # proofs' float model is the one compiled.  Compilers that lack the option skip it.
 CORE_VEC := $(shell $(CC) -fvect-cost-model=dynamic -E -x c /dev/null >/dev/null 2>&1 && echo -fvect-cost-model=dynamic)
 $(B)/src/core/%.o: ALL_CFLAGS += $(CORE_VEC)
+# The matrix products of the exact Kolmogorov-Smirnov p-value (src/judge/em_ks.c), likewise.
+$(B)/src/judge/em_ks.o: ALL_CFLAGS += $(CORE_VEC)
 
 $(B)/libexpmech.a: $(LIB_OBJ)
 	@rm -f $@
@@ -97,6 +99,7 @@ PIC_OBJ     := $(LIB_SRC:%.c=$(PIC_DIR)/%.o)
 PIC_DEFAULT := $(API_DEF_SRC:%.c=$(PIC_DIR)/%.o)
 
 $(PIC_DIR)/src/core/%.o: ALL_CFLAGS += $(CORE_VEC)
+$(PIC_DIR)/src/judge/em_ks.o: ALL_CFLAGS += $(CORE_VEC)
 $(PIC_DIR)/%.o: %.c $(HEADERS) | deps-built
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC $(if $(filter $@,$(PIC_DEFAULT)),,-fvisibility=hidden) -c $< -o $@
@@ -154,6 +157,40 @@ $(B)/stats/bench_speed: stats/bench_speed.c $(LIMIT_OBJ) $(B)/libexpmech.a $(HEA
 $(B)/tools/gen_wbound: tools/gen_wbound.c src/oracle/em_wbound.h | deps-built
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDLIBS)
+
+# The conformance battery (conformance/cases/, one JSON file a case) is generated from the
+# definitions in tools/gen_conformance.c by the oracle and committed; make check regenerates
+# it and fails on any byte of difference (conformance-cases-check).
+$(B)/tools/gen_conformance: tools/gen_conformance.c $(B)/libexpmech.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libexpmech.a $(LDLIBS)
+
+# The C reference sampler of the conformance suite (the public API only).
+$(B)/conformance/c_sampler: conformance/samplers/c_sampler.c $(B)/libexpmech.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libexpmech.a $(LDLIBS)
+
+# make conformance-cases: rewrite the battery; conformance-cases-check (make check): fail on
+# any byte of difference between the committed files and a fresh generation.
+.PHONY: conformance-cases conformance-cases-check conformance conformance-quick
+conformance-cases: $(B)/tools/gen_conformance
+	@rm -f conformance/cases/*.json
+	@$(B)/tools/gen_conformance conformance/cases
+
+# Every sampler of conformance/samplers/ judged (mk/conformance.py): the correct ones pass
+# every case, each planted one is rejected and diagnosed as its own mistake.
+CONFORM_DEPS := $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
+conformance: $(CONFORM_DEPS)
+	@EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) PYTHONPATH=python $(PYTHON) mk/conformance.py --build $(B)
+
+conformance-quick: $(CONFORM_DEPS)
+	@$(STAGE) conformance-quick env EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) PYTHONPATH=python $(PYTHON) mk/conformance.py --quick --build $(B)
+
+conformance-cases-check: $(B)/tools/gen_conformance
+	@$(STAGE) conformance-cases-check bash -c 'rm -rf $(B)/conformance-cases && mkdir -p $(B)/conformance-cases \
+	  && $(B)/tools/gen_conformance $(B)/conformance-cases && { diff -r -q conformance/cases $(B)/conformance-cases \
+	  && echo "conformance-cases-check: the battery regenerates byte for byte" \
+	  || { echo "conformance-cases-check: conformance/cases differs from the oracle'"'"'s (make conformance-cases)"; exit 1; }; }'
 
 .PHONY: wbound-tables
 wbound-tables: $(B)/tools/gen_wbound
@@ -251,7 +288,8 @@ demo: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 # chain first (the sanitized build, its tests, valgrind on the runs they choose).  Stages
 # after the build share no file they write, so -j2 is the same check as -j1.
 # make check-full: the long stages make check leaves out (README.md, beside the two commands).
-CHECK_STAGES := valgrind fuzz-ci verify gate-test unit lint python install-check stats
+CHECK_STAGES := valgrind fuzz-ci verify gate-test unit lint python install-check stats \
+                conformance-cases-check conformance-quick
 STAGE := bash mk/stage.sh
 export EM_STAGE_DIR ?= $(B)/check-stages
 check:
@@ -259,8 +297,8 @@ check:
 	+@$(STAGE) build $(MAKE) --no-print-directory check-build
 	+@$(MAKE) --no-print-directory check-stages || { $(STAGE) --table check; exit 1; }
 	@$(STAGE) --table check
-	@echo "make check: all stages passed (lint, unit, python, install-check, sanitize, valgrind, fuzz, verify, gate-test, stats)"
-check-build: all $(TESTS) $(STATS) $(B)/.deps-check $(B)/.deps-proofs
+	@echo "make check: all stages passed (lint, unit, python, install-check, sanitize, valgrind, fuzz, verify, gate-test, stats, conformance)"
+check-build: all $(TESTS) $(STATS) $(B)/.deps-check $(B)/.deps-proofs $(CONFORM_DEPS) $(B)/tools/gen_conformance
 check-stages: $(CHECK_STAGES)
 
 CHECK_FULL_FUZZ_SECONDS ?= 300
@@ -277,12 +315,12 @@ python: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@$(STAGE) python env EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) EXPMECH_BIN=$(CURDIR)/$(B)/expmech PYTHONPATH=python \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 
-# README's figures: the tables in docs/figures/data/ (expmech's output only) and the SVGs
+# docs/figures.md's figures: the tables in docs/figures/data/ (expmech's output only) and the SVGs
 # drawn from them (expmech plot, gnuplot); tests/test_figures.c regenerates the tables.
 figures: $(B)/expmech
 	@EXPMECH=$(B)/expmech bash mk/figures.sh docs/figures
 
-unit: lint $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
+unit: lint $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
 	@$(STAGE) unit bash mk/run-tests.sh $(TESTS)
 
 # The floors of src/ (src/README.md): no include upward, expmech.h only in the front ends,
@@ -309,7 +347,7 @@ $(SB)/mk/em-cov.o: mk/em-cov.c
 	$(SAN_CC) $(CSTD) $(WARN) -O1 -g -c $< -o $@
 san-build: $(B)/.deps-check
 	+@$(STAGE) sanitize-build $(SAN_MAKE) $(SB)/expmech $(TESTS:$(B)/%=$(SB)/%) $(FUZZ_TARGETS)
-sanitize: san-build $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
+sanitize: san-build $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
 	@rm -rf $(SB)/cov; mkdir -p $(SB)/cov
 	@$(STAGE) sanitize env CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-4} ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  EM_EXPMECH=$(SB)/expmech EM_COV_DIR=$(CURDIR)/$(SB)/cov bash mk/run-tests.sh $(TESTS:$(B)/%=$(SB)/%)
@@ -343,16 +381,16 @@ stats-full: $(STATS) $(B)/expmech
 # Issue 15's side-by-side table (mk/bench.sh: one process per figure, build/bench.json);
 # bench-all adds the older programs' details and the 10^7-candidate memory run (minutes).
 BENCH_MORE := $(filter-out $(B)/stats/bench_speed,$(BENCHES))
-bench: $(B)/stats/bench_speed $(B)/expmech
+bench: $(B)/stats/bench_speed $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	@PYTHON=$(PYTHON) CC=$(CC) bash mk/bench.sh $(B)
 
 bench-all: bench $(BENCH_MORE)
 	@for b in $(BENCH_MORE); do echo "== $$b"; $$b || exit 1; done
 	@echo "== stats/bench_memory.sh"; bash stats/bench_memory.sh $(B)/expmech
 
-# README's section "## Speed", rewritten from build/bench.json alone (run make bench first).
-bench-readme:
-	@$(PYTHON) mk/bench_report.py readme $(B)/bench.json README.md
+# docs/speed.md, rewritten from build/bench.json alone (run make bench first).
+bench-doc:
+	@$(PYTHON) mk/bench_report.py doc $(B)/bench.json docs/speed.md
 
 # ----------------------------------------------------------------- proofs
 verify: $(B)/.deps-proofs

@@ -1,12 +1,19 @@
 /* check_sampler.c: test your own exponential-mechanism sampler against expmech's exact law.
  *
- * The pattern another project copies into its test suite: describe the scenario (here
- * counts per category: utility = count, sensitivity 1), ask libexpmech for the exact
- * probabilities, draw from your sampler with a fixed seed, and let em_check decide (a G-test with pooled cells, a tail
- * test and per-candidate binomial tests at alpha = 1e-6, with the smallest departure it
- * detects).  `./check_sampler` tests a correct float sampler (exit 0: pass);
- * `./check_sampler broken` one with the classic bug, exp(eps u / delta) for a score that is
- * not monotone (exit 1: reject).
+ * The pattern another project copies into its test suite: describe the scenario (here a
+ * median's candidates 100..106 scored by rank distance, u = -2 |rank distance|, sensitivity
+ * 2: a score that is NOT monotone, since one more row moves some scores up and others
+ * down), ask libexpmech for the exact probabilities, draw from your sampler with a fixed
+ * seed, and let em_check decide (a G-test with pooled cells, a tail test and per-candidate
+ * binomial tests at alpha = 1e-6, with the smallest departure it detects).
+ * `./check_sampler` tests a correct float sampler (exit 0: pass); `./check_sampler broken`
+ * one with the classic bug, exp(eps u / delta) (exit 1: reject), and prints the diagnosis
+ * the library makes of its draws: they fit exp(eps u / Delta), the factor 1/2 is missing.
+ * (On count utilities, which are monotone, exp(eps u / Delta) is the proven monotone
+ * variant, not a bug.)  What the bug costs in privacy: draw from your sampler on two
+ * neighbouring datasets and give both to `expmech audit --samples-x X --samples-y Y`
+ * (a Clopper-Pearson lower bound on the epsilon it really gives).  To test a whole
+ * implementation on every hard case at once: `expmech conform` (conformance/README.md).
  *
  *   cc -std=c11 check_sampler.c $(pkg-config --cflags --libs expmech) -lm
  */
@@ -21,7 +28,8 @@
 #define N 7
 #define DRAWS 200000
 
-static const double counts[N] = {10, 30, 60, 12, 14, 3, 1}; /* counts per category */
+/* the rank-distance scores of the candidates 100, ..., 106 */
+static const double scores[N] = {-6, -4, -2, 0, -2, -4, -6};
 
 /* Your sampler: anything that returns an index.  This one is the usual float recipe. */
 static uint64_t state = 0x9e3779b97f4a7c15u; /* fixed seed: the test is reproducible */
@@ -33,11 +41,11 @@ static double uniform01(void)
 
 static size_t my_sampler(double eps, double delta, int broken)
 {
-    double w[N], total = 0, mx = counts[0];
+    double w[N], total = 0, mx = scores[0];
     for (int i = 1; i < N; i++)
-        mx = counts[i] > mx ? counts[i] : mx;
+        mx = scores[i] > mx ? scores[i] : mx;
     for (int i = 0; i < N; i++)
-        total += w[i] = exp(eps * (counts[i] - mx) / (broken ? delta : 2 * delta));
+        total += w[i] = exp(eps * (scores[i] - mx) / (broken ? delta : 2 * delta));
     double x = uniform01() * total;
     for (int i = 0; i < N - 1; i++)
         if ((x -= w[i]) < 0)
@@ -48,12 +56,13 @@ static size_t my_sampler(double eps, double delta, int broken)
 int main(int argc, char **argv)
 {
     int broken = argc > 1 && !strcmp(argv[1], "broken");
-    const char *u[N] = {"10", "30", "60", "12", "14", "3", "1"};
+    const char *u[N] = {"-6", "-4", "-2", "0", "-2", "-4", "-6"};
     em_error err;
     em_scn *s = NULL;
     em_mech *m = NULL;
     em_opts o = EM_OPTS_INIT;
-    o.epsilon = "0.1";
+    o.epsilon = "0.5";
+    o.sensitivity = "2";
     o.digits = 6;
     if (em_scn_new(N, u, NULL, NULL, &s, &err) != EM_OK || em_mech_new(s, &o, &m, &err) != EM_OK) {
         fprintf(stderr, "check_sampler: %s\n", err.msg);
@@ -72,7 +81,7 @@ int main(int argc, char **argv)
     if (!draws)
         return 2;
     for (size_t k = 0; k < DRAWS; k++)
-        draws[k] = my_sampler(0.1, 1, broken);
+        draws[k] = my_sampler(0.5, 2, broken);
     em_check_opts co = EM_CHECK_OPTS_INIT;
     em_check_result *r = NULL;
     int st = em_check(m, draws, DRAWS, &co, &r, &err);
@@ -85,6 +94,8 @@ int main(int argc, char **argv)
     printf("%s sampler: %s (p = %.3g at alpha = %g; detects a relative error of %.3g)\n",
            broken ? "broken" : "float", verdict[r->verdict], r->p_value, r->alpha,
            r->min_detectable);
+    if (r->diagnosis) /* on a reject: which known mistake's law the draws fit */
+        printf("diagnosis: %s\n", r->diagnosis->sentence);
     int rc = r->verdict == EM_VERDICT_PASS ? 0 : 1;
     em_check_result_free(r);
     em_mech_free(m);

@@ -1,7 +1,8 @@
 /* fuzz_io: the readers and the formatter of src/io/ driven directly: the samples reader
  * (em_samples_count, all three --samples-are modes), the probabilities reader
  * (em_probs_file_parse: numbers, label,probability, probs' CSV and JSON), and the label
- * escaping of human output (em_label_human_str).
+ * escaping of human output (em_label_human_str), and the draws reader (em_read_draws, a
+ * first byte >= 0xf0).
  * Input: one byte choosing the reader (and the mode), then the file.
  * Invariants beyond "no crash, leak, UB, hang": every rejection carries a message; an
  * accepted samples file counts every draw once; an accepted probabilities file sets every
@@ -17,6 +18,7 @@
 #include "io/em_label.h"
 #include "io/em_text.h"
 #include "io/em_probsfile.h"
+#include "io/em_draws.h"
 #include "io/em_samples.h"
 
 static const char *const labels[] = {"a", "b", "1", "0", "a,b", "x\"y", "\xc3\xa9t\xc3\xa9"};
@@ -38,6 +40,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *buf = (const char *)data + 1;
     size_t len = size - 1;
     em_error err = {EM_OK, ""};
+    if (data[0] >= 0xf0) {
+        /* the draws reader: every value read has its line, a failure says why */
+        double *x = NULL;
+        unsigned long *line = NULL;
+        size_t n = 0;
+        int st = em_read_draws(buf, len, "f", &x, &line, &n, &err);
+        if (st != EM_OK && !err.msg[0])
+            abort();
+        for (size_t i = 0; st == EM_OK && i < n; i++)
+            if (line[i] < 1 || (i > 0 && line[i] <= line[i - 1]))
+                abort();
+        free(x);
+        free(line);
+        return 0;
+    }
     switch (data[0] % 3) {
     case 0: {
         static const int modes[3] = {EM_SAMPLES_AUTO, EM_SAMPLES_LABELS, EM_SAMPLES_INDICES};

@@ -9,13 +9,14 @@
 # physical-limit loops), stats/bench_peers.py (numpy's recipe, diffprivlib's algorithm),
 # and two whole processes timed from here over the same 10^6-line CSV, written once to a
 # temporary directory: `expmech sample --sampler float -n 1 FILE` and the numpy script
-# stats/bench_loadtxt.py.  Each whole-process figure is the median of 5 runs after one
+# stats/bench_loadtxt.py; the Python binding (stats/bench_py.py, in-process) beside the same
+# jobs through `expmech probs|sample|check` on 10^5 candidates.  Each whole-process figure is the median of 5 runs after one
 # warm-up run (the file then sits in the page cache for both).  Times are CPU time (user +
 # system) by default: the machine may be shared, and wall time would also count the time
 # other processes hold the CPU; BENCH_CLOCK=wall measures wall time.
 # mk/bench_report.py assembles BUILD_DIR/bench.json, fails when a required figure is
-# missing, and prints the table with the issue's targets; `make bench-readme` copies it
-# into README.md.
+# missing, and prints the table with the issue's targets; `make bench-doc` copies it
+# into docs/speed.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-build}
@@ -71,8 +72,26 @@ run float_many 7 figures "$SPEED"
 for n in 7 1000 10000 100000 $N; do run exact_oneshot "$n" figures "$SPEED"; done
 for n in 7 1000 $N; do run exact_oneshot_q "$n" figures "$SPEED"; done
 run oracle_probs_40d $N figures "$SPEED"
+# permute-and-flip's exact law (every probability and log-probability, 17 digits), and
+# the O(n^2) brute force it replaced at 4096 candidates (one run of about half a minute)
+for n in 4096 100000 $N; do run pf_probs "$n" figures "$SPEED"; done
+run pf_probs_old 4096 figures "$SPEED"
 run cli_parse $N figures "$SPEED"
 whole cli_sample_float $N figures "$B/expmech" sample --sampler float --epsilon 1 -n 1 "$csv"
+# The Python binding beside the same jobs through the command line: 10^5 candidates,
+# u_i = -i/1000 as doubles (hex floats in the file, so both read the same rationals);
+# check tests 10^5 draws of the float sampler (seed 1), the same draws in both.
+NP=100000
+hex=$dir/u$NP.hex.csv
+"$PY" -c 'import sys; sys.stdout.write("".join("%d,%s\n" % (i, (-i / 1000).hex()) for i in range(int(sys.argv[1]))))' $NP >"$hex"
+"$B/expmech" sample --epsilon 1 --sampler float --seed 1 -n $NP "$hex" >"$dir/draws" 2>/dev/null
+whole cli_probs $NP figures "$B/expmech" probs --epsilon 1 "$hex"
+whole cli_sample $NP figures "$B/expmech" sample --epsilon 1 -n 1000 --seed 1 "$hex"
+whole cli_check $NP figures "$B/expmech" check --epsilon 1 --samples "$dir/draws" "$hex"
+lib=$(cd "$B" && pwd)/libexpmech.so.0
+for f in py_probs py_sample py_check; do
+    run "$f" $NP figures env EXPMECH_LIB="$lib" "$PY" stats/bench_py.py
+done
 for f in limit_scalar limit_vector limit_vector_sse2 limit_vector_avx512 limit_memory; do
     run "$f" $N figures "$SPEED"
 done
@@ -80,6 +99,8 @@ for n in 7 1000 $N; do run numpy_oneshot "$n" peers "$PY" stats/bench_peers.py; 
 run numpy_many 7 peers "$PY" stats/bench_peers.py
 for n in 7 1000 $N; do run diffprivlib_oneshot "$n" peers "$PY" stats/bench_peers.py; done
 whole numpy_loadtxt_sample $N peers "$PY" stats/bench_loadtxt.py "$csv"
+# the conformance suite against the numpy reference sampler (wall time: one process at a time)
+PYTHON="$PY" "$PY" mk/bench_conform.py "$B" >>"$dir/figures.jsonl" || exit 1
 
 # check_wall: not timed here (it takes minutes) but read from the last passing `make check` of
 # this build directory ($B/check-wall.json, mk/stage.sh), when there is one: its wall time.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench_report.py: issue 15's benchmark, from one run to bench.json, the table and README.
+"""bench_report.py: issue 15's benchmark, from one run to bench.json, the table and docs/speed.md.
 
     bench_report.py assemble --figures F.jsonl --peers P.jsonl --out build/bench.json
                              [--load-before L] [--load-after L] [--seconds S]
@@ -9,8 +9,8 @@
         (mk/bench.sh) times a whole process: one JSON figure line;
     bench_report.py table [build/bench.json]
         prints the table again;
-    bench_report.py readme [build/bench.json [README.md]]
-        (`make bench-readme`) rewrites README's section between the markers
+    bench_report.py doc [build/bench.json [docs/speed.md]]
+        (`make bench-doc`) rewrites the section of docs/speed.md between the markers
         <!-- speed:begin --> and <!-- speed:end --> from bench.json alone, so every
         number and ratio there comes from one run.
 Standard library only (the machine's numpy version is asked of numpy when assembling)."""
@@ -27,22 +27,33 @@ REQUIRED_FIGURES = [("float_oneshot", 7), ("float_oneshot", 1000), ("float_onesh
                     ("oracle_probs_40d", 1000000), ("cli_parse", 1000000),
                     ("cli_sample_float", 1000000),
                     ("limit_scalar", 1000000), ("limit_vector", 1000000),
-                    ("limit_memory", 1000000)]
+                    ("limit_memory", 1000000),
+                    ("pf_probs", 4096), ("pf_probs", 100000), ("pf_probs_old", 4096),
+                    ("cli_probs", 100000), ("cli_sample", 100000), ("cli_check", 100000),
+                    ("py_probs", 100000), ("py_sample", 100000), ("py_check", 100000)]
 REQUIRED_PEERS = [("numpy_oneshot", 7), ("numpy_oneshot", 1000), ("numpy_oneshot", 1000000),
                   ("numpy_many", 7),
                   ("diffprivlib_oneshot", 7), ("diffprivlib_oneshot", 1000),
                   ("diffprivlib_oneshot", 1000000),
                   ("numpy_loadtxt_sample", 1000000)]
 
-# What each figure is, for the README (mk/bench.sh, stats/bench_speed.c, bench_peers.py).
+# What each figure is, for docs/speed.md (mk/bench.sh, stats/bench_speed.c, bench_peers.py).
 DESCRIPTIONS = {
     "float_oneshot": "float path: em_weights_fixed_u (em_logweights + em_weights_fixed + the sum in one pass over blocks; its block loops built for SSE2 and AVX2, picked at load) + em_sample_fixed (prepare + one draw)",
     "float_many": "float path: one draw of 1000 from a cumulative table prepared once, in one em_sample_cumulative_many call (as the float sampler draws many)",
     "exact_oneshot": "exact sampler from the doubles: em_exact_new_d + one em_exact_sample + free",
     "exact_oneshot_q": "exact sampler from rationals: em_exact_new + one em_exact_sample + free",
     "oracle_probs_40d": "finite oracle: every candidate's probability to 40 digits",
+    "pf_probs": "permute-and-flip's exact law: every probability and log-probability to 17 digits and as doubles (em_pfl_new over the problem's reader + em_pfl_round), u_i = -i/1000",
+    "pf_probs_old": "the same by the O(n^2) brute force (Ziv on em_pf_pmf_brute_bounds, as `probs --variant pf` did before the law at scale), timed once",
     "cli_parse": "em_scn_read of 10^6 `label,utility` lines in memory (compact, as the CLI)",
     "cli_sample_float": "whole process: `expmech sample --sampler float --epsilon 1 -n 1 FILE`",
+    "cli_probs": "whole process: `expmech probs --epsilon 1 FILE` (17 digits), FILE the doubles as hex floats",
+    "cli_sample": "whole process: `expmech sample --epsilon 1 -n 1000 --seed 1 FILE` (exact draws)",
+    "cli_check": "whole process: `expmech check --epsilon 1 --samples DRAWS FILE`, 10^5 draws of the float sampler",
+    "py_probs": "Python: expmech.probs(u, 1) on a list of floats, as Decimals (in-process, module loaded)",
+    "py_sample": "Python: expmech.sample(u, 1, 1000, seed=1) (in-process)",
+    "py_check": "Python: expmech.check(draws, u, 1), the same 10^5 draws (in-process)",
     "limit_scalar": "limit: scalar exp pass (-O2, not vectorised), w = exp(u/2), sum",
     "limit_vector": "limit: the same pass through libmvec (%s on this CPU: AVX2 where there is one, "
                     "else SSE2)",
@@ -53,6 +64,9 @@ DESCRIPTIONS = {
     "numpy_many": "numpy: rng.choice(n, size=10^6, p=p), per draw",
     "diffprivlib_oneshot": "diffprivlib's Exponential (reimplemented in numpy: not in Debian), construct + one draw",
     "numpy_loadtxt_sample": "whole process: a numpy script, numpy.loadtxt of the same CSV + one draw",
+    "conform_full_numpy": "wall time: `expmech conform` over the whole battery (n: cases) against conformance/samplers/numpy_sampler.py (mk/bench_conform.py)",
+    "conform_quick_numpy": "wall time: the same with --quick (n: the quick cases)",
+    "conform_harness_case": "CPU time of the expmech process a case (the harness's own: the sampler is a child process), mean over the full run's cases",
 }
 
 
@@ -128,19 +142,38 @@ def comparisons(data):
         lambda a, r: a <= 0.01 and r > 1)
     for n in (7, 1000, 10000, 100000, M):
         row("exact one draw, %s: vs float" % fmt_n(n), ("exact_oneshot", n),
-            ("float_oneshot", n), "slowdown", "≤ 3× the float path", lambda a, r: r <= 3)
+            ("float_oneshot", n), "slowdown", "≤ 2× the float path", lambda a, r: r <= 2)
     for n in (7, 1000, M):
         row("exact one draw, %s: vs diffprivlib" % fmt_n(n), ("exact_oneshot", n),
             ("diffprivlib_oneshot", n), "speedup", "", None)
     row("exact probabilities of 10^6 candidates, 40 digits", ("oracle_probs_40d", M), None,
         None, "≤ 2 s", lambda a, r: a <= 2e6)
+    row("permute-and-flip exact law, 4096: vs the O(n^2) brute force", ("pf_probs", 4096),
+        ("pf_probs_old", 4096), "speedup", "", None)
+    row("permute-and-flip exact law, 10^5 candidates, 17 digits", ("pf_probs", 100000), None,
+        None, "≤ 10 s", lambda a, r: a <= 1e7)
+    row("permute-and-flip exact law, 10^6 candidates, 17 digits", ("pf_probs", M), None,
+        None, "≤ 2 min", lambda a, r: a <= 1.2e8)
     row("CLI: parse 10^6 lines", ("cli_parse", M), None, None, "≤ 0.2 s",
         lambda a, r: a <= 2e5)
     row("CLI: sample --sampler float -n 1, 10^6 lines: vs numpy.loadtxt script",
         ("cli_sample_float", M), ("numpy_loadtxt_sample", M), "speedup", "faster",
         lambda a, r: r > 1)
+    for job in ("probs", "sample", "check"):
+        row("Python %s, 10^5 floats: vs the command line" % job, ("py_" + job, 100000),
+            ("cli_" + job, 100000), "slowdown", "≤ 1.2× the CLI", lambda a, r: r <= 1.2)
     row("limit: scalar exp pass vs vectorised", ("limit_scalar", M), ("limit_vector", M),
         "slowdown", "", None)
+    for name, n in v:
+        if name == "conform_full_numpy":
+            row("conformance: the whole battery, numpy sampler", (name, n), None, None,
+                "≤ 5 min", lambda a, r: a <= 300e6)
+        elif name == "conform_quick_numpy":
+            row("conformance: --quick, numpy sampler", (name, n), None, None, "≤ 30 s",
+                lambda a, r: a <= 30e6)
+        elif name == "conform_harness_case":
+            row("conformance: harness time a case beyond the sampler's", (name, n), None, None,
+                "≤ 50 ms", lambda a, r: a <= 50e3)
     return rows
 
 
@@ -250,7 +283,7 @@ def readme_section(data):
     m = data["machine"]
     lines = []
     clock = m.get("clock", "wall")
-    lines.append("Measured by `make bench` in one run (`build/bench.json`; `make bench-readme` "
+    lines.append("Measured by `make bench` in one run (`build/bench.json`; `make bench-doc` "
                  "rewrites this section from it), each figure in its own process, one at a "
                  "time: the median of several timed batches after a warm-up (whole processes: "
                  "the median of 5 runs after one), %s." %
@@ -300,7 +333,8 @@ def readme_section(data):
     lines.append("")
     lines.append("Inputs: n = 7 the marital counts / 1000 (seed 000), otherwise u_i = −i/1000; "
                  "ε = 1, Δ = 1, the standard variant; `oracle_probs_40d` uses `bench_oracle`'s "
-                 "u_i = ((7919 i) mod 1000003)/1000. diffprivlib is not packaged in Debian, so "
+                 "u_i = ((7919 i) mod 1000003)/1000; the Python and CLI rows take 10^5 candidates "
+                 "u_i = −i/1000 as doubles (the CLI's file holds them as hex floats). diffprivlib is not packaged in Debian, so "
                  "its `Exponential` mechanism is reimplemented step for step in numpy "
                  "(`stats/bench_peers.py`), checks and `secrets.SystemRandom` included. The "
                  "limit loops are `stats/limit_*.c`, compiled with their own flags "
@@ -399,10 +433,10 @@ def main(argv):
     if cmd == "table":
         print_table(data)
         return 0
-    if cmd == "readme":
-        readme = argv[3] if len(argv) > 3 else "README.md"
-        rewrite_readme(data, readme)
-        print("bench: README section '## Speed' rewritten from %s" % path)
+    if cmd == "doc":
+        doc = argv[3] if len(argv) > 3 else "docs/speed.md"
+        rewrite_readme(data, doc)
+        print("bench: %s rewritten from %s" % (doc, path))
         return 0
     sys.stderr.write(__doc__)
     return 2

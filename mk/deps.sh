@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Install the Debian packages a target needs, only those that are missing.
 #   deps.sh build    what `make`, `make demo` and `make install` need: a C compiler and the
-#                    libraries libexpmech links (GMP, MPFR, GSL, libsodium)
+#                    libraries libexpmech links (GMP, MPFR, GSL, libsodium, Jansson)
 #   deps.sh check    build, plus what `make check` runs: Check, valgrind, clang's fuzzer,
 #                    pytest and numpy, groff, and the proof toolchain below
 #   deps.sh proofs   build, plus Frama-C 25, Why3 1.5.1, Z3, CVC4, CVC5 and OCaml (make verify)
 # As root the missing packages are installed with apt-get; anyone else gets the one apt-get
 # line to run, on standard error, and exit status 1.
 set -euo pipefail
-BUILD=(gcc make python3 pkg-config binutils libgmp-dev libmpfr-dev libgsl-dev libsodium-dev)
+BUILD=(gcc make python3 pkg-config binutils libgmp-dev libmpfr-dev libgsl-dev libsodium-dev
+       libjansson-dev)
 PROOFS=(frama-c-base why3 z3 cvc4 cvc5 ocaml)
 CHECK=(check valgrind clang libclang-rt-14-dev python3-pytest python3-numpy groff-base sqlite3
        gnuplot-nox)

@@ -4,7 +4,7 @@
 # them by `expmech plot` (gnuplot) to OUTDIR/.  `make figures` runs it on docs/figures;
 # tests/test_figures.c runs it with --data-only on a temporary directory and compares
 # the tables byte for byte with the committed ones.  $EXPMECH: the program (default
-# build/expmech).  Every command below is printed in README.md's section "Figures".
+# build/expmech).  Every command below is printed in docs/figures.md.
 set -euo pipefail
 
 data_only=0

@@ -54,13 +54,15 @@ grep -q "libexpmech.so.$(hv MAJOR) => $prefix/lib/" <<<"$deps" \
 out_shared=$(LD_LIBRARY_PATH=$prefix/lib "$ex/probabilities") || fail "example (shared) exited $?"
 check_output "$out_shared"
 # A user's own sampler checked against the exact law: the correct one passes, the broken one
-# (exp(eps u / delta) for a non-monotone score) is rejected.  P(2) = e^3 / sum_i e^(c_i / 20),
+# (exp(eps u / delta) for a non-monotone score) is rejected and diagnosed.  P(3) =
+# 1 / (1 + 2 (e^-1/4 + e^-1/2 + e^-3/4)) (rank-distance scores 0, -2, -4, -6, eps 1/2, Delta 2),
 # computed outside expmech (python3 math.exp).
 out_chk=$(LD_LIBRARY_PATH=$prefix/lib "$ex/check_sampler") || fail "check_sampler (correct) exited $?: $out_chk"
-grep -qx 'P(2) = 0.622519' <<<"$out_chk" || fail "check_sampler probabilities: $out_chk"
+grep -qx 'P(3) = 0.212071' <<<"$out_chk" || fail "check_sampler probabilities: $out_chk"
 grep -q '^float sampler: pass ' <<<"$out_chk" || fail "check_sampler (correct): $out_chk"
 rc=0; out_bad=$(LD_LIBRARY_PATH=$prefix/lib "$ex/check_sampler" broken) || rc=$?
-[ $rc -eq 1 ] && grep -q '^broken sampler: reject ' <<<"$out_bad" || fail "check_sampler broken (exit $rc): $out_bad"
+[ $rc -eq 1 ] && grep -q '^broken sampler: reject ' <<<"$out_bad" &&
+  grep -q '^diagnosis: the draws fit exp(ε·u/Δ): the factor 1/2 is missing' <<<"$out_bad" || fail "check_sampler broken (exit $rc): $out_bad"
 make --no-print-directory -s -C "$ex" clean
 make --no-print-directory -s -C "$ex" STATIC=1 >/dev/null
 deps=$(ldd "$ex/probabilities")
@@ -76,6 +78,24 @@ cc -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$ex/man3" "$ex/man3.c" $(pkg-co
   || fail "the example of expmech(3) does not compile"
 out_man3=$(LD_LIBRARY_PATH=$prefix/lib "$ex/man3") || fail "the example of expmech(3) exited $?"
 [[ $out_man3 == "p = 0.104"* ]] || fail "the example of expmech(3) printed: $out_man3"
+# README's quick start, as a new user types it, against the installed tree: its shell block
+# (E = the installed expmech, make already done) and its C block.  P(Married) = e^1.5 / (e^1.5
+# + 2 e^0.5 + 1), computed outside expmech (python3 decimal, 40 digits).
+qs=$top/quickstart; mkdir "$qs"
+awk '/^## Quick start/{q=1} q&&/^```sh$/{on=1; next} on&&/^```$/{exit} on' README.md \
+  | grep -v '^make$' | sed "s|^E=build/expmech$|E=$prefix/bin/expmech|" > "$qs/quick.sh"
+grep -q 'score count' "$qs/quick.sh" || fail "README's quick start has no shell block"
+out_qs=$(cd "$qs" && LD_LIBRARY_PATH=$prefix/lib bash -e quick.sh 2>/dev/null) || fail "README's quick start exited $?"
+grep -qx 'Married,0.51049343699845312,-0.67237749748659272' <<<"$out_qs" \
+  || fail "README's quick start printed: $out_qs"
+{ echo '#include <expmech.h>'; echo '#include <stdio.h>'; echo 'int main(void) {'
+  awk '/^```c$/{on=1; next} on&&/^```$/{exit} on' README.md; echo 'return 0; }'; } > "$qs/readme.c"
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Werror -o "$qs/readme" "$qs/readme.c" $(pkg-config --cflags --libs expmech) \
+  || fail "README's C example does not compile"
+out_c=$(cd "$qs" && LD_LIBRARY_PATH=$prefix/lib ./readme) || fail "README's C example exited $?"
+[ "$(head -1 <<<"$out_c")" = "Married 0.51049343699845312" ] && [ "$(wc -l <<<"$out_c")" -eq 4 ] \
+  || fail "README's C example printed: $out_c"
 # The Python binding as installed: found on the path make install chose, loading the library
 # installed beside it (not this build: EXPMECH_LIB unset, run from outside the checkout).
 pydir=$(find "$prefix/lib" -path '*/dist-packages/expmech/__init__.py' -printf '%h\n' | head -1)

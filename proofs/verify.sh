@@ -288,7 +288,7 @@ if [ -n "$only" ]; then
   exit 3
 fi
 
-# --- the README status table is generated from the reports, never typed
+# --- the status table (and README's line of totals) is generated from the reports, never typed
 python3 proofs/wp_report.py table > "$report/status.md"
 if [ "$mode" != replay ]; then
   python3 proofs/wp_report.py readme README.md "$report/status.md"
@@ -297,5 +297,5 @@ elif ! diff -u "$committed/status.md" "$report/status.md" >"$report/status.diff"
   fail "this replay's status table ($report/status.md) differs from the committed $committed/status.md: run make prove"
 fi
 python3 proofs/wp_report.py readme-check README.md "$report/status.md" \
-  || fail "README.md status table differs from proofs/report/status.md: run make prove"
+  || fail "README.md's line of totals differs from proofs/report/status.md: run make prove"
 echo "verify: all goals proved ($(( $(date +%s) - start )) s)"

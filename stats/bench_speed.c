@@ -21,6 +21,12 @@
  *                     bench_oracle's scenario u_i = ((7919 i) mod 1000003) / 1000
  *   cli_parse         em_scn_read of an in-memory "label,utility" buffer, compact as
  *                     the CLI (em_scn) parses, + em_scn_clear
+ *   pf_probs          permute-and-flip's exact law (em_pf_law.h): em_pfl_new + every
+ *                     candidate's probability and log-probability to 17 digits and as
+ *                     doubles (what `expmech probs --variant pf` computes) + free
+ *   pf_probs_old      the same by the O(n^2) brute force as `expmech probs --variant pf` did
+ *                     before (tests/em_pf_brute.h: Ziv on em_pf_pmf_brute_bounds); one run when
+ *                     one operation takes over 10 s
  *   limit_scalar      bench_limit.h: scalar exp pass over u (-O2, not vectorised)
  *   limit_vector      libmvec's exp over u: AVX2 where the CPU has it (as -march=native
  *                     builds it here), else SSE2; limit_vector_sse2 / _avx512 the others
@@ -41,7 +47,9 @@
 #include "io/em_scn_text.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
+#include "oracle/em_pf_law.h"
 #include "tests/em_problem_util.h"
+#include "tests/em_pf_brute.h"
 #include "api/em_seeds.h"
 
 /* CPU time of this process by default: on a shared machine wall time also counts the time
@@ -68,6 +76,8 @@ typedef struct ctx {
     mpq_t *q, eps;
     char *buf;
     size_t len;
+    char **dec, **lg; /* pf_probs: the strings of one operation */
+    double *pd, *ld;
     double sink; /* every operation adds to it: the compiler cannot drop the work */
 } ctx;
 
@@ -153,6 +163,45 @@ static int op_oracle(ctx *c)
     return st == EM_OK ? 0 : fail("oracle_probs_40d", st);
 }
 
+/* every string of a pf operation into the checksum, then freed */
+static void pf_sink(ctx *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        c->sink += (double)(c->dec[i] ? strlen(c->dec[i]) : 0) + (c->lg[i] ? 1 : 0) + c->pd[i];
+        free(c->dec[i]);
+        free(c->lg[i]);
+    }
+}
+
+static int op_pf_probs(ctx *c)
+{
+    /* the utilities through the problem's reader, as the CLI gives them (no copy) */
+    const em_utility_reader src = {em_utility_array_get, c->q};
+    em_pfl *L;
+    int st;
+    TP_FINITE(c->n, NULL, NULL, c->eps, c->eps, EM_STANDARD,
+              (P.reader = src, em_pfl_new(&P, &L, NULL)));
+    if (st == EM_OK) {
+        em_pfl_out o = {c->dec, c->lg, c->pd, c->ld, NULL};
+        st = em_pfl_round(L, 17, &o);
+        em_pfl_free(L);
+    }
+    if (st != EM_OK)
+        return fail("pf_probs", st);
+    pf_sink(c);
+    return 0;
+}
+
+static int op_pf_probs_old(ctx *c)
+{
+    int st = pf_brute_round(c->n, c->q, NULL, c->eps, c->eps, EM_STANDARD, 17, c->pd, c->dec,
+                            c->ld, c->lg);
+    if (st != EM_OK)
+        return fail("pf_probs_old", st);
+    pf_sink(c);
+    return 0;
+}
+
 static int op_cli_parse(ctx *c)
 {
     em_scn s;
@@ -212,7 +261,8 @@ static int cmp_double(const void *a, const void *b)
 /* Median over batches of the time per operation.  A batch repeats the operation until it
  * lasts at least 20 ms (so the clock's resolution and the loop are negligible for the
  * 0.05 us ones); 11 batches, or 5 / 3 when one operation takes over 0.1 s / 1 s, to keep
- * the whole `make bench` within minutes. */
+ * the whole `make bench` within minutes; an operation over 10 s (pf_probs_old, pf_probs at
+ * 10^6) is timed once, without a warm-up run of its own. */
 static int measure(ctx *c, op_fn op, double *median, double *lo, double *hi, int *reps_out,
                    long *iters_out)
 {
@@ -220,6 +270,12 @@ static int measure(ctx *c, op_fn op, double *median, double *lo, double *hi, int
     if (op(c)) /* warm-up: first-touch page faults, caches, lazy initialisations */
         return 1;
     double one = now() - t0;
+    if (one > 10.0) {
+        *median = *lo = *hi = one / ops_per_call;
+        *reps_out = 1;
+        *iters_out = 1;
+        return 0;
+    }
     long iters = 1;
     double batch = one;
     while (batch < 0.02) {
@@ -252,7 +308,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: bench_speed FIGURE N\n"
                     "  FIGURE: float_oneshot float_many exact_oneshot exact_oneshot_q oracle_probs_40d\n"
-                    "          cli_parse\n"
+                    "          cli_parse pf_probs pf_probs_old\n"
                     "          limit_scalar limit_vector limit_vector_sse2 limit_vector_avx512\n"
                     "          limit_memory\n");
     return 2;
@@ -354,6 +410,16 @@ int main(int argc, char **argv)
         if (make_rationals(&c, 1))
             return 1;
         op = op_oracle;
+    } else if (!strcmp(name, "pf_probs") || !strcmp(name, "pf_probs_old")) {
+        if (make_rationals(&c, 0))
+            return 1;
+        c.dec = calloc(c.n, sizeof *c.dec);
+        c.lg = calloc(c.n, sizeof *c.lg);
+        c.pd = malloc(c.n * sizeof *c.pd);
+        c.ld = malloc(c.n * sizeof *c.ld);
+        if (!c.dec || !c.lg || !c.pd || !c.ld)
+            return fail(name, EM_ERR_NOMEM);
+        op = name[8] ? op_pf_probs_old : op_pf_probs;
     } else if (!strcmp(name, "cli_parse")) {
         if (make_buffer(&c))
             return 1;
@@ -397,6 +463,10 @@ int main(int argc, char **argv)
         mpq_clear(c.eps);
     }
     free(c.buf);
+    free(c.dec);
+    free(c.lg);
+    free(c.pd);
+    free(c.ld);
     free(c.u);
     free(c.lw);
     free(c.w);

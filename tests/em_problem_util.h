@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "num/em_pieces.h"
+#include "oracle/em_accuracy.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
+#include "oracle/em_pf_law.h"
 #include "oracle/em_problem.h"
 
 /* e's message into err[0..errlen) (err may be NULL), truncated. */
@@ -85,7 +87,24 @@ static inline int tp_pf_pmf_bounds(size_t n, mpq_t *u, const unsigned char *ex,
                                    mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
 {
     int st;
-    TP_FINITE(n, u, ex, eps, delta, variant, em_pf_pmf_bounds(&P, prec, lo, hi));
+    TP_FINITE(n, u, ex, eps, delta, variant, em_pf_pmf_brute_bounds(&P, prec, lo, hi));
+    return st;
+}
+
+static inline int tp_pfl_new(size_t n, mpq_t *u, const unsigned char *ex, const mpq_t eps,
+                             const mpq_t delta, int variant, em_pfl **res)
+{
+    int st;
+    TP_FINITE(n, u, ex, eps, delta, variant, em_pfl_new(&P, res, NULL));
+    return st;
+}
+
+static inline int tp_pf_utility_new(size_t n, mpq_t *u, const unsigned char *ex,
+                                    const mpq_t eps, const mpq_t delta, int variant, int digits,
+                                    em_pf_utility **res)
+{
+    int st;
+    TP_FINITE(n, u, ex, eps, delta, variant, em_pf_utility_new(&P, digits, res, NULL));
     return st;
 }
 

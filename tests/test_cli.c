@@ -372,19 +372,48 @@ START_TEST(compare_pf)
 }
 END_TEST
 
+/* Utilities 1e300, 0, -1e300: permute-and-flip's probabilities lie below MPFR's range and
+ * are printed from their logarithms, as the exponential mechanism's are (its tails are
+ * twice PF's here: P(b) = exp(-5e299) / 2 against exp(-5e299) / (1 + ...)); check judges
+ * against them; the utility report's sums below the range come from logarithms too */
+START_TEST(pf_extreme)
+{
+    put("x.csv", "a,1e300\nb,0\nc,-1e300\n");
+    ck_assert_int_eq(run("$E probs --epsilon 1 --variant pf x.csv"), 0);
+    ck_assert(!strncmp(out, "a,0.99999999999999999,-6.7789306057237929e-2171472409516259138", 62));
+    ck_assert(strstr(out, "\nb,6.7789306057237929e-2171472409516259138"));
+    ck_assert(strstr(out, ",-5.0000000000000000e+299\nc,9.1907800314437499e-4342944819032518276"));
+    ck_assert(strstr(errtxt, "3 value(s) lie below MPFR's exponent range"));
+    ck_assert_int_eq(run("$E probs --epsilon 1 x.csv | cut -c1-60"), 0);
+    ck_assert(strstr(out, "\nb,1.3557861211447586e-2171472409516259138")); /* 2 x 6.7789 */
+    put("d.txt", "a\na\n");
+    ck_assert_int_eq(run("$E check --epsilon 1 --variant pf --samples d.txt x.csv"), 0);
+    ck_assert(strstr(out, "verdict: PASS"));
+    /* the utility report: the loss 1e300 P(b) (+ 2e300 P(c)) from logarithms (test_pf.c
+     * checks every digit), P(best) = 1 - P(b) - P(c) as nines */
+    ck_assert_int_eq(run("$E utility --epsilon 1 --variant pf x.csv"), 0);
+    ck_assert_msg(!strncmp(out, "epsilon,opt,expected_utility,expected_loss,sd_loss,p_best,"
+                                "expected_loss_bound\n1,1.0000000000000000e+300,"
+                                "1.0000000000000000e+300,6.7789306057237929e-2171472409516259138",
+                           167), "%s", out);
+    ck_assert(strstr(out, "670,2.6036379559615797e-10857362047581295691"));
+    ck_assert(strstr(out, ",0.99999999999999999,4.1972245773362194\n"));
+}
+END_TEST
+
 START_TEST(pf_bad)
 {
-    /* more candidates than the exact pmf takes (EM_PF_PMF_MAX_N = 4096): exit 2, a message */
-    ck_assert_int_eq(run("seq 0 4096 | sed 's/.*/c&,0/' > big.csv && echo c0 > d.txt && echo 0 > q.txt"), 0);
-    ck_assert_int_eq(run("$E probs --epsilon 1 --variant pf big.csv"), 2);
-    ck_assert(strstr(errtxt, "4097 candidates") && strstr(errtxt, "limited to 4096"));
-    ck_assert_str_eq(out, "");
-    ck_assert_int_eq(run("$E check --epsilon 1 --variant pf --samples d.txt big.csv"), 2);
-    ck_assert(strstr(errtxt, "limited to 4096"));
+    /* past the brute force's 4096 candidates (the law at scale has no limit of its own):
+     * 4097 ties, each exactly 1/4097 (Python's decimal: 0.000244081034903587991...,
+     * ln 4097 = 8.31801027754687107...) */
+    ck_assert_int_eq(run("seq 0 4096 | sed 's/.*/c&,0/' > big.csv && echo c0 > d.txt && echo 0 > q.txt && true"), 0);
+    ck_assert_int_eq(run("$E probs --epsilon 1 --variant pf big.csv | tail -n 1"), 0);
+    ck_assert_str_eq(out, "c4096,0.00024408103490358799,-8.3180102775468711\n");
+    /* one draw is too few to judge (exit 4), not a refusal; one value for 4097 candidates
+     * is a usage error */
+    ck_assert_int_eq(run("$E check --epsilon 1 --variant pf --samples d.txt big.csv"), 4);
     ck_assert_int_eq(run("$E compare --epsilon 1 --variant pf --probs q.txt big.csv"), 2);
-    /* q.txt has 1 value for 4097 candidates: a usage error either way; the limit first */
-    ck_assert_int_eq(run("seq 0 4096 | sed 's/.*/0/' > q.txt && $E compare --epsilon 1 --variant pf --probs q.txt big.csv"), 2);
-    ck_assert(strstr(errtxt, "limited to 4096"));
+    ck_assert_msg(strstr(errtxt, "1 values for 4097 candidates"), "%s", errtxt);
     /* pf has no float sampler; an unknown variant names the three */
     put("x.csv", "a,0\nb,1\n");
     ck_assert_int_eq(run("$E sample --epsilon 1 --variant pf --sampler float x.csv"), 2);
@@ -414,6 +443,7 @@ static Suite *suite(void)
     tcase_add_test(tc, check_pf);
     tcase_add_test(tc, compare_pf);
     tcase_add_test(tc, pf_bad);
+    tcase_add_test(tc, pf_extreme);
     suite_add_tcase(s, tc);
     return s;
 }

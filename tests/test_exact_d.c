@@ -716,6 +716,34 @@ START_TEST(errors_d)
 }
 END_TEST
 
+/* em_problem_doubles's coefficient (word arithmetic) is em_coef of the doubles' rationals
+ * (mpq_div), and its eps / delta are those rationals, for doubles of every magnitude */
+START_TEST(problem_doubles_coefficient)
+{
+    const double v[] = {1, 0.5, 3, 0.1, 1e-300, 4.9e-324, 1.7976931308623157e308, 0.75,
+                        12345.678, 2.2250738585072014e-308, 6.0, 1.0 / 3.0};
+    const size_t nv = sizeof v / sizeof v[0];
+    mpq_t e, d, c;
+    mpq_inits(e, d, c, (mpq_ptr)0);
+    double u = 0;
+    for (size_t i = 0; i < nv; i++)
+        for (size_t j = 0; j < nv; j++)
+            for (int var = EM_STANDARD; var <= EM_MONOTONE; var++) {
+                em_problem P;
+                em_problem_init(&P);
+                ck_assert_int_eq(em_problem_doubles(&P, 1, &u, NULL, v[i], v[j], var, NULL), EM_OK);
+                mpq_set_d(e, v[i]);
+                mpq_set_d(d, v[j]);
+                em_coef(c, e, d, var);
+                ck_assert(mpq_equal(P.eps, e) && mpq_equal(P.delta, d));
+                ck_assert_msg(mpq_equal(P.c, c), "eps %a delta %a variant %d", v[i], v[j], var);
+                ck_assert(P.eps_d == v[i] && P.delta_d == v[j]);
+                em_problem_clear(&P);
+            }
+    mpq_clears(e, d, c, (mpq_ptr)0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("exact_d");
@@ -741,6 +769,7 @@ static Suite *suite(void)
     tcase_add_test(tu, slow_path_lazy);
     tcase_add_test(tu, many_draws_no_mpfr);
     tcase_add_test(tu, errors_d);
+    tcase_add_test(tu, problem_doubles_coefficient);
     suite_add_tcase(s, tu);
     return s;
 }

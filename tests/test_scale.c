@@ -1,6 +1,6 @@
 /* test_scale.c: the compact scenario (src/io/em_scn_*.c with sc.compact), the oracle and
  * the exact sampler reading utilities through em_utility_reader, and the limit on candidates
- * (README, "Scale without surprises").
+ * (docs/cli.md, "Scale").
  *
  * Outputs must not change with the storage: the golden test hashes what `expmech probs`
  * and `expmech sample --seed` print for generated scenarios (every utility syntax, ties,

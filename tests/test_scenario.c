@@ -111,10 +111,13 @@ END_TEST
 
 START_TEST(quoted_labels)
 {
-    ck_assert_int_eq(parse("\"a, b\",1\n\"say \"\"hi\"\"\",2\nx,y,3\n"), EM_OK);
+    ck_assert_int_eq(parse("\"a, b\",1\n\"say \"\"hi\"\"\",2\n\"x,y\",3\n"), EM_OK);
     ck_assert_str_eq(sc.labels[0], "a, b");
     ck_assert_str_eq(sc.labels[1], "say \"hi\"");
-    ck_assert_str_eq(sc.labels[2], "x,y"); /* the utility follows the last comma */
+    ck_assert_str_eq(sc.labels[2], "x,y");
+    /* a label with a comma is quoted: an extra field is an error, not part of the label */
+    fails_at("x,y,3\n", 1, "must be quoted");
+    fails_at("\"a\" x,1\n", 1, "after the closing quote");
     fails_at("\"abc,1\n", 1, "unterminated");
     fails_at("\"a\"b\",1\n", 1, "doubled");
     fails_at("a\"b,1\n", 1, "must be quoted");

@@ -408,14 +408,16 @@ START_TEST(cli_formats)
                          "print(o[\"expected_loss_bound\"], o[\"loss_at\"][0][\"bound\"])'"),
                      0);
     ck_assert_str_eq(out, "None None\n");
-    /* a tail bound of exp(-5e29), or a pf tail of that size, lies below MPFR's range: a
-     * documented limit (exit 3 at once, nothing printed), not a number */
+    /* a tail bound of ratio exp(-5e29) lies below MPFR's range: decided from its log
+     * (10^-2.17e29: the exponent -5e29 / ln 10 = -217147240951625913825564459458.3...);
+     * a pf tail of that size is decided from its logarithm too: P(b) = exp(-5e29) (1/2 -
+     * exp(-1/2)/6) (Python's decimal at 80 digits: log10 P = -5e29 / ln 10 + log10(1/2 -
+     * exp(-1/2)/6)) */
     put("h.csv", "a,0\nb,-1e30\nc,-1\n");
-    ck_assert_int_eq(run("$E utility --epsilon 1 --loss-at 1e30 socks.csv"), 3);
-    ck_assert_ptr_nonnull(strstr(errtxt, "below MPFR's exponent range"));
-    ck_assert_int_eq(run("$E utility --epsilon 1 --variant pf --loss-at 2 h.csv"), 3);
-    ck_assert_ptr_nonnull(strstr(errtxt, "below MPFR's exponent range"));
-    ck_assert_str_eq(out, "");
+    ck_assert_int_eq(run("$E utility --epsilon 1 --loss-at 1e30 socks.csv"), 0);
+    ck_assert_ptr_nonnull(strstr(out, "e-2171472409516259138255644594"));
+    ck_assert_int_eq(run("$E utility --epsilon 1 --variant pf --loss-at 2 h.csv"), 0);
+    ck_assert_ptr_nonnull(strstr(out, ",1.9876296704362811e-217147240951625913825564459459,1\n"));
 }
 END_TEST
 

@@ -1,9 +1,11 @@
 """expmech: exact answers about the exponential mechanism, for other libraries' test suites.
 
 A ctypes binding over libexpmech (the C library of this project); standard library only.
-Every number that must be exact is passed to the library as exact text, so a float
-utility means its exact binary value (``0.1`` is 0x1.999999999999ap-4, not 1/10; pass
-``"0.1"``, ``Fraction(1, 10)`` or ``Decimal("0.1")`` for one tenth).  Results are
+Every number that must be exact is passed to the library exactly: utilities that are
+all floats, ints of at most 53 bits or None as doubles (em_scn_new_d), anything else as
+exact text.  So a float utility means its exact binary value (``0.1`` is
+0x1.999999999999ap-4, not 1/10; pass ``"0.1"``, ``Fraction(1, 10)`` or ``Decimal("0.1")``
+for one tenth).  Results are
 correctly rounded ``decimal.Decimal`` values.  Every error the library reports raises
 ``ValueError`` with its message.
 
@@ -26,6 +28,7 @@ import fractions
 import math
 import numbers
 import os
+import warnings
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _lib
@@ -35,6 +38,7 @@ __all__ = [
     "__version__", "probs", "log_probs", "sample", "check", "compare", "audit", "utility",
     "cdf", "density", "quantile", "sample_continuous", "check_continuous",
     "CheckResult", "CheckRow", "CompareResult", "Exact", "Utility", "Piece",
+    "conform", "Case", "ConformReport", "ConformCase",
 ]
 
 __version__: str = lib.em_version().decode()
@@ -52,6 +56,9 @@ def _text(x: Exact, what: str) -> str:
     if isinstance(x, bool):
         return "1" if x else "0"
     if isinstance(x, str):
+        if "\x00" in x:
+            # C reads up to the NUL: "1\x00999" would be 1
+            raise ValueError(f"{what}: {x!r} holds a NUL character")
         return x
     if isinstance(x, fractions.Fraction):
         return f"{x.numerator}/{x.denominator}"
@@ -65,6 +72,10 @@ def _text(x: Exact, what: str) -> str:
         return str(int(x))
     if isinstance(x, numbers.Real):
         f = float(x)  # numpy float32/float64 and float: exact in a double
+        if not isinstance(x, float) and not (math.isnan(f) or f == x):
+            # numpy.longdouble and the like: a double would round it
+            raise ValueError(f"{what}: a {type(x).__name__} is not exactly a double; "
+                             f"pass it as a str or a Fraction")
         if math.isnan(f):
             return "nan"
         if math.isinf(f):
@@ -82,6 +93,53 @@ def _texts(xs: Iterable, what: str, allow_none: bool = False) -> list:
             raise ValueError(f"{what}[{i}] is None")
         else:
             out.append(_text(x, f"{what}[{i}]").encode())
+    return out
+
+
+def _dec(s: str, what: str) -> decimal.Decimal:
+    """A library result as a Decimal; one beyond Decimal's exponent range is a ValueError."""
+    try:
+        return decimal.Decimal(s)
+    except decimal.InvalidOperation:
+        raise ValueError(f"{what}: the result {s[:40]}... has an exponent beyond what "
+                         f"decimal.Decimal holds; rescale the utilities") from None
+
+
+_EXACT_INT = 2 ** 53
+
+
+def _doubles(xs):
+    """xs as a C array of doubles when every element is a float (or numpy float), None
+    (-inf), or an int of at most 53 bits (a double holds it exactly); else None, and the
+    exact text path takes it.  A list of floats is converted by ctypes in C."""
+    if isinstance(xs, (str, bytes)):
+        return None
+    try:
+        n = len(xs)
+    except TypeError:
+        return None
+    if n == 0:
+        return None
+    if type(xs) is list and all(type(x) is float for x in xs):
+        return (ctypes.c_double * n)(*xs)
+    out = (ctypes.c_double * n)()
+    for i, x in enumerate(xs):
+        if x is None:
+            out[i] = -math.inf
+        elif isinstance(x, bool):
+            out[i] = 1.0 if x else 0.0
+        elif isinstance(x, numbers.Integral):
+            if not -_EXACT_INT <= int(x) <= _EXACT_INT:
+                return None
+            out[i] = float(int(x))
+        elif isinstance(x, float) or (isinstance(x, numbers.Real) and
+                                      type(x).__module__ == "numpy"):
+            f = float(x)
+            if f != x:      # numpy.longdouble: not a double; the text path refuses it
+                return None
+            out[i] = f      # numpy float32/float64: exact in a double
+        else:
+            return None
     return out
 
 
@@ -128,6 +186,12 @@ class _Scenario:
 
     @classmethod
     def finite(cls, utilities: Sequence[Utility], measure=None, **opts) -> "_Scenario":
+        d = _doubles(utilities) if measure is None else None
+        if d is not None:
+            # binary: each double, or integer a double holds, is passed as its exact value
+            scn = _lib.new(lib.em_scn_new_d, ctypes.c_void_p, ctypes.c_size_t(len(d)), d,
+                           None)
+            return cls(scn, opts)  # owns scn from here, even if it raises
         u = _texts(utilities, "utilities", allow_none=True)
         if not u:
             raise ValueError("no candidates (utilities is empty)")
@@ -166,12 +230,17 @@ def _opts(epsilon, sensitivity, variant, digits, monotone, force) -> dict:
 def _probs(utilities, epsilon, sensitivity, variant, digits, measure, monotone, force, log):
     sc = _Scenario.finite(utilities, measure,
                           **_opts(epsilon, sensitivity, variant, digits, monotone, force))
-    out = []
-    p = _lib.Prob()
-    for i in range(sc.size()):
-        _lib.call(lib.em_probs_get, sc.mech, ctypes.c_size_t(i), ctypes.byref(p))
-        out.append(decimal.Decimal((p.logprob if log else p.prob).decode()))
-    return out
+    buf, size = ctypes.c_void_p(), ctypes.c_size_t()
+    _lib.call(lib.em_probs_text, sc.mech, 1 if log else 0, ctypes.byref(buf), ctypes.byref(size))
+    try:
+        text = ctypes.string_at(buf, size.value).decode()
+    finally:
+        lib.em_free(buf)
+    lines = text.split("\n")[:-1]
+    try:
+        return list(map(decimal.Decimal, lines))
+    except decimal.InvalidOperation:
+        return [_dec(s, f"candidate {i}") for i, s in enumerate(lines)]
 
 
 def probs(utilities: Sequence[Utility], epsilon: Exact, *, sensitivity: Exact = 1,
@@ -208,6 +277,14 @@ def _sample_opts(seed: Optional[int], sampler: str):
     if sampler not in _SAMPLERS:
         raise ValueError(f"sampler {sampler!r}: expected 'exact' or 'float'")
     o.sampler = _SAMPLERS[sampler]
+    # the words of the command line's stderr, as warnings
+    if sampler == "float":
+        warnings.warn("sampler='float': the float path can break pure epsilon-DP (weights "
+                      "that round to 0 on one neighbour only: infinite privacy loss); the "
+                      "exact sampler (the default) does not", stacklevel=3)
+    if seed is not None:
+        warnings.warn(f"seed={int(seed)}: the draws are reproducible by anyone who knows the "
+                      f"seed (for tests); leave seed out for private output", stacklevel=3)
     return o
 
 
@@ -231,8 +308,11 @@ def sample(utilities: Sequence[Utility], epsilon: Exact, n: int, *, seed: Option
     k = _count(n)
     sc = _Scenario.finite(utilities, measure,
                           **_opts(epsilon, sensitivity, variant, 17, monotone, force))
+    o = _sample_opts(seed, sampler)
+    if k == 0:
+        return []  # as `expmech sample -n 0`: nothing asked, nothing drawn
     out = (ctypes.c_size_t * max(k, 1))()
-    _lib.call(lib.em_sample, sc.mech, ctypes.byref(_sample_opts(seed, sampler)),
+    _lib.call(lib.em_sample, sc.mech, ctypes.byref(o),
               ctypes.c_size_t(k), out)
     return list(out[:k])
 
@@ -256,7 +336,10 @@ class CheckResult:
 
     ``passed`` is true only for the verdict "pass"; "insufficient" means the draws were
     too few for the test to detect anything (``min_detectable`` says how large a
-    departure would be detected with the stated power).  Truthiness is ``passed``."""
+    departure would be detected with the stated power).  Truthiness is ``passed``.  On a
+    reject, ``diagnosis`` says which known mistake's law the draws fit (``mistake``, with
+    the p-value under that law ``mistake_p``), as ``expmech check`` does; the result prints
+    as one sentence."""
     verdict: str
     statistic: float
     p_value: float
@@ -265,6 +348,9 @@ class CheckResult:
     min_detectable: float
     n: int
     table: List[CheckRow]
+    diagnosis: Optional[str] = None
+    mistake: Optional[str] = None
+    mistake_p: Optional[float] = None
 
     @property
     def passed(self) -> bool:
@@ -273,14 +359,28 @@ class CheckResult:
     def __bool__(self) -> bool:
         return self.passed
 
+    def __str__(self) -> str:
+        s = (f"{self.verdict} at alpha = {self.alpha:g}: G = {self.statistic:.4g} "
+             f"(df {self.df}), p = {self.p_value:.3g}, {self.n} draws")
+        return s + (f"; {self.diagnosis}" if self.diagnosis else "")
+
 
 def _check_result(ptr) -> CheckResult:
     try:
         r = ptr.contents
         rows = [CheckRow(int(r.rows[i].first), int(r.rows[i].last), int(r.rows[i].observed),
                          float(r.rows[i].expected)) for i in range(r.nrows)]
+        d = lib.em_check_diagnosis(ptr)
+        diag = mistake = mp = None
+        if d:
+            d = d.contents
+            diag = d.sentence.decode("utf-8", "replace")
+            if d.best >= 0:
+                mistake = lib.em_mistake_name(d.best).decode()
+                mp = d.best_p
         return CheckResult(_VERDICTS.get(r.verdict, str(r.verdict)), r.statistic, r.p_value,
-                           int(r.df), r.alpha, r.min_detectable, int(r.n), rows)
+                           int(r.df), r.alpha, r.min_detectable, int(r.n), rows, diag, mistake,
+                           mp)
     finally:
         lib.em_check_result_free(ptr)
 
@@ -364,7 +464,7 @@ def audit(utilities: Sequence[Utility], utilities_neighbour: Sequence[Utility], 
     ptr = ctypes.POINTER(_lib.AuditResult)()
     _lib.call(lib.em_audit, x.mech, y.mech, ctypes.byref(ptr))
     try:
-        return decimal.Decimal(ptr.contents.loss.decode())
+        return _dec(ptr.contents.loss.decode(), "audit")
     finally:
         lib.em_audit_result_free(ptr)
 
@@ -372,7 +472,7 @@ def audit(utilities: Sequence[Utility], utilities_neighbour: Sequence[Utility], 
 def _take_string(ptr) -> decimal.Decimal:
     """A malloc'd decimal string from the library, as a Decimal; freed here."""
     try:
-        return decimal.Decimal(ctypes.cast(ptr, ctypes.c_char_p).value.decode())
+        return _dec(ctypes.cast(ptr, ctypes.c_char_p).value.decode(), "result")
     finally:
         lib.em_free(ptr)
 
@@ -393,7 +493,7 @@ def utility(utilities: Sequence[Utility], epsilon: Exact, *, loss_at=(),
     _lib.call(lib.em_utility, sc.mech, ctypes.byref(ptr))
     try:
         r = ptr.contents
-        out = {k: decimal.Decimal(getattr(r, k).decode())
+        out = {k: _dec(getattr(r, k).decode(), k)
                for k in ("opt", "expected_utility", "expected_loss", "sd_loss", "p_best")}
     finally:
         lib.em_utility_result_free(ptr)
@@ -411,16 +511,24 @@ def utility(utilities: Sequence[Utility], epsilon: Exact, *, loss_at=(),
     return out
 
 
+def _scalar(x) -> bool:
+    """One point, or several: a list, a tuple, a numpy array or any other iterable (a
+    0-d numpy array and a str are one point)."""
+    if isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
+        return True
+    return getattr(x, "ndim", 1) == 0
+
+
 def _pointwise(fn, pieces, epsilon, at, sensitivity, digits, monotone, force):
     sc = _Scenario.pieces(pieces, **_opts(epsilon, sensitivity, "standard", digits, monotone, force))
-    single = not isinstance(at, (list, tuple))
+    single = _scalar(at)
     pts = [at] if single else list(at)
     out = []
     for k, x in enumerate(pts):
         ptr = ctypes.c_void_p()
         _lib.call(fn, sc.mech, _text(x, f"at[{k}]").encode(), ctypes.byref(ptr))
         try:
-            out.append(decimal.Decimal(ctypes.cast(ptr, ctypes.c_char_p).value.decode()))
+            out.append(_dec(ctypes.cast(ptr, ctypes.c_char_p).value.decode(), f"at[{k}]"))
         finally:
             lib.em_free(ptr)
     return out[0] if single else out
@@ -443,6 +551,13 @@ def density(pieces: Sequence[Piece], epsilon: Exact, at, *, sensitivity: Exact =
 def quantile(pieces: Sequence[Piece], epsilon: Exact, p, *, sensitivity: Exact = 1,
              digits: int = 17, monotone: bool = False, force: bool = False):
     """The p-quantile of the output (p in (0, 1); one value or a list), correctly rounded."""
+    for x in ([p] if _scalar(p) else p):
+        try:
+            f = fractions.Fraction(x) if not isinstance(x, bool) else None
+        except (TypeError, ValueError):
+            f = None  # a form only the library reads (hex): it says what is wrong
+        if f is not None and not 0 <= f <= 1:
+            raise ValueError(f"quantile(p={x!r}): p must be in [0, 1]")
     return _pointwise(lib.em_quantile, pieces, epsilon, p, sensitivity, digits, monotone, force)
 
 
@@ -453,8 +568,11 @@ def sample_continuous(pieces: Sequence[Piece], epsilon: Exact, n: int, *,
     """n draws from the mechanism over a continuous range, as floats."""
     k = _count(n)
     sc = _Scenario.pieces(pieces, **_opts(epsilon, sensitivity, "standard", 17, monotone, force))
+    o = _sample_opts(seed, sampler)
+    if k == 0:
+        return []
     out = (ctypes.c_double * max(k, 1))()
-    _lib.call(lib.em_sample_cont, sc.mech, ctypes.byref(_sample_opts(seed, sampler)),
+    _lib.call(lib.em_sample_cont, sc.mech, ctypes.byref(o),
               ctypes.c_size_t(k), out)
     return list(out[:k])
 
@@ -470,3 +588,6 @@ def check_continuous(samples: Iterable[float], pieces: Sequence[Piece], epsilon:
     _lib.call(lib.em_check_cont, sc.mech, arr, ctypes.c_size_t(len(s)),
               ctypes.byref(_check_opts(alpha, min_expected)), ctypes.byref(ptr))
     return _check_result(ptr)
+
+
+from ._conform import conform, Case, ConformReport, ConformCase  # noqa: E402

@@ -73,7 +73,8 @@ class SampleOpts(ctypes.Structure):
 
 
 class CheckOpts(ctypes.Structure):
-    _fields_ = [("alpha", ctypes.c_double), ("min_expected", ctypes.c_double)]
+    _fields_ = [("alpha", ctypes.c_double), ("min_expected", ctypes.c_double),
+                ("skip_diagnosis", ctypes.c_int)]
 
 
 class CheckRow(ctypes.Structure):
@@ -112,6 +113,78 @@ class UtilityResult(ctypes.Structure):
                 ("p_best", ctypes.c_char_p)]
 
 
+class DiagnosisRow(ctypes.Structure):
+    _fields_ = [("mistake", ctypes.c_int), ("p_value", ctypes.c_double),
+                ("statistic", ctypes.c_double), ("df", ctypes.c_size_t),
+                ("loglik", ctypes.c_double), ("fits", ctypes.c_int), ("same_law_as", ctypes.c_int)]
+
+
+class Diagnosis(ctypes.Structure):
+    _fields_ = [("nrows", ctypes.c_size_t), ("rows", ctypes.POINTER(DiagnosisRow)),
+                ("best", ctypes.c_int), ("best_p", ctypes.c_double), ("same", ctypes.c_ulong),
+                ("closest", ctypes.c_int), ("sentence", ctypes.c_char_p)]
+
+
+_STRV = ctypes.POINTER(ctypes.c_char_p)
+
+
+class Case(ctypes.Structure):
+    _fields_ = [("file", ctypes.c_char_p), ("id", ctypes.c_char_p), ("title", ctypes.c_char_p),
+                ("kind", ctypes.c_int), ("expect_error", ctypes.c_int), ("error", ctypes.c_char_p),
+                ("epsilon", ctypes.c_char_p), ("sensitivity", ctypes.c_char_p),
+                ("variant", ctypes.c_int), ("n", ctypes.c_size_t), ("labels", _STRV),
+                ("utilities", _STRV), ("measure", _STRV), ("npieces", ctypes.c_size_t),
+                ("lo", _STRV), ("hi", _STRV), ("a", _STRV), ("b", _STRV),
+                ("ndata", ctypes.c_size_t), ("data", _STRV), ("alpha", ctypes.c_char_p),
+                ("bound_lo", ctypes.c_char_p), ("bound_hi", ctypes.c_char_p),
+                ("f", ctypes.c_char_p), ("ncatches", ctypes.c_size_t),
+                ("catches", ctypes.POINTER(ctypes.c_int)),
+                ("catches_draws", ctypes.POINTER(ctypes.c_uint64)), ("digits", ctypes.c_int),
+                ("probability", _STRV), ("mass", _STRV), ("ncdf", ctypes.c_size_t),
+                ("cdf_x", _STRV), ("cdf", _STRV), ("nedges", ctypes.c_size_t), ("edges", _STRV),
+                ("quick", ctypes.c_int)]
+
+
+class RunOutput(ctypes.Structure):
+    _fields_ = [("how", ctypes.c_int), ("code", ctypes.c_int), ("out", ctypes.c_void_p),
+                ("out_len", ctypes.c_size_t), ("err", ctypes.c_void_p),
+                ("err_len", ctypes.c_size_t), ("seconds", ctypes.c_double)]
+
+
+SamplerFn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(Case), ctypes.c_uint64,
+                             ctypes.c_uint64, ctypes.c_uint64, ctypes.POINTER(RunOutput))
+
+
+class ConformOpts(ctypes.Structure):
+    _fields_ = [("cases", ctypes.c_char_p), ("kinds", ctypes.c_uint), ("quick", ctypes.c_int),
+                ("max_draws", ctypes.c_uint64), ("timeout", ctypes.c_double),
+                ("seed", ctypes.c_uint64), ("alpha", ctypes.c_double),
+                ("progress", ctypes.c_void_p), ("progress_ctx", ctypes.c_void_p)]
+
+
+class ConformCase(ctypes.Structure):
+    _fields_ = [("id", ctypes.c_char_p), ("title", ctypes.c_char_p), ("file", ctypes.c_char_p),
+                ("kind", ctypes.c_int), ("expect_error", ctypes.c_int), ("verdict", ctypes.c_int),
+                ("n", ctypes.c_uint64), ("seed", ctypes.c_uint64), ("runs", ctypes.c_int),
+                ("p_value", ctypes.c_double), ("alpha", ctypes.c_double),
+                ("power", ctypes.c_double), ("weakest", ctypes.c_int),
+                ("ruled_out", ctypes.c_ulong), ("message", ctypes.c_char_p),
+                ("stderr_tail", ctypes.c_char_p), ("check", ctypes.POINTER(CheckResult)),
+                ("diagnosis", ctypes.POINTER(Diagnosis)), ("sampler_seconds", ctypes.c_double),
+                ("harness_seconds", ctypes.c_double), ("harness_cpu_seconds", ctypes.c_double)]
+
+
+class ConformResult(ctypes.Structure):
+    _fields_ = [("ncases", ctypes.c_size_t), ("cases", ctypes.POINTER(ConformCase)),
+                ("count", ctypes.c_size_t * 10), ("failed", ctypes.c_size_t),
+                ("alpha", ctypes.c_double), ("alpha_case", ctypes.c_double),
+                ("max_runs", ctypes.c_int), ("quick", ctypes.c_int),
+                ("max_draws", ctypes.c_uint64), ("seed", ctypes.c_uint64),
+                ("exit_status", ctypes.c_int), ("suspects", ctypes.c_ulong),
+                ("diagnosis", ctypes.c_char_p), ("summary", ctypes.c_char_p),
+                ("seconds", ctypes.c_double), ("sampler_seconds", ctypes.c_double)]
+
+
 _P = ctypes.c_void_p
 _S = ctypes.c_char_p
 _E = ctypes.POINTER(Error)
@@ -122,6 +195,10 @@ _PROTOS = {
     "em_version": (_S, []),
     "em_free": (None, [_P]),
     "em_scn_new": (ctypes.c_int, [_SZ, _STRS, _STRS, _STRS, ctypes.POINTER(_P), _E]),
+    "em_scn_new_d": (ctypes.c_int, [_SZ, ctypes.POINTER(ctypes.c_double),
+                                    ctypes.POINTER(ctypes.c_double), ctypes.POINTER(_P), _E]),
+    "em_probs_text": (ctypes.c_int, [_P, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p),
+                                     ctypes.POINTER(_SZ), _E]),
     "em_scn_new_pieces": (ctypes.c_int, [_SZ, _STRS, _STRS, _STRS, _STRS, ctypes.POINTER(_P), _E]),
     "em_scn_declare": (ctypes.c_int, [_P, _S, ctypes.c_int, _E]),
     "em_scn_free": (None, [_P]),
@@ -151,6 +228,20 @@ _PROTOS = {
     "em_utility_result_free": (None, [ctypes.POINTER(UtilityResult)]),
     "em_loss_tail": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), _E]),
     "em_loss_bounds": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), ctypes.POINTER(_P), _E]),
+    "em_check_diagnosis": (ctypes.POINTER(Diagnosis), [ctypes.POINTER(CheckResult)]),
+    "em_kind_name": (_S, [ctypes.c_int]),
+    "em_kind_from_name": (ctypes.c_int, [_S]),
+    "em_mistake_name": (_S, [ctypes.c_int]),
+    "em_conform_verdict_name": (_S, [ctypes.c_int]),
+    "em_run_output_set": (ctypes.c_int, [ctypes.POINTER(RunOutput), ctypes.c_int, _S, _SZ]),
+    "em_conform_run": (ctypes.c_int, [ctypes.POINTER(ConformOpts), SamplerFn, _P,
+                                      ctypes.POINTER(ctypes.POINTER(ConformResult)), _E]),
+    "em_conform_command": (ctypes.c_int, [ctypes.POINTER(ConformOpts), _STRS,
+                                          ctypes.POINTER(ctypes.POINTER(ConformResult)), _E]),
+    "em_command_split": (ctypes.c_int, [_S, ctypes.POINTER(ctypes.POINTER(_S)), _E]),
+    "em_command_free": (None, [ctypes.POINTER(_S)]),
+    "em_conform_table": (ctypes.c_int, [ctypes.POINTER(ConformResult), ctypes.POINTER(_P), _E]),
+    "em_conform_result_free": (None, [ctypes.POINTER(ConformResult)]),
 }
 
 for _name, (_res, _args) in _PROTOS.items():

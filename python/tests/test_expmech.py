@@ -66,6 +66,29 @@ def test_every_exact_type_means_its_exact_value():
     assert as_float == [rounded(p, 30) for p in ref_probs([0, D(0.1)], 1)]
 
 
+def test_floats_and_ints_passed_as_binary_mean_their_exact_values():
+    # floats, None and ints of at most 53 bits go to the library as doubles
+    # (em_scn_new_d); the same values as exact text must give the same answers
+    us = [0.1, None, 3, -2.5, 1e-300, -700.25, 1 / 3, float("-inf"), True, -(2 ** 53)]
+    text = [x.hex() if isinstance(x, float) else None if x is None else str(int(x))
+            for x in us]
+    assert expmech.probs(us, 1, digits=25) == expmech.probs(text, 1, digits=25)
+    assert expmech.log_probs(us, 1, digits=25) == expmech.log_probs(text, 1, digits=25)
+    assert expmech.sample(us, 3, 40, seed=5) == expmech.sample(text, 3, 40, seed=5)
+    near = [2 ** 53, 2 ** 53 - 1, 2 ** 53 - 2]
+    assert expmech.probs(near, 1) == expmech.probs([str(x) for x in near], 1)
+    # an int a double cannot hold takes the text path, exactly
+    big = [2 ** 80 + 1, 2 ** 80]
+    assert expmech.probs(big, 1, digits=30) == expmech.probs([str(x) for x in big], 1, digits=30)
+    try:
+        import numpy
+    except ImportError:
+        return
+    a = numpy.array([0.25, -1.5, 7.0])
+    assert expmech.probs(a, 2) == expmech.probs([0.25, -1.5, 7.0], 2)
+    assert expmech.probs(a.astype(numpy.float32), 2) == expmech.probs([0.25, -1.5, 7.0], 2)
+
+
 def test_excluded_candidates_and_exact_values():
     p = expmech.probs([None, 3, float("-inf")], 1)
     assert p[0] == 0 and p[2] == 0 and p[1] == 1

@@ -26,6 +26,13 @@ STRUCTS = {
     _lib.CompareResult: ("em_compare_result", False),
     _lib.AuditResult: ("em_audit_result", False),
     _lib.UtilityResult: ("em_utility_result", False),
+    _lib.DiagnosisRow: ("em_diagnosis_row", True),
+    _lib.Diagnosis: ("em_diagnosis", True),
+    _lib.Case: ("em_case", True),
+    _lib.RunOutput: ("em_run_output", True),
+    _lib.ConformOpts: ("em_conform_opts", True),
+    _lib.ConformCase: ("em_conform_case", True),
+    _lib.ConformResult: ("em_conform_result", True),
 }
 
 

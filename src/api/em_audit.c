@@ -599,18 +599,26 @@ static double ratio(double x, double y)
     return y > 0 ? x / y : INFINITY;
 }
 
-/* Clopper-Pearson lower bound on eps; the event (a set of outcomes) is chosen from the
- * exact probabilities and Nx, Ny only: outcomes sorted by p_X/p_Y, the proper prefix whose
- * expected-count bound ln(CPlo(Nx pX(E))/CPhi(Ny pY(E))) is largest. */
+/* The largest number of prefixes of the exact order tried per direction: spaced evenly
+ * (chosen before the draws are seen, so the correction below counts them exactly). */
+#define EM_AUDIT_MAX_PREFIXES 1024
+
+/* Clopper-Pearson lower bound on eps, searched over events: every single outcome and the
+ * prefixes of the outcomes sorted by the exact p_X/p_Y (at most EM_AUDIT_MAX_PREFIXES,
+ * evenly spaced), K events in all, each fixed before the draws are read.  Searching the
+ * draws over K events is paid for with Bonferroni: each of the bound's two Clopper-Pearson
+ * statements at level a/K, so the largest of the K bounds holds at level 2a.  (One event
+ * fixed in advance could be fooled: a sampler that always returns b on X and a on Y.)
+ * *evsize: the outcomes in the event that gives the bound. */
 static double cp_bound(size_t n, const double *px, const double *py, const uint64_t *cx,
                        const uint64_t *cy, uint64_t Nx, uint64_t Ny, double a, size_t *evsize)
 {
-    size_t *ord = malloc(n * sizeof *ord);
+    size_t *ord = malloc((n ? n : 1) * sizeof *ord);
     if (!ord)
         return NAN;
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
-        if (px[i] > 0)
+        if (px[i] > 0 || cx[i] > 0)
             ord[m++] = i;
     for (size_t i = 1; i < m; i++) /* insertion sort by ratio, descending (stable) */
         for (size_t j = i; j > 0 && ratio(px[ord[j]], py[ord[j]]) >
@@ -619,29 +627,41 @@ static double cp_bound(size_t n, const double *px, const double *py, const uint6
             ord[j] = ord[j - 1];
             ord[j - 1] = t;
         }
-    double best = -INFINITY, PX = 0, PY = 0;
-    size_t bk = 0;
-    for (size_t k = 0; k + 1 < m; k++) { /* the whole support says nothing */
-        PX += px[ord[k]];
-        PY += py[ord[k]];
-        uint64_t ex = (uint64_t)llround(PX * (double)Nx), ey = (uint64_t)llround(PY * (double)Ny);
-        ex = ex > Nx ? Nx : ex;
-        ey = ey > Ny ? Ny : ey;
-        double v = log(cp_lower(ex, Nx, a)) - log(cp_upper(ey, Ny, a));
+    /* the proper prefixes 1..m-1 (the whole support says nothing) */
+    size_t npre = m > 1 ? m - 1 : 0, step = 1;
+    if (npre > EM_AUDIT_MAX_PREFIXES) {
+        step = (npre + EM_AUDIT_MAX_PREFIXES - 1) / EM_AUDIT_MAX_PREFIXES;
+        npre = (m - 1 + step - 1) / step;
+    }
+    const double K = (double)n + (double)npre, ak = a / (K > 0 ? K : 1);
+    double best = -INFINITY;
+    *evsize = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (cx[i] == 0)
+            continue; /* no draw of X in it: the lower bound is 0 */
+        double v = log(cp_lower(cx[i], Nx, ak)) - log(cp_upper(cy[i], Ny, ak));
         if (v > best) {
             best = v;
-            bk = k + 1;
+            *evsize = 1;
         }
     }
     uint64_t kx = 0, ky = 0;
-    for (size_t k = 0; k < bk; k++) {
+    for (size_t k = 0, next = step; k + 1 < m; k++) {
         kx += cx[ord[k]];
         ky += cy[ord[k]];
+        if (k + 1 != next)
+            continue;
+        next += step;
+        if (kx == 0)
+            continue;
+        double v = log(cp_lower(kx, Nx, ak)) - log(cp_upper(ky, Ny, ak));
+        if (v > best) {
+            best = v;
+            *evsize = k + 1;
+        }
     }
     free(ord);
-    *evsize = bk;
-    double lo = cp_lower(kx, Nx, a), hi = cp_upper(ky, Ny, a);
-    return lo > 0 ? log(lo / hi) : -INFINITY;
+    return best;
 }
 
 static int empirical(em_audit_result *r, const dist *D, const size_t *map, const uint64_t *cx,
@@ -666,8 +686,10 @@ static int empirical(em_audit_result *r, const dist *D, const size_t *map, const
     double a = (1 - conf) / 2;
     r->empirical = 1;
     r->confidence = conf;
-    r->eps_lower_xy = cp_bound(n, px, py, cx, cy, r->nx, r->ny, a, &r->event_xy);
-    r->eps_lower_yx = cp_bound(n, py, px, cy, cx, r->ny, r->nx, a, &r->event_yx);
+    /* two directions, each a maximum over its events: each at half the level, so that
+     * the larger of the two holds at the confidence asked */
+    r->eps_lower_xy = cp_bound(n, px, py, cx, cy, r->nx, r->ny, a / 2, &r->event_xy);
+    r->eps_lower_yx = cp_bound(n, py, px, cy, cx, r->ny, r->nx, a / 2, &r->event_yx);
     gsl_set_error_handler(old);
     r->eps_lower = r->eps_lower_xy > r->eps_lower_yx ? r->eps_lower_xy : r->eps_lower_yx;
     r->empirical_violation = r->eps_lower > em_q_get_d(eps, NULL);

@@ -2,6 +2,7 @@
  * the exact law of a mechanism, the statistics of judge/em_gof.h and judge/em_gof_cont.h
  * returned as data. */
 #include "em_judge.h"
+#include "em_conform.h"
 #include "api/em_judge_priv.h"
 #include "base/em_error.h"
 #include "io/em_draws.h"
@@ -26,6 +27,7 @@ void em_check_result_free(em_check_result *r)
         return;
     free(r->rows);
     free(r->cell_of);
+    em_diagnosis_free(r->diagnosis);
     free(r);
 }
 
@@ -113,8 +115,7 @@ static int finite_probs(em_mech *m, double *p, em_error *err)
     else
         st = em_oracle_doubles(&m->prob, p, NULL, NULL);
     if (st != EM_OK)
-        return em_err(err, st, "%s%s", m->variant == EM_PF ? "variant pf: " : "",
-                      em_strerror(st));
+        return em_judge_fail(err, st, m->variant == EM_PF ? "variant pf" : NULL);
     return EM_OK;
 }
 
@@ -188,6 +189,8 @@ int em_check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_check
         if (finite_rows(r, p, counts, n) != EM_OK)
             st = em_err(err, EM_ERR_NOMEM, "out of memory");
     }
+    if (st == EM_OK && r->verdict == EM_VERDICT_REJECT && !o->skip_diagnosis) /* the mistake */
+        (void)em_diagnose(m, r, counts, &r->diagnosis, NULL);
     free(p);
     return EM_HAND_OUT(st, r, em_check_result_free, out, err);
 }
@@ -283,6 +286,8 @@ static int check_cont(em_mech *m, const double *x, const unsigned long *line, si
         r->ks_approximate = c.ks_method == EM_KS_ASYMPTOTIC;
         r->ks_method = em_ks_method_name(c.ks_method);
     }
+    if (st == EM_OK && r->verdict == EM_VERDICT_REJECT && !o->skip_diagnosis)
+        (void)em_diagnose(m, r, NULL, &r->diagnosis, NULL);
     em_gof_cont_free(&c);
     em_cont_free(C);
     return EM_HAND_OUT(st, r, em_check_result_free, out, err);

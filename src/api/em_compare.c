@@ -135,8 +135,7 @@ static int exact_new(em_mech *m, exact *E, em_error *err)
         st = em_oracle_new(&m->prob, DIGITS, &E->o, NULL);
     }
     if (st != EM_OK)
-        return em_err(err, st, "%s%s", m->variant == EM_PF ? "variant pf: " : "",
-                      em_strerror(st));
+        return em_judge_fail(err, st, m->variant == EM_PF ? "variant pf" : NULL);
     return EM_OK;
 }
 
@@ -188,6 +187,41 @@ typedef struct acc {
 } acc;
 
 /* Judge candidate i: its counters, and *why when it fails. */
+/* A log-probability column beside the probabilities is judged too: the given double
+ * against the exact log P (the oracle's correctly rounded decimal), within
+ * max(rtol |log P|, 2^-52) (a log P of 0 has no relative error to measure); NaN, or a
+ * finite value where P = 0 (or -inf where P > 0), fails. */
+static const char *judge_log(em_compare_result *r, const em_pvalue *g, const em_oracle_cand *c,
+                             char *exact_text, size_t cap)
+{
+    double gl = g->logv;
+    if (isnan(gl))
+        return "log-probability NaN";
+    int zero = (c->flags & EM_OF_ZERO) != 0;
+    if (zero || isinf(gl))
+        return zero && gl == -INFINITY ? NULL : "log-probability: -inf exactly where P = 0";
+    mpfr_t L, e;
+    mpfr_inits2(PREC, L, e, (mpfr_ptr)0);
+    if (c->logprob) {
+        mpfr_strtofr(L, c->logprob, NULL, 10, MPFR_RNDN);
+        snprintf(exact_text, cap, "%s", c->logprob);
+    } else {
+        /* weighted and pf laws give P only (40 digits): its log, far within tolerance */
+        mpfr_strtofr(L, c->prob, NULL, 10, MPFR_RNDN);
+        mpfr_log(L, L, MPFR_RNDN);
+        mpfr_snprintf(exact_text, cap, "%.40Rg", L);
+    }
+    mpfr_sub_d(e, L, gl, MPFR_RNDN);
+    mpfr_abs(e, e, MPFR_RNDN);
+    mpfr_abs(L, L, MPFR_RNDN);
+    mpfr_mul_d(L, L, r->rtol, MPFR_RNDN);
+    if (mpfr_cmp_d(L, 0x1p-52) < 0)
+        mpfr_set_d(L, 0x1p-52, MPFR_RNDN);
+    int bad = mpfr_cmp(e, L) > 0;
+    mpfr_clears(L, e, (mpfr_ptr)0);
+    return bad ? "log-probability error above tolerance" : NULL;
+}
+
 static void judge_one(em_compare_result *r, acc *a, const em_pvalue *g, const em_oracle_cand *c,
                       size_t i, const char **why)
 {
@@ -277,6 +311,10 @@ static int judge(em_mech *m, const em_pvalue *gv, em_compare_result *r, em_error
         if (st != EM_OK)
             break;
         judge_one(r, &a, &gv[i], &c, i, &why);
+        char logtxt[32] = "", logexact[64] = "";
+        if (!why && gv[i].has_log &&
+            (why = judge_log(r, &gv[i], &c, logexact, sizeof logexact)) != NULL)
+            snprintf(logtxt, sizeof logtxt, "%.17g", gv[i].logv);
         if (!why)
             continue;
         r->nfail++;
@@ -284,8 +322,8 @@ static int judge(em_mech *m, const em_pvalue *gv, em_compare_result *r, em_error
             em_compare_row *w = &r->show[r->nshow++];
             w->index = i;
             w->why = why;
-            w->given = given_text(&gv[i], a.Q);
-            w->exact = strdup(c.prob);
+            w->given = logtxt[0] ? strdup(logtxt) : given_text(&gv[i], a.Q);
+            w->exact = strdup(logtxt[0] ? logexact : c.prob);
             if (!w->given || !w->exact)
                 st = em_err(err, EM_ERR_NOMEM, "out of memory");
         }
@@ -396,7 +434,8 @@ int em_compare_file(em_mech *m, const char *path, const em_compare_opts *o,
 
 /* ------------------------------------------------------------ CDF tables */
 
-static int cdf_fill(em_compare_result *r, const em_cdf_table *T, const em_cdf_compare_result *c)
+static int cdf_fill(em_compare_result *r, em_cont *C, const em_cdf_table *T,
+                    const em_cdf_compare_result *c)
 {
     r->n = c->n;
     r->max_abs_error = c->max_abs;
@@ -431,7 +470,13 @@ static int cdf_fill(em_compare_result *r, const em_cdf_table *T, const em_cdf_co
         else
             w->given = strdup(T->kind[i] == EM_CDFV_NAN ? "nan" : T->kind[i] == EM_CDFV_PINF
                                                                    ? "inf" : "-inf");
-        ok &= asprintf(&w->exact, "%.17g", c->F_show[k]) >= 0;
+        /* the exact F correctly rounded to the digits asked, not the double nearest it */
+        em_cval cv = {NULL, 0, 0};
+        if (em_cont_cdf(C, T->x[i], &cv) == EM_OK && cv.str)
+            ok &= (w->exact = strdup(cv.str)) != NULL;
+        else
+            ok &= asprintf(&w->exact, "%.17g", c->F_show[k]) >= 0;
+        em_cval_clear(&cv);
         ok &= w->x && w->given;
     }
     return ok ? EM_OK : EM_ERR_NOMEM;
@@ -467,7 +512,7 @@ int em_compare_cdf_file(em_mech *m, const char *path, const em_compare_opts *o,
         if (st != EM_OK)
             em_judge_fail(err, st, NULL);
     }
-    if (st == EM_OK && cdf_fill(r, &T, &c) != EM_OK)
+    if (st == EM_OK && cdf_fill(r, C, &T, &c) != EM_OK)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
     em_cdf_table_free(&T);
     em_cont_free(C);

@@ -3,7 +3,7 @@
 #include "base/em_error.h"
 #include "io/em_scn_text.h"
 #include "io/em_text.h"
-#include "oracle/em_pf.h"
+#include "em_law.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -58,9 +58,9 @@ int em_judge_finite(em_mech *m, int doubles, em_error *err)
 int em_judge_pf_limit(const em_mech *m, em_error *err)
 {
     const em_scn *sc = m->scn;
-    if (m->variant == EM_PF && sc->n > EM_PF_PMF_MAX_N)
+    if (m->variant == EM_PF && sc->n > EM_PF_PROBS_MAX_N)
         return em_err(err, EM_ERR_DOMAIN,
                       "variant pf: %s has %zu candidates; the exact permute-and-flip pmf is "
-                      "limited to %d", sc->name, sc->n, EM_PF_PMF_MAX_N);
+                      "limited to %zu", sc->name, sc->n, (size_t)EM_PF_PROBS_MAX_N);
     return EM_OK;
 }

@@ -27,7 +27,7 @@ long em_judge_find_label(const void *ctx, const char *label, size_t len);
 /* The expanded exact utilities of a finite m (and, with doubles, ud[]): EM_OK or NOMEM. */
 int em_judge_finite(em_mech *m, int doubles, em_error *err);
 
-/* Refuse permute-and-flip's exact pmf beyond EM_PF_PMF_MAX_N candidates. */
+/* Refuse permute-and-flip's exact pmf beyond EM_PF_PROBS_MAX_N candidates. */
 int em_judge_pf_limit(const em_mech *m, em_error *err);
 
 #endif

@@ -29,6 +29,7 @@
 #include "oracle/em_exact.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
+#include "oracle/em_pf_law.h"
 #include "em_law.h"
 
 
@@ -40,6 +41,7 @@ static void pf_table_free(pf_table *t)
     em_free_strings(t->log, t->n);
     free(t->pd);
     free(t->ld);
+    free(t->fl);
     free(t->nines);
     free(t);
 }
@@ -123,95 +125,6 @@ int em_law_parse_num(const char *text, mpq_t q, em_error *err)
 
 /* ---------------------------------------------------------- permute-and-flip */
 
-/* log P_i of permute-and-flip, from its pmf's bounds at rising precision */
-struct pf_log {
-    const em_scn *sc;
-    em_pf_bounds *B;
-    size_t i;
-};
-
-/* llo <= log P_i <= lhi; [-inf, inf] while the pmf's bounds cannot give them yet (P's
- * lower bound still 0, or the others' sum not yet below 1); EM_ERR_UNDECIDED below MPFR's
- * range, where no precision helps. */
-static int pf_log_bounds(void *ctx, mpfr_prec_t prec, mpfr_t llo, mpfr_t lhi)
-{
-    const struct pf_log *v = ctx;
-    const em_scn *sc = v->sc;
-    const size_t i = v->i;
-    mpfr_t *lo, *hi;
-    int st = em_pf_bounds_at(v->B, prec, &lo, &hi);
-    if (st != EM_OK)
-        return st;
-    if (em_bounds_below_range(lo[i], hi[i]))
-        return EM_ERR_UNDECIDED;
-    int ok = mpfr_sgn(lo[i]) > 0;
-    if (ok && mpfr_cmp_d(lo[i], 0.5) > 0) {
-        /* P > 1/2: log P = log1p(-(sum of the others)), the pmf summing to 1 exactly; the
-         * others' bounds are tight relatively, so log P = -1e-9e7 is decided where log of
-         * P's own interval never could be */
-        mpfr_set_zero(llo, 1);
-        mpfr_set_zero(lhi, 1);
-        for (size_t j = 0; j < sc->n; j++)
-            if (j != i && !sc->excluded[j]) {
-                mpfr_add(llo, llo, lo[j], MPFR_RNDD);
-                mpfr_add(lhi, lhi, hi[j], MPFR_RNDU);
-            }
-        ok = mpfr_cmp_ui(lhi, 1) < 0;
-        if (ok) {
-            mpfr_neg(lhi, lhi, MPFR_RNDD);
-            mpfr_log1p(lhi, lhi, MPFR_RNDD); /* lower bound of log P */
-            mpfr_neg(llo, llo, MPFR_RNDU);
-            mpfr_log1p(llo, llo, MPFR_RNDU); /* upper bound */
-            mpfr_swap(llo, lhi);
-        }
-    } else if (ok) {
-        mpfr_log(llo, lo[i], MPFR_RNDD);
-        mpfr_log(lhi, hi[i], MPFR_RNDU);
-    }
-    if (!ok) {
-        mpfr_set_inf(llo, -1);
-        mpfr_set_inf(lhi, 1);
-    }
-    return EM_OK;
-}
-
-/* The log-probabilities, correctly rounded to K digits and to double by em_round over
- * em_pf_bounds.  Left undecided (NULL, NaN) when no precision up to 2^20 bits decides one,
- * or below MPFR's range.  m1: the only candidate not excluded (log 0). */
-static int pf_logs(const em_scn *sc, const em_problem *P, int K, int m1, pf_table *t)
-{
-    const size_t n = sc->n;
-    em_pf_bounds *B = NULL;
-    int st = EM_OK;
-    em_cval v;
-    em_cval_init(&v);
-    for (size_t i = 0; i < n && st == EM_OK; i++) {
-        t->ld[i] = NAN;
-        if (sc->excluded[i] || m1) {
-            t->log[i] = strdup(sc->excluded[i] ? "-inf" : "0");
-            t->ld[i] = sc->excluded[i] ? -INFINITY : 0;
-            if (!t->log[i])
-                st = EM_ERR_NOMEM;
-            continue;
-        }
-        if (!B && (st = em_pf_bounds_new(P, &B)) != EM_OK)
-            break;
-        struct pf_log c = {sc, B, i};
-        em_rval rv = {pf_log_bounds, NULL, &c};
-        st = em_round(&rv, K, 128 + (mpfr_prec_t)(K * 3.33) + 64, &v);
-        if (st == EM_ERR_UNDECIDED) {
-            st = EM_OK;
-            continue;
-        }
-        if (st == EM_OK && !(t->log[i] = strdup(v.str)))
-            st = EM_ERR_NOMEM;
-        t->ld[i] = v.d;
-    }
-    em_cval_clear(&v);
-    em_pf_bounds_free(B);
-    return st;
-}
-
 /* em_pf's pmf is limited to EM_PF_PROBS_MAX_N candidates. */
 int em_law_pf_limit(em_mech *m, em_error *err)
 {
@@ -219,19 +132,15 @@ int em_law_pf_limit(em_mech *m, em_error *err)
     if (sc->n > EM_PF_PROBS_MAX_N)
         return em_err(err, EM_ERR_TOO_MANY,
                       "variant pf: %s has %zu candidates; the exact permute-and-flip pmf is "
-                      "limited to %d (O(n^2) interval operations)", sc->name, sc->n,
-                      EM_PF_PROBS_MAX_N);
+                      "limited to %zu", sc->name, sc->n, (size_t)EM_PF_PROBS_MAX_N);
     return EM_OK;
 }
 
-/* A failure of a computation over PF's pmf, which has no logarithmic fallback. */
+/* A failure of a computation over PF's pmf (values beyond MPFR's range are decided from
+ * their logarithms: what is left is the precision limit). */
 int em_law_pf_fail(em_error *err, int st)
 {
-    if (st == EM_ERR_UNDECIDED)
-        return em_err(err, st, "variant pf: not computed: a value lies below MPFR's exponent "
-                      "range (about 10^-1.4e18) or needs more than 2^20 bits, and the "
-                      "permute-and-flip pmf has no logarithmic fallback");
-    return em_err(err, st, "variant pf: %s", em_strerror(st));
+    return em_err(err, st, "variant pf: %s", em_cont_strerror(st));
 }
 
 static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
@@ -248,17 +157,22 @@ static int pf_prepare(em_mech *m, struct em_law_cache *c, em_error *err)
         t->log = calloc(n, sizeof *t->log);
         t->pd = malloc(n * sizeof *t->pd);
         t->ld = malloc(n * sizeof *t->ld);
+        t->fl = calloc(n, sizeof *t->fl);
         t->nines = em_format_nines(m->digits);
     }
-    if (!t || !t->dec || !t->log || !t->pd || !t->ld || !t->nines) {
+    if (!t || !t->dec || !t->log || !t->pd || !t->ld || !t->fl || !t->nines) {
         pf_table_free(t);
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++)
         t->left += !sc->excluded[i];
-    st = em_pf_pmf(&m->prob, t->pd, m->digits, t->dec);
-    if (st == EM_OK)
-        st = pf_logs(sc, &m->prob, m->digits, t->left == 1, t);
+    em_pfl *L;
+    st = em_pfl_new(&m->prob, &L, NULL);
+    if (st == EM_OK) {
+        em_pfl_out o = {t->dec, t->log, t->pd, t->ld, t->fl};
+        st = em_pfl_round(L, m->digits, &o);
+        em_pfl_free(L);
+    }
     if (st != EM_OK) {
         pf_table_free(t);
         return em_law_pf_fail(err, st);
@@ -323,7 +237,7 @@ int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err)
         /* exactly 1 only for the only candidate; below 1 but rounding to 1: K nines */
         int n1 = t->left > 1 && em_format_is_one(t->dec[i]);
         unsigned f = sc->excluded[i] ? EM_PROB_ZERO : t->left == 1 ? EM_PROB_ONE : 0;
-        f |= n1 ? EM_PROB_NEAR_ONE : 0;
+        f |= (n1 ? EM_PROB_NEAR_ONE : 0) | t->fl[i]; /* EM_PROB_*FROM_LOG = EM_OF_* */
         f |= !t->log[i] ? EM_PROB_UNDECIDED : 0;
         *out = (em_prob){n1 ? t->nines : t->dec[i], t->log[i] ? t->log[i] : "nan", t->pd[i],
                          t->ld[i], f};
@@ -412,6 +326,8 @@ int em_law_pointwise(em_mech *m, int f, const char *fn, const char *x, const cha
         st = em_err(err, EM_ERR_DOMAIN, "%s: a > b", fn);
     else if (st == EM_OK && f == F_TAIL && mpq_sgn(a) < 0)
         st = em_err(err, EM_ERR_DOMAIN, "%s: a loss threshold must be >= 0", fn);
+    else if (st == EM_OK && f == F_QUANTILE && (mpq_sgn(a) < 0 || mpq_cmp_ui(a, 1, 1) > 0))
+        st = em_err(err, EM_ERR_DOMAIN, "%s: p = %s: p must be in [0, 1]", fn, x);
     else if (st == EM_OK) {
         st = f == F_CDF        ? em_cont_cdf(L, a, &v1)
              : f == F_DENSITY  ? em_cont_density(L, a, &v1, &v2)

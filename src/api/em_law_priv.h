@@ -22,6 +22,7 @@
 typedef struct pf_table {
     char **dec, **log;   /* log[i] NULL: undecided ("nan") */
     double *pd, *ld;
+    unsigned *fl;        /* EM_OF_FROM_LOG, EM_OF_LOG_FROM_LOG (= EM_PROB_*) */
     char *nines;         /* K nines: a probability below 1 that rounds to 1 */
     size_t n, left;      /* candidates; those not excluded */
 } pf_table;
@@ -59,7 +60,7 @@ int em_law_parse_num(const char *text, mpq_t q, em_error *err);
 /* em_pf's pmf is limited to EM_PF_PROBS_MAX_N candidates. */
 int em_law_pf_limit(em_mech *m, em_error *err);
 
-/* A failure of a computation over PF's pmf, which has no logarithmic fallback. */
+/* A failure of a computation over PF's pmf (message in err). */
 int em_law_pf_fail(em_error *err, int st);
 
 /* One draw: the index, and x for a continuous law. */

@@ -116,9 +116,10 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
             st = em_cont_p_best(L, &v[4]);
     }
     em_utility_result *r = st == EM_OK ? calloc(1, sizeof *r) : NULL;
-    if (st != EM_OK && !P)
-        em_law_fail(err, st, NULL);
-    else if (!r)
+    if (st != EM_OK) {
+        if (!P) /* pf: em_law_pf_fail has said why */
+            em_law_fail(err, st, NULL);
+    } else if (!r)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
     else {
         char **s[5] = {&r->opt, &r->expected_utility, &r->expected_loss, &r->sd_loss, &r->p_best};
@@ -257,7 +258,16 @@ int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, do
         }
         if (sc->continuous) { /* u = a + b x at the double drawn, exactly */
             em_cont_piece(L, i, NULL, NULL, NULL, NULL, a, b);
-            mpq_set_d(q, x);
+            if (isinf(x) && mpq_sgn(b) != 0) {
+                /* an exact draw beyond the largest double, rounded to +-inf: its utility
+                 * has no value to average */
+                st = em_err(err, EM_ERR_DOMAIN, "em_loss_mc: draw %llu lies beyond the "
+                            "largest double (rounded to %s) on a piece of nonzero slope: its "
+                            "loss has no finite value; use the exact expected loss",
+                            (unsigned long long)k + 1, x > 0 ? "inf" : "-inf");
+                break;
+            }
+            mpq_set_d(q, isinf(x) ? 0 : x);
             mpq_mul(q, q, b);
             mpq_add(q, q, a);
         } else {

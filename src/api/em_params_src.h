@@ -1,7 +1,7 @@
 /* em_params_src.h: which sensitivity and variant a computation uses, where each came from,
  * and whether that choice may weaken the privacy the scenario's headers declare.
  *
- * The rule (README, "Defaults that must not weaken privacy"):
+ * The rule (docs/cli.md, "Sensitivity and variant"):
  *   - the sensitivity is the option's, else the '# sensitivity:' header's, else 1;
  *     an option BELOW the header is refused (the header is the proven bound: a smaller
  *     Delta makes the mechanism only (H/D) epsilon-DP), unless forced;

@@ -29,23 +29,36 @@
 /* The distinct data values, in order of first appearance, as the candidates. */
 static int cands_from_data(em_cands *c, const em_rows *d, char **warning, em_error *err)
 {
+    /* distinct by value: 2, 2.0 and 02 are one candidate (the first spelling names it) */
     char **keys = malloc(d->n * sizeof *keys);
+    size_t *first = malloc(d->n * sizeof *first);
     em_strmap seen = {0};
-    int rc = keys ? em_strmap_alloc(&seen, keys, d->n, err) : em_data_nomem(err);
+    int rc = keys && first ? em_strmap_alloc(&seen, keys, d->n, err) : em_data_nomem(err);
     size_t k = 0;
     for (size_t i = 0; i < d->n && rc == EM_OK; i++) {
-        if (em_strmap_find(&seen, d->v[i]) >= 0)
+        char *key = em_scoring_canon_number(d->v[i]);
+        if (!key && !(key = strdup(d->v[i]))) {
+            rc = em_data_nomem(err);
+            break;
+        }
+        if (em_strmap_find(&seen, key) >= 0) {
+            free(key);
             continue;
-        keys[k] = d->v[i];
+        }
+        keys[k] = key;
+        first[k] = i;
         em_strmap_add(&seen, k++);
     }
     em_strmap_free(&seen);
     if (rc == EM_OK)
         rc = em_cands_alloc(c, k, 0, err);
     for (size_t i = 0; i < k && rc == EM_OK; i++)
-        if (!(c->label[i] = strdup(keys[i])))
+        if (!(c->label[i] = strdup(d->v[first[i]])))
             rc = em_data_nomem(err);
+    for (size_t i = 0; i < k; i++)
+        free(keys[i]);
     free(keys);
+    free(first);
     if (rc == EM_OK &&
         asprintf(warning, "--candidates-from-data: the %zu candidates are the distinct data "
                           "values, which reveals which values occur: the output is not "
@@ -100,10 +113,29 @@ int em_scoring_write_categorical(int fn, const char *fname, int neigh, const em_
     int *codes = NULL;
     uint64_t *num = NULL;
     size_t dup = 0;
-    int rc = em_strmap_init(&map, c->label, c->n, &dup, err);
+    /* numeric candidates compare as numbers: '2' and '2.0' are one (a duplicate), and the
+     * data's 2, 2.0 and 02 count for it alike; the keys are the exact values */
+    char **ckey = calloc(c->n ? c->n : 1, sizeof *ckey);
+    int rc = ckey ? EM_OK : em_data_nomem(err);
+    for (size_t r = 0; rc == EM_OK && r < c->n; r++) {
+        ckey[r] = em_scoring_canon_number(c->label[r]);
+        if (!ckey[r] && !(ckey[r] = strdup(c->label[r])))
+            rc = em_data_nomem(err);
+    }
+    if (rc == EM_OK)
+        rc = em_strmap_init(&map, ckey, c->n, &dup, err);
     if (rc != EM_OK) {
-        if (rc == EM_ERR_PARSE)
-            em_data_fail(err, "--candidates: duplicate candidate '%s'", c->label[dup]);
+        if (rc == EM_ERR_PARSE) {
+            size_t first = 0;
+            while (first < dup && strcmp(ckey[first], ckey[dup]))
+                first++;
+            if (strcmp(c->label[first], c->label[dup]))
+                em_data_fail(err, "--candidates: '%s' and '%s' are the same number: numeric "
+                                  "candidates compare as numbers (a duplicate)",
+                             c->label[first], c->label[dup]);
+            else
+                em_data_fail(err, "--candidates: duplicate candidate '%s'", c->label[dup]);
+        }
         goto done;
     }
     codes = malloc((d->n ? d->n : 1) * sizeof *codes);
@@ -173,6 +205,9 @@ int em_scoring_write_categorical(int fn, const char *fname, int neigh, const em_
     mpq_clears(delta, u, NULL);
 done:
     em_strmap_free(&map);
+    for (size_t r = 0; ckey && r < c->n; r++)
+        free(ckey[r]);
+    free(ckey);
     free(codes);
     free(num);
     return rc;

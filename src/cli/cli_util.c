@@ -139,6 +139,37 @@ static const struct {
     {NULL, 0},
 };
 
+const char *em_cli_nearest(const char *w, size_t wn, const char *const *words, size_t n)
+{
+    const char *best = NULL;
+    size_t bd = 3;
+    for (size_t k = 0; k < n && wn <= 40; k++) {
+        size_t m = strlen(words[k]);
+        if (m > 40)
+            continue;
+        size_t d[41][41];
+        for (size_t i = 0; i <= wn; i++)
+            d[i][0] = i;
+        for (size_t j = 0; j <= m; j++)
+            d[0][j] = j;
+        for (size_t i = 1; i <= wn; i++)
+            for (size_t j = 1; j <= m; j++) {
+                size_t v = d[i - 1][j - 1] + (w[i - 1] != words[k][j - 1]);
+                if (d[i - 1][j] + 1 < v)
+                    v = d[i - 1][j] + 1;
+                if (d[i][j - 1] + 1 < v)
+                    v = d[i][j - 1] + 1;
+                d[i][j] = v;
+            }
+        size_t dist = wn >= 3 && m > wn && !strncmp(words[k], w, wn) ? 1 : d[wn][m];
+        if (dist < bd) {
+            bd = dist;
+            best = words[k];
+        }
+    }
+    return best;
+}
+
 /* --epsilon SPEC or --epsilon-log LO:HI:N: every value (em_epsilon_sweep); c->eps and
  * c->eps_text the first; a sweep unless SPEC is one plain value. */
 static int set_epsilon(em_cli *c, unsigned flag, const char *name, const char *v)
@@ -306,7 +337,17 @@ int em_cli_parse(em_cli *c, int argc, char **argv, unsigned allowed, const char 
             if (allowed & EM_OPT_EPSILON)
                 allowed |= EM_OPT_EPSILON_LOG;
             if (!opts[k].name || !(allowed & opts[k].flag)) {
-                fprintf(stderr, "%s: unknown option '%.*s' (see --help)\n", c->cmd, (int)nl, a);
+                const char *names[64];
+                size_t nn = 0;
+                for (int j = 0; opts[j].name && nn < 64; j++)
+                    if (allowed & opts[j].flag)
+                        names[nn++] = opts[j].name;
+                const char *near = em_cli_nearest(a, nl, names, nn);
+                if (near && (!opts[k].name || strcmp(near, opts[k].name)))
+                    fprintf(stderr, "%s: unknown option '%.*s' (did you mean %s?  see --help)\n",
+                            c->cmd, (int)nl, a, near);
+                else
+                    fprintf(stderr, "%s: unknown option '%.*s' (see --help)\n", c->cmd, (int)nl, a);
                 return EM_EXIT_USAGE;
             }
             if (c->seen & opts[k].flag) {

@@ -158,6 +158,10 @@ const char *em_variant_name(int variant);
 /* The value of --variant: EM_STANDARD, EM_MONOTONE or EM_PF; -1 for any other word. */
 int em_cli_variant(const char *v);
 
+/* The word of words[0..n) nearest to w (edit distance at most 2, or w a prefix of it), or
+ * NULL: for "did you mean ...?" after an unknown command or option. */
+const char *em_cli_nearest(const char *w, size_t wn, const char *const *words, size_t n);
+
 
 /* The part of em_cli_start before the scenario: parse, require, and refuse two inputs
  * from standard input.  Returns -1 to go on, else an exit status. */

@@ -31,9 +31,10 @@ static const char help[] =
     "                     sampler)\n"
     "  --samples-x SX, --samples-y SY\n"
     "                     draws of a sampler on X and on Y (labels or 0-based indices, one\n"
-    "                     per line): a Clopper-Pearson lower bound on epsilon, on an event\n"
-    "                     chosen in advance from the exact probabilities and the numbers of\n"
-    "                     draws (never from the draws)\n"
+    "                     per line): a Clopper-Pearson lower bound on epsilon, the largest\n"
+    "                     over events fixed before the draws are read (every candidate and\n"
+    "                     the prefixes of the exact order by P_X/P_Y, both directions), each\n"
+    "                     bound at a level divided by the number of events (Bonferroni)\n"
     "  --confidence C     of that bound (default 0.95; each side at (1 + C)/2)\n"
     "  --samples-are labels|indices   what the draws are (as for `expmech check`)\n"
     "  --force            run a --sensitivity below X's header, or --variant monotone\n"
@@ -193,6 +194,12 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
     em_opts oy = {ox->epsilon, em_mech_sensitivity(m[0]), em_mech_variant(m[0]), 1, 0};
     if (em_mech_new(s[1], &oy, &m[1], &e) != EM_OK)
         return em_cli_fail(cmd, NULL, &e);
+    char *note = NULL;
+    if (em_audit_neighbours(m[0], m[1], ox->sensitivity != NULL, &note, &e) != EM_OK)
+        return em_cli_fail(cmd, NULL, &e);
+    if (note) /* said, not refused: the loss between non-neighbours is still the loss */
+        fprintf(stderr, "%s: %s\n", cmd, note);
+    em_free(note);
     uint64_t *c[2] = {NULL, NULL}, total;
     int rc = -1;
     if (sxp && (em_scn_is_continuous(s[0]) || em_scn_is_continuous(s[1]))) {
@@ -229,7 +236,7 @@ int cmd_audit(int argc, char **argv)
     const char *files[2] = {NULL, NULL}, *sxp = NULL, *syp = NULL;
     const char *eps_s = NULL, *del_s = NULL, *var_s = NULL;
     double conf = 0.95;
-    int nf = 0, force = 0, samples_are = EM_SAMPLES_ARE_AUTO;
+    int nf = 0, force = 0, samples_are = EM_SAMPLES_ARE_AUTO, conf_given = 0, are_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = NULL;
         static const char *const opts[] = {"--epsilon", "--sensitivity", "--variant",
@@ -255,6 +262,7 @@ int cmd_audit(int argc, char **argv)
                 fprintf(stderr, "%s: --samples-are takes 'labels' or 'indices'\n", cmd);
                 return EM_EXIT_USAGE;
             }
+            are_given = 1;
             continue;
         }
         for (int k = 0; k < 6; k++) {
@@ -273,7 +281,15 @@ int cmd_audit(int argc, char **argv)
         }
         if (which < 0) {
             if (o[0] == '-' && o[1] != 0) {
-                fprintf(stderr, "%s: unknown option '%s'\n", cmd, o);
+                static const char *const all[] = {"--epsilon", "--sensitivity", "--variant",
+                                                  "--samples-x", "--samples-y", "--confidence",
+                                                  "--samples-are", "--force", "--help"};
+                const char *eq = strchr(o, '=');
+                const char *near = em_cli_nearest(o, eq ? (size_t)(eq - o) : strlen(o), all, 9);
+                if (near)
+                    fprintf(stderr, "%s: unknown option '%s' (did you mean %s?)\n", cmd, o, near);
+                else
+                    fprintf(stderr, "%s: unknown option '%s'\n", cmd, o);
                 return EM_EXIT_USAGE;
             }
             if (nf >= 2) {
@@ -286,6 +302,7 @@ int cmd_audit(int argc, char **argv)
         const char **dst[] = {&eps_s, &del_s, &var_s, &sxp, &syp, NULL};
         if (which == 5) {
             const char *m = NULL;
+            conf_given = 1;
             if (em_cli_parse_double(v, &conf, &m) != EM_OK || !(conf > 0 && conf < 1)) {
                 fprintf(stderr, "%s: --confidence takes a number in (0, 1)\n", cmd);
                 return EM_EXIT_USAGE;
@@ -293,6 +310,12 @@ int cmd_audit(int argc, char **argv)
         } else {
             *dst[which] = v;
         }
+    }
+    if (!sxp && !syp && (conf_given || are_given)) {
+        /* an option that does not apply is an error, not ignored */
+        fprintf(stderr, "%s: %s goes with --samples-x and --samples-y (draws to judge)\n", cmd,
+                conf_given ? "--confidence" : "--samples-are");
+        return EM_EXIT_USAGE;
     }
     if (!eps_s || nf != 2) {
         fprintf(stderr, "%s: --epsilon and two scenario files are required (--help)\n", cmd);
@@ -309,6 +332,16 @@ int cmd_audit(int argc, char **argv)
         fprintf(stderr, "%s: --variant takes standard, monotone or pf\n", cmd);
         return EM_EXIT_USAGE;
     }
+    /* one standard input cannot be read twice */
+    const char *in[4] = {files[0], files[1], sxp, syp};
+    for (int a = 0; a < 4; a++)
+        for (int b = a + 1; b < 4; b++)
+            if (in[a] && in[b] && !strcmp(in[a], "-") && !strcmp(in[b], "-")) {
+                static const char *const what[4] = {"X", "Y", "--samples-x", "--samples-y"};
+                fprintf(stderr, "%s: %s and %s cannot both be standard input ('-'): one of "
+                                "them must be a file\n", cmd, what[a], what[b]);
+                return EM_EXIT_USAGE;
+            }
     em_scn *s[2] = {NULL, NULL};
     em_mech *m[2] = {NULL, NULL};
     em_audit_result *r = NULL;

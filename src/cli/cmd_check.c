@@ -11,8 +11,8 @@ static const char help[] =
     "                     [--alpha A] [--min-expected M] [FILE]\n"
     "\n"
     "Tests draws of another implementation (SAMPLES: one label or 0-based index per line;\n"
-    "'-' for standard input; blank lines and '#' comments skipped) against the exact\n"
-    "distribution of the scenario FILE:\n"
+    "'-' for standard input; blank lines and '#' comments before the first draw skipped)\n"
+    "against the exact distribution of the scenario FILE:\n"
     "  - G-test (likelihood ratio) with a chi-square p-value; cells pooled, smallest\n"
     "    expected first, until each expects >= M draws (default 20: the G-test keeps its\n"
     "    nominal level at alpha = 1e-6 there);\n"
@@ -43,8 +43,8 @@ static const char help[] =
     "  The verdict rejects when any of G, the pooled tail or KS has p < A, or on support.\n"
     "\n"
     "  --epsilon E, --sensitivity D, --variant V   as for `expmech probs`; --variant pf\n"
-    "                     tests against permute-and-flip's exact pmf (at most 4096\n"
-    "                     candidates), e.g. draws of `expmech sample --variant pf`\n"
+    "                     tests against permute-and-flip's exact pmf, e.g. draws of\n"
+    "                     `expmech sample --variant pf`\n"
     "  --samples SAMPLES  the draws (required)\n"
     "  --samples-are labels|indices\n"
     "                     what a finite scenario's draws are; without it a draw is a label,\n"
@@ -171,6 +171,8 @@ static int print_verdict(const char *cmd, const em_scn *s, const em_check_result
         if (r->reasons & EM_CHECK_R_SUPPORT)
             printf(" support violation");
         printf("\n");
+        if (r->diagnosis) /* the laws of known mistakes (em_conform.h) */
+            printf("diagnosis: %s\n", r->diagnosis->sentence);
         return EM_EXIT_REJECT;
     }
     if (r->verdict == EM_VERDICT_INSUFFICIENT) {
@@ -198,8 +200,14 @@ int cmd_check(int argc, char **argv)
                                    EM_OPT_SAMPLES | EM_OPT_ALPHA | EM_OPT_MIN_EXPECTED |
                                    EM_OPT_FILE,
                                EM_OPT_EPSILON | EM_OPT_SAMPLES, help, &s, &m);
+    if (rc < 0 && (c.seen & EM_OPT_SAMPLES_ARE) && em_scn_is_continuous(s)) {
+        /* an option that does not apply is an error, not ignored */
+        fprintf(stderr, "%s: --samples-are: a continuous scenario's draws are numbers, neither "
+                        "labels nor indices; leave the option out\n", c.cmd);
+        rc = EM_EXIT_USAGE;
+    }
     if (rc < 0) {
-        em_check_opts o = {c.alpha, c.min_expected};
+        em_check_opts o = {c.alpha, c.min_expected, 0};
         em_error e;
         em_cli_stdin_hint(c.cmd, c.samples, "the input");
         if (em_check_file(m, c.samples, c.samples_are, &o, &r, &e) != EM_OK)

@@ -24,8 +24,7 @@ static const char help[] =
     "counted apart), NaNs, infinities, negative values and values above 1, and the sum.\n"
     "\n"
     "  --epsilon E, --sensitivity D, --variant V   as for `expmech probs`; --variant pf\n"
-    "                     judges against permute-and-flip's exact pmf (at most 4096\n"
-    "                     candidates)\n"
+    "                     judges against permute-and-flip's exact pmf\n"
     "  --probs PROBS      the probabilities to judge (required)\n"
     "  --rtol R           a value fails when |given - exact| > max(R * exact, A)\n"
     "                     (default 1e-9)\n"
@@ -81,11 +80,20 @@ static void print_probs(const em_scn *s, const em_compare_result *r)
                w->given, w->exact, w->why);
     }
     printf("candidates: %zu\n", r->n);
-    printf("max absolute error: %s at %s\n", r->max_abs_text, em_cli_human(em_scn_label(s, r->worst)));
-    printf("max relative error: %s at %s\n", r->rel_infinite ? "infinite" : r->max_rel_text,
-           em_cli_human(em_scn_label(s, r->worst_rel)));
-    printf("max error in ulps of double: %s at %s\n", r->max_ulp_text,
-           em_cli_human(em_scn_label(s, r->worst_ulp)));
+    if (r->nnan || r->ninf) {
+        /* the error at a NaN or an infinity is no number: never a reassuring 0 */
+        const char *what = r->nnan ? "NaN" : "infinite";
+        printf("max absolute error: %s (%zu NaN, %zu infinite values given; the finite ones: %s)\n",
+               what, r->nnan, r->ninf, r->max_abs_text);
+        printf("max relative error: %s\n", what);
+        printf("max error in ulps of double: %s\n", what);
+    } else {
+        printf("max absolute error: %s at %s\n", r->max_abs_text, em_cli_human(em_scn_label(s, r->worst)));
+        printf("max relative error: %s at %s\n", r->rel_infinite ? "infinite" : r->max_rel_text,
+               em_cli_human(em_scn_label(s, r->worst_rel)));
+        printf("max error in ulps of double: %s at %s\n", r->max_ulp_text,
+               em_cli_human(em_scn_label(s, r->worst_ulp)));
+    }
     printf("zeros where the exact probability is positive (underflow): %zu", r->nzero);
     if (r->nzero)
         printf(" (%zu of them representable as a double, %zu below 2^-1075)", r->nzero_repr,

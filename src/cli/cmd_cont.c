@@ -343,7 +343,7 @@ static const char help_utility[] =
     "\n"
     "The exact utility report of the exponential mechanism over the scenario FILE (finite,\n"
     "finite with a measure column, or continuous), standard, monotone or permute-and-flip\n"
-    "(--variant pf: finite scenarios of at most 4096 candidates, from its exact pmf).\n"
+    "(--variant pf: finite scenarios, from its exact pmf).\n"
     "CSV: a header line and one row\n"
     "  epsilon,opt,expected_utility,expected_loss,sd_loss,p_best,expected_loss_bound\n"
     "  [,p_loss_gt_T,bound_p_loss_gt_T...][,mc_n,mc_expected_loss,mc_se]\n"

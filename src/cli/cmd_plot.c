@@ -31,8 +31,8 @@ static const char help[] =
     "                    [--xlabel L] [--ylabel L] [--overlay F:X:Y:T]... [FILE]\n"
     "\n"
     "Draws a CSV table that expmech wrote (FILE, '-' or none: standard input; a header\n"
-    "line naming the columns, then rows; blank lines and lines starting with '#' are\n"
-    "skipped) as an SVG figure, with gnuplot (Debian: apt-get install gnuplot-nox).\n"
+    "line naming the columns, then rows; blank lines, and lines starting with '#' before\n"
+    "the header, are skipped) as an SVG figure, with gnuplot (Debian: apt-get install gnuplot-nox).\n"
     "Values are plotted as given; each y value (and x, except with bars) must be a\n"
     "finite decimal number.  The SVG has a fixed size and font: the same table gives the\n"
     "same bytes.  Example:\n"
@@ -187,8 +187,8 @@ static int read_table(table *t)
         lineno++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = 0;
-        if (!len || line[0] == '#')
-            continue;
+        if (!len || (line[0] == '#' && !t->head))
+            continue; /* comments open the file; a '#' row after the header is a row */
         char **v;
         size_t n;
         if (split_csv(line, &v, &n) < 0) {

@@ -76,6 +76,10 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     em_sampler *sp;
     if (em_sampler_new(m, o, &sp, &e) != EM_OK)
         return em_cli_fail(c->cmd, NULL, &e);
+    if (c->seen & EM_OPT_SEED)
+        fprintf(stderr, "%s: --seed %llu: the draws are reproducible by anyone who knows the "
+                        "seed (for tests); leave --seed out for private output\n",
+                c->cmd, (unsigned long long)c->seed);
     int rc = -1;
     for (uint64_t k = 0; k < c->n && rc < 0; k++) {
         size_t i;

@@ -12,11 +12,11 @@ static const char help[] =
     "usage: expmech score FUNCTION --data FILE [options]\n"
     "\n"
     "Reads raw data (one value per line: category names or numbers; blank lines and lines\n"
-    "starting with '#' are skipped; '-' is standard input; --column NAME reads one column\n"
-    "of a CSV file with a header line instead) and writes a scenario for the other\n"
-    "commands, after the header lines '# sensitivity: D' (the sensitivity proven for the\n"
-    "chosen neighbour relation) and '# monotone: yes' where the monotone variant is\n"
-    "proven to apply:\n"
+    "starting with '#' before the first data line are skipped; '-' is standard input;\n"
+    "--column NAME reads one column of a CSV file with a header line instead) and writes\n"
+    "a scenario for the other commands, after the header lines '# sensitivity: D' (the\n"
+    "sensitivity proven for the chosen neighbour relation) and '# monotone: yes' where\n"
+    "the monotone variant is proven to apply:\n"
     "  - with --candidates: lines 'label,utility' with exact utilities;\n"
     "  - with --range LO:HI (revenue, median, quantile, laplace): a continuous scenario\n"
     "    ('# output: continuous', then pieces 'lo,hi,a,b' with u(r) = a + b r inside).\n"
@@ -222,6 +222,9 @@ int cmd_score(int argc, char **argv)
     int rc = parse(argc, argv, &o, &go);
     if (rc >= 0)
         return rc;
+    if (o.data && o.candidates && !strcmp(o.data, "-") && !strcmp(o.candidates, "-"))
+        return fail("--data and --candidates cannot both be standard input ('-'): one of "
+                    "them must be a file%s%s", "", "");
     if (go.group_by || go.output_dir)
         return score_groups(&o, &go);
     em_score *r = NULL;

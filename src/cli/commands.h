@@ -38,6 +38,7 @@ int cmd_quantile(int argc, char **argv);
 int cmd_utility(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_groups(int argc, char **argv);
+int cmd_conform(int argc, char **argv);
 
 /* The table is defined in expmech.c; each command lives in cmd_NAME.c. */
 extern const em_command em_commands[];

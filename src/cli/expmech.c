@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "expmech.h"
 
@@ -12,6 +13,7 @@ const em_command em_commands[] = {
     {"probs", cmd_probs, "probs --epsilon E [FILE]  exact probabilities, correctly rounded (MPFR, any digits)"},
     {"sample", cmd_sample, "sample --epsilon E [FILE] exact draws (-n N, --seed S, --sampler float)"},
     {"check", cmd_check, "check --samples S [FILE]  test draws of another implementation (G-test, exit 0/1)"},
+    {"conform", cmd_conform, "conform --sampler 'CMD'    run another sampler on every case of the conformance battery"},
     {"compare", cmd_compare, "compare --probs P [FILE]  judge another implementation's probabilities (exit 0/1)"},
     {"audit", cmd_audit, "audit --epsilon E X Y       exact privacy loss between neighbours X, Y (exit 0/1)"},
     {"cdf", cmd_cdf, "cdf --epsilon E --at X [FILE]  exact CDF of a continuous scenario, correctly rounded"},
@@ -75,7 +77,15 @@ int main(int argc, char **argv)
             errno = 0;
             return finish(c->name, c->run(argc - 1, argv + 1));
         }
-    fprintf(stderr, "expmech: unknown command '%s'\n", argv[1]);
+    const char *names[32];
+    size_t nn = 0;
+    for (const em_command *c = em_commands; c->name && nn < 32; c++)
+        names[nn++] = c->name;
+    const char *near = em_cli_nearest(argv[1], strlen(argv[1]), names, nn);
+    if (near)
+        fprintf(stderr, "expmech: unknown command '%s' (did you mean %s?)\n", argv[1], near);
+    else
+        fprintf(stderr, "expmech: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EM_EXIT_USAGE;
 }

@@ -46,8 +46,9 @@ typedef struct em_check_opts {
     double alpha;          /* significance level of each test, in (0, 1); default 1.0e-6 */
     double min_expected;   /* cells pooled until each expects >= this many draws (>= 1);
                               default 20 */
+    int skip_diagnosis;    /* 1: no diagnosis on a reject (result.diagnosis stays NULL) */
 } em_check_opts;
-#define EM_CHECK_OPTS_INIT {1.0e-6, 20.0}
+#define EM_CHECK_OPTS_INIT {1.0e-6, 20.0, 0}
 
 /* Why a check rejected (em_check_result.reasons). */
 #define EM_CHECK_R_FIT 1u       /* the G-test: p_value < alpha */
@@ -114,6 +115,8 @@ typedef struct em_check_result {
     double ks_p_upper;     /* a rigorous upper bound on it (= ks_p unless approximate) */
     int ks_approximate;
     const char *ks_method; /* the method's name (static) */
+    /* on a reject: the draws against the laws of known mistakes (em_conform.h), else NULL */
+    struct em_diagnosis *diagnosis;
 } em_check_result;
 
 /* Test n draws of a finite mechanism m (samples: 0-based candidate indices) against its
@@ -121,9 +124,9 @@ typedef struct em_check_result {
  * a candidate of probability 0 in double rejects), the exact binomial test of the pooled
  * tail and of each candidate (Bonferroni), and the power (expmech(1) check).  The
  * probabilities are the oracle's correctly rounded doubles (the weighted oracle with a
- * measure; permute-and-flip's exact pmf for EM_PF, at most 4096 candidates).  Errors:
- * EM_ERR_NULL, EM_ERR_EMPTY (n == 0), EM_ERR_DOMAIN (a sample >= size, alpha or
- * min_expected out of range, a continuous m, pf with too many candidates),
+ * measure; permute-and-flip's exact pmf for EM_PF, at most EM_PF_PROBS_MAX_N
+ * candidates).  Errors: EM_ERR_NULL, EM_ERR_EMPTY (n == 0), EM_ERR_DOMAIN (a sample >=
+ * size, alpha or min_expected out of range, a continuous m, pf with too many candidates),
  * EM_ERR_UNDECIDED, EM_ERR_NOMEM.  o NULL: the defaults. */
 EM_API int em_check(em_mech *m, const size_t *samples, size_t n, const em_check_opts *o,
                     em_check_result **out, em_error *err);
@@ -287,6 +290,12 @@ EM_API int em_audit_counts(em_mech *x, em_mech *y, const uint64_t *counts_x,
                            const uint64_t *counts_y, double confidence,
                            em_audit_result **out, em_error *err);
 EM_API void em_audit_result_free(em_audit_result *r);
+/* Are x and y neighbours at x's sensitivity (the same candidates, |u_x - u_y| <= Delta on
+ * each, the same exclusions)?  *note: NULL when they are, else a malloc'd sentence saying
+ * where not (em_free).  Two different '# sensitivity:' headers with sensitivity_given 0:
+ * EM_ERR_DOMAIN.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN, EM_ERR_NOMEM. */
+EM_API int em_audit_neighbours(const em_mech *x, const em_mech *y, int sensitivity_given,
+                               char **note, em_error *err);
 
 /* The two-sided Clopper-Pearson interval of a binomial proportion from k successes in n
  * trials at confidence (each side at (1 - confidence)/2), as R's binom.test: lo = 0 when

@@ -51,17 +51,18 @@ typedef struct em_prob {
     unsigned flags;        /* EM_PROB_* */
 } em_prob;
 
-/* The largest finite scenario of which the permute-and-flip probabilities are computed
- * (O(n^2) interval operations). */
-#define EM_PF_PROBS_MAX_N 4096
+/* The largest finite scenario of which the permute-and-flip probabilities are computed:
+ * the law costs O(n) operations per precision level, and this bounds a run's time
+ * (spec/PermuteAndFlip.md). */
+#define EM_PF_PROBS_MAX_N ((size_t)10000000)
 
 /* Compute what em_probs_get needs, so that a failure of the whole computation is told
  * apart from one candidate's: the normaliser's first bounds (standard, monotone), every
  * probability at once (pf), the weighted or continuous law (a measure, pieces).  Calling
  * it is optional.  Errors: EM_ERR_NULL, EM_ERR_TOO_MANY (pf beyond EM_PF_PROBS_MAX_N),
  * EM_ERR_DOMAIN (pieces that overlap, a ray whose integral diverges, no mass: the message
- * names the file and line), EM_ERR_UNDECIDED (pf: a probability below MPFR's exponent
- * range; a weight below exp(-3.0e18)), EM_ERR_NOMEM. */
+ * names the file and line), EM_ERR_UNDECIDED (a weight below exp(-3.0e18); pf: a
+ * probability not decided within 2^20 bits, which no known input reaches), EM_ERR_NOMEM. */
 EM_API int em_probs_prepare(em_mech *m, em_error *err);
 
 /* Candidate i's probability (finite scenarios: standard, monotone, pf, with or without a
@@ -69,6 +70,11 @@ EM_API int em_probs_prepare(em_mech *m, em_error *err);
  * of em_probs_prepare, EM_ERR_DOMAIN (i >= em_scn_size, or em_scn_pieces), and
  * EM_ERR_UNDECIDED. */
 EM_API int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err);
+
+/* Every candidate's (or piece's) probability, or with log its log-probability, as
+ * em_probs_get gives it, one per line ('\n' after each) in one malloc'd buffer *out (free
+ * with em_free) of *len bytes (len may be NULL): one call for a binding instead of n. */
+EM_API int em_probs_text(em_mech *m, int log, char **out, size_t *len, em_error *err);
 
 /* The ends of piece j of a continuous scenario as exact text ("-inf" / "inf" for a ray;
  * otherwise a decimal when it has at most 40 digits, else "num/den"); malloc'd (em_free).

@@ -5,8 +5,8 @@
  * utilities (and optionally a base measure), or a continuous output range cut into pieces
  * with linear utilities; with the sensitivity and monotonicity its author declared.  A
  * mechanism (em_mech) is a scenario with epsilon, the sensitivity and the variant resolved
- * by the one rule that keeps privacy as declared (README, "Defaults that must not weaken
- * privacy"), and the line that says where each came from.
+ * by the one rule that keeps privacy as declared (docs/cli.md, "Sensitivity
+ * and variant"), and the line that says where each came from.
  *
  * Conventions of the whole high-level API (em_scn.h, em_law.h, em_judge.h, em_score.h):
  *   - every function returns an em_status (EM_OK = 0) unless it is an accessor;
@@ -75,6 +75,12 @@ EM_API int em_scn_load(const char *path, em_scn **out, em_error *err);
  * the element ("utilities[3]: ..."). */
 EM_API int em_scn_new(size_t n, const char *const *utilities, const char *const *labels,
                       const char *const *measure, em_scn **out, em_error *err);
+
+/* The same from doubles, each the exact rational it is (0.1 is 0x1.999999999999ap-4),
+ * read without text: -inf excludes a candidate, NaN and +inf are refused; labels "0" ...
+ * "n-1"; measure NULL for none, else n doubles >= 0.  Errors as em_scn_new. */
+EM_API int em_scn_new_d(size_t n, const double *utilities, const double *measure,
+                        em_scn **out, em_error *err);
 
 /* A continuous scenario: k >= 1 pieces [lo[j], hi[j]] tiling an interval, with utility
  * a[j] + b[j] r on piece j (b NULL: all slopes 0).  lo[0] may be "-inf" and hi[k-1]

@@ -46,6 +46,7 @@ extern "C" {
 #include "em_score.h"
 #include "em_groups.h"
 #include "em_report.h"
+#include "em_conform.h"
 
 /* ---------------------------------------------------------------- version */
 /* The library's version (the command line prints it for --version).  MAJOR.MINOR.PATCH;

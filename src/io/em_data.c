@@ -70,18 +70,24 @@ int em_rows_read(em_rows *l, const char *path, const char *what, em_error *err)
     FILE *f = use_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return em_data_fail(err, "%s: cannot open %s: %s", what, path, strerror(errno));
+    const char *why = em_stream_refusal(f, use_stdin);
     size_t len;
-    int st = em_read_all(f, (size_t)4 << 30, &l->buf, &len);
+    errno = 0;
+    int st = why ? EM_ERR_PARSE : em_read_all(f, (size_t)4 << 30, &l->buf, &len);
+    int errnum = errno;
+    if (!why && st != EM_OK && st != EM_ERR_NOMEM)
+        why = em_stream_why_failed(f, use_stdin, errnum);
     if (!use_stdin)
         fclose(f);
     if (st == EM_ERR_NOMEM)
         return em_data_nomem(err);
     if (st != EM_OK)
-        return em_data_fail(err, "%s: %s: read error or file too large", what, l->name);
+        return em_data_fail(err, "%s: %s: %s", what, l->name, why);
     if (memchr(l->buf, 0, len))
         return em_data_fail(err, "%s: NUL byte in the file", l->name);
     em_line_iter it;
     em_line_iter_init(&it, l->buf, len);
+    it.comments_lead = 1; /* a row "#1" after the first data line is a row, never dropped */
     const char *cp;
     size_t n;
     while (em_line_next_data(&it, &cp, &n)) {

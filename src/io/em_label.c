@@ -22,6 +22,14 @@ static int esc(const unsigned char *s, char out[8], size_t *used)
         if (k == 0)
             return snprintf(out, 8, "\\x%02x", s[0]);
         *used = k;
+        /* bidi controls reorder what follows on a terminal (a label could show as another):
+         * U+061C, U+200E-200F, U+202A-202E, U+2066-2069, escaped like C0/C1 */
+        unsigned cp = k == 2 ? ((s[0] & 0x1fu) << 6) | (s[1] & 0x3fu)
+                      : k == 3 ? ((s[0] & 0x0fu) << 12) | ((s[1] & 0x3fu) << 6) | (s[2] & 0x3fu)
+                               : 0;
+        if (cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+            (cp >= 0x2066 && cp <= 0x2069))
+            return snprintf(out, 8, "\\u%04x", cp);
         return 0;
     }
     return 0;

@@ -1,6 +1,6 @@
 /* em_label.h: how a label is shown to a person.
  *
- * The rule (README, "Labels"): a label is data, and reaches each reader in the form that
+ * The rule (docs/cli.md, "Labels"): a label is data, and reaches each reader in the form that
  * reader can take back:
  *   - CSV output (probs, sample) writes the label's bytes exactly, quoted as the scenario
  *     parser reads them back (em_csv_label): the round trip is exact;

@@ -3,9 +3,12 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include <jansson.h>
 
 #include "em_base.h"
 #include "base/em_error.h"
@@ -74,395 +77,84 @@ static int labelled(em_pvalue *gv, long k, const char *lab, size_t labn, const c
     char q[300];
     if (k < 0)
         return em_err_at(err, EM_ERR_PARSE, name, ln, "unknown label '%s'", show(q, sizeof q, lab, labn));
-    if (gv[k].set)
+    if (gv[k].set && gv[k].line)
         return em_err_at(err, EM_ERR_PARSE, name, ln, "second value for '%s' (first on line %lu)",
                     show(q, sizeof q, lab, labn), gv[k].line);
+    if (gv[k].set) /* JSON: no lines */
+        return em_err_at(err, EM_ERR_PARSE, name, ln, "second value for '%s'",
+                              show(q, sizeof q, lab, labn));
     return EM_OK;
 }
 
 /* ---------------------------------------------------------------- JSON */
-
-typedef struct js {
-    const char *s;
-    size_t len, pos;
-    unsigned long line;
-} js;
-
-static void ws(js *j)
-{
-    while (j->pos < j->len) {
-        char c = j->s[j->pos];
-        if (c == '\n')
-            j->line++;
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-            break;
-        j->pos++;
-    }
-}
-
-static int put_utf8(char *o, size_t *k, unsigned long cp)
-{
-    if (cp < 0x80) {
-        o[(*k)++] = (char)cp;
-    } else if (cp < 0x800) {
-        o[(*k)++] = (char)(0xC0 | (cp >> 6));
-        o[(*k)++] = (char)(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        o[(*k)++] = (char)(0xE0 | (cp >> 12));
-        o[(*k)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        o[(*k)++] = (char)(0x80 | (cp & 0x3F));
-    } else {
-        o[(*k)++] = (char)(0xF0 | (cp >> 18));
-        o[(*k)++] = (char)(0x80 | ((cp >> 12) & 0x3F));
-        o[(*k)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        o[(*k)++] = (char)(0x80 | (cp & 0x3F));
-    }
-    return 0;
-}
-
-static int hex4(const char *p, unsigned long *v)
-{
-    *v = 0;
-    for (int i = 0; i < 4; i++) {
-        char c = p[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0)
-            return -1;
-        *v = *v * 16 + (unsigned long)d;
-    }
-    return 0;
-}
-
-/* a JSON string at j->pos (the opening quote) into a malloc'd buffer */
-static int jstring(js *j, char **out, size_t *outn)
-{
-    if (j->pos >= j->len || j->s[j->pos] != '"')
-        return -1;
-    j->pos++;
-    char *o = malloc(j->len - j->pos + 1);
-    if (!o)
-        return -2;
-    size_t k = 0;
-    while (j->pos < j->len) {
-        unsigned char c = (unsigned char)j->s[j->pos++];
-        if (c == '"') {
-            o[k] = 0;
-            *out = o;
-            *outn = k;
-            return 0;
-        }
-        if (c < 0x20)
-            break;
-        if (c != '\\') {
-            o[k++] = (char)c;
-            continue;
-        }
-        if (j->pos >= j->len)
-            break;
-        char e = j->s[j->pos++];
-        unsigned long cp;
-        switch (e) {
-        case '"': o[k++] = '"'; break;
-        case '\\': o[k++] = '\\'; break;
-        case '/': o[k++] = '/'; break;
-        case 'b': o[k++] = '\b'; break;
-        case 'f': o[k++] = '\f'; break;
-        case 'n': o[k++] = '\n'; break;
-        case 'r': o[k++] = '\r'; break;
-        case 't': o[k++] = '\t'; break;
-        case 'u':
-            if (j->pos + 4 > j->len || hex4(j->s + j->pos, &cp))
-                goto bad;
-            j->pos += 4;
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-                unsigned long lo;
-                if (j->pos + 6 > j->len || j->s[j->pos] != '\\' || j->s[j->pos + 1] != 'u' ||
-                    hex4(j->s + j->pos + 2, &lo) || lo < 0xDC00 || lo > 0xDFFF)
-                    goto bad;
-                j->pos += 6;
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                goto bad;
-            }
-            if (cp == 0)
-                goto bad; /* labels are C strings */
-            put_utf8(o, &k, cp);
-            break;
-        default:
-            goto bad;
-        }
-    }
-bad:
-    free(o);
-    return -1;
-}
-
-/* skip any JSON value */
-static int jskip(js *j, int depth)
-{
-    ws(j);
-    if (j->pos >= j->len || depth > 64)
-        return -1;
-    char c = j->s[j->pos];
-    if (c == '"') {
-        char *t;
-        size_t tn;
-        int r = jstring(j, &t, &tn);
-        if (r == 0)
-            free(t);
-        return r;
-    }
-    if (c == '{' || c == '[') {
-        char close = c == '{' ? '}' : ']';
-        j->pos++;
-        ws(j);
-        if (j->pos < j->len && j->s[j->pos] == close) {
-            j->pos++;
-            return 0;
-        }
-        for (;;) {
-            if (c == '{') {
-                ws(j);
-                char *t;
-                size_t tn;
-                int r = jstring(j, &t, &tn);
-                if (r)
-                    return r;
-                free(t);
-                ws(j);
-                if (j->pos >= j->len || j->s[j->pos] != ':')
-                    return -1;
-                j->pos++;
-            }
-            int r = jskip(j, depth + 1);
-            if (r)
-                return r;
-            ws(j);
-            if (j->pos < j->len && j->s[j->pos] == ',') {
-                j->pos++;
-                continue;
-            }
-            if (j->pos < j->len && j->s[j->pos] == close) {
-                j->pos++;
-                return 0;
-            }
-            return -1;
-        }
-    }
-    /* number, true, false, null */
-    size_t st = j->pos;
-    while (j->pos < j->len && strchr("+-0123456789.eEtruefalsn", j->s[j->pos]))
-        j->pos++;
-    return j->pos > st ? 0 : -1;
-}
+/* Read with Jansson (values located by their index: "candidates[3]"; syntax errors by
+ * Jansson's line and column).  A probability that is a JSON string is read exactly; a bare
+ * JSON number is read as Jansson reads it, the nearest double, then taken exactly (what a
+ * program that wrote a double meant); `expmech probs --format json` writes strings. */
 
 /* one candidate object */
-static int jcand(js *j, const char *name, size_t n, em_label_find_fn find, const void *ctx,
+static int jcand(json_t *o, size_t k, const char *name, em_label_find_fn find, const void *ctx,
                  em_pvalue *gv, em_error *err)
 {
-    (void)n;
-    unsigned long ln = j->line;
-    char *label = NULL, *prob = NULL;
-    size_t labn = 0, probn = 0;
-    int st = EM_OK;
-    ws(j);
-    if (j->pos >= j->len || j->s[j->pos] != '{')
-        return em_err_at(err, EM_ERR_PARSE, name, j->line, "expected a candidate object {\"label\": ..., \"probability\": ...}");
-    j->pos++;
-    ws(j);
-    if (j->pos < j->len && j->s[j->pos] == '}') {
-        j->pos++;
-        goto check;
+    char q[300];
+    if (!json_is_object(o))
+        return em_err_at(err, EM_ERR_PARSE, name, 0, "candidates[%zu]: expected a candidate object "
+                              "{\"label\": ..., \"probability\": ...}", k);
+    json_t *l = json_object_get(o, "label"), *p = json_object_get(o, "probability");
+    if (!l || !p)
+        return em_err_at(err, EM_ERR_PARSE, name, 0, "candidates[%zu]: a candidate object without "
+                              "\"%s\"", k, l ? "probability" : "label");
+    if (!json_is_string(l))
+        return em_err_at(err, EM_ERR_PARSE, name, 0, "candidates[%zu]: \"label\" must be a string",
+                              k);
+    const char *lab = json_string_value(l);
+    size_t labn = json_string_length(l);
+    long idx = find(ctx, lab, labn);
+    int st = labelled(gv, idx, lab, labn, name, 0, err);
+    if (st != EM_OK)
+        return st;
+    if (json_is_string(p))
+        return put_value(gv, (size_t)idx, json_string_value(p), json_string_length(p), name, 0,
+                         err);
+    if (json_is_number(p)) {
+        snprintf(q, sizeof q, "%a", json_number_value(p)); /* the double, exactly */
+        return put_value(gv, (size_t)idx, q, strlen(q), name, 0, err);
     }
-    for (;;) {
-        ws(j);
-        char *key;
-        size_t kn;
-        int r = jstring(j, &key, &kn);
-        if (r == -2)
-            return EM_ERR_NOMEM;
-        if (r) {
-            st = em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON (a key expected)");
-            goto out;
-        }
-        ws(j);
-        if (j->pos >= j->len || j->s[j->pos] != ':') {
-            free(key);
-            st = em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON (':' expected)");
-            goto out;
-        }
-        j->pos++;
-        ws(j);
-        int is_label = !strcmp(key, "label"), is_prob = !strcmp(key, "probability");
-        free(key);
-        if (is_label || is_prob) {
-            char **dst = is_label ? &label : &prob;
-            size_t *dn = is_label ? &labn : &probn;
-            if (*dst) {
-                st = em_err_at(err, EM_ERR_PARSE, name, j->line, "repeated \"%s\"", is_label ? "label" : "probability");
-                goto out;
-            }
-            if (j->pos < j->len && j->s[j->pos] == '"') {
-                r = jstring(j, dst, dn);
-                if (r == -2)
-                    return EM_ERR_NOMEM;
-                if (r) {
-                    st = em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON string");
-                    goto out;
-                }
-            } else if (is_prob) { /* a bare JSON number */
-                size_t s0 = j->pos;
-                while (j->pos < j->len && strchr("+-0123456789.eE", j->s[j->pos]))
-                    j->pos++;
-                *dn = j->pos - s0;
-                *dst = malloc(*dn + 1);
-                if (!*dst)
-                    return EM_ERR_NOMEM;
-                memcpy(*dst, j->s + s0, *dn);
-                (*dst)[*dn] = 0;
-            } else {
-                st = em_err_at(err, EM_ERR_PARSE, name, j->line, "\"label\" must be a string");
-                goto out;
-            }
-        } else if (jskip(j, 0)) {
-            st = em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON value");
-            goto out;
-        }
-        ws(j);
-        if (j->pos < j->len && j->s[j->pos] == ',') {
-            j->pos++;
-            continue;
-        }
-        if (j->pos < j->len && j->s[j->pos] == '}') {
-            j->pos++;
-            break;
-        }
-        st = em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON (',' or '}' expected)");
-        goto out;
-    }
-check:
-    if (!label || !prob) {
-        st = em_err_at(err, EM_ERR_PARSE, name, ln, "a candidate object without \"%s\"", label ? "probability" : "label");
-        goto out;
-    }
-    {
-        long k = find(ctx, label, labn);
-        st = labelled(gv, k, label, labn, name, ln, err);
-        if (st == EM_OK)
-            st = put_value(gv, (size_t)k, prob, probn, name, ln, err);
-    }
-out:
-    free(label);
-    free(prob);
-    return st;
-}
-
-/* A key of an object and its ':' (white space before the ':' skipped): *cand whether the
- * key is "candidates". */
-static int object_key(js *j, const char *name, int *cand, em_error *err)
-{
-    char *key;
-    size_t kn;
-    int r = jstring(j, &key, &kn);
-    if (r == -2)
-        return EM_ERR_NOMEM;
-    if (r)
-        return em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON (a key expected)");
-    *cand = !strcmp(key, "candidates");
-    free(key);
-    ws(j);
-    if (j->pos >= j->len || j->s[j->pos] != ':')
-        return em_err_at(err, EM_ERR_PARSE, name, j->line, "malformed JSON (':' expected)");
-    j->pos++;
-    return EM_OK;
+    return em_err_at(err, EM_ERR_PARSE, name, 0, "candidates[%zu]: \"probability\" must be a "
+                          "string or a number", k);
 }
 
 static int parse_json(const char *buf, size_t len, size_t pos, const char *name, size_t n,
                       em_label_find_fn find, const void *ctx, em_pvalue *gv, em_error *err)
 {
-    js j = {buf, len, pos, 1};
+    unsigned long line0 = 0; /* lines before the JSON text (a byte-order mark, blank lines) */
     for (size_t i = 0; i < pos; i++)
-        j.line += buf[i] == '\n';
-    ws(&j);
-    int found = 0;
-    if (buf[j.pos] == '{') { /* find "candidates" */
-        j.pos++;
-        for (;;) {
-            ws(&j);
-            int cand, st = object_key(&j, name, &cand, err);
-            if (st != EM_OK)
-                return st;
-            ws(&j);
-            if (cand) {
-                if (found)
-                    return em_err_at(err, EM_ERR_PARSE, name, j.line, "repeated \"candidates\"");
-                found = 1;
-                break;
-            }
-            if (jskip(&j, 0))
-                return em_err_at(err, EM_ERR_PARSE, name, j.line, "malformed JSON value");
-            ws(&j);
-            if (j.pos < j.len && j.s[j.pos] == ',') {
-                j.pos++;
-                continue;
-            }
-            return em_err_at(err, EM_ERR_PARSE, name, j.line, "no \"candidates\" array in the JSON object");
-        }
+        line0 += buf[i] == '\n';
+    json_error_t je;
+    json_t *root = json_loadb(buf + pos, len - pos, JSON_REJECT_DUPLICATES |
+                              JSON_DECODE_INT_AS_REAL | JSON_DISABLE_EOF_CHECK, &je);
+    if (!root)
+        return em_err_at(err, EM_ERR_PARSE, name, line0 + (unsigned long)(je.line > 0 ? je.line : 1),
+                              "malformed JSON: %s", je.text);
+    int st = EM_OK;
+    for (size_t i = pos + (size_t)je.position; i < len && st == EM_OK; i++)
+        if (!strchr(" \t\r\n", buf[i]))
+            st = em_err_at(err, EM_ERR_PARSE, name, 0, "text after the JSON value");
+    json_t *arr = root;
+    if (st == EM_OK && json_is_object(root)) {
+        arr = json_object_get(root, "candidates");
+        if (!arr)
+            st = em_err_at(err, EM_ERR_PARSE, name, 0, "no \"candidates\" array in the JSON object");
     }
-    ws(&j);
-    if (j.pos >= j.len || j.s[j.pos] != '[')
-        return em_err_at(err, EM_ERR_PARSE, name, j.line, "expected a JSON array of candidates");
-    j.pos++;
-    ws(&j);
-    if (j.pos < j.len && j.s[j.pos] == ']') {
-        j.pos++;
-    } else {
-        for (;;) {
-            int st = jcand(&j, name, n, find, ctx, gv, err);
-            if (st != EM_OK)
-                return st;
-            ws(&j);
-            if (j.pos < j.len && j.s[j.pos] == ',') {
-                j.pos++;
-                continue;
-            }
-            if (j.pos < j.len && j.s[j.pos] == ']') {
-                j.pos++;
-                break;
-            }
-            return em_err_at(err, EM_ERR_PARSE, name, j.line, "malformed JSON (',' or ']' expected)");
-        }
-    }
-    if (found) { /* the rest of the object */
-        for (;;) {
-            ws(&j);
-            if (j.pos < j.len && j.s[j.pos] == '}') {
-                j.pos++;
-                break;
-            }
-            if (j.pos < j.len && j.s[j.pos] == ',') {
-                j.pos++;
-                ws(&j);
-                int cand, st = object_key(&j, name, &cand, err);
-                if (st != EM_OK)
-                    return st;
-                if (cand)
-                    return em_err_at(err, EM_ERR_PARSE, name, j.line, "repeated \"candidates\"");
-                if (jskip(&j, 0))
-                    return em_err_at(err, EM_ERR_PARSE, name, j.line, "malformed JSON value");
-                continue;
-            }
-            return em_err_at(err, EM_ERR_PARSE, name, j.line, "malformed JSON (',' or '}' expected)");
-        }
-    }
-    ws(&j);
-    if (j.pos != j.len)
-        return em_err_at(err, EM_ERR_PARSE, name, j.line, "text after the JSON value");
-    for (size_t i = 0; i < n; i++)
+    if (st == EM_OK && !json_is_array(arr))
+        st = em_err_at(err, EM_ERR_PARSE, name, 0, "expected a JSON array of candidates");
+    for (size_t k = 0; st == EM_OK && k < json_array_size(arr); k++)
+        st = jcand(json_array_get(arr, k), k, name, find, ctx, gv, err);
+    json_decref(root);
+    for (size_t i = 0; st == EM_OK && i < n; i++)
         if (!gv[i].set)
-            return em_err_at(err, EM_ERR_PARSE, name, 0, "no value for candidate %zu", i);
-    return EM_OK;
+            st = em_err_at(err, EM_ERR_PARSE, name, 0, "no value for candidate %zu", i);
+    return st;
 }
 
 /* ----------------------------------------------------------------- CSV */
@@ -491,6 +183,14 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
         const unsigned long ln = it.line;
         if ((st = em_line_check(p, m, EM_SAMPLES_MAX_LINE, 0, name, ln, err)) != EM_OK)
             break;
+        if (count == 0 && m > 8 && !strncmp(p, "epsilon,", 8)) {
+            /* probs over a list of epsilons: one block per value, the first column epsilon */
+            st = em_err_at(err, EM_ERR_PARSE, name, ln,
+                           "this is the output of a sweep (its first column is epsilon): "
+                           "compare judges one epsilon; select it (e.g. awk -F, 'NR == 1 || $1 "
+                           "== 1' FILE | cut -d, -f2-) or run probs with that one --epsilon");
+            break;
+        }
         const char *lab = NULL, *v = p;
         size_t labn = 0, vn = m;
         long k = -1;
@@ -576,6 +276,13 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                 const char *msg = NULL;
                 int bad = memchr(l, ',', lnn) != NULL || lnn == 0 ||
                           em_pvalue_parse(l, lnn, &tmpv, &msg) != EM_OK;
+                if (!bad) {
+                    /* judged too: a column given is a column checked */
+                    gv[k].has_log = 1;
+                    gv[k].logv = tmpv.kind == EM_PV_NUM ? mpq_get_d(tmpv.q)
+                                 : tmpv.kind == EM_PV_NAN ? NAN
+                                 : tmpv.kind == EM_PV_PINF ? INFINITY : -INFINITY;
+                }
                 mpq_clear(tmpv.q);
                 if (bad) {
                     st = em_err_at(err, EM_ERR_PARSE, name, ln, "bad log-probability '%s'", show(q, sizeof q, l, lnn));

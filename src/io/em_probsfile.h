@@ -8,7 +8,8 @@
  *     log-probability is read and must be a value, but only the probability is judged);
  *   - JSON: `expmech probs --format json`'s output (an object whose "candidates" array
  *     holds objects with "label" and "probability"), or such an array by itself; a
- *     probability may be a JSON string or number.
+ *     probability may be a JSON string (read exactly) or number (read by Jansson as the
+ *     nearest double, then taken exactly); messages name the candidate ("candidates[3]").
  * CSV lines follow the scenario rules: BOM, CRLF, blank and '#' lines; a label may be
  * a CSV-quoted field ("a,b" or "a ""b"""), as `expmech probs` writes labels with commas.
  * Numbers are exact (decimal, 0x hex float, a/b); nan, inf, -inf are values to judge.
@@ -31,6 +32,8 @@ typedef struct em_pvalue {
     mpq_t q;             /* the number when EM_PV_NUM (mpq_init'ed by the caller) */
     int set;
     unsigned long line;  /* 0 for JSON without line tracking... the line of the value */
+    int has_log;         /* a log-probability was given beside it (probs' third column) */
+    double logv;         /* that log-probability, the nearest double (nan, -inf as given) */
 } em_pvalue;
 
 /* One value: a number (exact) or nan / inf / -inf (any case, optional sign).  EM_OK or

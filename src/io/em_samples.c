@@ -73,8 +73,26 @@ int em_samples_count(const char *buf, size_t len, const char *name, size_t n,
     memset(counts, 0, n * sizeof *counts);
     *total = 0;
     int st = EM_OK;
-    while (st == EM_OK && em_line_next_data(&it, &p, &m)) {
+    while (st == EM_OK && em_line_next(&it, &p, &m)) {
         const unsigned long ln = it.line;
+        if (!p) {
+            st = em_err_at(err, EM_ERR_PARSE, name, ln, "line too long");
+            break;
+        }
+        em_text_trim(&p, &m);
+        if (m == 0)
+            continue;
+        if (p[0] == '#') {
+            /* a comment, unless it is a label of the scenario: a draw of label "#1" written
+             * unquoted would otherwise vanish (expmech quotes such labels) */
+            if (are != EM_SAMPLES_INDICES && find(ctx, p, m) >= 0) {
+                em_text_show(q, sizeof q, p, m);
+                st = em_err_at(err, EM_ERR_PARSE, name, ln, "'%s' is a label of the scenario, but a "
+                               "line starting with '#' is a comment: quote the label (\"%s\")", q, q);
+                break;
+            }
+            continue;
+        }
         if ((st = em_line_check(p, m, EM_SAMPLES_MAX_LINE, 0, name, ln, err)) != EM_OK)
             break;
         uint64_t v = 0;

@@ -92,6 +92,78 @@ static int ieq(const char *p, size_t n, const char *word)
     return strlen(word) == n && ieq_prefix(p, n, word);
 }
 
+/* the first data line is not 'label,utility': raw data (a header line, a value per line)
+ * is read by `expmech score`, which writes the scenario */
+#define RAW_HINT "; raw data? `expmech score` makes a scenario from it"
+
+/* Levenshtein distance of a[0..an) (lowercased) and the word w, capped at 3 */
+static int edit3(const char *a, size_t an, const char *w)
+{
+    size_t wn = strlen(w);
+    if (an > wn + 3 || wn > an + 3 || an > 32)
+        return 3;
+    int d[33][33];
+    for (size_t i = 0; i <= an; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= wn; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= an; i++)
+        for (size_t j = 1; j <= wn; j++) {
+            int c = tolower((unsigned char)a[i - 1]) != w[j - 1];
+            int v = d[i - 1][j - 1] + c;
+            if (d[i - 1][j] + 1 < v)
+                v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            d[i][j] = v;
+        }
+    return d[an][wn] < 3 ? d[an][wn] : 3;
+}
+
+/* A comment that names a header key, misspelt or with another separator ('# sensitivity
+ * = 1000', '# sensitivty: 2', '# Monotone yes') would silently leave the default (and the
+ * privacy it declared) in place: an error.  The key must open the comment and be followed
+ * by a separator or a value, so that prose ('# neighbours: ...; sensitivity proven in')
+ * stays a comment. */
+static int near_header(em_scn *s, const char *p, size_t n, unsigned long ln, em_error *err)
+{
+    static const char *const keys[] = {"sensitivity", "monotone", "measure", "output"};
+    size_t w = 0;
+    while (w < n && (isalpha((unsigned char)p[w]) || p[w] == '_' || p[w] == '-'))
+        w++;
+    if (w == 0)
+        return EM_OK;
+    const char *r = p + w;
+    size_t rn = n - w;
+    em_text_trim(&r, &rn);
+    int sep = rn > 0 && strchr(":=", r[0]) != NULL;
+    if (sep) {
+        r++, rn--;
+        if (rn && r[0] == '=')
+            r++, rn--;
+        em_text_trim(&r, &rn);
+    }
+    static const char *const words[] = {"yes", "no", "true", "false", "continuous", "finite"};
+    int value = rn > 0 && (isdigit((unsigned char)r[0]) || strchr("+-.", r[0]) != NULL);
+    for (size_t k = 0; !value && k < sizeof words / sizeof words[0]; k++)
+        value = ieq(r, rn, words[k]);
+    if (!sep && !value && rn > 0)
+        return EM_OK; /* prose: the word is the start of a sentence */
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        int d = edit3(p, w, keys[k]);
+        if (d <= (strlen(keys[k]) >= 7 ? 2 : 1)) {
+            char q[128];
+            em_text_show(q, sizeof q, p, n);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln,
+                             "the comment '# %s' looks like the header '# %s: ...' but is not one "
+                             "(the header is the key, a colon, the value: '# %s: %s'); write it so, or "
+                             "reword the comment", q, keys[k], keys[k],
+                             k == 0 ? "D" : k == 3 ? "continuous" : "yes");
+        }
+    }
+    return EM_OK;
+}
+
 static int header(em_scn *s, const char *p, size_t n, unsigned long ln, em_error *err)
 {
     /* p: the comment text after '#', trimmed */
@@ -163,7 +235,7 @@ static int header(em_scn *s, const char *p, size_t n, unsigned long ln, em_error
                         "'# measure:' is for finite scenarios (a continuous one is weighted by length)");
         return EM_OK;
     }
-    return EM_OK; /* any other comment */
+    return near_header(s, p, n, ln, err); /* any other comment, unless it names a key */
 }
 
 /* 'inf', '+inf', 'infinity', '+infinity' (any case) */
@@ -279,28 +351,85 @@ static int data_line(em_scn *s, const char *p, size_t n, unsigned long ln, em_er
     char q[128];
     if (s->continuous)
         return piece_line(s, p, n, ln, err);
-    const char *mval = NULL;
-    size_t mvaln = 0;
+    /* fields from the left: the label (a CSV field: quoted when it holds a comma, as the
+     * output writes it), the utility, and the measure with '# measure: yes'; one field
+     * more is an error, never folded into the label */
+    const char *lab = p, *rest;
+    size_t labn, restn;
+    if (!n || !memchr(p, ',', n)) {
+        em_text_show(q, sizeof q, p, n);
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected 'label,utility', found '%s' (no comma)%s",
+                         q, s->n == 0 ? RAW_HINT : "");
+    }
+    if (p[0] == '"') {
+        size_t i = 1;
+        for (; i < n; i++)
+            if (p[i] == '"') {
+                if (i + 1 < n && p[i + 1] == '"')
+                    i++;
+                else
+                    break;
+            }
+        if (i >= n)
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "unterminated quoted label (no closing quote)");
+        labn = i + 1;
+        const char *c = p + labn;
+        size_t cn = n - labn;
+        while (cn && is_ws(*c))
+            c++, cn--;
+        if (cn && *c != ',') {
+            em_text_show(q, sizeof q, c, cn);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln,
+                             "text '%s' after the closing quote of the label (a quoted label ends at its "
+                             "quote; a quote inside it is doubled \"\")", q);
+        }
+        if (!cn) {
+            em_text_show(q, sizeof q, p, n);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected 'label,utility', found '%s' (no comma)", q);
+        }
+        rest = c + 1;
+        restn = cn - 1;
+    } else {
+        const char *comma = n ? memchr(p, ',', n) : NULL;
+        if (!comma) {
+            em_text_show(q, sizeof q, p, n);
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected 'label,utility', found '%s' (no comma)", q);
+        }
+        labn = (size_t)(comma - p);
+        rest = comma + 1;
+        restn = n - labn - 1;
+    }
+    const char *val = rest, *mval = NULL;
+    size_t valn = restn, mvaln = 0;
+    const char *c2 = restn ? memchr(rest, ',', restn) : NULL;
+    if (c2 && s->has_measure) {
+        valn = (size_t)(c2 - rest);
+        mval = c2 + 1;
+        mvaln = restn - valn - 1;
+        c2 = mvaln ? memchr(mval, ',', mvaln) : NULL;
+    }
+    if (c2) {
+        size_t nf = 2 + (s->has_measure ? 1 : 0);
+        for (const char *t = c2; t; t = memchr(t + 1, ',', (size_t)(p + n - t - 1)))
+            nf++;
+        em_text_show(q, sizeof q, p, n);
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln,
+                         "%zu fields in '%s' where %s has %d: a label with a comma must be quoted "
+                         "(\"a,b\",1)%s%s", nf, q, s->has_measure ? "'label,utility,measure'" : "'label,utility'",
+                         s->has_measure ? 3 : 2,
+                         !s->has_measure && nf == 3 ? "; a third field is a measure: was '# measure: yes' meant?" : "",
+                         !s->has_measure && (nf == 3 || nf == 4) && lab[0] != '"' ?
+                             "; numbers 'lo,hi,a[,b]' are a piece: was '# output: continuous' meant?" : "");
+    }
     if (s->has_measure) {
-        const char *c = n ? memrchr(p, ',', n) : NULL;
-        if (!c) {
+        if (!mval) {
             em_text_show(q, sizeof q, p, n);
             return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected 'label,utility,measure', found '%s'", q);
         }
-        mval = c + 1;
-        mvaln = n - (size_t)(c - p) - 1;
         em_text_trim(&mval, &mvaln);
-        n = (size_t)(c - p);
         if (mvaln == 0)
             return em_err_at(err, EM_ERR_PARSE, s->name, ln, "missing measure after the last comma");
     }
-    const char *comma = n ? memrchr(p, ',', n) : NULL;
-    if (!comma) {
-        em_text_show(q, sizeof q, p, n);
-        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "expected 'label,utility', found '%s' (no comma)", q);
-    }
-    const char *lab = p, *val = comma + 1;
-    size_t labn = (size_t)(comma - p), valn = n - labn - 1;
     em_text_trim(&lab, &labn);
     em_text_trim(&val, &valn);
     if (labn == 0)
@@ -388,7 +517,8 @@ static int data_line(em_scn *s, const char *p, size_t n, unsigned long ln, em_er
         if (!s->compact)
             mpq_clear(uq);
         em_text_show(q, sizeof q, val, valn);
-        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad utility '%s': %s", q, msg ? msg : "malformed");
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad utility '%s': %s%s", q, msg ? msg : "malformed",
+                         s->n == 0 ? RAW_HINT : "");
     }
     if (s->has_measure) {
         mpq_init(s->measure[i]);
@@ -443,6 +573,12 @@ static int one_line(em_scn *s, const char *p, size_t n, unsigned long ln, em_err
         const char *c = p + 1;
         size_t cn = n - 1;
         em_text_trim(&c, &cn);
+        if ((s->n > 0 || s->pieces.n > 0) && memchr(c, ',', cn))
+            /* a row after the data started: never dropped in silence */
+            return em_err_at(err, EM_ERR_PARSE, s->name, ln,
+                             "a line starting with '#' among the data lines: a label starting "
+                             "with '#' must be quoted (\"#1\",5); comments go before the first "
+                             "data line");
         st = header(s, c, cn, ln, err);
     } else {
         st = data_line(s, p, n, ln, err);
@@ -461,6 +597,97 @@ static int parse_begin(em_scn *s, const char *name, em_error *err)
     return s->name ? EM_OK : EM_ERR_NOMEM;
 }
 
+/* "0" or an integer without a sign '+' or a leading zero: the one way GMP writes it */
+static int plain_int(const char *l)
+{
+    const char *d = l[0] == '-' ? l + 1 : l;
+    if (!*d || (d[0] == '0' && (d[1] || d != l)))
+        return 0;
+    for (; *d; d++)
+        if (*d < '0' || *d > '9')
+            return 0;
+    return 1;
+}
+
+struct numkey {
+    char *key;
+    size_t i;
+};
+
+static int numkey_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct numkey *)a)->key, ((const struct numkey *)b)->key);
+}
+
+/* Numeric candidates compare as numbers: '2' and '2.0' (or '02', '0x2', '4/2') are one
+ * candidate, named twice.  Only the labels not written in GMP's integer form are parsed:
+ * each is looked up by its exact value among the labels, and among each other. */
+static int numeric_dups(em_scn *s, em_error *err)
+{
+    struct numkey *k = NULL;
+    size_t nk = 0, cap = 0;
+    int st = EM_OK;
+    mpq_t q;
+    mpq_init(q);
+    for (size_t i = 0; i < s->n && st == EM_OK; i++) {
+        const char *l = s->labels[i];
+        int kind;
+        if (!strchr("0123456789+-.", l[0]) || plain_int(l) ||
+            em_q_parse_str(l, 0, q, &kind, NULL) != EM_OK || kind != EM_Q_FINITE)
+            continue;
+        char *key = mpq_get_str(NULL, 10, q);
+        if (!key) {
+            st = EM_ERR_NOMEM;
+            break;
+        }
+        long j = em_scn_lookup(s, key, strlen(key));
+        if (j >= 0 && (size_t)j != i) {
+            char a[128], b[128];
+            em_text_show(a, sizeof a, l, strlen(l));
+            em_text_show(b, sizeof b, s->labels[j], strlen(s->labels[j]));
+            st = em_err_at(err, EM_ERR_PARSE, s->name, em_scn_line(s, i),
+                           "label '%s' is the number '%s' of line %lu: numeric candidates compare "
+                           "as numbers (a duplicate)", a, b, em_scn_line(s, (size_t)j));
+            free(key);
+            break;
+        }
+        if (nk == cap) {
+            cap = cap ? 2 * cap : 16;
+            struct numkey *t = realloc(k, cap * sizeof *k);
+            if (!t) {
+                free(key);
+                st = EM_ERR_NOMEM;
+                break;
+            }
+            k = t;
+        }
+        k[nk].key = key;
+        k[nk++].i = i;
+    }
+    if (st == EM_OK && nk > 1) {
+        qsort(k, nk, sizeof *k, numkey_cmp);
+        for (size_t a = 1; a < nk; a++)
+            if (!strcmp(k[a - 1].key, k[a].key)) {
+                size_t i1 = k[a - 1].i < k[a].i ? k[a - 1].i : k[a].i;
+                size_t i2 = k[a - 1].i < k[a].i ? k[a].i : k[a - 1].i;
+                char x[128], y[128];
+                em_text_show(x, sizeof x, s->labels[i2], strlen(s->labels[i2]));
+                em_text_show(y, sizeof y, s->labels[i1], strlen(s->labels[i1]));
+                st = em_err_at(err, EM_ERR_PARSE, s->name, em_scn_line(s, i2),
+                               "label '%s' is the number '%s' of line %lu: numeric candidates "
+                               "compare as numbers (a duplicate)", x, y, em_scn_line(s, i1));
+                break;
+            }
+    }
+    for (size_t a = 0; a < nk; a++)
+        free(k[a].key);
+    free(k);
+    mpq_clear(q);
+    if (st == EM_ERR_NOMEM)
+        em_err(err, st, "%s: out of memory", s->name);
+    return st;
+}
+
 static int parse_end(em_scn *s, em_error *err)
 {
     if (s->continuous) {
@@ -476,7 +703,7 @@ static int parse_end(em_scn *s, em_error *err)
     }
     if (s->n == 0)
         return em_err_at(err, EM_ERR_PARSE, s->name, 0, "no candidates (expected lines 'label,utility')");
-    return EM_OK;
+    return numeric_dups(s, err);
 }
 
 int em_scn_read(em_scn *s, const char *buf, size_t len, const char *name,
@@ -533,6 +760,14 @@ int em_scn_read_file(em_scn *s, const char *path, em_error *err)
     FILE *f = use_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return em_err(err, EM_ERR_PARSE, "%s: cannot open: %s", name, strerror(errno));
+    const char *why = em_stream_refusal(f, use_stdin);
+    if (why) {
+        if (!use_stdin)
+            fclose(f);
+        return use_stdin && !strncmp(why, "standard", 8) ? em_err(err, EM_ERR_PARSE, "%s", why)
+                                                         : em_err(err, EM_ERR_PARSE, "%s: %s", name, why);
+    }
+    errno = 0;
     int st = parse_begin(s, name, err);
     em_line_iter it;
     if (st == EM_OK && em_line_iter_open(&it, f, LOAD_CHUNK, EM_SCN_MAX_BYTES) != EM_OK) {
@@ -550,7 +785,7 @@ int em_scn_read_file(em_scn *s, const char *path, em_error *err)
                                "line too long (%zu bytes; the limit is %d)", n,
                                EM_SCN_MAX_LINE);
         if (st == EM_OK && em_line_iter_failed(&it))
-            st = em_err(err, EM_ERR_PARSE, "%s: read error or file too large", name);
+            st = em_err(err, EM_ERR_PARSE, "%s: %s", name, em_stream_why_failed(f, use_stdin, errno));
         em_line_iter_close(&it);
     }
     if (!use_stdin)

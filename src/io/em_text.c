@@ -2,7 +2,9 @@
 #include "io/em_text.h"
 
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/em_error.h"
 
@@ -159,6 +161,28 @@ int em_line_iter_failed(const em_line_iter *it)
     return it->failed;
 }
 
+const char *em_stream_refusal(FILE *f, int is_stdin)
+{
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0)
+        return is_stdin && errno == EBADF ? "standard input is closed (give a FILE, or pipe one in)"
+                                          : NULL;
+    if (S_ISDIR(sb.st_mode))
+        return "is a directory, not a file";
+    return NULL;
+}
+
+const char *em_stream_why_failed(FILE *f, int is_stdin, int errnum)
+{
+    const char *r = em_stream_refusal(f, is_stdin);
+    if (r)
+        return r;
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && (S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode)))
+        return errnum ? "a device that cannot be read" : "a device without an end (or too large)";
+    return errnum ? strerror(errnum) : "read error or file too large";
+}
+
 /* A stream line longer than the chunk: its bytes to the next LF (or the end) skipped, its
  * length without a final CR in *n. */
 static void skip_long(em_line_iter *it, size_t *n)
@@ -223,8 +247,10 @@ int em_line_next_data(em_line_iter *it, const char **p, size_t *n)
         if (!*p)
             return 1; /* a stream's over-long line: for the caller to refuse */
         em_text_trim(p, n);
-        if (*n != 0 && (*p)[0] != '#')
+        if (*n != 0 && ((*p)[0] != '#' || (it->data_seen && it->comments_lead))) {
+            it->data_seen = 1;
             return 1;
+        }
     }
     return 0;
 }

@@ -39,6 +39,8 @@ typedef struct em_line_iter {
     char *chunk;
     size_t cap, total, max;
     int eof, failed;
+    int data_seen;          /* em_line_next_data returned a data line */
+    int comments_lead;      /* set by the caller: '#' lines are comments only before the data */
 } em_line_iter;
 
 /* Lines of buf[0..len). */
@@ -56,11 +58,19 @@ void em_line_iter_close(em_line_iter *it);
 int em_line_next(em_line_iter *it, const char **p, size_t *n);
 
 /* The next data line: spaces and tabs trimmed, blank lines and lines starting with '#'
- * skipped. */
+ * skipped; with it->comments_lead set, '#' lines are skipped before the first data line
+ * only (comments open a file): after it, a line starting with '#' is data (an id '#1'),
+ * for the caller to read or refuse, never dropped in silence. */
 int em_line_next_data(em_line_iter *it, const char **p, size_t *n);
 
 /* A stream that could not be read to its end: a read error, or more than max bytes. */
 int em_line_iter_failed(const em_line_iter *it);
+
+/* Why the stream f (named name; stdin when is_stdin) cannot be read as a text file, or
+ * NULL when it may be: standard input closed, a directory.  After a failed read,
+ * em_stream_why_failed says which of those, a device, or the error (errno) it was. */
+const char *em_stream_refusal(FILE *f, int is_stdin);
+const char *em_stream_why_failed(FILE *f, int is_stdin, int errnum);
 
 /* Spaces and tabs off both ends of p[0..n). */
 void em_text_trim(const char **p, size_t *n);

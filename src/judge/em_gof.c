@@ -86,15 +86,13 @@ double em_ncx2_Q(double x, double df, double lambda)
     return sum > 1 ? 1 : sum;
 }
 
-/* The level-alpha critical value of the central chi-square, by bisection on
- * gsl_cdf_chisq_Q: gsl_cdf_chisq_Qinv is wrong for large df (at alpha = 1e-6 it returns
- * a value with Q = 0 at df = 1e5 and Q = 1 at df = 1e6; GSL 2.7). */
-static double chisq_crit(double df, double alpha)
+/* em_gof.h: why bisection and not gsl_cdf_chisq_Qinv */
+double em_chisq_crit(double df, double alpha, double rtol, int max_iter)
 {
     double lo = 0, hi = df + 10 * sqrt(2 * df) + 50;
     while (gsl_cdf_chisq_Q(hi, df) > alpha && hi < 1e300)
         hi *= 2;
-    for (int it = 0; it < 300 && hi - lo > 1e-13 * hi; it++) {
+    for (int it = 0; it < max_iter && hi - lo > rtol * hi; it++) {
         double mid = lo + (hi - lo) / 2;
         if (gsl_cdf_chisq_Q(mid, df) > alpha)
             lo = mid;
@@ -109,7 +107,7 @@ double em_ncx2_lambda_for_power(double df, double alpha, double power)
     if (!(df > 0) || isinf(df) || !(alpha > 0 && alpha < 1) || !(power > alpha && power < 1))
         return NAN;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
-    const double crit = chisq_crit(df, alpha);
+    const double crit = em_chisq_crit(df, alpha, 1e-13, 300);
     double lo = 0, hi = 1;
     while (em_ncx2_Q(crit, df, hi) < power && hi < 1e300)
         hi *= 2;

@@ -78,6 +78,12 @@ int em_gof_test(size_t n, const double *p, const uint64_t *counts, double alpha,
  * outwards from the Poisson mode until the remaining mass is below 1e-17. */
 double em_ncx2_Q(double x, double df, double lambda);
 
+/* The level-alpha critical value of the central chi-square with df degrees of freedom, by
+ * bisection on gsl_cdf_chisq_Q to relative width rtol in at most max_iter steps
+ * (gsl_cdf_chisq_Qinv is wrong for large df: at alpha = 1e-6 it returns a value with Q = 0
+ * at df = 1e5 and Q = 1 at df = 1e6; GSL 2.7). */
+double em_chisq_crit(double df, double alpha, double rtol, int max_iter);
+
 /* The noncentrality lambda at which the level-alpha chi-square test with df degrees
  * of freedom has the given power (bisection on em_ncx2_Q); NaN on bad arguments.
  * At alpha = 1e-6, power 0.99 gives 52.1 (1 df), 66.6 (6), 85.7 (19), 142.1 (99). */

@@ -127,7 +127,7 @@ int em_gof_cont(em_cont *C, const double *x, size_t n, double alpha, double min_
     const int use_breaks = np <= (size_t)K; /* breakpoints as edges only for few pieces */
     const size_t cap = (size_t)K + (use_breaks ? 2 * np : 0) + 2;
     edge *E = malloc(cap * sizeof *E);
-    double *p = NULL, *xs = NULL, *F = NULL;
+    double *p = NULL, *xs = NULL, *F = NULL, *Fleft = NULL;
     uint64_t *cnt = NULL, *mult = NULL;
     size_t *cell_of = NULL;
     size_t ns = 0, nb = 0, ne = 0, ninit = 0;
@@ -319,17 +319,36 @@ int em_gof_cont(em_cont *C, const double *x, size_t n, double alpha, double min_
             mult[d] = 1;
             d++;
         }
+        Fleft = malloc(m * sizeof *Fleft);
+        if (!Fleft) {
+            st = EM_ERR_NOMEM;
+            goto out;
+        }
         mpfr_t Fx;
         mpfr_init2(Fx, KS_PREC);
         for (size_t i = 0; i < d && st == EM_OK; i++) {
             st = cdf_at(C, xs[i], KS_PREC, Fx);
-            F[i] = mpfr_get_d(Fx, MPFR_RNDN);
+            F[i] = Fleft[i] = mpfr_get_d(Fx, MPFR_RNDN);
+            /* +-inf is where an exact draw beyond the largest double rounds: an atom
+             * holding the mass beyond the overflow boundary, F jumps there */
+            if (st == EM_OK && isinf(xs[i])) {
+                em_d_boundary(q, xs[i] > 0 ? DBL_MAX : -DBL_MAX, xs[i] > 0 ? 1 : -1);
+                mpfr_t lo2, hi2;
+                mpfr_inits2(KS_PREC, lo2, hi2, (mpfr_ptr)0);
+                st = em_cont_cdf_bounds(C, q, KS_PREC, lo2, hi2);
+                double fb = mpfr_get_d(hi2, MPFR_RNDN);
+                mpfr_clears(lo2, hi2, (mpfr_ptr)0);
+                if (xs[i] > 0)
+                    Fleft[i] = fb;
+                else
+                    F[i] = fb;
+            }
         }
         mpfr_clear(Fx);
         if (st != EM_OK)
             goto out;
         size_t where;
-        r->ks_d = em_ks_statistic(d, F, mult, m, &where, &r->ks_side);
+        r->ks_d = em_ks_statistic_atoms(d, Fleft, F, mult, m, &where, &r->ks_side);
         r->ks_x = xs[where];
         r->ks_p = em_ks_pvalue(m, r->ks_d, &r->ks_method, &r->ks_p_upper);
     }
@@ -355,6 +374,7 @@ out:
     free(xs);
     free(mult);
     free(F);
+    free(Fleft);
     mpfr_clears(Fb, Fl, Fr, t, (mpfr_ptr)0);
     mpq_clears(lo, hi, a, b, q, NULL);
     return st;

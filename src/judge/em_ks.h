@@ -66,6 +66,11 @@ double em_ks_kolmogorov_q(double t);
 double em_ks_statistic(size_t m, const double *F, const uint64_t *count, uint64_t N,
                        size_t *where, int *side);
 
+/* The same where the law has atoms at some draws: Fleft[i] = F(x_i-), F[i] = F(x_i) (an
+ * exact draw rounded to +-inf lands on an atom: the mass beyond the largest double). */
+double em_ks_statistic_atoms(size_t m, const double *Fleft, const double *F,
+                             const uint64_t *count, uint64_t N, size_t *where, int *side);
+
 const char *em_ks_method_name(int method);
 
 #ifdef __cplusplus

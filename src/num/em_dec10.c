@@ -15,7 +15,7 @@ int em_dec10_init(em_dec10 *c, int K)
     c->pw = malloc((EM_DEC10_MAX_SCALE + 1) * sizeof *c->pw);
     if (!c->pw)
         return EM_ERR_NOMEM;
-    mpz_inits(c->M, c->a, c->r, c->pK, c->pK1, (mpz_ptr)0);
+    mpz_inits(c->a, c->r, c->pK, c->pK1, (mpz_ptr)0);
     mpz_ui_pow_ui(c->pK, 10, (unsigned long)K);
     mpz_ui_pow_ui(c->pK1, 10, (unsigned long)K - 1);
     return 0;
@@ -29,7 +29,7 @@ void em_dec10_clear(em_dec10 *c)
         mpz_clear(c->pw[s]);
     free(c->pw);
     c->pw = NULL;
-    mpz_clears(c->M, c->a, c->r, c->pK, c->pK1, (mpz_ptr)0);
+    mpz_clears(c->a, c->r, c->pK, c->pK1, (mpz_ptr)0);
 }
 
 static mpz_srcptr pow10_of(em_dec10 *c, long s)
@@ -47,12 +47,12 @@ static mpz_srcptr pow10_of(em_dec10 *c, long s)
 
 /* floor(|x| 10^s) into c->a and the comparison of the fraction with 1/2: -1 below, 0 a
  * tie, +1 above; *fz: the fraction is 0. */
-static int scaled_floor(em_dec10 *c, long s, mpfr_exp_t E, int *fz)
+static int scaled_floor(em_dec10 *c, mpz_srcptr M, long s, mpfr_exp_t E, int *fz)
 {
     /* |x| 10^s = M 10^s 2^E */
     mpz_ptr a = c->a;
     if (s >= 0) {
-        mpz_mul(a, c->M, pow10_of(c, s));
+        mpz_mul(a, M, pow10_of(c, s));
         if (E >= 0) {
             mpz_mul_2exp(a, a, (mp_bitcnt_t)E);
             *fz = 1;
@@ -75,10 +75,10 @@ static int scaled_floor(em_dec10 *c, long s, mpfr_exp_t E, int *fz)
     /* s < 0: divide by 10^-s (and 2^-E when E < 0) */
     mpz_ptr r = c->r;
     if (E >= 0) {
-        mpz_mul_2exp(a, c->M, (mp_bitcnt_t)E);
+        mpz_mul_2exp(a, M, (mp_bitcnt_t)E);
         mpz_set(r, pow10_of(c, -s));
     } else {
-        mpz_set(a, c->M);
+        mpz_set(a, M);
         mpz_mul_2exp(r, pow10_of(c, -s), (mp_bitcnt_t)(-E));
     }
     /* r = the denominator d; a = floor(a / d), remainder compared with d/2 */
@@ -105,14 +105,18 @@ int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex)
      * 2^(eb-1) <= |x| < 2^eb (the double product is far from an integer for |eb| <= 4800:
      * the nearest is 1/13301 away; either way the digit count is checked exactly below) */
     long e = (long)floor((double)(eb - 1) * 0.30102999566398119521) + 1;
-    mpfr_exp_t E = mpfr_get_z_2exp(c->M, x);
-    mpz_abs(c->M, c->M);
+    /* |x| = M 2^E with M the significand's limbs read in place (no copy; the top limb is
+     * non-zero, as mpz_roinit_n needs) */
+    const mp_size_t nl = (mp_size_t)((mpfr_get_prec(x) - 1) / GMP_NUMB_BITS + 1);
+    mpz_t Mx;
+    mpz_roinit_n(Mx, (const mp_limb_t *)mpfr_custom_get_significand(x), nl);
+    mpfr_exp_t E = eb - (mpfr_exp_t)nl * GMP_NUMB_BITS;
     for (int tries = 0;; tries++) {
         long s = (long)K - e;
         if (s > EM_DEC10_MAX_SCALE || s < -EM_DEC10_MAX_SCALE || tries > 4)
             return 0;
         int fz;
-        int cmp = scaled_floor(c, s, E, &fz);
+        int cmp = scaled_floor(c, Mx, s, E, &fz);
         /* 10^(K-1) <= floor < 10^K exactly when e is the decimal exponent */
         if (mpz_cmp(c->a, c->pK) >= 0) {
             /* one digit too many: floor(a / 10), and the new fraction (r + f) / 10 against
@@ -140,23 +144,58 @@ int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex)
     }
 }
 
+/* the n lowest decimal digits of w (w < 10^n) ending at d + n, two at a time */
+static void word_digits(char *d, int n, unsigned long w)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    while (n >= 2) {
+        unsigned long r = w % 100;
+        w /= 100;
+        n -= 2;
+        d[n] = pairs[2 * r];
+        d[n + 1] = pairs[2 * r + 1];
+    }
+    if (n)
+        d[0] = (char)('0' + w);
+}
+
+__extension__ typedef unsigned __int128 u128;
+
 void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d)
 {
-    /* 19 digits at a time from the right (10^19 < 2^64), each chunk by word division */
+    /* 19 digits at a time from the right (10^19 < 2^64): each chunk one pass of word
+     * divisions over q's limbs, copied to a small array */
     const unsigned long P19 = 10000000000000000000UL;
     int left = c->K;
     d[left] = 0;
-    mpz_set(c->r, q);
-    while (left > 19) {
-        unsigned long w = mpz_fdiv_q_ui(c->r, c->r, P19);
-        for (int k = 0; k < 19; k++) {
-            d[--left] = (char)('0' + w % 10);
-            w /= 10;
+    size_t n = mpz_size(q);
+    mp_limb_t w[8];
+    if (GMP_NUMB_BITS != 64 || sizeof(unsigned long) != 8 || n > 8) {
+        mpz_set(c->r, q);
+        while (left > 19) {
+            unsigned long r = mpz_fdiv_q_ui(c->r, c->r, P19);
+            left -= 19;
+            word_digits(d + left, 19, r);
         }
+        word_digits(d, left, mpz_get_ui(c->r)); /* < 10^left */
+        return;
     }
-    unsigned long w = mpz_get_ui(c->r); /* < 10^left */
-    while (left > 0) {
-        d[--left] = (char)('0' + w % 10);
-        w /= 10;
+    for (size_t k = 0; k < n; k++)
+        w[k] = mpz_getlimbn(q, (mp_size_t)k);
+    while (left > 19) {
+        u128 r = 0;
+        for (size_t k = n; k-- > 0;) {
+            u128 cur = (r << 64) | w[k];
+            w[k] = (mp_limb_t)(cur / P19);
+            r = cur % P19;
+        }
+        while (n > 0 && w[n - 1] == 0)
+            n--;
+        left -= 19;
+        word_digits(d + left, 19, (unsigned long)r);
     }
+    word_digits(d, left, n ? (unsigned long)w[0] : 0UL); /* < 10^left */
 }

@@ -24,7 +24,7 @@ extern "C" {
 
 typedef struct em_dec10 {
     int K;
-    mpz_t M, a, r, pK, pK1; /* scratch; 10^K, 10^(K-1) */
+    mpz_t a, r, pK, pK1;    /* scratch; 10^K, 10^(K-1) */
     mpz_t *pw;              /* pw[s] = 10^s for s < npw (built on demand) */
     int npw;
 } em_dec10;

@@ -10,6 +10,11 @@
  * out of memory. */
 char *em_format_decimal(int negative, const char *d, const mpz_t e);
 
+/* The same into out, which holds at least strlen(d) + EM_FORMAT_EXTRA bytes, for an
+ * exponent that is a long (above LONG_MIN + 1): no allocation. */
+#define EM_FORMAT_EXTRA 32
+void em_format_decimal_l(char *out, int negative, const char *d, long e);
+
 /* "0.99...9" with K nines: the largest K-digit decimal below 1, printed for a probability
  * below 1 whose correct rounding is 1 (never "1.000", which reads as certainty).
  * Returns a malloc'd string, NULL when out of memory. */

@@ -426,6 +426,106 @@ int em_round_cmp(const em_rval *v, mpfr_prec_t prec0, const mpq_t B, int *sign)
     return st;
 }
 
+/* ------------------------------------------------------ from the logarithm */
+
+/* The K digits of 10^x rounded from below (up 0) or above (up 1), x exact at its own
+ * precision: floor(x) exactly, 10^frac(x) by MPFR in that direction; the value is
+ * 0.d 10^e. */
+static void pow10_digits(mpfr_srcptr x, int up, int K, char *d, mpz_t e)
+{
+    mpfr_prec_t p = mpfr_get_prec(x);
+    mpfr_t fl, f, M;
+    mpfr_inits2(p, fl, f, M, (mpfr_ptr)0);
+    mpfr_floor(fl, x);             /* exact: same precision */
+    mpfr_sub(f, x, fl, MPFR_RNDN); /* exact: 0 <= f < 1 */
+    mpfr_exp10(M, f, up ? MPFR_RNDU : MPFR_RNDD);
+    mpfr_get_z(e, fl, MPFR_RNDN);
+    mpfr_exp_t em;
+    mpfr_get_str(d, &em, 10, (size_t)K, M, MPFR_RNDN);
+    if (em >= 0)
+        mpz_add_ui(e, e, (unsigned long)em);
+    else
+        mpz_sub_ui(e, e, (unsigned long)(-em));
+    mpfr_clears(fl, f, M, (mpfr_ptr)0);
+}
+
+/* exp(a) to a double for a in [lo, hi]: 1 when both ends give the same one */
+static int exp_double(mpfr_srcptr lo, mpfr_srcptr hi, double *d)
+{
+    if (mpfr_cmp_d(hi, -745.2) < 0) { /* below 2^-1075 = exp(-745.13...): rounds to 0 */
+        *d = 0.0;
+        return 1;
+    }
+    if (mpfr_cmp_d(lo, 709.8) > 0) { /* above DBL_MAX's rounding boundary */
+        *d = INFINITY;
+        return 1;
+    }
+    mpfr_prec_t p = mpfr_get_prec(lo) > 64 ? mpfr_get_prec(lo) : 64;
+    mpfr_t y1, y2;
+    mpfr_inits2(p, y1, y2, (mpfr_ptr)0);
+    mpfr_exp(y1, lo, MPFR_RNDD);
+    mpfr_exp(y2, hi, MPFR_RNDU);
+    double d1 = mpfr_get_d(y1, MPFR_RNDN), d2 = mpfr_get_d(y2, MPFR_RNDN);
+    mpfr_clears(y1, y2, (mpfr_ptr)0);
+    *d = d1;
+    return d1 == d2;
+}
+
+int em_round_exp_digits(mpfr_srcptr lo, mpfr_srcptr hi, int K, char *d1, char *d2, mpz_t e1,
+                        mpz_t e2)
+{
+    mpfr_prec_t p = mpfr_get_prec(lo) > mpfr_get_prec(hi) ? mpfr_get_prec(lo) : mpfr_get_prec(hi);
+    mpfr_t l10lo, l10hi, xlo, xhi;
+    mpfr_inits2(p + 8, l10lo, l10hi, xlo, xhi, (mpfr_ptr)0);
+    mpfr_log_ui(l10lo, 10, MPFR_RNDD);
+    mpfr_log_ui(l10hi, 10, MPFR_RNDU);
+    mpfr_div(xlo, lo, mpfr_sgn(lo) < 0 ? l10lo : l10hi, MPFR_RNDD);
+    mpfr_div(xhi, hi, mpfr_sgn(hi) < 0 ? l10hi : l10lo, MPFR_RNDU);
+    pow10_digits(xlo, 0, K, d1, e1);
+    pow10_digits(xhi, 1, K, d2, e2);
+    mpfr_clears(l10lo, l10hi, xlo, xhi, (mpfr_ptr)0);
+    return mpz_cmp(e1, e2) == 0 && strcmp(d1, d2) == 0;
+}
+
+static int round_exp(const em_rval *a, int neg, int K, mpfr_prec_t prec0, em_cval *out)
+{
+    char *d1 = malloc((size_t)K + 16), *d2 = malloc((size_t)K + 16);
+    mpz_t e1, e2;
+    mpz_inits(e1, e2, (mpz_ptr)0);
+    mpfr_t lo, hi;
+    mpfr_prec_t p = prec0 < 64 ? 64 : prec0;
+    mpfr_inits2(p, lo, hi, (mpfr_ptr)0);
+    int st = d1 && d2 ? EM_ERR_UNDECIDED : EM_ERR_NOMEM;
+    for (; st == EM_ERR_UNDECIDED && p <= EM_ROUND_MAX_PREC; p *= 2) {
+        mpfr_set_prec(lo, p);
+        mpfr_set_prec(hi, p);
+        int sb = a->bounds(a->ctx, p, lo, hi);
+        double d;
+        if (sb != EM_OK) {
+            st = sb;
+        } else if (exp_double(lo, hi, &d) && em_round_exp_digits(lo, hi, K, d1, d2, e1, e2)) {
+            em_cval_clear(out);
+            out->str = em_format_decimal(neg, d1, e1);
+            out->d = neg ? -d : d;
+            out->flags = 0;
+            st = out->str ? EM_OK : EM_ERR_NOMEM;
+        }
+    }
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    mpz_clears(e1, e2, (mpz_ptr)0);
+    free(d1);
+    free(d2);
+    return st;
+}
+
+int em_round_exp(const em_rval *a, int neg, int K, mpfr_prec_t prec0, em_cval *out)
+{
+    em_range r = em_range_enter();
+    int st = round_exp(a, neg, K, prec0, out);
+    em_range_leave(r);
+    return st;
+}
+
 static int q_bounds_of(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
     (void)prec;

@@ -66,6 +66,21 @@ typedef struct em_rval {
  * EM_ERR_NOMEM, or the error of bounds or cmp. */
 int em_round(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out);
 
+/* A value s exp(a) (s = -1 when neg, else +1) that may lie beyond MPFR's exponent range,
+ * known by the bounds of a: its correctly rounded K-digit decimal, from 10^(a / ln 10) at
+ * both ends of a's interval (floor and fraction), and its correctly rounded double (+-0
+ * below 2^-1075).  a->bounds sets lo and hi to a precision that carries a's integer part
+ * besides prec bits; a->cmp is not used (no exact comparison: Ziv's test alone, from
+ * prec0 bits doubled up to EM_ROUND_MAX_PREC).  EM_OK, EM_ERR_UNDECIDED, EM_ERR_NOMEM,
+ * or the error of bounds. */
+int em_round_exp(const em_rval *a, int neg, int K, mpfr_prec_t prec0, em_cval *out);
+
+/* Its test at one precision: 1 when both ends of [lo, hi] (a's bounds, any magnitude) give
+ * exp(a) the same K digits, then in d1 with the exponent e1 (the value 0.d1 10^e1); d2,
+ * e2 scratch (d1, d2: K + 16 chars). */
+int em_round_exp_digits(mpfr_srcptr lo, mpfr_srcptr hi, int K, char *d1, char *d2, mpz_t e1,
+                        mpz_t e2);
+
 /* An exact rational q correctly rounded (ties to even; EM_CV_EXACT when the decimal is q
  * itself). */
 int em_round_q(const mpq_t q, int K, em_cval *out);

@@ -9,6 +9,7 @@
 #include "em_base.h"
 #include "base/em_error.h"
 #include "num/em_bounds.h"
+#include "num/em_fromlog.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_pf.h"
 #include "oracle/em_problem.h"
@@ -37,6 +38,7 @@ struct em_pf_utility {
     mpq_t *loss;            /* opt - u_i (0 where excluded) */
     em_pf_bounds *B;        /* the pmf's bounds at the highest precision asked */
     mpfr_t *lo, *hi;        /* in B, after pmf() */
+    int stuck;              /* a probability lies below MPFR's range (its lower bound 0) */
 };
 
 int em_pf_utility_new(const em_problem *Q, int digits, em_pf_utility **out, em_error *err)
@@ -59,7 +61,7 @@ int em_pf_utility_new(const em_problem *Q, int digits, em_pf_utility **out, em_e
     P->prob.n = n;
     P->prob.u = P->u;
     P->prob.excluded = P->excluded;
-    if (!P->u || !P->excluded || !P->loss || em_pf_bounds_new(&P->prob, &P->B) != EM_OK) {
+    if (!P->u || !P->excluded || !P->loss) {
         free(P->loss);
         P->loss = NULL;
         em_pf_utility_free(P);
@@ -70,6 +72,11 @@ int em_pf_utility_new(const em_problem *Q, int digits, em_pf_utility **out, em_e
         mpq_init(P->loss[i]);
         if (!P->excluded[i] && (P->left++ == 0 || mpq_cmp(P->u[i], P->opt) > 0))
             mpq_set(P->opt, P->u[i]);
+    }
+    /* the law reads the problem at once: after its exclusions are copied */
+    if ((st = em_pf_bounds_new(&P->prob, &P->B)) != EM_OK) {
+        em_pf_utility_free(P);
+        return em_err(err, st, "%s", em_strerror(st));
     }
     for (size_t i = 0; i < n; i++)
         if (!P->excluded[i]) {
@@ -186,6 +193,8 @@ static int pfq_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         break;
     case Q_SD:
         loss_var(P, lo, hi, a, b, c, d);
+        if (em_bounds_below_range(lo, hi)) /* sqrt would lift it into the range */
+            break;
         mpfr_sqrt(lo, lo, MPFR_RNDD);
         mpfr_sqrt(hi, hi, MPFR_RNDU);
         break;
@@ -203,13 +212,174 @@ static int pfq_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         break;
     }
     mpfr_clears(a, b, c, d, (mpfr_ptr)0);
+    /* A sum whose lower bound is 0 while a probability lies below MPFR's range: every term
+     * that could make it positive has that probability's lower bound 0 at any precision
+     * (the others' are positive), so no precision decides it */
+    P->stuck = 0;
+    for (size_t i = 0; i < P->n && !P->stuck; i++)
+        P->stuck = !P->excluded[i] && mpfr_zero_p(P->lo[i]);
+    if (P->stuck && (q->kind != Q_EU ? mpfr_sgn(lo) <= 0 : mpq_sgn(P->opt) == 0))
+        return EM_ERR_UNDECIDED; /* pf_round goes to the logarithms */
     return em_bounds_below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
+}
+
+/* ------------------------------------------------ the sums from the logarithms */
+
+/* Term i of a sum in the log domain, a <= ln(w_i P_i) <= b (0: no term): the loss
+ * l_i P_i (l_i > 0), a tail's P_i (l_i > t), the variance's P_i (l_i - mean)^2 with
+ * ln|l_i - mean| in [c1, c2] given (mean's linear bounds m1, m2 and logarithm's M1, M2). */
+struct lterm {
+    const struct pfq *q;
+    mpfr_t *L, *H;          /* log P bounds */
+    mpfr_srcptr m1, m2, M1, M2;
+    mpfr_t x, y;            /* scratch */
+};
+
+static int term(struct lterm *T, size_t i, mpfr_t a, mpfr_t b)
+{
+    const em_pf_utility *P = T->q->P;
+    mpq_srcptr l = P->loss[i];
+    if (P->excluded[i])
+        return 0;
+    switch (T->q->kind) {
+    case Q_TAIL:
+        if (mpq_cmp(l, T->q->t) <= 0)
+            return 0;
+        mpfr_set(a, T->L[i], MPFR_RNDD);
+        mpfr_set(b, T->H[i], MPFR_RNDU);
+        return 1;
+    case Q_SD:
+        if (mpq_sgn(l) == 0) { /* |0 - mean| = mean */
+            mpfr_set(a, T->M1, MPFR_RNDD);
+            mpfr_set(b, T->M2, MPFR_RNDU);
+        } else {
+            mpfr_set_q(T->x, l, MPFR_RNDD);
+            mpfr_sub(T->x, T->x, T->m2, MPFR_RNDD); /* l - mean in [x, y] */
+            mpfr_set_q(T->y, l, MPFR_RNDU);
+            mpfr_sub(T->y, T->y, T->m1, MPFR_RNDU);
+            if (mpfr_sgn(T->y) < 0) { /* |l - mean| in [-y, -x] */
+                mpfr_swap(T->x, T->y);
+                mpfr_neg(T->x, T->x, MPFR_RNDN);
+                mpfr_neg(T->y, T->y, MPFR_RNDN);
+            } else if (mpfr_sgn(T->x) < 0) { /* 0 inside */
+                mpfr_neg(T->x, T->x, MPFR_RNDN);
+                mpfr_max(T->y, T->x, T->y, MPFR_RNDU);
+                mpfr_set_zero(T->x, 1);
+            }
+            mpfr_log(a, T->x, MPFR_RNDD);
+            mpfr_log(b, T->y, MPFR_RNDU);
+        }
+        mpfr_mul_2ui(a, a, 1, MPFR_RNDD);
+        mpfr_add(a, a, T->L[i], MPFR_RNDD);
+        mpfr_mul_2ui(b, b, 1, MPFR_RNDU);
+        mpfr_add(b, b, T->H[i], MPFR_RNDU);
+        return 1;
+    default: /* the loss */
+        if (mpq_sgn(l) == 0)
+            return 0;
+        mpfr_set_q(T->x, l, MPFR_RNDD);
+        mpfr_log(a, T->x, MPFR_RNDD);
+        mpfr_add(a, a, T->L[i], MPFR_RNDD);
+        mpfr_set_q(T->y, l, MPFR_RNDU);
+        mpfr_log(b, T->y, MPFR_RNDU);
+        mpfr_add(b, b, T->H[i], MPFR_RNDU);
+        return 1;
+    }
+}
+
+/* lo <= ln sum_i exp(term i) <= hi, at lo's precision: each end shifted by its largest
+ * term, so that no exponential leaves the range (a sum without terms: -inf) */
+static void log_sum(struct lterm *T, mpfr_t lo, mpfr_t hi)
+{
+    const mpfr_prec_t p = mpfr_get_prec(lo);
+    mpfr_t a, b, s1, s2;
+    mpfr_inits2(p, a, b, s1, s2, (mpfr_ptr)0);
+    mpfr_set_inf(lo, -1);
+    mpfr_set_inf(hi, -1);
+    for (size_t i = 0; i < T->q->P->n; i++)
+        if (term(T, i, a, b)) {
+            mpfr_max(lo, lo, a, MPFR_RNDD);
+            mpfr_max(hi, hi, b, MPFR_RNDU);
+        }
+    mpfr_set_zero(s1, 1);
+    mpfr_set_zero(s2, 1);
+    for (size_t i = 0; mpfr_number_p(hi) && i < T->q->P->n; i++)
+        if (term(T, i, a, b)) {
+            if (mpfr_number_p(lo) && mpfr_number_p(a)) {
+                mpfr_sub(a, a, lo, MPFR_RNDD);
+                mpfr_exp(a, a, MPFR_RNDD);
+                mpfr_add(s1, s1, a, MPFR_RNDD);
+            }
+            mpfr_sub(b, b, hi, MPFR_RNDU);
+            mpfr_exp(b, b, MPFR_RNDU);
+            mpfr_add(s2, s2, b, MPFR_RNDU);
+        }
+    if (mpfr_number_p(lo)) {
+        mpfr_log(s1, s1, MPFR_RNDD);
+        mpfr_add(lo, lo, s1, MPFR_RNDD);
+    }
+    if (mpfr_number_p(hi)) {
+        mpfr_log(s2, s2, MPFR_RNDU);
+        mpfr_add(hi, hi, s2, MPFR_RNDU);
+    }
+    mpfr_clears(a, b, s1, s2, (mpfr_ptr)0);
+}
+
+/* The logarithm of a sum whose terms lie below MPFR's range (E[loss], also for E[u] =
+ * -E[loss] when opt = 0; a tail; the sd, half the variance's) */
+static int pfq_log_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    const struct pfq *q = ctx;
+    em_pf_utility *P = q->P;
+    struct lterm T = {q, NULL, NULL, NULL, NULL, NULL, NULL, {{0}}, {{0}}};
+    int st = em_pf_bounds_logs_at(P->B, prec, &T.L, &T.H);
+    if (st == EM_OK && q->kind == Q_SD)
+        st = pmf(P, prec);
+    if (st != EM_OK)
+        return st;
+    mpfr_prec_t p = prec;
+    for (size_t i = 0; i < P->n; i++) {
+        if (mpfr_get_prec(T.L[i]) > p)
+            p = mpfr_get_prec(T.L[i]);
+        if (mpfr_get_prec(T.H[i]) > p)
+            p = mpfr_get_prec(T.H[i]);
+    }
+    p += 16;
+    mpfr_set_prec(lo, p);
+    mpfr_set_prec(hi, p);
+    mpfr_t m1, m2, M1, M2;
+    mpfr_inits2(p, m1, m2, M1, M2, T.x, T.y, (mpfr_ptr)0);
+    if (q->kind == Q_SD) { /* the mean, linear and logarithmic */
+        struct pfq qm = {P, Q_LOSS, NULL};
+        struct lterm Tm = T;
+        Tm.q = &qm;
+        loss_mean(P, m1, m2, T.x);
+        log_sum(&Tm, M1, M2);
+        T.m1 = m1;
+        T.m2 = m2;
+        T.M1 = M1;
+        T.M2 = M2;
+    }
+    log_sum(&T, lo, hi);
+    if (q->kind == Q_SD) {
+        mpfr_div_2ui(lo, lo, 1, MPFR_RNDD);
+        mpfr_div_2ui(hi, hi, 1, MPFR_RNDU);
+    }
+    mpfr_clears(m1, m2, M1, M2, T.x, T.y, (mpfr_ptr)0);
+    return mpfr_number_p(lo) && mpfr_number_p(hi) ? EM_OK : EM_ERR_UNDECIDED;
 }
 
 static int pf_round(em_pf_utility *P, int kind, mpq_srcptr t, em_cval *out)
 {
     struct pfq q = {P, kind, t};
-    return round_ziv(pfq_bounds, &q, P->K, out);
+    int st = round_ziv(pfq_bounds, &q, P->K, out);
+    if (st == EM_ERR_UNDECIDED && P->stuck && kind != Q_BEST &&
+        (kind != Q_EU || mpq_sgn(P->opt) == 0)) {
+        /* a sum below MPFR's range: decided from its logarithm (E[u] = -E[loss] here) */
+        em_rval rv = {pfq_log_bounds, NULL, &q};
+        st = em_round_exp(&rv, kind == Q_EU, P->K, prec0(P->K), out);
+    }
+    return st;
 }
 
 int em_pf_utility_moments(em_pf_utility *P, em_cval *opt, em_cval *eu, em_cval *loss, em_cval *sd,
@@ -279,6 +449,26 @@ static int thm_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
     return em_bounds_below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
 }
 
+/* ln(ratio exp(-c t)) = ln ratio - c t: an ordinary number when the bound itself lies
+ * below MPFR's exponent range (t = 1e400) */
+static int thm_log_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    const struct thm *T = ctx;
+    mpfr_t a;
+    mpfr_init2(a, prec + 16);
+    for (int up = 0; up < 2; up++) {
+        mpfr_rnd_t r = up ? MPFR_RNDU : MPFR_RNDD;
+        mpfr_ptr v = up ? hi : lo;
+        mpfr_set_q(a, T->ratio, r);
+        mpfr_log(a, a, r);
+        mpfr_set_prec(v, prec);
+        mpfr_set_q(v, T->x, r);
+        mpfr_add(v, v, a, r);
+    }
+    mpfr_clear(a);
+    return EM_OK;
+}
+
 int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digits,
                       em_cval *eb, em_cval *pb)
 {
@@ -307,12 +497,27 @@ int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digit
         mpq_init(one);
         mpq_set_ui(one, 1, 1);
         /* t > 0: ratio exp(-c t) is transcendental, never exactly 1 */
+        int tiny = 0;
         if (mpq_sgn(t) > 0) {
-            em_rval rv = {thm_bounds, NULL, &T};
-            st = em_round_cmp(&rv, 64, one, &s);
+            /* ln of the bound first: far below 0, the bound is decided from it (below
+             * MPFR's exponent range it has no other bits) */
+            mpfr_t llo, lhi;
+            mpfr_inits2(64, llo, lhi, (mpfr_ptr)0);
+            thm_log_bounds(&T, 64, llo, lhi);
+            tiny = mpfr_cmp_si(lhi, -1000000) < 0;
+            mpfr_clears(llo, lhi, (mpfr_ptr)0);
+            if (!tiny) {
+                em_rval rv = {thm_bounds, NULL, &T};
+                st = em_round_cmp(&rv, 64, one, &s);
+            } else {
+                s = -1;
+            }
         }
         mpq_clear(one);
-        if (st == EM_OK)
+        if (st == EM_OK && tiny)
+            st = em_round_from_log(thm_log_bounds, &T, digits,
+                                   (mpfr_prec_t)mpz_sizeinbase(mpq_numref(T.x), 2) + 2, pb);
+        else if (st == EM_OK)
             st = s >= 0 ? em_cval_exact(pb, "1", 1.0) : round_ziv(thm_bounds, &T, digits, pb);
     }
     mpq_clear(T.x);

@@ -20,8 +20,9 @@
 #include "num/em_round.h"
 #include "oracle/em_problem.h"
 
-/* The pmf bounds of one PF mechanism, kept at the highest precision computed so far (each
- * quantity asks at rising precisions; the O(n^2) pass is paid once per level). */
+/* The pmf bounds of one PF mechanism (em_pf_law.h), kept at the highest precision
+ * computed so far (each quantity asks at rising precisions; the O(n) pass is paid once
+ * per level). */
 typedef struct em_pf_utility em_pf_utility;
 
 /* The report of permute-and-flip over the finite problem P (copied), at K = digits

@@ -72,7 +72,9 @@ int em_bits_uniform_below(em_bits *b, uint64_t m, uint64_t *out)
     unsigned nb = 1;
     while (nb < 64 && ((m - 1) >> nb) != 0)
         nb++;
-    for (;;) {
+    /* each try succeeds with probability above 1/2: 2000 failures in a row (probability
+     * below 2^-2000) mean a broken bit source, not bad luck */
+    for (int tries = 0; tries < 2000; tries++) {
         uint64_t x;
         int st = em_bits_get(b, nb, &x);
         if (st != EM_OK)
@@ -82,6 +84,7 @@ int em_bits_uniform_below(em_bits *b, uint64_t m, uint64_t *out)
             return EM_OK;
         }
     }
+    return EM_ERR_RNG;
 }
 
 int em_bits_extend(em_bits *b, unsigned step, unsigned max, uint64_t *a, unsigned *k)

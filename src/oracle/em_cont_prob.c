@@ -17,6 +17,7 @@
 #include "num/em_rational.h"
 #include "num/em_round.h"
 #include "oracle/em_exponents.h"
+#include "num/em_fromlog.h"
 #include "oracle/em_problem.h"
 
 enum { V_PROB, V_LOGPROB, V_CDF, V_DENS, V_LOGDENS };
@@ -246,6 +247,33 @@ static int round_value(em_cont *C, struct vctx *V, em_cval *out)
     return em_round(&rv, C->K, C->p0, out);
 }
 
+/* ln F(x) for x in the first piece when it starts at -inf: F = e^te / (k Z), so ln F =
+ * ln(density) - ln k, an ordinary number when F lies below MPFR's exponent range */
+static int logcdf_tail_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    struct vctx *V = ctx;
+    int st = v_bounds(ctx, prec, lo, hi); /* V_LOGDENS */
+    if (st != EM_OK)
+        return st;
+    mpfr_t a, b;
+    mpfr_inits2(mpfr_get_prec(lo) + 16, a, b, (mpfr_ptr)0);
+    em_q_bounds(a, b, V->C->k[V->j]);
+    mpfr_log(a, a, MPFR_RNDD);
+    mpfr_log(b, b, MPFR_RNDU);
+    mpfr_sub(lo, lo, b, MPFR_RNDD);
+    mpfr_sub(hi, hi, a, MPFR_RNDU);
+    mpfr_clears(a, b, (mpfr_ptr)0);
+    return EM_OK;
+}
+
+/* the bits ln of a value needs in its integer part: |te| + 64 */
+static mpfr_prec_t te_bits(const mpq_t te)
+{
+    return (mpfr_prec_t)(mpz_sizeinbase(mpq_numref(te), 2) > mpz_sizeinbase(mpq_denref(te), 2)
+                             ? mpz_sizeinbase(mpq_numref(te), 2) - mpz_sizeinbase(mpq_denref(te), 2)
+                             : 0) + 64;
+}
+
 static int cont_prob(em_cont *C, size_t j, em_cval *p, em_cval *logp)
 {
     if (!C || !p || !logp)
@@ -303,7 +331,17 @@ static int cont_cdf(em_cont *C, const mpq_t x, em_cval *out)
     if (!before)
         return em_cval_exact(out, "0", 0.0);
     struct vctx V = {.C = C, .kind = V_CDF, .j = 0, .x = (const mpq_t *)x};
-    return round_value(C, &V, out);
+    int st = round_value(C, &V, out);
+    if (st == EM_ERR_UNDECIDED && partial && j == 0 && !finite_lo(C, 0) && mpq_sgn(C->k[0]) > 0) {
+        /* far in the left tail: F below MPFR's range, decided from ln F (no bits of F) */
+        mpq_init(V.te);
+        mpq_mul(V.te, C->k[0], x);
+        mpq_add(V.te, V.te, C->ca[0]);
+        V.kind = V_LOGDENS;
+        st = em_round_from_log(logcdf_tail_bounds, &V, C->K, te_bits(V.te), out);
+        mpq_clear(V.te);
+    }
+    return st;
 }
 
 int em_cont_cdf(em_cont *C, const mpq_t x, em_cval *out)
@@ -327,6 +365,12 @@ static int cont_density(em_cont *C, const mpq_t x, em_cval *dens, em_cval *logde
     mpq_mul(V.te, C->k[j], x);
     mpq_add(V.te, V.te, C->ca[j]);
     int st = round_value(C, &V, dens);
+    if (st == EM_ERR_UNDECIDED) {
+        /* a density below MPFR's range: from its log, which is an ordinary number */
+        V.kind = V_LOGDENS;
+        st = em_round_from_log(v_bounds, &V, C->K, te_bits(V.te), dens);
+        V.kind = V_DENS;
+    }
     if (st == EM_OK) {
         V.kind = V_LOGDENS;
         st = round_value(C, &V, logdens);

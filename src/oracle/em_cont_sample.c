@@ -322,6 +322,24 @@ static int bound_cmp(em_cont *C, double y, int dir, const mpfr_t q, int *sign)
     return st;
 }
 
+/* bound_cmp over the extended doubles: an ideal draw beyond the overflow boundary
+ * (DBL_MAX + 2^970 in magnitude) rounds to +-inf under round-to-nearest, so +-inf are
+ * answers like any double; their outer boundary is +-infinity itself (F = 1 or 0). */
+static int ext_cmp(em_cont *C, double y, int dir, const mpfr_t q, int *sign)
+{
+    if (isinf(y) && (y > 0) == (dir > 0)) {
+        /* F(+inf) = 1 >= q, F(-inf) = 0 <= q */
+        if (y > 0)
+            *sign = mpfr_cmp_ui(q, 1) < 0 ? 1 : (mpfr_cmp_ui(q, 1) == 0 ? 0 : -1);
+        else
+            *sign = -mpfr_sgn(q);
+        return EM_OK;
+    }
+    if (isinf(y))
+        return bound_cmp(C, y > 0 ? DBL_MAX : -DBL_MAX, y > 0 ? +1 : -1, q, sign);
+    return bound_cmp(C, y, dir, q, sign);
+}
+
 /* the cell (piece/atom) holding the dyadic interval [A, A + 2^-k): *j, or n if it straddles
  * a cell boundary.  Exact comparisons of F(start_j) = C_j / Z with the ends. */
 static int cell_of(em_cont *C, const mpfr_t A, const mpfr_t Aw, size_t *out)
@@ -358,7 +376,7 @@ static int cell_of(em_cont *C, const mpfr_t A, const mpfr_t Aw, size_t *out)
         /* F(start_mid) vs A, fast */
         mpfr_div(f1, L->Clo[mid], L->Chi[n], MPFR_RNDD);
         mpfr_div(f2, L->Chi[mid], L->Clo[n], MPFR_RNDU);
-        int s;
+        int s = 0; /* read only when CJ_CMP succeeded; defined whatever happens */
         if (mpfr_cmp(f2, A) <= 0)
             s = -1;
         else if (mpfr_cmp(f1, A) > 0)
@@ -379,7 +397,7 @@ static int cell_of(em_cont *C, const mpfr_t A, const mpfr_t Aw, size_t *out)
         size_t j = lo;
         /* skip zero-mass cells: F(start_j) == F(start_{j+1}); the search lands on the last
          * j with F(start_j) <= A, so j has positive mass unless A... j == n-1 edge */
-        int s;
+        int s = 0;
         if (j + 1 == n) {
             s = 1;
         } else {
@@ -595,18 +613,27 @@ static int cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
         mpq_t Bm, Bp;
         mpq_inits(Bm, Bp, (mpq_ptr)0);
         double y = approx_in_piece_l(C, j, A);
-        uint64_t klo = dkey(-DBL_MAX), khi = dkey(DBL_MAX); /* answer in [klo, khi] */
+        /* the answer in [klo, khi], +-inf included (an ideal draw beyond the largest double) */
+        uint64_t klo = dkey(-INFINITY), khi = dkey(INFINITY);
         int haslo = 0, hashi = 0;
         uint64_t jump = 1;
-        for (;;) {
+        /* every pass either narrows [klo, khi] (at most 64 gallops up, 64 down and 64
+         * halvings of a 64-bit key range) or draws SAMPLE_STEP more bits (bounded by
+         * EM_EXACT_MAX_BITS in draw_more): past that bound the sampler is wrong, and says so */
+        const long max_pass = 3 * 64 + EM_EXACT_MAX_BITS / SAMPLE_STEP + 8;
+        for (long pass = 0;; pass++) {
             int s1, s2, s3;
+            if (pass > max_pass || klo > khi) {
+                st = EM_ERR_UNDECIDED;
+                break;
+            }
             /* gallop away from a bad approximation, then bisect the bracket */
             if (haslo && hashi)
                 y = dunkey(klo + (khi - klo) / 2);
-            if ((st = bound_cmp(C, y, -1, A, &s1)) != EM_OK)
+            if ((st = ext_cmp(C, y, -1, A, &s1)) != EM_OK)
                 break;
             if (s1 > 0) {
-                if ((st = bound_cmp(C, y, -1, Aw, &s3)) != EM_OK)
+                if ((st = ext_cmp(C, y, -1, Aw, &s3)) != EM_OK)
                     break;
                 if (s3 >= 0) { /* X < B-: below y */
                     khi = dkey(y) - 1;
@@ -622,10 +649,10 @@ static int cont_sample(em_cont *C, em_bits *b, size_t *index, double *x)
                     break;
                 continue;
             }
-            if ((st = bound_cmp(C, y, +1, Aw, &s2)) != EM_OK)
+            if ((st = ext_cmp(C, y, +1, Aw, &s2)) != EM_OK)
                 break;
             if (s2 < 0) {
-                if ((st = bound_cmp(C, y, +1, A, &s3)) != EM_OK)
+                if ((st = ext_cmp(C, y, +1, A, &s3)) != EM_OK)
                     break;
                 if (s3 <= 0) { /* X >= B+: above y */
                     klo = dkey(y) + 1;

@@ -578,8 +578,11 @@ int em_exact_new_d(const em_problem *P, em_exact **out, em_error *err)
     if (st != EM_OK)
         return st;
     const size_t n = P->n;
-    double eps = mpq_get_d(P->eps), delta = mpq_get_d(P->delta);
-    if (!em_q_is_d(P->eps, eps) || !em_q_is_d(P->delta, delta))
+    /* from em_problem_doubles: the doubles themselves; else the rationals must be doubles */
+    const int given = P->eps_d > 0 && P->delta_d > 0;
+    double eps = given ? P->eps_d : mpq_get_d(P->eps),
+           delta = given ? P->delta_d : mpq_get_d(P->delta);
+    if (!given && (!em_q_is_d(P->eps, eps) || !em_q_is_d(P->delta, delta)))
         return em_err(err, EM_ERR_DOMAIN, "em_exact_new_d: epsilon or the sensitivity is "
                       "not a double");
     double umax;

@@ -23,16 +23,6 @@
 
 /* ------------------------------------------------------------- decimals */
 
-/* K-digit round-to-nearest decimal of x: digits (no sign) into d, exponent into *e,
- * sign into *neg.  MPFR's RNDN for mpfr_get_str: ties to even. */
-static void dec_of(const mpfr_t x, int K, char *d, mpfr_exp_t *e, int *neg)
-{
-    mpfr_get_str(d, e, 10, (size_t)K, x, MPFR_RNDN);
-    *neg = d[0] == '-';
-    if (*neg)
-        memmove(d, d + 1, strlen(d));
-}
-
 /* Both ends of a direct interval [lo, hi] (same sign, non-zero) round to the same K-digit
  * decimal?  Then write it to o->dig1 / e / *neg and return 1.
  *
@@ -124,55 +114,27 @@ static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, i
     return 1;
 }
 
-/* Decimal of v = 10^x, x in [xlo, xhi]: floor(x) as an exact integer, 10^frac(x) by MPFR.
- * d: digits out, e: exponent out (value 0.d * 10^e). */
-static void dec_pow10(const mpfr_t x, int up, int K, char *d, mpz_t e)
-{
-    mpfr_prec_t p = mpfr_get_prec(x);
-    mpfr_t fl, f, M;
-    mpfr_inits2(p, fl, f, M, (mpfr_ptr)0);
-    mpfr_floor(fl, x);                 /* exact: same precision */
-    mpfr_sub(f, x, fl, MPFR_RNDN);     /* exact: 0 <= f < 1 */
-    mpfr_exp10(M, f, up ? MPFR_RNDU : MPFR_RNDD);
-    mpfr_get_z(e, fl, MPFR_RNDN);
-    mpfr_exp_t em;
-    int neg;
-    dec_of(M, K, d, &em, &neg);        /* M in [1, 10]: em is 1 or 2 */
-    if (em >= 0)
-        mpz_add_ui(e, e, (unsigned long)em);
-    else
-        mpz_sub_ui(e, e, (unsigned long)(-em));
-    mpfr_clears(fl, f, M, (mpfr_ptr)0);
-}
-
 /* Decimal of exp(a) for a in [alo, ahi] (any size): via x = a / ln 10. */
 static int dec_from_log(em_oracle *o, const mpfr_t alo, const mpfr_t ahi, mpz_t e)
 {
-    mpfr_prec_t p = mpfr_get_prec(alo) > mpfr_get_prec(ahi) ? mpfr_get_prec(alo) : mpfr_get_prec(ahi);
-    mpfr_t l10lo, l10hi, xlo, xhi;
-    mpfr_inits2(p, l10lo, l10hi, xlo, xhi, (mpfr_ptr)0);
-    mpfr_log_ui(l10lo, 10, MPFR_RNDD);
-    mpfr_log_ui(l10hi, 10, MPFR_RNDU);
-    mpfr_div(xlo, alo, mpfr_sgn(alo) < 0 ? l10lo : l10hi, MPFR_RNDD);
-    mpfr_div(xhi, ahi, mpfr_sgn(ahi) < 0 ? l10hi : l10lo, MPFR_RNDU);
     mpz_t e2;
     mpz_init(e2);
-    dec_pow10(xlo, 0, o->K, o->dig1, e);
-    dec_pow10(xhi, 1, o->K, o->dig2, e2);
-    int same = mpz_cmp(e, e2) == 0 && strcmp(o->dig1, o->dig2) == 0;
+    int same = em_round_exp_digits(alo, ahi, o->K, o->dig1, o->dig2, e, e2);
     mpz_clear(e2);
-    mpfr_clears(l10lo, l10hi, xlo, xhi, (mpfr_ptr)0);
     return same;
 }
 
 /* Exact K-digit rounding of a positive rational v; tie: 0 = to even, -1 = down (v is
  * infinitesimally below the given value), +1 = up (infinitesimally above). */
-static void dec_rational(const mpq_t v, int K, int tie, char *d, mpz_t e)
+static int dec_rational(const mpq_t v, int K, int tie, char *d, mpz_t e)
 {
     mpz_t a, b, q, r, t;
     mpz_inits(a, b, q, r, t, (mpz_ptr)0);
     long E = (long)mpz_sizeinbase(mpq_numref(v), 10) - (long)mpz_sizeinbase(mpq_denref(v), 10);
-    for (;;) {
+    /* sizeinbase is exact or one too large for each part: E is off by at most two, so two
+     * corrections suffice; a third means a bug, reported (-1), not looped on */
+    int fixed = 0;
+    for (int fix = 0; fix < 3 && !fixed; fix++) {
         /* q = floor(v * 10^(K - E)) */
         mpz_set(a, mpq_numref(v));
         mpz_set(b, mpq_denref(v));
@@ -188,7 +150,11 @@ static void dec_rational(const mpq_t v, int K, int tie, char *d, mpz_t e)
         if (mpz_cmp(q, t) >= 0) { E++; continue; }
         mpz_ui_pow_ui(t, 10, (unsigned long)(K - 1));
         if (mpz_cmp(q, t) < 0) { E--; continue; }
-        break;
+        fixed = 1;
+    }
+    if (!fixed) {
+        mpz_clears(a, b, q, r, t, (mpz_ptr)0);
+        return -1;
     }
     mpz_mul_2exp(r, r, 1);
     int c = mpz_cmp(r, b);
@@ -208,6 +174,7 @@ static void dec_rational(const mpq_t v, int K, int tie, char *d, mpz_t e)
     mpz_get_str(d, 10, q);
     mpz_set_si(e, E);
     mpz_clears(a, b, q, r, t, (mpz_ptr)0);
+    return 0;
 }
 
 /* The double nearest a positive rational a plus an infinitesimal (a tie goes up; +inf
@@ -262,8 +229,9 @@ static int log_other_exact(em_oracle *o, const struct level *L, mpq_srcptr ti, m
             tiny = mpfr_cmp_ui_2exp(L->lnS_hi, 1, -(mpfr_exp_t)B) < 0;
         double d1 = q_get_d_above(a);
         if (d1 != 0.0) {
-            dec_rational(a, o->K, +1, o->dig1, e);
-            if (tiny) {
+            if (dec_rational(a, o->K, +1, o->dig1, e) != 0) {
+                ok = 0;
+            } else if (tiny) {
                 ok = 1;
             } else if (!L->extreme && mpfr_regular_p(L->lnS_hi) &&
                        mpfr_get_exp(L->lnS_hi) > -(mpfr_exp_t)B) {
@@ -273,8 +241,7 @@ static int log_other_exact(em_oracle *o, const struct level *L, mpq_srcptr ti, m
                 mpz_init(e2);
                 mpfr_get_q(b, L->lnS_hi);
                 mpq_add(b, b, a);
-                dec_rational(b, o->K, +1, o->dig2, e2);
-                ok = mpz_cmp(e, e2) == 0 && strcmp(o->dig1, o->dig2) == 0 &&
+                ok = dec_rational(b, o->K, +1, o->dig2, e2) == 0 && mpz_cmp(e, e2) == 0 && strcmp(o->dig1, o->dig2) == 0 &&
                      q_get_d_above(b) == d1;
                 mpz_clear(e2);
                 mpq_clear(b);
@@ -314,17 +281,37 @@ static int set_out(char **slot, char *s)
     return s ? EM_OK : EM_ERR_NOMEM;
 }
 
-static int emit_prob(em_oracle *o, const char *d, const mpz_t e, unsigned *flags)
+/* The decimal (neg, d, e) as the probability (log = 0) or log-probability (log = 1) into
+ * *out: in the oracle's own buffer when e is a long (every result but those far beyond
+ * MPFR's range), else in a malloc'd string kept in pstr / lstr. */
+static int put_decimal(em_oracle *o, int log, int neg, const char *d, const mpz_t e,
+                       const char **out)
+{
+    if (mpz_fits_slong_p(e) && mpz_cmp_si(e, LONG_MIN + 2) >= 0) {
+        char *buf = log ? o->lbuf : o->pbuf;
+        em_format_decimal_l(buf, neg, d, mpz_get_si(e));
+        *out = buf;
+        return EM_OK;
+    }
+    char **slot = log ? &o->lstr : &o->pstr;
+    int st = set_out(slot, em_format_decimal(neg, d, e));
+    *out = *slot;
+    return st;
+}
+
+static int emit_prob(em_oracle *o, const char *d, const mpz_t e, unsigned *flags,
+                     const char **out)
 {
     if (is_one(d, e)) {
         /* P < 1 (exact 1 is handled by the caller): the largest K-digit decimal below 1 */
-        char *s = em_format_nines(o->K);
-        if (!s)
-            return EM_ERR_NOMEM;
+        memcpy(o->pbuf, "0.", 2);
+        memset(o->pbuf + 2, '9', (size_t)o->K);
+        o->pbuf[o->K + 2] = 0;
         *flags |= EM_OF_NEAR_ONE;
-        return set_out(&o->pstr, s);
+        *out = o->pbuf;
+        return EM_OK;
     }
-    return set_out(&o->pstr, em_format_decimal(0, d, e));
+    return put_decimal(o, 0, 0, d, e, out);
 }
 
 /* ------------------------------------------------------------ candidates */
@@ -338,6 +325,7 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     int pdone = 0, ldone = 0;
     unsigned flags = 0;
     double pd = 0, ld = 0;
+    const char *ps = NULL, *ls = NULL;
     mpz_ptr e = o->scr_e;
     if (o->scr_prec != p) {
         for (int v = 0; v < 9; v++)
@@ -365,7 +353,7 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
             if (dec_from_log(o, llo, lhi, e)) {
                 ldone = 1;
                 flags |= EM_OF_LOG_FROM_LOG;
-                st = set_out(&o->lstr, em_format_decimal(1, o->dig1, e));
+                st = put_decimal(o, 1, 1, o->dig1, e, &ls);
                 ld = -0.0;
             }
         } else {
@@ -373,7 +361,7 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
             mpfr_neg(lhi, L->lnS_lo, MPFR_RNDU);
             if (decided(o, llo, lhi, e, &neg, &ld)) {
                 ldone = 1;
-                st = set_out(&o->lstr, em_format_decimal(neg, o->dig1, e));
+                st = put_decimal(o, 1, neg, o->dig1, e, &ls);
             }
         }
         if (st)
@@ -390,21 +378,25 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
                     st = EM_ERR_NOMEM;
                     goto out;
                 }
-                dec_rational(v, K, o->nother == 0 ? 0 : -1, o->ratdigits, o->rat_e);
+                if (dec_rational(v, K, o->nother == 0 ? 0 : -1, o->ratdigits, o->rat_e) != 0) {
+                    mpq_clear(v);
+                    st = EM_ERR_UNDECIDED;
+                    goto out;
+                }
                 o->rat_d = em_q_get_d(v, NULL);
                 mpq_clear(v);
             }
             pd = o->rat_d;
             if (o->nother == 0)
                 flags |= EM_OF_RATIONAL;
-            st = emit_prob(o, o->ratdigits, o->rat_e, &flags);
+            st = emit_prob(o, o->ratdigits, o->rat_e, &flags, &ps);
             pdone = 1;
         } else {
             mpfr_ui_div(plo, 1, L->S_hi, MPFR_RNDD);
             mpfr_ui_div(phi, 1, L->S_lo, MPFR_RNDU);
             if (decided(o, plo, phi, e, &neg, &pd)) {
                 pdone = 1;
-                st = emit_prob(o, o->dig1, e, &flags);
+                st = emit_prob(o, o->dig1, e, &flags, &ps);
             }
         }
         goto out;
@@ -427,12 +419,12 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     mpfr_sub(lhi, thi, L->lnS_lo, MPFR_RNDU);
     if (decided(o, llo, lhi, e, &neg, &ld)) {
         ldone = 1;
-        st = set_out(&o->lstr, em_format_decimal(neg, o->dig1, e));
+        st = put_decimal(o, 1, neg, o->dig1, e, &ls);
         if (st)
             goto out;
     } else if (k >= 1 && log_other_exact(o, L, em_oracle_t_of(o, i), e, &ld)) {
         ldone = 1;
-        st = set_out(&o->lstr, em_format_decimal(1, o->dig1, e));
+        st = put_decimal(o, 1, 1, o->dig1, e, &ls);
         if (st)
             goto out;
     }
@@ -444,16 +436,19 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
         mpfr_set(elo, ev, MPFR_RNDN); /* same precision: exact */
         mpfr_set(ehi, elo, MPFR_RNDN);
         mpfr_nextabove(ehi);
-        mpfr_set_prec(tmp, p + TAB_EXTRA);
-        mpfr_set_ui_2exp(tmp, 1, TAB_HI_BITS - (long)(p + TAB_EXTRA), MPFR_RNDU);
-        mpfr_add_ui(tmp, tmp, 1, MPFR_RNDU); /* exact */
-        mpfr_mul(ehi, ehi, tmp, MPFR_RNDU);
-        mpfr_set_prec(tmp, p);
+        if (o->tabhi_p != p) {
+            /* 1 + 2^(TAB_HI_BITS - pt), exact at pt bits, once per precision */
+            mpfr_set_prec(o->tabhi, p + TAB_EXTRA);
+            mpfr_set_ui_2exp(o->tabhi, 1, TAB_HI_BITS - (long)(p + TAB_EXTRA), MPFR_RNDU);
+            mpfr_add_ui(o->tabhi, o->tabhi, 1, MPFR_RNDU);
+            o->tabhi_p = p;
+        }
+        mpfr_mul(ehi, ehi, o->tabhi, MPFR_RNDU);
         mpfr_div(plo, elo, L->S_hi, MPFR_RNDD);
         mpfr_div(phi, ehi, L->S_lo, MPFR_RNDU);
         if (decided(o, plo, phi, e, &neg, &pd)) {
             pdone = 1;
-            st = emit_prob(o, o->dig1, e, &flags);
+            st = emit_prob(o, o->dig1, e, &flags, &ps);
             goto out;
         }
         /* the exponential's own bound is a hair narrower when t_i is a dyadic: try it
@@ -477,7 +472,7 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     if (!mpfr_zero_p(elo) && !mpfr_zero_p(plo)) {
         if (decided(o, plo, phi, e, &neg, &pd)) {
             pdone = 1;
-            st = emit_prob(o, o->dig1, e, &flags);
+            st = emit_prob(o, o->dig1, e, &flags, &ps);
         }
     } else {
         /* P below MPFR's exponent range: from log P at a precision covering the
@@ -495,15 +490,15 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
             pdone = 1;
             pd = 0.0; /* far below 2^-1075 */
             flags |= EM_OF_FROM_LOG;
-            st = set_out(&o->pstr, em_format_decimal(0, o->dig1, e));
+            st = put_decimal(o, 0, 0, o->dig1, e, &ps);
         }
         mpfr_clears(a_lo, a_hi, ulo, uhi, (mpfr_ptr)0);
     }
 out:
     if (st == EM_OK && pdone && ldone) {
         *done = 1;
-        c->prob = o->pstr;
-        c->logprob = o->lstr;
+        c->prob = ps;
+        c->logprob = ls;
         c->prob_d = pd;
         c->logprob_d = ld;
         c->flags = flags;

@@ -3,6 +3,7 @@
 #include "oracle/em_oracle_priv.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +164,60 @@ mpfr_srcptr em_oracle_tab_exp_lo(const em_oracle *o, mpfr_t *tab, unsigned long 
 
 /* ------------------------------------------------------------ construction */
 
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
+/* The parts of umax and c as words, for t = c (u - umax) in word arithmetic (t_bits_w) */
+typedef struct tw {
+    int ok;
+    int64_t A;      /* num(umax) */
+    uint64_t B;     /* den(umax) */
+    uint64_t Cn, Cd;
+} tw;
+
+static u128 gcd_u128(u128 a, u128 b)
+{
+    while (b) {
+        u128 r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+static int bits_u128(u128 x)
+{
+    uint64_t h = (uint64_t)(x >> 64);
+    if (h)
+        return 128 - __builtin_clzll(h);
+    uint64_t l = (uint64_t)x;
+    return l ? 64 - __builtin_clzll(l) : 0;
+}
+
+/* em_q_bits(c (u - umax)) of u = un / ud (lowest terms) in words: the canonical numerator
+ * and denominator are the cross products over their gcd, as mpq_sub and mpq_mul would
+ * leave them.  0 when a product does not fit (then the caller takes the rationals). */
+static int t_bits_w(const tw *w, const mpq_t u, long *b)
+{
+    if (!w->ok || !mpz_fits_slong_p(mpq_numref(u)) || !mpz_fits_ulong_p(mpq_denref(u)))
+        return 0;
+    i128 un = mpz_get_si(mpq_numref(u));
+    u128 ud = mpz_get_ui(mpq_denref(u));
+    i128 num;
+    u128 den, an;
+    if (__builtin_sub_overflow(un * (i128)w->B, (i128)w->A * (i128)ud, &num) || num == 0 ||
+        __builtin_mul_overflow(ud, (u128)w->B, &den) ||
+        __builtin_mul_overflow(den, (u128)w->Cd, &den))
+        return 0;
+    an = num < 0 ? (u128)0 - (u128)num : (u128)num;
+    if (__builtin_mul_overflow(an, (u128)w->Cn, &an))
+        return 0;
+    u128 g = gcd_u128(an, den);
+    long x = (long)bits_u128(an / g) - (long)bits_u128(den / g) + 1;
+    *b = x < 0 ? 0 : x;
+    return 1;
+}
+
 static int oracle_init(const em_problem *P, const em_utility_reader *src, mpq_t *own,
                        int digits, em_oracle **out)
 {
@@ -179,6 +234,9 @@ static int oracle_init(const em_problem *P, const em_utility_reader *src, mpq_t 
     mpq_inits(o->c, o->umax, o->tq, (mpq_ptr)0);
     o->dig1 = malloc((size_t)digits + 24);
     o->dig2 = malloc((size_t)digits + 24);
+    o->pbuf = malloc((size_t)digits + EM_FORMAT_EXTRA);
+    o->lbuf = malloc((size_t)digits + EM_FORMAT_EXTRA);
+    mpfr_init2(o->tabhi, 64);
     mpfr_init2(o->scr_w, 64);
     mpfr_init2(o->pow10KG, 64);
     for (int k = 0; k < 9; k++)
@@ -192,7 +250,7 @@ static int oracle_init(const em_problem *P, const em_utility_reader *src, mpq_t 
     mpq_init(o->tau);
     mpz_init(o->rat_e);
     o->cls = malloc(n);
-    if (!o->dig1 || !o->dig2 || !o->cls || !o->have_d10) {
+    if (!o->dig1 || !o->dig2 || !o->pbuf || !o->lbuf || !o->cls || !o->have_d10) {
         em_oracle_free(o);
         return EM_ERR_NOMEM;
     }
@@ -209,8 +267,18 @@ static int oracle_init(const em_problem *P, const em_utility_reader *src, mpq_t 
     /* the least common denominator of the utilities, while it fits a word */
     int lcm_ok = mpz_fits_ulong_p(mpq_denref(o->umax));
     unsigned long lcm = lcm_ok ? mpz_get_ui(mpq_denref(o->umax)) : 0;
-    mpq_t tmin;
-    mpq_init(tmin);
+    mpq_t tmin, umin, uhi;
+    mpq_inits(tmin, umin, uhi, (mpq_ptr)0);
+    size_t imin = 0, ihi = 0;
+    tw w = {0, 0, 0, 0, 0};
+    w.ok = mpz_fits_slong_p(mpq_numref(o->umax)) && mpz_fits_ulong_p(mpq_denref(o->umax)) &&
+           mpz_fits_ulong_p(mpq_numref(o->c)) && mpz_fits_ulong_p(mpq_denref(o->c));
+    if (w.ok) {
+        w.A = mpz_get_si(mpq_numref(o->umax));
+        w.B = mpz_get_ui(mpq_denref(o->umax));
+        w.Cn = mpz_get_ui(mpq_numref(o->c));
+        w.Cd = mpz_get_ui(mpq_denref(o->c));
+    }
     for (size_t i = 0; i < n; i++) {
         if (o->cls[i] == CL_MODE)
             o->m++;
@@ -234,23 +302,35 @@ static int oracle_init(const em_problem *P, const em_utility_reader *src, mpq_t 
                 }
             }
         }
-        mpq_sub(o->tq, o->tq, o->umax);
-        mpq_mul(o->tq, o->tq, o->c);
-        if (!have_tau || mpq_cmp(o->tq, tmin) < 0)
-            mpq_set(tmin, o->tq);
-        if (!have_tau || mpq_cmp(o->tq, o->tau) > 0) {
-            mpq_set(o->tau, o->tq);
-            have_tau = 1;
+        /* c > 0: t orders as u, so the least and largest t are those of the least and
+         * largest u, compared as given */
+        if (!have_tau || mpq_cmp(o->tq, umin) < 0) {
+            mpq_set(umin, o->tq);
+            imin = i;
         }
-        long b = em_q_bits(o->tq);
+        if (!have_tau || mpq_cmp(o->tq, uhi) > 0) {
+            mpq_set(uhi, o->tq);
+            ihi = i;
+        }
+        have_tau = 1;
+        long b;
+        if (!t_bits_w(&w, o->tq, &b)) {
+            mpq_sub(o->tq, o->tq, o->umax);
+            mpq_mul(o->tq, o->tq, o->c);
+            b = em_q_bits(o->tq);
+        }
         if (b > 64)
             b = 64; /* beyond, exp(t) leaves MPFR's range: handled through logarithms */
         if (b > o->tbits)
             o->tbits = b;
     }
+    if (have_tau) {
+        em_exponent_t(src, imin, o->c, o->umax, tmin);
+        em_exponent_t(src, ihi, o->c, o->umax, o->tau);
+    }
     if (have_tau && lcm_ok)
         tab_setup(o, lcm, tmin);
-    mpq_clear(tmin);
+    mpq_clears(tmin, umin, uhi, (mpq_ptr)0);
     *out = o;
     return EM_OK;
 }
@@ -320,6 +400,7 @@ void em_oracle_free(em_oracle *o)
     mpq_clear(o->tau);
     mpz_clear(o->rat_e);
     mpfr_clear(o->scr_w);
+    mpfr_clear(o->tabhi);
     mpfr_clear(o->pow10KG);
     for (int k = 0; k < 9; k++)
         mpfr_clear(o->scr[k]);
@@ -330,6 +411,8 @@ void em_oracle_free(em_oracle *o)
         em_dec10_clear(&o->d10);
     free(o->pstr);
     free(o->lstr);
+    free(o->pbuf);
+    free(o->lbuf);
     free(o->dig1);
     free(o->dig2);
     free(o->ratdigits);

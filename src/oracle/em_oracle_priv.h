@@ -77,7 +77,10 @@ struct em_oracle {
     struct level lv[MAX_LEVELS];
     int passes;
     long maxprec;
-    char *pstr, *lstr;       /* last results */
+    char *pstr, *lstr;       /* last results, when malloc'd (exponents beyond a long) */
+    char *pbuf, *lbuf;       /* last results otherwise: K + EM_FORMAT_EXTRA bytes */
+    mpfr_t tabhi;            /* 1 + 2^(TAB_HI_BITS - pt) at pt = tabhi_p + TAB_EXTRA bits */
+    mpfr_prec_t tabhi_p;
     char *dig1, *dig2;       /* K+GUARD+8 byte scratch */
     mpfr_t scr_w;            /* scratch for dec_direct */
     mpfr_t pow10KG;          /* 10^(K+GUARD), rounded up */

@@ -14,11 +14,12 @@
 #include "base/em_error.h"
 #include "core/em_exact_select.h"
 #include "num/em_bounds.h"
-#include "num/em_format.h"
+#include "num/em_round.h"
 #include "oracle/em_cont.h"
 #include "oracle/em_exact.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_oracle.h"
+#include "oracle/em_pf_law.h"
 #include "oracle/em_problem.h"
 
 #define FIX_BITS 63
@@ -211,7 +212,7 @@ int em_pf_sample(em_pf *s, em_bits *b, size_t *out)
 
 /* ------------------------------------------------------------------ pmf */
 
-int em_pf_pmf_bounds(const em_problem *P, mpfr_prec_t prec, mpfr_t *Plo, mpfr_t *Phi)
+int em_pf_pmf_brute_bounds(const em_problem *P, mpfr_prec_t prec, mpfr_t *Plo, mpfr_t *Phi)
 {
     int st = em_problem_check(P, NULL);
     if (st != EM_OK)
@@ -324,32 +325,31 @@ int em_pf_pmf_bounds(const em_problem *P, mpfr_prec_t prec, mpfr_t *Plo, mpfr_t 
 /* ------------------------------------------------ the pmf at rising precision */
 
 struct em_pf_bounds {
-    const em_problem *P;
+    em_pfl *law;
     size_t n;
     mpfr_prec_t prec;       /* of lo and hi; 0 before the first pass */
     mpfr_t *lo, *hi;
+    mpfr_prec_t lprec;      /* of llo and lhi (allocated on the first call) */
+    mpfr_t *llo, *lhi;
 };
 
 int em_pf_bounds_new(const em_problem *P, em_pf_bounds **out)
 {
-    int st = em_problem_check(P, NULL);
-    if (st != EM_OK)
-        return st;
     em_pf_bounds *B = calloc(1, sizeof *B);
     if (!B)
         return EM_ERR_NOMEM;
-    B->P = P;
-    B->n = P->n;
-    B->lo = malloc(B->n * sizeof *B->lo);
-    B->hi = malloc(B->n * sizeof *B->hi);
-    if (!B->lo || !B->hi) {
-        free(B->lo);
-        free(B->hi);
+    int st = em_pfl_new(P, &B->law, NULL);
+    if (st != EM_OK) {
         free(B);
+        return st;
+    }
+    B->n = P->n;
+    B->lo = em_mpfr_array_new(B->n, 64);
+    B->hi = em_mpfr_array_new(B->n, 64);
+    if (!B->lo || !B->hi) {
+        em_pf_bounds_free(B);
         return EM_ERR_NOMEM;
     }
-    for (size_t i = 0; i < B->n; i++)
-        mpfr_inits2(64, B->lo[i], B->hi[i], (mpfr_ptr)0);
     *out = B;
     return EM_OK;
 }
@@ -358,10 +358,11 @@ void em_pf_bounds_free(em_pf_bounds *B)
 {
     if (!B)
         return;
-    for (size_t i = 0; i < B->n; i++)
-        mpfr_clears(B->lo[i], B->hi[i], (mpfr_ptr)0);
-    free(B->lo);
-    free(B->hi);
+    em_mpfr_array_free(B->lo, B->lo ? B->n : 0);
+    em_mpfr_array_free(B->hi, B->hi ? B->n : 0);
+    em_mpfr_array_free(B->llo, B->llo ? B->n : 0);
+    em_mpfr_array_free(B->lhi, B->lhi ? B->n : 0);
+    em_pfl_free(B->law);
     free(B);
 }
 
@@ -373,7 +374,7 @@ int em_pf_bounds_at(em_pf_bounds *B, mpfr_prec_t prec, mpfr_t **lo, mpfr_t **hi)
             mpfr_set_prec(B->hi[i], prec);
         }
         B->prec = 0;
-        int st = em_pf_pmf_bounds(B->P, prec, B->lo, B->hi);
+        int st = em_pfl_bounds(B->law, prec, B->lo, B->hi);
         if (st != EM_OK)
             return st;
         B->prec = prec;
@@ -383,67 +384,59 @@ int em_pf_bounds_at(em_pf_bounds *B, mpfr_prec_t prec, mpfr_t **lo, mpfr_t **hi)
     return EM_OK;
 }
 
-/* ------------------------------------------------------- the pmf rounded */
-
-struct pmf_value {
-    em_pf_bounds *B;
-    size_t i;
-};
-
-/* P(i): below MPFR's widest range no precision helps */
-static int pmf_value_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+int em_pf_pmf_bounds(const em_problem *P, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
 {
-    const struct pmf_value *v = ctx;
-    mpfr_t *L, *H;
-    int st = em_pf_bounds_at(v->B, prec, &L, &H);
-    if (st != EM_OK)
-        return st;
-    mpfr_set(lo, L[v->i], MPFR_RNDD);
-    mpfr_set(hi, H[v->i], MPFR_RNDU);
-    return em_bounds_below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
+    if (!lo || !hi)
+        return EM_ERR_NULL;
+    em_pfl *L;
+    int st = em_pfl_new(P, &L, NULL);
+    if (st == EM_OK) {
+        st = em_pfl_bounds(L, prec, lo, hi);
+        em_pfl_free(L);
+    }
+    return st;
 }
+
+int em_pf_bounds_logs_at(em_pf_bounds *B, mpfr_prec_t prec, mpfr_t **llo, mpfr_t **lhi)
+{
+    if (!B->llo) {
+        B->llo = em_mpfr_array_new(B->n, 64);
+        B->lhi = B->llo ? em_mpfr_array_new(B->n, 64) : NULL;
+        if (!B->lhi) {
+            em_mpfr_array_free(B->llo, B->llo ? B->n : 0);
+            B->llo = NULL;
+            return EM_ERR_NOMEM;
+        }
+    }
+    if (B->lprec < prec) {
+        B->lprec = 0;
+        int st = em_pfl_log_bounds(B->law, prec, B->llo, B->lhi);
+        if (st != EM_OK)
+            return st;
+        B->lprec = prec;
+    }
+    *llo = B->llo;
+    *lhi = B->lhi;
+    return EM_OK;
+}
+
+/* ------------------------------------------------------- the pmf rounded */
 
 int em_pf_pmf(const em_problem *P, double *p, int digits, char **dec)
 {
-    int st = em_problem_check(P, NULL);
-    if (st != EM_OK)
-        return st;
-    const size_t n = P->n;
-    if (n > EM_PF_PMF_MAX_N)
-        return EM_ERR_TOO_MANY;
     if (digits < 0 || digits > EM_ROUND_MAX_DIGITS)
         return EM_ERR_DOMAIN;
-    const int want_dec = dec && digits > 0;
-    size_t left = 0;
-    for (size_t i = 0; i < n; i++) {
-        left += !em_problem_excluded(P, i);
-        if (want_dec)
-            dec[i] = NULL;
-    }
-    em_pf_bounds *B;
-    if ((st = em_pf_bounds_new(P, &B)) != EM_OK)
+    const int K = dec ? digits : 0;
+    for (size_t i = 0; K > 0 && P && i < P->n; i++)
+        dec[i] = NULL;
+    em_pfl *L;
+    int st = em_pfl_new(P, &L, NULL);
+    if (st != EM_OK)
         return st;
-    /* the exact values first: 0 where excluded, 1 for the only candidate left */
-    const mpfr_prec_t prec0 = 128 + (mpfr_prec_t)(digits * 3.33) + 64;
-    em_cval v;
-    em_cval_init(&v);
-    for (size_t i = 0; i < n && st == EM_OK; i++) {
-        const char *exact = em_problem_excluded(P, i) ? "0" : left == 1 ? "1" : NULL;
-        if (exact) {
-            st = em_cval_exact(&v, exact, exact[0] == '1');
-        } else {
-            struct pmf_value pv = {B, i};
-            em_rval rv = {pmf_value_bounds, NULL, &pv};
-            st = em_round(&rv, want_dec ? digits : 1, prec0, &v);
-        }
-        if (st == EM_OK && p)
-            p[i] = v.d;
-        if (st == EM_OK && want_dec && !(dec[i] = strdup(v.str)))
-            st = EM_ERR_NOMEM;
-    }
-    em_cval_clear(&v);
-    em_pf_bounds_free(B);
-    for (size_t i = 0; st != EM_OK && want_dec && i < n; i++) {
+    em_pfl_out o = {K > 0 ? dec : NULL, NULL, p, NULL, NULL};
+    st = em_pfl_round(L, K, &o);
+    em_pfl_free(L);
+    for (size_t i = 0; st != EM_OK && K > 0 && i < P->n; i++) {
         free(dec[i]);
         dec[i] = NULL;
     }

@@ -1,6 +1,8 @@
 /* em_problem.c: what is being sampled (em_problem.h). */
 #include "oracle/em_problem.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/em_error.h"
@@ -57,18 +59,56 @@ int em_problem_finite(em_problem *P, size_t n, mpq_t *u, const unsigned char *ex
     return EM_OK;
 }
 
+/* x = m 2^e, m odd (x > 0 finite) */
+static void odd_split(double x, uint64_t *m, int *e)
+{
+    int k;
+    double f = frexp(x, &k); /* x = f 2^k, f in [1/2, 1): f 2^53 an integer */
+    uint64_t a = (uint64_t)ldexp(f, 53);
+    int z = __builtin_ctzll(a);
+    *m = a >> z;
+    *e = k - 53 + z;
+}
+
+/* em_coef of two doubles in word arithmetic (mpq_div's temporaries cost more than the
+ * exact sampler of a few candidates): eps / (s delta) = (a / b) 2^(x - y - [s = 2]) with
+ * a, b odd, so the gcd is that of a and b, and the power of two goes to one side. */
+static void coef_d(mpq_t c, double eps, double delta, int variant)
+{
+    uint64_t a, b;
+    int x, y;
+    odd_split(eps, &a, &x);
+    odd_split(delta, &b, &y);
+    uint64_t g = a, h = b;
+    while (h) {
+        uint64_t r = g % h;
+        g = h;
+        h = r;
+    }
+    a /= g;
+    b /= g;
+    long p = (long)x - y - (variant == EM_STANDARD);
+    mpz_set_ui(mpq_numref(c), (unsigned long)a);
+    mpz_set_ui(mpq_denref(c), (unsigned long)b);
+    if (p >= 0)
+        mpz_mul_2exp(mpq_numref(c), mpq_numref(c), (mp_bitcnt_t)p);
+    else
+        mpz_mul_2exp(mpq_denref(c), mpq_denref(c), (mp_bitcnt_t)-p);
+}
+
 int em_problem_doubles(em_problem *P, size_t n, const double *u, const unsigned char *excluded,
                        double eps, double delta, int variant, em_error *err)
 {
     int st = em_check_params(eps, delta, variant);
     if (st != EM_OK)
         return em_err(err, st, "%s", em_strerror(st));
-    mpq_t e, d;
-    mpq_inits(e, d, (mpq_ptr)0);
-    mpq_set_d(e, eps);
-    mpq_set_d(d, delta);
-    st = em_problem_params(P, e, d, variant, err);
-    mpq_clears(e, d, (mpq_ptr)0);
+    /* em_check_params has checked what em_problem_params would */
+    mpq_set_d(P->eps, eps);
+    mpq_set_d(P->delta, delta);
+    P->variant = variant;
+    coef_d(P->c, eps, delta, variant);
+    P->eps_d = eps;
+    P->delta_d = delta;
     P->n = n;
     P->ud = u;
     P->excluded = excluded;

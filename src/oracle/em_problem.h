@@ -45,6 +45,8 @@ typedef struct em_problem {
     int variant;                    /* EM_STANDARD or EM_MONOTONE: which coefficient */
     mpq_t eps, delta;               /* exact, > 0 */
     mpq_t c;                        /* the coefficient: em_coef(eps, delta, variant) */
+    double eps_d, delta_d;          /* em_problem_doubles: eps and delta as the doubles they
+                                       are (0: not given), read by em_exact_new_d */
 } em_problem;
 
 /* c = eps / (2 delta) (EM_STANDARD) or eps / delta (EM_MONOTONE), exactly. */

@@ -1,0 +1,256 @@
+/* cmd_conform.c: `expmech conform`: options, the library's suite (em_conform_command), and
+ * its table, JSON report and figures. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli_util.h"
+#include "cli/commands.h"
+#include "expmech.h"
+
+#define CMD "expmech conform"
+
+static const char help[] =
+    "usage: expmech conform --sampler 'CMD ARGS...' [--kinds K,...] [--quick] [--cases DIR]\n"
+    "                       [--max-draws N] [--timeout S] [--seed S] [--report FILE.json]\n"
+    "                       [--report-svg DIR]\n"
+    "\n"
+    "Runs another implementation's sampler on every case of the conformance battery and\n"
+    "judges its draws against each case's exact law.  For each case the program is run as\n"
+    "  CMD ARGS... CASE.json N SEED\n"
+    "(no shell: the words of --sampler are split as a shell would, without expanding\n"
+    "anything; write 'sh -c \"...\"' to have one) and must write N draws to standard output,\n"
+    "one a line: a label of the case for the kinds finite, weighted and pf, a number (any\n"
+    "C floating syntax) for continuous, quantile and laplace.  Exit status 77: \"I do not do\n"
+    "this kind\" (skipped).  A case whose 'expect' is 'error' must be refused: a non-zero\n"
+    "exit status and no draws.  conformance/README.md has the protocol and the case schema.\n"
+    "\n"
+    "Each case runs with 10^4 draws, then 10^5, ... up to --max-draws while it is\n"
+    "undecided; it passes when its tests accept and would have caught each mistake the case\n"
+    "catches with power >= 0.99.  The suite's level is 1e-6: a correct sampler fails it with\n"
+    "probability at most that (each case at 1e-6 / cases run).  A rejected case's draws are\n"
+    "tested against the laws of known mistakes, and the one that fits is named.\n"
+    "\n"
+    "  --sampler 'CMD ARGS'  the sampler program and its first arguments (required)\n"
+    "  --kinds K,...       only these kinds: finite, weighted, pf, continuous, quantile,\n"
+    "                      laplace (default: all)\n"
+    "  --quick             one run of 10^4 draws per case (cases needing more are undecided)\n"
+    "  --cases DIR         the battery: a directory of case files, or one file (default:\n"
+    "                      conformance/cases)\n"
+    "  --max-draws N       the largest run (default 10^6; at least 10^4 runs first)\n"
+    "  --timeout S         seconds a run may take (default 600)\n"
+    "  --seed S            the runs' seeds derive from it and the case (default 1)\n"
+    "  --report FILE.json  everything, as JSON (schema expmech-conformance-report-1)\n"
+    "  --report-svg DIR    for each failed case with draws, DIR/ID.svg: observed against\n"
+    "                      expected counts per cell (with `expmech plot`: gnuplot)\n"
+    "\n"
+    "Prints a table (case, kind, verdict, N, p, diagnosis) and a summary line.  Verdicts:\n"
+    "pass, reject, impossible draw, crash, timeout, malformed output, accepted invalid\n"
+    "input, skipped, undecided, bad case file.  Standard error shows progress on a terminal.\n"
+    "\n"
+    "Exit status: 0 every case run passed, 1 some case failed, 4 none failed but some were\n"
+    "undecided, 2 bad invocation (or a malformed case file and nothing failed), 3 internal\n"
+    "failure.\n";
+
+typedef struct opts {
+    const char *sampler, *kinds, *cases, *report, *svg;
+    em_conform_opts o;
+} opts;
+
+static int usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, CMD ": ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (expmech conform --help)\n");
+    return EM_EXIT_USAGE;
+}
+
+static int parse_kinds(const char *s, unsigned *mask)
+{
+    char *t = strdup(s);
+    if (!t)
+        return -1;
+    *mask = 0;
+    int ok = 1;
+    for (char *w = strtok(t, ","); w; w = strtok(NULL, ",")) {
+        int k = em_kind_from_name(w);
+        if (k < 0) {
+            fprintf(stderr, CMD ": --kinds: unknown kind '%s' (finite, weighted, pf, continuous, "
+                            "quantile, laplace)\n", w);
+            ok = 0;
+            break;
+        }
+        *mask |= 1u << k;
+    }
+    free(t);
+    return ok && *mask ? 0 : -1;
+}
+
+static int parse(opts *p, int argc, char **argv)
+{
+    em_conform_opts init = EM_CONFORM_OPTS_INIT;
+    p->o = init;
+    p->cases = "conformance/cases";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        char name[64];
+        const char *eq = strchr(a, '=');
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(help, stdout);
+            return EM_EXIT_OK;
+        }
+        if (!strcmp(a, "--quick")) {
+            p->o.quick = 1;
+            continue;
+        }
+        if (strncmp(a, "--", 2))
+            return usage("unexpected argument '%s'", a);
+        size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+        if (nl >= sizeof name)
+            return usage("unknown option '%s'", a);
+        memcpy(name, a, nl);
+        name[nl] = 0;
+        if (eq)
+            v = eq + 1;
+        else if (i + 1 < argc)
+            v = argv[++i];
+        else
+            return usage("option %s needs a value", name);
+        const char *msg = NULL;
+        uint64_t u;
+        double d;
+        if (!strcmp(name, "--sampler"))
+            p->sampler = v;
+        else if (!strcmp(name, "--kinds"))
+            p->kinds = v;
+        else if (!strcmp(name, "--cases"))
+            p->cases = v;
+        else if (!strcmp(name, "--report"))
+            p->report = v;
+        else if (!strcmp(name, "--report-svg"))
+            p->svg = v;
+        else if (!strcmp(name, "--max-draws")) {
+            if (em_cli_parse_u64(v, &u, &msg) != EM_OK || u < 1 || u > ((uint64_t)1 << 32))
+                return usage("--max-draws '%s': expected an integer from 1 to 2^32", v);
+            p->o.max_draws = u;
+        } else if (!strcmp(name, "--seed")) {
+            if (em_cli_parse_u64(v, &u, &msg) != EM_OK)
+                return usage("--seed '%s': expected an integer from 0 to 2^64 - 1", v);
+            p->o.seed = u;
+        } else if (!strcmp(name, "--timeout")) {
+            if (em_cli_parse_double(v, &d, &msg) != EM_OK || !(d > 0) || isinf(d))
+                return usage("--timeout '%s': expected a number of seconds > 0", v);
+            p->o.timeout = d;
+        } else {
+            return usage("unknown option '%s'", name);
+        }
+    }
+    if (!p->sampler)
+        return usage("%s", "--sampler 'CMD ARGS' is required");
+    p->o.cases = p->cases;
+    if (p->kinds && parse_kinds(p->kinds, &p->o.kinds) != 0)
+        return p->kinds[0] ? EM_EXIT_USAGE : usage("--kinds '%s': expected kinds", p->kinds);
+    return -1;
+}
+
+static void progress(void *ctx, size_t i, size_t n, const em_conform_case *r)
+{
+    (void)ctx;
+    fprintf(stderr, "\r" CMD ": %zu/%zu %s %s\033[K", i, n, r->id,
+            em_conform_verdict_name(r->verdict));
+    if (i == n)
+        fputc('\n', stderr);
+}
+
+/* DIR/ID.svg: expected and observed counts per cell of a failed case, drawn as bars by
+ * `expmech plot` (run in this process: the same code as the command) */
+static int figure(const char *dir, const em_conform_case *c)
+{
+    const em_check_result *r = c->check;
+    if (!r || !r->nrows)
+        return 0;
+    char csv[4096], svg[4096];
+    snprintf(csv, sizeof csv, "%s/%s.csv", dir, c->id);
+    snprintf(svg, sizeof svg, "%s/%s.svg", dir, c->id);
+    FILE *f = fopen(csv, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "cell,expected,observed\n");
+    for (size_t k = 0; k < r->nrows; k++) {
+        const em_check_row *w = &r->rows[k];
+        if (isnan(w->lo))
+            fprintf(f, "%zu,%.17g,%llu\n", k, w->expected, (unsigned long long)w->observed);
+        else
+            fprintf(f, "\"[%.6g, %.6g)\",%.17g,%llu\n", w->lo, w->hi, w->expected,
+                    (unsigned long long)w->observed);
+    }
+    if (r->support_count)
+        fprintf(f, "outside,0,%llu\n", (unsigned long long)r->support_count);
+    if (fclose(f) != 0)
+        return -1;
+    char title[512];
+    snprintf(title, sizeof title, "%s: %s", c->id, em_conform_verdict_name(c->verdict));
+    char *argv[] = {"plot", "--x", "cell", "--y", "expected,observed", "--style", "bars",
+                    "--title", title, "--xlabel", "cell", "--ylabel", "draws", "--output", svg,
+                    csv, NULL};
+    int rc = cmd_plot(16, argv);
+    remove(csv);
+    return rc == EM_EXIT_OK ? 0 : -1;
+}
+
+int cmd_conform(int argc, char **argv)
+{
+    opts p;
+    memset(&p, 0, sizeof p);
+    int rc = parse(&p, argc, argv);
+    if (rc >= 0)
+        return rc;
+    em_error e;
+    char **words = NULL;
+    if (em_command_split(p.sampler, &words, &e) != EM_OK) {
+        fprintf(stderr, CMD ": --sampler: %s\n", e.msg);
+        return EM_EXIT_USAGE;
+    }
+    if (isatty(2)) {
+        p.o.progress = progress;
+        p.o.progress_ctx = NULL;
+    }
+    em_conform_result *r = NULL;
+    if (em_conform_command(&p.o, (const char *const *)words, &r, &e) != EM_OK) {
+        em_command_free(words);
+        rc = em_cli_fail(CMD, NULL, &e);
+        return rc;
+    }
+    em_command_free(words);
+    char *table = NULL;
+    if (em_conform_table(r, &table, &e) == EM_OK) {
+        fputs(table, stdout);
+        free(table);
+    }
+    rc = r->exit_status;
+    if (p.report) {
+        FILE *f = fopen(p.report, "w");
+        if (!f || em_conform_report(r, f, &e) != EM_OK || fclose(f) != 0) {
+            fprintf(stderr, CMD ": --report %s: cannot write%s%s\n", p.report, errno ? ": " : "",
+                    errno ? strerror(errno) : "");
+            rc = EM_EXIT_INTERNAL;
+        }
+    }
+    if (p.svg) {
+        mkdir(p.svg, 0777);
+        for (size_t i = 0; i < r->ncases; i++) {
+            const em_conform_case *c = &r->cases[i];
+            if ((c->verdict == EM_CONFORM_REJECT || c->verdict == EM_CONFORM_IMPOSSIBLE) &&
+                figure(p.svg, c) != 0) {
+                fprintf(stderr, CMD ": --report-svg %s: no figure for %s\n", p.svg, c->id);
+                rc = rc == EM_EXIT_OK ? EM_EXIT_INTERNAL : rc;
+            }
+        }
+    }
+    em_conform_result_free(r);
+    return rc;
+}
