@@ -288,7 +288,7 @@ demo: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 # chain first (the sanitized build, its tests, valgrind on the runs they choose).  Stages
 # after the build share no file they write, so -j2 is the same check as -j1.
 # make check-full: the long stages make check leaves out (README.md, beside the two commands).
-CHECK_STAGES := valgrind fuzz-ci verify gate-test unit lint python install-check stats \
+CHECK_STAGES := valgrind fuzz-ci verify sanitize-lib gate-test unit lint python install-check stats \
                 conformance-cases-check conformance-quick
 STAGE := bash mk/stage.sh
 export EM_STAGE_DIR ?= $(B)/check-stages
@@ -308,7 +308,7 @@ check-full:
 	  || { EM_STAGE_DIR=$(B)/check-full-stages $(STAGE) --table check-full; exit 1; }
 	@EM_STAGE_DIR=$(B)/check-full-stages $(STAGE) --table check-full
 check-full-stages: valgrind-full fuzz-campaign stats-full
-.PHONY: check-build check-stages check-full check-full-stages san-build valgrind-full fuzz-campaign
+.PHONY: check-build check-stages check-full check-full-stages san-build sanitize-cli sanitize-lib valgrind-full fuzz-campaign
 
 # The Python binding's tests (pytest from Debian's python3-pytest), against this build.
 python: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
@@ -347,24 +347,33 @@ $(SB)/mk/em-cov.o: mk/em-cov.c
 	$(SAN_CC) $(CSTD) $(WARN) -O1 -g -c $< -o $@
 san-build: $(B)/.deps-check
 	+@$(STAGE) sanitize-build $(SAN_MAKE) $(SB)/expmech $(TESTS:$(B)/%=$(SB)/%) $(FUZZ_TARGETS)
-sanitize: san-build $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
+# Two stages: the CLI tests first (they record the coverage make valgrind chooses its runs
+# from, so valgrind starts as soon as they end), the other tests beside valgrind.
+SAN_ENV = CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-4} ASAN_OPTIONS=detect_leaks=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 EM_EXPMECH=$(SB)/expmech
+LIB_TESTS = $(filter-out $(CLI_TESTS),$(TESTS))
+SAN_DEPS = san-build $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
+sanitize: sanitize-cli sanitize-lib
+sanitize-cli: $(SAN_DEPS)
 	@rm -rf $(SB)/cov; mkdir -p $(SB)/cov
-	@$(STAGE) sanitize env CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-4} ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  EM_EXPMECH=$(SB)/expmech EM_COV_DIR=$(CURDIR)/$(SB)/cov bash mk/run-tests.sh $(TESTS:$(B)/%=$(SB)/%)
+	@$(STAGE) sanitize-cli env $(SAN_ENV) EM_COV_DIR=$(CURDIR)/$(SB)/cov bash mk/run-tests.sh $(CLI_TESTS:$(B)/%=$(SB)/%)
 	@$(PYTHON) mk/valgrind-select.py choose $(SB)/cov $(SB)/valgrind-select.txt
+sanitize-lib: $(SAN_DEPS)
+	@$(STAGE) sanitize-lib env $(SAN_ENV) bash mk/run-tests.sh $(LIB_TESTS:$(B)/%=$(SB)/%)
 
 # The command-line tests with the program under valgrind (mk/valgrind-expmech): a memory
 # error or a definite leak is exit 97, a failed test.  make valgrind runs valgrind once on each
-# distinct path: on the fewest test runs (a run: one call of run() in a test, its commands and
+# distinct path: on the cheapest test runs (a run: one call of run() in a test, its commands and
 # pipes) that together reach every edge of the program that all the sanitized test runs reach,
-# chosen greedily from their coverage (mk/valgrind-select.py, written by make sanitize); the
+# chosen greedily from their coverage and CPU time (mk/valgrind-select.py, written by make
+# sanitize); the
 # other runs use the program as built (they ran under ASan already).  make valgrind-full runs
 # every run under valgrind (make check-full).
 CLI_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(shell grep -l em_cli_util.h tests/test_*.c))
 # valgrind slows the program 20-50x: the tests' timeouts are scaled (Check's multiplier), so
 # a loaded machine does not turn a slow run into a failure.
 VALGRIND_RUN = CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-4} EM_EXPMECH=mk/valgrind-expmech bash mk/run-tests.sh $(CLI_TESTS)
-valgrind: sanitize $(B)/.deps-check $(CLI_TESTS) $(B)/expmech
+valgrind: sanitize-cli $(B)/.deps-check $(CLI_TESTS) $(B)/expmech
 	@rm -f $(SB)/valgrind-seen.txt
 	@$(STAGE) valgrind env EM_VALGRIND_SELECT=$(CURDIR)/$(SB)/valgrind-select.txt \
 	  EM_VALGRIND_SEEN=$(CURDIR)/$(SB)/valgrind-seen.txt $(VALGRIND_RUN)

@@ -2,32 +2,43 @@
 """The test runs make valgrind repeats under valgrind, and the check that it did.
 
   valgrind-select.py choose COVDIR OUT   from the sanitized tests' coverage (COVDIR/RUN.PID, one
-                                         bitmap of the program's edges per process, mk/em-cov.c;
-                                         RUN names one call of run(), tests/em_cli_util.h), the
-                                         fewest runs whose processes together reach every edge
-                                         any run reaches: a greedy set cover (the run adding the
-                                         most edges not yet reached, ties to the first run in
-                                         name order), written one name a line to OUT
+                                         file per process, mk/em-cov.c: its CPU time and a
+                                         bitmap of the program's edges; RUN names one call of
+                                         run(), tests/em_cli_util.h), the cheapest runs whose
+                                         processes together reach every edge any run reaches:
+                                         a weighted greedy set cover (the run adding the most
+                                         edges not yet reached per second it would cost under
+                                         valgrind, ties to the first run in name order),
+                                         written one name a line to OUT
   valgrind-select.py seen OUT SEEN       every run of OUT ran under valgrind (SEEN: the names
                                          mk/valgrind-expmech wrote), else exit 1
 
-Greedy cover is within a factor ln(edges) of the fewest runs, and deterministic: the same
-coverage gives the same choice.  It is computed in each build from that build's tests, never
+A run's cost under valgrind is estimated as VG_START seconds a process (memcheck's start-up:
+reading the symbols of the program and its libraries, measured at about 0.8 s here) plus
+VG_SLOW times the CPU time the process took under ASan.  Weighted greedy cover is within a
+factor ln(edges) of the cheapest cover, and deterministic: the same coverage gives the same
+choice.  It is computed in each build from that build's tests, never
 committed, so it cannot go stale.
 """
 import os
 import sys
 
 
+VG_START = 0.8
+VG_SLOW = 10.0
+
+
 def choose(covdir, out):
-    runs = {}
+    runs, cost = {}, {}
     for name in os.listdir(covdir):
         run, _, pid = name.rpartition(".")
         if not run or not pid.isdigit():
             continue
         with open(os.path.join(covdir, name), "rb") as f:
-            bits = int.from_bytes(f.read(), "little")
-        runs[run] = runs.get(run, 0) | bits
+            data = f.read()
+        cpu = int.from_bytes(data[:8], "little") / 1e6
+        runs[run] = runs.get(run, 0) | int.from_bytes(data[8:], "little")
+        cost[run] = cost.get(run, 0.0) + VG_START + VG_SLOW * cpu
     if not runs:
         sys.exit(f"valgrind-select: no coverage in {covdir} (run make sanitize)")
     every = 0
@@ -37,11 +48,11 @@ def choose(covdir, out):
     left, chosen = every, []
     order = sorted(runs)
     while left:
-        best, gain = None, 0
+        best, score = None, 0.0
         for r in order:
             g = (runs[r] & left).bit_count()
-            if g > gain:
-                best, gain = r, g
+            if g and g / cost[r] > score:
+                best, score = r, g / cost[r]
         chosen.append(best)
         left &= ~runs[best]
     got = 0
@@ -52,7 +63,8 @@ def choose(covdir, out):
         f.writelines(r + "\n" for r in sorted(chosen))
     tests = len({r.split(".")[0] for r in runs})
     print(f"valgrind-select: {len(runs)} test runs of {tests} CLI test programs reach {total} edges of "
-          f"the program; {len(chosen)} runs reach all {got.bit_count()} ({out})")
+          f"the program; {len(chosen)} runs reach all {got.bit_count()}, about "
+          f"{sum(cost[r] for r in chosen):.0f} s under valgrind (all: {sum(cost.values()):.0f} s) ({out})")
 
 
 def seen(out, seenfile):
