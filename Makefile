@@ -111,7 +111,8 @@ $(B)/$(SO_REAL): $(PIC_OBJ) mk/libexpmech.map
 $(B)/$(SONAME) $(B)/libexpmech.so: $(B)/$(SO_REAL)
 	ln -sf $(SO_REAL) $@
 
-$(B)/expmech: $(B)/src/cli/expmech.o $(CLI_OBJ) $(B)/libexpmech.a
+# PROG_EXTRA: objects only the program links (make sanitize's coverage recorder, mk/em-cov.c)
+$(B)/expmech: $(B)/src/cli/expmech.o $(CLI_OBJ) $(B)/libexpmech.a $(PROG_EXTRA)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/%: tests/%.c $(CLI_OBJ) $(B)/libexpmech.a $(HEADERS) | $(B)/.deps-check
@@ -183,13 +184,13 @@ conformance: $(CONFORM_DEPS)
 	@EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) PYTHONPATH=python $(PYTHON) mk/conformance.py --build $(B)
 
 conformance-quick: $(CONFORM_DEPS)
-	@EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) PYTHONPATH=python $(PYTHON) mk/conformance.py --quick --build $(B)
+	@$(STAGE) conformance-quick env EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) PYTHONPATH=python $(PYTHON) mk/conformance.py --quick --build $(B)
 
 conformance-cases-check: $(B)/tools/gen_conformance
-	@rm -rf $(B)/conformance-cases && mkdir -p $(B)/conformance-cases
-	@$(B)/tools/gen_conformance $(B)/conformance-cases
-	@diff -r -q conformance/cases $(B)/conformance-cases && echo "conformance-cases-check: the battery regenerates byte for byte" \
-	  || { echo "conformance-cases-check: conformance/cases differs from the oracle's (make conformance-cases)"; exit 1; }
+	@$(STAGE) conformance-cases-check bash -c 'rm -rf $(B)/conformance-cases && mkdir -p $(B)/conformance-cases \
+	  && $(B)/tools/gen_conformance $(B)/conformance-cases && { diff -r -q conformance/cases $(B)/conformance-cases \
+	  && echo "conformance-cases-check: the battery regenerates byte for byte" \
+	  || { echo "conformance-cases-check: conformance/cases differs from the oracle'"'"'s (make conformance-cases)"; exit 1; }; }'
 
 .PHONY: wbound-tables
 wbound-tables: $(B)/tools/gen_wbound
@@ -264,7 +265,7 @@ uninstall:
 # examples/ against the installed tree only, runs it, checks its numbers, then uninstalls
 # and checks nothing is left: mk/install-check.sh.
 install-check: all
-	@B=$(B) bash mk/install-check.sh
+	@$(STAGE) install-check env B=$(B) bash mk/install-check.sh
 
 # ------------------------------------------------------------------- demo
 demo: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
@@ -281,12 +282,37 @@ demo: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 	$(B)/expmech sample --epsilon 1 -n 3 --seed 7 $(B)/pricing.txt
 
 # ------------------------------------------------------------------ tests
-check: lint unit python install-check sanitize valgrind fuzz-ci verify gate-test stats conformance-cases-check conformance-quick
+# make check: every stage, each timed (mk/stage.sh), and a table of where the time went.
+# First everything the stages read is built (one make, parallel under -j2); then the stages
+# run as independent targets, two at a time under make -j2 (what .ci/run uses), the longest
+# chain first (the sanitized build, its tests, valgrind on the runs they choose).  Stages
+# after the build share no file they write, so -j2 is the same check as -j1.
+# make check-full: the long stages make check leaves out (README.md, beside the two commands).
+CHECK_STAGES := valgrind fuzz-ci verify sanitize-lib gate-test unit lint python install-check stats \
+                conformance-cases-check conformance-quick
+STAGE := bash mk/stage.sh
+export EM_STAGE_DIR ?= $(B)/check-stages
+check:
+	@rm -rf $(B)/check-stages
+	+@$(STAGE) build $(MAKE) --no-print-directory check-build
+	+@$(MAKE) --no-print-directory check-stages || { $(STAGE) --table check; exit 1; }
+	@$(STAGE) --table check
 	@echo "make check: all stages passed (lint, unit, python, install-check, sanitize, valgrind, fuzz, verify, gate-test, stats, conformance)"
+check-build: all $(TESTS) $(STATS) $(B)/.deps-check $(B)/.deps-proofs $(CONFORM_DEPS) $(B)/tools/gen_conformance
+check-stages: $(CHECK_STAGES)
+
+CHECK_FULL_FUZZ_SECONDS ?= 300
+check-full:
+	@rm -rf $(B)/check-full-stages
+	+@$(MAKE) --no-print-directory EM_STAGE_DIR=$(B)/check-full-stages check-full-stages \
+	  || { EM_STAGE_DIR=$(B)/check-full-stages $(STAGE) --table check-full; exit 1; }
+	@EM_STAGE_DIR=$(B)/check-full-stages $(STAGE) --table check-full
+check-full-stages: valgrind-full fuzz-campaign stats-full
+.PHONY: check-build check-stages check-full check-full-stages san-build sanitize-cli sanitize-lib valgrind-full fuzz-campaign
 
 # The Python binding's tests (pytest from Debian's python3-pytest), against this build.
 python: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
-	@EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) EXPMECH_BIN=$(CURDIR)/$(B)/expmech PYTHONPATH=python \
+	@$(STAGE) python env EXPMECH_LIB=$(CURDIR)/$(B)/$(SONAME) EXPMECH_BIN=$(CURDIR)/$(B)/expmech PYTHONPATH=python \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 
 # docs/figures.md's figures: the tables in docs/figures/data/ (expmech's output only) and the SVGs
@@ -295,41 +321,71 @@ figures: $(B)/expmech
 	@EXPMECH=$(B)/expmech bash mk/figures.sh docs/figures
 
 unit: lint $(TESTS) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
-	@bash mk/run-tests.sh $(TESTS)
+	@$(STAGE) unit bash mk/run-tests.sh $(TESTS)
 
 # The floors of src/ (src/README.md): no include upward, expmech.h only in the front ends,
 # no two units depending on each other through includes or calls.
 lint: $(LIB_OBJ)
-	@$(PYTHON) mk/check-floors.py $(B)
+	@$(STAGE) lint $(PYTHON) mk/check-floors.py $(B)
 
+# ---------------------------------------------------------- sanitize, valgrind
 # The unit tests again, built with AddressSanitizer + UndefinedBehaviorSanitizer (leak
 # detection on): any report fails the test that triggered it (the CLI tests run the
-# sanitized program too).  ASan slows a program 2-3x, and a busy machine more: the tests'
-# timeouts are scaled (Check's multiplier), so slowness is not taken for a hang.
+# sanitized program too).  One instrumented build (clang) serves make sanitize and the fuzz
+# harnesses: its objects also carry libFuzzer's coverage counters (-fsanitize=fuzzer-no-link),
+# which the sanitized program writes out per test run (mk/em-cov.c) for make valgrind.
 SB := build-asan
+SAN_CC := clang
 # EM_NO_CLONES: one copy of each block loop (src/core/em_vec.h), the baseline one, which
 # the main build's tests do not run on a CPU with AVX2.
-SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
-              -DEM_NO_CLONES
-sanitize: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
-	@$(MAKE) --no-print-directory -s B=$(SB) CFLAGS="$(SAN_CFLAGS)" $(SB)/expmech $(TESTS:$(B)/%=$(SB)/%)
-	@CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-3} \
-	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  EM_EXPMECH=$(SB)/expmech bash mk/run-tests.sh $(TESTS:$(B)/%=$(SB)/%)
+SAN_CFLAGS := -O1 -g -fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer \
+              -fno-sanitize-recover=undefined -DEM_NO_CLONES
+# WARN empty: the warnings gate is the main build (gcc); clang warns differently
+SAN_MAKE = $(MAKE) --no-print-directory -s B=$(SB) CC=$(SAN_CC) CFLAGS="$(SAN_CFLAGS)" WARN= PROG_EXTRA=$(SB)/mk/em-cov.o
+$(SB)/mk/em-cov.o: mk/em-cov.c
+	@mkdir -p $(dir $@)
+	$(SAN_CC) $(CSTD) $(WARN) -O1 -g -c $< -o $@
+san-build: $(B)/.deps-check
+	+@$(STAGE) sanitize-build $(SAN_MAKE) $(SB)/expmech $(TESTS:$(B)/%=$(SB)/%) $(FUZZ_TARGETS)
+# Two stages: the CLI tests first (they record the coverage make valgrind chooses its runs
+# from, so valgrind starts as soon as they end), the other tests beside valgrind.
+SAN_ENV = CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-4} ASAN_OPTIONS=detect_leaks=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 EM_EXPMECH=$(SB)/expmech
+LIB_TESTS = $(filter-out $(CLI_TESTS),$(TESTS))
+SAN_DEPS = san-build $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
+sanitize: sanitize-cli sanitize-lib
+sanitize-cli: $(SAN_DEPS)
+	@rm -rf $(SB)/cov; mkdir -p $(SB)/cov
+	@$(STAGE) sanitize-cli env $(SAN_ENV) EM_COV_DIR=$(CURDIR)/$(SB)/cov bash mk/run-tests.sh $(CLI_TESTS:$(B)/%=$(SB)/%)
+	@$(PYTHON) mk/valgrind-select.py choose $(SB)/cov $(SB)/valgrind-select.txt
+sanitize-lib: $(SAN_DEPS)
+	@$(STAGE) sanitize-lib env $(SAN_ENV) bash mk/run-tests.sh $(LIB_TESTS:$(B)/%=$(SB)/%)
 
 # The command-line tests with the program under valgrind (mk/valgrind-expmech): a memory
-# error or a definite leak is exit 97, a failed test.
+# error or a definite leak is exit 97, a failed test.  make valgrind runs valgrind once on each
+# distinct path: on the cheapest test runs (a run: one call of run() in a test, its commands and
+# pipes) that together reach every edge of the program that all the sanitized test runs reach,
+# chosen greedily from their coverage and CPU time (mk/valgrind-select.py, written by make
+# sanitize); the
+# other runs use the program as built (they ran under ASan already).  make valgrind-full runs
+# every run under valgrind (make check-full).
 CLI_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(shell grep -l em_cli_util.h tests/test_*.c))
 # valgrind slows the program 20-50x: the tests' timeouts are scaled (Check's multiplier), so
 # a loaded machine does not turn a slow run into a failure.
-valgrind: $(B)/.deps-check $(CLI_TESTS) $(B)/expmech
-	@CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-4} EM_EXPMECH=mk/valgrind-expmech bash mk/run-tests.sh $(CLI_TESTS)
+VALGRIND_RUN = CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-4} EM_EXPMECH=mk/valgrind-expmech bash mk/run-tests.sh $(CLI_TESTS)
+valgrind: sanitize-cli $(B)/.deps-check $(CLI_TESTS) $(B)/expmech
+	@rm -f $(SB)/valgrind-seen.txt
+	@$(STAGE) valgrind env EM_VALGRIND_SELECT=$(CURDIR)/$(SB)/valgrind-select.txt \
+	  EM_VALGRIND_SEEN=$(CURDIR)/$(SB)/valgrind-seen.txt $(VALGRIND_RUN)
+	@$(PYTHON) mk/valgrind-select.py seen $(SB)/valgrind-select.txt $(SB)/valgrind-seen.txt
+valgrind-full: $(B)/.deps-check $(CLI_TESTS) $(B)/expmech
+	@$(STAGE) valgrind-full env $(VALGRIND_RUN)
 
 stats: $(STATS) $(B)/expmech
-	@bash mk/run-stats.sh quick $(STATS)
+	@$(STAGE) stats bash mk/run-stats.sh quick $(STATS)
 
 stats-full: $(STATS) $(B)/expmech
-	@bash mk/run-stats.sh full $(STATS)
+	@$(STAGE) stats-full bash mk/run-stats.sh full $(STATS)
 
 # Issue 15's side-by-side table (mk/bench.sh: one process per figure, build/bench.json);
 # bench-all adds the older programs' details and the 10^7-candidate memory run (minutes).
@@ -347,7 +403,7 @@ bench-doc:
 
 # ----------------------------------------------------------------- proofs
 verify: $(B)/.deps-proofs
-	@bash proofs/verify.sh replay
+	@$(STAGE) verify bash proofs/verify.sh replay
 
 prove: $(B)/.deps-proofs
 	@bash proofs/verify.sh update
@@ -378,37 +434,38 @@ proof-timing:
 # precondition, a stale or empty cache, a proof script with a tactic, an axiom, an admit, a false theorem, a 1e6 literal, a missing or
 # unknown prover) must each fail proofs/verify.sh; run on private copies (tests/test_gate.sh).
 gate-test: $(B)/.deps-check
-	@bash tests/test_gate.sh
+	@$(STAGE) gate-test bash tests/test_gate.sh
 
 # ------------------------------------------------------------------- fuzzing
 # clang's libFuzzer with ASan + UBSan (leaks included): fuzz/README.md.  `make fuzz` runs
-# each harness FUZZ_SECONDS (CI: 20 s each, part of make check); `make fuzz-full` longer.
+# each harness FUZZ_SECONDS; `make fuzz-ci` (make check) 20 s each with a fixed seed;
+# `make fuzz-campaign` (make check-full) CHECK_FULL_FUZZ_SECONDS each; `make fuzz-full` longer.
+# The library and CLI are make sanitize's objects (compiled once, coverage-instrumented, linked
+# into every harness); only the program's main file is compiled again, without its main.
 FB := build-fuzz
 FUZZ_TARGETS := $(patsubst fuzz/%.c,$(FB)/%,$(wildcard fuzz/fuzz_*.c))
-FUZZ_SRC := $(LIB_SRC) $(CLI_SRC) src/cli/expmech.c
 FUZZ_CFLAGS := $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-               -Isrc/include -Isrc -I. -Dmain=em_program_main
-# The library and CLI are compiled once (coverage-instrumented, without libFuzzer's main)
-# and linked into every harness.
-FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FB)/obj/%.o)
-.SECONDARY: $(FUZZ_OBJ)
+               -DEM_NO_CLONES -Isrc/include -Isrc -I.
 FUZZ_SECONDS ?= 20
 FUZZ_TIMEOUT ?= 1
-$(FB)/obj/%.o: %.c $(HEADERS) | deps-built $(B)/.deps-check
+# (in san-build's make, where B is $(SB): the objects are the sanitized build's)
+$(FB)/obj/src/cli/expmech.o: src/cli/expmech.c $(HEADERS) | deps-built
 	@mkdir -p $(dir $@)
-	clang $(subst -fsanitize=fuzzer,-fsanitize=fuzzer-no-link,$(FUZZ_CFLAGS)) -c -o $@ $<
-$(FB)/%: fuzz/%.c $(FUZZ_OBJ) $(HEADERS) | deps-built
+	clang $(subst -fsanitize=fuzzer,-fsanitize=fuzzer-no-link,$(FUZZ_CFLAGS)) -Dmain=em_program_main -c -o $@ $<
+$(FB)/%: fuzz/%.c $(FB)/obj/src/cli/expmech.o $(CLI_OBJ) $(B)/libexpmech.a $(HEADERS) | deps-built
 	@mkdir -p $(FB)
-	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(FB)/obj/src/cli/expmech.o $(CLI_OBJ) $(B)/libexpmech.a $(LDLIBS)
 
 .PHONY: fuzz fuzz-ci fuzz-full fuzz-build
-fuzz-build: $(FUZZ_TARGETS)
-fuzz: $(FUZZ_TARGETS)
+fuzz-build: san-build
+fuzz: san-build
 	@bash mk/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TIMEOUT) $(FUZZ_TARGETS)
 # In make check: a fixed seed, 20 s per harness, a 5 s timeout (the machine may be busy).
-fuzz-ci: $(FUZZ_TARGETS)
-	@FUZZ_SEED=1 bash mk/run-fuzz.sh 20 5 $(FUZZ_TARGETS)
-fuzz-full: $(FUZZ_TARGETS)
+fuzz-ci: san-build
+	@$(STAGE) fuzz env FUZZ_SEED=1 bash mk/run-fuzz.sh 20 5 $(FUZZ_TARGETS)
+fuzz-campaign: san-build
+	@$(STAGE) fuzz-campaign env FUZZ_SEED=1 bash mk/run-fuzz.sh $(CHECK_FULL_FUZZ_SECONDS) 5 $(FUZZ_TARGETS)
+fuzz-full: san-build
 	@bash mk/run-fuzz.sh $${FUZZ_FULL_SECONDS:-1800} 1 $(FUZZ_TARGETS)
 
 clean:

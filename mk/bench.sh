@@ -102,6 +102,13 @@ whole numpy_loadtxt_sample $N peers "$PY" stats/bench_loadtxt.py "$csv"
 # the conformance suite against the numpy reference sampler (wall time: one process at a time)
 PYTHON="$PY" "$PY" mk/bench_conform.py "$B" >>"$dir/figures.jsonl" || exit 1
 
+# check_wall: not timed here (it takes minutes) but read from the last passing `make check` of
+# this build directory ($B/check-wall.json, mk/stage.sh), when there is one: its wall time.
+if [ -f "$B/check-wall.json" ]; then
+    "$PY" -c 'import json, sys; d = json.load(open(sys.argv[1]))
+if d.get("ok"): print(json.dumps({"name": "check_wall", "value": round(d["wall_s"] * 1e6), "unit": "us", "n": 1}))' \
+        "$B/check-wall.json" >>"$dir/figures.jsonl"
+fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 CC=${CC:-gcc} "$PY" mk/bench_report.py assemble --figures "$dir/figures.jsonl" \
     --peers "$dir/peers.jsonl" --out "$B/bench.json" --load-before "$load_before" \

@@ -10,7 +10,7 @@ i=0
 for t in "$@"; do
   i=$((i+1))
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
-  ( CK_FORK=yes "$t" >"$tmp/$i.out" 2>&1; echo $? >"$tmp/$i.rc" ) &
+  ( CK_FORK=yes EM_RUN_DIR=$tmp "$t" >"$tmp/$i.out" 2>&1; echo $? >"$tmp/$i.rc" ) &
 done
 wait
 pass=0; fail=0; failed=()

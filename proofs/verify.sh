@@ -219,15 +219,27 @@ done
 # EM_VERIFY_ONLY="integer float": a developer's partial run of the named steps (to re-prove
 # one changed file quickly; "theorems" names the Why3 theorems).  It is never the gate: it
 # stops before the table and README checks and exits 3 even when the steps pass; make verify
-# / make prove never set it.
+# / make prove never set it.  A word may also name one job of a step (score-misc.proofs,
+# score-misc.smoke) or theorem files (theorems.Shift: that file alone, without the checks
+# about every file; tests/test_gate.sh gives each planted defect only what it breaks).
 only=${EM_VERIFY_ONLY:-}
+only_has() { local w; for w in $only; do [ "$w" = "$1" ] && return 0; done; return 1; }
+unset EM_THEOREM_FILES
 joblist=()  # job|step|kind|provers|extra|files
 for st in "${steps[@]}"; do
   IFS='|' read -r name pp sp extra files <<<"$st"
-  [ -z "$only" ] || grep -qw -- "$name" <<<"$only" || continue
-  joblist+=("$name|$name|proofs|$pp|$extra|$files" "$name.smoke|$name|smoke|$sp|$extra|$files")
+  [ -z "$only" ] || only_has "$name" || only_has "$name.proofs" \
+    && joblist+=("$name|$name|proofs|$pp|$extra|$files")
+  [ -z "$only" ] || only_has "$name" || only_has "$name.smoke" \
+    && joblist+=("$name.smoke|$name|smoke|$sp|$extra|$files")
 done
-if [ "$mode" != floor ] && { [ -z "$only" ] || grep -qw theorems <<<"$only"; }; then joblist+=("theorems|theorems|||||"); fi
+if [ -n "$only" ] && ! only_has theorems; then
+  for w in $only; do [ "${w#theorems.}" = "$w" ] || EM_THEOREM_FILES="${EM_THEOREM_FILES:-} ${w#theorems.}"; done
+  [ -z "${EM_THEOREM_FILES:-}" ] || export EM_THEOREM_FILES
+fi
+if [ "$mode" != floor ] && { [ -z "$only" ] || only_has theorems || [ -n "${EM_THEOREM_FILES:-}" ]; }; then
+  joblist+=("theorems|theorems|||||")
+fi
 [ "${#joblist[@]}" -gt 0 ] || fail "EM_VERIFY_ONLY='$only' names no step"
 mapfile -t joblist < <(printf '%s\n' "${joblist[@]}" | python3 -c '
 import json, sys

@@ -11,7 +11,9 @@
 #define EM_CLI_UTIL_H
 
 #include <check.h>
+#include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,20 +38,52 @@ static inline void em_cli_slurp(const char *name, char *buf, size_t cap)
         fclose(f);
 }
 
+/* The name of this call of run() for make sanitize and make valgrind (mk/valgrind-select.py):
+ * the test program, the call's ordinal among the program's calls (counted in a file of
+ * $EM_RUN_DIR, which mk/run-tests.sh sets: Check runs each test in its own process, one at
+ * a time), and a digest of the command, so that a run chosen from the sanitized tests'
+ * coverage is found again, and only there, in the same tests run under valgrind.  Empty
+ * when EM_RUN_DIR is not set. */
+static inline void em_cli_run_id(const char *args, char *id, size_t cap)
+{
+    const char *dir = getenv("EM_RUN_DIR");
+    id[0] = 0;
+    if (!dir)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.count", dir, program_invocation_short_name);
+    long n = 0;
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (fscanf(f, "%ld", &n) != 1)
+            n = 0;
+        fclose(f);
+    }
+    f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    fprintf(f, "%ld\n", n + 1);
+    fclose(f);
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (const char *c = args; *c; c++)
+        h = (h ^ (unsigned char)*c) * 16777619u;
+    snprintf(id, cap, "%s.%ld.%08x", program_invocation_short_name, n + 1, (unsigned)h);
+}
+
 /* sh -c "ARGS" in the temporary directory (ARGS may contain pipes and redirections using
  * $E for the program); stdout and stderr captured; returns the exit status. */
 static inline int run(const char *fmt, ...)
 {
-    char args[4096], cmd[8192];
+    char args[4096], cmd[8192], id[300];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(args, sizeof args, fmt, ap);
     va_end(ap);
+    em_cli_run_id(args, id, sizeof id);
     const char *p = getenv("EM_EXPMECH");
     char *cwd = getcwd(NULL, 0);
-    snprintf(cmd, sizeof cmd, "cd %s && E=%s%s%s; export E; %s >out.txt 2>err.txt", tmpdir,
-             p && p[0] == '/' ? "" : cwd, p && p[0] == '/' ? "" : "/", p ? p : "build/expmech",
-             args);
+    snprintf(cmd, sizeof cmd, "cd %s && E=%s%s%s; EM_RUN_ID=%s; export E EM_RUN_ID; %s >out.txt 2>err.txt",
+             tmpdir, p && p[0] == '/' ? "" : cwd, p && p[0] == '/' ? "" : "/",
+             p ? p : "build/expmech", id, args);
     free(cwd);
     int st = system(cmd);
     em_cli_slurp("out.txt", out, sizeof out);

@@ -4,139 +4,156 @@
 # A gate that cannot fail is worthless, so each case plants one defect in a private copy of
 # spec/, src/, proofs/ and runs the real proofs/verify.sh there: it must exit 1 with the
 # message that names the defect.  A control run of the untouched copy must pass (exit 3,
-# "PARTIAL": EM_VERIFY_ONLY restricts the run to one small step, which is never the gate
+# "PARTIAL": EM_VERIFY_ONLY restricts the run to one small job, which is never the gate
 # itself), so a failure below is caused by the plant, not by the copy; the step's proofs and
-# its smoke tests are separate runs, and the control checks both.  The WP cases use the
-# step 'score-misc' (155 goals, a few seconds); the planted contracts are false, so no prover
-# can prove them however long it runs.
+# its smoke tests are separate jobs, and the controls check each, and the theorem files the
+# cases plant in.  The WP cases use the step 'score-misc' (155 goals, a few seconds); the
+# planted contracts are false, so no prover can prove them however long it runs.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/em-gate.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-pass=0 failed=0
+# Each case gets only the job its defect breaks (EM_VERIFY_ONLY=score-misc.proofs, .smoke, or
+# theorems.FILE: proofs/verify.sh) and a copy of its own, so the cases run EM_GATE_JOBS at a
+# time (default 2: two cores); their reports are printed in the order below.
+gate_jobs=${EM_GATE_JOBS:-2}
+names=()
 
-fresh() { # a new copy of what the gate reads
-  rm -rf "$work/tree"; mkdir -p "$work/tree"
-  cp -a "$root/spec" "$root/src" "$root/proofs" "$root/README.md" "$work/tree/"
+fresh() { # a new copy of what the gate reads, in $tree
+  rm -rf "$tree"; mkdir -p "$tree"
+  cp -a "$root/spec" "$root/src" "$root/proofs" "$root/README.md" "$tree/"
 }
 
 # expect NAME RC PATTERN -- command...: run in the copy, check exit status and output
 expect() {
   local name=$1 want=$2 pat=$3; shift 4
   local out="$work/$name.out" rc=0
-  (cd "$work/tree" && "$@") >"$out" 2>&1 || rc=$?
+  (cd "$tree" && "$@") >"$out" 2>&1 || rc=$?
   if [ "$rc" = "$want" ] && grep -qE -- "$pat" "$out"; then
     echo "gate-test: ok    $name (exit $rc: $(grep -oE -m1 -- "$pat" "$out"))"
-    pass=$((pass + 1))
   else
     echo "gate-test: FAIL  $name: expected exit $want and /$pat/, got exit $rc; output:"
     sed 's/^/    /' "$out" | tail -15
-    failed=$((failed + 1))
+    return 1
   fi
 }
 
 plant() { # file perl-substitution: edit the copy, and insist that the edit happened
-  local f="$work/tree/$1"
+  local f="$tree/$1"
   cp "$f" "$f.orig"
   perl -0pi -e "$2" "$f"
-  if cmp -s "$f" "$f.orig"; then echo "gate-test: FAIL  the plant '$2' did not change $1"; exit 1; fi
+  if cmp -s "$f" "$f.orig"; then echo "gate-test: FAIL  the plant '$2' did not change $1"; return 1; fi
 }
 
-only_misc=(env EM_VERIFY_ONLY=score-misc bash proofs/verify.sh)
+# gate_case NAME SETUP EXPECT-ARGS...: in the background, a fresh copy ($work/NAME/tree), the
+# function SETUP (plants the defect; `true` for none), then expect NAME EXPECT-ARGS...
+gate_case() {
+  local name=$1 setup=$2; shift 2
+  while [ "$(jobs -rp | wc -l)" -ge "$gate_jobs" ]; do wait -n; done
+  names+=("$name")
+  ( tree=$work/$name/tree; fresh && $setup && expect "$name" "$@"
+    echo $? >"$work/$name.rc" ) >"$work/$name.log" 2>&1 &
+}
 
-# 0. control: the untouched copy passes the step (exit 3 = partial run passed)
-fresh
-expect control 3 "score-misc': 128/128 goals proved" -- "${only_misc[@]}" replay
-expect control-smoke 3 "score-misc': 27/27 smoke tests passed" -- "${only_misc[@]}" replay
+misc() { echo env EM_VERIFY_ONLY=score-misc.$1 bash proofs/verify.sh; }
+thm() { echo env EM_VERIFY_ONLY=theorems.$1 bash proofs/verify.sh; }
+
+# 0. controls: the untouched copy passes each job the cases below use (exit 3 = partial run
+#    passed), so a failure below is caused by the plant, not by the copy or the partial run
+gate_case control true 3 "score-misc': 128/128 goals proved" -- $(misc proofs) replay
+gate_case control-smoke true 3 "score-misc': 27/27 smoke tests passed" -- $(misc smoke) replay
+gate_case control-theorems true 3 "theorems: [0-9]+/[0-9]+ goals proved" -- \
+  env "EM_VERIFY_ONLY=theorems.Shift theorems.Bridge" bash proofs/verify.sh replay
 
 # 1. broken code against its contract (update: the provers run on the changed goals)
-fresh
-plant src/core/em_score_rr.c 's/x == 0 \? beta : gamma/x == 0 ? gamma : beta/'
-expect broken-contract 1 "goals not proved|goal is not proved" -- "${only_misc[@]}" update
+p_contract() { plant src/core/em_score_rr.c 's/x == 0 \? beta : gamma/x == 0 ? gamma : beta/'; }
+gate_case broken-contract p_contract 1 "goals not proved|goal is not proved" -- $(misc proofs) update
 
 # 2. a false lemma (update)
-fresh
-plant proofs/lemmas/ScoreMisc_lemmas.h 's/== \\abs\(beta - gamma\);/== \\abs(beta - gamma) + 1;/'
-expect false-lemma 1 "goals not proved|goal is not proved" -- "${only_misc[@]}" update
+p_lemma() { plant proofs/lemmas/ScoreMisc_lemmas.h 's/== \\abs\(beta - gamma\);/== \\abs(beta - gamma) + 1;/'; }
+gate_case false-lemma p_lemma 1 "goals not proved|goal is not proved" -- $(misc proofs) update
 
 # 3. an inconsistent precondition: every goal is then provable, only the smoke test sees it
-fresh
-plant src/core/em_score_rr.h 's/(requires valid_u:[^;]*;)/$1\n    requires planted: x > 0 \&\& x < 0;/'
-expect smoke-test 1 "smoke test failed" -- "${only_misc[@]}" update
+p_pre() { plant src/core/em_score_rr.h 's/(requires valid_u:[^;]*;)/$1\n    requires planted: x > 0 \&\& x < 0;/'; }
+gate_case smoke-test p_pre 1 "smoke test failed" -- $(misc smoke) update
 
 # 4. a stale cache: a lemma changed into a weaker, still true one (df >= 1 for df >= 0) has
 #    no cached proof, and a replay runs no prover
-fresh
-plant proofs/lemmas/ScoreMisc_lemmas.h 's/Laplace_Tight: \\forall integer f, df; df >= 0 ==>/Laplace_Tight: \\forall integer f, df; df >= 1 ==>/'
-expect stale-cache 1 "not in the WP cache|goals not proved" -- "${only_misc[@]}" replay
+p_stale() { plant proofs/lemmas/ScoreMisc_lemmas.h 's/Laplace_Tight: \\forall integer f, df; df >= 0 ==>/Laplace_Tight: \\forall integer f, df; df >= 1 ==>/'; }
+gate_case stale-cache p_stale 1 "not in the WP cache|goals not proved" -- $(misc proofs) replay
 
 # 5. a cache emptied of its entries
-fresh
-rm -f "$work/tree/proofs/wp-session/score-misc/cache/"*.json
-expect empty-cache 1 "not in the WP cache|goals not proved" -- "${only_misc[@]}" replay
+p_empty() { rm -f "$tree/proofs/wp-session/score-misc/cache/"*.json; }
+gate_case empty-cache p_empty 1 "not in the WP cache|goals not proved" -- $(misc proofs) replay
 
 # 5b. proof scripts only choose which prover a replay asks: without them the replay asks
 #     every prover of the step and still passes (exit 3), and a script that carries a tactic
 #     (which would change the goal) is refused before any prover runs
-fresh
-rm -rf "$work/tree/proofs/wp-session/score-misc/script"
-expect control-no-scripts 3 "score-misc': 128/128 goals proved" -- "${only_misc[@]}" replay
-fresh
-s=$(ls "$work/tree/proofs/wp-session/score-misc/script/"*.json | head -1)
-printf '[ { "header": "Split", "tactic": "Wp.split", "params": {}, "select": {}, "subgoals": [] } ]\n' >"$s"
-expect planted-tactic 1 "not a list of prover verdicts" -- "${only_misc[@]}" replay
+p_noscripts() { rm -rf "$tree/proofs/wp-session/score-misc/script"; }
+gate_case control-no-scripts p_noscripts 3 "score-misc': 128/128 goals proved" -- $(misc proofs) replay
+p_tactic() {
+  local s; s=$(ls "$tree/proofs/wp-session/score-misc/script/"*.json | head -1)
+  printf '[ { "header": "Split", "tactic": "Wp.split", "params": {}, "select": {}, "subgoals": [] } ]\n' >"$s"
+}
+gate_case planted-tactic p_tactic 1 "not a list of prover verdicts" -- $(misc proofs) replay
 # a cold run reads the scripts too (which prover proves each goal first): the same check, before
 # any cache is emptied (EM_VERIFY_ONLY makes a cold run that got past it stop at once)
-expect planted-tactic-cold 1 "not a list of prover verdicts" -- "${only_misc[@]}" cold
+gate_case planted-tactic-cold p_tactic 1 "not a list of prover verdicts" -- $(misc proofs) cold
 
 # 6. a planted axiom in the ACSL (static check, before any prover)
-fresh
-printf '/*@ axiomatic Planted { axiom planted_false: \\false; } */\n' >>"$work/tree/spec/ScoreRR.acsl"
-expect planted-axiom 1 "axiom/admit/assume in the verified core" -- "${only_misc[@]}" replay
+p_axiom() { printf '/*@ axiomatic Planted { axiom planted_false: \\false; } */\n' >>"$tree/spec/ScoreRR.acsl"; }
+gate_case planted-axiom p_axiom 1 "axiom/admit/assume in the verified core" -- $(misc proofs) replay
 
 # 7. a planted admit in a WhyML theorem (the theorems' static check)
-fresh
-plant proofs/theorems/Shift.mlw 's/(\n\s*end\s*)$/\n  let lemma planted_admit () ensures { 1 = 2 } = admit ()$1/'
-expect planted-admit 1 "forbidden construct|unexpected meta" -- env EM_VERIFY_ONLY=theorems bash proofs/verify.sh replay
+p_admit() { plant proofs/theorems/Shift.mlw 's/(\n\s*end\s*)$/\n  let lemma planted_admit () ensures { 1 = 2 } = admit ()$1/'; }
+gate_case planted-admit p_admit 1 "forbidden construct|unexpected meta" -- $(thm Shift) replay
 
 # 7b. a false theorem: its prover input is in no cache entry, so even a replay runs the prover
 #     on it (proofs/why3/cached-prover), which cannot prove it
-fresh
-plant proofs/theorems/Shift.mlw 's/(\n\s*end\s*)$/\n  let lemma planted_false (x: int) ensures { x * x = x + 1 } = ()$1/'
-expect false-theorem 1 "UNPROVED" -- env EM_VERIFY_ONLY=theorems bash proofs/verify.sh replay
+p_false() { plant proofs/theorems/Shift.mlw 's/(\n\s*end\s*)$/\n  let lemma planted_false (x: int) ensures { x * x = x + 1 } = ()$1/'; }
+gate_case false-theorem p_false 1 "UNPROVED" -- $(thm Shift) replay
 
 # 8. a literal this Frama-C misreads (1e6 read as 1.6)
-fresh
-printf '/* a bound of 1e6 */\n' >>"$work/tree/spec/ScoreRR.acsl"
-expect float-literal 1 "ambiguous float literal" -- "${only_misc[@]}" replay
+p_literal() { printf '/* a bound of 1e6 */\n' >>"$tree/spec/ScoreRR.acsl"; }
+gate_case float-literal p_literal 1 "ambiguous float literal" -- $(misc proofs) replay
 
 # 9. a missing prover: z3 absent from PATH
-fresh
 mkdir -p "$work/bin"
 for t in /usr/bin/*; do
   b=$(basename "$t"); [ "$b" = z3 ] || ln -sf "$t" "$work/bin/$b"
 done
 nopath=$(tr ':' '\n' <<<"$PATH" | grep -vxE '/usr/bin|/bin|/usr/local/bin' | paste -sd: -)
 if PATH="$work/bin:$nopath" command -v z3 >/dev/null; then
-  echo "gate-test: FAIL  could not hide z3 from PATH"; failed=$((failed + 1))
+  echo "gate-test: FAIL  could not hide z3 from PATH" >"$work/missing-prover.log"
+  echo 1 >"$work/missing-prover.rc"; names+=(missing-prover)
 else
-  expect missing-prover 1 "'z3' is not installed" -- env PATH="$work/bin:$nopath" "${only_misc[@]}" replay
+  gate_case missing-prover true 1 "'z3' is not installed" -- env PATH="$work/bin:$nopath" $(misc proofs) replay
 fi
 
 # 10. a prover why3 does not know (the project configuration lost CVC5)
-fresh
-plant proofs/why3/why3.conf.in 's/\[prover\][^\[]*?version = "1\.0\.3"[^\[]*//s'
-expect unknown-prover 1 "prover 'CVC5 1.0.3' not found" -- "${only_misc[@]}" replay
+p_unknown() { plant proofs/why3/why3.conf.in 's/\[prover\][^\[]*?version = "1\.0\.3"[^\[]*//s'; }
+gate_case unknown-prover p_unknown 1 "prover 'CVC5 1.0.3' not found" -- $(misc proofs) replay
 
 # 11. the ACSL definitions and the theorems' reading of them (proofs/acsl/Acsl.mlw, the Why3
 #     text WP generates from spec/): CountGe's >= becomes >.  Without regenerating, the replay
-#     fails before any prover, naming the definition; regenerated (as make prove would), the
-#     WhyML count_ge no longer equals it and the induction that proves count_ge_acsl fails
-fresh
-plant spec/Revenue.acsl 's/\(a\[n - 1\] >= p \? 1 : 0\)/(a[n - 1] > p ? 1 : 0)/'
-expect acsl-stale 1 "differs from what WP generates from spec/ \(definitions: [^)]*l_CountGe" -- env EM_VERIFY_ONLY=theorems bash proofs/verify.sh replay
-(cd "$work/tree" && WHY3CONFIG="$root/build/why3.conf" python3 proofs/acsl/gen.py write >/dev/null)
-expect acsl-divergence 1 "UNPROVED Bridge.mlw AcslScores.count_ge_eq" -- env EM_VERIFY_ONLY=theorems bash proofs/verify.sh replay
+#     fails before any prover, naming the definition; regenerated (as make prove would, with
+#     the copy's Why3 configuration), the WhyML count_ge no longer equals it and the induction
+#     that proves count_ge_acsl fails
+p_countge() { plant spec/Revenue.acsl 's/\(a\[n - 1\] >= p \? 1 : 0\)/(a[n - 1] > p ? 1 : 0)/'; }
+gate_case acsl-stale p_countge 1 "differs from what WP generates from spec/ \(definitions: [^)]*l_CountGe" -- $(thm Bridge) replay
+p_countge_gen() {
+  p_countge || return 1
+  mkdir -p "$tree/build"
+  sed "s#@DRIVERS_DIR@#$tree/proofs/why3#g" "$tree/proofs/why3/why3.conf.in" >"$tree/build/why3.conf"
+  (cd "$tree" && WHY3CONFIG="$tree/build/why3.conf" python3 proofs/acsl/gen.py write >/dev/null)
+}
+gate_case acsl-divergence p_countge_gen 1 "UNPROVED Bridge.mlw AcslScores.count_ge_eq" -- $(thm Bridge) replay
 
+wait
+pass=0 failed=0
+for n in "${names[@]}"; do
+  cat "$work/$n.log"
+  if [ "$(cat "$work/$n.rc" 2>/dev/null)" = 0 ]; then pass=$((pass + 1)); else failed=$((failed + 1)); fi
+done
 echo "gate-test: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
