@@ -316,6 +316,34 @@ static int emit_prob(em_oracle *o, const char *d, const mpz_t e, unsigned *flags
 
 /* ------------------------------------------------------------ candidates */
 
+/* The multipliers of level k (o->rS_*), once per level: a candidate's probability bounds
+ * then cost a multiplication each instead of a division.  Directed rounding keeps the
+ * enclosure: S_lo <= S <= S_hi with S_lo >= m >= 1 > 0, so
+ *   rS_lo = RNDD(1/S_hi) <= 1/S_hi <= 1/S <= 1/S_lo <= RNDU(1/S_lo) = rS_hi,
+ * and for e > 0, RNDD(elo rS_lo) <= elo / S and RNDU(ehi rS_hi) >= ehi / S.  The tables'
+ * factor tabhi = 1 + 2^(TAB_HI_BITS - pt) (exact at pt = p + TAB_EXTRA bits) is folded in:
+ * rS_tab = RNDU(tabhi rS_hi) >= tabhi / S.  Each multiplier costs at most one ulp at p
+ * over the quotient it replaces, a few ulps of width that the level's precision (K digits
+ * plus more than 16 bits) absorbs; a result is printed only when decided, so a wider
+ * interval can only send a candidate to the next level, never change its digits. */
+static void recips(em_oracle *o, int k)
+{
+    if (o->recip_k == k)
+        return;
+    const struct level *L = &o->lv[k];
+    const mpfr_prec_t p = L->p;
+    mpfr_set_prec(o->rS_lo, p);
+    mpfr_set_prec(o->rS_hi, p);
+    mpfr_set_prec(o->rS_tab, p);
+    mpfr_ui_div(o->rS_lo, 1, L->S_hi, MPFR_RNDD);
+    mpfr_ui_div(o->rS_hi, 1, L->S_lo, MPFR_RNDU);
+    mpfr_set_prec(o->tabhi, p + TAB_EXTRA);
+    mpfr_set_ui_2exp(o->tabhi, 1, TAB_HI_BITS - (long)(p + TAB_EXTRA), MPFR_RNDU);
+    mpfr_add_ui(o->tabhi, o->tabhi, 1, MPFR_RNDU); /* exact at p + TAB_EXTRA bits */
+    mpfr_mul(o->rS_tab, o->tabhi, o->rS_hi, MPFR_RNDU);
+    o->recip_k = k;
+}
+
 static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
 {
     struct level *L = &o->lv[k];
@@ -336,6 +364,7 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
         if (mpfr_get_prec(o->scr[2]) != p) mpfr_set_prec(o->scr[2], p);
         if (mpfr_get_prec(o->scr[3]) != p) mpfr_set_prec(o->scr[3], p);
     }
+    recips(o, k);
     mpfr_ptr plo = o->scr[0], phi = o->scr[1], llo = o->scr[2], lhi = o->scr[3], tlo = o->scr[4],
              thi = o->scr[5], tmp = o->scr[6], elo = o->scr[7], ehi = o->scr[8];
     int neg;
@@ -392,8 +421,8 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
             st = emit_prob(o, o->ratdigits, o->rat_e, &flags, &ps);
             pdone = 1;
         } else {
-            mpfr_ui_div(plo, 1, L->S_hi, MPFR_RNDD);
-            mpfr_ui_div(phi, 1, L->S_lo, MPFR_RNDU);
+            mpfr_set(plo, o->rS_lo, MPFR_RNDD); /* same precision: exact */
+            mpfr_set(phi, o->rS_hi, MPFR_RNDU);
             if (decided(o, plo, phi, e, &neg, &pd)) {
                 pdone = 1;
                 st = emit_prob(o, o->dig1, e, &flags, &ps);
@@ -436,16 +465,10 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
         mpfr_set(elo, ev, MPFR_RNDN); /* same precision: exact */
         mpfr_set(ehi, elo, MPFR_RNDN);
         mpfr_nextabove(ehi);
-        if (o->tabhi_p != p) {
-            /* 1 + 2^(TAB_HI_BITS - pt), exact at pt bits, once per precision */
-            mpfr_set_prec(o->tabhi, p + TAB_EXTRA);
-            mpfr_set_ui_2exp(o->tabhi, 1, TAB_HI_BITS - (long)(p + TAB_EXTRA), MPFR_RNDU);
-            mpfr_add_ui(o->tabhi, o->tabhi, 1, MPFR_RNDU);
-            o->tabhi_p = p;
-        }
-        mpfr_mul(ehi, ehi, o->tabhi, MPFR_RNDU);
-        mpfr_div(plo, elo, L->S_hi, MPFR_RNDD);
-        mpfr_div(phi, ehi, L->S_lo, MPFR_RNDU);
+        /* exp(t_i) <= ehi tabhi and rS_tab >= tabhi / S_lo (recips), so
+         * P_i <= ehi rS_tab <= phi; plo <= elo / S_hi <= P_i */
+        mpfr_mul(plo, elo, o->rS_lo, MPFR_RNDD);
+        mpfr_mul(phi, ehi, o->rS_tab, MPFR_RNDU);
         if (decided(o, plo, phi, e, &neg, &pd)) {
             pdone = 1;
             st = emit_prob(o, o->dig1, e, &flags, &ps);
@@ -466,8 +489,9 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
         mpfr_exp(elo, tlo, MPFR_RNDD);
     if (!mpfr_zero_p(elo)) {
         em_oracle_exp_hi_from_lo(ehi, elo, tlo, thi, tmp);
-        mpfr_div(plo, elo, L->S_hi, MPFR_RNDD);
-        mpfr_div(phi, ehi, L->S_lo, MPFR_RNDU);
+        /* all positive: plo <= elo / S_hi <= P_i <= ehi / S_lo <= phi (recips) */
+        mpfr_mul(plo, elo, o->rS_lo, MPFR_RNDD);
+        mpfr_mul(phi, ehi, o->rS_hi, MPFR_RNDU);
     }
     if (!mpfr_zero_p(elo) && !mpfr_zero_p(plo)) {
         if (decided(o, plo, phi, e, &neg, &pd)) {

@@ -237,6 +237,8 @@ static int oracle_init(const em_problem *P, const em_utility_reader *src, mpq_t 
     o->pbuf = malloc((size_t)digits + EM_FORMAT_EXTRA);
     o->lbuf = malloc((size_t)digits + EM_FORMAT_EXTRA);
     mpfr_init2(o->tabhi, 64);
+    mpfr_inits2(64, o->rS_lo, o->rS_hi, o->rS_tab, (mpfr_ptr)0);
+    o->recip_k = -1;
     mpfr_init2(o->scr_w, 64);
     mpfr_init2(o->pow10KG, 64);
     for (int k = 0; k < 9; k++)
@@ -401,6 +403,7 @@ void em_oracle_free(em_oracle *o)
     mpz_clear(o->rat_e);
     mpfr_clear(o->scr_w);
     mpfr_clear(o->tabhi);
+    mpfr_clears(o->rS_lo, o->rS_hi, o->rS_tab, (mpfr_ptr)0);
     mpfr_clear(o->pow10KG);
     for (int k = 0; k < 9; k++)
         mpfr_clear(o->scr[k]);

@@ -79,8 +79,12 @@ struct em_oracle {
     long maxprec;
     char *pstr, *lstr;       /* last results, when malloc'd (exponents beyond a long) */
     char *pbuf, *lbuf;       /* last results otherwise: K + EM_FORMAT_EXTRA bytes */
-    mpfr_t tabhi;            /* 1 + 2^(TAB_HI_BITS - pt) at pt = tabhi_p + TAB_EXTRA bits */
-    mpfr_prec_t tabhi_p;
+    mpfr_t tabhi;            /* 1 + 2^(TAB_HI_BITS - pt) at pt = p + TAB_EXTRA bits (recips) */
+    /* 1/S as multipliers at the level recip_k (-1: none yet), so that a candidate costs
+     * multiplications, not divisions: RNDD(1/S_hi) <= 1/S <= RNDU(1/S_lo), and
+     * rS_tab = RNDU(tabhi rS_hi) for the tables' upper bound */
+    mpfr_t rS_lo, rS_hi, rS_tab;
+    int recip_k;
     char *dig1, *dig2;       /* K+GUARD+8 byte scratch */
     mpfr_t scr_w;            /* scratch for dec_direct */
     mpfr_t pow10KG;          /* 10^(K+GUARD), rounded up */
