@@ -144,6 +144,53 @@ int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex)
     }
 }
 
+/* |y| below the top (q + 1/2) 10^(ex-K) of q's rounding cell, or on it with q even (the
+ * tie goes to q): exactly, as M 2^(E+1) 10^s against 2q + 1 with s = K - ex.  -1 when
+ * declined (y not regular, or a scale beyond the cache). */
+static int below_cell_top(em_dec10 *c, mpfr_srcptr y, mpz_srcptr q, long ex)
+{
+    if (!mpfr_regular_p(y))
+        return -1;
+    mpfr_exp_t eb = mpfr_get_exp(y);
+    long s = (long)c->K - ex;
+    if (eb > 4 * EM_DEC10_MAX_SCALE || eb < -4 * EM_DEC10_MAX_SCALE ||
+        s > EM_DEC10_MAX_SCALE || s < -EM_DEC10_MAX_SCALE)
+        return -1;
+    const mp_size_t nl = (mp_size_t)((mpfr_get_prec(y) - 1) / GMP_NUMB_BITS + 1);
+    mpz_t M;
+    mpz_roinit_n(M, (const mp_limb_t *)mpfr_custom_get_significand(y), nl);
+    mpfr_exp_t sh = eb - (mpfr_exp_t)nl * GMP_NUMB_BITS + 1; /* |y| 2 = M 2^sh */
+    mpz_ptr A = c->a, B = c->r;
+    mpz_mul_2exp(B, q, 1);
+    mpz_add_ui(B, B, 1);
+    if (s >= 0) {
+        mpz_mul(A, M, pow10_of(c, s));
+    } else {
+        mpz_set(A, M);
+        mpz_mul(B, B, pow10_of(c, -s));
+    }
+    if (sh >= 0)
+        mpz_mul_2exp(A, A, (mp_bitcnt_t)sh);
+    else
+        mpz_mul_2exp(B, B, (mp_bitcnt_t)(-sh));
+    int cmp = mpz_cmp(A, B);
+    return cmp < 0 || (cmp == 0 && mpz_even_p(q));
+}
+
+/* Round-to-nearest is monotone in the magnitude: every value from the end nearer zero,
+ * x0 (rounding to q), up to the top of q's cell rounds to q, and everything beyond the
+ * top to a larger decimal.  So the far end x1 rounds to q exactly when it is below the
+ * top (or on it, the tie going to q), and then so does every value between the ends. */
+int em_dec10_same(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long *ex)
+{
+    if (!mpfr_regular_p(lo) || !mpfr_regular_p(hi) || mpfr_sgn(lo) != mpfr_sgn(hi))
+        return -1;
+    mpfr_srcptr x0 = mpfr_sgn(lo) > 0 ? lo : hi, x1 = mpfr_sgn(lo) > 0 ? hi : lo;
+    if (!em_dec10_round(c, x0, q, ex))
+        return -1;
+    return below_cell_top(c, x1, q, *ex);
+}
+
 /* the n lowest decimal digits of w (w < 10^n) ending at d + n, two at a time */
 static void word_digits(char *d, int n, unsigned long w)
 {

@@ -93,20 +93,22 @@ static int dec_direct_str(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t 
 }
 
 /* Both ends of a direct interval [lo, hi] (same sign, non-zero) round to the same K-digit
- * decimal?  Then write it to o->dig1 / e / *neg and return 1.  Each end is rounded exactly
- * in integer arithmetic (em_dec10.h); rounding being monotone, every value between them
- * rounds alike.  This decides whenever dec_direct_str does (its guard-digit shortcut
- * implies that both ends round alike, and its other branch is this same comparison), with
- * the same digits; dec_direct_str stays for decimal exponents beyond em_dec10's cache. */
+ * decimal?  Then write it to o->dig1 / e / *neg and return 1.  Decided exactly in integer
+ * arithmetic (em_dec10_same: the end nearer zero rounded, the other compared with the top
+ * of its rounding cell); rounding being monotone, every value between them rounds alike.
+ * This decides whenever dec_direct_str does (its guard-digit shortcut implies that both
+ * ends round alike, and its other branch is this same comparison), with the same digits;
+ * dec_direct_str stays for decimal exponents beyond em_dec10's cache. */
 static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, int *neg)
 {
     if (mpfr_zero_p(lo) || mpfr_zero_p(hi) || !mpfr_number_p(lo) || !mpfr_number_p(hi) ||
         mpfr_sgn(lo) != mpfr_sgn(hi))
         return 0;
-    long e1, e2;
-    if (!em_dec10_round(&o->d10, lo, o->q1, &e1) || !em_dec10_round(&o->d10, hi, o->q2, &e2))
+    long e1;
+    int same = em_dec10_same(&o->d10, lo, hi, o->q1, &e1);
+    if (same < 0)
         return dec_direct_str(o, lo, hi, e, neg);
-    if (e1 != e2 || mpz_cmp(o->q1, o->q2) != 0)
+    if (!same)
         return 0;
     *neg = mpfr_sgn(lo) < 0;
     em_dec10_digits(&o->d10, o->q1, o->dig1);
@@ -432,13 +434,15 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     }
 
     /* an other candidate: t < 0 */
-    /* em_oracle_q_bounds of t_i, from one division without gcds (em_exponent_t_lo), or from m_i
-     * when its exp bound came from the tables */
+    /* bounds of t_i, from one division without gcds (em_exponent_t_lo), or from m_i times the
+     * bounds of 1/D when its exp bound came from the tables */
     const int from_tab = k == 0 && L->Eexp && L->Etab && L->Etab[i];
     unsigned long mi = 0;
     if (from_tab && !em_oracle_tab_m(o, i, &mi))
         return EM_ERR_DOMAIN; /* the utility source changed between calls */
-    if (from_tab ? em_oracle_tab_t_lo(o, mi, tlo) != 0 : em_exponent_t_lo(&o->tf, &o->src, i, tlo) != 0) {
+    if (from_tab) {
+        em_oracle_tab_t_bounds(o, mi, tlo, thi);
+    } else if (em_exponent_t_lo(&o->tf, &o->src, i, tlo) != 0) {
         mpfr_set(thi, tlo, MPFR_RNDN);
         mpfr_nextabove(thi);
     } else {
