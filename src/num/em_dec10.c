@@ -93,6 +93,154 @@ static int scaled_floor(em_dec10 *c, mpz_srcptr M, long s, mpfr_exp_t E, int *fz
     return cmp > 0 ? 1 : cmp < 0 ? -1 : 0;
 }
 
+/* ---------------------------------------------------------------- small sizes
+ *
+ * The same computations on limb arrays on the stack, for the common case: 10^s with
+ * 0 <= s, E < 0, and every operand within FAST_LIMBS limbs (at 40 digits: decimal exponents
+ * down to about -750).  mpz's allocation checks and calls cost more than the arithmetic at
+ * these sizes.  Anything else (or an estimate e off by a digit in the wrong direction)
+ * returns "not handled" and the mpz code above decides. */
+#define FAST_LIMBS 40
+
+/* compare {a, an} with {b, bn}, both normalised (top limb non-zero, or size 0) */
+static int cmp_limbs(const mp_limb_t *a, mp_size_t an, const mp_limb_t *b, mp_size_t bn)
+{
+    if (an != bn)
+        return an < bn ? -1 : 1;
+    return an ? mpn_cmp(a, b, an) : 0;
+}
+
+static mp_size_t normal_size(const mp_limb_t *a, mp_size_t n)
+{
+    while (n > 0 && a[n - 1] == 0)
+        n--;
+    return n;
+}
+
+/* {t, *tn} = M 10^s, normalised; 0 when beyond the small sizes */
+static int mul_pow10(em_dec10 *c, const mp_limb_t *m, mp_size_t nl, long s, mp_limb_t *t,
+                     mp_size_t *tn)
+{
+    mpz_srcptr P = pow10_of(c, s);
+    const mp_size_t pn = (mp_size_t)mpz_size(P);
+    if (nl > FAST_LIMBS || pn > FAST_LIMBS || pn == 0)
+        return 0;
+    const mp_limb_t *pd = mpz_limbs_read(P);
+    if (nl >= pn)
+        mpn_mul(t, m, nl, pd, pn);
+    else
+        mpn_mul(t, pd, pn, m, nl);
+    *tn = normal_size(t, nl + pn);
+    return 1;
+}
+
+/* any of the k lowest bits of {t, tn} set (k < tn GMP_NUMB_BITS) */
+static int low_bits(const mp_limb_t *t, mp_bitcnt_t k)
+{
+    const mp_size_t kl = (mp_size_t)(k / GMP_NUMB_BITS);
+    const unsigned kb = (unsigned)(k % GMP_NUMB_BITS);
+    if (kb && (t[kl] & (((mp_limb_t)1 << kb) - 1)) != 0)
+        return 1;
+    for (mp_size_t i = 0; i < kl; i++)
+        if (t[i])
+            return 1;
+    return 0;
+}
+
+/* {f, *fn} = floor({t, tn} / 2^k), normalised (k < tn GMP_NUMB_BITS) */
+static void shift_down(const mp_limb_t *t, mp_size_t tn, mp_bitcnt_t k, mp_limb_t *f,
+                       mp_size_t *fn)
+{
+    const mp_size_t kl = (mp_size_t)(k / GMP_NUMB_BITS);
+    const unsigned kb = (unsigned)(k % GMP_NUMB_BITS);
+    const mp_size_t n = tn - kl;
+    if (kb)
+        mpn_rshift(f, t + kl, n, kb);
+    else
+        mpn_copyi(f, t + kl, n);
+    *fn = normal_size(f, n);
+}
+
+/* em_dec10_round's loop body for the estimate e, as scaled_floor and the digit count
+ * there: 1 with q, *ex set, or 0 (not handled) */
+static int round_small(em_dec10 *c, const mp_limb_t *m, mp_size_t nl, mpfr_exp_t E, long e,
+                       mpz_ptr q, long *ex)
+{
+    const long s = (long)c->K - e;
+    const mp_size_t kn = (mp_size_t)mpz_size(c->pK), k1n = (mp_size_t)mpz_size(c->pK1);
+    if (s < 0 || s > EM_DEC10_MAX_SCALE || E >= 0 || kn > FAST_LIMBS)
+        return 0;
+    mp_limb_t t[2 * FAST_LIMBS + 1], f[2 * FAST_LIMBS + 2];
+    mp_size_t tn, fn;
+    if (!mul_pow10(c, m, nl, s, t, &tn))
+        return 0;
+    const mp_bitcnt_t j = (mp_bitcnt_t)(-E);
+    if (j >= (mp_bitcnt_t)tn * GMP_NUMB_BITS)
+        return 0;
+    /* the fraction's half bit j-1 and the bits below it */
+    const mp_bitcnt_t h = j - 1;
+    const int half = (int)((t[h / GMP_NUMB_BITS] >> (h % GMP_NUMB_BITS)) & 1);
+    const int below = low_bits(t, h);
+    int cmp = half ? (below ? 1 : 0) : -1;
+    const int fz = !half && !below;
+    shift_down(t, tn, j, f, &fn);
+    const mp_limb_t *pK = mpz_limbs_read(c->pK), *pK1 = mpz_limbs_read(c->pK1);
+    if (cmp_limbs(f, fn, pK, kn) >= 0) {
+        /* one digit too many, as in em_dec10_round */
+        mp_limb_t r = mpn_divrem_1(f, 0, f, fn, 10);
+        fn = normal_size(f, fn);
+        cmp = r > 5 ? 1 : r < 5 ? -1 : fz ? 0 : 1;
+        e++;
+        if (cmp_limbs(f, fn, pK, kn) >= 0)
+            return 0;
+    }
+    if (cmp_limbs(f, fn, pK1, k1n) < 0)
+        return 0;
+    if (cmp > 0 || (cmp == 0 && (f[0] & 1))) {
+        mp_limb_t cy = mpn_add_1(f, f, fn, 1);
+        if (cy)
+            f[fn++] = cy;
+        if (cmp_limbs(f, fn, pK, kn) == 0) {
+            mpn_copyi(f, pK1, k1n);
+            fn = k1n;
+            e++;
+        }
+    }
+    mp_limb_t *qd = mpz_limbs_write(q, fn);
+    mpn_copyi(qd, f, fn);
+    mpz_limbs_finish(q, fn);
+    *ex = e;
+    return 1;
+}
+
+/* below_cell_top's comparison M 2^sh 10^s against 2q + 1 for sh < 0, s >= 0: with
+ * A = M 10^s and k = -sh, A < (2q+1) 2^k exactly when floor(A / 2^k) < 2q + 1, and
+ * A = (2q+1) 2^k when floor(A / 2^k) = 2q + 1 with no bits below.  -1: not handled. */
+static int top_small(em_dec10 *c, const mp_limb_t *m, mp_size_t nl, mpfr_exp_t sh, long s,
+                     mpz_srcptr q)
+{
+    const mp_size_t qn = (mp_size_t)mpz_size(q);
+    if (s < 0 || sh >= 0 || qn == 0 || qn > FAST_LIMBS)
+        return -1;
+    mp_limb_t t[2 * FAST_LIMBS + 1], hbuf[2 * FAST_LIMBS + 1], b[FAST_LIMBS + 1];
+    mp_size_t tn, hn;
+    if (!mul_pow10(c, m, nl, s, t, &tn))
+        return -1;
+    mp_limb_t cy = mpn_lshift(b, mpz_limbs_read(q), qn, 1);
+    mp_size_t bn = qn;
+    if (cy)
+        b[bn++] = cy;
+    b[0] |= 1;
+    const mp_bitcnt_t k = (mp_bitcnt_t)(-sh);
+    if (k >= (mp_bitcnt_t)tn * GMP_NUMB_BITS)
+        return 1; /* A < 2^k <= (2q+1) 2^k */
+    shift_down(t, tn, k, hbuf, &hn);
+    int cmp = cmp_limbs(hbuf, hn, b, bn);
+    if (cmp == 0 && low_bits(t, k))
+        cmp = 1;
+    return cmp < 0 || (cmp == 0 && mpz_even_p(q));
+}
+
 int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex)
 {
     if (!mpfr_regular_p(x))
@@ -111,6 +259,8 @@ int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex)
     mpz_t Mx;
     mpz_roinit_n(Mx, (const mp_limb_t *)mpfr_custom_get_significand(x), nl);
     mpfr_exp_t E = eb - (mpfr_exp_t)nl * GMP_NUMB_BITS;
+    if (round_small(c, (const mp_limb_t *)mpfr_custom_get_significand(x), nl, E, e, q, ex))
+        return 1;
     for (int tries = 0;; tries++) {
         long s = (long)K - e;
         if (s > EM_DEC10_MAX_SCALE || s < -EM_DEC10_MAX_SCALE || tries > 4)
@@ -160,6 +310,9 @@ static int below_cell_top(em_dec10 *c, mpfr_srcptr y, mpz_srcptr q, long ex)
     mpz_t M;
     mpz_roinit_n(M, (const mp_limb_t *)mpfr_custom_get_significand(y), nl);
     mpfr_exp_t sh = eb - (mpfr_exp_t)nl * GMP_NUMB_BITS + 1; /* |y| 2 = M 2^sh */
+    int r = top_small(c, (const mp_limb_t *)mpfr_custom_get_significand(y), nl, sh, s, q);
+    if (r >= 0)
+        return r;
     mpz_ptr A = c->a, B = c->r;
     mpz_mul_2exp(B, q, 1);
     mpz_add_ui(B, B, 1);
