@@ -2,6 +2,7 @@
 #include "num/em_dec10.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,13 +345,14 @@ int em_dec10_same(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long *
     return below_cell_top(c, x1, q, *ex);
 }
 
+static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                            "25262728293031323334353637383940414243444546474849"
+                            "50515253545556575859606162636465666768697071727374"
+                            "75767778798081828384858687888990919293949596979899";
+
 /* the n lowest decimal digits of w (w < 10^n) ending at d + n, two at a time */
 static void word_digits(char *d, int n, unsigned long w)
 {
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-                                "25262728293031323334353637383940414243444546474849"
-                                "50515253545556575859606162636465666768697071727374"
-                                "75767778798081828384858687888990919293949596979899";
     while (n >= 2) {
         unsigned long r = w % 100;
         w /= 100;
@@ -360,6 +362,27 @@ static void word_digits(char *d, int n, unsigned long w)
     }
     if (n)
         d[0] = (char)('0' + w);
+}
+
+/* the 8 digits of x < 10^8, in 32-bit arithmetic (divisions by constants are
+ * multiplications) */
+static void digits8(char *d, uint32_t x)
+{
+    uint32_t hi = x / 10000, lo = x % 10000;
+    uint32_t a = hi / 100, b = hi % 100, c2 = lo / 100, e = lo % 100;
+    memcpy(d, pairs + 2 * a, 2);
+    memcpy(d + 2, pairs + 2 * b, 2);
+    memcpy(d + 4, pairs + 2 * c2, 2);
+    memcpy(d + 6, pairs + 2 * e, 2);
+}
+
+/* the 19 digits of w < 10^19: 3 + 8 + 8 */
+static void digits19(char *d, uint64_t w)
+{
+    uint64_t top = w / 10000000000000000ULL, rest = w % 10000000000000000ULL;
+    word_digits(d, 3, (unsigned long)top);
+    digits8(d + 3, (uint32_t)(rest / 100000000U));
+    digits8(d + 11, (uint32_t)(rest % 100000000U));
 }
 
 __extension__ typedef unsigned __int128 u128;
@@ -378,7 +401,7 @@ void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d)
         while (left > 19) {
             unsigned long r = mpz_fdiv_q_ui(c->r, c->r, P19);
             left -= 19;
-            word_digits(d + left, 19, r);
+            digits19(d + left, (uint64_t)r);
         }
         word_digits(d, left, mpz_get_ui(c->r)); /* < 10^left */
         return;
@@ -395,7 +418,7 @@ void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d)
         while (n > 0 && w[n - 1] == 0)
             n--;
         left -= 19;
-        word_digits(d + left, 19, (unsigned long)r);
+        digits19(d + left, (uint64_t)r);
     }
     word_digits(d, left, n ? (unsigned long)w[0] : 0UL); /* < 10^left */
 }
