@@ -15,6 +15,7 @@
 #include "num/em_bounds.h"
 #include "num/em_dec10.h"
 #include "num/em_format.h"
+#include "num/em_getd.h"
 #include "num/em_rational.h"
 #include "num/em_round.h"
 #include "oracle/em_cont.h"
@@ -269,7 +270,7 @@ static int is_one(const char *d, const mpz_t e)
  * (o->dig1, *e, *neg): then so does the value between them. */
 static int decided(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, int *neg, double *d)
 {
-    double d1 = mpfr_get_d(lo, MPFR_RNDN), d2 = mpfr_get_d(hi, MPFR_RNDN);
+    double d1 = em_mpfr_get_d_rn(lo), d2 = em_mpfr_get_d_rn(hi);
     if (d1 != d2 || !dec_direct(o, lo, hi, e, neg))
         return 0;
     *d = d1;
