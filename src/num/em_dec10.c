@@ -94,6 +94,14 @@ static int scaled_floor(em_dec10 *c, mpz_srcptr M, long s, mpfr_exp_t E, int *fz
     return cmp > 0 ? 1 : cmp < 0 ? -1 : 0;
 }
 
+/* ex = floor(log10 |x|) + 1 is e or e + 1 for e = floor((eb - 1) log10 2) + 1, as
+ * 2^(eb-1) <= |x| < 2^eb (the double product is far from an integer for |eb| <= 4800:
+ * the nearest is 1/13301 away; either way the digit count is checked exactly) */
+static long dec_exp_estimate(mpfr_exp_t eb)
+{
+    return (long)floor((double)(eb - 1) * 0.30102999566398119521) + 1;
+}
+
 /* ---------------------------------------------------------------- small sizes
  *
  * The same computations on limb arrays on the stack, for the common case: 10^s with
@@ -163,15 +171,16 @@ static void shift_down(const mp_limb_t *t, mp_size_t tn, mp_bitcnt_t k, mp_limb_
 }
 
 /* em_dec10_round's loop body for the estimate e, as scaled_floor and the digit count
- * there: 1 with q, *ex set, or 0 (not handled) */
+ * there: 1 with q, *ex set, or 0 (not handled).  t (2 FAST_LIMBS + 1 limbs) keeps the
+ * product M 10^s, s = K - e, on nl + size(10^s) limbs. */
 static int round_small(em_dec10 *c, const mp_limb_t *m, mp_size_t nl, mpfr_exp_t E, long e,
-                       mpz_ptr q, long *ex)
+                       mpz_ptr q, long *ex, mp_limb_t *t)
 {
     const long s = (long)c->K - e;
     const mp_size_t kn = (mp_size_t)mpz_size(c->pK), k1n = (mp_size_t)mpz_size(c->pK1);
     if (s < 0 || s > EM_DEC10_MAX_SCALE || E >= 0 || kn > FAST_LIMBS)
         return 0;
-    mp_limb_t t[2 * FAST_LIMBS + 1], f[2 * FAST_LIMBS + 2];
+    mp_limb_t f[2 * FAST_LIMBS + 2];
     mp_size_t tn, fn;
     if (!mul_pow10(c, m, nl, s, t, &tn))
         return 0;
@@ -250,17 +259,15 @@ int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex)
     if (eb > 4 * EM_DEC10_MAX_SCALE || eb < -4 * EM_DEC10_MAX_SCALE)
         return 0;
     const int K = c->K;
-    /* ex = floor(log10 |x|) + 1 is e or e + 1 for e = floor((eb - 1) log10 2) + 1, as
-     * 2^(eb-1) <= |x| < 2^eb (the double product is far from an integer for |eb| <= 4800:
-     * the nearest is 1/13301 away; either way the digit count is checked exactly below) */
-    long e = (long)floor((double)(eb - 1) * 0.30102999566398119521) + 1;
+    long e = dec_exp_estimate(eb);
     /* |x| = M 2^E with M the significand's limbs read in place (no copy; the top limb is
      * non-zero, as mpz_roinit_n needs) */
     const mp_size_t nl = (mp_size_t)((mpfr_get_prec(x) - 1) / GMP_NUMB_BITS + 1);
     mpz_t Mx;
     mpz_roinit_n(Mx, (const mp_limb_t *)mpfr_custom_get_significand(x), nl);
     mpfr_exp_t E = eb - (mpfr_exp_t)nl * GMP_NUMB_BITS;
-    if (round_small(c, (const mp_limb_t *)mpfr_custom_get_significand(x), nl, E, e, q, ex))
+    mp_limb_t t[2 * FAST_LIMBS + 1];
+    if (round_small(c, (const mp_limb_t *)mpfr_custom_get_significand(x), nl, E, e, q, ex, t))
         return 1;
     for (int tries = 0;; tries++) {
         long s = (long)K - e;
@@ -335,11 +342,77 @@ static int below_cell_top(em_dec10 *c, mpfr_srcptr y, mpz_srcptr q, long ex)
  * x0 (rounding to q), up to the top of q's cell rounds to q, and everything beyond the
  * top to a larger decimal.  So the far end x1 rounds to q exactly when it is below the
  * top (or on it, the tie going to q), and then so does every value between the ends. */
+/* below_cell_top for ends with the same exponent and size, from x0's product
+ * t = M0 10^s (round_small's, s = K - e for its estimate e, on tfull limbs): with
+ * |x_i| = M_i 2^E and d = ex - e, |x1| < (q + 1/2) 10^(ex-K) exactly when
+ * T1 = M1 10^s < (2q + 1) 10^d 2^(-E-1), and T1 = t + (M1 - M0) 10^s costs a
+ * multiplication by one limb, not a second product.  t is overwritten; -1: not handled
+ * (M1 - M0 beyond one limb, or negative). */
+static int top_shared(em_dec10 *c, mp_limb_t *t, mp_size_t tfull, const mp_limb_t *m0,
+                      const mp_limb_t *m1, mp_size_t nl, mpfr_exp_t E, long s, long d,
+                      mpz_srcptr q)
+{
+    const mp_size_t qn = (mp_size_t)mpz_size(q);
+    mp_limb_t dl[FAST_LIMBS], h[2 * FAST_LIMBS + 1], b[FAST_LIMBS + 2];
+    if (nl > FAST_LIMBS || d < 0 || d > 1 || qn == 0 || qn > FAST_LIMBS)
+        return -1; /* d = 2 cannot occur: |x0| < 2^eb < 2 10^e never rounds up to 10^(e+1) */
+    if (mpn_sub_n(dl, m1, m0, nl) != 0)
+        return -1;
+    const mp_size_t dn = normal_size(dl, nl);
+    if (dn > 1)
+        return -1;
+    if (dn == 1) {
+        mpz_srcptr P = pow10_of(c, s);
+        const mp_size_t pn = (mp_size_t)mpz_size(P);
+        mp_limb_t cy = mpn_addmul_1(t, mpz_limbs_read(P), pn, dl[0]);
+        if (cy && tfull > pn)
+            cy = mpn_add_1(t + pn, t + pn, tfull - pn, cy);
+        if (cy)
+            return -1; /* not reached: T1 = M1 10^s < 2^(64 nl) 10^s fits tfull limbs */
+    }
+    const mp_size_t tn = normal_size(t, tfull);
+    mp_limb_t cy = mpn_lshift(b, mpz_limbs_read(q), qn, 1);
+    mp_size_t bn = qn;
+    if (cy)
+        b[bn++] = cy;
+    b[0] |= 1;
+    if (d > 0) {
+        cy = mpn_mul_1(b, b, bn, 10);
+        if (cy)
+            b[bn++] = cy;
+    }
+    const mp_bitcnt_t k = (mp_bitcnt_t)(-E - 1);
+    if (k >= (mp_bitcnt_t)tn * GMP_NUMB_BITS)
+        return 1; /* T1 < 2^k <= (2q+1) 10^d 2^k */
+    mp_size_t hn;
+    shift_down(t, tn, k, h, &hn);
+    int cmp = cmp_limbs(h, hn, b, bn);
+    if (cmp == 0 && low_bits(t, k))
+        cmp = 1;
+    return cmp < 0 || (cmp == 0 && mpz_even_p(q));
+}
+
 int em_dec10_same(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long *ex)
 {
     if (!mpfr_regular_p(lo) || !mpfr_regular_p(hi) || mpfr_sgn(lo) != mpfr_sgn(hi))
         return -1;
     mpfr_srcptr x0 = mpfr_sgn(lo) > 0 ? lo : hi, x1 = mpfr_sgn(lo) > 0 ? hi : lo;
+    const mpfr_exp_t eb = mpfr_get_exp(x0);
+    const mp_size_t nl = (mp_size_t)((mpfr_get_prec(x0) - 1) / GMP_NUMB_BITS + 1);
+    if (eb == mpfr_get_exp(x1) && nl == (mp_size_t)((mpfr_get_prec(x1) - 1) / GMP_NUMB_BITS + 1) &&
+        eb <= 4 * EM_DEC10_MAX_SCALE && eb >= -4 * EM_DEC10_MAX_SCALE) {
+        /* the common case: one product for both ends */
+        const mp_limb_t *m0 = (const mp_limb_t *)mpfr_custom_get_significand(x0);
+        const mpfr_exp_t E = eb - (mpfr_exp_t)nl * GMP_NUMB_BITS;
+        const long e = dec_exp_estimate(eb), s = (long)c->K - e;
+        mp_limb_t t[2 * FAST_LIMBS + 1];
+        if (round_small(c, m0, nl, E, e, q, ex, t)) {
+            const mp_size_t tfull = nl + (mp_size_t)mpz_size(pow10_of(c, s));
+            int r = top_shared(c, t, tfull, m0, (const mp_limb_t *)mpfr_custom_get_significand(x1),
+                               nl, E, s, *ex - e, q);
+            return r >= 0 ? r : below_cell_top(c, x1, q, *ex);
+        }
+    }
     if (!em_dec10_round(c, x0, q, ex))
         return -1;
     return below_cell_top(c, x1, q, *ex);
