@@ -460,6 +460,22 @@ static void digits19(char *d, uint64_t w)
 
 __extension__ typedef unsigned __int128 u128;
 
+/* (hi 2^64 + lo) / d and its remainder, for hi < d (the quotient fits a word): one divq
+ * on x86-64 rather than libgcc's general 128-bit division */
+static inline uint64_t div_word(uint64_t hi, uint64_t lo, uint64_t d, uint64_t *rem)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    uint64_t q, r;
+    __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d) : "cc");
+    *rem = r;
+    return q;
+#else
+    u128 cur = ((u128)hi << 64) | lo;
+    *rem = (uint64_t)(cur % d);
+    return (uint64_t)(cur / d);
+#endif
+}
+
 void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d)
 {
     /* 19 digits at a time from the right (10^19 < 2^64): each chunk one pass of word
@@ -482,16 +498,13 @@ void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d)
     for (size_t k = 0; k < n; k++)
         w[k] = mpz_getlimbn(q, (mp_size_t)k);
     while (left > 19) {
-        u128 r = 0;
-        for (size_t k = n; k-- > 0;) {
-            u128 cur = (r << 64) | w[k];
-            w[k] = (mp_limb_t)(cur / P19);
-            r = cur % P19;
-        }
+        uint64_t r = 0;
+        for (size_t k = n; k-- > 0;)
+            w[k] = (mp_limb_t)div_word(r, (uint64_t)w[k], P19, &r);
         while (n > 0 && w[n - 1] == 0)
             n--;
         left -= 19;
-        digits19(d + left, (uint64_t)r);
+        digits19(d + left, r);
     }
     word_digits(d, left, n ? (unsigned long)w[0] : 0UL); /* < 10^left */
 }
