@@ -1,7 +1,8 @@
-/* test_dec10.c: em_dec10_round, the oracle's exact K-digit decimal rounding, against
- * MPFR's own conversion (mpfr_get_str, round to nearest) on random numbers, exact ties,
- * decade crossings and far exponents, and against exact ties worked out here from the
- * finite decimal expansion of w 2^-j (no rounding code shared with em_dec10). */
+/* test_dec10.c: em_dec10_round and em_dec10_same, the oracle's exact K-digit decimal
+ * rounding, against MPFR's own conversion (mpfr_get_str, round to nearest) on random
+ * numbers, exact ties, decade crossings and far exponents, and against exact ties worked
+ * out here from the finite decimal expansion of w 2^-j (no rounding code shared with
+ * em_dec10). */
 #include "em_check_main.h"
 #include <check.h>
 #include <stdio.h>
@@ -223,6 +224,141 @@ START_TEST(boundaries)
 }
 END_TEST
 
+/* em_dec10_same against both ends rounded by mpfr_get_str: intervals a few ulps to many
+ * ulps wide, both signs, decimal exponents inside and beyond the cache */
+START_TEST(same_random)
+{
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, 20261128);
+    static const int Ks[] = {1, 2, 5, 17, 40, 41, 60};
+    static const unsigned long widths[] = {0, 1, 2, 7, 1000, 1UL << 40};
+    long decided = 0, differ = 0, total = 0;
+    char d0[1300], d1[1300], got[1300];
+    mpz_t q;
+    mpz_init(q);
+    for (size_t ki = 0; ki < sizeof Ks / sizeof Ks[0]; ki++) {
+        em_dec10 c;
+        ck_assert_int_eq(em_dec10_init(&c, Ks[ki]), 0);
+        for (int it = 0; it < 2000; it++) {
+            mpfr_prec_t p = 2 + (mpfr_prec_t)gmp_urandomm_ui(rs, 320);
+            mpfr_t lo, hi;
+            mpfr_inits2(p, lo, hi, (mpfr_ptr)0);
+            mpfr_urandomb(lo, rs);
+            if (mpfr_zero_p(lo))
+                mpfr_set_ui(lo, 1, MPFR_RNDN);
+            long sh = (long)gmp_urandomm_ui(rs, 9000) - 4500;
+            mpfr_mul_2si(lo, lo, sh, MPFR_RNDN);
+            mpfr_set(hi, lo, MPFR_RNDN);
+            unsigned long w = widths[gmp_urandomm_ui(rs, sizeof widths / sizeof widths[0])];
+            for (unsigned long k = 0; k < w && k < 8; k++)
+                mpfr_nextabove(hi);
+            if (w >= 8) {
+                /* w ulps of lo, exactly or rounded up */
+                mpfr_t u;
+                mpfr_init2(u, 64);
+                mpfr_set_ui_2exp(u, w, mpfr_get_exp(lo) - p, MPFR_RNDN);
+                mpfr_add(hi, hi, u, MPFR_RNDU);
+                mpfr_clear(u);
+            }
+            if (gmp_urandomb_ui(rs, 1)) {
+                /* negative: [-hi, -lo] */
+                mpfr_neg(lo, lo, MPFR_RNDN);
+                mpfr_neg(hi, hi, MPFR_RNDN);
+                mpfr_swap(lo, hi);
+            }
+            long e0, e1, ex = 0;
+            ref_round(lo, Ks[ki], d0, &e0);
+            ref_round(hi, Ks[ki], d1, &e1);
+            int want = e0 == e1 && strcmp(d0, d1) == 0;
+            int r = em_dec10_same(&c, lo, hi, q, &ex);
+            if (r >= 0) {
+                if (r != want) {
+                    mpfr_fprintf(stderr, "K=%d [%.60Rg, %.60Rg]: got %d want %d\n", Ks[ki], lo,
+                                 hi, r, want);
+                    ck_abort_msg("em_dec10_same differs from mpfr_get_str");
+                }
+                if (r) {
+                    mpz_get_str(got, 10, q);
+                    ck_assert_str_eq(got, d0);
+                    ck_assert_int_eq(ex, e0);
+                }
+                decided++;
+                differ += !r;
+            }
+            total++;
+            mpfr_clears(lo, hi, (mpfr_ptr)0);
+        }
+        em_dec10_clear(&c);
+    }
+    ck_assert_int_gt(decided, total / 3);
+    ck_assert_int_gt(differ, decided / 20);     /* both outcomes exercised */
+    ck_assert_int_lt(differ, decided - decided / 20);
+    mpz_clear(q);
+    gmp_randclear(rs);
+}
+END_TEST
+
+/* The far end exactly on the top of the near end's cell (an exact tie, w 2^-j as in
+ * exact_ties): the same decimal exactly when the near end's is even. */
+START_TEST(same_tie_at_top)
+{
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, 11);
+    mpz_t w, v, q;
+    mpz_inits(w, v, q, (mpz_ptr)0);
+    int same = 0, apart = 0;
+    for (int it = 0; it < 3000; it++) {
+        mp_bitcnt_t bits = 2 + gmp_urandomm_ui(rs, 150);
+        mpz_urandomb(w, rs, bits);
+        mpz_setbit(w, 0);
+        unsigned long j = 1 + gmp_urandomm_ui(rs, 120);
+        mpz_ui_pow_ui(v, 5, j);
+        mpz_mul(v, v, w);
+        char *digits = mpz_get_str(NULL, 10, v);
+        int D = (int)strlen(digits);
+        if (D < 2) {
+            free(digits);
+            continue;
+        }
+        int K = D - 1;
+        int even = (digits[K - 1] - '0') % 2 == 0; /* the near end rounds down to these */
+        mpfr_t x0, x1;
+        /* ulps far below the last digit: 2^-(bits + 4 j + 64) relative, 10^-D > 2^-(bits + 3 j) */
+        mpfr_inits2((mpfr_prec_t)(bits + 4 * j + 64), x0, x1, (mpfr_ptr)0);
+        ck_assert_int_eq(mpfr_set_z_2exp(x1, w, -(mpfr_exp_t)j, MPFR_RNDN), 0);
+        mpfr_set(x0, x1, MPFR_RNDN);
+        mpfr_nextbelow(x0); /* just below the tie: rounds down */
+        em_dec10 c;
+        ck_assert_int_eq(em_dec10_init(&c, K), 0);
+        long ex;
+        int r = em_dec10_same(&c, x0, x1, q, &ex);
+        ck_assert_int_eq(r, even);
+        if (r) {
+            char *got = mpz_get_str(NULL, 10, q);
+            digits[K] = 0;
+            ck_assert_str_eq(got, digits);
+            ck_assert_int_eq(ex, (long)D - (long)j);
+            free(got);
+        }
+        /* negated: [-x1, -x0], the same answer */
+        mpfr_neg(x0, x0, MPFR_RNDN);
+        mpfr_neg(x1, x1, MPFR_RNDN);
+        ck_assert_int_eq(em_dec10_same(&c, x1, x0, q, &ex), even);
+        same += even;
+        apart += !even;
+        em_dec10_clear(&c);
+        mpfr_clears(x0, x1, (mpfr_ptr)0);
+        free(digits);
+    }
+    ck_assert_int_gt(same, 1000);
+    ck_assert_int_gt(apart, 1000);
+    mpz_clears(w, v, q, (mpz_ptr)0);
+    gmp_randclear(rs);
+}
+END_TEST
+
 /* em_dec10_digits is mpz_get_str on K-digit integers */
 START_TEST(digits)
 {
@@ -231,8 +367,8 @@ START_TEST(digits)
     gmp_randseed_ui(rs, 99);
     mpz_t q, lo, span;
     mpz_inits(q, lo, span, (mpz_ptr)0);
-    char got[200], want[200];
-    for (int K = 1; K <= 120; K++) {
+    char got[300], want[300];
+    for (int K = 1; K <= 230; K += K < 120 ? 1 : 11) { /* beyond 154: the mpz path */
         em_dec10 c;
         ck_assert_int_eq(em_dec10_init(&c, K), 0);
         mpz_set(lo, c.pK1);
@@ -266,6 +402,8 @@ static Suite *suite(void)
     tcase_add_test(tc, exact_ties);
     tcase_add_test(tc, boundaries);
     tcase_add_test(tc, digits);
+    tcase_add_test(tc, same_random);
+    tcase_add_test(tc, same_tie_at_top);
     suite_add_tcase(s, tc);
     return s;
 }

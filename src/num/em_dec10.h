@@ -39,6 +39,13 @@ void em_dec10_clear(em_dec10 *c);
  * exponent is beyond the cached scales. */
 int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex);
 
+/* Do both ends of [lo, hi] (non-zero, same sign) round to the same K-digit decimal?  1:
+ * yes, with that decimal in q, *ex (as em_dec10_round); 0: no; -1: declined (an end zero,
+ * not a number, or beyond the cached scales; q, *ex unspecified).  One conversion, of the
+ * end nearer zero, and one exact comparison of the other end with the top of its
+ * rounding cell: about half the cost of rounding both. */
+int em_dec10_same(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long *ex);
+
 /* The K digits of q in [10^(K-1), 10^K) (em_dec10_round's result) into d, with a final
  * NUL: mpz_get_str's string, without its allocation. */
 void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d);

@@ -16,6 +16,7 @@
 #include "num/em_bounds.h"
 #include "num/em_dec10.h"
 #include "num/em_format.h"
+#include "num/em_getd.h"
 #include "num/em_rational.h"
 #include "num/em_round.h"
 #include "oracle/em_cont.h"
@@ -94,20 +95,22 @@ static int dec_direct_str(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t 
 }
 
 /* Both ends of a direct interval [lo, hi] (same sign, non-zero) round to the same K-digit
- * decimal?  Then write it to o->dig1 / e / *neg and return 1.  Each end is rounded exactly
- * in integer arithmetic (em_dec10.h); rounding being monotone, every value between them
- * rounds alike.  This decides whenever dec_direct_str does (its guard-digit shortcut
- * implies that both ends round alike, and its other branch is this same comparison), with
- * the same digits; dec_direct_str stays for decimal exponents beyond em_dec10's cache. */
+ * decimal?  Then write it to o->dig1 / e / *neg and return 1.  Decided exactly in integer
+ * arithmetic (em_dec10_same: the end nearer zero rounded, the other compared with the top
+ * of its rounding cell); rounding being monotone, every value between them rounds alike.
+ * This decides whenever dec_direct_str does (its guard-digit shortcut implies that both
+ * ends round alike, and its other branch is this same comparison), with the same digits;
+ * dec_direct_str stays for decimal exponents beyond em_dec10's cache. */
 static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, int *neg)
 {
     if (mpfr_zero_p(lo) || mpfr_zero_p(hi) || !mpfr_number_p(lo) || !mpfr_number_p(hi) ||
         mpfr_sgn(lo) != mpfr_sgn(hi))
         return 0;
-    long e1, e2;
-    if (!em_dec10_round(&o->d10, lo, o->q1, &e1) || !em_dec10_round(&o->d10, hi, o->q2, &e2))
+    long e1;
+    int same = em_dec10_same(&o->d10, lo, hi, o->q1, &e1);
+    if (same < 0)
         return dec_direct_str(o, lo, hi, e, neg);
-    if (e1 != e2 || mpz_cmp(o->q1, o->q2) != 0)
+    if (!same)
         return 0;
     *neg = mpfr_sgn(lo) < 0;
     em_dec10_digits(&o->d10, o->q1, o->dig1);
@@ -268,7 +271,7 @@ static int is_one(const char *d, const mpz_t e)
  * (o->dig1, *e, *neg): then so does the value between them. */
 static int decided(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, int *neg, double *d)
 {
-    double d1 = mpfr_get_d(lo, MPFR_RNDN), d2 = mpfr_get_d(hi, MPFR_RNDN);
+    double d1 = em_mpfr_get_d_rn(lo), d2 = em_mpfr_get_d_rn(hi);
     if (d1 != d2 || !dec_direct(o, lo, hi, e, neg))
         return 0;
     *d = d1;
@@ -317,6 +320,34 @@ static int emit_prob(em_oracle *o, const char *d, const mpz_t e, unsigned *flags
 
 /* ------------------------------------------------------------ candidates */
 
+/* The multipliers of level k (o->rS_*), once per level: a candidate's probability bounds
+ * then cost a multiplication each instead of a division.  Directed rounding keeps the
+ * enclosure: S_lo <= S <= S_hi with S_lo >= m >= 1 > 0, so
+ *   rS_lo = RNDD(1/S_hi) <= 1/S_hi <= 1/S <= 1/S_lo <= RNDU(1/S_lo) = rS_hi,
+ * and for e > 0, RNDD(elo rS_lo) <= elo / S and RNDU(ehi rS_hi) >= ehi / S.  The tables'
+ * factor tabhi = 1 + 2^(TAB_HI_BITS - pt) (exact at pt = p + TAB_EXTRA bits) is folded in:
+ * rS_tab = RNDU(tabhi rS_hi) >= tabhi / S.  Each multiplier costs at most one ulp at p
+ * over the quotient it replaces, a few ulps of width that the level's precision (K digits
+ * plus more than 16 bits) absorbs; a result is printed only when decided, so a wider
+ * interval can only send a candidate to the next level, never change its digits. */
+static void recips(em_oracle *o, int k)
+{
+    if (o->recip_k == k)
+        return;
+    const struct level *L = &o->lv[k];
+    const mpfr_prec_t p = L->p;
+    mpfr_set_prec(o->rS_lo, p);
+    mpfr_set_prec(o->rS_hi, p);
+    mpfr_set_prec(o->rS_tab, p);
+    mpfr_ui_div(o->rS_lo, 1, L->S_hi, MPFR_RNDD);
+    mpfr_ui_div(o->rS_hi, 1, L->S_lo, MPFR_RNDU);
+    mpfr_set_prec(o->tabhi, p + TAB_EXTRA);
+    mpfr_set_ui_2exp(o->tabhi, 1, TAB_HI_BITS - (long)(p + TAB_EXTRA), MPFR_RNDU);
+    mpfr_add_ui(o->tabhi, o->tabhi, 1, MPFR_RNDU); /* exact at p + TAB_EXTRA bits */
+    mpfr_mul(o->rS_tab, o->tabhi, o->rS_hi, MPFR_RNDU);
+    o->recip_k = k;
+}
+
 static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
 {
     struct level *L = &o->lv[k];
@@ -337,6 +368,7 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
         if (mpfr_get_prec(o->scr[2]) != p) mpfr_set_prec(o->scr[2], p);
         if (mpfr_get_prec(o->scr[3]) != p) mpfr_set_prec(o->scr[3], p);
     }
+    recips(o, k);
     mpfr_ptr plo = o->scr[0], phi = o->scr[1], llo = o->scr[2], lhi = o->scr[3], tlo = o->scr[4],
              thi = o->scr[5], tmp = o->scr[6], elo = o->scr[7], ehi = o->scr[8];
     int neg;
@@ -393,8 +425,8 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
             st = emit_prob(o, o->ratdigits, o->rat_e, &flags, &ps);
             pdone = 1;
         } else {
-            mpfr_ui_div(plo, 1, L->S_hi, MPFR_RNDD);
-            mpfr_ui_div(phi, 1, L->S_lo, MPFR_RNDU);
+            mpfr_set(plo, o->rS_lo, MPFR_RNDD); /* same precision: exact */
+            mpfr_set(phi, o->rS_hi, MPFR_RNDU);
             if (decided(o, plo, phi, e, &neg, &pd)) {
                 pdone = 1;
                 st = emit_prob(o, o->dig1, e, &flags, &ps);
@@ -404,13 +436,15 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
     }
 
     /* an other candidate: t < 0 */
-    /* em_oracle_q_bounds of t_i, from one division without gcds (em_exponent_t_lo), or from m_i
-     * when its exp bound came from the tables */
+    /* bounds of t_i, from one division without gcds (em_exponent_t_lo), or from m_i times the
+     * bounds of 1/D when its exp bound came from the tables */
     const int from_tab = k == 0 && L->Eexp && L->Etab && L->Etab[i];
     unsigned long mi = 0;
     if (from_tab && !em_oracle_tab_m(o, i, &mi))
         return EM_ERR_DOMAIN; /* the utility source changed between calls */
-    if (from_tab ? em_oracle_tab_t_lo(o, mi, tlo) != 0 : em_exponent_t_lo(&o->tf, &o->src, i, tlo) != 0) {
+    if (from_tab) {
+        em_oracle_tab_t_bounds(o, mi, tlo, thi);
+    } else if (em_exponent_t_lo(&o->tf, &o->src, i, tlo) != 0) {
         mpfr_set(thi, tlo, MPFR_RNDN);
         mpfr_nextabove(thi);
     } else {
@@ -437,16 +471,10 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
         mpfr_set(elo, ev, MPFR_RNDN); /* same precision: exact */
         mpfr_set(ehi, elo, MPFR_RNDN);
         mpfr_nextabove(ehi);
-        if (o->tabhi_p != p) {
-            /* 1 + 2^(TAB_HI_BITS - pt), exact at pt bits, once per precision */
-            mpfr_set_prec(o->tabhi, p + TAB_EXTRA);
-            mpfr_set_ui_2exp(o->tabhi, 1, TAB_HI_BITS - (long)(p + TAB_EXTRA), MPFR_RNDU);
-            mpfr_add_ui(o->tabhi, o->tabhi, 1, MPFR_RNDU);
-            o->tabhi_p = p;
-        }
-        mpfr_mul(ehi, ehi, o->tabhi, MPFR_RNDU);
-        mpfr_div(plo, elo, L->S_hi, MPFR_RNDD);
-        mpfr_div(phi, ehi, L->S_lo, MPFR_RNDU);
+        /* exp(t_i) <= ehi tabhi and rS_tab >= tabhi / S_lo (recips), so
+         * P_i <= ehi rS_tab <= phi; plo <= elo / S_hi <= P_i */
+        mpfr_mul(plo, elo, o->rS_lo, MPFR_RNDD);
+        mpfr_mul(phi, ehi, o->rS_tab, MPFR_RNDU);
         if (decided(o, plo, phi, e, &neg, &pd)) {
             pdone = 1;
             st = emit_prob(o, o->dig1, e, &flags, &ps);
@@ -467,8 +495,9 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
         mpfr_exp(elo, tlo, MPFR_RNDD);
     if (!mpfr_zero_p(elo)) {
         em_oracle_exp_hi_from_lo(ehi, elo, tlo, thi, tmp);
-        mpfr_div(plo, elo, L->S_hi, MPFR_RNDD);
-        mpfr_div(phi, ehi, L->S_lo, MPFR_RNDU);
+        /* all positive: plo <= elo / S_hi <= P_i <= ehi / S_lo <= phi (recips) */
+        mpfr_mul(plo, elo, o->rS_lo, MPFR_RNDD);
+        mpfr_mul(phi, ehi, o->rS_hi, MPFR_RNDU);
     }
     if (!mpfr_zero_p(elo) && !mpfr_zero_p(plo)) {
         if (decided(o, plo, phi, e, &neg, &pd)) {

@@ -66,13 +66,13 @@ int em_oracle_level(em_oracle *o, int k)
         if (o->tab_on)
             tab = em_oracle_tab_build(o, p + TAB_EXTRA);
     }
-    /* the terms from the tables, summed at their precision: down, and up (then times
-     * 1 + 2^(TAB_HI_BITS - pt)) */
+    /* the terms from the tables, summed down at their precision pt = p + TAB_EXTRA; the
+     * upper bound from that sum (below, at the end), not a second sum */
     mpfr_t Rtlo, Rtup, et;
     mpfr_inits2(p + TAB_EXTRA, Rtlo, Rtup, et, (mpfr_ptr)0);
     mpfr_set_ui(Rtlo, 0, MPFR_RNDN);
-    mpfr_set_ui(Rtup, 0, MPFR_RNDN);
     int any_tab = 0;
+    unsigned long ntab = 0;
     /* Upper bound without a second exponential per term: with tlo = RNDD(t_j) and
      * elo = RNDD(exp(tlo)) > 0,
      *   exp(t_j) <= exp(tlo) exp(ulp(tlo)) <= nextabove(elo) (1 + 2 ulp(tlo))
@@ -93,7 +93,7 @@ int em_oracle_level(em_oracle *o, int k)
         if (tab && em_oracle_tab_m(o, j, &mj)) {
             mpfr_srcptr ej = em_oracle_tab_exp_lo(o, tab, mj, et); /* > 0: |t_j| < 2^40 */
             mpfr_add(Rtlo, Rtlo, ej, MPFR_RNDD);
-            mpfr_add(Rtup, Rtup, ej, MPFR_RNDU);
+            ntab++;
             mpfr_set(elo, ej, MPFR_RNDD);
             any_tab = 1;
             if (L->Eexp) {
@@ -150,7 +150,18 @@ int em_oracle_level(em_oracle *o, int k)
     }
     mpfr_add(Rhi, Rhi, Ruf, MPFR_RNDU);
     if (any_tab) {
-        mpfr_set_ui_2exp(et, 1, TAB_HI_BITS - (long)(p + TAB_EXTRA), MPFR_RNDU);
+        /* Each RNDD addition keeps at least (1 - d) of its exact sum, d = 2^(1-pt) (a sum
+         * of positive terms is never decreased by more than an ulp, <= d of it), so the
+         * exact sum E of the N = ntab products satisfies E <= Rtlo (1 - d)^-N
+         * <= Rtlo (1 + 2 N d) (as N d <= 1/2: N <= n < 2^62, pt >= 128).  Each product is
+         * below its exp(t_j) by at most the factor 1 + 2^(TAB_HI_BITS - pt) (the tables'
+         * bound, em_oracle_priv.h), so R_tab <= Rtlo (1 + 2 N d)(1 + 2^(TAB_HI_BITS - pt)),
+         * both factors rounded up. */
+        const long pt = (long)(p + TAB_EXTRA);
+        mpfr_set_ui_2exp(et, ntab, 2 - pt, MPFR_RNDU); /* 2 N d, exact (N < 2^64 <= pt bits) */
+        mpfr_add_ui(et, et, 1, MPFR_RNDU);
+        mpfr_mul(Rtup, Rtlo, et, MPFR_RNDU);
+        mpfr_set_ui_2exp(et, 1, TAB_HI_BITS - pt, MPFR_RNDU);
         mpfr_add_ui(et, et, 1, MPFR_RNDU); /* exact */
         mpfr_mul(Rtup, Rtup, et, MPFR_RNDU);
         mpfr_add(Rhi, Rhi, Rtup, MPFR_RNDU);

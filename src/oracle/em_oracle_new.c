@@ -102,14 +102,27 @@ int em_oracle_tab_m(em_oracle *o, size_t j, unsigned long *m)
     return 1;
 }
 
-/* RNDD(t_j) = -RNDU(m / D) into tlo; returns the ternary value (0: exact) */
-int em_oracle_tab_t_lo(em_oracle *o, unsigned long m, mpfr_t tlo)
+/* tlo <= t_j = -m / D <= thi at tlo's precision (thi's the same): m times 1/D rounded
+ * outwards, RNDD(1/D) <= 1/D <= RNDU(1/D), each reciprocal once per precision, then
+ *   tlo = -RNDU(m RNDU(1/D)) <= -m/D <= -RNDD(m RNDD(1/D)) = thi    (m > 0),
+ * two multiplications by a word instead of a division by D.  Both are exact, tlo = thi,
+ * when D is a power of two. */
+void em_oracle_tab_t_bounds(em_oracle *o, unsigned long m, mpfr_t tlo, mpfr_t thi)
 {
-    mpfr_set_ui(tlo, m, MPFR_RNDN); /* exact: p >= 64 */
-    int tern = mpz_fits_ulong_p(o->tabD) ? mpfr_div_ui(tlo, tlo, mpz_get_ui(o->tabD), MPFR_RNDU)
-                                         : mpfr_div_z(tlo, tlo, o->tabD, MPFR_RNDU);
+    const mpfr_prec_t p = mpfr_get_prec(tlo);
+    if (o->rD_p != p) {
+        mpfr_set_prec(o->rD_lo, p);
+        mpfr_set_prec(o->rD_hi, p);
+        mpfr_set_ui(o->rD_lo, 1, MPFR_RNDN);
+        mpfr_div_z(o->rD_lo, o->rD_lo, o->tabD, MPFR_RNDD);
+        mpfr_set_ui(o->rD_hi, 1, MPFR_RNDN);
+        mpfr_div_z(o->rD_hi, o->rD_hi, o->tabD, MPFR_RNDU);
+        o->rD_p = p;
+    }
+    mpfr_mul_ui(tlo, o->rD_hi, m, MPFR_RNDU);
     mpfr_neg(tlo, tlo, MPFR_RNDN);
-    return tern;
+    mpfr_mul_ui(thi, o->rD_lo, m, MPFR_RNDD);
+    mpfr_neg(thi, thi, MPFR_RNDN);
 }
 
 /* The TL tables at precision p: tab[l 2^TB + d] = RNDD(exp(-d 2^(TB l) / D)).  NULL when
@@ -238,6 +251,8 @@ static int oracle_init(const em_problem *P, const em_utility_reader *src, mpq_t 
     o->pbuf = malloc((size_t)digits + EM_FORMAT_EXTRA);
     o->lbuf = malloc((size_t)digits + EM_FORMAT_EXTRA);
     mpfr_init2(o->tabhi, 64);
+    mpfr_inits2(64, o->rS_lo, o->rS_hi, o->rS_tab, o->rD_lo, o->rD_hi, (mpfr_ptr)0);
+    o->recip_k = -1;
     mpfr_init2(o->scr_w, 64);
     mpfr_init2(o->pow10KG, 64);
     for (int k = 0; k < 9; k++)
@@ -402,6 +417,7 @@ void em_oracle_free(em_oracle *o)
     mpz_clear(o->rat_e);
     mpfr_clear(o->scr_w);
     mpfr_clear(o->tabhi);
+    mpfr_clears(o->rS_lo, o->rS_hi, o->rS_tab, o->rD_lo, o->rD_hi, (mpfr_ptr)0);
     mpfr_clear(o->pow10KG);
     for (int k = 0; k < 9; k++)
         mpfr_clear(o->scr[k]);

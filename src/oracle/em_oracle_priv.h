@@ -79,8 +79,12 @@ struct em_oracle {
     long maxprec;
     char *pstr, *lstr;       /* last results, when malloc'd (exponents beyond a long) */
     char *pbuf, *lbuf;       /* last results otherwise: K + EM_FORMAT_EXTRA bytes */
-    mpfr_t tabhi;            /* 1 + 2^(TAB_HI_BITS - pt) at pt = tabhi_p + TAB_EXTRA bits */
-    mpfr_prec_t tabhi_p;
+    mpfr_t tabhi;            /* 1 + 2^(TAB_HI_BITS - pt) at pt = p + TAB_EXTRA bits (recips) */
+    /* 1/S as multipliers at the level recip_k (-1: none yet), so that a candidate costs
+     * multiplications, not divisions: RNDD(1/S_hi) <= 1/S <= RNDU(1/S_lo), and
+     * rS_tab = RNDU(tabhi rS_hi) for the tables' upper bound */
+    mpfr_t rS_lo, rS_hi, rS_tab;
+    int recip_k;
     char *dig1, *dig2;       /* K+GUARD+8 byte scratch */
     mpfr_t scr_w;            /* scratch for dec_direct */
     mpfr_t pow10KG;          /* 10^(K+GUARD), rounded up */
@@ -96,6 +100,8 @@ struct em_oracle {
     unsigned long tabL, tabnc; /* L: lcm of the utilities' denominators; nc: numerator of c */
     long tabA;                 /* numerator of umax times L / den(umax) */
     mpz_t tabD;                /* D = den(c) L */
+    mpfr_t rD_lo, rD_hi;       /* RNDD(1/D), RNDU(1/D) at precision rD_p (0: none yet) */
+    mpfr_prec_t rD_p;
     mpq_t uq;                  /* scratch: u_j */
     em_cont *exact;          /* the exact fallback (em_cont.h), built when first needed */
     char *ratdigits;         /* cached decimal of 1/m (or 1/m - infinitesimal) */
@@ -144,8 +150,8 @@ void em_oracle_exp_hi_from_lo(mpfr_t ehi, const mpfr_t elo, const mpfr_t tlo, co
  * candidate takes the exponential path). */
 int em_oracle_tab_m(em_oracle *o, size_t j, unsigned long *m);
 
-/* RNDD(t_j) = -RNDU(m / D) into tlo; returns the ternary value (0: exact) */
-int em_oracle_tab_t_lo(em_oracle *o, unsigned long m, mpfr_t tlo);
+/* tlo <= t_j = -m / D <= thi, a few ulps apart (equal when exact); thi at tlo's precision */
+void em_oracle_tab_t_bounds(em_oracle *o, unsigned long m, mpfr_t tlo, mpfr_t thi);
 
 /* The TL tables at precision p: tab[l 2^TB + d] = RNDD(exp(-d 2^(TB l) / D)).  NULL when
  * out of memory (the tables are an optimisation only). */
