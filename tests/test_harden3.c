@@ -2,7 +2,8 @@
  * one command line (run by sh in a fresh directory holding the files of fixtures(), $E the
  * program), its expected exit status, a fragment its standard error must hold and one its
  * standard output must hold (NULL: not checked; "" for stdout: must be empty).  The
- * classes: a mistyped name names the nearest valid one, in score's and plot's own parsers.
+ * classes: a mistyped name names the nearest valid one, in score's and plot's own parsers;
+ * compare judges every column it is given, in JSON as in CSV.
  *
  * Expected values are written here from the definitions, never computed by the code under
  * test. */
@@ -22,6 +23,27 @@ static void setup(void)
 static void fixtures(void)
 {
     put("d.txt", "1\n2\n3\n");
+    /* two candidates, utilities 1 and 0, epsilon 1: P(a) = 1/(1 + e^-1/2), log P(a) =
+     * -log(1 + e^-1/2) = -0.47407698418010668..., log P(b) = log P(a) - 1/2 */
+    put("ab.csv", "a,1\nb,0\n");
+    put("ok.json", "{\"candidates\": [\n"
+                   "{\"label\": \"a\", \"probability\": \"0.62245933120185456\", "
+                   "\"log_probability\": \"-0.47407698418010668\"},\n"
+                   "{\"label\": \"b\", \"probability\": \"0.37754066879814544\", "
+                   "\"log_probability\": \"-0.97407698418010668\"}]}\n");
+    put("plus5.json", "{\"candidates\": [\n"
+                      "{\"label\": \"a\", \"probability\": \"0.62245933120185456\", "
+                      "\"log_probability\": \"+5\"},\n"
+                      "{\"label\": \"b\", \"probability\": \"0.37754066879814544\", "
+                      "\"log_probability\": \"-0.97407698418010668\"}]}\n");
+    put("num.json", "[{\"label\": \"b\", \"probability\": 0.37754066879814544, "
+                    "\"log_probability\": -0.97407698418010668},\n"
+                    "{\"label\": \"a\", \"probability\": 0.62245933120185456, "
+                    "\"log_probability\": 5}]\n");
+    put("bool.json", "[{\"label\": \"a\", \"probability\": \"0.62245933120185456\", "
+                     "\"log_probability\": true},\n"
+                     "{\"label\": \"b\", \"probability\": \"0.37754066879814544\"}]\n");
+    put("plus5.csv", "a,0.62245933120185456,5\nb,0.37754066879814544,-0.97407698418010668\n");
 }
 
 typedef struct row {
@@ -68,6 +90,25 @@ static const row rows[] = {
      "$E plot --outptu f.svg", 2, "unknown option '--outptu' (did you mean --output?", ""},
     {"names: a mistyped plot flag",
      "$E plot --logg", 2, "unknown option '--logg' (did you mean --logx?", ""},
+    /* ---- compare judges every column it is given: JSON's log_probability as the CSV's */
+    {"columns: CSV, a log-probability of +5 fails (as before)",
+     "$E compare --epsilon 1 --probs plus5.csv ab.csv", 1, NULL,
+     "FAIL a: given 5, exact -0.47407698418010668"},
+    {"columns: JSON, a log-probability of +5 fails",
+     "$E compare --epsilon 1 --probs plus5.json ab.csv", 1, NULL,
+     "FAIL a: given 5, exact -0.47407698418010668"},
+    {"columns: JSON, ... and only that candidate",
+     "$E compare --epsilon 1 --probs plus5.json ab.csv", 1, NULL, "verdict: FAIL: 1 of 2"},
+    {"columns: JSON numbers, a log-probability of 5 fails",
+     "$E compare --epsilon 1 --probs num.json ab.csv", 1, NULL, "FAIL a: given 5"},
+    {"columns: JSON with right log-probabilities passes",
+     "$E compare --epsilon 1 --probs ok.json ab.csv", 0, NULL, "verdict: PASS"},
+    {"columns: JSON, a log_probability neither string nor number",
+     "$E compare --epsilon 1 --probs bool.json ab.csv", 2,
+     "bool.json: candidates[0]: bad \"log_probability\" (a string or a number)", ""},
+    {"columns: probs --format json judged by compare passes",
+     "$E probs --epsilon 1 --format json ab.csv > p.json && "
+     "$E compare --epsilon 1 --probs p.json ab.csv", 0, NULL, "verdict: PASS"},
 };
 
 START_TEST(table)
