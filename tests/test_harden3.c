@@ -3,7 +3,8 @@
  * program), its expected exit status, a fragment its standard error must hold and one its
  * standard output must hold (NULL: not checked; "" for stdout: must be empty).  The
  * classes: a mistyped name names the nearest valid one, in score's and plot's own parsers;
- * compare judges every column it is given, in JSON as in CSV.
+ * compare judges every column it is given, in JSON as in CSV; valid continuous scenarios
+ * whose values lie below MPFR's exponent range are decided (from logarithms), not refused.
  *
  * Expected values are written here from the definitions, never computed by the code under
  * test. */
@@ -15,6 +16,16 @@
 
 #include "em_cli_util.h"
 
+/* exp(-5e399) = 10^x, x = -5e399 / ln 10: its 17 digits and decimal exponent, worked out
+ * by hand (Python's decimal at 500 digits: the fraction of x gives the digits, its floor
+ * the exponent), not by expmech.  P0 is 1 / (1 + e^(5e399)), the probability of the flat
+ * piece 1e400 below the other (c = 1/2), to 17 digits; HALF is P0 / 2 (F at the middle of
+ * that piece); LOSS is 1e400 P0, the expected loss. */
+#define EXP10 "2171472409516259138255644594583025411471985029018332830572268915829323246044353873646124746692158741593530533723831518668208396435794819532846105323314061329260635432843351647966854348294133441655818038692452571422174333384323293042567780741061743826717717178658626917811140697801524323326183047769688678088161715958355495705798947481496756228967463178827734538835541209575239955494837450051638768827"
+#define P0 "1.6400797118892598e-" EXP10
+#define HALF "8.2003985594462992e-2171472409516259138255644594583025411471985029018332830572268915829323246044353873646124746692158741593530533723831518668208396435794819532846105323314061329260635432843351647966854348294133441655818038692452571422174333384323293042567780741061743826717717178658626917811140697801524323326183047769688678088161715958355495705798947481496756228967463178827734538835541209575239955494837450051638768828"
+#define LOSS "1.6400797118892598e-2171472409516259138255644594583025411471985029018332830572268915829323246044353873646124746692158741593530533723831518668208396435794819532846105323314061329260635432843351647966854348294133441655818038692452571422174333384323293042567780741061743826717717178658626917811140697801524323326183047769688678088161715958355495705798947481496756228967463178827734538835541209575239955494837450051638768427"
+
 static void setup(void)
 {
     em_cli_setup("/tmp/em_test_harden3_XXXXXX");
@@ -23,6 +34,13 @@ static void setup(void)
 static void fixtures(void)
 {
     put("d.txt", "1\n2\n3\n");
+    /* a flat piece of utility 1e400 beside one of 0 (columns lo,hi,a,b: u = a + b r) */
+    put("sl3.csv", "# output: continuous\n0,1,0,0\n1,2,1e400,0\n");
+    put("mirror.csv", "# output: continuous\n1,2,1e400,0\n2,3,0,0\n");
+    put("neg.csv", "# output: continuous\n0,1,-1e400,0\n1,2,0,0\n");
+    /* slope -1e400 on [0, 1] from u = 0, then u = -1 on [1, 2]: mass (1 - e^-5e399) / 5e399
+     * against e^-1/2, so P = 2e-400 e^1/2 / (1 + 2e-400 e^1/2) = 3.2974425414002563e-400 */
+    put("slope.csv", "# output: continuous\n0,1,0,-1e400\n1,2,-1,0\n");
     /* two candidates, utilities 1 and 0, epsilon 1: P(a) = 1/(1 + e^-1/2), log P(a) =
      * -log(1 + e^-1/2) = -0.47407698418010668..., log P(b) = log P(a) - 1/2 */
     put("ab.csv", "a,1\nb,0\n");
@@ -90,6 +108,53 @@ static const row rows[] = {
      "$E plot --outptu f.svg", 2, "unknown option '--outptu' (did you mean --output?", ""},
     {"names: a mistyped plot flag",
      "$E plot --logg", 2, "unknown option '--logg' (did you mean --logx?", ""},
+    /* ---- valid input decided beyond MPFR's range: a piece 1e400 above the other */
+    {"deep: probs, the low piece from its logarithm",
+     "$E probs --epsilon 1 sl3.csv", 0, NULL, "0,1," P0 ",-5.0000000000000000e+399\n"},
+    {"deep: probs, the steep piece below 1 printed as K nines, its log from log |log P|",
+     "$E probs --epsilon 1 sl3.csv", 0, NULL, "1,2,0.99999999999999999,-" P0 "\n"},
+    {"deep: probs says the values came from logarithms",
+     "$E probs --epsilon 1 sl3.csv", 0, "2 value(s) lie below MPFR's exponent range", NULL},
+    {"deep: probs, the mirror (steep piece first)",
+     "$E probs --epsilon 1 mirror.csv", 0, NULL,
+     "1,2,0.99999999999999999,-" P0 "\n2,3," P0 ",-5.0000000000000000e+399\n"},
+    {"deep: probs, utility -1e400: the same law",
+     "$E probs --epsilon 1 neg.csv", 0, NULL,
+     "0,1," P0 ",-5.0000000000000000e+399\n1,2,0.99999999999999999,-" P0 "\n"},
+    {"deep: probs, JSON notes",
+     "$E probs --epsilon 1 --format json sl3.csv", 0, NULL,
+     "\"note\": \"below MPFR's exponent range: decimal computed from the log-probability\""},
+    {"deep: probs, slope -1e400 (an end below the range, the mass not)",
+     "$E probs --epsilon 1 slope.csv", 0, NULL, "0,1,3.2974425414002563e-400,"},
+    {"deep: cdf at the middle, the end and past the low piece",
+     "$E cdf --epsilon 1 --at 0.5,1,1.5 sl3.csv", 0, NULL,
+     "0.5," HALF "\n1," P0 "\n1.5,0.50000000000000000\n"},
+    {"deep: cdf --between inside the low piece",
+     "$E cdf --epsilon 1 --between 0:0.5 sl3.csv", 0, NULL, HALF},
+    {"deep: density in both pieces, with logs",
+     "$E density --epsilon 1 --at 0.5,1.5 sl3.csv", 0, NULL,
+     "0.5," P0 ",-5.0000000000000000e+399\n1.5,1.0000000000000000,-" P0 "\n"},
+    {"deep: density, the mirror",
+     "$E density --epsilon 1 --at 1.5,2.5 mirror.csv", 0, NULL,
+     "1.5,1.0000000000000000,-" P0 "\n2.5," P0 ",-5.0000000000000000e+399\n"},
+    {"deep: quantile",
+     "$E quantile --epsilon 1 --at 0.5 sl3.csv", 0, NULL, "0.5,1.5000000000000000\n"},
+    {"deep: quantile, the mirror",
+     "$E quantile --epsilon 1 --at 0.5 mirror.csv", 0, NULL, "0.5,1.5000000000000000\n"},
+    {"deep: sample, every draw in the steep piece (1, 2)",
+     "$E sample --epsilon 1 --seed 1 -n 50 sl3.csv | awk '$1 <= 1 || $1 >= 2 {b = 1} "
+     "END {print NR, b ? \"bad\" : \"ok\"}'", 0, NULL, "50 ok\n"},
+    {"deep: sample, the mirror",
+     "$E sample --epsilon 1 --seed 2 -n 50 mirror.csv | awk '$1 <= 1 || $1 >= 2 {b = 1} "
+     "END {print NR, b ? \"bad\" : \"ok\"}'", 0, NULL, "50 ok\n"},
+    {"deep: sample, utility -1e400",
+     "$E sample --epsilon 1 --seed 3 -n 50 neg.csv | awk '$1 <= 1 || $1 >= 2 {b = 1} "
+     "END {print NR, b ? \"bad\" : \"ok\"}'", 0, NULL, "50 ok\n"},
+    {"deep: utility, the loss 1e400 P0",
+     "$E utility --epsilon 1 sl3.csv", 0, NULL,
+     "\n1,1.0000000000000000e+400,1.0000000000000000e+400," LOSS ","},
+    {"deep: utility, E[u] = -1e400 P0 for utility -1e400",
+     "$E utility --epsilon 1 neg.csv", 0, NULL, "\n1,0,-" LOSS "," LOSS ","},
     /* ---- compare judges every column it is given: JSON's log_probability as the CSV's */
     {"columns: CSV, a log-probability of +5 fails (as before)",
      "$E compare --epsilon 1 --probs plus5.csv ab.csv", 1, NULL,

@@ -267,21 +267,22 @@ static int new_pieces(const em_problem *P, int digits, em_cont **out, em_error *
         }
     }
     mpq_clear(u);
-    /* every weight exp(c u - T) of a piece with mass must lie inside MPFR's exponent range
-     * (its widest: about 2^-4.6e18), or no precision decides anything about it */
+    /* a weight exp(c u - T) below MPFR's exponent range (about 2^-4.6e18) is decided from
+     * its logarithm (em_cont_deep.c), which needs the exponent's integer part in a
+     * mantissa: past EM_CONT_MAX_EXPONENT_BITS bits no precision of the rounding loops
+     * could hold it */
     for (size_t j = 0; j < n; j++) {
         if (C->zero[j])
             continue;
-        int bad = (finite_lo(C, j) && mpq_cmp_si(C->tl[j], EM_CONT_MIN_EXPONENT, 1) < 0) ||
-                  (finite_hi(C, j) && mpq_cmp_si(C->th[j], EM_CONT_MIN_EXPONENT, 1) < 0);
+        int bad = (finite_lo(C, j) && em_q_bits(C->tl[j]) > EM_CONT_MAX_EXPONENT_BITS) ||
+                  (finite_hi(C, j) && em_q_bits(C->th[j]) > EM_CONT_MAX_EXPONENT_BITS);
         if (bad) {
             em_cont_free(C);
             return em_err(err, EM_ERR_UNDECIDED,
                           "%s:%lu: piece %zu: its density relative to the largest is below "
-                          "exp(%ld), outside MPFR's exponent range: the continuous oracle "
-                          "cannot decide anything about it (rescale the utilities, or use a "
-                          "finite scenario)",
-                          name, LINE(j), j + 1, (long)EM_CONT_MIN_EXPONENT);
+                          "exp(-2^%d), beyond the continuous oracle's precision limit "
+                          "(rescale the utilities, or use a finite scenario)",
+                          name, LINE(j), j + 1, EM_CONT_MAX_EXPONENT_BITS);
         }
     }
 #undef LINE
