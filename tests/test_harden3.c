@@ -4,7 +4,8 @@
  * standard output must hold (NULL: not checked; "" for stdout: must be empty).  The
  * classes: a mistyped name names the nearest valid one, in score's and plot's own parsers;
  * compare judges every column it is given, in JSON as in CSV; valid continuous scenarios
- * whose values lie below MPFR's exponent range are decided (from logarithms), not refused.
+ * whose values lie below MPFR's exponent range are decided (from logarithms), not refused;
+ * the audit from draws takes continuous pairs (a planted non-private sampler must fail).
  *
  * Expected values are written here from the definitions, never computed by the code under
  * test. */
@@ -40,6 +41,10 @@ static void fixtures(void)
     put("neg.csv", "# output: continuous\n0,1,-1e400,0\n1,2,0,0\n");
     /* slope -1e400 on [0, 1] from u = 0, then u = -1 on [1, 2]: mass (1 - e^-5e399) / 5e399
      * against e^-1/2, so P = 2e-400 e^1/2 / (1 + 2e-400 e^1/2) = 3.2974425414002563e-400 */
+    /* neighbours at sensitivity 1: u = 0 and u = r on [0, 1] (exact loss 0.26 < 1) */
+    put("ax.csv", "# output: continuous\n0,1,0,0\n");
+    put("ay.csv", "# output: continuous\n0,1,0,1\n");
+    put("nan.txt", "0.5\nnan\n");
     put("slope.csv", "# output: continuous\n0,1,0,-1e400\n1,2,-1,0\n");
     /* two candidates, utilities 1 and 0, epsilon 1: P(a) = 1/(1 + e^-1/2), log P(a) =
      * -log(1 + e^-1/2) = -0.47407698418010668..., log P(b) = log P(a) - 1/2 */
@@ -155,6 +160,38 @@ static const row rows[] = {
      "\n1,1.0000000000000000e+400,1.0000000000000000e+400," LOSS ","},
     {"deep: utility, E[u] = -1e400 P0 for utility -1e400",
      "$E utility --epsilon 1 neg.csv", 0, NULL, "\n1,0,-" LOSS "," LOSS ","},
+    /* ---- the audit from draws of a continuous pair: intervals of a grid fixed in advance
+     * (confidence 0.95: alpha 0.05, Bonferroni over the intervals, both directions) */
+    {"draws: the exact sampler's draws on X and Y (fixed seeds) are consistent",
+     "$E sample --epsilon 1 --seed 11 -n 2000 ax.csv > hx.txt && "
+     "$E sample --epsilon 1 --seed 12 -n 2000 ay.csv > hy.txt && "
+     "$E audit --epsilon 1 --samples-x hx.txt --samples-y hy.txt ax.csv ay.csv", 0, NULL,
+     "draws: 2000 from X, 2000 from Y; Clopper-Pearson lower bound on epsilon at confidence "
+     "0.95 over the intervals of 33 cells"},
+    {"draws: ... verdict",
+     "$E sample --epsilon 1 --seed 11 -n 2000 ax.csv > hx.txt && "
+     "$E sample --epsilon 1 --seed 12 -n 2000 ay.csv > hy.txt && "
+     "$E audit --epsilon 1 --samples-x hx.txt --samples-y hy.txt ax.csv ay.csv", 0, NULL,
+     "verdict: consistent with eps\n"},
+    {"draws: an honest sampler by the inverse CDFs (X: u; Y: 2 log(1 + u (e^1/2 - 1)))",
+     "awk 'BEGIN {for (i = 0; i < 2000; i++) print (i + 0.5) / 2000}' > ix.txt && "
+     "awk 'BEGIN {for (i = 0; i < 2000; i++) print 2 * log(1 + (i + 0.5) / 2000 * "
+     "(exp(0.5) - 1))}' > iy.txt && "
+     "$E audit --epsilon 1 --samples-x ix.txt --samples-y iy.txt ax.csv ay.csv", 0, NULL,
+     "verdict: consistent with eps\n"},
+    {"draws: a planted non-private sampler (X in [0, 0.1), Y in [0.9, 1)) is VIOLATED",
+     "awk 'BEGIN {for (i = 0; i < 1000; i++) print 0.0001 * i}' > px.txt && "
+     "awk 'BEGIN {for (i = 0; i < 1000; i++) print 0.9 + 0.0001 * i}' > py.txt && "
+     "$E audit --epsilon 1 --samples-x px.txt --samples-y py.txt ax.csv ay.csv", 1, NULL,
+     "verdict: VIOLATED: the draws show a loss above eps\n"},
+    {"draws: ... on the interval up to X's quantile 2/16 = 0.125",
+     "awk 'BEGIN {for (i = 0; i < 1000; i++) print 0.0001 * i}' > px.txt && "
+     "awk 'BEGIN {for (i = 0; i < 1000; i++) print 0.9 + 0.0001 * i}' > py.txt && "
+     "$E audit --epsilon 1 --samples-x px.txt --samples-y py.txt ax.csv ay.csv", 1, NULL,
+     "  X->Y: 4.53122 on (-inf, 0.125] (4 cells)\n"},
+    {"draws: a NaN draw is named by file and line",
+     "$E audit --epsilon 1 --samples-x nan.txt --samples-y nan.txt ax.csv ay.csv", 2,
+     "nan.txt:2: nan: a draw of a continuous law is a number", ""},
     /* ---- compare judges every column it is given: JSON's log_probability as the CSV's */
     {"columns: CSV, a log-probability of +5 fails (as before)",
      "$E compare --epsilon 1 --probs plus5.csv ab.csv", 1, NULL,
