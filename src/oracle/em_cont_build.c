@@ -449,6 +449,21 @@ void em_cont_seg_bounds(const em_cont *C, size_t j, const struct level *L, const
         mpfr_mul(hi, L->Ehi[j], s2, MPFR_RNDU);
         return;
     }
+    if (mpq_sgn(C->k[j]) > 0 && mpfr_zero_p(L->Elo[j])) {
+        /* exp(tl) below MPFR's range (a slope of 1e400): anchored at the top end instead,
+         * exp(te) (-expm1(-d)) / k, where exp(tl) expm1(d) / k would multiply an
+         * underflow by an overflow */
+        mpq_t nd, nk;
+        mpq_inits(nd, nk, (mpq_ptr)0);
+        mpq_neg(nd, d);
+        mpq_neg(nk, C->k[j]);
+        g_b(s3, s4, nd, nk, s1, s2);
+        mpq_clears(nd, nk, (mpq_ptr)0);
+        em_exp_q_bounds(lo, hi, te, s1, s2);
+        mpfr_mul(lo, lo, s3, MPFR_RNDD);
+        mpfr_mul(hi, hi, s4, MPFR_RNDU);
+        return;
+    }
     g_b(s3, s4, d, C->k[j], s1, s2);
     mpfr_mul(lo, L->Elo[j], s3, MPFR_RNDD);
     mpfr_mul(hi, L->Ehi[j], s4, MPFR_RNDU);
