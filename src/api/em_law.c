@@ -207,6 +207,7 @@ int em_probs_prepare(em_mech *m, em_error *err)
 static unsigned cval_flags(const em_cval *p)
 {
     unsigned f = (p->flags & EM_CV_NEAR_ONE) ? EM_PROB_NEAR_ONE : 0;
+    f |= (p->flags & EM_CV_FROM_LOG) ? EM_PROB_FROM_LOG : 0;
     if ((p->flags & EM_CV_EXACT) && !strcmp(p->str, "0"))
         f |= EM_PROB_ZERO;
     if ((p->flags & EM_CV_EXACT) && !strcmp(p->str, "1"))
@@ -229,7 +230,9 @@ int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err)
                           sc->continuous ? "piece" : "candidate", em_cont_size(c->law));
         if ((st = em_cont_prob(c->law, i, &c->p, &c->lp)) != EM_OK)
             return em_law_fail(err, st, NULL);
-        *out = (em_prob){c->p.str, c->lp.str, c->p.d, c->lp.d, cval_flags(&c->p)};
+        *out = (em_prob){c->p.str, c->lp.str, c->p.d, c->lp.d,
+                         cval_flags(&c->p) |
+                             ((c->lp.flags & EM_CV_LOG_FROM_LOG) ? EM_PROB_LOG_FROM_LOG : 0)};
     } else if (i >= sc->n) {
         return em_err(err, EM_ERR_DOMAIN, "%zu: no such candidate (%zu)", i, sc->n);
     } else if (c->pf) {

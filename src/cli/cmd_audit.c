@@ -1,6 +1,7 @@
 /* cmd_audit.c: `expmech audit`: the exact privacy loss between two neighbouring scenarios,
  * for the ideal mechanism (= the exact samplers) and for the float sampler as implemented,
  * and optionally a Clopper-Pearson lower bound on epsilon from draws (em_judge.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,10 @@ static const char help[] =
     "to 17 digits, where it is attained (a breakpoint of the merged partitions, with the\n"
     "side of the limit), and the verdict decided exactly; infinite when the supports differ\n"
     "by a set of positive length or the utilities' slopes differ on an unbounded piece.\n"
-    "(No float sampler, --samples-x/-y or --variant pf there.)\n"
+    "With --samples-x/-y (one number per line): the Clopper-Pearson lower bound over\n"
+    "intervals, runs of the cells cut by a grid fixed in advance from the exact laws (the\n"
+    "pieces' ends and 15 quantiles of each law, at most 128 cells), both directions, with\n"
+    "Bonferroni over the intervals.  (No float sampler or --variant pf there.)\n"
     "\n"
     "Identical laws (X = Y, or utilities differing by one constant) give exactly 0.\n"
     "Standard error names the variant and sensitivity used and where each came from.\n"
@@ -143,6 +147,39 @@ static void print_exact(const char *what, const em_audit_result *r, const em_scn
                                         : "VIOLATED: the privacy loss exceeds eps (decided exactly)");
 }
 
+/* an event (lo, hi] of the continuous search */
+static void print_event(double lo, double hi)
+{
+    if (isinf(lo))
+        printf("(-inf, ");
+    else
+        printf("(%.17g, ", lo);
+    if (isinf(hi))
+        printf("inf)");
+    else
+        printf("%.17g]", hi);
+}
+
+static void print_draws_cont(const em_audit_result *r)
+{
+    printf("draws: %llu from X, %llu from Y; Clopper-Pearson lower bound on epsilon at "
+           "confidence %g over the intervals of %zu cells fixed in advance: %.6g\n",
+           (unsigned long long)r->nx, (unsigned long long)r->ny, r->confidence, r->ev_cells,
+           r->eps_lower);
+    for (int k = 0; k < 2; k++) {
+        size_t cells = k ? r->event_yx : r->event_xy;
+        printf("  %s: %.6g", k ? "Y->X" : "X->Y", k ? r->eps_lower_yx : r->eps_lower_xy);
+        if (cells) {
+            printf(" on ");
+            print_event(k ? r->ev_yx_lo : r->ev_xy_lo, k ? r->ev_yx_hi : r->ev_xy_hi);
+            printf(" (%zu cell%s)", cells, cells == 1 ? "" : "s");
+        }
+        printf("\n");
+    }
+    printf("  verdict: %s\n", r->empirical_violation ? "VIOLATED: the draws show a loss above eps"
+                                                     : "consistent with eps");
+}
+
 static void print_audit(em_scn *const *s, const em_mech *m, const em_audit_result *r)
 {
     int pf = em_mech_get(m).variant == EM_PF;
@@ -156,6 +193,8 @@ static void print_audit(em_scn *const *s, const em_mech *m, const em_audit_resul
            em_mech_get(m).sensitivity, pf ? "pf (permute-and-flip)" : em_variant_name(em_mech_get(m).variant));
     if (r->continuous) {
         print_exact("ideal mechanism (densities; merged breakpoints, exact)", r, NULL);
+        if (r->empirical)
+            print_draws_cont(r);
         return;
     }
     print_block(pf ? "ideal permute-and-flip (= its exact sampler)"
@@ -176,6 +215,18 @@ static void print_audit(em_scn *const *s, const em_mech *m, const em_audit_resul
         printf("  verdict: %s\n", r->empirical_violation ? "VIOLATED: the draws show a loss above eps"
                                                          : "consistent with eps");
     }
+}
+
+/* Continuous draws: numbers, judged on intervals (em_audit_draws) */
+static int audit_draws_cont(const char *cmd, em_mech **m, const char *sxp, const char *syp,
+                            double conf, em_audit_result **r)
+{
+    em_error e;
+    em_cli_stdin_hint(cmd, sxp, "the draws");
+    em_cli_stdin_hint(cmd, syp, "the draws");
+    if (em_audit_draws_file(m[0], m[1], sxp, syp, conf, r, &e) != EM_OK)
+        return em_cli_fail(cmd, NULL, &e);
+    return -1;
 }
 
 /* Both mechanisms (X's headers decide the parameters, as for every command), the draws, and
@@ -200,9 +251,11 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
     if (note) /* said, not refused: the loss between non-neighbours is still the loss */
         fprintf(stderr, "%s: %s\n", cmd, note);
     em_free(note);
+    if (sxp && em_scn_get(s[0]).continuous && em_scn_get(s[1]).continuous)
+        return audit_draws_cont(cmd, m, sxp, syp, conf, r);
     if (sxp && (em_scn_get(s[0]).continuous || em_scn_get(s[1]).continuous)) {
-        fprintf(stderr, "%s: --samples-x/--samples-y is not available for continuous scenarios\n",
-                cmd);
+        fprintf(stderr, "%s: --samples-x/--samples-y: X and Y must both be finite or both "
+                "continuous\n", cmd);
         return EM_EXIT_USAGE;
     }
     em_draws d[2] = {EM_DRAWS_INIT, EM_DRAWS_INIT};

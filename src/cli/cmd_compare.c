@@ -18,6 +18,8 @@ static const char help[] =
     "output: its CSV 'label,probability,log_probability' or its JSON (--format json; an\n"
     "object with a \"candidates\" array of {\"label\", \"probability\"}); numbers are read\n"
     "exactly (decimal, 0x hex float), and nan, inf, -inf are accepted as values to judge.\n"
+    "A log-probability given (the CSV's third column, JSON's \"log_probability\") is judged\n"
+    "too, within max(R |log P|, 2^-52).\n"
     "Reports the largest absolute and relative errors, the largest error in ulps of\n"
     "double (ulp at the exact value, subnormals included), zeros given where the exact\n"
     "probability is positive (underflow; those a double could have represented are\n"

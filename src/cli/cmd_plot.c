@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/cli_suggest.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 
@@ -619,6 +620,15 @@ static const struct {
     {"--logx", offsetof(plot, logx), 1},     {"--logy", offsetof(plot, logy), 1},
 };
 
+/* An unknown option, with the nearest of plot's named (or all of them listed). */
+static int plot_unknown(const char *a)
+{
+    static const char *const names[] = {"--x",      "--y",      "--series", "--style",
+                                        "--title",  "--xlabel", "--ylabel", "--output",
+                                        "--logx",   "--logy",   "--overlay", "--help"};
+    return em_cli_unknown("plot", "option", a, names, sizeof names / sizeof *names, 1);
+}
+
 static int parse(plot *p, int argc, char **argv)
 {
     int only_files = 0;
@@ -655,7 +665,7 @@ static int parse(plot *p, int argc, char **argv)
         while (k < nopt && !(strlen(opts[k].name) == nl && !strncmp(opts[k].name, a, nl)))
             k++;
         if (k == nopt)
-            return usage_err("unknown option '%s' (see expmech plot --help)", a);
+            return plot_unknown(a);
         char *field = (char *)p + opts[k].off;
         if (opts[k].flag) {
             if (eq)

@@ -95,9 +95,9 @@ static int print_row(const em_cli *c, em_scn *s, em_mech *m, size_t i, size_t n,
         printf(", \"probability\": \"%s\", \"log_probability\": \"%s\"", p.prob, p.logprob);
         if (!law && (p.flags & EM_PROB_NEAR_ONE))
             printf(", \"note\": \"below 1 but rounds to 1: printed as the largest %d-digit decimal below 1\"", c->digits);
-        if (!law && (p.flags & EM_PROB_FROM_LOG))
+        if (p.flags & EM_PROB_FROM_LOG)
             printf(", \"note\": \"below MPFR's exponent range: decimal computed from the log-probability\"");
-        if (!law && (p.flags & EM_PROB_LOG_FROM_LOG))
+        if (p.flags & EM_PROB_LOG_FROM_LOG)
             printf(", \"note\": \"|log-probability| below MPFR's exponent range: computed from its logarithm\"");
         if (p.flags & EM_PROB_UNDECIDED)
             printf(", \"note\": \"log-probability not decided within 2^20 bits: not computed\"");
@@ -146,7 +146,7 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
         fprintf(stderr, "%s: note: %zu probability below 1 rounds to 1 at %d digits; printed as "
                         "0.99...9, the largest %d-digit decimal below 1 (see its log-probability)\n",
                 c->cmd, counts[0], c->digits, c->digits);
-    if (counts[1] && !law)
+    if (counts[1])
         fprintf(stderr, "%s: note: %zu value(s) lie below MPFR's exponent range; their decimals "
                         "were computed exactly from logarithms\n", c->cmd, counts[1]);
     if (counts[2])

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_suggest.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "expmech.h"
@@ -141,6 +142,40 @@ static const char **group_slot(const char *a, size_t nl, group_opts *go)
                                                          : NULL;
 }
 
+/* An unknown word: an option (in FUNCTION's place too: the function comes first) or a
+   scoring function, with the nearest valid one named.  --epsilon and --sensitivity are
+   named as options of the commands that read the scenario, which score does not take. */
+static int score_unknown(const char *a)
+{
+    static const char *const fns[] = {"count",   "frequency", "maxnorm", "median",
+                                      "quantile", "revenue",  "rr",      "laplace"};
+    static const char *const names[] = {
+        "--data",    "--candidates", "--alpha",    "--p-max",    "--beta",
+        "--gamma",   "--x",          "--f",        "--delta-f",  "--neighbours",
+        "--range",   "--convention", "--column",   "--group-by", "--output-dir",
+        "--aggregated", "--candidates-from-data", "--help"};
+    static const char *const theirs[] = {"--epsilon", "--sensitivity"};
+    if (a[0] != '-')
+        return em_cli_unknown("score", "scoring function", a, fns, sizeof fns / sizeof *fns, 1);
+    const char *eq = strchr(a, '=');
+    size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+    const char *near = em_cli_nearest(a, nl, names, sizeof names / sizeof *names);
+    if (near && strlen(near) == nl && !strncmp(a, near, nl))
+        return fail("the scoring function comes first, before %s (expmech score FUNCTION "
+                    "--data FILE [options]; see expmech score --help)%s", near, "");
+    const char *other = near ? NULL : em_cli_nearest(a, nl, theirs, 2);
+    if (other) {
+        int exact = strlen(other) == nl && !strncmp(a, other, nl);
+        fprintf(stderr,
+                "expmech score: unknown option '%s' (%s%s%sscore takes no %s: it writes the "
+                "scenario that probs, sample, cdf, ... read with %s; see expmech score "
+                "--help)\n", a, exact ? "" : "did you mean ", exact ? "" : other,
+                exact ? "" : "?  ", other, other);
+        return EM_EXIT_USAGE;
+    }
+    return em_cli_unknown("score", "option", a, names, sizeof names / sizeof *names, 0);
+}
+
 /* argv[2..] into o and go: -1 to go on, else the exit status. */
 static int parse(int argc, char **argv, em_scoring_opts *o, group_opts *go)
 {
@@ -162,7 +197,7 @@ static int parse(int argc, char **argv, em_scoring_opts *o, group_opts *go)
         const char **slot = opts[k].name ? (const char **)((char *)o + opts[k].off)
                                          : group_slot(a, nl, go);
         if (!slot)
-            return fail("unknown option '%s' (see expmech score --help)%s", a, "");
+            return score_unknown(a);
         const char *name = opts[k].name    ? opts[k].name
                            : slot == &go->group_by ? "--group-by"
                                                    : "--output-dir";
@@ -217,8 +252,7 @@ int cmd_score(int argc, char **argv)
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
         return show_help(stdout, EM_EXIT_OK);
     if (!em_scoring_known(argv[1]))
-        return fail("unknown scoring function '%s' (count, frequency, maxnorm, median, quantile, "
-                    "revenue, rr, laplace; see --help)%s", argv[1], "");
+        return score_unknown(argv[1]);
     em_scoring_opts o = EM_SCORING_OPTS_INIT;
     group_opts go = {NULL, NULL};
     o.function = argv[1];

@@ -272,6 +272,10 @@ typedef struct em_audit_result {
     double eps_lower_xy, eps_lower_yx;
     size_t event_xy, event_yx;   /* outcomes in the event chosen in advance */
     int empirical_violation;     /* eps_lower > epsilon */
+    /* continuous draws (em_audit_draws): the cells of the grid fixed in advance, and the
+       interval (lo, hi] of the event that gives each direction's bound (+-inf: open) */
+    size_t ev_cells;
+    double ev_xy_lo, ev_xy_hi, ev_yx_lo, ev_yx_hi;
 } em_audit_result;
 
 /* x, y: the mechanisms on two neighbouring datasets (same candidate labels, in any order;
@@ -286,6 +290,19 @@ typedef struct em_audit_result {
 EM_API int em_audit(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
                     double confidence, em_audit_result **out, em_error *err);
 EM_API void em_audit_result_free(em_audit_result *r);
+/* The same for two continuous scenarios, with draws of a sampler on X (dx[0..nx)) and on Y:
+ * the Clopper-Pearson lower bound on epsilon over intervals (runs of cells of a grid of
+ * both laws' piece ends and 15 quantiles each, fixed before the draws are read), each
+ * direction searched with Bonferroni as em_audit_counts' events are; event_xy, event_yx
+ * count the cells of the event, ev_* give its interval.  NaN draws: EM_ERR_DOMAIN.
+ * em_audit_draws_file reads the draws from two files (one number per line, as `expmech
+ * check` reads a continuous scenario's draws; '-' standard input). */
+EM_API int em_audit_draws(em_mech *x, em_mech *y, const double *dx, size_t nx,
+                          const double *dy, size_t ny, double confidence,
+                          em_audit_result **out, em_error *err);
+EM_API int em_audit_draws_file(em_mech *x, em_mech *y, const char *path_x,
+                               const char *path_y, double confidence, em_audit_result **out,
+                               em_error *err);
 /* Are x and y neighbours at x's sensitivity (the same candidates, |u_x - u_y| <= Delta on
  * each, the same exclusions)?  *note: NULL when they are, else a malloc'd sentence saying
  * where not (em_free).  Two different '# sensitivity:' headers with sensitivity_given 0:

@@ -92,6 +92,25 @@ static int labelled(em_pvalue *gv, long k, const char *lab, size_t labn, const c
  * JSON number is read as Jansson reads it, the nearest double, then taken exactly (what a
  * program that wrote a double meant); `expmech probs --format json` writes strings. */
 
+/* A log-probability given beside a probability: judged too (a column given is a column
+ * checked).  EM_OK, or EM_ERR_PARSE when l is not one value. */
+static int put_log(em_pvalue *g, const char *l, size_t n)
+{
+    em_pvalue v;
+    mpq_init(v.q);
+    const char *msg = NULL;
+    int bad = n == 0 || memchr(l, ',', n) != NULL || em_pvalue_parse(l, n, &v, &msg) != EM_OK;
+    if (!bad) {
+        g->has_log = 1;
+        g->logv = v.kind == EM_PV_NUM    ? mpq_get_d(v.q)
+                  : v.kind == EM_PV_NAN  ? NAN
+                  : v.kind == EM_PV_PINF ? INFINITY
+                                         : -INFINITY;
+    }
+    mpq_clear(v.q);
+    return bad ? EM_ERR_PARSE : EM_OK;
+}
+
 /* one candidate object */
 static int jcand(json_t *o, size_t k, const char *name, em_label_find_fn find, const void *ctx,
                  em_pvalue *gv, em_error *err)
@@ -113,6 +132,18 @@ static int jcand(json_t *o, size_t k, const char *name, em_label_find_fn find, c
     int st = labelled(gv, idx, lab, labn, name, 0, err);
     if (st != EM_OK)
         return st;
+    json_t *lp = json_object_get(o, "log_probability");
+    if (lp) { /* probs --format json's own: judged like the CSV's third column */
+        if (json_is_number(lp))
+            snprintf(q, sizeof q, "%a", json_number_value(lp));
+        int bad = json_is_string(lp) ? put_log(&gv[idx], json_string_value(lp),
+                                               json_string_length(lp))
+                  : json_is_number(lp) ? put_log(&gv[idx], q, strlen(q))
+                                       : EM_ERR_PARSE;
+        if (bad)
+            return em_err_at(err, EM_ERR_PARSE, name, 0, "candidates[%zu]: bad \"log_probability"
+                             "\" (a string or a number)", k);
+    }
     if (json_is_string(p))
         return put_value(gv, (size_t)idx, json_string_value(p), json_string_length(p), name, 0,
                          err);
@@ -271,20 +302,7 @@ int em_probs_file_parse(const char *buf, size_t len, const char *name, size_t n,
                 const char *l = v + vn + 1;
                 size_t lnn = (size_t)(p + m - l);
                 em_text_trim(&l, &lnn);
-                em_pvalue tmpv;
-                mpq_init(tmpv.q);
-                const char *msg = NULL;
-                int bad = memchr(l, ',', lnn) != NULL || lnn == 0 ||
-                          em_pvalue_parse(l, lnn, &tmpv, &msg) != EM_OK;
-                if (!bad) {
-                    /* judged too: a column given is a column checked */
-                    gv[k].has_log = 1;
-                    gv[k].logv = tmpv.kind == EM_PV_NUM ? mpq_get_d(tmpv.q)
-                                 : tmpv.kind == EM_PV_NAN ? NAN
-                                 : tmpv.kind == EM_PV_PINF ? INFINITY : -INFINITY;
-                }
-                mpq_clear(tmpv.q);
-                if (bad) {
+                if (put_log(&gv[k], l, lnn) != EM_OK) {
                     st = em_err_at(err, EM_ERR_PARSE, name, ln, "bad log-probability '%s'", show(q, sizeof q, l, lnn));
                     break;
                 }

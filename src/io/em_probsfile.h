@@ -5,11 +5,12 @@
  *   - 'label,probability' lines in any order (an unquoted label may contain commas: the
  *     probability follows the last comma);
  *   - 'label,probability,log_probability' lines: `expmech probs`' own CSV output (the
- *     log-probability is read and must be a value, but only the probability is judged);
- *   - JSON: what `expmech probs` writes as JSON (an object whose "candidates" array
- *     holds objects with "label" and "probability"), or such an array by itself; a
- *     probability may be a JSON string (read exactly) or number (read by Jansson as the
- *     nearest double, then taken exactly); messages name the candidate ("candidates[3]").
+ *     log-probability must be a value, and is judged too: em_pvalue's has_log);
+ *   - JSON: `expmech probs --format json`'s output (an object whose "candidates" array
+ *     holds objects with "label" and "probability", and "log_probability" judged like
+ *     the CSV's third column where given), or such an array by itself; a probability may
+ *     be a JSON string (read exactly) or number (read by Jansson as the nearest double,
+ *     then taken exactly); messages name the candidate ("candidates[3]").
  * CSV lines follow the scenario rules: BOM, CRLF, blank and '#' lines; a label may be
  * a CSV-quoted field ("a,b" or "a ""b"""), as `expmech probs` writes labels with commas.
  * Numbers are exact (decimal, 0x hex float, a/b); nan, inf, -inf are values to judge.

@@ -366,6 +366,22 @@ static int em_round_impl(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *ou
             if (st != EM_OK)
                 goto done;
         }
+        /* an end still infinite (a log of a bound below MPFR's range, a denominator's
+         * interval reaching 0): a few more bits, then undecided at once (the caller may
+         * decide from logarithms); never a walk from infinity */
+        for (int more = 0; st == EM_OK && (!mpfr_number_p(R.lo) || !mpfr_number_p(R.hi));
+             more++) {
+            if (more == 3 || R.p >= EM_ROUND_MAX_PREC) {
+                st = EM_ERR_UNDECIDED;
+                break;
+            }
+            R.p *= 2;
+            mpfr_set_prec(R.lo, R.p);
+            mpfr_set_prec(R.hi, R.p);
+            st = v->bounds(v->ctx, R.p, R.lo, R.hi);
+        }
+        if (st != EM_OK)
+            goto done;
         /* Ziv's test first: both ends round to the same decimal and double, then so does
          * every number between them (rounding is monotone) */
         if (!mpfr_inf_p(R.lo) && !mpfr_inf_p(R.hi) && mpfr_sgn(R.lo) == mpfr_sgn(R.hi)) {

@@ -24,6 +24,8 @@
 #define EM_CV_TIE 2u     /* the value was exactly a rounding boundary: rounded half to even */
 #define EM_CV_NEAR_ONE 4u /* a probability below 1 whose rounding is 1: printed as K nines
                              (0.99...9, as the finite oracle does); d is 1.0 */
+#define EM_CV_FROM_LOG 8u     /* below MPFR's exponent range: decided from its logarithm */
+#define EM_CV_LOG_FROM_LOG 16u /* |v| below MPFR's range, v a log near 0: from log |v| */
 
 typedef struct em_cval {
     char *str;       /* correctly rounded K-digit decimal, malloc'd (em_cval_clear) */

@@ -42,8 +42,12 @@ extern "C" {
 #endif
 
 /* A weight exp(c u - max c u) below exp(EM_CONT_MIN_EXPONENT) lies outside MPFR's widest
- * exponent range: em_cont_new_* refuses it with EM_ERR_UNDECIDED (exit 3) and a message. */
+ * exponent range: the weighted oracle (atoms) refuses it with EM_ERR_UNDECIDED (exit 3)
+ * and a message; the continuous one decides what lies there from logarithms, up to
+ * exponents of EM_CONT_MAX_EXPONENT_BITS bits (|c u - max c u| < 2^65536, about
+ * 10^19728). */
 #define EM_CONT_MIN_EXPONENT (-3000000000000000000L)
+#define EM_CONT_MAX_EXPONENT_BITS 65536
 
 enum { EM_CONT_PIECES = 0, EM_CONT_ATOMS = 1 };
 

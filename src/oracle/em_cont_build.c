@@ -267,21 +267,22 @@ static int new_pieces(const em_problem *P, int digits, em_cont **out, em_error *
         }
     }
     mpq_clear(u);
-    /* every weight exp(c u - T) of a piece with mass must lie inside MPFR's exponent range
-     * (its widest: about 2^-4.6e18), or no precision decides anything about it */
+    /* a weight exp(c u - T) below MPFR's exponent range (about 2^-4.6e18) is decided from
+     * its logarithm (em_cont_deep.c), which needs the exponent's integer part in a
+     * mantissa: past EM_CONT_MAX_EXPONENT_BITS bits no precision of the rounding loops
+     * could hold it */
     for (size_t j = 0; j < n; j++) {
         if (C->zero[j])
             continue;
-        int bad = (finite_lo(C, j) && mpq_cmp_si(C->tl[j], EM_CONT_MIN_EXPONENT, 1) < 0) ||
-                  (finite_hi(C, j) && mpq_cmp_si(C->th[j], EM_CONT_MIN_EXPONENT, 1) < 0);
+        int bad = (finite_lo(C, j) && em_q_bits(C->tl[j]) > EM_CONT_MAX_EXPONENT_BITS) ||
+                  (finite_hi(C, j) && em_q_bits(C->th[j]) > EM_CONT_MAX_EXPONENT_BITS);
         if (bad) {
             em_cont_free(C);
             return em_err(err, EM_ERR_UNDECIDED,
                           "%s:%lu: piece %zu: its density relative to the largest is below "
-                          "exp(%ld), outside MPFR's exponent range: the continuous oracle "
-                          "cannot decide anything about it (rescale the utilities, or use a "
-                          "finite scenario)",
-                          name, LINE(j), j + 1, (long)EM_CONT_MIN_EXPONENT);
+                          "exp(-2^%d), beyond the continuous oracle's precision limit "
+                          "(rescale the utilities, or use a finite scenario)",
+                          name, LINE(j), j + 1, EM_CONT_MAX_EXPONENT_BITS);
         }
     }
 #undef LINE
@@ -446,6 +447,21 @@ void em_cont_seg_bounds(const em_cont *C, size_t j, const struct level *L, const
         em_q_bounds(s1, s2, d);
         mpfr_mul(lo, L->Elo[j], s1, MPFR_RNDD);
         mpfr_mul(hi, L->Ehi[j], s2, MPFR_RNDU);
+        return;
+    }
+    if (mpq_sgn(C->k[j]) > 0 && mpfr_zero_p(L->Elo[j])) {
+        /* exp(tl) below MPFR's range (a slope of 1e400): anchored at the top end instead,
+         * exp(te) (-expm1(-d)) / k, where exp(tl) expm1(d) / k would multiply an
+         * underflow by an overflow */
+        mpq_t nd, nk;
+        mpq_inits(nd, nk, (mpq_ptr)0);
+        mpq_neg(nd, d);
+        mpq_neg(nk, C->k[j]);
+        g_b(s3, s4, nd, nk, s1, s2);
+        mpq_clears(nd, nk, (mpq_ptr)0);
+        em_exp_q_bounds(lo, hi, te, s1, s2);
+        mpfr_mul(lo, lo, s3, MPFR_RNDD);
+        mpfr_mul(hi, hi, s4, MPFR_RNDU);
         return;
     }
     g_b(s3, s4, d, C->k[j], s1, s2);

@@ -100,4 +100,26 @@ void em_cont_n_bounds(const em_cont *C, const struct level *L, const mpq_t x, mp
 void em_cont_locate(const em_cont *C, const mpq_t x, int *where, size_t *j, int *partial,
                     size_t *cidx);
 
+/* em_cont_deep.c: beyond the range.  Values below MPFR's exponent range (a piece whose
+ * weight relative to the largest is exp(-5e399): its probability, F(x) or an interval's
+ * probability there), decided from their logarithms, which are ordinary numbers computed
+ * from the masses' logarithms (exact exponent + small bounded part), never from the
+ * masses; and the logarithms of values within such a distance of 1 (log P = -log1p(q),
+ * decided from log q).  Correctly rounded to C->K digits; flags EM_CV_FROM_LOG,
+ * EM_CV_LOG_FROM_LOG.  EM_OK, EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+int em_cont_deep_prob(em_cont *C, size_t j, em_cval *p);
+int em_cont_deep_logprob(em_cont *C, size_t j, em_cval *logp);
+int em_cont_deep_cdf(em_cont *C, const mpq_t x, em_cval *out);
+int em_cont_deep_interval(em_cont *C, const mpq_t a, const mpq_t b, em_cval *out);
+/* log f(x), x in piece j (te = c u(x) - T), when exp(te) is piece j's whole mass (length
+ * 1, or |k| = 1 with an infinite end) and f(x) = 1 / (1 + q) with q below the range;
+ * EM_ERR_UNDECIDED otherwise. */
+int em_cont_deep_logdens(em_cont *C, size_t j, const mpq_t te, em_cval *out);
+/* N / D (D > 0; its square root when half, N >= 0 then), N and D exponential
+ * polynomials (T-shifted exponents), from log |N| - log D with each sum shifted by its own
+ * largest exponent: the expected utility, loss, sd and probabilities of events when they
+ * lie below MPFR's range.  "0" exactly when N is empty; EM_ERR_DOMAIN for D <= 0. */
+int em_cont_ratio_from_log(em_cont *C, const em_expoly *N, const em_expoly *D, int half,
+                           em_cval *out);
+
 #endif

@@ -291,11 +291,15 @@ static int cont_prob(em_cont *C, size_t j, em_cval *p, em_cval *logp)
     }
     struct vctx V = {.C = C, .kind = V_PROB, .j = j, .x = NULL};
     int st = round_value(C, &V, p);
+    if (st == EM_ERR_UNDECIDED) /* below MPFR's range: from its logarithm */
+        st = em_cont_deep_prob(C, j, p);
     if (st == EM_OK) /* below 1: another piece has mass */
         st = em_cval_below_one(p, C->K);
     if (st == EM_OK) {
         V.kind = V_LOGPROB;
         st = round_value(C, &V, logp);
+        if (st == EM_ERR_UNDECIDED)
+            st = em_cont_deep_logprob(C, j, logp);
     }
     return st;
 }
@@ -342,6 +346,8 @@ static int cont_cdf(em_cont *C, const mpq_t x, em_cval *out)
         st = em_round_from_log(logcdf_tail_bounds, &V, C->K, te_bits(V.te), out);
         mpq_clear(V.te);
     }
+    if (st == EM_ERR_UNDECIDED) /* the mass below x lies below MPFR's range */
+        st = em_cont_deep_cdf(C, x, out);
     return st;
 }
 
@@ -375,6 +381,8 @@ static int cont_density(em_cont *C, const mpq_t x, em_cval *dens, em_cval *logde
     if (st == EM_OK) {
         V.kind = V_LOGDENS;
         st = round_value(C, &V, logdens);
+        if (st == EM_ERR_UNDECIDED) /* log f within the range's bottom of 0 */
+            st = em_cont_deep_logdens(C, j, V.te, logdens);
     }
     mpq_clear(V.te);
     return st;

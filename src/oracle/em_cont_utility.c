@@ -183,6 +183,8 @@ static int cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
     em_rval rv = {ratio_bounds, ratio_cmp, &R};
     if (st == EM_OK)
         st = em_round(&rv, C->K, C->p0, eu);
+    if (st == EM_ERR_UNDECIDED) /* below MPFR's range: from its logarithm */
+        st = em_cont_ratio_from_log(C, &R.N, &R.D, 0, eu);
     /* loss = OPT - N/D = (OPT D - N) / D */
     opt_of(C, mopt);
     if (st == EM_OK)
@@ -210,6 +212,8 @@ static int cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
         em_expoly_clear(&L);
         if (st == EM_OK)
             st = em_round(&rv, C->K, C->p0, loss);
+        if (st == EM_ERR_UNDECIDED)
+            st = em_cont_ratio_from_log(C, &R.N, &R.D, 0, loss);
     }
     em_expoly_clear(&N0);
     em_expoly_clear(&D0);
@@ -245,6 +249,8 @@ static int round_ratio(em_cont *C, em_expoly *N0, em_expoly *D0, em_cval *out)
         else {
             em_rval rv = {ratio_bounds, ratio_cmp, &R};
             st = em_round(&rv, C->K, C->p0, out);
+            if (st == EM_ERR_UNDECIDED)
+                st = em_cont_ratio_from_log(C, &R.N, &R.D, 0, out);
         }
     }
     em_expoly_clear(&R.N);
@@ -279,6 +285,8 @@ static int cont_interval_prob(em_cont *C, const mpq_t a, const mpq_t b, em_cval 
     if (st == EM_OK)
         st = round_over_mass(C, &N, out);
     em_expoly_clear(&N);
+    if (st == EM_ERR_UNDECIDED) /* below MPFR's range: from its logarithm */
+        st = em_cont_deep_interval(C, a, b, out);
     return st;
 }
 
@@ -532,6 +540,24 @@ static int sd_cmp(void *ctx, const mpq_t B, int *sign)
     return st;
 }
 
+/* sd below MPFR's range: sqrt((N2 Z - N1^2) / Z^2) from the logarithms */
+static int sd_from_log(struct sdctx *S, em_cval *out)
+{
+    em_expoly V, Q;
+    em_expoly_init(&V);
+    em_expoly_init(&Q);
+    int st = expoly_addmul(&V, &S->N2, &S->Z, S->C->q_one);
+    if (st == EM_OK)
+        st = expoly_addmul(&V, &S->N1, &S->N1, S->C->q_minus_one);
+    if (st == EM_OK)
+        st = expoly_addmul(&Q, &S->Z, &S->Z, S->C->q_one);
+    if (st == EM_OK)
+        st = em_cont_ratio_from_log((em_cont *)S->C, &V, &Q, 1, out);
+    em_expoly_clear(&V);
+    em_expoly_clear(&Q);
+    return st;
+}
+
 static int cont_sd(em_cont *C, em_cval *out)
 {
     if (!C || !out)
@@ -584,6 +610,8 @@ static int cont_sd(em_cont *C, em_cval *out)
         else {
             em_rval rv = {sd_bounds, sd_cmp, &S};
             st = em_round(&rv, C->K, C->p0, out);
+            if (st == EM_ERR_UNDECIDED)
+                st = sd_from_log(&S, out);
         }
     }
     em_expoly_clear(&a);
