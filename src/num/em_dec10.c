@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "em_base.h"
+#include "core/em_round_decide.h"
 
 int em_dec10_init(em_dec10 *c, int K)
 {
@@ -15,7 +16,7 @@ int em_dec10_init(em_dec10 *c, int K)
     c->pw = malloc((EM_DEC10_MAX_SCALE + 1) * sizeof *c->pw);
     if (!c->pw)
         return EM_ERR_NOMEM;
-    mpz_inits(c->a, c->r, c->pK, c->pK1, (mpz_ptr)0);
+    mpz_inits(c->a, c->r, c->ch, c->pK, c->pK1, (mpz_ptr)0);
     mpz_ui_pow_ui(c->pK, 10, (unsigned long)K);
     mpz_ui_pow_ui(c->pK1, 10, (unsigned long)K - 1);
     return 0;
@@ -29,7 +30,7 @@ void em_dec10_clear(em_dec10 *c)
         mpz_clear(c->pw[s]);
     free(c->pw);
     c->pw = NULL;
-    mpz_clears(c->a, c->r, c->pK, c->pK1, (mpz_ptr)0);
+    mpz_clears(c->a, c->r, c->ch, c->pK, c->pK1, (mpz_ptr)0);
 }
 
 static mpz_srcptr pow10_of(em_dec10 *c, long s)
@@ -198,4 +199,102 @@ void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d)
         word_digits(d + left, 19, (unsigned long)r);
     }
     word_digits(d, left, n ? (unsigned long)w[0] : 0UL); /* < 10^left */
+}
+
+/* |x| = M 2^E with M the significand's limbs read in place (no copy; the top limb is
+ * non-zero, as mpz_roinit_n needs); x regular.  Returns E. */
+static mpfr_exp_t sig_of(mpfr_srcptr x, mpz_t Mx)
+{
+    const mp_size_t nl = (mp_size_t)((mpfr_get_prec(x) - 1) / GMP_NUMB_BITS + 1);
+    mpz_roinit_n(Mx, (const mp_limb_t *)mpfr_custom_get_significand(x), nl);
+    return mpfr_get_exp(x) - (mpfr_exp_t)nl * GMP_NUMB_BITS;
+}
+
+/* code = 2 floor(2t) + (2t not an integer) of t = |x| 10^s (spec/RoundDecide.acsl: 4
+ * floor(t) plus the class of t's fraction: 0, below 1/2, 1/2, above 1/2), exact */
+static void code_of(em_dec10 *c, mpz_srcptr M, long s, mpfr_exp_t E, mpz_ptr code)
+{
+    int fz;
+    int cmp = scaled_floor(c, M, s, E, &fz);
+    mpz_mul_2exp(code, c->a, 2);
+    mpz_add_ui(code, code, fz ? 0u : cmp < 0 ? 1u : cmp == 0 ? 2u : 3u);
+}
+
+/* em_round_decide on the codes cl <= ch, less a multiple of 8 (which translates the reals
+ * by an even integer and their rounding by the same: spec/RoundDecide.acsl, Code_Shift and
+ * RoundsTo_Shift): 1 with the rounding of every real between in q (which may be cl), or 0;
+ * a wider enclosure spans a grid step and is undecided */
+static int decide_codes(mpz_srcptr cl, mpz_srcptr ch, mpz_ptr q)
+{
+    if (mpz_cmp(ch, cl) < 0)
+        return 0;
+    mpz_t w;
+    mpz_init(w);
+    mpz_sub(w, ch, cl);
+    int wide = mpz_cmp_ui(w, EM_ROUND_DECIDE_SPAN) > 0;
+    int64_t a = (int64_t)mpz_fdiv_ui(cl, 8), b = a + (wide ? 0 : (int64_t)mpz_get_ui(w)), m;
+    mpz_clear(w);
+    if (wide || !em_round_decide(a, b, &m))
+        return 0;
+    mpz_sub_ui(q, cl, (unsigned long)a); /* 8k */
+    mpz_fdiv_q_2exp(q, q, 2);             /* 2k */
+    mpz_add_ui(q, q, (unsigned long)m);
+    return 1;
+}
+
+int em_dec10_decide(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long *ex)
+{
+    if (!mpfr_regular_p(lo) || !mpfr_regular_p(hi) || mpfr_sgn(lo) != mpfr_sgn(hi))
+        return -1;
+    /* the end of least magnitude sets the grid */
+    mpfr_srcptr xl = mpfr_sgn(lo) > 0 ? lo : hi, xh = mpfr_sgn(lo) > 0 ? hi : lo;
+    mpfr_exp_t eb = mpfr_get_exp(xl), ebh = mpfr_get_exp(xh);
+    if (eb > 4 * EM_DEC10_MAX_SCALE || eb < -4 * EM_DEC10_MAX_SCALE ||
+        ebh > 4 * EM_DEC10_MAX_SCALE || ebh < -4 * EM_DEC10_MAX_SCALE)
+        return -1;
+    const int K = c->K;
+    long e = (long)floor((double)(eb - 1) * 0.30102999566398119521) + 1; /* as em_dec10_round */
+    mpz_t Ml, Mh;
+    mpfr_exp_t El = sig_of(xl, Ml), Eh = sig_of(xh, Mh);
+    /* the decade of |xl|: 10^(K-1) <= floor(|xl| 10^(K-e)) < 10^K, checked exactly */
+    for (int tries = 0;; tries++) {
+        long s = (long)K - e;
+        if (s > EM_DEC10_MAX_SCALE || s < -EM_DEC10_MAX_SCALE || tries > 4)
+            return -1;
+        int fz;
+        (void)scaled_floor(c, Ml, s, El, &fz);
+        if (mpz_cmp(c->a, c->pK) >= 0)
+            e++;
+        else if (mpz_cmp(c->a, c->pK1) < 0)
+            e--;
+        else
+            break;
+    }
+    const long s = (long)K - e;
+    mpz_ptr cl = q, ch = c->ch; /* code_of's scratch is c->a and c->r */
+    code_of(c, Ml, s, El, cl);
+    code_of(c, Mh, s, Eh, ch);
+    mpz_mul_2exp(c->a, c->pK, 2);
+    if (mpz_cmp(ch, c->a) >= 0) {
+        /* |xh| is in a later decade, on a grid ten times coarser: every real between rounds
+         * alike (K-digit rounding being monotone) when |xl| rounds up to 10^K on its grid
+         * and |xh| down to 10^(K-1) on the next, both 10^e */
+        if (!decide_codes(cl, cl, q) || mpz_cmp(q, c->pK) != 0)
+            return 0;
+        code_of(c, Mh, s - 1, Eh, ch);
+        mpz_mul_2exp(c->a, c->pK, 2);
+        if (mpz_cmp(ch, c->a) >= 0 || !decide_codes(ch, ch, q) || mpz_cmp(q, c->pK1) != 0)
+            return 0;
+        *ex = e + 1;
+        return 1;
+    }
+    if (!decide_codes(cl, ch, q))
+        return 0;
+    /* past the decade's end: 10^K 10^(e-K) is 10^(K-1) 10^(e+1-K), K digits */
+    if (mpz_cmp(q, c->pK) == 0) {
+        mpz_set(q, c->pK1);
+        e++;
+    }
+    *ex = e;
+    return 1;
 }

@@ -24,7 +24,7 @@ extern "C" {
 
 typedef struct em_dec10 {
     int K;
-    mpz_t a, r, pK, pK1;    /* scratch; 10^K, 10^(K-1) */
+    mpz_t a, r, ch, pK, pK1; /* scratch; 10^K, 10^(K-1) */
     mpz_t *pw;              /* pw[s] = 10^s for s < npw (built on demand) */
     int npw;
 } em_dec10;
@@ -38,6 +38,17 @@ void em_dec10_clear(em_dec10 *c);
  * Returns 1, or 0 (q, *ex unspecified) when x is zero, not a number, or its decimal
  * exponent is beyond the cached scales. */
 int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex);
+
+/* The decision of correct rounding for an enclosure [lo, hi] of a real v (same sign,
+ * non-zero, finite): 1 when every real of [lo, hi] has the same K-digit round-to-nearest
+ * (ties to even) decimal, then in q and *ex as em_dec10_round's; 0 when the ends round
+ * differently (the caller refines); -1 when this cannot tell (a zero, a sign change, or a
+ * decimal exponent beyond the cached scales).  The ends are scaled exactly to the K-digit
+ * grid of the smaller magnitude and reduced to their codes (floor and fraction class,
+ * spec/RoundDecide.acsl); the decision on the codes is em_round_decide's, proven by WP
+ * (src/core/em_round_decide.h).  What it assumes: GMP's integer arithmetic is exact and
+ * an MPFR number's significand and exponent are read as stored (src/trusted/em_mpfr.h). */
+int em_dec10_decide(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long *ex);
 
 /* The K digits of q in [10^(K-1), 10^K) (em_dec10_round's result) into d, with a final
  * NUL: mpz_get_str's string, without its allocation. */

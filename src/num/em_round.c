@@ -10,6 +10,7 @@
 
 #include "em_base.h"
 #include "num/em_bounds.h"
+#include "num/em_dec10.h"
 #include "num/em_format.h"
 #include "num/em_rational.h"
 
@@ -336,6 +337,50 @@ int em_round_walk(em_cmp_fn cmp, void *ctx, mpfr_t approx, int K, em_cval *out)
     return st;
 }
 
+/* Both ends of [lo, hi] (finite, non-zero, same sign) round to the same K-digit decimal?
+ * Then 1 with it in *str (NULL when out of memory), else 0.  em_dec10_decide decides
+ * (WP-proven on the codes of the ends); decimal exponents beyond its scales, and its
+ * allocation failing, fall back to comparing mpfr_get_str's roundings of the ends. */
+static int ends_decimal(const mpfr_t lo, const mpfr_t hi, int K, char **str)
+{
+    em_dec10 c;
+    if (em_dec10_init(&c, K) == 0) {
+        mpz_t q, E;
+        mpz_inits(q, E, (mpz_ptr)0);
+        long ex;
+        int d = em_dec10_decide(&c, lo, hi, q, &ex);
+        if (d == 1) {
+            char *digits = malloc((size_t)K + 1);
+            if (digits) {
+                em_dec10_digits(&c, q, digits);
+                mpz_set_si(E, ex);
+                *str = em_format_decimal(mpfr_sgn(lo) < 0, digits, E);
+                free(digits);
+            }
+        }
+        mpz_clears(q, E, (mpz_ptr)0);
+        em_dec10_clear(&c);
+        if (d >= 0)
+            return d;
+    }
+    mpfr_exp_t e1, e2;
+    char *s1 = mpfr_get_str(NULL, &e1, 10, (size_t)K, lo, MPFR_RNDN);
+    char *s2 = mpfr_get_str(NULL, &e2, 10, (size_t)K, hi, MPFR_RNDN);
+    int same = s1 && s2 && e1 == e2 && !strcmp(s1, s2);
+    if (same) {
+        int neg = s1[0] == '-';
+        mpz_t E;
+        mpz_init_set_si(E, (long)e1);
+        *str = em_format_decimal(neg, s1 + neg, E);
+        mpz_clear(E);
+    }
+    if (s1)
+        mpfr_free_str(s1);
+    if (s2)
+        mpfr_free_str(s2);
+    return same;
+}
+
 static int em_round_impl(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
 {
     struct rounder R;
@@ -371,27 +416,16 @@ static int em_round_impl(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *ou
         if (!mpfr_inf_p(R.lo) && !mpfr_inf_p(R.hi) && mpfr_sgn(R.lo) == mpfr_sgn(R.hi)) {
             double d1 = mpfr_get_d(R.lo, MPFR_RNDN), d2 = mpfr_get_d(R.hi, MPFR_RNDN);
             if (d1 == d2 && !isinf(d1)) {
-                mpfr_exp_t e1, e2;
-                char *s1 = mpfr_get_str(NULL, &e1, 10, (size_t)K, R.lo, MPFR_RNDN);
-                char *s2 = mpfr_get_str(NULL, &e2, 10, (size_t)K, R.hi, MPFR_RNDN);
-                int same = s1 && s2 && e1 == e2 && !strcmp(s1, s2);
+                char *str = NULL;
+                int same = ends_decimal(R.lo, R.hi, K, &str);
                 if (same) {
-                    int neg = s1[0] == '-';
-                    mpz_t E;
-                    mpz_init_set_si(E, (long)e1);
                     em_cval_clear(out);
-                    out->str = em_format_decimal(neg, s1 + neg, E);
+                    out->str = str;
                     out->d = d1;
                     out->flags = 0;
-                    mpz_clear(E);
                     st = out->str ? EM_OK : EM_ERR_NOMEM;
-                }
-                if (s1)
-                    mpfr_free_str(s1);
-                if (s2)
-                    mpfr_free_str(s2);
-                if (same)
                     goto done;
+                }
             }
         }
         mpfr_t x;
