@@ -138,5 +138,18 @@ expect acsl-stale 1 "differs from what WP generates from spec/ \(definitions: [^
 (cd "$work/tree" && WHY3CONFIG="$root/build/why3.conf" python3 proofs/acsl/gen.py write >/dev/null)
 expect acsl-divergence 1 "UNPROVED Bridge.mlw AcslScores.count_ge_eq" -- env EM_VERIFY_ONLY=theorems bash proofs/verify.sh replay
 
+# 12. the decision of correct rounding (step 'round-decide'): its control, then a rounding
+#     that sends ties away from zero instead of to even, and a decision that says "decided"
+#     when the ends round apart; both contracts are false, so no prover can prove them
+only_round=(env EM_VERIFY_ONLY=round-decide bash proofs/verify.sh)
+fresh
+expect round-control 3 "round-decide': 23/23 goals proved" -- "${only_round[@]}" replay
+expect round-control-smoke 3 "round-decide': 7/7 smoke tests passed" -- "${only_round[@]}" replay
+plant src/core/em_round_decide.c 's/if \(r < 2 \|\| \(r == 2 && q % 2 == 0\)\)/if (r < 2)/'
+expect round-ties-away 1 "goals not proved|goal is not proved" -- "${only_round[@]}" update
+fresh
+plant src/core/em_round_decide.c 's/return ma == mb;/return ma <= mb;/'
+expect round-always-decided 1 "goals not proved|goal is not proved" -- "${only_round[@]}" update
+
 echo "gate-test: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -8,6 +8,7 @@
 
 #include "em_base.h"
 #include "core/em_round_decide.h"
+#include "trusted/em_mpfr.h"
 
 int em_dec10_init(em_dec10 *c, int K)
 {
@@ -106,12 +107,9 @@ int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex)
      * 2^(eb-1) <= |x| < 2^eb (the double product is far from an integer for |eb| <= 4800:
      * the nearest is 1/13301 away; either way the digit count is checked exactly below) */
     long e = (long)floor((double)(eb - 1) * 0.30102999566398119521) + 1;
-    /* |x| = M 2^E with M the significand's limbs read in place (no copy; the top limb is
-     * non-zero, as mpz_roinit_n needs) */
-    const mp_size_t nl = (mp_size_t)((mpfr_get_prec(x) - 1) / GMP_NUMB_BITS + 1);
+    /* |x| = M 2^E with M the significand's limbs read in place (src/trusted/em_mpfr.h, M2) */
     mpz_t Mx;
-    mpz_roinit_n(Mx, (const mp_limb_t *)mpfr_custom_get_significand(x), nl);
-    mpfr_exp_t E = eb - (mpfr_exp_t)nl * GMP_NUMB_BITS;
+    mpfr_exp_t E = em_mpfr_sig(x, Mx);
     for (int tries = 0;; tries++) {
         long s = (long)K - e;
         if (s > EM_DEC10_MAX_SCALE || s < -EM_DEC10_MAX_SCALE || tries > 4)
@@ -201,15 +199,6 @@ void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d)
     word_digits(d, left, n ? (unsigned long)w[0] : 0UL); /* < 10^left */
 }
 
-/* |x| = M 2^E with M the significand's limbs read in place (no copy; the top limb is
- * non-zero, as mpz_roinit_n needs); x regular.  Returns E. */
-static mpfr_exp_t sig_of(mpfr_srcptr x, mpz_t Mx)
-{
-    const mp_size_t nl = (mp_size_t)((mpfr_get_prec(x) - 1) / GMP_NUMB_BITS + 1);
-    mpz_roinit_n(Mx, (const mp_limb_t *)mpfr_custom_get_significand(x), nl);
-    return mpfr_get_exp(x) - (mpfr_exp_t)nl * GMP_NUMB_BITS;
-}
-
 /* code = 2 floor(2t) + (2t not an integer) of t = |x| 10^s (spec/RoundDecide.acsl: 4
  * floor(t) plus the class of t's fraction: 0, below 1/2, 1/2, above 1/2), exact */
 static void code_of(em_dec10 *c, mpz_srcptr M, long s, mpfr_exp_t E, mpz_ptr code)
@@ -255,7 +244,7 @@ int em_dec10_decide(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long
     const int K = c->K;
     long e = (long)floor((double)(eb - 1) * 0.30102999566398119521) + 1; /* as em_dec10_round */
     mpz_t Ml, Mh;
-    mpfr_exp_t El = sig_of(xl, Ml), Eh = sig_of(xh, Mh);
+    mpfr_exp_t El = em_mpfr_sig(xl, Ml), Eh = em_mpfr_sig(xh, Mh);
     /* the decade of |xl|: 10^(K-1) <= floor(|xl| 10^(K-e)) < 10^K, checked exactly */
     for (int tries = 0;; tries++) {
         long s = (long)K - e;

@@ -505,6 +505,54 @@ static int exp_double(mpfr_srcptr lo, mpfr_srcptr hi, double *d)
     return d1 == d2;
 }
 
+/* 10^x for every x in [xlo, xhi] (x's precision carries its integer part) rounds to the
+ * same K-digit decimal?  Then 1 with it in d (0.d 10^e), else 0; e2 scratch.  The ends are
+ * 10^floor(x) times 10^frac(x) rounded down and up (MPFR, src/trusted/em_mpfr.h M1), in
+ * [1, 10]; em_dec10_decide (WP-proven on the codes) decides on the two significands,
+ * the upper one times ten when its decade is the next (exact at 4 more bits).  -1 when no
+ * dec10 cache can be made (out of memory). */
+static int pow10_decide(mpfr_srcptr xlo, mpfr_srcptr xhi, int K, char *d, mpz_t e, mpz_t e2)
+{
+    em_dec10 c;
+    if (em_dec10_init(&c, K) != 0)
+        return -1;
+    mpfr_prec_t p = mpfr_get_prec(xlo) > mpfr_get_prec(xhi) ? mpfr_get_prec(xlo) : mpfr_get_prec(xhi);
+    mpfr_t fl, f, Ml, Mh;
+    mpfr_inits2(p, fl, f, Ml, (mpfr_ptr)0);
+    mpfr_init2(Mh, p + 4);
+    mpfr_floor(fl, xlo);                   /* exact: same precision */
+    mpfr_sub(f, xlo, fl, MPFR_RNDN);       /* exact: 0 <= f < 1 */
+    mpfr_exp10(Ml, f, MPFR_RNDD);
+    mpfr_get_z(e, fl, MPFR_RNDN);
+    mpfr_floor(fl, xhi);
+    mpfr_sub(f, xhi, fl, MPFR_RNDN);
+    mpfr_prec_round(Mh, p, MPFR_RNDN);
+    mpfr_exp10(Mh, f, MPFR_RNDU);
+    mpfr_get_z(e2, fl, MPFR_RNDN);
+    mpfr_prec_round(Mh, p + 4, MPFR_RNDN); /* exact: more bits */
+    mpz_sub(e2, e2, e);
+    int same = 0;
+    if (mpz_cmp_ui(e2, 1) <= 0 && mpz_sgn(e2) >= 0) {
+        if (mpz_sgn(e2) > 0)
+            mpfr_mul_ui(Mh, Mh, 10, MPFR_RNDN); /* exact: p + 4 bits hold 10 M */
+        mpz_t q;
+        mpz_init(q);
+        long ex;
+        same = em_dec10_decide(&c, Ml, Mh, q, &ex) == 1;
+        if (same) {
+            em_dec10_digits(&c, q, d);
+            if (ex >= 0)
+                mpz_add_ui(e, e, (unsigned long)ex);
+            else
+                mpz_sub_ui(e, e, (unsigned long)-ex);
+        }
+        mpz_clear(q);
+    }
+    mpfr_clears(fl, f, Ml, Mh, (mpfr_ptr)0);
+    em_dec10_clear(&c);
+    return same;
+}
+
 int em_round_exp_digits(mpfr_srcptr lo, mpfr_srcptr hi, int K, char *d1, char *d2, mpz_t e1,
                         mpz_t e2)
 {
@@ -515,10 +563,14 @@ int em_round_exp_digits(mpfr_srcptr lo, mpfr_srcptr hi, int K, char *d1, char *d
     mpfr_log_ui(l10hi, 10, MPFR_RNDU);
     mpfr_div(xlo, lo, mpfr_sgn(lo) < 0 ? l10lo : l10hi, MPFR_RNDD);
     mpfr_div(xhi, hi, mpfr_sgn(hi) < 0 ? l10hi : l10lo, MPFR_RNDU);
-    pow10_digits(xlo, 0, K, d1, e1);
-    pow10_digits(xhi, 1, K, d2, e2);
+    int same = pow10_decide(xlo, xhi, K, d1, e1, e2);
+    if (same < 0) { /* no memory for the cache: compare mpfr_get_str's digits of the ends */
+        pow10_digits(xlo, 0, K, d1, e1);
+        pow10_digits(xhi, 1, K, d2, e2);
+        same = mpz_cmp(e1, e2) == 0 && strcmp(d1, d2) == 0;
+    }
     mpfr_clears(l10lo, l10hi, xlo, xhi, (mpfr_ptr)0);
-    return mpz_cmp(e1, e2) == 0 && strcmp(d1, d2) == 0;
+    return same;
 }
 
 static int round_exp(const em_rval *a, int neg, int K, mpfr_prec_t prec0, em_cval *out)
