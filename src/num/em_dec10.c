@@ -10,32 +10,50 @@
 #include "core/em_round_decide.h"
 #include "trusted/em_mpfr.h"
 
-int em_dec10_init(em_dec10 *c, int K)
+static void init_common(em_dec10 *c, int K)
 {
     c->K = K;
     c->npw = 0;
+    c->live = 1;
+    mpz_inits(c->a, c->r, c->ch, c->p1, c->pK, c->pK1, (mpz_ptr)0);
+    mpz_ui_pow_ui(c->pK, 10, (unsigned long)K);
+    mpz_ui_pow_ui(c->pK1, 10, (unsigned long)K - 1);
+}
+
+int em_dec10_init(em_dec10 *c, int K)
+{
+    c->live = 0;
     c->pw = malloc((EM_DEC10_MAX_SCALE + 1) * sizeof *c->pw);
     if (!c->pw)
         return EM_ERR_NOMEM;
-    mpz_inits(c->a, c->r, c->ch, c->pK, c->pK1, (mpz_ptr)0);
-    mpz_ui_pow_ui(c->pK, 10, (unsigned long)K);
-    mpz_ui_pow_ui(c->pK1, 10, (unsigned long)K - 1);
+    init_common(c, K);
     return 0;
+}
+
+void em_dec10_init_single(em_dec10 *c, int K)
+{
+    c->pw = NULL;
+    init_common(c, K);
 }
 
 void em_dec10_clear(em_dec10 *c)
 {
-    if (!c->pw)
+    if (!c->live)
         return;
     for (int s = 0; s < c->npw; s++)
         mpz_clear(c->pw[s]);
     free(c->pw);
     c->pw = NULL;
-    mpz_clears(c->a, c->r, c->ch, c->pK, c->pK1, (mpz_ptr)0);
+    c->live = 0;
+    mpz_clears(c->a, c->r, c->ch, c->p1, c->pK, c->pK1, (mpz_ptr)0);
 }
 
 static mpz_srcptr pow10_of(em_dec10 *c, long s)
 {
+    if (!c->pw) { /* em_dec10_init_single: the one power, no cache to build */
+        mpz_ui_pow_ui(c->p1, 10, (unsigned long)s);
+        return c->p1;
+    }
     while (c->npw <= s) {
         mpz_init(c->pw[c->npw]);
         if (c->npw == 0)
@@ -201,12 +219,17 @@ void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d)
 
 /* code = 2 floor(2t) + (2t not an integer) of t = |x| 10^s (spec/RoundDecide.acsl: 4
  * floor(t) plus the class of t's fraction: 0, below 1/2, 1/2, above 1/2), exact */
+static void code_from(em_dec10 *c, int cmp, int fz, mpz_ptr code)
+{
+    mpz_mul_2exp(code, c->a, 2);
+    mpz_add_ui(code, code, fz ? 0u : cmp < 0 ? 1u : cmp == 0 ? 2u : 3u);
+}
+
 static void code_of(em_dec10 *c, mpz_srcptr M, long s, mpfr_exp_t E, mpz_ptr code)
 {
     int fz;
     int cmp = scaled_floor(c, M, s, E, &fz);
-    mpz_mul_2exp(code, c->a, 2);
-    mpz_add_ui(code, code, fz ? 0u : cmp < 0 ? 1u : cmp == 0 ? 2u : 3u);
+    code_from(c, cmp, fz, code);
 }
 
 /* em_round_decide on the codes cl <= ch, less a multiple of 8 (which translates the reals
@@ -245,23 +268,24 @@ int em_dec10_decide(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long
     long e = (long)floor((double)(eb - 1) * 0.30102999566398119521) + 1; /* as em_dec10_round */
     mpz_t Ml, Mh;
     mpfr_exp_t El = em_mpfr_sig(xl, Ml), Eh = em_mpfr_sig(xh, Mh);
-    /* the decade of |xl|: 10^(K-1) <= floor(|xl| 10^(K-e)) < 10^K, checked exactly */
+    /* the decade of |xl|: 10^(K-1) <= floor(|xl| 10^(K-e)) < 10^K, checked exactly; then
+     * |xl|'s code on that grid */
+    mpz_ptr cl = q, ch = c->ch; /* code_of's scratch is c->a and c->r */
     for (int tries = 0;; tries++) {
         long s = (long)K - e;
         if (s > EM_DEC10_MAX_SCALE || s < -EM_DEC10_MAX_SCALE || tries > 4)
             return -1;
-        int fz;
-        (void)scaled_floor(c, Ml, s, El, &fz);
-        if (mpz_cmp(c->a, c->pK) >= 0)
+        int fz, cmp = scaled_floor(c, Ml, s, El, &fz);
+        if (mpz_cmp(c->a, c->pK) >= 0) {
             e++;
-        else if (mpz_cmp(c->a, c->pK1) < 0)
+        } else if (mpz_cmp(c->a, c->pK1) < 0) {
             e--;
-        else
+        } else {
+            code_from(c, cmp, fz, cl);
             break;
+        }
     }
     const long s = (long)K - e;
-    mpz_ptr cl = q, ch = c->ch; /* code_of's scratch is c->a and c->r */
-    code_of(c, Ml, s, El, cl);
     code_of(c, Mh, s, Eh, ch);
     mpz_mul_2exp(c->a, c->pK, 2);
     if (mpz_cmp(ch, c->a) >= 0) {

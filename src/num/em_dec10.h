@@ -24,13 +24,17 @@ extern "C" {
 
 typedef struct em_dec10 {
     int K;
-    mpz_t a, r, ch, pK, pK1; /* scratch; 10^K, 10^(K-1) */
-    mpz_t *pw;              /* pw[s] = 10^s for s < npw (built on demand) */
+    mpz_t a, r, ch, p1, pK, pK1; /* scratch; 10^K, 10^(K-1) */
+    mpz_t *pw;              /* pw[s] = 10^s for s < npw (built on demand); NULL: none kept */
     int npw;
+    int live;               /* initialised, not yet cleared */
 } em_dec10;
 
 /* K >= 1.  Returns 0, or EM_ERR_NOMEM with nothing to clear. */
 int em_dec10_init(em_dec10 *c, int K);
+/* The same for one or two conversions: no powers of ten kept (each computed when needed),
+ * nothing allocated but the integers; never fails (GMP aborts when out of memory). */
+void em_dec10_init_single(em_dec10 *c, int K);
 void em_dec10_clear(em_dec10 *c);
 
 /* The K-digit round-to-nearest (ties to even) decimal of |x|: q in [10^(K-1), 10^K) and

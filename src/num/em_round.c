@@ -339,37 +339,35 @@ int em_round_walk(em_cmp_fn cmp, void *ctx, mpfr_t approx, int K, em_cval *out)
 
 /* Both ends of [lo, hi] (finite, non-zero, same sign) round to the same K-digit decimal?
  * Then 1 with it in *str (NULL when out of memory), else 0.  em_dec10_decide decides
- * (WP-proven on the codes of the ends); decimal exponents beyond its scales, and its
- * allocation failing, fall back to comparing mpfr_get_str's roundings of the ends. */
+ * (WP-proven on the codes of the ends); decimal exponents beyond its scales fall back to
+ * comparing mpfr_get_str's roundings of the ends (src/trusted/em_mpfr.h, M4). */
 static int ends_decimal(const mpfr_t lo, const mpfr_t hi, int K, char **str)
 {
     em_dec10 c;
-    if (em_dec10_init(&c, K) == 0) {
-        mpz_t q, E;
-        mpz_inits(q, E, (mpz_ptr)0);
-        long ex;
-        int d = em_dec10_decide(&c, lo, hi, q, &ex);
-        if (d == 1) {
-            char *digits = malloc((size_t)K + 1);
-            if (digits) {
-                em_dec10_digits(&c, q, digits);
-                mpz_set_si(E, ex);
-                *str = em_format_decimal(mpfr_sgn(lo) < 0, digits, E);
-                free(digits);
-            }
+    em_dec10_init_single(&c, K);
+    mpz_t q, E;
+    mpz_inits(q, E, (mpz_ptr)0);
+    long ex;
+    int d = em_dec10_decide(&c, lo, hi, q, &ex);
+    if (d == 1) {
+        char *digits = malloc((size_t)K + 1);
+        if (digits) {
+            em_dec10_digits(&c, q, digits);
+            mpz_set_si(E, ex);
+            *str = em_format_decimal(mpfr_sgn(lo) < 0, digits, E);
+            free(digits);
         }
-        mpz_clears(q, E, (mpz_ptr)0);
-        em_dec10_clear(&c);
-        if (d >= 0)
-            return d;
     }
+    mpz_clears(q, E, (mpz_ptr)0);
+    em_dec10_clear(&c);
+    if (d >= 0)
+        return d;
     mpfr_exp_t e1, e2;
     char *s1 = mpfr_get_str(NULL, &e1, 10, (size_t)K, lo, MPFR_RNDN);
     char *s2 = mpfr_get_str(NULL, &e2, 10, (size_t)K, hi, MPFR_RNDN);
     int same = s1 && s2 && e1 == e2 && !strcmp(s1, s2);
     if (same) {
         int neg = s1[0] == '-';
-        mpz_t E;
         mpz_init_set_si(E, (long)e1);
         *str = em_format_decimal(neg, s1 + neg, E);
         mpz_clear(E);
@@ -462,27 +460,6 @@ int em_round_cmp(const em_rval *v, mpfr_prec_t prec0, const mpq_t B, int *sign)
 
 /* ------------------------------------------------------ from the logarithm */
 
-/* The K digits of 10^x rounded from below (up 0) or above (up 1), x exact at its own
- * precision: floor(x) exactly, 10^frac(x) by MPFR in that direction; the value is
- * 0.d 10^e. */
-static void pow10_digits(mpfr_srcptr x, int up, int K, char *d, mpz_t e)
-{
-    mpfr_prec_t p = mpfr_get_prec(x);
-    mpfr_t fl, f, M;
-    mpfr_inits2(p, fl, f, M, (mpfr_ptr)0);
-    mpfr_floor(fl, x);             /* exact: same precision */
-    mpfr_sub(f, x, fl, MPFR_RNDN); /* exact: 0 <= f < 1 */
-    mpfr_exp10(M, f, up ? MPFR_RNDU : MPFR_RNDD);
-    mpfr_get_z(e, fl, MPFR_RNDN);
-    mpfr_exp_t em;
-    mpfr_get_str(d, &em, 10, (size_t)K, M, MPFR_RNDN);
-    if (em >= 0)
-        mpz_add_ui(e, e, (unsigned long)em);
-    else
-        mpz_sub_ui(e, e, (unsigned long)(-em));
-    mpfr_clears(fl, f, M, (mpfr_ptr)0);
-}
-
 /* exp(a) to a double for a in [lo, hi]: 1 when both ends give the same one */
 static int exp_double(mpfr_srcptr lo, mpfr_srcptr hi, double *d)
 {
@@ -509,13 +486,11 @@ static int exp_double(mpfr_srcptr lo, mpfr_srcptr hi, double *d)
  * same K-digit decimal?  Then 1 with it in d (0.d 10^e), else 0; e2 scratch.  The ends are
  * 10^floor(x) times 10^frac(x) rounded down and up (MPFR, src/trusted/em_mpfr.h M1), in
  * [1, 10]; em_dec10_decide (WP-proven on the codes) decides on the two significands,
- * the upper one times ten when its decade is the next (exact at 4 more bits).  -1 when no
- * dec10 cache can be made (out of memory). */
+ * the upper one times ten when its decade is the next (exact at 4 more bits). */
 static int pow10_decide(mpfr_srcptr xlo, mpfr_srcptr xhi, int K, char *d, mpz_t e, mpz_t e2)
 {
     em_dec10 c;
-    if (em_dec10_init(&c, K) != 0)
-        return -1;
+    em_dec10_init_single(&c, K);
     mpfr_prec_t p = mpfr_get_prec(xlo) > mpfr_get_prec(xhi) ? mpfr_get_prec(xlo) : mpfr_get_prec(xhi);
     mpfr_t fl, f, Ml, Mh;
     mpfr_inits2(p, fl, f, Ml, (mpfr_ptr)0);
@@ -563,12 +538,8 @@ int em_round_exp_digits(mpfr_srcptr lo, mpfr_srcptr hi, int K, char *d1, char *d
     mpfr_log_ui(l10hi, 10, MPFR_RNDU);
     mpfr_div(xlo, lo, mpfr_sgn(lo) < 0 ? l10lo : l10hi, MPFR_RNDD);
     mpfr_div(xhi, hi, mpfr_sgn(hi) < 0 ? l10hi : l10lo, MPFR_RNDU);
+    (void)d2; /* scratch no longer needed: kept in the signature for the callers */
     int same = pow10_decide(xlo, xhi, K, d1, e1, e2);
-    if (same < 0) { /* no memory for the cache: compare mpfr_get_str's digits of the ends */
-        pow10_digits(xlo, 0, K, d1, e1);
-        pow10_digits(xhi, 1, K, d2, e2);
-        same = mpz_cmp(e1, e2) == 0 && strcmp(d1, d2) == 0;
-    }
     mpfr_clears(l10lo, l10hi, xlo, xhi, (mpfr_ptr)0);
     return same;
 }
