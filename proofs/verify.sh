@@ -83,6 +83,8 @@ SCORE_STEPS=(
   "score-revenue|src/core/em_score_revenue.c|proofs/lemmas/ScoreRevenue_lemmas.c"
   "score-misc|src/core/em_score_rr.c src/core/em_score_laplace.c|proofs/lemmas/ScoreMisc_lemmas.c"
   "score-range|src/core/em_score_range.c|proofs/lemmas/ScoreRange_lemmas.c"
+  # and the decision of correct rounding (spec/RoundDecide.acsl), a step of its own likewise
+  "round-decide|src/core/em_round_decide.c|"
 )
 SCORE_FILES=""
 for st in "${SCORE_STEPS[@]}"; do IFS='|' read -r _ c l <<<"$st"; SCORE_FILES="$SCORE_FILES $c $l"; done

@@ -1,4 +1,4 @@
-/* test_dec10.c: em_dec10_round and em_dec10_same, the oracle's exact K-digit decimal
+/* test_dec10.c: em_dec10_round and em_dec10_decide, the oracle's exact K-digit decimal
  * rounding, against MPFR's own conversion (mpfr_get_str, round to nearest) on random
  * numbers, exact ties, decade crossings and far exponents, and against exact ties worked
  * out here from the finite decimal expansion of w 2^-j (no rounding code shared with
@@ -224,7 +224,7 @@ START_TEST(boundaries)
 }
 END_TEST
 
-/* em_dec10_same against both ends rounded by mpfr_get_str: intervals a few ulps to many
+/* em_dec10_decide against both ends rounded by mpfr_get_str: intervals a few ulps to many
  * ulps wide, both signs, decimal exponents inside and beyond the cache */
 START_TEST(same_random)
 {
@@ -271,12 +271,12 @@ START_TEST(same_random)
             ref_round(lo, Ks[ki], d0, &e0);
             ref_round(hi, Ks[ki], d1, &e1);
             int want = e0 == e1 && strcmp(d0, d1) == 0;
-            int r = em_dec10_same(&c, lo, hi, q, &ex);
+            int r = em_dec10_decide(&c, lo, hi, q, &ex);
             if (r >= 0) {
                 if (r != want) {
                     mpfr_fprintf(stderr, "K=%d [%.60Rg, %.60Rg]: got %d want %d\n", Ks[ki], lo,
                                  hi, r, want);
-                    ck_abort_msg("em_dec10_same differs from mpfr_get_str");
+                    ck_abort_msg("em_dec10_decide differs from mpfr_get_str");
                 }
                 if (r) {
                     mpz_get_str(got, 10, q);
@@ -333,7 +333,7 @@ START_TEST(same_tie_at_top)
         em_dec10 c;
         ck_assert_int_eq(em_dec10_init(&c, K), 0);
         long ex;
-        int r = em_dec10_same(&c, x0, x1, q, &ex);
+        int r = em_dec10_decide(&c, x0, x1, q, &ex);
         ck_assert_int_eq(r, even);
         if (r) {
             char *got = mpz_get_str(NULL, 10, q);
@@ -345,7 +345,7 @@ START_TEST(same_tie_at_top)
         /* negated: [-x1, -x0], the same answer */
         mpfr_neg(x0, x0, MPFR_RNDN);
         mpfr_neg(x1, x1, MPFR_RNDN);
-        ck_assert_int_eq(em_dec10_same(&c, x1, x0, q, &ex), even);
+        ck_assert_int_eq(em_dec10_decide(&c, x1, x0, q, &ex), even);
         same += even;
         apart += !even;
         em_dec10_clear(&c);

@@ -149,6 +149,17 @@ p_countge_gen() {
 }
 gate_case acsl-divergence p_countge_gen 1 "UNPROVED Bridge.mlw AcslScores.count_ge_eq" -- $(thm Bridge) replay
 
+# 12. the decision of correct rounding (step 'round-decide'): its control, then a rounding
+#     that sends ties away from zero instead of to even, and a decision that says "decided"
+#     when the ends round apart; both contracts are false, so no prover can prove them
+rnd() { echo env EM_VERIFY_ONLY=round-decide.$1 bash proofs/verify.sh; }
+gate_case round-control true 3 "round-decide': 23/23 goals proved" -- $(rnd proofs) replay
+gate_case round-control-smoke true 3 "round-decide': 7/7 smoke tests passed" -- $(rnd smoke) replay
+p_ties_away() { plant src/core/em_round_decide.c 's/if \(r < 2 \|\| \(r == 2 && q % 2 == 0\)\)/if (r < 2)/'; }
+gate_case round-ties-away p_ties_away 1 "goals not proved|goal is not proved" -- $(rnd proofs) update
+p_always() { plant src/core/em_round_decide.c 's/return ma == mb;/return ma <= mb;/'; }
+gate_case round-always-decided p_always 1 "goals not proved|goal is not proved" -- $(rnd proofs) update
+
 wait
 pass=0 failed=0
 for n in "${names[@]}"; do

@@ -8,33 +8,53 @@
 #include <string.h>
 
 #include "em_base.h"
+#include "core/em_round_decide.h"
+#include "trusted/em_mpfr.h"
 
-int em_dec10_init(em_dec10 *c, int K)
+static void init_common(em_dec10 *c, int K)
 {
     c->K = K;
     c->npw = 0;
+    c->live = 1;
+    mpz_inits(c->a, c->r, c->ch, c->p1, c->pK, c->pK1, (mpz_ptr)0);
+    mpz_ui_pow_ui(c->pK, 10, (unsigned long)K);
+    mpz_ui_pow_ui(c->pK1, 10, (unsigned long)K - 1);
+}
+
+int em_dec10_init(em_dec10 *c, int K)
+{
+    c->live = 0;
     c->pw = malloc((EM_DEC10_MAX_SCALE + 1) * sizeof *c->pw);
     if (!c->pw)
         return EM_ERR_NOMEM;
-    mpz_inits(c->a, c->r, c->pK, c->pK1, (mpz_ptr)0);
-    mpz_ui_pow_ui(c->pK, 10, (unsigned long)K);
-    mpz_ui_pow_ui(c->pK1, 10, (unsigned long)K - 1);
+    init_common(c, K);
     return 0;
+}
+
+void em_dec10_init_single(em_dec10 *c, int K)
+{
+    c->pw = NULL;
+    init_common(c, K);
 }
 
 void em_dec10_clear(em_dec10 *c)
 {
-    if (!c->pw)
+    if (!c->live)
         return;
     for (int s = 0; s < c->npw; s++)
         mpz_clear(c->pw[s]);
     free(c->pw);
     c->pw = NULL;
-    mpz_clears(c->a, c->r, c->pK, c->pK1, (mpz_ptr)0);
+    c->live = 0;
+    mpz_clears(c->a, c->r, c->ch, c->p1, c->pK, c->pK1, (mpz_ptr)0);
 }
 
 static mpz_srcptr pow10_of(em_dec10 *c, long s)
 {
+    if (!c->pw) { /* em_dec10_init_single: the one power, no cache to build */
+        mpz_ui_pow_ui(c->p1, 10, (unsigned long)s);
+        return c->p1;
+    }
     while (c->npw <= s) {
         mpz_init(c->pw[c->npw]);
         if (c->npw == 0)
@@ -223,34 +243,6 @@ static int round_small(em_dec10 *c, const mp_limb_t *m, mp_size_t nl, mpfr_exp_t
     return 1;
 }
 
-/* below_cell_top's comparison M 2^sh 10^s against 2q + 1 for sh < 0, s >= 0: with
- * A = M 10^s and k = -sh, A < (2q+1) 2^k exactly when floor(A / 2^k) < 2q + 1, and
- * A = (2q+1) 2^k when floor(A / 2^k) = 2q + 1 with no bits below.  -1: not handled. */
-static int top_small(em_dec10 *c, const mp_limb_t *m, mp_size_t nl, mpfr_exp_t sh, long s,
-                     mpz_srcptr q)
-{
-    const mp_size_t qn = (mp_size_t)mpz_size(q);
-    if (s < 0 || sh >= 0 || qn == 0 || qn > FAST_LIMBS)
-        return -1;
-    mp_limb_t t[2 * FAST_LIMBS + 1], hbuf[2 * FAST_LIMBS + 1], b[FAST_LIMBS + 1];
-    mp_size_t tn, hn;
-    if (!mul_pow10(c, m, nl, s, t, &tn))
-        return -1;
-    mp_limb_t cy = mpn_lshift(b, mpz_limbs_read(q), qn, 1);
-    mp_size_t bn = qn;
-    if (cy)
-        b[bn++] = cy;
-    b[0] |= 1;
-    const mp_bitcnt_t k = (mp_bitcnt_t)(-sh);
-    if (k >= (mp_bitcnt_t)tn * GMP_NUMB_BITS)
-        return 1; /* A < 2^k <= (2q+1) 2^k */
-    shift_down(t, tn, k, hbuf, &hn);
-    int cmp = cmp_limbs(hbuf, hn, b, bn);
-    if (cmp == 0 && low_bits(t, k))
-        cmp = 1;
-    return cmp < 0 || (cmp == 0 && mpz_even_p(q));
-}
-
 int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex)
 {
     if (!mpfr_regular_p(x))
@@ -261,7 +253,7 @@ int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex)
     const int K = c->K;
     long e = dec_exp_estimate(eb);
     /* |x| = M 2^E with M the significand's limbs read in place (no copy; the top limb is
-     * non-zero, as mpz_roinit_n needs) */
+     * non-zero, as mpz_roinit_n needs; src/trusted/em_mpfr.h, M2) */
     const mp_size_t nl = (mp_size_t)((mpfr_get_prec(x) - 1) / GMP_NUMB_BITS + 1);
     mpz_t Mx;
     mpz_roinit_n(Mx, (const mp_limb_t *)mpfr_custom_get_significand(x), nl);
@@ -300,122 +292,6 @@ int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex)
         *ex = e;
         return 1;
     }
-}
-
-/* |y| below the top (q + 1/2) 10^(ex-K) of q's rounding cell, or on it with q even (the
- * tie goes to q): exactly, as M 2^(E+1) 10^s against 2q + 1 with s = K - ex.  -1 when
- * declined (y not regular, or a scale beyond the cache). */
-static int below_cell_top(em_dec10 *c, mpfr_srcptr y, mpz_srcptr q, long ex)
-{
-    if (!mpfr_regular_p(y))
-        return -1;
-    mpfr_exp_t eb = mpfr_get_exp(y);
-    long s = (long)c->K - ex;
-    if (eb > 4 * EM_DEC10_MAX_SCALE || eb < -4 * EM_DEC10_MAX_SCALE ||
-        s > EM_DEC10_MAX_SCALE || s < -EM_DEC10_MAX_SCALE)
-        return -1;
-    const mp_size_t nl = (mp_size_t)((mpfr_get_prec(y) - 1) / GMP_NUMB_BITS + 1);
-    mpz_t M;
-    mpz_roinit_n(M, (const mp_limb_t *)mpfr_custom_get_significand(y), nl);
-    mpfr_exp_t sh = eb - (mpfr_exp_t)nl * GMP_NUMB_BITS + 1; /* |y| 2 = M 2^sh */
-    int r = top_small(c, (const mp_limb_t *)mpfr_custom_get_significand(y), nl, sh, s, q);
-    if (r >= 0)
-        return r;
-    mpz_ptr A = c->a, B = c->r;
-    mpz_mul_2exp(B, q, 1);
-    mpz_add_ui(B, B, 1);
-    if (s >= 0) {
-        mpz_mul(A, M, pow10_of(c, s));
-    } else {
-        mpz_set(A, M);
-        mpz_mul(B, B, pow10_of(c, -s));
-    }
-    if (sh >= 0)
-        mpz_mul_2exp(A, A, (mp_bitcnt_t)sh);
-    else
-        mpz_mul_2exp(B, B, (mp_bitcnt_t)(-sh));
-    int cmp = mpz_cmp(A, B);
-    return cmp < 0 || (cmp == 0 && mpz_even_p(q));
-}
-
-/* Round-to-nearest is monotone in the magnitude: every value from the end nearer zero,
- * x0 (rounding to q), up to the top of q's cell rounds to q, and everything beyond the
- * top to a larger decimal.  So the far end x1 rounds to q exactly when it is below the
- * top (or on it, the tie going to q), and then so does every value between the ends. */
-/* below_cell_top for ends with the same exponent and size, from x0's product
- * t = M0 10^s (round_small's, s = K - e for its estimate e, on tfull limbs): with
- * |x_i| = M_i 2^E and d = ex - e, |x1| < (q + 1/2) 10^(ex-K) exactly when
- * T1 = M1 10^s < (2q + 1) 10^d 2^(-E-1), and T1 = t + (M1 - M0) 10^s costs a
- * multiplication by one limb, not a second product.  t is overwritten; -1: not handled
- * (M1 - M0 beyond one limb, or negative). */
-static int top_shared(em_dec10 *c, mp_limb_t *t, mp_size_t tfull, const mp_limb_t *m0,
-                      const mp_limb_t *m1, mp_size_t nl, mpfr_exp_t E, long s, long d,
-                      mpz_srcptr q)
-{
-    const mp_size_t qn = (mp_size_t)mpz_size(q);
-    mp_limb_t dl[FAST_LIMBS], h[2 * FAST_LIMBS + 1], b[FAST_LIMBS + 2];
-    if (nl > FAST_LIMBS || d < 0 || d > 1 || qn == 0 || qn > FAST_LIMBS)
-        return -1; /* d = 2 cannot occur: |x0| < 2^eb < 2 10^e never rounds up to 10^(e+1) */
-    if (mpn_sub_n(dl, m1, m0, nl) != 0)
-        return -1;
-    const mp_size_t dn = normal_size(dl, nl);
-    if (dn > 1)
-        return -1;
-    if (dn == 1) {
-        mpz_srcptr P = pow10_of(c, s);
-        const mp_size_t pn = (mp_size_t)mpz_size(P);
-        mp_limb_t cy = mpn_addmul_1(t, mpz_limbs_read(P), pn, dl[0]);
-        if (cy && tfull > pn)
-            cy = mpn_add_1(t + pn, t + pn, tfull - pn, cy);
-        if (cy)
-            return -1; /* not reached: T1 = M1 10^s < 2^(64 nl) 10^s fits tfull limbs */
-    }
-    const mp_size_t tn = normal_size(t, tfull);
-    mp_limb_t cy = mpn_lshift(b, mpz_limbs_read(q), qn, 1);
-    mp_size_t bn = qn;
-    if (cy)
-        b[bn++] = cy;
-    b[0] |= 1;
-    if (d > 0) {
-        cy = mpn_mul_1(b, b, bn, 10);
-        if (cy)
-            b[bn++] = cy;
-    }
-    const mp_bitcnt_t k = (mp_bitcnt_t)(-E - 1);
-    if (k >= (mp_bitcnt_t)tn * GMP_NUMB_BITS)
-        return 1; /* T1 < 2^k <= (2q+1) 10^d 2^k */
-    mp_size_t hn;
-    shift_down(t, tn, k, h, &hn);
-    int cmp = cmp_limbs(h, hn, b, bn);
-    if (cmp == 0 && low_bits(t, k))
-        cmp = 1;
-    return cmp < 0 || (cmp == 0 && mpz_even_p(q));
-}
-
-int em_dec10_same(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long *ex)
-{
-    if (!mpfr_regular_p(lo) || !mpfr_regular_p(hi) || mpfr_sgn(lo) != mpfr_sgn(hi))
-        return -1;
-    mpfr_srcptr x0 = mpfr_sgn(lo) > 0 ? lo : hi, x1 = mpfr_sgn(lo) > 0 ? hi : lo;
-    const mpfr_exp_t eb = mpfr_get_exp(x0);
-    const mp_size_t nl = (mp_size_t)((mpfr_get_prec(x0) - 1) / GMP_NUMB_BITS + 1);
-    if (eb == mpfr_get_exp(x1) && nl == (mp_size_t)((mpfr_get_prec(x1) - 1) / GMP_NUMB_BITS + 1) &&
-        eb <= 4 * EM_DEC10_MAX_SCALE && eb >= -4 * EM_DEC10_MAX_SCALE) {
-        /* the common case: one product for both ends */
-        const mp_limb_t *m0 = (const mp_limb_t *)mpfr_custom_get_significand(x0);
-        const mpfr_exp_t E = eb - (mpfr_exp_t)nl * GMP_NUMB_BITS;
-        const long e = dec_exp_estimate(eb), s = (long)c->K - e;
-        mp_limb_t t[2 * FAST_LIMBS + 1];
-        if (round_small(c, m0, nl, E, e, q, ex, t)) {
-            const mp_size_t tfull = nl + (mp_size_t)mpz_size(pow10_of(c, s));
-            int r = top_shared(c, t, tfull, m0, (const mp_limb_t *)mpfr_custom_get_significand(x1),
-                               nl, E, s, *ex - e, q);
-            return r >= 0 ? r : below_cell_top(c, x1, q, *ex);
-        }
-    }
-    if (!em_dec10_round(c, x0, q, ex))
-        return -1;
-    return below_cell_top(c, x1, q, *ex);
 }
 
 static const char pairs[] = "00010203040506070809101112131415161718192021222324"
@@ -507,4 +383,99 @@ void em_dec10_digits(em_dec10 *c, mpz_srcptr q, char *d)
         digits19(d + left, r);
     }
     word_digits(d, left, n ? (unsigned long)w[0] : 0UL); /* < 10^left */
+}
+
+/* code = 2 floor(2t) + (2t not an integer) of t = |x| 10^s (spec/RoundDecide.acsl: 4
+ * floor(t) plus the class of t's fraction: 0, below 1/2, 1/2, above 1/2), exact */
+static void code_from(em_dec10 *c, int cmp, int fz, mpz_ptr code)
+{
+    mpz_mul_2exp(code, c->a, 2);
+    mpz_add_ui(code, code, fz ? 0u : cmp < 0 ? 1u : cmp == 0 ? 2u : 3u);
+}
+
+static void code_of(em_dec10 *c, mpz_srcptr M, long s, mpfr_exp_t E, mpz_ptr code)
+{
+    int fz;
+    int cmp = scaled_floor(c, M, s, E, &fz);
+    code_from(c, cmp, fz, code);
+}
+
+/* em_round_decide on the codes cl <= ch, less a multiple of 8 (which translates the reals
+ * by an even integer and their rounding by the same: spec/RoundDecide.acsl, Code_Shift and
+ * RoundsTo_Shift): 1 with the rounding of every real between in q (which may be cl), or 0;
+ * a wider enclosure spans a grid step and is undecided */
+static int decide_codes(mpz_srcptr cl, mpz_srcptr ch, mpz_ptr q)
+{
+    if (mpz_cmp(ch, cl) < 0)
+        return 0;
+    mpz_t w;
+    mpz_init(w);
+    mpz_sub(w, ch, cl);
+    int wide = mpz_cmp_ui(w, EM_ROUND_DECIDE_SPAN) > 0;
+    int64_t a = (int64_t)mpz_fdiv_ui(cl, 8), b = a + (wide ? 0 : (int64_t)mpz_get_ui(w)), m;
+    mpz_clear(w);
+    if (wide || !em_round_decide(a, b, &m))
+        return 0;
+    mpz_sub_ui(q, cl, (unsigned long)a); /* 8k */
+    mpz_fdiv_q_2exp(q, q, 2);             /* 2k */
+    mpz_add_ui(q, q, (unsigned long)m);
+    return 1;
+}
+
+int em_dec10_decide(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long *ex)
+{
+    if (!mpfr_regular_p(lo) || !mpfr_regular_p(hi) || mpfr_sgn(lo) != mpfr_sgn(hi))
+        return -1;
+    /* the end of least magnitude sets the grid */
+    mpfr_srcptr xl = mpfr_sgn(lo) > 0 ? lo : hi, xh = mpfr_sgn(lo) > 0 ? hi : lo;
+    mpfr_exp_t eb = mpfr_get_exp(xl), ebh = mpfr_get_exp(xh);
+    if (eb > 4 * EM_DEC10_MAX_SCALE || eb < -4 * EM_DEC10_MAX_SCALE ||
+        ebh > 4 * EM_DEC10_MAX_SCALE || ebh < -4 * EM_DEC10_MAX_SCALE)
+        return -1;
+    const int K = c->K;
+    long e = (long)floor((double)(eb - 1) * 0.30102999566398119521) + 1; /* as em_dec10_round */
+    mpz_t Ml, Mh;
+    mpfr_exp_t El = em_mpfr_sig(xl, Ml), Eh = em_mpfr_sig(xh, Mh);
+    /* the decade of |xl|: 10^(K-1) <= floor(|xl| 10^(K-e)) < 10^K, checked exactly; then
+     * |xl|'s code on that grid */
+    mpz_ptr cl = q, ch = c->ch; /* code_of's scratch is c->a and c->r */
+    for (int tries = 0;; tries++) {
+        long s = (long)K - e;
+        if (s > EM_DEC10_MAX_SCALE || s < -EM_DEC10_MAX_SCALE || tries > 4)
+            return -1;
+        int fz, cmp = scaled_floor(c, Ml, s, El, &fz);
+        if (mpz_cmp(c->a, c->pK) >= 0) {
+            e++;
+        } else if (mpz_cmp(c->a, c->pK1) < 0) {
+            e--;
+        } else {
+            code_from(c, cmp, fz, cl);
+            break;
+        }
+    }
+    const long s = (long)K - e;
+    code_of(c, Mh, s, Eh, ch);
+    mpz_mul_2exp(c->a, c->pK, 2);
+    if (mpz_cmp(ch, c->a) >= 0) {
+        /* |xh| is in a later decade, on a grid ten times coarser: every real between rounds
+         * alike (K-digit rounding being monotone) when |xl| rounds up to 10^K on its grid
+         * and |xh| down to 10^(K-1) on the next, both 10^e */
+        if (!decide_codes(cl, cl, q) || mpz_cmp(q, c->pK) != 0)
+            return 0;
+        code_of(c, Mh, s - 1, Eh, ch);
+        mpz_mul_2exp(c->a, c->pK, 2);
+        if (mpz_cmp(ch, c->a) >= 0 || !decide_codes(ch, ch, q) || mpz_cmp(q, c->pK1) != 0)
+            return 0;
+        *ex = e + 1;
+        return 1;
+    }
+    if (!decide_codes(cl, ch, q))
+        return 0;
+    /* past the decade's end: 10^K 10^(e-K) is 10^(K-1) 10^(e+1-K), K digits */
+    if (mpz_cmp(q, c->pK) == 0) {
+        mpz_set(q, c->pK1);
+        e++;
+    }
+    *ex = e;
+    return 1;
 }

@@ -24,13 +24,17 @@ extern "C" {
 
 typedef struct em_dec10 {
     int K;
-    mpz_t a, r, pK, pK1;    /* scratch; 10^K, 10^(K-1) */
-    mpz_t *pw;              /* pw[s] = 10^s for s < npw (built on demand) */
+    mpz_t a, r, ch, p1, pK, pK1; /* scratch; 10^K, 10^(K-1) */
+    mpz_t *pw;              /* pw[s] = 10^s for s < npw (built on demand); NULL: none kept */
     int npw;
+    int live;               /* initialised, not yet cleared */
 } em_dec10;
 
 /* K >= 1.  Returns 0, or EM_ERR_NOMEM with nothing to clear. */
 int em_dec10_init(em_dec10 *c, int K);
+/* The same for one or two conversions: no powers of ten kept (each computed when needed),
+ * nothing allocated but the integers; never fails (GMP aborts when out of memory). */
+void em_dec10_init_single(em_dec10 *c, int K);
 void em_dec10_clear(em_dec10 *c);
 
 /* The K-digit round-to-nearest (ties to even) decimal of |x|: q in [10^(K-1), 10^K) and
@@ -39,12 +43,16 @@ void em_dec10_clear(em_dec10 *c);
  * exponent is beyond the cached scales. */
 int em_dec10_round(em_dec10 *c, mpfr_srcptr x, mpz_ptr q, long *ex);
 
-/* Do both ends of [lo, hi] (non-zero, same sign) round to the same K-digit decimal?  1:
- * yes, with that decimal in q, *ex (as em_dec10_round); 0: no; -1: declined (an end zero,
- * not a number, or beyond the cached scales; q, *ex unspecified).  One conversion, of the
- * end nearer zero, and one exact comparison of the other end with the top of its
- * rounding cell: about half the cost of rounding both. */
-int em_dec10_same(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long *ex);
+/* The decision of correct rounding for an enclosure [lo, hi] of a real v (same sign,
+ * non-zero, finite): 1 when every real of [lo, hi] has the same K-digit round-to-nearest
+ * (ties to even) decimal, then in q and *ex as em_dec10_round's; 0 when the ends round
+ * differently (the caller refines); -1 when this cannot tell (a zero, a sign change, or a
+ * decimal exponent beyond the cached scales).  The ends are scaled exactly to the K-digit
+ * grid of the smaller magnitude and reduced to their codes (floor and fraction class,
+ * spec/RoundDecide.acsl); the decision on the codes is em_round_decide's, proven by WP
+ * (src/core/em_round_decide.h).  What it assumes: GMP's integer arithmetic is exact and
+ * an MPFR number's significand and exponent are read as stored (src/trusted/em_mpfr.h). */
+int em_dec10_decide(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long *ex);
 
 /* The K digits of q in [10^(K-1), 10^K) (em_dec10_round's result) into d, with a final
  * NUL: mpz_get_str's string, without its allocation. */

@@ -10,6 +10,7 @@
 
 #include "em_base.h"
 #include "num/em_bounds.h"
+#include "num/em_dec10.h"
 #include "num/em_format.h"
 #include "num/em_rational.h"
 
@@ -336,6 +337,48 @@ int em_round_walk(em_cmp_fn cmp, void *ctx, mpfr_t approx, int K, em_cval *out)
     return st;
 }
 
+/* Both ends of [lo, hi] (finite, non-zero, same sign) round to the same K-digit decimal?
+ * Then 1 with it in *str (NULL when out of memory), else 0.  em_dec10_decide decides
+ * (WP-proven on the codes of the ends); decimal exponents beyond its scales fall back to
+ * comparing mpfr_get_str's roundings of the ends (src/trusted/em_mpfr.h, M4). */
+static int ends_decimal(const mpfr_t lo, const mpfr_t hi, int K, char **str)
+{
+    em_dec10 c;
+    em_dec10_init_single(&c, K);
+    mpz_t q, E;
+    mpz_inits(q, E, (mpz_ptr)0);
+    long ex;
+    int d = em_dec10_decide(&c, lo, hi, q, &ex);
+    if (d == 1) {
+        char *digits = malloc((size_t)K + 1);
+        if (digits) {
+            em_dec10_digits(&c, q, digits);
+            mpz_set_si(E, ex);
+            *str = em_format_decimal(mpfr_sgn(lo) < 0, digits, E);
+            free(digits);
+        }
+    }
+    mpz_clears(q, E, (mpz_ptr)0);
+    em_dec10_clear(&c);
+    if (d >= 0)
+        return d;
+    mpfr_exp_t e1, e2;
+    char *s1 = mpfr_get_str(NULL, &e1, 10, (size_t)K, lo, MPFR_RNDN);
+    char *s2 = mpfr_get_str(NULL, &e2, 10, (size_t)K, hi, MPFR_RNDN);
+    int same = s1 && s2 && e1 == e2 && !strcmp(s1, s2);
+    if (same) {
+        int neg = s1[0] == '-';
+        mpz_init_set_si(E, (long)e1);
+        *str = em_format_decimal(neg, s1 + neg, E);
+        mpz_clear(E);
+    }
+    if (s1)
+        mpfr_free_str(s1);
+    if (s2)
+        mpfr_free_str(s2);
+    return same;
+}
+
 static int em_round_impl(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
 {
     struct rounder R;
@@ -387,27 +430,16 @@ static int em_round_impl(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *ou
         if (!mpfr_inf_p(R.lo) && !mpfr_inf_p(R.hi) && mpfr_sgn(R.lo) == mpfr_sgn(R.hi)) {
             double d1 = mpfr_get_d(R.lo, MPFR_RNDN), d2 = mpfr_get_d(R.hi, MPFR_RNDN);
             if (d1 == d2 && !isinf(d1)) {
-                mpfr_exp_t e1, e2;
-                char *s1 = mpfr_get_str(NULL, &e1, 10, (size_t)K, R.lo, MPFR_RNDN);
-                char *s2 = mpfr_get_str(NULL, &e2, 10, (size_t)K, R.hi, MPFR_RNDN);
-                int same = s1 && s2 && e1 == e2 && !strcmp(s1, s2);
+                char *str = NULL;
+                int same = ends_decimal(R.lo, R.hi, K, &str);
                 if (same) {
-                    int neg = s1[0] == '-';
-                    mpz_t E;
-                    mpz_init_set_si(E, (long)e1);
                     em_cval_clear(out);
-                    out->str = em_format_decimal(neg, s1 + neg, E);
+                    out->str = str;
                     out->d = d1;
                     out->flags = 0;
-                    mpz_clear(E);
                     st = out->str ? EM_OK : EM_ERR_NOMEM;
-                }
-                if (s1)
-                    mpfr_free_str(s1);
-                if (s2)
-                    mpfr_free_str(s2);
-                if (same)
                     goto done;
+                }
             }
         }
         mpfr_t x;
@@ -444,27 +476,6 @@ int em_round_cmp(const em_rval *v, mpfr_prec_t prec0, const mpq_t B, int *sign)
 
 /* ------------------------------------------------------ from the logarithm */
 
-/* The K digits of 10^x rounded from below (up 0) or above (up 1), x exact at its own
- * precision: floor(x) exactly, 10^frac(x) by MPFR in that direction; the value is
- * 0.d 10^e. */
-static void pow10_digits(mpfr_srcptr x, int up, int K, char *d, mpz_t e)
-{
-    mpfr_prec_t p = mpfr_get_prec(x);
-    mpfr_t fl, f, M;
-    mpfr_inits2(p, fl, f, M, (mpfr_ptr)0);
-    mpfr_floor(fl, x);             /* exact: same precision */
-    mpfr_sub(f, x, fl, MPFR_RNDN); /* exact: 0 <= f < 1 */
-    mpfr_exp10(M, f, up ? MPFR_RNDU : MPFR_RNDD);
-    mpfr_get_z(e, fl, MPFR_RNDN);
-    mpfr_exp_t em;
-    mpfr_get_str(d, &em, 10, (size_t)K, M, MPFR_RNDN);
-    if (em >= 0)
-        mpz_add_ui(e, e, (unsigned long)em);
-    else
-        mpz_sub_ui(e, e, (unsigned long)(-em));
-    mpfr_clears(fl, f, M, (mpfr_ptr)0);
-}
-
 /* exp(a) to a double for a in [lo, hi]: 1 when both ends give the same one */
 static int exp_double(mpfr_srcptr lo, mpfr_srcptr hi, double *d)
 {
@@ -487,6 +498,52 @@ static int exp_double(mpfr_srcptr lo, mpfr_srcptr hi, double *d)
     return d1 == d2;
 }
 
+/* 10^x for every x in [xlo, xhi] (x's precision carries its integer part) rounds to the
+ * same K-digit decimal?  Then 1 with it in d (0.d 10^e), else 0; e2 scratch.  The ends are
+ * 10^floor(x) times 10^frac(x) rounded down and up (MPFR, src/trusted/em_mpfr.h M1), in
+ * [1, 10]; em_dec10_decide (WP-proven on the codes) decides on the two significands,
+ * the upper one times ten when its decade is the next (exact at 4 more bits). */
+static int pow10_decide(mpfr_srcptr xlo, mpfr_srcptr xhi, int K, char *d, mpz_t e, mpz_t e2)
+{
+    em_dec10 c;
+    em_dec10_init_single(&c, K);
+    mpfr_prec_t p = mpfr_get_prec(xlo) > mpfr_get_prec(xhi) ? mpfr_get_prec(xlo) : mpfr_get_prec(xhi);
+    mpfr_t fl, f, Ml, Mh;
+    mpfr_inits2(p, fl, f, Ml, (mpfr_ptr)0);
+    mpfr_init2(Mh, p + 4);
+    mpfr_floor(fl, xlo);                   /* exact: same precision */
+    mpfr_sub(f, xlo, fl, MPFR_RNDN);       /* exact: 0 <= f < 1 */
+    mpfr_exp10(Ml, f, MPFR_RNDD);
+    mpfr_get_z(e, fl, MPFR_RNDN);
+    mpfr_floor(fl, xhi);
+    mpfr_sub(f, xhi, fl, MPFR_RNDN);
+    mpfr_prec_round(Mh, p, MPFR_RNDN);
+    mpfr_exp10(Mh, f, MPFR_RNDU);
+    mpfr_get_z(e2, fl, MPFR_RNDN);
+    mpfr_prec_round(Mh, p + 4, MPFR_RNDN); /* exact: more bits */
+    mpz_sub(e2, e2, e);
+    int same = 0;
+    if (mpz_cmp_ui(e2, 1) <= 0 && mpz_sgn(e2) >= 0) {
+        if (mpz_sgn(e2) > 0)
+            mpfr_mul_ui(Mh, Mh, 10, MPFR_RNDN); /* exact: p + 4 bits hold 10 M */
+        mpz_t q;
+        mpz_init(q);
+        long ex;
+        same = em_dec10_decide(&c, Ml, Mh, q, &ex) == 1;
+        if (same) {
+            em_dec10_digits(&c, q, d);
+            if (ex >= 0)
+                mpz_add_ui(e, e, (unsigned long)ex);
+            else
+                mpz_sub_ui(e, e, (unsigned long)-ex);
+        }
+        mpz_clear(q);
+    }
+    mpfr_clears(fl, f, Ml, Mh, (mpfr_ptr)0);
+    em_dec10_clear(&c);
+    return same;
+}
+
 int em_round_exp_digits(mpfr_srcptr lo, mpfr_srcptr hi, int K, char *d1, char *d2, mpz_t e1,
                         mpz_t e2)
 {
@@ -497,10 +554,10 @@ int em_round_exp_digits(mpfr_srcptr lo, mpfr_srcptr hi, int K, char *d1, char *d
     mpfr_log_ui(l10hi, 10, MPFR_RNDU);
     mpfr_div(xlo, lo, mpfr_sgn(lo) < 0 ? l10lo : l10hi, MPFR_RNDD);
     mpfr_div(xhi, hi, mpfr_sgn(hi) < 0 ? l10hi : l10lo, MPFR_RNDU);
-    pow10_digits(xlo, 0, K, d1, e1);
-    pow10_digits(xhi, 1, K, d2, e2);
+    (void)d2; /* scratch no longer needed: kept in the signature for the callers */
+    int same = pow10_decide(xlo, xhi, K, d1, e1, e2);
     mpfr_clears(l10lo, l10hi, xlo, xhi, (mpfr_ptr)0);
-    return mpz_cmp(e1, e2) == 0 && strcmp(d1, d2) == 0;
+    return same;
 }
 
 static int round_exp(const em_rval *a, int neg, int K, mpfr_prec_t prec0, em_cval *out)

@@ -95,22 +95,22 @@ static int dec_direct_str(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t 
 }
 
 /* Both ends of a direct interval [lo, hi] (same sign, non-zero) round to the same K-digit
- * decimal?  Then write it to o->dig1 / e / *neg and return 1.  Decided exactly in integer
- * arithmetic (em_dec10_same: the end nearer zero rounded, the other compared with the top
- * of its rounding cell); rounding being monotone, every value between them rounds alike.
- * This decides whenever dec_direct_str does (its guard-digit shortcut implies that both
- * ends round alike, and its other branch is this same comparison), with the same digits;
- * dec_direct_str stays for decimal exponents beyond em_dec10's cache. */
+ * decimal?  Then write it to o->dig1 / e / *neg and return 1.  The decision is
+ * em_dec10_decide's: both ends scaled exactly to the K-digit grid in integer arithmetic
+ * (em_dec10.h) and decided by the WP-proven em_round_decide (rounding being monotone,
+ * every value between them rounds alike).  This decides whenever dec_direct_str does (its guard-digit shortcut
+ * implies that both ends round alike, and its other branch is this same comparison), with
+ * the same digits; dec_direct_str stays for decimal exponents beyond em_dec10's cache. */
 static int dec_direct(em_oracle *o, const mpfr_t lo, const mpfr_t hi, mpz_t e, int *neg)
 {
     if (mpfr_zero_p(lo) || mpfr_zero_p(hi) || !mpfr_number_p(lo) || !mpfr_number_p(hi) ||
         mpfr_sgn(lo) != mpfr_sgn(hi))
         return 0;
     long e1;
-    int same = em_dec10_same(&o->d10, lo, hi, o->q1, &e1);
-    if (same < 0)
+    int d = em_dec10_decide(&o->d10, lo, hi, o->q1, &e1);
+    if (d < 0)
         return dec_direct_str(o, lo, hi, e, neg);
-    if (!same)
+    if (d == 0)
         return 0;
     *neg = mpfr_sgn(lo) < 0;
     em_dec10_digits(&o->d10, o->q1, o->dig1);
