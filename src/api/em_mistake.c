@@ -21,6 +21,7 @@
 #include "api/em_conform_priv.h"
 #include "base/em_error.h"
 #include "judge/em_gof_alt.h"
+#include "num/em_rational.h"
 
 /* ------------------------------------------------------------------ names */
 
@@ -369,6 +370,55 @@ static int finite_law(em_mistake_laws *L, int ukind, int meas, const char *eps, 
     return st;
 }
 
+/* em_conform_q_cmp on parsed numbers (kind: EM_Q_FINITE or EM_Q_NEG_INF) */
+static int q_cmp_parsed(int ka, const mpq_t a, int kb, const mpq_t b)
+{
+    if (ka == EM_Q_NEG_INF || kb == EM_Q_NEG_INF)
+        return (kb == EM_Q_NEG_INF) - (ka == EM_Q_NEG_INF);
+    int r = mpq_cmp(a, b);
+    return (r > 0) - (r < 0);
+}
+
+/* The argmax law (uniform on the best utilities, "-inf" skipped) with every utility parsed
+ * once, as the loop over em_conform_q_cmp below decides it (which parses two texts a
+ * comparison: 4n parses for n candidates).  1: done; 0: a text did not parse, q untouched
+ * (the loop below decides); -1: out of memory. */
+static int argmax_parsed(const em_mistake_laws *L, double *q, int *applies)
+{
+    mpq_t *v = malloc((L->n ? L->n : 1) * sizeof *v);
+    int *kind = malloc((L->n ? L->n : 1) * sizeof *kind);
+    if (!v || !kind) {
+        free(v), free(kind);
+        return -1;
+    }
+    size_t ni = 0;
+    int ok = 1;
+    for (; ni < L->n && ok; ni++) {
+        mpq_init(v[ni]);
+        ok = em_q_parse_str(L->u[ni], 1, v[ni], &kind[ni], NULL) == EM_OK;
+    }
+    size_t best = SIZE_MAX, nbest = 0;
+    for (size_t i = 0; ok && i < L->n; i++) {
+        if (!strcmp(L->u[i], "-inf"))
+            continue;
+        int cmp = best != SIZE_MAX ? q_cmp_parsed(kind[i], v[i], kind[best], v[best]) : 1;
+        if (cmp > 0)
+            best = i, nbest = 0;
+        if (cmp >= 0)
+            nbest++;
+    }
+    for (size_t i = 0; ok && best != SIZE_MAX && i < L->n; i++)
+        q[i] = strcmp(L->u[i], "-inf") && !q_cmp_parsed(kind[i], v[i], kind[best], v[best])
+                   ? 1.0 / (double)nbest
+                   : 0.0;
+    if (ok)
+        *applies = best != SIZE_MAX;
+    for (size_t i = 0; i < ni; i++)
+        mpq_clear(v[i]);
+    free(v), free(kind);
+    return ok;
+}
+
 static int finite_alt(em_mistake_laws *L, int mk, comp_law *c)
 {
     c->q = calloc(L->n, sizeof *c->q);
@@ -431,6 +481,13 @@ static int finite_alt(em_mistake_laws *L, int mk, comp_law *c)
         break;
     }
     case EM_MISTAKE_ARGMAX: {
+        int done = argmax_parsed(L, c->q, &applies);
+        if (done < 0) {
+            st = EM_ERR_NOMEM;
+            break;
+        }
+        if (done)
+            break;
         const char *best = NULL;
         size_t nbest = 0;
         for (size_t i = 0; i < L->n; i++) {
