@@ -26,12 +26,37 @@
  * in order, as the plain i-j-k loop does, and the contiguous inner loop over j is vectorised
  * across j (EM_VECTOR_CLONES, and the dynamic cost model of the Makefile), never across k:
  * the same operations in the same order, so the same bits, at 2.6 times the speed (an
- * N = 10^4 p-value on AVX2). */
+ * N = 10^4 p-value on AVX2).  Four rows of C at a time share each load of B's row k (a
+ * quarter of the memory traffic, about 1.2 to 1.4 times faster at m = 500): a row whose
+ * A[i][k] is 0 then adds 0 * B[k][j] = +-0 to its sum, which leaves it unchanged (the sums
+ * start at +0, and +0 + -0 = +0 when rounding to nearest; B finite, checked), so each
+ * C[i][j] still gets exactly the additions of the one-row loop, in the same order. */
 EM_VECTOR_CLONES static void mat_mul(const double *restrict A, const double *restrict B,
                                      double *restrict C, size_t m)
 {
     memset(C, 0, m * m * sizeof *C);
-    for (size_t i = 0; i < m; i++) {
+    int finite = 1;
+    for (size_t t = 0; t < m * m; t++)
+        finite &= isfinite(B[t]) != 0;
+    size_t i = 0;
+    for (; finite && i + 4 <= m; i += 4) {
+        double *c0 = C + i * m, *c1 = c0 + m, *c2 = c1 + m, *c3 = c2 + m;
+        for (size_t k = 0; k < m; k++) {
+            const double a0 = A[i * m + k], a1 = A[(i + 1) * m + k];
+            const double a2 = A[(i + 2) * m + k], a3 = A[(i + 3) * m + k];
+            if (a0 == 0 && a1 == 0 && a2 == 0 && a3 == 0)
+                continue;
+            const double *b = B + k * m;
+            for (size_t j = 0; j < m; j++) {
+                const double bj = b[j];
+                c0[j] += a0 * bj;
+                c1[j] += a1 * bj;
+                c2[j] += a2 * bj;
+                c3[j] += a3 * bj;
+            }
+        }
+    }
+    for (; i < m; i++) {
         double *c = C + i * m;
         for (size_t k = 0; k < m; k++) {
             const double a = A[i * m + k];
