@@ -111,6 +111,12 @@ static int finite_probs(em_mech *m, double *p, em_error *err)
         memcpy(p, c->pf->pd, sc->n * sizeof *p);
         return EM_OK;
     }
+    if (m->variant != EM_PF && c && c->oracle && c->od && c->od_n == sc->n) {
+        /* every probability of m's oracle already asked (em_probs_get): the same
+         * correctly rounded doubles em_oracle_doubles would compute again */
+        memcpy(p, c->od, sc->n * sizeof *p);
+        return EM_OK;
+    }
     if (m->variant == EM_PF)
         st = em_pf_pmf(&m->prob, p, 0, NULL);
     else

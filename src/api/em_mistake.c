@@ -19,6 +19,8 @@
 
 #include "em_law.h"
 #include "api/em_conform_priv.h"
+#include "api/em_law_priv.h"
+#include "oracle/em_pf.h"
 #include "base/em_error.h"
 #include "judge/em_gof_alt.h"
 #include "num/em_rational.h"
@@ -318,6 +320,15 @@ static int law_doubles(em_scn *s, const char *eps, const char *delta, int varian
     o.variant = variant;
     o.force = 1;
     int st = em_mech_new(s, &o, &m, NULL);
+    if (st == EM_OK && em_mech_get(m).variant == EM_PF) {
+        /* the doubles alone (em_probs_prepare would round every probability and its
+         * logarithm to decimals too): the same correctly rounded doubles */
+        st = em_law_pf_limit(m, NULL);
+        if (st == EM_OK)
+            st = em_pf_pmf(&m->prob, v, 0, NULL);
+        em_mech_free(m);
+        return st;
+    }
     if (st == EM_OK)
         st = em_probs_prepare(m, NULL);
     for (size_t i = 0; st == EM_OK && i < n; i++) {
@@ -327,6 +338,21 @@ static int law_doubles(em_scn *s, const char *eps, const char *delta, int varian
     }
     em_mech_free(m);
     return st;
+}
+
+/* -x as a text, by its sign alone (a scenario's utility texts are exact numbers in a syntax
+ * em_q_parse reads, which takes one sign before any of them): no parse, no printing */
+static char *neg_text(const char *x)
+{
+    if (x[0] == '-')
+        return strdup(x + 1);
+    size_t n = strlen(x);
+    char *s = malloc(n + 2);
+    if (s) {
+        s[0] = '-';
+        memcpy(s + 1, x + (x[0] == '+'), n + 1 - (x[0] == '+'));
+    }
+    return s;
 }
 
 /* the finite law: a copy of the scenario with utilities ukind and the measure or none */
@@ -342,7 +368,7 @@ static int finite_mk(em_mistake_laws *L, int ukind, int meas, const char *eps, c
             return EM_ERR_NOMEM;
         for (size_t i = 0; st == EM_OK && i < L->n; i++) {
             u[i] = ukind == U_ZERO ? strdup("0")
-                   : !strcmp(L->u[i], "-inf") ? strdup("-inf") : em_conform_q_neg(L->u[i]);
+                   : !strcmp(L->u[i], "-inf") ? strdup("-inf") : neg_text(L->u[i]);
             if (!u[i])
                 st = EM_ERR_NOMEM;
         }
