@@ -70,6 +70,8 @@ static int end_cdf(em_cont *C, const mpq_t q, mpfr_t lo, mpfr_t hi, mpfr_t s, do
 /* |q - d| rounded up (t: scratch) */
 static double end_err(const mpq_t q, double d, mpq_t t)
 {
+    if (!isfinite(d))
+        return INFINITY; /* an end beyond the doubles: no fast value near it */
     mpq_set_d(t, d);
     mpq_sub(t, t, q);
     mpq_abs(t, t);
