@@ -4,6 +4,7 @@
 #include "em_judge.h"
 #include "em_conform.h"
 #include "api/em_judge_priv.h"
+#include "api/em_law_priv.h"
 #include "base/em_error.h"
 #include "core/em_params.h"
 #include "io/em_draws.h"
@@ -102,6 +103,19 @@ static int finite_probs(em_mech *m, double *p, em_error *err)
         st = em_cont_doubles(law, p);
         em_cont_free(law);
         return st == EM_OK ? EM_OK : em_judge_fail(err, st, NULL);
+    }
+    const struct em_law_cache *c = m->law;
+    if (m->variant == EM_PF && c && c->pf && c->pf->n == sc->n) {
+        /* the law m already holds: the same correctly rounded doubles em_pf_pmf gives (one
+         * exact law, one rounding), without computing the law a second time */
+        memcpy(p, c->pf->pd, sc->n * sizeof *p);
+        return EM_OK;
+    }
+    if (m->variant != EM_PF && c && c->oracle && c->od && c->od_n == sc->n) {
+        /* every probability of m's oracle already asked (em_probs_get): the same
+         * correctly rounded doubles em_oracle_doubles would compute again */
+        memcpy(p, c->od, sc->n * sizeof *p);
+        return EM_OK;
     }
     if (m->variant == EM_PF)
         st = em_pf_pmf(&m->prob, p, 0, NULL);

@@ -60,6 +60,7 @@ static void law_cache_free(struct em_law_cache *c)
     em_pf_free(c->pfs);
     free(c->W);
     free(c->C);
+    free(c->od);
     free(c);
 }
 
@@ -250,6 +251,13 @@ int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err)
             return em_law_fail(err, st, NULL);
         /* EM_PROB_* are the oracle's EM_OF_* bits */
         *out = (em_prob){r.prob, r.logprob, r.prob_d, r.logprob_d, r.flags};
+        if (!c->od && (c->od = malloc(sc->n * sizeof *c->od)))
+            for (size_t k = 0; k < sc->n; k++)
+                c->od[k] = NAN;
+        if (c->od && isnan(c->od[i]) && !isnan(r.prob_d)) {
+            c->od[i] = r.prob_d;
+            c->od_n++;
+        }
     }
     em_err_ok(err);
     return EM_OK;

@@ -38,6 +38,10 @@ struct em_law_cache {
     em_pf *pfs;
     uint64_t *W, total;  /* the float sampler's fixed-point weights */
     uint64_t *C;         /* their cumulative table (em_cumulative), built for many draws */
+    double *od;          /* the finite oracle's correctly rounded doubles as em_probs_get
+                            found them (NaN: not yet), od_n of them: em_draws_check takes
+                            them once all are known instead of a second oracle */
+    size_t od_n;
 };
 
 /* One or two exact numbers in, one em_cont computation, one or two strings out. */

@@ -19,8 +19,11 @@
 
 #include "em_law.h"
 #include "api/em_conform_priv.h"
+#include "api/em_law_priv.h"
+#include "oracle/em_pf.h"
 #include "base/em_error.h"
 #include "judge/em_gof_alt.h"
+#include "num/em_rational.h"
 
 /* ------------------------------------------------------------------ names */
 
@@ -317,6 +320,15 @@ static int law_doubles(em_scn *s, const char *eps, const char *delta, int varian
     o.variant = variant;
     o.force = 1;
     int st = em_mech_new(s, &o, &m, NULL);
+    if (st == EM_OK && em_mech_get(m).variant == EM_PF) {
+        /* the doubles alone (em_probs_prepare would round every probability and its
+         * logarithm to decimals too): the same correctly rounded doubles */
+        st = em_law_pf_limit(m, NULL);
+        if (st == EM_OK)
+            st = em_pf_pmf(&m->prob, v, 0, NULL);
+        em_mech_free(m);
+        return st;
+    }
     if (st == EM_OK)
         st = em_probs_prepare(m, NULL);
     for (size_t i = 0; st == EM_OK && i < n; i++) {
@@ -326,6 +338,21 @@ static int law_doubles(em_scn *s, const char *eps, const char *delta, int varian
     }
     em_mech_free(m);
     return st;
+}
+
+/* -x as a text, by its sign alone (a scenario's utility texts are exact numbers in a syntax
+ * em_q_parse reads, which takes one sign before any of them): no parse, no printing */
+static char *neg_text(const char *x)
+{
+    if (x[0] == '-')
+        return strdup(x + 1);
+    size_t n = strlen(x);
+    char *s = malloc(n + 2);
+    if (s) {
+        s[0] = '-';
+        memcpy(s + 1, x + (x[0] == '+'), n + 1 - (x[0] == '+'));
+    }
+    return s;
 }
 
 /* the finite law: a copy of the scenario with utilities ukind and the measure or none */
@@ -341,7 +368,7 @@ static int finite_mk(em_mistake_laws *L, int ukind, int meas, const char *eps, c
             return EM_ERR_NOMEM;
         for (size_t i = 0; st == EM_OK && i < L->n; i++) {
             u[i] = ukind == U_ZERO ? strdup("0")
-                   : !strcmp(L->u[i], "-inf") ? strdup("-inf") : em_conform_q_neg(L->u[i]);
+                   : !strcmp(L->u[i], "-inf") ? strdup("-inf") : neg_text(L->u[i]);
             if (!u[i])
                 st = EM_ERR_NOMEM;
         }
@@ -367,6 +394,55 @@ static int finite_law(em_mistake_laws *L, int ukind, int meas, const char *eps, 
     if (st == EM_OK)
         memcpy(q, v, L->n * sizeof *q);
     return st;
+}
+
+/* em_conform_q_cmp on parsed numbers (kind: EM_Q_FINITE or EM_Q_NEG_INF) */
+static int q_cmp_parsed(int ka, const mpq_t a, int kb, const mpq_t b)
+{
+    if (ka == EM_Q_NEG_INF || kb == EM_Q_NEG_INF)
+        return (kb == EM_Q_NEG_INF) - (ka == EM_Q_NEG_INF);
+    int r = mpq_cmp(a, b);
+    return (r > 0) - (r < 0);
+}
+
+/* The argmax law (uniform on the best utilities, "-inf" skipped) with every utility parsed
+ * once, as the loop over em_conform_q_cmp below decides it (which parses two texts a
+ * comparison: 4n parses for n candidates).  1: done; 0: a text did not parse, q untouched
+ * (the loop below decides); -1: out of memory. */
+static int argmax_parsed(const em_mistake_laws *L, double *q, int *applies)
+{
+    mpq_t *v = malloc((L->n ? L->n : 1) * sizeof *v);
+    int *kind = malloc((L->n ? L->n : 1) * sizeof *kind);
+    if (!v || !kind) {
+        free(v), free(kind);
+        return -1;
+    }
+    size_t ni = 0;
+    int ok = 1;
+    for (; ni < L->n && ok; ni++) {
+        mpq_init(v[ni]);
+        ok = em_q_parse_str(L->u[ni], 1, v[ni], &kind[ni], NULL) == EM_OK;
+    }
+    size_t best = SIZE_MAX, nbest = 0;
+    for (size_t i = 0; ok && i < L->n; i++) {
+        if (!strcmp(L->u[i], "-inf"))
+            continue;
+        int cmp = best != SIZE_MAX ? q_cmp_parsed(kind[i], v[i], kind[best], v[best]) : 1;
+        if (cmp > 0)
+            best = i, nbest = 0;
+        if (cmp >= 0)
+            nbest++;
+    }
+    for (size_t i = 0; ok && best != SIZE_MAX && i < L->n; i++)
+        q[i] = strcmp(L->u[i], "-inf") && !q_cmp_parsed(kind[i], v[i], kind[best], v[best])
+                   ? 1.0 / (double)nbest
+                   : 0.0;
+    if (ok)
+        *applies = best != SIZE_MAX;
+    for (size_t i = 0; i < ni; i++)
+        mpq_clear(v[i]);
+    free(v), free(kind);
+    return ok;
 }
 
 static int finite_alt(em_mistake_laws *L, int mk, comp_law *c)
@@ -431,6 +507,13 @@ static int finite_alt(em_mistake_laws *L, int mk, comp_law *c)
         break;
     }
     case EM_MISTAKE_ARGMAX: {
+        int done = argmax_parsed(L, c->q, &applies);
+        if (done < 0) {
+            st = EM_ERR_NOMEM;
+            break;
+        }
+        if (done)
+            break;
         const char *best = NULL;
         size_t nbest = 0;
         for (size_t i = 0; i < L->n; i++) {

@@ -9,6 +9,7 @@
 
 #include "em_base.h"
 #include "judge/em_ks.h"
+#include "judge/em_ks_cdf.h"
 #include "num/em_rational.h"
 
 #define EDGE_PREC 160
@@ -99,6 +100,115 @@ static size_t upper(const edge *E, size_t ne, double x)
             hi = mid;
     }
     return lo;
+}
+
+/* F at a draw (and F(x-) at +-inf) the exact way: an interval at KS_PREC bits, its
+ * midpoint.  +-inf is where an exact draw beyond the largest double rounds: an atom holding
+ * the mass beyond the overflow boundary, F jumps there. */
+static int ks_exact(em_cont *C, double x, mpfr_t Fx, mpq_t q, double *F, double *Fleft)
+{
+    int st = cdf_at(C, x, KS_PREC, Fx);
+    *F = *Fleft = mpfr_get_d(Fx, MPFR_RNDN);
+    if (st == EM_OK && isinf(x)) {
+        em_d_boundary(q, x > 0 ? DBL_MAX : -DBL_MAX, x > 0 ? 1 : -1);
+        mpfr_t lo2, hi2;
+        mpfr_inits2(KS_PREC, lo2, hi2, (mpfr_ptr)0);
+        st = em_cont_cdf_bounds(C, q, KS_PREC, lo2, hi2);
+        double fb = mpfr_get_d(hi2, MPFR_RNDN);
+        mpfr_clears(lo2, hi2, (mpfr_ptr)0);
+        if (x > 0)
+            *Fleft = fb;
+        else
+            *F = fb;
+    }
+    return st;
+}
+
+/* the largest deviation of the empirical CDF at point i (em_ks_statistic_atoms' two sides) */
+static long double ks_dev(double Fl, double Fr, long double below, long double at)
+{
+    long double f = Fr < 0 ? 0 : Fr > 1 ? 1 : Fr;
+    long double fl = Fl < 0 ? 0 : Fl > 1 ? 1 : Fl;
+    return fl - below > at - f ? fl - below : at - f;
+}
+
+/* F and F(x-) at the d sorted distinct draws xs (multiplicities mult, m in all), with
+ * exactly the values the exact path (ks_exact) gives wherever they can decide the statistic,
+ * so the statistic, where it is attained and its p-value are those of the exact path.
+ *
+ * Each draw first gets a fast value (em_ks_cdf: per-piece constants, double arithmetic)
+ * with an error bound e_i <= 2^-30 (or the exact value where em_ks_cdf declines).  The
+ * exact path's value is itself within 2^-51 of F (a 64-bit interval's midpoint, rounded
+ * once), so a fast deviation a_i and the exact path's o_i differ by at most
+ * E = max e_i + 2^-48 (which also covers the long double rounding of the deviations).  With
+ * A = max_i a_i, attained at i*: o_i* >= A - E, and every point with a_i < A - 2E has
+ * o_i < A - E <= o_i*, and a_i < o_i*: it attains neither maximum.  So the points with
+ * a_i >= A - 2E (a handful) are recomputed the exact way, and em_ks_statistic_atoms, which
+ * keeps the first strict maximum, returns the exact path's statistic, point and side: the
+ * same bits, a verdict no different from the exact path's.  A recomputed value farther
+ * from its fast one than its bound (never seen: it would mean a wrong bound) makes every
+ * point exact. */
+static int ks_values(em_cont *C, const double *xs, size_t d, const uint64_t *mult, size_t m,
+                     double *F, double *Fleft, mpq_t q)
+{
+    em_ks_cdf *K = NULL;
+    unsigned char *fast = calloc(d ? d : 1, 1);
+    double *err = malloc((d ? d : 1) * sizeof *err);
+    if (!fast || !err) {
+        free(fast), free(err);
+        return EM_ERR_NOMEM;
+    }
+    int st = em_ks_cdf_new(C, &K);
+    if (st == EM_ERR_NOMEM) {
+        free(fast), free(err);
+        return st;
+    }
+    if (st != EM_OK)
+        K = NULL; /* every point the exact way */
+    st = EM_OK;
+    mpfr_t Fx;
+    mpfr_init2(Fx, KS_PREC);
+    double emax = 0;
+    size_t nfast = 0;
+    for (size_t i = 0; i < d && st == EM_OK; i++) {
+        if (K && em_ks_cdf_eval(K, xs[i], &F[i], &err[i])) {
+            Fleft[i] = F[i];
+            fast[i] = 1;
+            nfast++;
+            emax = err[i] > emax ? err[i] : emax;
+        } else {
+            st = ks_exact(C, xs[i], Fx, q, &F[i], &Fleft[i]);
+        }
+    }
+    if (st == EM_OK && nfast > 0) {
+        const long double E = (long double)emax + 0x1p-48L, Nl = (long double)m;
+        long double A = 0, cum = 0;
+        for (size_t i = 0; i < d; i++) {
+            long double below = cum / Nl;
+            cum += (long double)mult[i];
+            long double a = ks_dev(Fleft[i], F[i], below, cum / Nl);
+            A = a > A ? a : A;
+        }
+        int all = 0;
+        cum = 0;
+        for (size_t i = 0; i < d && st == EM_OK; i++) {
+            long double below = cum / Nl;
+            cum += (long double)mult[i];
+            if (!fast[i] || (!all && ks_dev(Fleft[i], F[i], below, cum / Nl) < A - 2 * E))
+                continue;
+            const double f = F[i];
+            st = ks_exact(C, xs[i], Fx, q, &F[i], &Fleft[i]);
+            if (st == EM_OK && !all && !(fabs(F[i] - f) <= err[i] + 0x1p-51)) {
+                all = 1; /* a bound did not hold: every fast point again, the exact way */
+                i = (size_t)-1;
+                cum = 0;
+            }
+        }
+    }
+    mpfr_clear(Fx);
+    em_ks_cdf_free(K);
+    free(fast), free(err);
+    return st;
 }
 
 int em_gof_cont(em_cont *C, const double *x, size_t n, double alpha, double min_expected,
@@ -324,27 +434,7 @@ int em_gof_cont(em_cont *C, const double *x, size_t n, double alpha, double min_
             st = EM_ERR_NOMEM;
             goto out;
         }
-        mpfr_t Fx;
-        mpfr_init2(Fx, KS_PREC);
-        for (size_t i = 0; i < d && st == EM_OK; i++) {
-            st = cdf_at(C, xs[i], KS_PREC, Fx);
-            F[i] = Fleft[i] = mpfr_get_d(Fx, MPFR_RNDN);
-            /* +-inf is where an exact draw beyond the largest double rounds: an atom
-             * holding the mass beyond the overflow boundary, F jumps there */
-            if (st == EM_OK && isinf(xs[i])) {
-                em_d_boundary(q, xs[i] > 0 ? DBL_MAX : -DBL_MAX, xs[i] > 0 ? 1 : -1);
-                mpfr_t lo2, hi2;
-                mpfr_inits2(KS_PREC, lo2, hi2, (mpfr_ptr)0);
-                st = em_cont_cdf_bounds(C, q, KS_PREC, lo2, hi2);
-                double fb = mpfr_get_d(hi2, MPFR_RNDN);
-                mpfr_clears(lo2, hi2, (mpfr_ptr)0);
-                if (xs[i] > 0)
-                    Fleft[i] = fb;
-                else
-                    F[i] = fb;
-            }
-        }
-        mpfr_clear(Fx);
+        st = ks_values(C, xs, d, mult, m, F, Fleft, q);
         if (st != EM_OK)
             goto out;
         size_t where;

@@ -144,6 +144,15 @@ static int terminating(const mpq_t q, mpz_t m, long *x)
  * any other rational a numerator and a denominator of at most 10000 digits. */
 static int value_ok(const mpq_t q)
 {
+    /* Every number of at most 9000 bits (numerator and denominator together) passes, so
+     * the costly decimal form is needed only beyond: with |num| < 2^a, den < 2^b, a + b <=
+     * 9000, a terminating q = m 10^x has k = max(e2, e5) < b, |m| <= |num| 10^k, so m has
+     * at most 0.302 a + b + 1 <= 9001 digits and -9000 < x <= 0.302 a < 2710; otherwise
+     * numerator and denominator have at most 2710 digits each. */
+    _Static_assert(EM_Q_MAX_DIGITS >= 9001 && EM_Q_MAX_EXP10 >= 9000,
+                   "value_ok's shortcut needs these limits");
+    if (mpz_sizeinbase(mpq_numref(q), 2) + mpz_sizeinbase(mpq_denref(q), 2) <= 9000)
+        return 1;
     mpz_t m;
     mpz_init(m);
     long x = 0;
