@@ -301,7 +301,7 @@ check:
 check-build: all $(TESTS) $(STATS) $(B)/.deps-check $(B)/.deps-proofs $(CONFORM_DEPS) $(B)/tools/gen_conformance
 check-stages: $(CHECK_STAGES)
 
-CHECK_FULL_FUZZ_SECONDS ?= 300
+CHECK_FULL_FUZZ_SECONDS ?= 120
 check-full:
 	@rm -rf $(B)/check-full-stages
 	+@$(MAKE) --no-print-directory EM_STAGE_DIR=$(B)/check-full-stages check-full-stages \
