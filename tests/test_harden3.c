@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "em_cli_table.h"
 #include "em_cli_util.h"
 
 /* exp(-5e399) = 10^x, x = -5e399 / ln 10: its 17 digits and decimal exponent, worked out
@@ -75,13 +76,7 @@ static void fixtures(void)
     put("plus5.csv", "a,0.62245933120185456,5\nb,0.37754066879814544,-0.97407698418010668\n");
 }
 
-typedef struct row {
-    const char *id;
-    const char *cmd;   /* sh command line, $E the program */
-    int exit;
-    const char *err;   /* fragment of stderr (NULL: not checked) */
-    const char *out;   /* fragment of stdout (NULL: not checked; "": stdout empty) */
-} row;
+typedef em_cli_row row;
 
 static const row rows[] = {
     /* ---- a mistyped name names the nearest valid one: score and plot */
@@ -235,18 +230,7 @@ static const row rows[] = {
 START_TEST(table)
 {
     fixtures();
-    const row *r = &rows[_i];
-    int st = run("(%s)", r->cmd);
-    ck_assert_msg(st == r->exit, "[%s] %s: exit %d (expected %d)\nstdout: %s\nstderr: %s", r->id,
-                  r->cmd, st, r->exit, out, errtxt);
-    if (r->err)
-        ck_assert_msg(strstr(errtxt, r->err) != NULL, "[%s] %s: stderr lacks '%s':\n%s", r->id,
-                      r->cmd, r->err, errtxt);
-    if (r->out && !r->out[0])
-        ck_assert_msg(out[0] == 0, "[%s] %s: stdout not empty:\n%s", r->id, r->cmd, out);
-    else if (r->out)
-        ck_assert_msg(strstr(out, r->out) != NULL, "[%s] %s: stdout lacks '%s':\n%s", r->id,
-                      r->cmd, r->out, out);
+    em_cli_table_check(&rows[_i]);
 }
 END_TEST
 
