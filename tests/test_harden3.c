@@ -203,6 +203,9 @@ static const row rows[] = {
      "awk 'BEGIN {for (i = 0; i < 1000; i++) print 0.9 + 0.0001 * i}' > py.txt && "
      "$E audit --epsilon 1 --samples-x px.txt --samples-y py.txt ax.csv ay.csv", 1, NULL,
      "  X->Y: 4.53122 on (-inf, 0.125] (4 cells)\n"},
+    {"draws: --samples-are does not apply to continuous draws (an error, not ignored)",
+     "$E audit --epsilon 1 --samples-are labels --samples-x d.txt --samples-y d.txt ax.csv ay.csv",
+     2, "--samples-are does not apply to continuous scenarios", ""},
     {"draws: a NaN draw is named by file and line",
      "$E audit --epsilon 1 --samples-x nan.txt --samples-y nan.txt ax.csv ay.csv", 2,
      "nan.txt:2: nan: a draw of a continuous law is a number", ""},

@@ -251,8 +251,14 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
     if (note) /* said, not refused: the loss between non-neighbours is still the loss */
         fprintf(stderr, "%s: %s\n", cmd, note);
     em_free(note);
-    if (sxp && em_scn_get(s[0]).continuous && em_scn_get(s[1]).continuous)
+    if (sxp && em_scn_get(s[0]).continuous && em_scn_get(s[1]).continuous) {
+        if (are != EM_SAMPLES_ARE_AUTO) { /* an option that does not apply is an error */
+            fprintf(stderr, "%s: --samples-are does not apply to continuous scenarios: their "
+                    "draws are numbers\n", cmd);
+            return EM_EXIT_USAGE;
+        }
         return audit_draws_cont(cmd, m, sxp, syp, conf, r);
+    }
     if (sxp && (em_scn_get(s[0]).continuous || em_scn_get(s[1]).continuous)) {
         fprintf(stderr, "%s: --samples-x/--samples-y: X and Y must both be finite or both "
                 "continuous\n", cmd);
