@@ -78,6 +78,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             st = em_quantile(m, "1/3", &q, &e);
             MUST_SAY(st, e);
             em_free(q);
+            /* the sample-based audit of continuous draws (its grid from the exact laws) */
+            static const double dx[] = {0.0, 1.0 / 3, -2.5, 7.0, 1e300, -1e-300};
+            em_audit_result *ad = NULL;
+            st = em_audit_draws(m, m, dx, 6, dx + 2, 4, 0.95, &ad, &e);
+            MUST_SAY(st, e);
+            em_audit_result_free(ad);
         } else {
             em_prob p;
             for (size_t i = 0; i < em_scn_get(s).size && i < 4; i++) {

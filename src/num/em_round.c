@@ -37,6 +37,17 @@ struct rounder {
     int have;
 };
 
+/* Twice the bits (at most EM_ROUND_MAX_PREC) and v's bounds again at that precision. */
+static int rounder_refine(struct rounder *R)
+{
+    R->p = R->p > EM_ROUND_MAX_PREC / 2 ? EM_ROUND_MAX_PREC : 2 * R->p;
+    mpfr_set_prec(R->lo, R->p);
+    mpfr_set_prec(R->hi, R->p);
+    int st = R->v->bounds(R->v->ctx, R->p, R->lo, R->hi);
+    R->have = st == EM_OK;
+    return st;
+}
+
 /* sign(v - B): the cached interval, refined a few times, then the exact comparison; a
  * value without one (cmp NULL) is refined up to EM_ROUND_MAX_PREC bits, so that a value
  * exactly at B is EM_ERR_UNDECIDED, never a guess */
@@ -57,13 +68,9 @@ static int rcmp(struct rounder *R, const mpq_t B, int *sign)
             return R->v->cmp(R->v->ctx, B, sign);
         if (!R->v->bounds || R->p >= EM_ROUND_MAX_PREC)
             return EM_ERR_UNDECIDED;
-        R->p = R->p > EM_ROUND_MAX_PREC / 2 ? EM_ROUND_MAX_PREC : 2 * R->p;
-        mpfr_set_prec(R->lo, R->p);
-        mpfr_set_prec(R->hi, R->p);
-        int st = R->v->bounds(R->v->ctx, R->p, R->lo, R->hi);
+        int st = rounder_refine(R);
         if (st != EM_OK)
             return st;
-        R->have = 1;
     }
 }
 
@@ -401,10 +408,7 @@ static int em_round_impl(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *ou
                     st = EM_ERR_UNDECIDED;
                     break;
                 }
-                R.p *= 2;
-                mpfr_set_prec(R.lo, R.p);
-                mpfr_set_prec(R.hi, R.p);
-                st = v->bounds(v->ctx, R.p, R.lo, R.hi);
+                st = rounder_refine(&R);
             }
             if (st != EM_OK)
                 goto done;
@@ -418,10 +422,7 @@ static int em_round_impl(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *ou
                 st = EM_ERR_UNDECIDED;
                 break;
             }
-            R.p *= 2;
-            mpfr_set_prec(R.lo, R.p);
-            mpfr_set_prec(R.hi, R.p);
-            st = v->bounds(v->ctx, R.p, R.lo, R.hi);
+            st = rounder_refine(&R);
         }
         if (st != EM_OK)
             goto done;
