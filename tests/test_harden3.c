@@ -53,6 +53,10 @@ static void fixtures(void)
     put("nan.txt", "0.5\nnan\n");
     put("up.csv", "# output: continuous\n0,1,0,1e400\n1,2,0,0\n");
     put("slope.csv", "# output: continuous\n0,1,0,-1e400\n1,2,-1,0\n");
+    /* u = r on [0, 1e400]: F(x) = expm1(c x) / expm1(c 1e400), c = eps / 2, far below MPFR's
+     * range at every x of a modest size; the digits below from Python's decimal at 460
+     * digits, log10 F = (ln expm1(c x) - c 1e400) / ln 10 */
+    put("ramp.csv", "# output: continuous\n0,1e400,0,1\n");
     /* two candidates, utilities 1 and 0, epsilon 1: P(a) = 1/(1 + e^-1/2), log P(a) =
      * -log(1 + e^-1/2) = -0.47407698418010668..., log P(b) = log P(a) - 1/2 */
     put("ab.csv", "a,1\nb,0\n");
@@ -135,6 +139,12 @@ static const row rows[] = {
     {"deep: cdf at the middle, the end and past the low piece",
      "$E cdf --epsilon 1 --at 0.5,1,1.5 sl3.csv", 0, NULL,
      "0.5," HALF "\n1," P0 "\n1.5,0.50000000000000000\n"},
+    {"deep: cdf under a ramp to 1e400 at 1/3, epsilon 1/3 (an underflow, not a long refinement)",
+     "timeout 60 $E cdf --epsilon 1/3 --digits 6 --at 1/3 ramp.csv", 0, NULL,
+     "1/3,1.45145e-723824136505419712751881531527675137157328343"},
+    {"deep: cdf under a ramp to 1e400 at 7, epsilon 5",
+     "timeout 60 $E cdf --epsilon 5 --digits 6 --at 7 ramp.csv", 0, NULL,
+     "7,4.72583e-1085736204758129569"},
     {"deep: cdf --between inside the low piece",
      "$E cdf --epsilon 1 --between 0:0.5 sl3.csv", 0, NULL, HALF},
     {"deep: density in both pieces, with logs",

@@ -386,6 +386,13 @@ static int ends_decimal(const mpfr_t lo, const mpfr_t hi, int K, char **str)
     return same;
 }
 
+/* a nonzero bound in the lower half of MPFR's exponent range: what an underflow rounded
+ * away from zero leaves (times a modest factor), which no precision lifts */
+static int at_emin(const mpfr_t b)
+{
+    return mpfr_regular_p(b) && mpfr_get_exp(b) <= mpfr_get_emin() / 2;
+}
+
 static int em_round_impl(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *out)
 {
     struct rounder R;
@@ -402,9 +409,11 @@ static int em_round_impl(const em_rval *v, int K, mpfr_prec_t prec0, em_cval *ou
                 st = em_cval_exact(out, "0", 0.0);
                 goto done;
             }
-            /* refine until the sign is visible, so the approximation has it */
+            /* refine until the sign is visible, so the approximation has it; an end at
+             * MPFR's smallest magnitude is an underflow that no precision lifts: undecided
+             * at once (the caller may decide from logarithms) */
             while (st == EM_OK && mpfr_sgn(R.lo) <= 0 && mpfr_sgn(R.hi) >= 0) {
-                if (R.p >= EM_ROUND_MAX_PREC) {
+                if (R.p >= EM_ROUND_MAX_PREC || at_emin(R.lo) || at_emin(R.hi)) {
                     st = EM_ERR_UNDECIDED;
                     break;
                 }
