@@ -18,6 +18,7 @@
 #include "expmech.h"
 #include "io/em_draws.h"
 #include "api/em_judge_priv.h" /* em_judge_find_label */
+#include "api/em_mistake_priv.h"
 #include "judge/em_gof_alt.h"
 
 #define CASES "conformance/cases"
@@ -426,6 +427,88 @@ START_TEST(diagnose_finite)
 }
 END_TEST
 
+/* A mistake's law (em_mistake_alt) against the exact law of the mistaken mechanism, built
+ * as its own scenario and read from the oracle (correctly rounded doubles): the doubles
+ * path (ordinary numbers, |c u| <= 2^20) within 1e-8 relatively, the exact fallback (a
+ * utility of 1e300, a measure below the normal doubles) and permute-and-flip's midpoints
+ * of a 48-bit enclosure within 2^-40. */
+static em_mech *wmech(const char *const *u, const char *const *w, size_t n, const char *eps,
+                      const char *delta, int variant)
+{
+    em_scn *s;
+    ck_assert_int_eq(em_scn_new(n, u, NULL, w, &s, NULL), EM_OK);
+    em_opts o = EM_OPTS_INIT;
+    o.epsilon = eps;
+    o.sensitivity = delta;
+    o.variant = variant;
+    o.force = 1;
+    em_mech *m;
+    ck_assert_int_eq(em_mech_new(s, &o, &m, NULL), EM_OK);
+    return m;
+}
+
+static void law_of(em_mech *m, size_t n, double *p)
+{
+    for (size_t i = 0; i < n; i++) {
+        em_prob pr;
+        ck_assert_int_eq(em_probs_get(m, i, &pr, NULL), EM_OK);
+        p[i] = pr.prob_d;
+    }
+}
+
+static void alt_matches(const char *const *u, const char *const *neg, const char *const *w,
+                        size_t n, const char *eps, const char *eps2, int variant, double tol)
+{
+    em_mech *m = wmech(u, w, n, eps, "2", variant);
+    em_mech *m2 = wmech(u, w, n, eps2, "2", variant);  /* eps doubled */
+    em_mech *mn = wmech(neg, w, n, eps, "2", variant); /* negated */
+    double p[16], q[16], x[16];
+    law_of(m, n, p);
+    em_mistake_laws *L;
+    ck_assert_int_eq(em_mistake_laws_new(m, -1, &L, NULL), EM_OK);
+    const int mk[] = {EM_MISTAKE_EPS_DOUBLED, EM_MISTAKE_NEGATED};
+    em_mech *ex[] = {m2, mn};
+    for (int k = 0; k < 2; k++) {
+        int applies;
+        ck_assert_int_eq(em_mistake_alt(L, mk[k], NULL, n, p, q, &applies, NULL), EM_OK);
+        law_of(ex[k], n, x);
+        if (!applies) { /* only when the mistake's law is the exact one in doubles */
+            for (size_t i = 0; i < n; i++)
+                ck_assert_msg(x[i] == p[i], "%s, mistake %d: said not to apply", u[0], mk[k]);
+            continue;
+        }
+        for (size_t i = 0; i < n; i++)
+            ck_assert_msg(fabs(q[i] - x[i]) <= tol * x[i] + 1e-300,
+                          "%s, mistake %d, candidate %zu: %.17g, exact %.17g", u[0], mk[k], i,
+                          q[i], x[i]);
+    }
+    em_mistake_laws_free(L);
+    free_mech(m), free_mech(m2), free_mech(mn);
+}
+
+START_TEST(mistake_laws_match_exact)
+{
+    /* ties, an excluded candidate, fractions: the doubles path */
+    const char *u[] = {"3", "-inf", "1.5", "3", "0.25", "-7", "1/3", "0x1p-3"};
+    const char *nu[] = {"-3", "-inf", "-1.5", "-3", "-0.25", "7", "-1/3", "-0x1p-3"};
+    alt_matches(u, nu, NULL, 8, "1/3", "2/3", EM_STANDARD, 1e-8);
+    alt_matches(u, nu, NULL, 8, "0.7", "1.4", EM_STANDARD, 1e-8);
+    /* a base measure (0 excludes): the doubles path; one below the normal doubles: exact */
+    const char *w[] = {"1", "0", "2.5", "1e-300", "7", "1", "0.5", "3"};
+    alt_matches(u, nu, w, 8, "1", "2", EM_STANDARD, 1e-8);
+    const char *wt[] = {"1", "0", "2.5", "1e-310", "7", "1", "0.5", "3"};
+    alt_matches(u, nu, wt, 8, "1", "2", EM_STANDARD, 0);
+    /* |c u| beyond 2^20: the exact oracle answers, the same doubles */
+    const char *h[] = {"1e300", "0", "-1e300", "1e300"};
+    const char *nh[] = {"-1e300", "0", "1e300", "-1e300"};
+    alt_matches(h, nh, NULL, 4, "1", "2", EM_STANDARD, 0);
+    /* permute-and-flip: midpoints of an enclosure */
+    const char *pu[] = {"0", "1", "2", "3", "4", "5", "6", "6", "2.5", "-1"};
+    const char *pn[] = {"0", "-1", "-2", "-3", "-4", "-5", "-6", "-6", "-2.5", "1"};
+    alt_matches(pu, pn, NULL, 10, "1", "2", EM_PF, 0x1p-40);
+}
+END_TEST
+
 /* Laplace(f = 0, scale 1) drawn where the EM at eps = 1, Delta_f = 1 (scale 2) was asked */
 START_TEST(diagnose_laplace)
 {
@@ -787,6 +870,7 @@ int main(void)
     tcase_add_test(t, case_law);
     tcase_add_test(t, power_matches_the_notes);
     tcase_add_test(t, diagnose_finite);
+    tcase_add_test(t, mistake_laws_match_exact);
     tcase_add_test(t, diagnose_laplace);
     tcase_add_test(t, runner_verdicts);
     tcase_add_test(t, runner_bad_case_file);
