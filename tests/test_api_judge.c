@@ -455,6 +455,12 @@ START_TEST(audit_finite)
     ck_assert_int_eq(r->ideal.verdict, EM_VERDICT_PASS);
     ck_assert_uint_eq(r->ideal.where, 1);
     ck_assert_int_eq(r->fp.computed, 1);
+    /* the log-ratio's span: c (0 - (-1)) = 1/2 exactly, rho = 1/32 */
+    ck_assert_str_eq(r->width, "0.50000000000000000");
+    ck_assert_int_eq(r->width_exact, 1);
+    ck_assert_double_eq(r->width_d, 0.5);
+    ck_assert_str_eq(r->rho, "0.031250000000000000");
+    ck_assert_double_eq(r->rho_d, 0.03125);
     em_audit_result_free(r);
     mech_free(x);
     mech_free(y);
@@ -464,10 +470,14 @@ START_TEST(audit_finite)
     ck_assert_str_eq(r->loss, "4.3135681679291728");
     ck_assert_int_eq(r->within, 0);
     ck_assert_int_eq(r->verdict, EM_VERDICT_REJECT);
+    ck_assert_double_eq(r->width_d, 5); /* c = 5: beyond eps, as the loss is */
+    ck_assert_double_eq(r->rho_d, 3.125);
     em_audit_result_free(r);
     /* the same law on both sides: exactly 0 */
     ck_assert_int_eq(em_audit(x, x, NULL, NULL, 0, &r, &err), EM_OK);
     ck_assert_str_eq(r->loss, "0");
+    ck_assert_double_eq(r->width_d, 0);
+    ck_assert_double_eq(r->rho_d, 0);
     ck_assert_int_eq(r->ideal.equal, 1);
     ck_assert_int_eq(r->within, 1);
     em_audit_result_free(r);

@@ -81,6 +81,46 @@ START_TEST(audit_usage)
 }
 END_TEST
 
+/* The bounded-range width and the zCDP rho it implies.  Expected values by hand and from
+ * Python's decimal at 40 digits: u_X = (0, 1, 2), u_Y = (1, 1, 1), c = 1/2: the log-ratio
+ * is c (u_X - u_Y) - ln(Z_X/Z_Y), its span c (1 - (-1)) = 1, rho 1/8; densities u_X = 0,
+ * u_Y = r on [0, 1]: span c = 1/2, rho 1/32; measures (1, 2) against (1, 1): the ratios
+ * 2/3 and 4/3 span ln 2; permute-and-flip on u = (0, 0), u' = (1, -0.999) (near the
+ * counterexample of proofs/theorems/BoundedRange.mlw, where the loss is eps exactly and
+ * the verdict undecidable): 0.9995 + ln(2 - e^-0.9995) = 1.4892673912740337 > eps while the
+ * loss is 0.9995, and no rho; an output of X that Y excludes: an infinite width. */
+START_TEST(audit_bounded_range)
+{
+    put("ax.csv", "a,0\nb,1\nc,2\n");
+    put("ay.csv", "a,1\nb,1\nc,1\n");
+    ck_assert_int_eq(run("$E audit --epsilon 1 ax.csv ay.csv"), 0);
+    ck_assert_ptr_nonnull(strstr(out, "width: 1.0000000000000000 (correctly rounded"));
+    ck_assert_ptr_nonnull(strstr(out, "rho = width^2/8 = 0.12500000000000000 on this pair"));
+    put("cx.csv", "# output: continuous\n0,1,0,0\n");
+    put("cy.csv", "# output: continuous\n0,1,0,1\n");
+    ck_assert_int_eq(run("$E audit --epsilon 1 cx.csv cy.csv"), 0);
+    ck_assert_ptr_nonnull(strstr(out, "width: 0.50000000000000000 (correctly rounded"));
+    ck_assert_ptr_nonnull(strstr(out, "rho = width^2/8 = 0.031250000000000000 on"));
+    put("mx.csv", "# measure: yes\na,0,1\nb,0,2\n");
+    put("my.csv", "# measure: yes\na,0,1\nb,0,1\n");
+    ck_assert_int_eq(run("$E audit --epsilon 1 mx.csv my.csv"), 0);
+    ck_assert_ptr_nonnull(strstr(out, "width: 0.69314718055994531 (correctly rounded"));
+    ck_assert_ptr_nonnull(strstr(out, "rho = width^2/8 = 0.060056626739775178 on"));
+    put("px.csv", "a,0\nb,0\n");
+    put("py.csv", "a,1\nb,-0.999\n");
+    ck_assert_int_eq(run("$E audit --epsilon 1 --variant pf px.csv py.csv"), 0);
+    ck_assert_ptr_nonnull(strstr(out, "privacy loss: 0.9995 "));
+    ck_assert_ptr_nonnull(strstr(out, "width: 1.4892673912740337 (upper end of the enclosure)"));
+    ck_assert_ptr_nonnull(strstr(out, "permute-and-flip is not bounded-range"));
+    ck_assert_ptr_null(strstr(out, "rho = width"));
+    put("ix.csv", "a,0\nb,-inf\n");
+    put("iy.csv", "a,0\nb,0\n");
+    ck_assert_int_eq(run("$E audit --epsilon 1 ix.csv iy.csv"), 1);
+    ck_assert_ptr_nonnull(strstr(out, "width: inf = "));
+    ck_assert_ptr_nonnull(strstr(out, "zCDP: none (the width is infinite)"));
+}
+END_TEST
+
 START_TEST(sample_exact_default)
 {
     ck_assert_int_eq(run("$E example marital > m.csv && $E sample --epsilon 1 -n 2000 --seed 7 "
@@ -111,6 +151,7 @@ static Suite *suite(void)
     tcase_add_test(tc, audit_float_underflow_violation);
     tcase_add_test(tc, audit_ideal_violation_and_samples);
     tcase_add_test(tc, audit_usage);
+    tcase_add_test(tc, audit_bounded_range);
     tcase_add_test(tc, sample_exact_default);
     suite_add_tcase(s, tc);
     return s;

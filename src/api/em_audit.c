@@ -250,8 +250,8 @@ static int block_equal(em_audit_block *b)
     b->computed = b->equal = 1;
     b->verdict = EM_VERDICT_PASS;
     b->where = EM_JUDGE_NONE;
-    char **z[] = {&b->loss, &b->delta_xy, &b->delta_yx};
-    for (int k = 0; k < 3; k++)
+    char **z[] = {&b->loss, &b->delta_xy, &b->delta_yx, &b->width};
+    for (int k = 0; k < 4; k++)
         if (!(*z[k] = strdup("0")))
             return EM_ERR_NOMEM;
     return EM_OK;
@@ -282,11 +282,14 @@ static int block(em_audit_block *B, const dist *X, const dist *Y, const mpq_t ep
         return block_equal(B);
     size_t n = X->n, where = SIZE_MAX;
     int inf = 0;
-    mpfr_t a, b, Llo, Lhi, best_lo, best_hi, elo, ehi, dlo[2], dhi[2];
+    mpfr_t a, b, Llo, Lhi, best_lo, best_hi, elo, ehi, dlo[2], dhi[2], mx[2], mn[2];
     mpfr_inits2(PREC, a, b, Llo, Lhi, best_lo, best_hi, elo, ehi, dlo[0], dlo[1], dhi[0], dhi[1],
-                (mpfr_ptr)0);
+                mx[0], mx[1], mn[0], mn[1], (mpfr_ptr)0);
     mpfr_set_ui(best_lo, 0, MPFR_RNDN);
     mpfr_set_ui(best_hi, 0, MPFR_RNDN);
+    /* the largest and the smallest log-ratio L, each as [lower, upper] */
+    mpfr_set_inf(mx[0], -1), mpfr_set_inf(mx[1], -1);
+    mpfr_set_inf(mn[0], 1), mpfr_set_inf(mn[1], 1);
     for (size_t i = 0; i < n; i++) {
         int zx = mpfr_zero_p(X->hi[i]), zy = mpfr_zero_p(Y->hi[i]);
         if (zx && zy)
@@ -306,6 +309,10 @@ static int block(em_audit_block *B, const dist *X, const dist *Y, const mpq_t ep
         mpfr_log(a, X->hi[i], MPFR_RNDU);
         mpfr_log(b, Y->lo[i], MPFR_RNDD);
         mpfr_sub(Lhi, a, b, MPFR_RNDU);
+        mpfr_max(mx[0], mx[0], Llo, MPFR_RNDD);
+        mpfr_max(mx[1], mx[1], Lhi, MPFR_RNDU);
+        mpfr_min(mn[0], mn[0], Llo, MPFR_RNDD);
+        mpfr_min(mn[1], mn[1], Lhi, MPFR_RNDU);
         /* |L| in [max(0, Llo, -Lhi), max(|Llo|, |Lhi|)] */
         mpfr_abs(a, Llo, MPFR_RNDU);
         mpfr_abs(b, Lhi, MPFR_RNDU);
@@ -341,19 +348,34 @@ static int block(em_audit_block *B, const dist *X, const dist *Y, const mpq_t ep
                  : fmt(&B->loss, "%.17Rg", best_hi);
     if (st == EM_OK && !inf)
         st = fmt(&B->loss_lo, "%.6Re", best_lo) | fmt(&B->loss_hi, "%.6Re", best_hi);
+    /* width = max L - min L in [mx_lo - mn_hi, mx_hi - mn_lo] (0 with one common output) */
+    if (st == EM_OK && inf) {
+        st = (B->width = strdup("inf")) ? EM_OK : EM_ERR_NOMEM;
+    } else if (st == EM_OK) {
+        if (mpfr_inf_p(mx[0])) { /* no common output: impossible between laws; no span */
+            mpfr_set_zero(a, 1), mpfr_set_zero(b, 1);
+        } else {
+            mpfr_sub(a, mx[0], mn[1], MPFR_RNDD);
+            mpfr_sub(b, mx[1], mn[0], MPFR_RNDU);
+        }
+        if (mpfr_sgn(a) < 0)
+            mpfr_set_zero(a, 1);
+        st = fmt(&B->width, "%.17Rg", b) | fmt(&B->width_lo, "%.6Re", a) |
+             fmt(&B->width_hi, "%.6Re", b);
+    }
     if (st == EM_OK)
         st = fmt(&B->delta_xy, "%.6Rg", dhi[0]) | fmt(&B->delta_xy_lo, "%.3Re", dlo[0]) |
              fmt(&B->delta_xy_hi, "%.3Re", dhi[0]) | fmt(&B->delta_yx, "%.6Rg", dhi[1]) |
              fmt(&B->delta_yx_lo, "%.3Re", dlo[1]) | fmt(&B->delta_yx_hi, "%.3Re", dhi[1]);
     mpfr_clears(a, b, Llo, Lhi, best_lo, best_hi, elo, ehi, dlo[0], dlo[1], dhi[0], dhi[1],
-                (mpfr_ptr)0);
+                mx[0], mx[1], mn[0], mn[1], (mpfr_ptr)0);
     return st ? EM_ERR_NOMEM : EM_OK;
 }
 
 static void block_free(em_audit_block *b)
 {
     char *s[] = {b->loss, b->loss_lo, b->loss_hi, b->delta_xy, b->delta_xy_lo, b->delta_xy_hi,
-                 b->delta_yx, b->delta_yx_lo, b->delta_yx_hi};
+                 b->delta_yx, b->delta_yx_lo, b->delta_yx_hi, b->width, b->width_lo, b->width_hi};
     for (size_t k = 0; k < sizeof s / sizeof s[0]; k++)
         free(s[k]);
 }
@@ -410,7 +432,14 @@ static void dir_free(em_audit_dir *d)
     free(d->hi_approx);
 }
 
-static int exact_from(em_audit_result *r, const em_privacy_loss *L)
+/* an infinite width: no zCDP parameter follows from it */
+static int width_inf(em_audit_result *r)
+{
+    r->width_d = INFINITY;
+    return (r->width = strdup("inf")) ? EM_OK : EM_ERR_NOMEM;
+}
+
+static int exact_from(em_audit_result *r, const em_privacy_loss *L, int pf)
 {
     r->exact = 1;
     r->worst = L->worst;
@@ -421,7 +450,42 @@ static int exact_from(em_audit_result *r, const em_privacy_loss *L)
     r->loss = strdup(w->infinite ? "inf" : w->value.str);
     r->loss_d = w->infinite ? INFINITY : w->value.d;
     r->within = L->cmp_eps <= 0;
-    return r->loss ? EM_OK : EM_ERR_NOMEM;
+    if (!r->loss)
+        return EM_ERR_NOMEM;
+    r->width_exact = 1;
+    if (!L->has_width)
+        return width_inf(r);
+    r->width = strdup(L->width.str);
+    r->width_d = L->width.d;
+    if (!pf) {
+        r->rho = strdup(L->width_sq8.str);
+        r->rho_d = L->width_sq8.d;
+    }
+    return r->width && (pf || r->rho) ? EM_OK : EM_ERR_NOMEM;
+}
+
+/* the width from the ideal block's enclosure (no exact loss): its upper end, and the upper
+ * end of width^2 / 8 for the EM */
+static int width_from_block(em_audit_result *r, int pf)
+{
+    const em_audit_block *b = &r->ideal;
+    if (!strcmp(b->width, "inf"))
+        return width_inf(r);
+    if (!(r->width = strdup(b->width)))
+        return EM_ERR_NOMEM;
+    r->width_d = strtod(b->width, NULL);
+    r->width_exact = 0;
+    if (pf)
+        return EM_OK;
+    mpfr_t w;
+    mpfr_init2(w, PREC);
+    mpfr_set_str(w, b->width, 10, MPFR_RNDU);
+    mpfr_sqr(w, w, MPFR_RNDU);
+    mpfr_div_2ui(w, w, 3, MPFR_RNDU);
+    int st = fmt(&r->rho, "%.17Rg", w);
+    r->rho_d = mpfr_get_d(w, MPFR_RNDU);
+    mpfr_clear(w);
+    return st;
 }
 
 void em_audit_result_free(em_audit_result *r)
@@ -429,6 +493,8 @@ void em_audit_result_free(em_audit_result *r)
     if (!r)
         return;
     free(r->loss);
+    free(r->width);
+    free(r->rho);
     dir_free(&r->d[0]);
     dir_free(&r->d[1]);
     block_free(&r->ideal);
@@ -469,7 +535,7 @@ static int audit_cont(em_mech *x, em_mech *y, em_audit_result *r, em_error *err)
         st = em_privacy_loss_pieces(C[0], C[1], x->eps, x->digits, &L);
         if (st != EM_OK)
             em_judge_fail(err, st, "exact privacy loss");
-        else if (exact_from(r, &L) != EM_OK)
+        else if (exact_from(r, &L, 0) != EM_OK)
             st = em_err(err, EM_ERR_NOMEM, "out of memory");
         em_privacy_loss_clear(&L);
         r->verdict = r->within ? EM_VERDICT_PASS : EM_VERDICT_REJECT;
@@ -508,7 +574,7 @@ static int exact_finite(em_mech *x, const side *X, const side *Y, em_audit_resul
         st = em_privacy_loss_atoms(law[0], law[1], &X->prob, &Y->prob, x->digits, &L);
         if (st != EM_OK)
             em_judge_fail(err, st, "exact privacy loss");
-        else if (exact_from(r, &L) != EM_OK)
+        else if (exact_from(r, &L, x->variant == EM_PF) != EM_OK)
             st = em_err(err, EM_ERR_NOMEM, "out of memory");
         em_privacy_loss_clear(&L);
     }
@@ -747,7 +813,7 @@ static int audit_finite(em_mech *x, em_mech *y, const uint64_t *cx, const uint64
         r->loss = strdup(b->loss);
         r->loss_d = b->infinite ? INFINITY : strtod(b->loss, NULL);
         r->within = b->verdict == EM_VERDICT_PASS;
-        if (!r->loss)
+        if (!r->loss || width_from_block(r, pf) != EM_OK)
             st = em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     if (st == EM_OK) {

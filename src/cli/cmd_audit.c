@@ -180,6 +180,25 @@ static void print_draws_cont(const em_audit_result *r)
                                                      : "consistent with eps");
 }
 
+/* the pair's bounded-range width and, for the EM, the zCDP parameter it implies */
+static void print_width(const em_audit_result *r, int pf)
+{
+    printf("bounded range (for composition under zCDP):\n  width: %s%s = sup ln(X/Y) + "
+           "sup ln(Y/X), the span of the log-ratio over the outputs\n", r->width,
+           !strcmp(r->width, "inf") ? ""
+           : r->width_exact        ? " (correctly rounded to 17 digits)"
+                                   : " (upper end of the enclosure)");
+    if (pf)
+        printf("  zCDP: none from the width: permute-and-flip is not bounded-range "
+               "(pf_not_bounded_range); its pure eps-DP gives rho = eps^2/2\n");
+    else if (r->rho)
+        printf("  zCDP: rho = width^2/8 = %s on this pair (the EM's width is at most eps on "
+               "neighbours, proven: em_bounded_range; eps-bounded-range => eps^2/8-zCDP is "
+               "Cesar and Rogers 2021, not proven here)\n", r->rho);
+    else
+        printf("  zCDP: none (the width is infinite)\n");
+}
+
 static void print_audit(em_scn *const *s, const em_mech *m, const em_audit_result *r)
 {
     int pf = em_mech_get(m).variant == EM_PF;
@@ -193,16 +212,18 @@ static void print_audit(em_scn *const *s, const em_mech *m, const em_audit_resul
            em_mech_get(m).sensitivity, pf ? "pf (permute-and-flip)" : em_variant_name(em_mech_get(m).variant));
     if (r->continuous) {
         print_exact("ideal mechanism (densities; merged breakpoints, exact)", r, NULL);
+        print_width(r, pf);
         if (r->empirical)
             print_draws_cont(r);
         return;
     }
     print_block(pf ? "ideal permute-and-flip (= its exact sampler)"
                    : "ideal mechanism (= the exact sampler)", s[0], &r->ideal);
-    if (measure) {
+    if (measure)
         print_exact("ideal mechanism with the base measure, exact", r, s[0]);
+    print_width(r, pf);
+    if (measure)
         printf("float sampler: none for scenarios with a measure column\n");
-    }
     if (r->fp.computed)
         print_block("float sampler as implemented (W[i]/total of em_weights_fixed)", s[0], &r->fp);
     else if (r->fp.beyond_range)

@@ -225,6 +225,9 @@ typedef struct em_audit_block {
     char *delta_xy, *delta_xy_lo, *delta_xy_hi; /* delta(eps) = sum max(0, P_X - e^eps P_Y):
                                            "%.6g" of the upper end, and "%.3e" ends */
     char *delta_yx, *delta_yx_lo, *delta_yx_hi;
+    /* the bounded-range width sup ln(P_X/P_Y) + sup ln(P_Y/P_X) over the common support:
+       the upper end, 17 digits ("inf" with infinite), and the enclosure, 7 digits */
+    char *width, *width_lo, *width_hi;
 } em_audit_block;
 
 #define EM_AUDIT_SUPPORT 1   /* infinite: positive mass under one law only */
@@ -276,6 +279,18 @@ typedef struct em_audit_result {
        interval (lo, hi] of the event that gives each direction's bound (+-inf: open) */
     size_t ev_cells;
     double ev_xy_lo, ev_xy_hi, ev_yx_lo, ev_yx_hi;
+    /* bounded range (the accounting of composition under zCDP): the pair's width, the
+       span sup ln(P_X/P_Y) + sup ln(P_Y/P_X) of the log-ratio ("inf" when a side is);
+       width_exact 1: correctly rounded as loss is, 0: the upper end of the enclosure.  The
+       EM's width is at most eps on neighbours (em_bounded_range, proofs/theorems/
+       BoundedRange.mlw); rho = width^2 / 8 is the zCDP parameter that width implies for
+       the EM (Cesar and Rogers 2021: eps-bounded-range implies eps^2/8-zCDP; not proven
+       here), NULL for permute-and-flip, which is not bounded-range (pf_not_bounded_range) */
+    char *width;
+    double width_d;
+    int width_exact;
+    char *rho;
+    double rho_d;
 } em_audit_result;
 
 /* x, y: the mechanisms on two neighbouring datasets (same candidate labels, in any order;

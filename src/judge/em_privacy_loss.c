@@ -187,6 +187,8 @@ static int v_cmp(void *ctx, const mpq_t B, int *sign)
 void em_privacy_loss_init(em_privacy_loss *L)
 {
     memset(L, 0, sizeof *L);
+    em_cval_init(&L->width);
+    em_cval_init(&L->width_sq8);
     for (int k = 0; k < 2; k++) {
         em_cval_init(&L->d[k].value);
         mpq_inits(L->d[k].at, L->d[k].lo, L->d[k].hi, (mpq_ptr)0);
@@ -195,6 +197,8 @@ void em_privacy_loss_init(em_privacy_loss *L)
 
 void em_privacy_loss_clear(em_privacy_loss *L)
 {
+    em_cval_clear(&L->width);
+    em_cval_clear(&L->width_sq8);
     for (int k = 0; k < 2; k++) {
         em_cval_clear(&L->d[k].value);
         mpq_clears(L->d[k].at, L->d[k].lo, L->d[k].hi, (mpq_ptr)0);
@@ -217,11 +221,98 @@ static void reset(em_privacy_loss *L)
     }
     L->worst = 0;
     L->cmp_eps = 0;
+    L->has_width = 0;
+}
+
+/* ------------------------------------------------- the bounded-range width */
+
+/* w = beta_hi - beta_lo = log(mu_hi / mu_lo) + (alpha_hi - alpha_lo) of the candidates of
+ * the largest and the smallest beta: the log-ratio's span, Z_X and Z_Y cancelled */
+typedef struct wctx {
+    const cand *hi, *lo;
+    int sq8; /* bounds of w^2 / 8 instead */
+} wctx;
+
+static int w_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    wctx *W = ctx;
+    mpfr_t a, b, t;
+    mpfr_inits2(prec + 16, a, b, t, (mpfr_ptr)0);
+    mpfr_set_prec(lo, prec);
+    mpfr_set_prec(hi, prec);
+    mpq_t r, d;
+    mpq_inits(r, d, (mpq_ptr)0);
+    mpq_div(r, W->hi->mu, W->lo->mu);
+    mpq_sub(d, W->hi->alpha, W->lo->alpha);
+    mpfr_set_q(a, r, MPFR_RNDD);
+    mpfr_log(a, a, MPFR_RNDD);
+    mpfr_set_q(t, d, MPFR_RNDD);
+    mpfr_add(a, a, t, MPFR_RNDD);
+    mpfr_set_q(b, r, MPFR_RNDU);
+    mpfr_log(b, b, MPFR_RNDU);
+    mpfr_set_q(t, d, MPFR_RNDU);
+    mpfr_add(b, b, t, MPFR_RNDU);
+    if (mpfr_sgn(a) < 0) /* w >= 0: beta_hi is the largest */
+        mpfr_set_zero(a, 1);
+    if (W->sq8) {
+        mpfr_sqr(a, a, MPFR_RNDD);
+        mpfr_div_2ui(a, a, 3, MPFR_RNDD);
+        mpfr_sqr(b, b, MPFR_RNDU);
+        mpfr_div_2ui(b, b, 3, MPFR_RNDU);
+    }
+    mpfr_set(lo, a, MPFR_RNDD);
+    mpfr_set(hi, b, MPFR_RNDU);
+    mpq_clears(r, d, (mpq_ptr)0);
+    mpfr_clears(a, b, t, (mpfr_ptr)0);
+    return EM_OK;
+}
+
+/* sign(w - B) = sign(mu_hi exp(alpha_hi) - mu_lo exp(alpha_lo + B)), exactly */
+static int w_cmp(void *ctx, const mpq_t B, int *sign)
+{
+    wctx *W = ctx;
+    cand c = *W->lo;
+    mpq_init(c.alpha);
+    mpq_add(c.alpha, W->lo->alpha, B);
+    int st = beta_cmp(W->hi, &c, sign);
+    mpq_clear(c.alpha);
+    return st;
+}
+
+/* Rational when mu_hi = mu_lo (every unnormalised ratio a pure exponential: no measure, or
+ * the same on both sides): w and w^2/8 rounded as rationals.  Otherwise w is ln of a
+ * rational other than 1 plus a rational, transcendental (Lindemann), and so is w^2: never
+ * at a rounding boundary, so bounds alone decide w^2/8. */
+static int width_of(const cand *hi, const cand *lo, int K, em_privacy_loss *L)
+{
+    int st;
+    if (mpq_equal(hi->mu, lo->mu)) {
+        mpq_t w;
+        mpq_init(w);
+        mpq_sub(w, hi->alpha, lo->alpha);
+        st = em_round_q(w, K, &L->width);
+        mpq_mul(w, w, w);
+        mpq_div_2exp(w, w, 3);
+        if (st == EM_OK)
+            st = em_round_q(w, K, &L->width_sq8);
+        mpq_clear(w);
+    } else {
+        wctx W = {hi, lo, 0};
+        em_rval R = {w_bounds, w_cmp, &W};
+        st = em_round(&R, K, 128, &L->width);
+        wctx W8 = {hi, lo, 1};
+        em_rval R8 = {w_bounds, NULL, &W8};
+        if (st == EM_OK)
+            st = em_round(&R8, K, 128, &L->width_sq8);
+    }
+    L->has_width = st == EM_OK;
+    return st;
 }
 
 /* the finite directions from the candidates; then worst and cmp_eps */
 static int finish(em_cont *X, em_cont *Y, const cands *C, const mpq_t eps, int K, em_privacy_loss *L)
 {
+    size_t bk[2] = {0, 0};
     for (int k = 0; k < 2; k++) {
         em_privacy_loss_dir *d = &L->d[k];
         if (d->infinite) {
@@ -234,6 +325,7 @@ static int finish(em_cont *X, em_cont *Y, const cands *C, const mpq_t eps, int K
         int st = best_of(C, k == 0 ? 1 : -1, &b);
         if (st != EM_OK)
             return st;
+        bk[k] = b;
         const cand *c = &C->v[b];
         d->atom = c->atom;
         mpq_set(d->at, c->at);
@@ -268,6 +360,8 @@ static int finish(em_cont *X, em_cont *Y, const cands *C, const mpq_t eps, int K
         mpfr_clears(a, b, (mpfr_ptr)0);
     }
     L->cmp_eps = L->d[0].cmp_eps > L->d[1].cmp_eps ? L->d[0].cmp_eps : L->d[1].cmp_eps;
+    if (!L->d[0].infinite && !L->d[1].infinite)
+        return width_of(&C->v[bk[0]], &C->v[bk[1]], K, L);
     return EM_OK;
 }
 

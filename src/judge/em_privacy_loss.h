@@ -66,6 +66,10 @@ typedef struct em_privacy_loss {
     em_privacy_loss_dir d[2];  /* [0]: sup log(f_X / f_Y); [1]: sup log(f_Y / f_X) */
     int worst;          /* the direction of the privacy loss (the larger; 0 on a tie) */
     int cmp_eps;        /* exact sign of (loss - eps) */
+    /* both directions finite: the bounded-range width sup ln(f_X/f_Y) + sup ln(f_Y/f_X) (the
+     * span of the log-ratio; the normalisers cancel) and width^2 / 8, correctly rounded */
+    int has_width;
+    em_cval width, width_sq8;
 } em_privacy_loss;
 
 void em_privacy_loss_init(em_privacy_loss *L);
