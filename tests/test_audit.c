@@ -91,33 +91,36 @@ END_TEST
  * loss is 0.9995, and no rho; an output of X that Y excludes: an infinite width. */
 START_TEST(audit_bounded_range)
 {
-    put("ax.csv", "a,0\nb,1\nc,2\n");
-    put("ay.csv", "a,1\nb,1\nc,1\n");
-    ck_assert_int_eq(run("$E audit --epsilon 1 ax.csv ay.csv"), 0);
-    ck_assert_ptr_nonnull(strstr(out, "width: 1.0000000000000000 (correctly rounded"));
-    ck_assert_ptr_nonnull(strstr(out, "rho = width^2/8 = 0.12500000000000000 on this pair"));
-    put("cx.csv", "# output: continuous\n0,1,0,0\n");
-    put("cy.csv", "# output: continuous\n0,1,0,1\n");
-    ck_assert_int_eq(run("$E audit --epsilon 1 cx.csv cy.csv"), 0);
-    ck_assert_ptr_nonnull(strstr(out, "width: 0.50000000000000000 (correctly rounded"));
-    ck_assert_ptr_nonnull(strstr(out, "rho = width^2/8 = 0.031250000000000000 on"));
-    put("mx.csv", "# measure: yes\na,0,1\nb,0,2\n");
-    put("my.csv", "# measure: yes\na,0,1\nb,0,1\n");
-    ck_assert_int_eq(run("$E audit --epsilon 1 mx.csv my.csv"), 0);
-    ck_assert_ptr_nonnull(strstr(out, "width: 0.69314718055994531 (correctly rounded"));
-    ck_assert_ptr_nonnull(strstr(out, "rho = width^2/8 = 0.060056626739775178 on"));
-    put("px.csv", "a,0\nb,0\n");
-    put("py.csv", "a,1\nb,-0.999\n");
-    ck_assert_int_eq(run("$E audit --epsilon 1 --variant pf px.csv py.csv"), 0);
-    ck_assert_ptr_nonnull(strstr(out, "privacy loss: 0.9995 "));
-    ck_assert_ptr_nonnull(strstr(out, "width: 1.4892673912740337 (upper end of the enclosure)"));
-    ck_assert_ptr_nonnull(strstr(out, "permute-and-flip is not bounded-range"));
-    ck_assert_ptr_null(strstr(out, "rho = width"));
-    put("ix.csv", "a,0\nb,-inf\n");
-    put("iy.csv", "a,0\nb,0\n");
-    ck_assert_int_eq(run("$E audit --epsilon 1 ix.csv iy.csv"), 1);
-    ck_assert_ptr_nonnull(strstr(out, "width: inf = "));
-    ck_assert_ptr_nonnull(strstr(out, "zCDP: none (the width is infinite)"));
+    static const struct {
+        const char *x, *y, *opt;
+        int exit;
+        const char *want[3], *absent;
+    } pairs[] = {
+        {"a,0\nb,1\nc,2\n", "a,1\nb,1\nc,1\n", "", 0,
+         {"width: 1.0000000000000000 (correctly rounded",
+          "rho = width^2/8 = 0.12500000000000000 on this pair", NULL}, NULL},
+        {"# output: continuous\n0,1,0,0\n", "# output: continuous\n0,1,0,1\n", "", 0,
+         {"width: 0.50000000000000000 (correctly rounded",
+          "rho = width^2/8 = 0.031250000000000000 on", NULL}, NULL},
+        {"# measure: yes\na,0,1\nb,0,2\n", "# measure: yes\na,0,1\nb,0,1\n", "", 0,
+         {"width: 0.69314718055994531 (correctly rounded",
+          "rho = width^2/8 = 0.060056626739775178 on", NULL}, NULL},
+        {"a,0\nb,0\n", "a,1\nb,-0.999\n", "--variant pf", 0,
+         {"privacy loss: 0.9995 ", "width: 1.4892673912740337 (upper end of the enclosure)",
+          "permute-and-flip is not bounded-range"}, "rho = width"},
+        {"a,0\nb,-inf\n", "a,0\nb,0\n", "", 1,
+         {"width: inf = ", "zCDP: none (the width is infinite)", NULL}, NULL},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        put("x.csv", pairs[i].x);
+        put("y.csv", pairs[i].y);
+        ck_assert_int_eq(run("$E audit --epsilon 1 %s x.csv y.csv", pairs[i].opt), pairs[i].exit);
+        for (int k = 0; k < 3 && pairs[i].want[k]; k++)
+            ck_assert_msg(strstr(out, pairs[i].want[k]), "pair %zu: no '%s' in:\n%s", i,
+                          pairs[i].want[k], out);
+        if (pairs[i].absent)
+            ck_assert_ptr_null(strstr(out, pairs[i].absent));
+    }
 }
 END_TEST
 
