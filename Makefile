@@ -283,22 +283,31 @@ demo: $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
 
 # ------------------------------------------------------------------ tests
 # make check: every stage, each timed (mk/stage.sh), and a table of where the time went.
-# First everything the stages read is built (one make, parallel under -j2); then the stages
-# run as independent targets, two at a time under make -j2 (what .ci/run uses), the longest
-# chain first (the sanitized build, its tests, valgrind on the runs they choose).  Stages
-# after the build share no file they write, so -j2 is the same check as -j1.
+# First everything the stages read is built, the sanitized build too (one make, parallel
+# under -j2); then the stages run as independent targets, two at a time under make -j2
+# (what .ci/run uses).  make -j2 starts them in the order listed whenever a slot frees,
+# passing over a target whose prerequisite still runs until it reaches the end of the list,
+# so the order is the schedule and a chain is one target: first the longest chain (the CLI
+# tests under ASan choose valgrind's runs, valgrind runs them: check-chain, one make) beside
+# the proof replay, then the gate, the other sanitized tests and the short stages.  SAN_PRE
+# is emptied for the stages: the sanitized build is done, and made again it would stand in
+# the table as a second, empty stage.  Stages after the build share no file they write, so
+# -j2 is the same check as -j1.
 # make check-full: the long stages make check leaves out (README.md, beside the two commands).
-CHECK_STAGES := valgrind fuzz-ci verify sanitize-lib gate-test unit lint python install-check stats \
-                conformance-cases-check conformance-quick
+CHECK_STAGES := check-chain verify gate-test sanitize-lib unit fuzz-ci lint python install-check \
+                stats conformance-cases-check conformance-quick
+check-chain:
+	+@$(MAKE) --no-print-directory valgrind
 STAGE := bash mk/stage.sh
 export EM_STAGE_DIR ?= $(B)/check-stages
 check:
 	@rm -rf $(B)/check-stages
 	+@$(STAGE) build $(MAKE) --no-print-directory check-build
-	+@$(MAKE) --no-print-directory check-stages || { $(STAGE) --table check; exit 1; }
+	+@$(MAKE) --no-print-directory SAN_PRE= check-stages || { $(STAGE) --table check; exit 1; }
 	@$(STAGE) --table check
 	@echo "make check: all stages passed (lint, unit, python, install-check, sanitize, valgrind, fuzz, verify, gate-test, stats, conformance)"
-check-build: all $(TESTS) $(STATS) $(B)/.deps-check $(B)/.deps-proofs $(CONFORM_DEPS) $(B)/tools/gen_conformance
+check-build: all $(TESTS) $(STATS) $(B)/.deps-check $(B)/.deps-proofs $(CONFORM_DEPS) $(B)/tools/gen_conformance \
+             san-build
 check-stages: $(CHECK_STAGES)
 
 CHECK_FULL_FUZZ_SECONDS ?= 120
@@ -308,7 +317,7 @@ check-full:
 	  || { EM_STAGE_DIR=$(B)/check-full-stages $(STAGE) --table check-full; exit 1; }
 	@EM_STAGE_DIR=$(B)/check-full-stages $(STAGE) --table check-full
 check-full-stages: valgrind-full fuzz-campaign stats-full
-.PHONY: check-build check-stages check-full check-full-stages san-build sanitize-cli sanitize-lib valgrind-full fuzz-campaign
+.PHONY: check-build check-chain check-stages check-full check-full-stages san-build sanitize-cli sanitize-lib valgrind-full fuzz-campaign
 
 # The Python binding's tests (pytest from Debian's python3-pytest), against this build.
 python: $(B)/.deps-check $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME)
@@ -352,7 +361,8 @@ san-build: $(B)/.deps-check
 SAN_ENV = CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-4} ASAN_OPTIONS=detect_leaks=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 EM_EXPMECH=$(SB)/expmech
 LIB_TESTS = $(filter-out $(CLI_TESTS),$(TESTS))
-SAN_DEPS = san-build $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
+SAN_PRE ?= san-build
+SAN_DEPS = $(SAN_PRE) $(B)/expmech $(B)/libexpmech.so $(B)/$(SONAME) $(B)/conformance/c_sampler
 sanitize: sanitize-cli sanitize-lib
 sanitize-cli: $(SAN_DEPS)
 	@rm -rf $(SB)/cov; mkdir -p $(SB)/cov
@@ -461,7 +471,7 @@ fuzz-build: san-build
 fuzz: san-build
 	@bash mk/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TIMEOUT) $(FUZZ_TARGETS)
 # In make check: a fixed seed, 20 s per harness, a 5 s timeout (the machine may be busy).
-fuzz-ci: san-build
+fuzz-ci: $(SAN_PRE)
 	@$(STAGE) fuzz env FUZZ_SEED=1 bash mk/run-fuzz.sh 20 5 $(FUZZ_TARGETS)
 fuzz-campaign: san-build
 	@$(STAGE) fuzz-campaign env FUZZ_SEED=1 bash mk/run-fuzz.sh $(CHECK_FULL_FUZZ_SECONDS) 5 $(FUZZ_TARGETS)
