@@ -498,6 +498,10 @@ START_TEST(mistake_laws_match_exact)
     alt_matches(u, nu, w, 8, "1", "2", EM_STANDARD, 1e-8);
     const char *wt[] = {"1", "0", "2.5", "1e-310", "7", "1", "0.5", "3"};
     alt_matches(u, nu, wt, 8, "1", "2", EM_STANDARD, 0);
+    /* a measure below every double is not a measure 0: with c = 1 its candidate outweighs
+     * the other by 1e-400 e^2000 = e^1079 */
+    const char *du[] = {"2000", "0"}, *dn[] = {"-2000", "0"}, *dw[] = {"1e-400", "1"};
+    alt_matches(du, dn, dw, 2, "4", "8", EM_STANDARD, 0);
     /* |c u| beyond 2^20: the exact oracle answers, the same doubles */
     const char *h[] = {"1e300", "0", "-1e300", "1e300"};
     const char *nh[] = {"-1e300", "0", "1e300", "-1e300"};

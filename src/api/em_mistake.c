@@ -11,6 +11,7 @@
 
 #include "api/em_mistake_priv.h"
 
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -387,12 +388,18 @@ static char *neg_text(const char *x)
 }
 
 /* a number text as a double: strtod (correctly rounded) when it reads the whole text, else
- * the exact parse */
+ * the exact parse; NaN when the value lies outside the doubles (overflow, or a nonzero
+ * value that underflows: a measure of 1e-400 is no measure 0) */
 static double text_double(const char *x)
 {
     char *end;
+    errno = 0;
     double d = strtod(x, &end);
-    return *end || end == x ? em_conform_q_double(x) : d;
+    if (*end || end == x)
+        d = em_conform_q_double(x);
+    else if (errno == ERANGE)
+        return NAN;
+    return d;
 }
 
 static int parse_doubles(em_mistake_laws *L)
@@ -404,14 +411,14 @@ static int parse_doubles(em_mistake_laws *L)
         (L->meas && !(L->md = malloc(L->n * sizeof *L->md))))
         return -2;
     for (size_t i = 0; i < L->n; i++) {
-        double u = text_double(L->u[i]);
+        double u = !strcmp(L->u[i], "-inf") ? -INFINITY : text_double(L->u[i]);
         if (isnan(u) || u == INFINITY)
             return -1;
         L->ud[i] = u;
         if (L->meas) {
             /* a positive measure must stay a positive normal double; 0 excludes */
             double w = text_double(L->meas[i]);
-            if (!(w == 0 || (w >= DBL_MIN && w < INFINITY)))
+            if (!(w == 0 || (w >= DBL_MIN && w < INFINITY))) /* NaN included */
                 return -1;
             L->md[i] = w;
         }
@@ -434,11 +441,12 @@ static int fast_em_law(em_mistake_laws *L, int ukind, int meas, double c, double
         return 0;
     double xmax = -INFINITY;
     for (size_t i = 0; i < L->n; i++) {
-        double u = ukind == U_ZERO ? 0 : ukind == U_NEG ? -L->ud[i] : L->ud[i];
-        if (u == -INFINITY || (meas && L->md[i] == 0)) {
+        /* an excluded candidate stays excluded when the utilities are negated (neg_text) */
+        if ((ukind != U_ZERO && L->ud[i] == -INFINITY) || (meas && L->md[i] == 0)) {
             q[i] = -INFINITY;
             continue;
         }
+        double u = ukind == U_ZERO ? 0 : ukind == U_NEG ? -L->ud[i] : L->ud[i];
         double x = c * u;
         if (!(fabs(x) <= 0x1p20))
             return 0;
