@@ -23,6 +23,8 @@ typedef struct em_mistake_laws em_mistake_laws;
  * m must outlive it. */
 int em_mistake_laws_new(em_mech *m, int kind, em_mistake_laws **out, em_error *err);
 void em_mistake_laws_free(em_mistake_laws *L);
+/* 1 when L is the laws of a continuous mechanism (cells: bins), 0 finite (candidates) */
+int em_mistake_laws_continuous(const em_mistake_laws *L);
 
 /* The cells a check r counts draws in: finite, the candidates (counts[] per candidate);
  * continuous, r's bins and one cell for draws outside R.  *n cells; p (exact law) and obs
