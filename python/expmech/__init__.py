@@ -451,20 +451,39 @@ def compare(probabilities: Sequence[float], utilities: Sequence[Utility], epsilo
         lib.em_compare_result_free(ptr)
 
 
+class AuditLoss(decimal.Decimal):
+    """The exact privacy loss (a Decimal: compares and computes as one) with the pair's
+    bounded-range report beside it: ``width`` (sup ln(P/P') + sup ln(P'/P), a Decimal,
+    ``Decimal('Infinity')`` when infinite), ``width_exact`` (True: correctly rounded as the
+    loss is; False: the upper end of an enclosure, as for permute-and-flip) and ``rho``
+    (width^2/8, the zCDP parameter the width implies for the exponential mechanism by
+    Cesar and Rogers 2021, a published result not proven here; None for permute-and-flip,
+    which is not bounded-range, and when the width is infinite)."""
+    width: decimal.Decimal
+    width_exact: bool
+    rho: Optional[decimal.Decimal]
+
+
 def audit(utilities: Sequence[Utility], utilities_neighbour: Sequence[Utility], epsilon: Exact,
           *, sensitivity: Exact = 1, variant: str = "standard", digits: int = 17,
           measure: Optional[Sequence[Exact]] = None, monotone: bool = False,
-          force: bool = False) -> decimal.Decimal:
+          force: bool = False) -> AuditLoss:
     """The exact privacy loss max_r |ln P(r) - ln P'(r)| between the mechanism on a
     dataset (``utilities``) and on a neighbour (``utilities_neighbour``), correctly rounded;
-    the mechanism is epsilon-DP on this pair iff the loss is at most epsilon."""
+    the mechanism is epsilon-DP on this pair iff the loss is at most epsilon.  The result is
+    a Decimal with the bounded-range ``width``, ``width_exact`` and ``rho`` (AuditLoss)."""
     o = _opts(epsilon, sensitivity, variant, digits, monotone, force)
     x = _Scenario.finite(utilities, measure, **o)
     y = _Scenario.finite(utilities_neighbour, measure, **o)
     ptr = ctypes.POINTER(_lib.AuditResult)()
     _lib.call(lib.em_audit, x.mech, y.mech, None, None, ctypes.c_double(0), ctypes.byref(ptr))
     try:
-        return _dec(ptr.contents.loss.decode(), "audit")
+        r = ptr.contents
+        out = AuditLoss(_dec(r.loss.decode(), "audit"))
+        out.width = _dec(r.width.decode(), "audit width")
+        out.width_exact = bool(r.width_exact)
+        out.rho = _dec(r.rho.decode(), "audit rho") if r.rho else None
+        return out
     finally:
         lib.em_audit_result_free(ptr)
 

@@ -126,8 +126,38 @@ class CompareResult(ctypes.Structure):
                 ("nfail", ctypes.c_size_t)]
 
 
-class AuditResult(ctypes.Structure):
-    _fields_ = [("loss", ctypes.c_char_p), ("loss_d", ctypes.c_double), ("within", ctypes.c_int)]
+_S = ctypes.c_char_p
+
+
+class AuditBlock(ctypes.Structure):  # em_audit_block (src/include/em_judge.h)
+    _fields_ = [("computed", ctypes.c_int), ("beyond_range", ctypes.c_int), ("verdict", ctypes.c_int),
+                ("equal", ctypes.c_int), ("infinite", ctypes.c_int), ("where", ctypes.c_size_t),
+                ("loss", _S), ("loss_lo", _S), ("loss_hi", _S),
+                ("delta_xy", _S), ("delta_xy_lo", _S), ("delta_xy_hi", _S),
+                ("delta_yx", _S), ("delta_yx_lo", _S), ("delta_yx_hi", _S),
+                ("width", _S), ("width_lo", _S), ("width_hi", _S)]
+
+
+class AuditDir(ctypes.Structure):  # em_audit_dir
+    _fields_ = [("infinite", ctypes.c_int), ("reason", ctypes.c_int), ("value", _S),
+                ("atom", ctypes.c_size_t), ("at", _S), ("at_approx", _S), ("at_inf", ctypes.c_int),
+                ("side", ctypes.c_int), ("everywhere", ctypes.c_int), ("lo_inf", ctypes.c_int),
+                ("hi_inf", ctypes.c_int), ("lo", _S), ("lo_approx", _S), ("hi", _S), ("hi_approx", _S)]
+
+
+class AuditResult(ctypes.Structure):  # em_audit_result: every field, in order
+    _fields_ = [("loss", _S), ("loss_d", ctypes.c_double), ("within", ctypes.c_int),
+                ("verdict", ctypes.c_int), ("continuous", ctypes.c_int), ("exact", ctypes.c_int),
+                ("d", AuditDir * 2), ("worst", ctypes.c_int), ("ideal", AuditBlock), ("fp", AuditBlock),
+                ("empirical", ctypes.c_int), ("nx", ctypes.c_uint64), ("ny", ctypes.c_uint64),
+                ("confidence", ctypes.c_double), ("eps_lower", ctypes.c_double),
+                ("eps_lower_xy", ctypes.c_double), ("eps_lower_yx", ctypes.c_double),
+                ("event_xy", ctypes.c_size_t), ("event_yx", ctypes.c_size_t),
+                ("empirical_violation", ctypes.c_int), ("ev_cells", ctypes.c_size_t),
+                ("ev_xy_lo", ctypes.c_double), ("ev_xy_hi", ctypes.c_double),
+                ("ev_yx_lo", ctypes.c_double), ("ev_yx_hi", ctypes.c_double),
+                ("width", _S), ("width_d", ctypes.c_double), ("width_exact", ctypes.c_int),
+                ("rho", _S), ("rho_d", ctypes.c_double)]
 
 
 class UtilityResult(ctypes.Structure):

@@ -194,6 +194,23 @@ def test_audit_is_the_exact_privacy_loss():
     want = max(abs(WORK.subtract(WORK.ln(a), WORK.ln(b))) for a, b in zip(px, py))
     assert abs(loss - want) <= D("1e-18") * want
     assert loss <= 1
+    # the bounded-range width from the same reference: sup ln(px/py) + sup ln(py/px)
+    logs = [WORK.subtract(WORK.ln(a), WORK.ln(b)) for a, b in zip(px, py)]
+    width = WORK.subtract(max(logs), min(logs))
+    assert abs(loss.width - width) <= D("1e-18") * width and loss.width_exact
+    assert abs(loss.rho - width * width / 8) <= D("1e-18") * loss.rho
+
+
+def test_audit_bounded_range_width_and_rho():
+    a = expmech.audit([0, 1, 2], [1, 1, 1], 1)        # c = 1/2: ln-ratio c(u - u') + const
+    assert a.width == 1 and a.rho == D("0.125") and a.width_exact    # spans c * 2 = 1
+    m = expmech.audit([0, 0], [0, 0], 1, measure=[1, 2]) # same law: width 0
+    assert m == 0 and m.width == 0 and m.rho == 0
+    pf = expmech.audit([0, 0], [1, "-0.999"], 1, variant="pf")
+    assert pf <= 1 < pf.width                          # pure 1-DP, width > epsilon: not BR
+    assert pf.rho is None and not pf.width_exact
+    ex = expmech.audit([0, 1], [0, None], 1)           # an output excluded on one side
+    assert ex.is_infinite() and ex.width.is_infinite() and ex.rho is None
 
 
 LAPLACE = [("-inf", 0, 0, 1), (0, "inf", 0, -1)]     # u(r) = -|r|: density ~ exp(-eps|r|/2)
