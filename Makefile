@@ -115,6 +115,13 @@ $(B)/$(SONAME) $(B)/libexpmech.so: $(B)/$(SO_REAL)
 $(B)/expmech: $(B)/src/cli/expmech.o $(CLI_OBJ) $(B)/libexpmech.a $(PROG_EXTRA)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
+# make valgrind's server (mk/vg-serve.c): the program's main, renamed, called in forks
+$(B)/mk/expmech-entry.o: src/cli/expmech.c $(HEADERS) | deps-built
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Dmain=em_cli_entry -c $< -o $@
+$(B)/vg-serve: mk/vg-serve.c $(B)/mk/expmech-entry.o $(CLI_OBJ) $(B)/libexpmech.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
 $(B)/tests/%: tests/%.c $(CLI_OBJ) $(B)/libexpmech.a $(HEADERS) | $(B)/.deps-check
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(CLI_OBJ) $(B)/libexpmech.a -lcheck -lsubunit -lrt -lpthread $(LDLIBS)
@@ -378,18 +385,20 @@ sanitize-lib: $(SAN_DEPS)
 # chosen greedily from their coverage and CPU time (mk/valgrind-select.py, written by make
 # sanitize); the
 # other runs use the program as built (they ran under ASan already).  make valgrind-full runs
-# every run under valgrind (make check-full).
+# every run under valgrind (make check-full).  Both start memcheck once: a run is a fork of
+# the program's server under memcheck (mk/vg-serve.c, mk/vg-serve.sh), which reports the
+# run's errors and leaks as its own process would, without memcheck's start-up per run.
 CLI_TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(shell grep -l em_cli_util.h tests/test_*.c))
 # valgrind slows the program 20-50x: the tests' timeouts are scaled (Check's multiplier), so
 # a loaded machine does not turn a slow run into a failure.
 VALGRIND_RUN = CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-4} EM_EXPMECH=mk/valgrind-expmech bash mk/run-tests.sh $(CLI_TESTS)
-valgrind: sanitize-cli $(B)/.deps-check $(CLI_TESTS) $(B)/expmech
+valgrind: sanitize-cli $(B)/.deps-check $(CLI_TESTS) $(B)/expmech $(B)/vg-serve
 	@rm -f $(SB)/valgrind-seen.txt
 	@$(STAGE) valgrind env EM_VALGRIND_SELECT=$(CURDIR)/$(SB)/valgrind-select.txt \
-	  EM_VALGRIND_SEEN=$(CURDIR)/$(SB)/valgrind-seen.txt $(VALGRIND_RUN)
+	  EM_VALGRIND_SEEN=$(CURDIR)/$(SB)/valgrind-seen.txt bash mk/vg-serve.sh $(B) $(VALGRIND_RUN)
 	@$(PYTHON) mk/valgrind-select.py seen $(SB)/valgrind-select.txt $(SB)/valgrind-seen.txt
-valgrind-full: $(B)/.deps-check $(CLI_TESTS) $(B)/expmech
-	@$(STAGE) valgrind-full env $(VALGRIND_RUN)
+valgrind-full: $(B)/.deps-check $(CLI_TESTS) $(B)/expmech $(B)/vg-serve
+	@$(STAGE) valgrind-full bash mk/vg-serve.sh $(B) $(VALGRIND_RUN)
 
 stats: $(STATS) $(B)/expmech
 	@$(STAGE) stats bash mk/run-stats.sh quick $(STATS)

@@ -13,9 +13,10 @@
   valgrind-select.py seen OUT SEEN       every run of OUT ran under valgrind (SEEN: the names
                                          mk/valgrind-expmech wrote), else exit 1
 
-A run's cost under valgrind is estimated as VG_START seconds a process (memcheck's start-up:
-reading the symbols of the program and its libraries, measured at about 0.8 s here) plus
-VG_SLOW times the CPU time the process took under ASan.  Weighted greedy cover is within a
+A run's cost under valgrind is estimated as VG_START seconds a process (a fork of the
+program's server under memcheck, mk/vg-serve.c, and the translation of the code the run
+executes: about 0.45 s for a short run here) plus VG_SLOW times the CPU time the process took
+under ASan.  Weighted greedy cover is within a
 factor ln(edges) of the cheapest cover, and deterministic: the same coverage gives the same
 choice.  It is computed in each build from that build's tests, never
 committed, so it cannot go stale.
@@ -24,7 +25,7 @@ import os
 import sys
 
 
-VG_START = 0.8
+VG_START = 0.45
 VG_SLOW = 10.0
 
 
