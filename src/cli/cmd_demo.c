@@ -1,5 +1,6 @@
 /* expmech demo: the marital-status example of seed 000 (Adult data), run
    through the verified core: probabilities, log-probabilities and draws. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,42 +12,45 @@
 
 #define NCAT EM_MARITAL_N
 
+static const char help[] =
+    "usage: expmech demo [--draws N] [--seed S]\n"
+    "The marital-status example of seed 000: score = count/1000, epsilon = 1,\n"
+    "sensitivity = 1, standard variant.  Draws come from the OS CSPRNG, or\n"
+    "from ChaCha20 keyed by S when --seed is given (N, S: integers, decimal or\n"
+    "0x hex, nothing else on the argument; S < 2^64).\n"
+    "Every number here is the float path: the verified core in double precision\n"
+    "(em_logweights, em_normalize) and its float sampler (em_sample_fixed), not the\n"
+    "exact oracle; the float sampler can break pure epsilon-DP where weights\n"
+    "underflow (see `expmech sample --help`).  The exact values:\n"
+    "  expmech example marital | expmech probs --epsilon 1\n";
+
+typedef struct args {
+    uint64_t draws, seed;
+} args;
+
+static const char *draws_ok(const void *v)
+{
+    return *(const uint64_t *)v > 1000000 ? "must be an integer in [0, 1000000]" : NULL;
+}
+
+static const em_cli_opt opts[] = {
+    {"--draws", EM_CLI_U64, offsetof(args, draws), NULL, draws_ok, NULL, NULL},
+    {"--seed", EM_CLI_U64, offsetof(args, seed), NULL, NULL, NULL, NULL},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL},
+};
+
 int cmd_demo(int argc, char **argv)
 {
-    uint64_t draws = 10, seed = 0;
-    int seeded = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help")) {
-            puts("usage: expmech demo [--draws N] [--seed S]\n"
-                 "The marital-status example of seed 000: score = count/1000, epsilon = 1,\n"
-                 "sensitivity = 1, standard variant.  Draws come from the OS CSPRNG, or\n"
-                 "from ChaCha20 keyed by S when --seed is given (N, S: integers, decimal or\n"
-                 "0x hex, nothing else on the argument; S < 2^64).\n"
-                 "Every number here is the float path: the verified core in double precision\n"
-                 "(em_logweights, em_normalize) and its float sampler (em_sample_fixed), not the\n"
-                 "exact oracle; the float sampler can break pure epsilon-DP where weights\n"
-                 "underflow (see `expmech sample --help`).  The exact values:\n"
-                 "  expmech example marital | expmech probs --epsilon 1");
-            return EM_EXIT_OK;
-        } else if (!strcmp(argv[i], "--draws") && i + 1 < argc) {
-            const char *v = argv[++i], *msg = "";
-            if (em_cli_parse_u64(v, &draws, &msg) != EM_OK || draws > 1000000) {
-                fprintf(stderr, "expmech demo: --draws: bad value '%s': %s\n", v,
-                        *msg ? msg : "must be an integer in [0, 1000000]");
-                return EM_EXIT_USAGE;
-            }
-        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            const char *v = argv[++i], *msg = "";
-            if (em_cli_parse_u64(v, &seed, &msg) != EM_OK) {
-                fprintf(stderr, "expmech demo: --seed: bad value '%s': %s\n", v, msg);
-                return EM_EXIT_USAGE;
-            }
-            seeded = 1;
-        } else {
-            fprintf(stderr, "expmech demo: unknown or incomplete option '%s'\n", argv[i]);
-            return EM_EXIT_USAGE;
-        }
-    }
+    const em_cli_spec sp = {.cmd = "expmech demo", .opts = opts, .help = help,
+                            .see = "see expmech demo --help", .repeat = 1,
+                            .needs = "%s: unknown or incomplete option '%s'\n"};
+    args a = {10, 0};
+    unsigned long long given = 0;
+    int rc = em_cli_options(&sp, ~0ULL, argc, argv, &a, &given);
+    if (rc >= 0)
+        return rc;
+    const uint64_t draws = a.draws, seed = a.seed;
+    const int seeded = (given & 2) != 0;
 
     double u[NCAT], lw[NCAT], logp[NCAT], p[NCAT];
     uint64_t W[NCAT], total, scale;

@@ -1,8 +1,10 @@
 /* cmd_example.c: `expmech example NAME`: the seed documents' scenarios, exactly. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "api/em_seeds.h"
 #include "io/em_scn_text.h"
@@ -160,29 +162,51 @@ static const struct {
     {NULL, NULL, NULL},
 };
 
+typedef struct args {
+    const char *name;
+    int list, n;
+} args;
+
+static int name_arg(void *dst, const char *cmd, const char *a)
+{
+    (void)cmd;
+    args *p = dst;
+    p->name = a;
+    p->n++;
+    return -1;
+}
+
+static const em_cli_opt opts[] = {
+    {"--list", EM_CLI_FLAG, offsetof(args, list), NULL, NULL, NULL, NULL},
+    {NULL, 0, 0, NULL, NULL, NULL, NULL},
+};
+
 int cmd_example(int argc, char **argv)
 {
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs(help, stdout);
-        return EM_EXIT_OK;
-    }
-    if (argc == 2 && !strcmp(argv[1], "--list")) {
+    const em_cli_spec sp = {.cmd = "expmech example", .opts = opts, .help = help,
+                            .see = "see expmech example --help", .arg = name_arg};
+    args p = {NULL, 0, 0};
+    unsigned long long given = 0;
+    int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);
+    if (rc >= 0)
+        return rc;
+    if (p.list && !p.n) {
         for (int i = 0; examples[i].name; i++)
             printf("%-13s %s\n", examples[i].name, examples[i].what);
         return EM_EXIT_OK;
     }
-    if (argc != 2 || argv[1][0] == '-') {
+    if (p.list || p.n != 1 || p.name[0] == '-') {
         fputs("expmech example: expected one NAME (see --list)\n", stderr);
         return EM_EXIT_USAGE;
     }
     for (int i = 0; examples[i].name; i++)
-        if (!strcmp(argv[1], examples[i].name)) {
+        if (!strcmp(p.name, examples[i].name)) {
             examples[i].print();
             if (fflush(stdout) != 0 || ferror(stdout))
                 return EM_EXIT_INTERNAL;
             return EM_EXIT_OK;
         }
-    fprintf(stderr, "expmech example: unknown example '%s'; known:", argv[1]);
+    fprintf(stderr, "expmech example: unknown example '%s'; known:", p.name);
     for (int i = 0; examples[i].name; i++)
         fprintf(stderr, " %s", examples[i].name);
     fputc('\n', stderr);

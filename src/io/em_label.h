@@ -15,6 +15,8 @@
 
 #include <stdio.h>
 
+#include "em_scn.h" /* em_label_human_str is public */
+
 /* the label escaped as above */
 void em_label_human(FILE *f, const char *s);
 
