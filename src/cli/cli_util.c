@@ -529,7 +529,7 @@ const char *em_cli_human(const char *label)
 {
     /* one label per call (the CLI is single-threaded; a printf takes one at a time) */
     static char buf[4096 * 6 + 16]; /* a label: one line of at most 4096 bytes, 6 a byte */
-    return em_label_human_str(buf, sizeof buf, label, 0);
+    return em_scn_human_label(buf, sizeof buf, label, 0);
 }
 
 void em_cli_csv_label(const char *label)
@@ -545,5 +545,5 @@ void em_cli_csv_label(const char *label)
         fputc('"', stdout);
         return;
     }
-    em_csv_label(stdout, label);
+    em_scn_csv_label(stdout, label);
 }

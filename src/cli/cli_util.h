@@ -193,11 +193,11 @@ int em_cli_status_exit(int st);
  * after "CMD: write error" (with on_stdout: "... on standard output"). */
 int em_cli_flush(const char *cmd, int on_stdout);
 
-/* A label for a person (em_label_human_str: controls as \xHH, backslash doubled), in a static
+/* A label for a person (em_scn_human_label: controls as \xHH, backslash doubled), in a static
  * buffer valid until the next call. */
 const char *em_cli_human(const char *label);
 
-/* A label as a CSV field on standard output: its exact bytes (em_csv_label: the parser reads
+/* A label as a CSV field on standard output: its exact bytes (em_scn_csv_label: the parser reads
  * them back), or, when standard output is a terminal and the label has control characters,
  * the escaped form of em_cli_human, quoted. */
 void em_cli_csv_label(const char *label);

@@ -15,8 +15,6 @@
 
 #include <stdio.h>
 
-#include "em_scn.h" /* em_label_human_str is public */
-
 /* the label escaped as above */
 void em_label_human(FILE *f, const char *s);
 

@@ -46,7 +46,6 @@
 #include <gmp.h>
 
 #include "em_base.h"
-#include "em_scn.h" /* em_csv_label is public */
 #include "num/em_pieces.h"
 
 #define EM_SCN_MAX_LINE 4096
