@@ -10,17 +10,20 @@
 
 static void marital(FILE *f)
 {
-    fputs("# example: marital: marital status of the Adult data (seed 000), score = count/1000\n", f);
+    fputs("# example: marital: marital status of the Adult data (seed 000), score = "
+          "count/1000\n", f);
     fputs("# (the seed's utilities 10.683 etc. exactly); use epsilon 1 as in the seed\n", f);
     fputs("# sensitivity: 1\n", f);
     for (int i = 0; i < 7; i++)
-        fprintf(f, "%s,%ld.%03ld\n", em_marital_labels[i], em_marital_counts[i] / 1000, em_marital_counts[i] % 1000);
+        fprintf(f, "%s,%ld.%03ld\n",
+                em_marital_labels[i], em_marital_counts[i] / 1000, em_marital_counts[i] % 1000);
 }
 
 static void marital_raw(FILE *f)
 {
     fputs("# example: marital-raw: the same with raw counts as the score (sensitivity 1)\n", f);
-    fputs("# with epsilon 1 the mode has probability 1 - 6.1e-933, Married-AF-spouse 9.9e-3248\n", f);
+    fputs("# with epsilon 1 the mode has probability 1 - 6.1e-933, Married-AF-spouse "
+          "9.9e-3248\n", f);
     fputs("# sensitivity: 1\n", f);
     for (int i = 0; i < 7; i++)
         fprintf(f, "%s,%ld\n", em_marital_labels[i], em_marital_counts[i]);
@@ -28,7 +31,8 @@ static void marital_raw(FILE *f)
 
 static void occupation(FILE *f)
 {
-    fputs("# example: occupation: occupations of the Adult data (seed 004), score = count/max count\n", f);
+    fputs("# example: occupation: occupations of the Adult data (seed 004), score = "
+          "count/max count\n", f);
     fputs("# (exact fractions count/4140); use epsilon 1 as in the seed\n", f);
     fputs("# sensitivity: 1\n", f);
     for (int i = 0; i < 15; i++)
@@ -38,7 +42,8 @@ static void occupation(FILE *f)
 static void socks(FILE *f)
 {
     fputs("# example: socks: 100 rows, 10 Violent (seed 001), score = frequency count/100;\n", f);
-    fputs("# the seed uses epsilon 5.5, 1 and 10 (and the monotone variant: --variant monotone)\n", f);
+    fputs("# the seed uses epsilon 5.5, 1 and 10 (and the monotone variant: --variant "
+          "monotone)\n", f);
     fputs("# sensitivity: 1\n", f);
     fputs("Violent,0.1\n", f);
     fputs("NonViolent,0.9\n", f);
@@ -46,7 +51,8 @@ static void socks(FILE *f)
 
 static void socks_red(FILE *f)
 {
-    fputs("# example: socks-red: the Red group of seed 001 (70 rows, 9 Violent), score count/70;\n", f);
+    fputs("# example: socks-red: the Red group of seed 001 (70 rows, 9 Violent), score "
+          "count/70;\n", f);
     fputs("# the seed uses epsilon 0.7 * 10 = 7\n", f);
     fputs("# sensitivity: 1\n", f);
     fputs("Violent,9/70\n", f);
@@ -55,7 +61,8 @@ static void socks_red(FILE *f)
 
 static void socks_blue(FILE *f)
 {
-    fputs("# example: socks-blue: the Blue group of seed 001 (30 rows, 1 Violent), score count/30;\n", f);
+    fputs("# example: socks-blue: the Blue group of seed 001 (30 rows, 1 Violent), score "
+          "count/30;\n", f);
     fputs("# the seed uses epsilon 0.3 * 10 = 3\n", f);
     fputs("# sensitivity: 1\n", f);
     fputs("Violent,1/30\n", f);
@@ -82,8 +89,10 @@ static long median_score(const long *a, int k, long x)
 static void median(FILE *f)
 {
     static const long A[7] = {1, 100, 102, 104, 105, 200, 365};
-    fputs("# example: median: the 'nice' dataset A = {1, 100, 102, 104, 105, 200, 365} of seed 002,\n", f);
-    fputs("# candidates 0..400 scored by rank distance (0 at 104, -2 at 102, 103, 105, -4 at 100, 101)\n", f);
+    fputs("# example: median: the 'nice' dataset A = {1, 100, 102, 104, 105, 200, 365} of "
+          "seed 002,\n", f);
+    fputs("# candidates 0..400 scored by rank distance (0 at 104, -2 at 102, 103, 105, -4 "
+          "at 100, 101)\n", f);
     /* the proven bound of the rank-distance score (median_private, Scores.mlw: Delta = 2);
      * a header of 1 made the scenario 2 epsilon-DP */
     fputs("# sensitivity: 2\n", f);
@@ -106,7 +115,8 @@ static void median_worst(FILE *f)
 static void pricing(FILE *f)
 {
     /* bids {1, 1, 1, 3.01}; u(r) = r * #{bids >= r}; r = 0, 0.001, ..., 3.5; Delta = r_max */
-    fputs("# example: pricing: seed 003's bids x = {1, 1, 1, 3.01}, revenue u(r) = r * #{x_i >= r},\n", f);
+    fputs("# example: pricing: seed 003's bids x = {1, 1, 1, 3.01}, revenue u(r) = r * "
+          "#{x_i >= r},\n", f);
     fputs("# prices r = 0, 0.001, ..., 3.5; sensitivity r_max = 3.5\n", f);
     fputs("# sensitivity: 3.5\n", f);
     static const long bids[4] = {1000, 1000, 1000, 3010}; /* thousandths */

@@ -1,4 +1,5 @@
-/* cli_util.c: shared option parsing of the oracle commands. */
+/* cli_util.c: the option parser of every command (em_cli_options), the options of the
+ * oracle commands, and the helpers they share. */
 #include "cli/cli_util.h"
 
 #include <errno.h>
@@ -411,7 +412,8 @@ static int file_arg(void *dst, const char *cmd, const char *a)
     return -1;
 }
 
-int em_cli_parse(em_cli *c, int argc, char **argv, unsigned long long allowed, const char *help)
+static int parse(em_cli *c, int argc, char **argv, unsigned long long allowed,
+                 const char *help)
 {
     if (allowed & EM_OPT_VARIANT)
         allowed |= EM_OPT_FORCE;
@@ -433,7 +435,7 @@ int em_cli_parse(em_cli *c, int argc, char **argv, unsigned long long allowed, c
     return rc;
 }
 
-int em_cli_require(const em_cli *c, unsigned long long required)
+static int require(const em_cli *c, unsigned long long required)
 {
     for (int k = 0; cli_opts[k].name; k++)
         if ((required >> k & 1) && !(c->seen >> k & 1)) {
@@ -446,9 +448,9 @@ int em_cli_require(const em_cli *c, unsigned long long required)
 int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed,
                  unsigned long long required, const char *help)
 {
-    int rc = em_cli_parse(c, argc, argv, allowed, help);
+    int rc = parse(c, argc, argv, allowed, help);
     if (rc < 0)
-        rc = em_cli_require(c, required);
+        rc = require(c, required);
     if (rc < 0) {
         const char *in2 = (required & EM_OPT_SAMPLES) ? c->samples
                           : (required & EM_OPT_PROBS) ? c->probs : NULL;

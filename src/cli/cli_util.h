@@ -1,4 +1,4 @@
-/* cli_util.h: option parsing shared by the oracle commands (probs, sample, check, compare).
+/* cli_util.h: the option parser of every command, and what the commands share.
  *
  * Options take their value as the next argument or after '=' (--epsilon=0.5).  Numbers are
  * parsed strictly: the whole argument must be a number of the expected kind, or the
@@ -92,7 +92,7 @@ enum { EO_EPSILON, EO_SENSITIVITY, EO_VARIANT, EO_DIGITS, EO_FORMAT, EO_SEED, EO
 #define EM_OPT_FILE EM_OPT(EO_FILE)        /* the positional FILE */
 #define EM_OPT_RTOL EM_OPT(EO_RTOL)
 #define EM_OPT_MIN_EXPECTED EM_OPT(EO_MIN_EXPECTED)
-#define EM_OPT_AT EM_OPT(EO_AT)            /* --at X[,X...] (or --loss-at): points or probabilities */
+#define EM_OPT_AT EM_OPT(EO_AT)            /* --at X[,X...] or --loss-at */
 #define EM_OPT_GRID EM_OPT(EO_GRID)        /* --grid LO:HI:N */
 #define EM_OPT_BETWEEN EM_OPT(EO_BETWEEN)  /* --between A:B[,A:B...]: P(A < X <= B) (cdf) */
 #define EM_OPT_MC EM_OPT(EO_MC)            /* --mc N: Monte Carlo draws beside the exact value */
@@ -158,29 +158,15 @@ typedef struct em_cli {
     const char *split, *data, *column, *group_by, *candidates, *function, *neighbours;
     int from_data;          /* groups: those options and --candidates-from-data */
     const char *both;       /* --epsilon with --epsilon-log: NULL, or the command's words */
-    size_t sweep_i, sweep_n; /* epsilon sweep: run sweep_i of sweep_n (sweep_n 0: one epsilon, no sweep) */
+    size_t sweep_i, sweep_n; /* a sweep of epsilon: run sweep_i of sweep_n (0: no sweep) */
 } em_cli;
 
 void em_cli_init(em_cli *c, const char *cmd);
 void em_cli_free(em_cli *c);
 
-/* Parse argv[1..argc) (argv[0] is the command name) by em_cli_options.  `allowed` is a set
- * of EM_OPT_*; `help` is printed for --help / -h.  Returns -1 to go on, EM_EXIT_OK after
- * --help, or EM_EXIT_USAGE after printing a message to stderr. */
-int em_cli_parse(em_cli *c, int argc, char **argv, unsigned long long allowed,
-                 const char *help);
-
-/* After em_cli_parse: require options (a set of EM_OPT_*); EM_EXIT_USAGE with a message if
- * one is missing, else -1. */
-int em_cli_require(const em_cli *c, unsigned long long required);
-
 /* When path is NULL or "-" and standard input is a terminal, one line on stderr saying that
  * `what` is read from it (Ctrl-D to end). */
 void em_cli_stdin_hint(const char *cmd, const char *path, const char *what);
-
-
-
-
 
 /* Strict parsers: EM_OK or EM_ERR_PARSE with *msg. */
 int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg);
@@ -193,12 +179,12 @@ int em_cli_status_exit(int st);
  * after "CMD: write error" (with on_stdout: "... on standard output"). */
 int em_cli_flush(const char *cmd, int on_stdout);
 
-/* A label for a person (em_scn_human_label: controls as \xHH, backslash doubled), in a static
- * buffer valid until the next call. */
+/* A label for a person (em_scn_human_label: controls as \xHH, backslash doubled), in a
+ * static buffer valid until the next call. */
 const char *em_cli_human(const char *label);
 
-/* A label as a CSV field on standard output: its exact bytes (em_scn_csv_label: the parser reads
- * them back), or, when standard output is a terminal and the label has control characters,
+/* A label as a CSV field on standard output: its exact bytes (em_scn_csv_label: the parser
+ * reads them back), or, when standard output is a terminal and the label has control characters,
  * the escaped form of em_cli_human, quoted. */
 void em_cli_csv_label(const char *label);
 
@@ -221,11 +207,11 @@ const char *em_variant_name(int variant);
  * NULL: for "did you mean ...?" after an unknown command or option. */
 const char *em_cli_nearest(const char *w, size_t wn, const char *const *words, size_t n);
 
-
-/* The part of em_cli_start before the scenario: parse, require, and refuse two inputs
- * from standard input.  Returns -1 to go on, else an exit status. */
-int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed, unsigned long long required,
-                 const char *help);
+/* Before the scenario: argv[1..argc) read by em_cli_options with the options of `allowed`
+ * (a set of EM_OPT_*; --help prints `help`), those of `required` given, and not two
+ * inputs from standard input.  Returns -1 to go on, else an exit status. */
+int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed,
+                 unsigned long long required, const char *help);
 
 /* The scenario (c->file, or standard input) and its mechanism through the public API
  * (em_scn_load, em_mech_new with the options given), the provenance line on stderr as
@@ -234,9 +220,8 @@ int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed, u
 int em_cli_mech(em_cli *c, em_scn **s, em_mech **m);
 
 /* em_cli_begin, then em_cli_mech. */
-int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned long long allowed, unsigned long long required,
-                      const char *help, em_scn **s, em_mech **m);
-
+int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned long long allowed,
+                      unsigned long long required, const char *help, em_scn **s, em_mech **m);
 
 /* What a command does once its scenario and mechanism stand; ctx is its own data. */
 typedef int em_cli_run_fn(const em_cli *c, em_scn *s, em_mech *m, const void *ctx);
@@ -246,8 +231,8 @@ typedef int em_cli_run_fn(const em_cli *c, em_scn *s, em_mech *m, const void *ct
  * epsilon) its mechanism and run(c, s, m, ctx) with c->sweep_i set, until a run returns
  * another status than EM_EXIT_OK; the provenance line on stderr once; everything freed.
  * Returns the exit status (the last run's when one ran). */
-int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allowed, const char *help,
-                em_cli_run_fn *run, const void *ctx);
+int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allowed,
+                const char *help, em_cli_run_fn *run, const void *ctx);
 
 /* After em_cli_begin: the scenario, then for each epsilon of a sweep (or the one epsilon)
  * its mechanism and run(c, s, m, ctx), as em_cli_main; frees c.  The exit status. */
