@@ -37,6 +37,11 @@ typedef struct em_cli_opt {
     int (*set)(void *dst, const char *cmd, const char *name, const char *v);
 } em_cli_opt;
 
+/* The rows of a table: a string or a flag into the field f of a command's struct T, the end. */
+#define EM_CLI_STR(name, T, f) {name, EM_CLI_STRING, offsetof(T, f), NULL, NULL, NULL, NULL}
+#define EM_CLI_FLAG_AT(name, T, f) {name, EM_CLI_FLAG, offsetof(T, f), NULL, NULL, NULL, NULL}
+#define EM_CLI_END {NULL, 0, 0, NULL, NULL, NULL, NULL}
+
 typedef struct em_cli_spec {
     const char *cmd;              /* "expmech probs" */
     const em_cli_opt *opts;

@@ -332,19 +332,19 @@ static const char *const variants[] = {"standard", "monotone", "pf", NULL};
 static const char *const are_words[] = {"labels", "indices", NULL};
 enum { A_VARIANT = 2, A_CONF = 5, A_ARE };
 static const em_cli_opt opts[] = {
-    {"--epsilon", EM_CLI_STRING, offsetof(args, eps), NULL, NULL, NULL, NULL},
-    {"--sensitivity", EM_CLI_STRING, offsetof(args, del), NULL, NULL, NULL, NULL},
+    EM_CLI_STR("--epsilon", args, eps),
+    EM_CLI_STR("--sensitivity", args, del),
     {"--variant", EM_CLI_WORD, offsetof(args, variant), variants, NULL,
      "%s: %s takes standard, monotone or pf\n", NULL},
-    {"--samples-x", EM_CLI_STRING, offsetof(args, sxp), NULL, NULL, NULL, NULL},
-    {"--samples-y", EM_CLI_STRING, offsetof(args, syp), NULL, NULL, NULL, NULL},
+    EM_CLI_STR("--samples-x", args, sxp),
+    EM_CLI_STR("--samples-y", args, syp),
     {"--confidence", EM_CLI_DOUBLE, offsetof(args, conf), NULL, conf_ok,
      "%s: %s takes a number in (0, 1)\n", NULL},
     {"--samples-are", EM_CLI_WORD, offsetof(args, are), are_words, NULL,
      "%s: %s takes 'labels' or 'indices'\n", NULL},
-    {"--force", EM_CLI_FLAG, offsetof(args, force), NULL, NULL, NULL, NULL},
+    EM_CLI_FLAG_AT("--force", args, force),
     {"--epsilon-log", EM_CLI_CALL, offsetof(args, nf), NULL, NULL, NULL, no_sweep},
-    {NULL, 0, 0, NULL, NULL, NULL, NULL},
+    EM_CLI_END,
 };
 
 int cmd_audit(int argc, char **argv)

@@ -103,7 +103,7 @@ static const char *timeout_ok(const void *v)
     return d > 0 && !isinf(d) ? NULL : "";
 }
 
-#define S(name, f) {name, EM_CLI_STRING, offsetof(opts, f), NULL, NULL, NULL, NULL}
+#define S(name, f) EM_CLI_STR(name, opts, f)
 static const em_cli_opt options[] = {
     S("--sampler", sampler), S("--kinds", kinds), S("--cases", cases), S("--report", report),
     S("--report-svg", svg),
@@ -113,8 +113,8 @@ static const em_cli_opt options[] = {
      "%s: %s '%s': expected a number of seconds > 0 (expmech conform --help)\n", NULL},
     {"--seed", EM_CLI_U64, offsetof(opts, o.seed), NULL, NULL,
      "%s: %s '%s': expected an integer from 0 to 2^64 - 1 (expmech conform --help)\n", NULL},
-    {"--quick", EM_CLI_FLAG, offsetof(opts, o.quick), NULL, NULL, NULL, NULL},
-    {NULL, 0, 0, NULL, NULL, NULL, NULL},
+    EM_CLI_FLAG_AT("--quick", opts, o.quick),
+    EM_CLI_END,
 };
 
 static int parse(opts *p, int argc, char **argv)

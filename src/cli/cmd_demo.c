@@ -35,7 +35,7 @@ static const char *draws_ok(const void *v)
 static const em_cli_opt opts[] = {
     {"--draws", EM_CLI_U64, offsetof(args, draws), NULL, draws_ok, NULL, NULL},
     {"--seed", EM_CLI_U64, offsetof(args, seed), NULL, NULL, NULL, NULL},
-    {NULL, 0, 0, NULL, NULL, NULL, NULL},
+    EM_CLI_END,
 };
 
 /* Seed 000's marital status with its raw counts (the example marital-raw), through the

@@ -32,8 +32,8 @@ static int name_arg(void *dst, const char *cmd, const char *a)
 }
 
 static const em_cli_opt opts[] = {
-    {"--list", EM_CLI_FLAG, offsetof(args, list), NULL, NULL, NULL, NULL},
-    {NULL, 0, 0, NULL, NULL, NULL, NULL},
+    EM_CLI_FLAG_AT("--list", args, list),
+    EM_CLI_END,
 };
 
 int cmd_example(int argc, char **argv)

@@ -630,14 +630,14 @@ static int table_arg(void *dst, const char *cmd, const char *a)
     return -1;
 }
 
-#define S(name, f) {name, EM_CLI_STRING, offsetof(plot, f), NULL, NULL, NULL, NULL}
+#define S(name, f) EM_CLI_STR(name, plot, f)
 static const em_cli_opt opts[] = {
     S("--x", x), S("--y", y), S("--series", series), S("--style", style), S("--title", title),
     S("--xlabel", xlabel), S("--ylabel", ylabel), S("--output", output),
-    {"--logx", EM_CLI_FLAG, offsetof(plot, logx), NULL, NULL, NULL, NULL},
-    {"--logy", EM_CLI_FLAG, offsetof(plot, logy), NULL, NULL, NULL, NULL},
+    EM_CLI_FLAG_AT("--logx", plot, logx),
+    EM_CLI_FLAG_AT("--logy", plot, logy),
     {"--overlay", EM_CLI_CALL, offsetof(plot, ov), NULL, NULL, NULL, add_overlay},
-    {NULL, 0, 0, NULL, NULL, NULL, NULL},
+    EM_CLI_END,
 };
 
 static int parse(plot *p, int argc, char **argv)

@@ -95,18 +95,17 @@ typedef struct args {
     const char *group_by, *output_dir;
 } args;
 
-#define S(name, f) {name, EM_CLI_STRING, offsetof(args, f), NULL, NULL, NULL, NULL}
+#define S(name, f) EM_CLI_STR(name, args, f)
 static const em_cli_opt opts[] = {
     S("--data", o.data), S("--candidates", o.candidates), S("--alpha", o.alpha),
     S("--p-max", o.p_max), S("--beta", o.beta), S("--gamma", o.gamma), S("--x", o.x),
     S("--f", o.f), S("--delta-f", o.delta_f), S("--neighbours", o.neighbours),
     S("--range", o.range), S("--convention", o.convention), S("--column", o.column),
     S("--group-by", group_by), S("--output-dir", output_dir),
-    {"--aggregated", EM_CLI_FLAG, offsetof(args, o.aggregated), NULL, NULL, NULL, NULL},
-    {"--candidates-from-data", EM_CLI_FLAG, offsetof(args, o.candidates_from_data), NULL, NULL,
-     NULL, NULL},
+    EM_CLI_FLAG_AT("--aggregated", args, o.aggregated),
+    EM_CLI_FLAG_AT("--candidates-from-data", args, o.candidates_from_data),
     S("--neighbors", o.neighbours),
-    {NULL, 0, 0, NULL, NULL, NULL, NULL},
+    EM_CLI_END,
 };
 #define SEE "see expmech score --help"
 
