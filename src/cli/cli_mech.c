@@ -98,7 +98,7 @@ static int mech(const em_cli *c, em_scn *s, const char *eps, int tell, em_mech *
     em_opts o = {eps, (c->seen & EM_OPT_SENSITIVITY) ? c->delta_text : NULL,
                  !(c->seen & EM_OPT_VARIANT)         ? EM_VARIANT_AUTO
                                                    : c->variant,
-                 (c->seen & EM_OPT_FORCE) != 0, c->digits};
+                 (c->seen & EM_OPT_FORCE) != 0, (int)c->digits};
     if (em_mech_new(s, &o, m, &e) == EM_OK) {
         if (tell)
             fprintf(stderr, "%s: %s\n", c->cmd, em_mech_get(*m).provenance);
@@ -129,8 +129,8 @@ int em_cli_mech(em_cli *c, em_scn **s, em_mech **m)
     return rc < 0 ? mech(c, *s, c->eps_text, 1, m) : rc;
 }
 
-int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
-                      const char *help, em_scn **s, em_mech **m)
+int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned long long allowed,
+                      unsigned long long required, const char *help, em_scn **s, em_mech **m)
 {
     *s = NULL;
     *m = NULL;
@@ -138,26 +138,34 @@ int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned allowed, unsign
     return rc < 0 ? em_cli_mech(c, s, m) : rc;
 }
 
-int em_cli_main(const char *cmd, int argc, char **argv, unsigned allowed, const char *help,
-                em_cli_run_fn *run, const void *ctx)
+int em_cli_run(em_cli *c, em_cli_run_fn *run, const void *ctx)
 {
-    em_cli c;
-    em_cli_init(&c, cmd);
     em_scn *s = NULL;
-    int rc = em_cli_begin(&c, argc, argv, allowed, EM_OPT_EPSILON, help);
-    if (rc < 0)
-        rc = load(&c, &s);
-    const size_t runs = c.sweep_n ? c.sweep_n : 1;
-    for (c.sweep_i = 0; rc < 0 && c.sweep_i < runs; c.sweep_i++) {
+    int rc = load(c, &s);
+    const size_t runs = c->sweep_n ? c->sweep_n : 1;
+    for (c->sweep_i = 0; rc < 0 && c->sweep_i < runs; c->sweep_i++) {
         em_mech *m = NULL;
-        rc = mech(&c, s, c.eps_all[c.sweep_i], c.sweep_i == 0, &m);
+        rc = mech(c, s, c->eps_all[c->sweep_i], c->sweep_i == 0, &m);
         if (rc < 0)
-            rc = run(&c, s, m, ctx);
+            rc = run(c, s, m, ctx);
         em_mech_free(m);
-        if (rc == EM_EXIT_OK && c.sweep_i + 1 < runs)
+        if (rc == EM_EXIT_OK && c->sweep_i + 1 < runs)
             rc = -1;
     }
     em_scn_free(s);
-    em_cli_free(&c);
+    em_cli_free(c);
     return rc;
+}
+
+int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allowed,
+                const char *help, em_cli_run_fn *run, const void *ctx)
+{
+    em_cli c;
+    em_cli_init(&c, cmd);
+    int rc = em_cli_begin(&c, argc, argv, allowed, EM_OPT_EPSILON, help);
+    if (rc >= 0) {
+        em_cli_free(&c);
+        return rc;
+    }
+    return em_cli_run(&c, run, ctx);
 }

@@ -1,15 +1,16 @@
-/* cli_util.c: shared option parsing of the oracle commands. */
+/* cli_util.c: the option parser of every command (em_cli_options), the options of the
+ * oracle commands, and the helpers they share. */
 #include "cli/cli_util.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
 #include "expmech.h"
-#include "io/em_label.h"
 
 void em_cli_init(em_cli *c, const char *cmd)
 {
@@ -35,14 +36,6 @@ void em_cli_free(em_cli *c)
 const char *em_variant_name(int variant)
 {
     return variant == EM_PF ? "pf" : variant == EM_MONOTONE ? "monotone" : "standard";
-}
-
-int em_cli_variant(const char *v)
-{
-    return !strcmp(v, "standard") ? EM_STANDARD
-           : !strcmp(v, "monotone") ? EM_MONOTONE
-           : !strcmp(v, "pf")       ? EM_PF
-                                    : -1;
 }
 
 int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg)
@@ -106,30 +99,11 @@ int em_cli_parse_double(const char *s, double *out, const char **msg)
     return EM_OK;
 }
 
-static int bad(const em_cli *c, const char *opt, const char *val, const char *msg)
+static int bad(const em_cli_opt *o, const char *cmd, const char *v, const char *why)
 {
-    fprintf(stderr, "%s: %s: bad value '%s': %s\n", c->cmd, opt, val, msg);
+    fprintf(stderr, o->bad ? o->bad : "%s: %s: bad value '%s': %s\n", cmd, o->name, v, why);
     return EM_EXIT_USAGE;
 }
-
-static const struct {
-    const char *name;
-    unsigned flag;
-} opts[] = {
-    {"--epsilon", EM_OPT_EPSILON},   {"--sensitivity", EM_OPT_SENSITIVITY},
-    {"--variant", EM_OPT_VARIANT},   {"--digits", EM_OPT_DIGITS},
-    {"--format", EM_OPT_FORMAT},     {"--seed", EM_OPT_SEED},
-    {"-n", EM_OPT_N},                {"--alpha", EM_OPT_ALPHA},
-    {"--samples", EM_OPT_SAMPLES},   {"--probs", EM_OPT_PROBS},
-    {"--rtol", EM_OPT_RTOL},         {"--min-expected", EM_OPT_MIN_EXPECTED},
-    {"--mc", EM_OPT_MC},
-    {"--cdf", EM_OPT_CDF},           {"--atol", EM_OPT_ATOL},
-    {"--at", EM_OPT_AT},             {"--grid", EM_OPT_GRID},
-    {"--between", EM_OPT_BETWEEN},   {"--loss-at", EM_OPT_AT},
-    {"--force", EM_OPT_FORCE},       {"--samples-are", EM_OPT_SAMPLES_ARE},
-    {"--epsilon-log", EM_OPT_EPSILON_LOG},
-    {NULL, 0},
-};
 
 const char *em_cli_nearest(const char *w, size_t wn, const char *const *words, size_t n)
 {
@@ -162,18 +136,146 @@ const char *em_cli_nearest(const char *w, size_t wn, const char *const *words, s
     return best;
 }
 
+int em_cli_unknown(const char *cmd, const char *what, const char *a, size_t len,
+                   const char *const *names, size_t n, int list, const char *see)
+{
+    const char *eq = a[0] == '-' ? strchr(a, '=') : NULL;
+    const char *near = em_cli_nearest(a, eq ? (size_t)(eq - a) : strlen(a), names, n);
+    fprintf(stderr, "%s: unknown %s '%.*s'", cmd, what, (int)len, a);
+    if (near)
+        fprintf(stderr, " (did you mean %s?%s%s)", near, see ? "  " : "", see ? see : "");
+    else if (list) {
+        fputs(" (one of ", stderr);
+        for (size_t k = 0; k < n; k++)
+            fprintf(stderr, "%s%s", names[k], k + 1 < n ? ", " : "; ");
+        fprintf(stderr, "%s)", see);
+    } else if (see)
+        fprintf(stderr, " (%s)", see);
+    fputc('\n', stderr);
+    return EM_EXIT_USAGE;
+}
+
+size_t em_cli_names(const em_cli_spec *sp, unsigned long long mask, const char **names,
+                    size_t cap)
+{
+    size_t n = 0;
+    for (size_t k = 0; sp->opts[k].name && n + 1 < cap; k++)
+        if (mask >> k & 1)
+            names[n++] = sp->opts[k].name;
+    names[n++] = "--help";
+    return n;
+}
+
+/* The value v of option o into dst: -1, or an exit status after a message. */
+static int set_value(const em_cli_spec *sp, const em_cli_opt *o, void *dst, const char *v)
+{
+    void *field = (char *)dst + o->off;
+    const char *why = NULL;
+    switch (o->kind) {
+    case EM_CLI_WORD: {
+        int w = 0;
+        while (o->words[w] && strcmp(o->words[w], v))
+            w++;
+        if (!o->words[w])
+            return bad(o, sp->cmd, v, "");
+        *(int *)field = w;
+        break;
+    }
+    case EM_CLI_U64:
+        if (em_cli_parse_u64(v, field, &why) != EM_OK)
+            return bad(o, sp->cmd, v, why);
+        break;
+    case EM_CLI_DOUBLE:
+        if (em_cli_parse_double(v, field, &why) != EM_OK)
+            return bad(o, sp->cmd, v, why);
+        break;
+    case EM_CLI_STRING:
+        *(const char **)field = v;
+        break;
+    default:
+        return o->set(dst, sp->cmd, o->name, v);
+    }
+    why = o->check ? o->check(field) : NULL;
+    return why ? bad(o, sp->cmd, v, why) : -1;
+}
+
+int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, char **argv,
+                   void *dst, unsigned long long *given)
+{
+    int only_args = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!only_args && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
+            fputs(sp->help, stdout);
+            if (sp->help2)
+                fputs(sp->help2, stdout);
+            return EM_EXIT_OK;
+        }
+        if (!only_args && !strcmp(a, "--")) {
+            only_args = 1;
+            continue;
+        }
+        int rc = EM_EXIT_USAGE;
+        if (only_args || a[0] != '-' || !a[1]) {
+            if (sp->arg && (rc = sp->arg(dst, sp->cmd, a)) < 0)
+                continue;
+            if (!sp->arg)
+                fprintf(stderr, "%s: unexpected argument '%s' (%s)\n", sp->cmd, a, sp->see);
+            return rc;
+        }
+        const char *eq = strchr(a, '=');
+        size_t nl = eq ? (size_t)(eq - a) : strlen(a), k = 0;
+        while (sp->opts[k].name && !((mask >> k & 1) && strlen(sp->opts[k].name) == nl &&
+                                     !strncmp(sp->opts[k].name, a, nl)))
+            k++;
+        const em_cli_opt *o = &sp->opts[k];
+        if (!o->name) {
+            const char *names[64];
+            return sp->unknown ? sp->unknown(sp, mask, a)
+                               : em_cli_unknown(sp->cmd, "option", a, sp->whole ? strlen(a) : nl,
+                                                names, em_cli_names(sp, mask, names, 64),
+                                                sp->list, sp->see);
+        }
+        for (size_t j = 0; !sp->repeat && sp->opts[j].name; j++)
+            if ((*given >> j & 1) && sp->opts[j].off == o->off) {
+                fprintf(stderr, sp->twice ? sp->twice : "%s: %s given twice\n", sp->cmd, o->name);
+                return EM_EXIT_USAGE;
+            }
+        if (o->kind == EM_CLI_FLAG && eq) {
+            fprintf(stderr, "%s: %s takes no value\n", sp->cmd, o->name);
+            return EM_EXIT_USAGE;
+        }
+        if (o->kind == EM_CLI_FLAG) {
+            *(int *)(void *)((char *)dst + o->off) = 1;
+        } else {
+            const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v || (sp->empty && !*v)) {
+                fprintf(stderr, sp->needs ? sp->needs : "%s: %s needs a value\n", sp->cmd, o->name);
+                return EM_EXIT_USAGE;
+            }
+            if ((rc = set_value(sp, o, dst, v)) >= 0)
+                return rc;
+        }
+        *given |= 1ULL << k;
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------- the oracle commands' options */
+
 /* --epsilon SPEC or --epsilon-log LO:HI:N: every value (em_epsilon_sweep); c->eps and
  * c->eps_text the first; a sweep unless SPEC is one plain value. */
-static int set_epsilon(em_cli *c, unsigned flag, const char *name, const char *v)
+static int set_epsilon(em_cli *c, int log, const char *cmd, const char *name, const char *v)
 {
     if (c->seen & (EM_OPT_EPSILON | EM_OPT_EPSILON_LOG)) {
-        fprintf(stderr, "%s: --epsilon and --epsilon-log exclude each other\n", c->cmd);
+        fprintf(stderr, "%s: %s\n", cmd,
+                c->both ? c->both : "--epsilon and --epsilon-log exclude each other");
         return EM_EXIT_USAGE;
     }
     em_error e;
-    int st = em_epsilon_sweep(v, flag == EM_OPT_EPSILON_LOG, &c->eps_all, &c->eps_count, &e);
+    int st = em_epsilon_sweep(v, log, &c->eps_all, &c->eps_count, &e);
     if (st == EM_ERR_NOMEM) {
-        fprintf(stderr, "%s: %s\n", c->cmd, e.msg);
+        fprintf(stderr, "%s: %s\n", cmd, e.msg);
         return EM_EXIT_INTERNAL;
     }
     if (st != EM_OK) {
@@ -181,230 +283,174 @@ static int set_epsilon(em_cli *c, unsigned flag, const char *name, const char *v
         char said[EM_ERRLEN];
         snprintf(said, sizeof said, "bad number '%s': ", v);
         size_t k = strlen(said);
-        return bad(c, name, v, strncmp(e.msg, said, k) ? e.msg : e.msg + k);
+        fprintf(stderr, "%s: %s: bad value '%s': %s\n", cmd, name, v,
+                strncmp(e.msg, said, k) ? e.msg : e.msg + k);
+        return EM_EXIT_USAGE;
     }
     c->eps_text = c->eps_all[0];
-    c->sweep_n = flag == EM_OPT_EPSILON_LOG || strpbrk(v, ",:") ? c->eps_count : 0;
+    c->sweep_n = log || strpbrk(v, ",:") ? c->eps_count : 0;
     return -1;
 }
 
-static int set_opt(em_cli *c, unsigned flag, const char *name, const char *v)
+static int set_eps(void *c, const char *cmd, const char *name, const char *v)
 {
-    const char *msg = NULL;
-    int kind;
-    switch (flag) {
-    case EM_OPT_EPSILON:
-    case EM_OPT_EPSILON_LOG: {
-        int r = set_epsilon(c, flag, name, v);
-        if (r >= 0)
-            return r;
-        break;
-    }
-    case EM_OPT_SENSITIVITY:
-    {
-        em_error e;
-        int sign;
-        c->delta_text = v;
-        if (em_num_cmp(v, "0", &sign, &e) != EM_OK) {
-            /* the value is named already: the library's why alone ("bad number '%.60s': ") */
-            size_t k = strlen("bad number '") + (strlen(v) < 60 ? strlen(v) : 60);
-            int said = !strncmp(e.msg, "bad number '", 12) && strlen(e.msg) > k + 2 &&
-                       !strncmp(e.msg + k, "': ", 3);
-            return bad(c, name, v, said ? e.msg + k + 3 : e.msg);
-        }
-        if (sign <= 0)
-            return bad(c, name, v, "must be > 0");
-        break;
-    }
-    case EM_OPT_VARIANT:
-        kind = em_cli_variant(v);
-        if (kind < 0)
-            return bad(c, name, v,
-                       "expected 'standard' (eps/(2 delta)), 'monotone' (eps/delta) or 'pf' "
-                       "(permute-and-flip)");
-        c->variant = kind;
-        break;
-    case EM_OPT_DIGITS: {
-        uint64_t d;
-        if (em_cli_parse_u64(v, &d, &msg) != EM_OK)
-            return bad(c, name, v, msg);
-        if (d < 1 || d > EM_DIGITS_MAX)
-            return bad(c, name, v, "must be between 1 and 1000");
-        c->digits = (int)d;
-        break;
-    }
-    case EM_OPT_FORMAT:
-        if (!strcmp(v, "csv"))
-            c->format = EM_FMT_CSV;
-        else if (!strcmp(v, "json"))
-            c->format = EM_FMT_JSON;
-        else
-            return bad(c, name, v, "expected 'csv' or 'json'");
-        break;
-    case EM_OPT_SEED:
-        if (em_cli_parse_u64(v, &c->seed, &msg) != EM_OK)
-            return bad(c, name, v, msg);
-        break;
-    case EM_OPT_N:
-        if (em_cli_parse_u64(v, &c->n, &msg) != EM_OK)
-            return bad(c, name, v, msg);
-        break;
-    case EM_OPT_ALPHA:
-        if (em_cli_parse_double(v, &c->alpha, &msg) != EM_OK)
-            return bad(c, name, v, msg);
-        if (!(c->alpha > 0 && c->alpha < 1))
-            return bad(c, name, v, "must be in (0, 1)");
-        break;
-    case EM_OPT_RTOL:
-        if (em_cli_parse_double(v, &c->rtol, &msg) != EM_OK)
-            return bad(c, name, v, msg);
-        if (!(c->rtol >= 0))
-            return bad(c, name, v, "must be >= 0");
-        break;
-    case EM_OPT_ATOL:
-        if (em_cli_parse_double(v, &c->atol, &msg) != EM_OK)
-            return bad(c, name, v, msg);
-        if (!(c->atol >= 0))
-            return bad(c, name, v, "must be >= 0");
-        break;
-    case EM_OPT_CDF:
-        c->cdf = v;
-        break;
-    case EM_OPT_MIN_EXPECTED:
-        if (em_cli_parse_double(v, &c->min_expected, &msg) != EM_OK)
-            return bad(c, name, v, msg);
-        if (!(c->min_expected >= 1))
-            return bad(c, name, v, "must be >= 1");
-        break;
-    case EM_OPT_SAMPLES:
-        c->samples = v;
-        break;
-    case EM_OPT_PROBS:
-        c->probs = v;
-        break;
-    case EM_OPT_AT:
-        c->at = v;
-        break;
-    case EM_OPT_GRID:
-        c->grid = v;
-        break;
-    case EM_OPT_BETWEEN:
-        c->between = v;
-        break;
-    case EM_OPT_MC:
-        if (em_cli_parse_u64(v, &c->mc, &msg) != EM_OK)
-            return bad(c, name, v, msg);
-        if (c->mc < 2 || c->mc > EM_CLI_MC_MAX)
-            return bad(c, name, v, "must be between 2 and 1000000000 (a standard error needs 2 "
-                                   "draws)");
-        break;
-    case EM_OPT_SAMPLES_ARE:
-        if (strcmp(v, "labels") && strcmp(v, "indices"))
-            return bad(c, name, v, "expected 'labels' or 'indices'");
-        c->samples_are = strcmp(v, "labels") ? EM_SAMPLES_ARE_INDICES : EM_SAMPLES_ARE_LABELS;
-        break;
-    default:
-        break;
-    }
-    c->seen |= flag;
-    return -1;
+    return set_epsilon(c, 0, cmd, name, v);
 }
 
-int em_cli_parse(em_cli *c, int argc, char **argv, unsigned allowed, const char *help)
+static int set_eps_log(void *c, const char *cmd, const char *name, const char *v)
 {
-    int only_files = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!only_files && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
-            fputs(help, stdout);
-            return EM_EXIT_OK;
-        }
-        if (!only_files && !strcmp(a, "--")) {
-            only_files = 1;
-            continue;
-        }
-        if (!only_files && a[0] == '-' && a[1] != 0) {
-            const char *eq = strchr(a, '=');
-            size_t nl = eq ? (size_t)(eq - a) : strlen(a);
-            int k;
-            for (k = 0; opts[k].name; k++)
-                if (strlen(opts[k].name) == nl && !strncmp(opts[k].name, a, nl))
-                    break;
-            if (allowed & EM_OPT_VARIANT)
-                allowed |= EM_OPT_FORCE;
-            if (allowed & EM_OPT_SAMPLES)
-                allowed |= EM_OPT_SAMPLES_ARE;
-            if (allowed & EM_OPT_EPSILON)
-                allowed |= EM_OPT_EPSILON_LOG;
-            if (!opts[k].name || !(allowed & opts[k].flag)) {
-                const char *names[64];
-                size_t nn = 0;
-                for (int j = 0; opts[j].name && nn < 64; j++)
-                    if (allowed & opts[j].flag)
-                        names[nn++] = opts[j].name;
-                const char *near = em_cli_nearest(a, nl, names, nn);
-                if (near && (!opts[k].name || strcmp(near, opts[k].name)))
-                    fprintf(stderr, "%s: unknown option '%.*s' (did you mean %s?  see --help)\n",
-                            c->cmd, (int)nl, a, near);
-                else
-                    fprintf(stderr, "%s: unknown option '%.*s' (see --help)\n", c->cmd, (int)nl, a);
-                return EM_EXIT_USAGE;
-            }
-            if (c->seen & opts[k].flag) {
-                fprintf(stderr, "%s: %s given twice\n", c->cmd, opts[k].name);
-                return EM_EXIT_USAGE;
-            }
-            if (opts[k].flag == EM_OPT_FORCE) { /* the one option without a value */
-                if (eq) {
-                    fprintf(stderr, "%s: --force takes no value\n", c->cmd);
-                    return EM_EXIT_USAGE;
-                }
-                c->seen |= EM_OPT_FORCE;
-                continue;
-            }
-            const char *v;
-            if (eq) {
-                v = eq + 1;
-            } else {
-                if (i + 1 >= argc) {
-                    fprintf(stderr, "%s: %s needs a value\n", c->cmd, opts[k].name);
-                    return EM_EXIT_USAGE;
-                }
-                v = argv[++i];
-            }
-            int r = set_opt(c, opts[k].flag, opts[k].name, v);
-            if (r >= 0)
-                return r;
-            continue;
-        }
-        if (!(allowed & EM_OPT_FILE) || (c->seen & EM_OPT_FILE)) {
-            fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", c->cmd, a);
-            return EM_EXIT_USAGE;
-        }
-        c->file = a;
-        c->seen |= EM_OPT_FILE;
-    }
-    if (c->seen & EM_OPT_EPSILON_LOG) /* it gives the epsilon a command requires */
-        c->seen |= EM_OPT_EPSILON;
-    return -1;
+    return set_epsilon(c, 1, cmd, name, v);
 }
 
-int em_cli_require(const em_cli *c, unsigned required)
+static int set_sensitivity(void *dst, const char *cmd, const char *name, const char *v)
 {
-    for (int k = 0; opts[k].name; k++)
-        if ((required & opts[k].flag) && !(c->seen & opts[k].flag)) {
-            fprintf(stderr, "%s: %s is required (see --help)\n", c->cmd, opts[k].name);
-            return EM_EXIT_USAGE;
-        }
+    em_error e;
+    int sign;
+    ((em_cli *)dst)->delta_text = v;
+    const char *why = "must be > 0";
+    if (em_num_cmp(v, "0", &sign, &e) != EM_OK) {
+        /* the value is named already: the library's why alone ("bad number '%.60s': ") */
+        size_t k = strlen("bad number '") + (strlen(v) < 60 ? strlen(v) : 60);
+        int said = !strncmp(e.msg, "bad number '", 12) && strlen(e.msg) > k + 2 &&
+                   !strncmp(e.msg + k, "': ", 3);
+        why = said ? e.msg + k + 3 : e.msg;
+    } else if (sign > 0)
+        return -1;
+    fprintf(stderr, "%s: %s: bad value '%s': %s\n", cmd, name, v, why);
+    return EM_EXIT_USAGE;
+}
+
+static const char *digits_ok(const void *v)
+{
+    uint64_t d = *(const uint64_t *)v;
+    return d < 1 || d > EM_DIGITS_MAX ? "must be between 1 and 1000" : NULL;
+}
+
+static const char *alpha_ok(const void *v)
+{
+    double a = *(const double *)v;
+    return a > 0 && a < 1 ? NULL : "must be in (0, 1)";
+}
+
+static const char *nonneg(const void *v)
+{
+    return *(const double *)v >= 0 ? NULL : "must be >= 0";
+}
+
+static const char *atleast1(const void *v)
+{
+    return *(const double *)v >= 1 ? NULL : "must be >= 1";
+}
+
+static const char *mc_ok(const void *v)
+{
+    uint64_t n = *(const uint64_t *)v;
+    return n < 2 || n > EM_CLI_MC_MAX
+               ? "must be between 2 and 1000000000 (a standard error needs 2 draws)"
+               : NULL;
+}
+
+static const char *const variants[] = {"standard", "monotone", "pf", NULL};
+static const char *const formats[] = {"csv", "json", NULL};
+static const char *const are[] = {"labels", "indices", NULL};
+static const char *const samplers[] = {"exact", "float", NULL};
+static const char *const timings[] = {"variable", "fixed", NULL};
+
+#define AT(f) offsetof(em_cli, f)
+/* In the order of EO_* (cli_util.h): an option's bit is EM_OPT(its index). */
+static const em_cli_opt cli_opts[] = {
+    {"--epsilon", EM_CLI_CALL, AT(eps_text), NULL, NULL, NULL, set_eps},
+    {"--sensitivity", EM_CLI_CALL, AT(delta_text), NULL, NULL, NULL, set_sensitivity},
+    {"--variant", EM_CLI_WORD, AT(variant), variants, NULL,
+     "%s: %s: bad value '%s': expected 'standard' (eps/(2 delta)), 'monotone' (eps/delta) or "
+     "'pf' (permute-and-flip)\n", NULL},
+    {"--digits", EM_CLI_U64, AT(digits), NULL, digits_ok, NULL, NULL},
+    {"--format", EM_CLI_WORD, AT(format), formats, NULL,
+     "%s: %s: bad value '%s': expected 'csv' or 'json'\n", NULL},
+    {"--seed", EM_CLI_U64, AT(seed), NULL, NULL, NULL, NULL},
+    {"-n", EM_CLI_U64, AT(n), NULL, NULL, NULL, NULL},
+    {"--alpha", EM_CLI_DOUBLE, AT(alpha), NULL, alpha_ok, NULL, NULL},
+    EM_CLI_STR("--samples", em_cli, samples),
+    EM_CLI_STR("--probs", em_cli, probs),
+    {"--rtol", EM_CLI_DOUBLE, AT(rtol), NULL, nonneg, NULL, NULL},
+    {"--min-expected", EM_CLI_DOUBLE, AT(min_expected), NULL, atleast1, NULL, NULL},
+    {"--mc", EM_CLI_U64, AT(mc), NULL, mc_ok, NULL, NULL},
+    EM_CLI_STR("--cdf", em_cli, cdf),
+    {"--atol", EM_CLI_DOUBLE, AT(atol), NULL, nonneg, NULL, NULL},
+    EM_CLI_STR("--at", em_cli, at),
+    EM_CLI_STR("--grid", em_cli, grid),
+    EM_CLI_STR("--between", em_cli, between),
+    EM_CLI_STR("--loss-at", em_cli, at),
+    EM_CLI_FLAG_AT("--force", em_cli, force),
+    {"--samples-are", EM_CLI_WORD, AT(samples_are), are, NULL,
+     "%s: %s: bad value '%s': expected 'labels' or 'indices'\n", NULL},
+    {"--epsilon-log", EM_CLI_CALL, AT(eps_all), NULL, NULL, NULL, set_eps_log},
+    {"--sampler", EM_CLI_WORD, AT(sampler), samplers, NULL, "%s: %s takes 'exact' or 'float'\n",
+     NULL},
+    {"--timing", EM_CLI_WORD, AT(timing), timings, NULL, "%s: %s takes 'variable' or 'fixed'\n",
+     NULL},
+    EM_CLI_STR("--split", em_cli, split),
+    EM_CLI_STR("--data", em_cli, data),
+    EM_CLI_STR("--column", em_cli, column),
+    EM_CLI_STR("--group-by", em_cli, group_by),
+    EM_CLI_STR("--candidates", em_cli, candidates),
+    EM_CLI_FLAG_AT("--candidates-from-data", em_cli, from_data),
+    EM_CLI_STR("--function", em_cli, function),
+    EM_CLI_STR("--neighbours", em_cli, neighbours),
+    EM_CLI_END,
+};
+
+static int file_arg(void *dst, const char *cmd, const char *a)
+{
+    em_cli *c = dst;
+    if (c->seen & EM_OPT_FILE) {
+        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", cmd, a);
+        return EM_EXIT_USAGE;
+    }
+    c->file = a;
+    c->seen |= EM_OPT_FILE;
     return -1;
 }
 
-int em_cli_begin(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
+static int parse(em_cli *c, int argc, char **argv, unsigned long long allowed,
                  const char *help)
 {
-    int rc = em_cli_parse(c, argc, argv, allowed, help);
+    if (allowed & EM_OPT_VARIANT)
+        allowed |= EM_OPT_FORCE;
+    if (allowed & EM_OPT_SAMPLES)
+        allowed |= EM_OPT_SAMPLES_ARE;
+    if (allowed & EM_OPT_EPSILON)
+        allowed |= EM_OPT_EPSILON_LOG;
+    if (allowed & EM_OPT_AT)
+        allowed |= EM_OPT(EO_LOSS_AT);
+    const em_cli_spec sp = {.cmd = c->cmd, .opts = cli_opts, .help = help, .see = "see --help",
+                            .arg = (allowed & EM_OPT_FILE) ? file_arg : NULL};
+    int rc = em_cli_options(&sp, allowed, argc, argv, c, &c->seen);
+    if (c->seen & EM_OPT_EPSILON_LOG) /* it gives the epsilon a command requires */
+        c->seen |= EM_OPT_EPSILON;
+    if (c->seen & EM_OPT(EO_LOSS_AT))
+        c->seen |= EM_OPT_AT;
+    if (c->seen & EM_OPT_SAMPLES_ARE) /* the word's index into EM_SAMPLES_ARE_* */
+        c->samples_are = c->samples_are ? EM_SAMPLES_ARE_INDICES : EM_SAMPLES_ARE_LABELS;
+    return rc;
+}
+
+static int require(const em_cli *c, unsigned long long required)
+{
+    for (int k = 0; cli_opts[k].name; k++)
+        if ((required >> k & 1) && !(c->seen >> k & 1)) {
+            fprintf(stderr, "%s: %s is required (see --help)\n", c->cmd, cli_opts[k].name);
+            return EM_EXIT_USAGE;
+        }
+    return -1;
+}
+
+int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed,
+                 unsigned long long required, const char *help)
+{
+    int rc = parse(c, argc, argv, allowed, help);
     if (rc < 0)
-        rc = em_cli_require(c, required);
+        rc = require(c, required);
     if (rc < 0) {
         const char *in2 = (required & EM_OPT_SAMPLES) ? c->samples
                           : (required & EM_OPT_PROBS) ? c->probs : NULL;
@@ -484,14 +530,14 @@ void em_json_string(FILE *f, const char *s)
 const char *em_cli_human(const char *label)
 {
     /* one label per call (the CLI is single-threaded; a printf takes one at a time) */
-    static char buf[EM_SCN_MAX_LINE * 6 + 16];
-    return em_label_human_str(buf, sizeof buf, label, 0);
+    static char buf[4096 * 6 + 16]; /* a label: one line of at most 4096 bytes, 6 a byte */
+    return em_scn_human_label(buf, sizeof buf, label, 0);
 }
 
 void em_cli_csv_label(const char *label)
 {
     /* a terminal is a person, not a parser: no raw escape sequence reaches it */
-    if (em_label_needs_escape(label) && isatty(STDOUT_FILENO)) {
+    if (isatty(STDOUT_FILENO) && strcmp(em_cli_human(label), label)) {
         fputc('"', stdout);
         for (const char *p = em_cli_human(label); *p; p++) {
             if (*p == '"')
@@ -501,5 +547,5 @@ void em_cli_csv_label(const char *label)
         fputc('"', stdout);
         return;
     }
-    em_csv_label(stdout, label);
+    em_scn_csv_label(stdout, label);
 }

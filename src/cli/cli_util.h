@@ -1,4 +1,4 @@
-/* cli_util.h: option parsing shared by the oracle commands (probs, sample, check, compare).
+/* cli_util.h: the option parser of every command, and what the commands share.
  *
  * Options take their value as the next argument or after '=' (--epsilon=0.5).  Numbers are
  * parsed strictly: the whole argument must be a number of the expected kind, or the
@@ -7,36 +7,110 @@
 #ifndef EM_CLI_UTIL_H
 #define EM_CLI_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "expmech.h"
-#include "io/em_scn_text.h"
-#include "em_scn.h"
 
-#define EM_OPT_EPSILON (1u << 0)
-#define EM_OPT_SENSITIVITY (1u << 1)
-#define EM_OPT_VARIANT (1u << 2)
-#define EM_OPT_DIGITS (1u << 3)
-#define EM_OPT_FORMAT (1u << 4)
-#define EM_OPT_SEED (1u << 5)
-#define EM_OPT_N (1u << 6)
-#define EM_OPT_ALPHA (1u << 7)
-#define EM_OPT_SAMPLES (1u << 8)
-#define EM_OPT_PROBS (1u << 9)
-#define EM_OPT_FILE (1u << 10)
-#define EM_OPT_RTOL (1u << 11)
-#define EM_OPT_MIN_EXPECTED (1u << 12)
-#define EM_OPT_AT (1u << 13)   /* --at X[,X...]: points (cdf, density) or probabilities (quantile) */
-#define EM_OPT_GRID (1u << 14) /* --grid LO:HI:N */
-#define EM_OPT_BETWEEN (1u << 15) /* --between A:B[,A:B...]: P(A < X <= B) (cdf) */
-#define EM_OPT_MC (1u << 28)      /* --mc N: Monte Carlo draws beside the exact value (utility) */
+/* ------------------------------------------------------------- the option parser */
+/* Every command declares a static table of its options; em_cli_options reads argv by it.
+ * An option takes its value as the next argument or after '=' (--epsilon=0.5); "--" ends
+ * the options; --help or -h prints the help and stops (exit 0).  Numbers are parsed
+ * strictly (em_cli_parse_u64, em_cli_parse_double): a refused value stops the command
+ * with exit status 2 and a message naming the option and the value. */
+enum { EM_CLI_FLAG, EM_CLI_WORD, EM_CLI_U64, EM_CLI_DOUBLE, EM_CLI_STRING, EM_CLI_CALL };
+
+typedef struct em_cli_opt {
+    const char *name;             /* "--epsilon", "-n"; NULL ends a table */
+    int kind;                     /* EM_CLI_* */
+    size_t off;                   /* where the value goes in the command's struct: int (FLAG:
+                                     1; WORD: the word's index), uint64_t, double or const
+                                     char *; options with the same off are one option */
+    const char *const *words;     /* WORD: the words, NULL-terminated */
+    /* after the value is stored: NULL, or why it is refused */
+    const char *(*check)(const void *value);
+    /* a refused value: a format of (cmd, name, value, why), NULL: "CMD: NAME: bad value
+       'VALUE': WHY" */
+    const char *bad;
+    /* CALL: the option's own reading of v; -1 to go on, else an exit status after a message */
+    int (*set)(void *dst, const char *cmd, const char *name, const char *v);
+} em_cli_opt;
+
+/* The rows of a table: a string or a flag into the field f of a command's struct T, the end. */
+#define EM_CLI_STR(name, T, f) {name, EM_CLI_STRING, offsetof(T, f), NULL, NULL, NULL, NULL}
+#define EM_CLI_FLAG_AT(name, T, f) {name, EM_CLI_FLAG, offsetof(T, f), NULL, NULL, NULL, NULL}
+#define EM_CLI_END {NULL, 0, 0, NULL, NULL, NULL, NULL}
+
+typedef struct em_cli_spec {
+    const char *cmd;              /* "expmech probs" */
+    const em_cli_opt *opts;
+    const char *help, *help2;     /* --help prints both (help2 may be NULL) */
+    const char *see;              /* the end of an unknown option's message: "(did you mean
+                                     N?  SEE)", "(SEE)"; NULL: "(did you mean N?)" or nothing */
+    int whole, list;              /* the unknown option shown with its '=VALUE'; with no name
+                                     near it, the names listed: "(one of N1, N2; SEE)" */
+    int repeat, empty;            /* an option given twice: the last wins (else refused);
+                                     an empty value is no value */
+    const char *twice, *needs;    /* formats of (cmd, name); NULL: "CMD: NAME given twice",
+                                     "CMD: NAME needs a value" */
+    /* a positional argument: -1 to go on, else an exit status; NULL: refused */
+    int (*arg)(void *dst, const char *cmd, const char *a);
+    /* an unknown option (NULL: the message above) */
+    int (*unknown)(const struct em_cli_spec *sp, unsigned long long mask, const char *a);
+} em_cli_spec;
+
+/* argv[1..argc) by sp's options whose bit (1 << index in sp->opts) is in mask, into dst;
+ * *given gets the bit of each option given.  -1 to go on, EM_EXIT_OK after --help, or an
+ * exit status after a message on standard error. */
+int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, char **argv,
+                   void *dst, unsigned long long *given);
+
+/* "CMD: unknown WHAT 'A' (did you mean N?  SEE)" for the word of names[0..n) nearest to
+ * a[0..len), or "(one of N1, ...; SEE)" (list) or "(SEE)"; EM_EXIT_USAGE. */
+int em_cli_unknown(const char *cmd, const char *what, const char *a, size_t len,
+                   const char *const *names, size_t n, int list, const char *see);
+
+/* The names of sp's options in mask, and "--help", into names[0..cap); their number. */
+size_t em_cli_names(const em_cli_spec *sp, unsigned long long mask, const char **names,
+                    size_t cap);
+
+/* ----------------------------------------------- the options of the oracle commands */
+/* One table (cli_util.c) for probs, sample, check, compare, cdf, density, quantile,
+ * utility and groups; each command allows a set of them (EM_OPT_*). */
+enum { EO_EPSILON, EO_SENSITIVITY, EO_VARIANT, EO_DIGITS, EO_FORMAT, EO_SEED, EO_N, EO_ALPHA,
+       EO_SAMPLES, EO_PROBS, EO_RTOL, EO_MIN_EXPECTED, EO_MC, EO_CDF, EO_ATOL, EO_AT, EO_GRID,
+       EO_BETWEEN, EO_LOSS_AT, EO_FORCE, EO_SAMPLES_ARE, EO_EPSILON_LOG, EO_SAMPLER, EO_TIMING,
+       EO_SPLIT, EO_DATA, EO_COLUMN, EO_GROUP_BY, EO_CANDIDATES, EO_FROM_DATA, EO_FUNCTION,
+       EO_NEIGHBOURS, EO_FILE };
+#define EM_OPT(k) (1ULL << (k))
+#define EM_OPT_EPSILON EM_OPT(EO_EPSILON)
+#define EM_OPT_SENSITIVITY EM_OPT(EO_SENSITIVITY)
+#define EM_OPT_VARIANT EM_OPT(EO_VARIANT)
+#define EM_OPT_DIGITS EM_OPT(EO_DIGITS)
+#define EM_OPT_FORMAT EM_OPT(EO_FORMAT)
+#define EM_OPT_SEED EM_OPT(EO_SEED)
+#define EM_OPT_N EM_OPT(EO_N)
+#define EM_OPT_ALPHA EM_OPT(EO_ALPHA)
+#define EM_OPT_SAMPLES EM_OPT(EO_SAMPLES)
+#define EM_OPT_PROBS EM_OPT(EO_PROBS)
+#define EM_OPT_FILE EM_OPT(EO_FILE)        /* the positional FILE */
+#define EM_OPT_RTOL EM_OPT(EO_RTOL)
+#define EM_OPT_MIN_EXPECTED EM_OPT(EO_MIN_EXPECTED)
+#define EM_OPT_AT EM_OPT(EO_AT)            /* --at X[,X...] or --loss-at */
+#define EM_OPT_GRID EM_OPT(EO_GRID)        /* --grid LO:HI:N */
+#define EM_OPT_BETWEEN EM_OPT(EO_BETWEEN)  /* --between A:B[,A:B...]: P(A < X <= B) (cdf) */
+#define EM_OPT_MC EM_OPT(EO_MC)            /* --mc N: Monte Carlo draws beside the exact value */
 #define EM_CLI_MC_MAX 1000000000ULL
-#define EM_OPT_CDF (1u << 20)     /* --cdf FILE: an x,cdf table to judge (compare) */
-#define EM_OPT_ATOL (1u << 21)    /* --atol A: absolute tolerance floor (compare) */
-#define EM_OPT_FORCE (1u << 22)   /* --force (no value): allowed wherever --variant is */
-#define EM_OPT_SAMPLES_ARE (1u << 23) /* --samples-are labels|indices (with --samples) */
-#define EM_OPT_EPSILON_LOG (1u << 24) /* --epsilon-log LO:HI:N: allowed wherever --epsilon is */
+#define EM_OPT_CDF EM_OPT(EO_CDF)          /* --cdf FILE: an x,cdf table to judge (compare) */
+#define EM_OPT_ATOL EM_OPT(EO_ATOL)        /* --atol A: absolute tolerance floor (compare) */
+#define EM_OPT_FORCE EM_OPT(EO_FORCE)      /* --force (no value): allowed wherever --variant is */
+#define EM_OPT_SAMPLES_ARE EM_OPT(EO_SAMPLES_ARE) /* labels|indices (with --samples) */
+#define EM_OPT_EPSILON_LOG EM_OPT(EO_EPSILON_LOG) /* LO:HI:N: allowed wherever --epsilon is */
+#define EM_OPT_SAMPLER (EM_OPT(EO_SAMPLER) | EM_OPT(EO_TIMING)) /* sample */
+#define EM_OPT_GROUPS (EM_OPT(EO_SPLIT) | EM_OPT(EO_DATA) | EM_OPT(EO_COLUMN) |                 \
+                       EM_OPT(EO_GROUP_BY) | EM_OPT(EO_CANDIDATES) | EM_OPT(EO_FROM_DATA) |     \
+                       EM_OPT(EO_FUNCTION) | EM_OPT(EO_NEIGHBOURS))
 
 /* What a command that runs over one epsilon only says to a sweep (exit 2). */
 #define EM_CLI_SWEEP_REFUSED \
@@ -65,12 +139,12 @@
 
 typedef struct em_cli {
     const char *cmd;        /* for messages: "expmech probs" */
-    unsigned seen;          /* EM_OPT_* given on the command line */
+    unsigned long long seen; /* EM_OPT_* given on the command line */
     const char *eps_text, *delta_text; /* as given: the library reads them exactly */
     char **eps_all;         /* every epsilon of --epsilon / --epsilon-log (em_epsilon_sweep); */
     size_t eps_count;       /* eps_text is the first */
     int variant;            /* EM_STANDARD, EM_MONOTONE or EM_PF when given */
-    int digits;             /* default 17 */
+    uint64_t digits;        /* default 17 */
     int format;             /* EM_FMT_* (default CSV) */
     uint64_t seed;
     uint64_t n;             /* -n, default 1 */
@@ -85,33 +159,19 @@ typedef struct em_cli {
     const char *between;    /* --between (unparsed) */
     const char *file;       /* positional FILE, NULL = standard input */
     int samples_are;        /* EM_SAMPLES_ARE_* (em_judge.h) */
-    size_t sweep_i, sweep_n; /* epsilon sweep: run sweep_i of sweep_n (sweep_n 0: one epsilon, no sweep) */
+    int force, sampler, timing; /* --force; sample: the index of --sampler's, --timing's word */
+    const char *split, *data, *column, *group_by, *candidates, *function, *neighbours;
+    int from_data;          /* groups: those options and --candidates-from-data */
+    const char *both;       /* --epsilon with --epsilon-log: NULL, or the command's words */
+    size_t sweep_i, sweep_n; /* a sweep of epsilon: run sweep_i of sweep_n (0: no sweep) */
 } em_cli;
 
 void em_cli_init(em_cli *c, const char *cmd);
 void em_cli_free(em_cli *c);
 
-/* Parse argv[1..argc) (argv[0] is the command name).  `allowed` is a set of EM_OPT_*;
- * `help` is printed for --help / -h.  Returns -1 to go on, EM_EXIT_OK after --help, or
- * EM_EXIT_USAGE after printing a message to stderr. */
-int em_cli_parse(em_cli *c, int argc, char **argv, unsigned allowed, const char *help);
-
-/* After em_cli_parse: require options (a set of EM_OPT_*); EM_EXIT_USAGE with a message if
- * one is missing, else -1. */
-int em_cli_require(const em_cli *c, unsigned required);
-
-
-
-
-
-
 /* When path is NULL or "-" and standard input is a terminal, one line on stderr saying that
  * `what` is read from it (Ctrl-D to end). */
 void em_cli_stdin_hint(const char *cmd, const char *path, const char *what);
-
-
-
-
 
 /* Strict parsers: EM_OK or EM_ERR_PARSE with *msg. */
 int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg);
@@ -124,12 +184,12 @@ int em_cli_status_exit(int st);
  * after "CMD: write error" (with on_stdout: "... on standard output"). */
 int em_cli_flush(const char *cmd, int on_stdout);
 
-/* A label for a person (io/em_label.h: controls as \xHH, backslash doubled), in a static
- * buffer valid until the next call. */
+/* A label for a person (em_scn_human_label: controls as \xHH, backslash doubled), in a
+ * static buffer valid until the next call. */
 const char *em_cli_human(const char *label);
 
-/* A label as a CSV field on standard output: its exact bytes (em_csv_label: the parser reads
- * them back), or, when standard output is a terminal and the label has control characters,
+/* A label as a CSV field on standard output: its exact bytes (em_scn_csv_label: the parser
+ * reads them back), or, when standard output is a terminal and the label has control characters,
  * the escaped form of em_cli_human, quoted. */
 void em_cli_csv_label(const char *label);
 
@@ -147,18 +207,16 @@ void em_json_string(FILE *f, const char *s);
 
 /* "standard" / "monotone" / "pf" */
 const char *em_variant_name(int variant);
-/* The value of --variant: EM_STANDARD, EM_MONOTONE or EM_PF; -1 for any other word. */
-int em_cli_variant(const char *v);
 
 /* The word of words[0..n) nearest to w (edit distance at most 2, or w a prefix of it), or
  * NULL: for "did you mean ...?" after an unknown command or option. */
 const char *em_cli_nearest(const char *w, size_t wn, const char *const *words, size_t n);
 
-
-/* The part of em_cli_start before the scenario: parse, require, and refuse two inputs
- * from standard input.  Returns -1 to go on, else an exit status. */
-int em_cli_begin(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
-                 const char *help);
+/* Before the scenario: argv[1..argc) read by em_cli_options with the options of `allowed`
+ * (a set of EM_OPT_*; --help prints `help`), those of `required` given, and not two
+ * inputs from standard input.  Returns -1 to go on, else an exit status. */
+int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed,
+                 unsigned long long required, const char *help);
 
 /* The scenario (c->file, or standard input) and its mechanism through the public API
  * (em_scn_load, em_mech_new with the options given), the provenance line on stderr as
@@ -167,9 +225,8 @@ int em_cli_begin(em_cli *c, int argc, char **argv, unsigned allowed, unsigned re
 int em_cli_mech(em_cli *c, em_scn **s, em_mech **m);
 
 /* em_cli_begin, then em_cli_mech. */
-int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned allowed, unsigned required,
-                      const char *help, em_scn **s, em_mech **m);
-
+int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned long long allowed,
+                      unsigned long long required, const char *help, em_scn **s, em_mech **m);
 
 /* What a command does once its scenario and mechanism stand; ctx is its own data. */
 typedef int em_cli_run_fn(const em_cli *c, em_scn *s, em_mech *m, const void *ctx);
@@ -179,8 +236,12 @@ typedef int em_cli_run_fn(const em_cli *c, em_scn *s, em_mech *m, const void *ct
  * epsilon) its mechanism and run(c, s, m, ctx) with c->sweep_i set, until a run returns
  * another status than EM_EXIT_OK; the provenance line on stderr once; everything freed.
  * Returns the exit status (the last run's when one ran). */
-int em_cli_main(const char *cmd, int argc, char **argv, unsigned allowed, const char *help,
-                em_cli_run_fn *run, const void *ctx);
+int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allowed,
+                const char *help, em_cli_run_fn *run, const void *ctx);
+
+/* After em_cli_begin: the scenario, then for each epsilon of a sweep (or the one epsilon)
+ * its mechanism and run(c, s, m, ctx), as em_cli_main; frees c.  The exit status. */
+int em_cli_run(em_cli *c, em_cli_run_fn *run, const void *ctx);
 
 /* msg with the library's names of fields and parameters replaced by the options of the
  * command line (o->candidates: --candidates); into buf[0..len), which it returns. */

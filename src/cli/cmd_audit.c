@@ -2,6 +2,7 @@
  * for the ideal mechanism (= the exact samplers) and for the float sampler as implemented,
  * and optionally a Clopper-Pearson lower bound on epsilon from draws (em_judge.h). */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,114 +299,87 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
 
 /* One epsilon for both mechanisms: a sweep (--epsilon-log, or --epsilon with a list or
  * LO:HI:N) is refused, as by every command that judges one mechanism. */
-static int no_sweep(const char *cmd)
+static int no_sweep(void *dst, const char *cmd, const char *name, const char *v)
 {
+    (void)dst, (void)name, (void)v;
     fprintf(stderr, "%s: %s\n", cmd, EM_CLI_SWEEP_REFUSED);
     return EM_EXIT_USAGE;
 }
 
+typedef struct args {
+    const char *files[2], *sxp, *syp, *eps, *del;
+    int variant, force, are, nf;
+    double conf;
+} args;
+
+static const char *conf_ok(const void *v)
+{
+    return *(const double *)v > 0 && *(const double *)v < 1 ? NULL : "";
+}
+
+static int file_arg(void *dst, const char *cmd, const char *a)
+{
+    args *p = dst;
+    if (p->nf < 2) {
+        p->files[p->nf++] = a;
+        return -1;
+    }
+    fprintf(stderr, "%s: exactly two scenario files, X and Y\n", cmd);
+    return EM_EXIT_USAGE;
+}
+
+static const char *const variants[] = {"standard", "monotone", "pf", NULL};
+static const char *const are_words[] = {"labels", "indices", NULL};
+enum { A_VARIANT = 2, A_CONF = 5, A_ARE };
+static const em_cli_opt opts[] = {
+    EM_CLI_STR("--epsilon", args, eps),
+    EM_CLI_STR("--sensitivity", args, del),
+    {"--variant", EM_CLI_WORD, offsetof(args, variant), variants, NULL,
+     "%s: %s takes standard, monotone or pf\n", NULL},
+    EM_CLI_STR("--samples-x", args, sxp),
+    EM_CLI_STR("--samples-y", args, syp),
+    {"--confidence", EM_CLI_DOUBLE, offsetof(args, conf), NULL, conf_ok,
+     "%s: %s takes a number in (0, 1)\n", NULL},
+    {"--samples-are", EM_CLI_WORD, offsetof(args, are), are_words, NULL,
+     "%s: %s takes 'labels' or 'indices'\n", NULL},
+    EM_CLI_FLAG_AT("--force", args, force),
+    {"--epsilon-log", EM_CLI_CALL, offsetof(args, nf), NULL, NULL, NULL, no_sweep},
+    EM_CLI_END,
+};
+
 int cmd_audit(int argc, char **argv)
 {
     const char *cmd = "expmech audit";
-    const char *files[2] = {NULL, NULL}, *sxp = NULL, *syp = NULL;
-    const char *eps_s = NULL, *del_s = NULL, *var_s = NULL;
-    double conf = 0.95;
-    int nf = 0, force = 0, samples_are = EM_SAMPLES_ARE_AUTO, conf_given = 0, are_given = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i], *v = NULL;
-        static const char *const opts[] = {"--epsilon", "--sensitivity", "--variant",
-                                           "--samples-x", "--samples-y", "--confidence"};
-        int which = -1;
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            fputs(help, stdout);
-            return EM_EXIT_OK;
-        }
-        if (!strcmp(o, "--force")) {
-            force = 1;
-            continue;
-        }
-        if (!strncmp(o, "--epsilon-log", 13) && (o[13] == 0 || o[13] == '='))
-            return no_sweep(cmd);
-        if (!strncmp(o, "--samples-are", 13) && (o[13] == 0 || o[13] == '=')) {
-            const char *w = o[13] == '=' ? o + 14 : i + 1 < argc ? argv[++i] : NULL;
-            samples_are = !w                      ? -1
-                          : !strcmp(w, "labels")  ? EM_SAMPLES_ARE_LABELS
-                          : !strcmp(w, "indices") ? EM_SAMPLES_ARE_INDICES
-                                                  : -1;
-            if (samples_are < 0) {
-                fprintf(stderr, "%s: --samples-are takes 'labels' or 'indices'\n", cmd);
-                return EM_EXIT_USAGE;
-            }
-            are_given = 1;
-            continue;
-        }
-        for (int k = 0; k < 6; k++) {
-            size_t l = strlen(opts[k]);
-            if (!strncmp(o, opts[k], l) && (o[l] == 0 || o[l] == '=')) {
-                which = k;
-                if (o[l] == '=')
-                    v = o + l + 1;
-                else if (i + 1 < argc)
-                    v = argv[++i];
-                else {
-                    fprintf(stderr, "%s: %s needs a value\n", cmd, opts[k]);
-                    return EM_EXIT_USAGE;
-                }
-            }
-        }
-        if (which < 0) {
-            if (o[0] == '-' && o[1] != 0) {
-                static const char *const all[] = {"--epsilon", "--sensitivity", "--variant",
-                                                  "--samples-x", "--samples-y", "--confidence",
-                                                  "--samples-are", "--force", "--help"};
-                const char *eq = strchr(o, '=');
-                const char *near = em_cli_nearest(o, eq ? (size_t)(eq - o) : strlen(o), all, 9);
-                if (near)
-                    fprintf(stderr, "%s: unknown option '%s' (did you mean %s?)\n", cmd, o, near);
-                else
-                    fprintf(stderr, "%s: unknown option '%s'\n", cmd, o);
-                return EM_EXIT_USAGE;
-            }
-            if (nf >= 2) {
-                fprintf(stderr, "%s: exactly two scenario files, X and Y\n", cmd);
-                return EM_EXIT_USAGE;
-            }
-            files[nf++] = o;
-            continue;
-        }
-        const char **dst[] = {&eps_s, &del_s, &var_s, &sxp, &syp, NULL};
-        if (which == 5) {
-            const char *m = NULL;
-            conf_given = 1;
-            if (em_cli_parse_double(v, &conf, &m) != EM_OK || !(conf > 0 && conf < 1)) {
-                fprintf(stderr, "%s: --confidence takes a number in (0, 1)\n", cmd);
-                return EM_EXIT_USAGE;
-            }
-        } else {
-            *dst[which] = v;
-        }
-    }
-    if (!sxp && !syp && (conf_given || are_given)) {
+    const em_cli_spec sp = {.cmd = cmd, .opts = opts, .help = help, .whole = 1, .repeat = 1,
+                            .arg = file_arg};
+    args p = {.conf = 0.95};
+    unsigned long long given = 0;
+    int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);
+    if (rc >= 0)
+        return rc;
+    const char *sxp = p.sxp, *syp = p.syp, **files = p.files;
+    if (!sxp && !syp && (given & (EM_OPT(A_CONF) | EM_OPT(A_ARE)))) {
         /* an option that does not apply is an error, not ignored */
         fprintf(stderr, "%s: %s goes with --samples-x and --samples-y (draws to judge)\n", cmd,
-                conf_given ? "--confidence" : "--samples-are");
+                (given & EM_OPT(A_CONF)) ? "--confidence" : "--samples-are");
         return EM_EXIT_USAGE;
     }
-    if (!eps_s || nf != 2) {
+    if (!p.eps || p.nf != 2) {
         fprintf(stderr, "%s: --epsilon and two scenario files are required (--help)\n", cmd);
         return EM_EXIT_USAGE;
     }
-    if (strpbrk(eps_s, ",:"))
-        return no_sweep(cmd);
+    if (strpbrk(p.eps, ",:"))
+        return no_sweep(NULL, cmd, NULL, NULL);
     if (!sxp != !syp) {
         fprintf(stderr, "%s: --samples-x and --samples-y go together\n", cmd);
         return EM_EXIT_USAGE;
     }
-    em_opts ox = {eps_s, del_s, EM_VARIANT_AUTO, force, 0};
-    if (var_s && (ox.variant = em_cli_variant(var_s)) < 0) {
-        fprintf(stderr, "%s: --variant takes standard, monotone or pf\n", cmd);
-        return EM_EXIT_USAGE;
-    }
+    em_opts ox = {p.eps, p.del, (given & EM_OPT(A_VARIANT)) ? p.variant : EM_VARIANT_AUTO,
+                  p.force, 0};
+    int samples_are = !(given & EM_OPT(A_ARE)) ? EM_SAMPLES_ARE_AUTO
+                      : p.are                  ? EM_SAMPLES_ARE_INDICES
+                                               : EM_SAMPLES_ARE_LABELS;
+    double conf = p.conf;
     /* one standard input cannot be read twice */
     const char *in[4] = {files[0], files[1], sxp, syp};
     for (int a = 0; a < 4; a++)
@@ -419,7 +393,7 @@ int cmd_audit(int argc, char **argv)
     em_scn *s[2] = {NULL, NULL};
     em_mech *m[2] = {NULL, NULL};
     em_audit_result *r = NULL;
-    int rc = run(cmd, files, &ox, sxp, syp, samples_are, conf, s, m, &r);
+    rc = run(cmd, files, &ox, sxp, syp, samples_are, conf, s, m, &r);
     if (rc < 0) {
         print_audit(s, m[0], r);
         rc = r->verdict == EM_VERDICT_REJECT      ? EM_EXIT_REJECT

@@ -112,12 +112,10 @@ int cmd_compare(int argc, char **argv)
     em_scn *s = NULL;
     em_mech *m = NULL;
     em_compare_result *r = NULL;
-    int rc = em_cli_parse(&c, argc, argv,
+    int rc = em_cli_begin(&c, argc, argv,
                           EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_PROBS |
                               EM_OPT_CDF | EM_OPT_RTOL | EM_OPT_ATOL | EM_OPT_FILE,
-                          help);
-    if (rc < 0)
-        rc = em_cli_require(&c, EM_OPT_EPSILON);
+                          EM_OPT_EPSILON, help);
     if (rc < 0 && !(c.seen & EM_OPT_PROBS) == !(c.seen & EM_OPT_CDF)) {
         fprintf(stderr, "%s: give exactly one of --probs PROBS and --cdf TABLE (see --help)\n",
                 c.cmd);

@@ -2,6 +2,7 @@
  * its table, JSON report and figures. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,65 +91,44 @@ static int parse_kinds(const char *s, unsigned *mask)
     return ok && *mask ? 0 : -1;
 }
 
+static const char *max_draws_ok(const void *v)
+{
+    uint64_t u = *(const uint64_t *)v;
+    return u < 1 || u > ((uint64_t)1 << 32) ? "" : NULL;
+}
+
+static const char *timeout_ok(const void *v)
+{
+    double d = *(const double *)v;
+    return d > 0 && !isinf(d) ? NULL : "";
+}
+
+#define S(name, f) EM_CLI_STR(name, opts, f)
+static const em_cli_opt options[] = {
+    S("--sampler", sampler), S("--kinds", kinds), S("--cases", cases), S("--report", report),
+    S("--report-svg", svg),
+    {"--max-draws", EM_CLI_U64, offsetof(opts, o.max_draws), NULL, max_draws_ok,
+     "%s: %s '%s': expected an integer from 1 to 2^32 (expmech conform --help)\n", NULL},
+    {"--timeout", EM_CLI_DOUBLE, offsetof(opts, o.timeout), NULL, timeout_ok,
+     "%s: %s '%s': expected a number of seconds > 0 (expmech conform --help)\n", NULL},
+    {"--seed", EM_CLI_U64, offsetof(opts, o.seed), NULL, NULL,
+     "%s: %s '%s': expected an integer from 0 to 2^64 - 1 (expmech conform --help)\n", NULL},
+    EM_CLI_FLAG_AT("--quick", opts, o.quick),
+    EM_CLI_END,
+};
+
 static int parse(opts *p, int argc, char **argv)
 {
+    const em_cli_spec sp = {.cmd = CMD, .opts = options, .help = help,
+                            .see = "expmech conform --help", .repeat = 1,
+                            .needs = "%s: option %s needs a value (expmech conform --help)\n"};
     em_conform_opts init = EM_CONFORM_OPTS_INIT;
     p->o = init;
     p->cases = "conformance/cases";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        char name[64];
-        const char *eq = strchr(a, '=');
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(help, stdout);
-            return EM_EXIT_OK;
-        }
-        if (!strcmp(a, "--quick")) {
-            p->o.quick = 1;
-            continue;
-        }
-        if (strncmp(a, "--", 2))
-            return usage("unexpected argument '%s'", a);
-        size_t nl = eq ? (size_t)(eq - a) : strlen(a);
-        if (nl >= sizeof name)
-            return usage("unknown option '%s'", a);
-        memcpy(name, a, nl);
-        name[nl] = 0;
-        if (eq)
-            v = eq + 1;
-        else if (i + 1 < argc)
-            v = argv[++i];
-        else
-            return usage("option %s needs a value", name);
-        const char *msg = NULL;
-        uint64_t u;
-        double d;
-        if (!strcmp(name, "--sampler"))
-            p->sampler = v;
-        else if (!strcmp(name, "--kinds"))
-            p->kinds = v;
-        else if (!strcmp(name, "--cases"))
-            p->cases = v;
-        else if (!strcmp(name, "--report"))
-            p->report = v;
-        else if (!strcmp(name, "--report-svg"))
-            p->svg = v;
-        else if (!strcmp(name, "--max-draws")) {
-            if (em_cli_parse_u64(v, &u, &msg) != EM_OK || u < 1 || u > ((uint64_t)1 << 32))
-                return usage("--max-draws '%s': expected an integer from 1 to 2^32", v);
-            p->o.max_draws = u;
-        } else if (!strcmp(name, "--seed")) {
-            if (em_cli_parse_u64(v, &u, &msg) != EM_OK)
-                return usage("--seed '%s': expected an integer from 0 to 2^64 - 1", v);
-            p->o.seed = u;
-        } else if (!strcmp(name, "--timeout")) {
-            if (em_cli_parse_double(v, &d, &msg) != EM_OK || !(d > 0) || isinf(d))
-                return usage("--timeout '%s': expected a number of seconds > 0", v);
-            p->o.timeout = d;
-        } else {
-            return usage("unknown option '%s'", name);
-        }
-    }
+    unsigned long long given = 0;
+    int rc = em_cli_options(&sp, ~0ULL, argc, argv, p, &given);
+    if (rc >= 0)
+        return rc;
     if (!p->sampler)
         return usage("%s", "--sampler 'CMD ARGS' is required");
     p->o.cases = p->cases;

@@ -1,5 +1,6 @@
 /* expmech demo: the marital-status example of seed 000 (Adult data), run
    through the verified core: probabilities, log-probabilities and draws. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,52 +8,59 @@
 #include "expmech.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "api/em_seeds.h"
 
-#define NCAT EM_MARITAL_N
+#define NCAT 7 /* the marital-status categories of seed 000 */
 
-int cmd_demo(int argc, char **argv)
+static const char help[] =
+    "usage: expmech demo [--draws N] [--seed S]\n"
+    "The marital-status example of seed 000: score = count/1000, epsilon = 1,\n"
+    "sensitivity = 1, standard variant.  Draws come from the OS CSPRNG, or\n"
+    "from ChaCha20 keyed by S when --seed is given (N, S: integers, decimal or\n"
+    "0x hex, nothing else on the argument; S < 2^64).\n"
+    "Every number here is the float path: the verified core in double precision\n"
+    "(em_logweights, em_normalize) and its float sampler (em_sample_fixed), not the\n"
+    "exact oracle; the float sampler can break pure epsilon-DP where weights\n"
+    "underflow (see `expmech sample --help`).  The exact values:\n"
+    "  expmech example marital | expmech probs --epsilon 1\n";
+
+typedef struct args {
+    uint64_t draws, seed;
+} args;
+
+static const char *draws_ok(const void *v)
 {
-    uint64_t draws = 10, seed = 0;
-    int seeded = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help")) {
-            puts("usage: expmech demo [--draws N] [--seed S]\n"
-                 "The marital-status example of seed 000: score = count/1000, epsilon = 1,\n"
-                 "sensitivity = 1, standard variant.  Draws come from the OS CSPRNG, or\n"
-                 "from ChaCha20 keyed by S when --seed is given (N, S: integers, decimal or\n"
-                 "0x hex, nothing else on the argument; S < 2^64).\n"
-                 "Every number here is the float path: the verified core in double precision\n"
-                 "(em_logweights, em_normalize) and its float sampler (em_sample_fixed), not the\n"
-                 "exact oracle; the float sampler can break pure epsilon-DP where weights\n"
-                 "underflow (see `expmech sample --help`).  The exact values:\n"
-                 "  expmech example marital | expmech probs --epsilon 1");
-            return EM_EXIT_OK;
-        } else if (!strcmp(argv[i], "--draws") && i + 1 < argc) {
-            const char *v = argv[++i], *msg = "";
-            if (em_cli_parse_u64(v, &draws, &msg) != EM_OK || draws > 1000000) {
-                fprintf(stderr, "expmech demo: --draws: bad value '%s': %s\n", v,
-                        *msg ? msg : "must be an integer in [0, 1000000]");
-                return EM_EXIT_USAGE;
-            }
-        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            const char *v = argv[++i], *msg = "";
-            if (em_cli_parse_u64(v, &seed, &msg) != EM_OK) {
-                fprintf(stderr, "expmech demo: --seed: bad value '%s': %s\n", v, msg);
-                return EM_EXIT_USAGE;
-            }
-            seeded = 1;
-        } else {
-            fprintf(stderr, "expmech demo: unknown or incomplete option '%s'\n", argv[i]);
-            return EM_EXIT_USAGE;
-        }
-    }
+    return *(const uint64_t *)v > 1000000 ? "must be an integer in [0, 1000000]" : NULL;
+}
 
+static const em_cli_opt opts[] = {
+    {"--draws", EM_CLI_U64, offsetof(args, draws), NULL, draws_ok, NULL, NULL},
+    {"--seed", EM_CLI_U64, offsetof(args, seed), NULL, NULL, NULL, NULL},
+    EM_CLI_END,
+};
+
+/* Seed 000's marital status with its raw counts (the example marital-raw), through the
+ * public API: -1 with *s and count[] set, or an exit status after a message. */
+static int marital(em_scn **s, long *count)
+{
+    char *text = NULL, *t = NULL;
+    em_error e;
+    int st = em_example("marital-raw", &text, &e);
+    if (st == EM_OK)
+        st = em_scn_parse(text, strlen(text), "marital-raw", s, &e);
+    for (size_t i = 0; st == EM_OK && i < NCAT; i++, em_free(t), t = NULL)
+        if ((st = em_scn_utility(*s, i, &t, &e)) == EM_OK)
+            count[i] = strtol(t, NULL, 10);
+    em_free(text);
+    return st == EM_OK ? -1 : em_cli_fail("expmech demo", NULL, &e);
+}
+
+static int demo(const em_scn *sc, const long *count, uint64_t draws, uint64_t seed, int seeded)
+{
     double u[NCAT], lw[NCAT], logp[NCAT], p[NCAT];
     uint64_t W[NCAT], total, scale;
     size_t argmax, hits[NCAT] = {0};
     for (size_t i = 0; i < NCAT; i++)
-        u[i] = em_marital_counts[i] / 1000.0;
+        u[i] = count[i] / 1000.0;
     const double eps = 1.0, delta = 1.0;
 
     int st = em_logweights(NCAT, u, eps, delta, EM_STANDARD, lw, &argmax);
@@ -71,7 +79,7 @@ int cmd_demo(int argc, char **argv)
     printf("%-22s %7s %10s %24s %22s\n", "category", "count", "utility", "float probability",
            "float log-prob.");
     for (size_t i = 0; i < NCAT; i++)
-        printf("%-22s %7ld %10.3f %24.17g %22.17g\n", em_marital_labels[i], em_marital_counts[i], u[i], p[i], logp[i]);
+        printf("%-22s %7ld %10.3f %24.17g %22.17g\n", em_scn_label(sc, i), count[i], u[i], p[i], logp[i]);
 
     em_rng rng;
     st = seeded ? em_rng_init_chacha(&rng, seed) : em_rng_init_os(&rng);
@@ -90,12 +98,31 @@ int cmd_demo(int argc, char **argv)
         }
         hits[r]++;
         if (d < 20)
-            printf("  %s\n", em_marital_labels[r]);
+            printf("  %s\n", em_scn_label(sc, r));
     }
     if (draws > 20) {
         printf("  ...\ncounts over all %llu draws:\n", (unsigned long long)draws);
         for (size_t i = 0; i < NCAT; i++)
-            printf("  %-22s %zu\n", em_marital_labels[i], hits[i]);
+            printf("  %-22s %zu\n", em_scn_label(sc, i), hits[i]);
     }
     return EM_EXIT_OK;
+}
+
+int cmd_demo(int argc, char **argv)
+{
+    const em_cli_spec sp = {.cmd = "expmech demo", .opts = opts, .help = help,
+                            .see = "see expmech demo --help", .repeat = 1,
+                            .needs = "%s: unknown or incomplete option '%s'\n"};
+    args a = {10, 0};
+    long count[NCAT];
+    unsigned long long given = 0;
+    int rc = em_cli_options(&sp, ~0ULL, argc, argv, &a, &given);
+    if (rc >= 0)
+        return rc;
+    em_scn *s = NULL;
+    rc = marital(&s, count);
+    if (rc < 0)
+        rc = demo(s, count, a.draws, a.seed, (given & 2) != 0);
+    em_scn_free(s);
+    return rc;
 }

@@ -56,54 +56,6 @@ static const char help[] =
     "Exit status: 0 success, 2 bad input (a message names the option or the file and line;\n"
     "nothing on standard output), 3 internal failure.\n";
 
-/* The options the shared parser does not know, each kept for em_groups_* (flags: "1"). */
-enum { O_EPS, O_EPS_LOG, O_SPLIT, O_DATA, O_COLUMN, O_GROUP_BY, O_CANDIDATES, O_FROM_DATA,
-       O_FUNCTION, O_NEIGHBOURS, O_N };
-static const char *const own[O_N] = {"--epsilon", "--epsilon-log", "--split", "--data",
-                                     "--column", "--group-by", "--candidates",
-                                     "--candidates-from-data", "--function", "--neighbours"};
-
-/* argv split into own options (v) and the rest (rest, for em_cli_parse): -1 or an exit
-   status */
-static int split_args(int argc, char **argv, const char **v, char **rest, int *nrest)
-{
-    *nrest = 0;
-    rest[(*nrest)++] = argv[0];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *eq = strchr(a, '=');
-        size_t nl = eq ? (size_t)(eq - a) : strlen(a);
-        int k = 0;
-        while (k < O_N && (strlen(own[k]) != nl || strncmp(a, own[k], nl)))
-            k++;
-        if (k == O_N) {
-            rest[(*nrest)++] = argv[i];
-            continue;
-        }
-        if (v[k]) {
-            fprintf(stderr, "expmech groups: %s given twice\n", own[k]);
-            return EM_EXIT_USAGE;
-        }
-        if (k == O_FROM_DATA) {
-            v[k] = "1";
-            continue;
-        }
-        v[k] = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-        if (!v[k]) {
-            fprintf(stderr, "expmech groups: %s needs a value\n", own[k]);
-            return EM_EXIT_USAGE;
-        }
-    }
-    return -1;
-}
-
-static int need(const char *v, const char *what)
-{
-    if (v)
-        return -1;
-    fprintf(stderr, "expmech groups: %s is required (see --help)\n", what);
-    return EM_EXIT_USAGE;
-}
-
 /* The modes of e joined by '|' (malloc'd). */
 static char *modes_text(const em_group_report *e)
 {
@@ -202,58 +154,36 @@ static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char *
 
 int cmd_groups(int argc, char **argv)
 {
-    const char *v[O_N] = {0};
-    char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
-    int nrest = 0, rc = rest ? split_args(argc, argv, v, rest, &nrest) : EM_EXIT_INTERNAL;
     em_cli c;
     em_cli_init(&c, "expmech groups");
-    if (rc < 0)
-        rc = em_cli_parse(&c, nrest, rest, EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
-                                               EM_OPT_FORMAT, help);
-    if (rc < 0 && v[O_EPS] && v[O_EPS_LOG]) {
-        fprintf(stderr, "expmech groups: give either --epsilon or --epsilon-log, not both\n");
-        rc = EM_EXIT_USAGE;
-    }
-    if (rc < 0)
-        rc = need(v[O_EPS] ? v[O_EPS] : v[O_EPS_LOG], "--epsilon");
-    if (rc < 0)
-        rc = need(v[O_SPLIT], "--split");
-    if (rc < 0)
-        rc = need(v[O_GROUP_BY], "--group-by");
-    char **eps = NULL;
-    size_t n = 0;
+    c.both = "give either --epsilon or --epsilon-log, not both";
+    int rc = em_cli_begin(&c, argc, argv,
+                          EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
+                              EM_OPT_FORMAT | EM_OPT_GROUPS,
+                          EM_OPT_EPSILON | EM_OPT(EO_SPLIT) | EM_OPT(EO_GROUP_BY), help);
     em_groups *g = NULL;
     em_error e;
-    const char *spec = v[O_EPS] ? v[O_EPS] : v[O_EPS_LOG];
-    if (rc < 0 && em_epsilon_sweep(spec, v[O_EPS_LOG] != NULL, &eps, &n, &e) != EM_OK) {
-        fprintf(stderr, "%s: %s: bad value '%s': %s\n", c.cmd,
-                v[O_EPS] ? "--epsilon" : "--epsilon-log", spec, e.msg);
-        rc = em_cli_status_exit(e.status);
-    }
     em_scoring_opts so = EM_SCORING_OPTS_INIT;
-    so.function = v[O_FUNCTION] ? v[O_FUNCTION] : "frequency";
-    so.data = v[O_DATA];
-    so.column = v[O_COLUMN];
-    so.candidates = v[O_CANDIDATES];
-    so.candidates_from_data = v[O_FROM_DATA] != NULL;
-    so.neighbours = v[O_NEIGHBOURS];
+    so.function = c.function ? c.function : "frequency";
+    so.data = c.data;
+    so.column = c.column;
+    so.candidates = c.candidates;
+    so.candidates_from_data = c.from_data;
+    so.neighbours = c.neighbours;
     char said[4 * EM_ERRLEN];
-    if (rc < 0 && em_groups_new(&so, v[O_GROUP_BY], &g, &e) != EM_OK) {
+    if (rc < 0 && em_groups_new(&so, c.group_by, &g, &e) != EM_OK) {
         fprintf(stderr, "%s: %s\n", c.cmd, em_cli_words(e.msg, said, sizeof said));
         rc = em_cli_status_exit(e.status);
     }
     if (rc < 0 && em_groups_warning(g))
         fprintf(stderr, "%s: warning: %s\n", c.cmd,
                 em_cli_words(em_groups_warning(g), said, sizeof said));
-    em_groups_opts o = {NULL, v[O_SPLIT], (c.seen & EM_OPT_SENSITIVITY) ? c.delta_text : NULL,
-                        !(c.seen & EM_OPT_VARIANT)         ? EM_VARIANT_AUTO
-                                                         : c.variant,
-                        (c.seen & EM_OPT_FORCE) != 0, c.digits};
+    em_groups_opts o = {NULL, c.split, (c.seen & EM_OPT_SENSITIVITY) ? c.delta_text : NULL,
+                        !(c.seen & EM_OPT_VARIANT) ? EM_VARIANT_AUTO : c.variant, c.force,
+                        (int)c.digits};
     if (rc < 0)
-        rc = run(&c, g, &o, eps, n, v[O_SPLIT]);
+        rc = run(&c, g, &o, c.eps_all, c.eps_count, c.split);
     em_groups_free(g);
-    em_sweep_free(eps, n);
     em_cli_free(&c);
-    free(rest);
     return rc;
 }

@@ -20,7 +20,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/cli_suggest.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 
@@ -109,7 +108,7 @@ static void strv_free(char **v, size_t n)
 }
 
 /* One CSV line (no newline) into malloc'd fields: comma-separated, a field in double
- * quotes may hold commas and "" for a quote (em_csv_label's form).  -1 on no memory. */
+ * quotes may hold commas and "" for a quote (em_scn_csv_label's form).  -1 on no memory. */
 static int split_csv(const char *s, char ***out, size_t *n)
 {
     char **v = NULL;
@@ -608,79 +607,49 @@ static int draw(plot *p)
     return rc;
 }
 
-static const struct {
-    const char *name;
-    size_t off; /* offsetof the const char * in plot, or of the int for a flag */
-    int flag;
-} opts[] = {
-    {"--x", offsetof(plot, x), 0},           {"--y", offsetof(plot, y), 0},
-    {"--series", offsetof(plot, series), 0}, {"--style", offsetof(plot, style), 0},
-    {"--title", offsetof(plot, title), 0},   {"--xlabel", offsetof(plot, xlabel), 0},
-    {"--ylabel", offsetof(plot, ylabel), 0}, {"--output", offsetof(plot, output), 0},
-    {"--logx", offsetof(plot, logx), 1},     {"--logy", offsetof(plot, logy), 1},
-};
-
-/* An unknown option, with the nearest of plot's named (or all of them listed). */
-static int plot_unknown(const char *a)
+/* --overlay FILE:XCOL:YCOL:TITLE (repeatable): one more overlay. */
+static int add_overlay(void *dst, const char *cmd, const char *name, const char *v)
 {
-    static const char *const names[] = {"--x",      "--y",      "--series", "--style",
-                                        "--title",  "--xlabel", "--ylabel", "--output",
-                                        "--logx",   "--logy",   "--overlay", "--help"};
-    return em_cli_unknown("plot", "option", a, names, sizeof names / sizeof *names, 1);
+    (void)cmd, (void)name;
+    plot *p = dst;
+    overlay *ov = realloc(p->ov, (p->nov + 1) * sizeof *ov);
+    if (!ov)
+        return nomem();
+    p->ov = ov;
+    memset(&ov[p->nov], 0, sizeof *ov);
+    return (ov[p->nov++].spec = strdup(v)) ? -1 : nomem();
 }
+
+static int table_arg(void *dst, const char *cmd, const char *a)
+{
+    (void)cmd;
+    plot *p = dst;
+    if (p->t.file)
+        return usage_err("one input table at most ('%s' and '%s')", p->t.file, a);
+    p->t.file = a;
+    return -1;
+}
+
+#define S(name, f) EM_CLI_STR(name, plot, f)
+static const em_cli_opt opts[] = {
+    S("--x", x), S("--y", y), S("--series", series), S("--style", style), S("--title", title),
+    S("--xlabel", xlabel), S("--ylabel", ylabel), S("--output", output),
+    EM_CLI_FLAG_AT("--logx", plot, logx),
+    EM_CLI_FLAG_AT("--logy", plot, logy),
+    {"--overlay", EM_CLI_CALL, offsetof(plot, ov), NULL, NULL, NULL, add_overlay},
+    EM_CLI_END,
+};
 
 static int parse(plot *p, int argc, char **argv)
 {
-    int only_files = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!only_files && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
-            fputs(help, stdout);
-            return EM_EXIT_OK;
-        }
-        if (!only_files && !strcmp(a, "--")) {
-            only_files = 1;
-            continue;
-        }
-        if (only_files || a[0] != '-' || !a[1]) {
-            if (p->t.file)
-                return usage_err("one input table at most ('%s' and '%s')", p->t.file, a);
-            p->t.file = a;
-            continue;
-        }
-        const char *eq = strchr(a, '=');
-        size_t nl = eq ? (size_t)(eq - a) : strlen(a);
-        if (nl == 9 && !strncmp(a, "--overlay", nl)) {
-            const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : "";
-            overlay *ov = realloc(p->ov, (p->nov + 1) * sizeof *ov);
-            if (!ov)
-                return nomem();
-            p->ov = ov;
-            memset(&ov[p->nov], 0, sizeof *ov);
-            if (!(ov[p->nov++].spec = strdup(v)))
-                return nomem();
-            continue;
-        }
-        size_t k = 0, nopt = sizeof opts / sizeof *opts;
-        while (k < nopt && !(strlen(opts[k].name) == nl && !strncmp(opts[k].name, a, nl)))
-            k++;
-        if (k == nopt)
-            return plot_unknown(a);
-        char *field = (char *)p + opts[k].off;
-        if (opts[k].flag) {
-            if (eq)
-                return usage_err("%s takes no value ('%s')", opts[k].name, a);
-            *(int *)(void *)field = 1;
-            continue;
-        }
-        const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-        if (!v || !*v)
-            return usage_err("%s needs a value", opts[k].name);
-        *(const char **)(void *)field = v;
-    }
-    if (!p->x || !p->y || !p->output)
+    const em_cli_spec sp = {.cmd = CMD, .opts = opts, .help = help,
+                            .see = "see expmech plot --help", .whole = 1, .list = 1,
+                            .repeat = 1, .empty = 1, .arg = table_arg};
+    unsigned long long given = 0;
+    int rc = em_cli_options(&sp, ~0ULL, argc, argv, p, &given);
+    if (rc < 0 && (!p->x || !p->y || !p->output))
         return usage_err("--x, --y and --output are required (see expmech plot --help)");
-    return -1;
+    return rc;
 }
 
 int cmd_plot(int argc, char **argv)

@@ -94,7 +94,7 @@ static int print_row(const em_cli *c, em_scn *s, em_mech *m, size_t i, size_t n,
         }
         printf(", \"probability\": \"%s\", \"log_probability\": \"%s\"", p.prob, p.logprob);
         if (!law && (p.flags & EM_PROB_NEAR_ONE))
-            printf(", \"note\": \"below 1 but rounds to 1: printed as the largest %d-digit decimal below 1\"", c->digits);
+            printf(", \"note\": \"below 1 but rounds to 1: printed as the largest %d-digit decimal below 1\"", (int)c->digits);
         if (p.flags & EM_PROB_FROM_LOG)
             printf(", \"note\": \"below MPFR's exponent range: decimal computed from the log-probability\"");
         if (p.flags & EM_PROB_LOG_FROM_LOG)
@@ -127,7 +127,7 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
         printf(",\n  \"sensitivity\": ");
         em_json_string(stdout, em_mech_get(m).sensitivity);
         printf(",\n  \"variant\": \"%s\",\n  \"digits\": %d,\n", variant_text(em_mech_get(m).variant),
-               c->digits);
+               (int)c->digits);
         if (law)
             printf("  \"output\": \"%s\",\n", cont ? "continuous" : "finite");
         printf("  \"%s\": [\n", cont ? "pieces" : "candidates");
@@ -145,7 +145,7 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     if (counts[0])
         fprintf(stderr, "%s: note: %zu probability below 1 rounds to 1 at %d digits; printed as "
                         "0.99...9, the largest %d-digit decimal below 1 (see its log-probability)\n",
-                c->cmd, counts[0], c->digits, c->digits);
+                c->cmd, counts[0], (int)c->digits, (int)c->digits);
     if (counts[1])
         fprintf(stderr, "%s: note: %zu value(s) lie below MPFR's exponent range; their decimals "
                         "were computed exactly from logarithms\n", c->cmd, counts[1]);

@@ -63,13 +63,12 @@ static const char help[] =
     "Exit status: 0 success, 2 bad input, 3 random source or memory failure, or a write\n"
     "error on standard output (sampling stops at the first failed write).\n";
 
-/* ctx: the choices of --sampler and --timing (int[2]). */
 static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
-    const int *choice = ctx;
+    (void)ctx;
     const em_sample_opts so = {c->seed, (c->seen & EM_OPT_SEED) != 0,
-                               choice[0] == 1 ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT,
-                               choice[1] == 1 ? EM_TIMING_FIXED : EM_TIMING_VARIABLE};
+                               c->sampler ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT,
+                               c->timing ? EM_TIMING_FIXED : EM_TIMING_VARIABLE};
     const em_sample_opts *o = &so;
     const int cont = em_scn_get(s).continuous, law = cont || em_scn_get(s).has_measure;
     em_error e;
@@ -111,62 +110,20 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 
 int cmd_sample(int argc, char **argv)
 {
-    /* --sampler and --timing are this command's own options: taken out before the shared
-       parser.  Each takes one word from a fixed list. */
-    static const char *const words[2][3] = {{"exact", "float", NULL}, {"variable", "fixed", NULL}};
-    static const char *const names[2] = {"--sampler", "--timing"};
-    int choice[2] = {0, 0}, bad = -1;
-    char **av = malloc(((size_t)argc + 1) * sizeof *av);
-    int ac = 0;
-    if (!av) {
-        fprintf(stderr, "expmech sample: out of memory\n");
-        return EM_EXIT_INTERNAL;
+    em_cli c;
+    em_cli_init(&c, "expmech sample");
+    int rc = em_cli_begin(&c, argc, argv,
+                          EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_N |
+                              EM_OPT_SEED | EM_OPT_FILE | EM_OPT_SAMPLER,
+                          EM_OPT_EPSILON, help);
+    if (rc >= 0) {
+        em_cli_free(&c);
+        return rc;
     }
-    for (int i = 0; i < argc && bad < 0; i++) {
-        if (i > 0 && !strcmp(argv[i], "--")) {
-            while (i < argc)
-                av[ac++] = argv[i++];
-            break;
-        }
-        int o = -1;
-        const char *v = NULL;
-        for (int k = 0; k < 2 && o < 0; k++) {
-            size_t len = strlen(names[k]);
-            if (i > 0 && !strcmp(argv[i], names[k])) {
-                o = k;
-                v = i + 1 < argc ? argv[++i] : NULL;
-            } else if (i > 0 && !strncmp(argv[i], names[k], len) && argv[i][len] == '=') {
-                o = k;
-                v = argv[i] + len + 1;
-            }
-        }
-        if (o < 0) {
-            av[ac++] = argv[i];
-            continue;
-        }
-        bad = o;
-        for (int w = 0; v && words[o][w]; w++)
-            if (!strcmp(v, words[o][w])) {
-                choice[o] = w;
-                bad = -1;
-            }
-    }
-    av[ac] = NULL;
-    if (bad >= 0) {
-        fprintf(stderr, "expmech sample: %s takes '%s' or '%s'\n", names[bad], words[bad][0],
-                words[bad][1]);
-        free(av);
-        return EM_EXIT_USAGE;
-    }
-    if (choice[0] == 1)
+    if (c.sampler)
         fprintf(stderr, "expmech sample: --sampler float: the float path can break pure "
                         "epsilon-DP (weights that round to 0 on one neighbour only: infinite "
                         "privacy loss, see `expmech audit`); the exact sampler (the default) "
                         "does not\n");
-    int rc = em_cli_main("expmech sample", ac, av,
-                         EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_N |
-                             EM_OPT_SEED | EM_OPT_FILE,
-                         help, draw_all, choice);
-    free(av);
-    return rc;
+    return em_cli_run(&c, draw_all, NULL);
 }

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli_suggest.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "expmech.h"
@@ -82,13 +81,6 @@ static const char help_options[] =
     "Exit status: 0 success, 2 bad input (a message names the problem, with file and line\n"
     "where there is one; nothing is written to standard output), 3 internal failure.\n";
 
-static int show_help(FILE *f, int rc)
-{
-    fputs(help, f);
-    fputs(help_options, f);
-    return rc;
-}
-
 static int fail(const char *fmt, const char *a, const char *b)
 {
     fputs("expmech score: ", stderr);
@@ -97,69 +89,40 @@ static int fail(const char *fmt, const char *a, const char *b)
     return EM_EXIT_USAGE;
 }
 
-/* Options with a value, and where each goes. */
-static const struct {
-    const char *name;
-    size_t off;
-} opts[] = {{"--data", offsetof(em_scoring_opts, data)},
-            {"--candidates", offsetof(em_scoring_opts, candidates)},
-            {"--alpha", offsetof(em_scoring_opts, alpha)},
-            {"--p-max", offsetof(em_scoring_opts, p_max)},
-            {"--beta", offsetof(em_scoring_opts, beta)},
-            {"--gamma", offsetof(em_scoring_opts, gamma)},
-            {"--x", offsetof(em_scoring_opts, x)},
-            {"--f", offsetof(em_scoring_opts, f)},
-            {"--delta-f", offsetof(em_scoring_opts, delta_f)},
-            {"--neighbours", offsetof(em_scoring_opts, neighbours)},
-            {"--neighbors", offsetof(em_scoring_opts, neighbours)},
-            {"--range", offsetof(em_scoring_opts, range)},
-            {"--convention", offsetof(em_scoring_opts, convention)},
-            {"--column", offsetof(em_scoring_opts, column)},
-            {NULL, 0}};
-
-/* Flags: --candidates-from-data, --aggregated. */
-static int flag(const char *a, em_scoring_opts *o, int *rc)
-{
-    int *slot = !strcmp(a, "--candidates-from-data") ? &o->candidates_from_data
-                : !strcmp(a, "--aggregated")         ? &o->aggregated
-                                                     : NULL;
-    if (!slot)
-        return 0;
-    *rc = *slot ? fail("option %s given twice%s", a, "") : -1;
-    *slot = 1;
-    return 1;
-}
-
-/* --group-by and --output-dir, which are not score options: where each goes. */
-typedef struct group_opts {
+/* The options: the score's, and --group-by and --output-dir (which are not). */
+typedef struct args {
+    em_scoring_opts o;
     const char *group_by, *output_dir;
-} group_opts;
+} args;
 
-static const char **group_slot(const char *a, size_t nl, group_opts *go)
-{
-    return nl == 10 && !strncmp(a, "--group-by", nl)   ? &go->group_by
-           : nl == 12 && !strncmp(a, "--output-dir", nl) ? &go->output_dir
-                                                         : NULL;
-}
+#define S(name, f) EM_CLI_STR(name, args, f)
+static const em_cli_opt opts[] = {
+    S("--data", o.data), S("--candidates", o.candidates), S("--alpha", o.alpha),
+    S("--p-max", o.p_max), S("--beta", o.beta), S("--gamma", o.gamma), S("--x", o.x),
+    S("--f", o.f), S("--delta-f", o.delta_f), S("--neighbours", o.neighbours),
+    S("--range", o.range), S("--convention", o.convention), S("--column", o.column),
+    S("--group-by", group_by), S("--output-dir", output_dir),
+    EM_CLI_FLAG_AT("--aggregated", args, o.aggregated),
+    EM_CLI_FLAG_AT("--candidates-from-data", args, o.candidates_from_data),
+    S("--neighbors", o.neighbours),
+    EM_CLI_END,
+};
+#define SEE "see expmech score --help"
 
 /* An unknown word: an option (in FUNCTION's place too: the function comes first) or a
    scoring function, with the nearest valid one named.  --epsilon and --sensitivity are
    named as options of the commands that read the scenario, which score does not take. */
-static int score_unknown(const char *a)
+static int score_unknown(const em_cli_spec *sp, unsigned long long mask, const char *a)
 {
     static const char *const fns[] = {"count",   "frequency", "maxnorm", "median",
                                       "quantile", "revenue",  "rr",      "laplace"};
-    static const char *const names[] = {
-        "--data",    "--candidates", "--alpha",    "--p-max",    "--beta",
-        "--gamma",   "--x",          "--f",        "--delta-f",  "--neighbours",
-        "--range",   "--convention", "--column",   "--group-by", "--output-dir",
-        "--aggregated", "--candidates-from-data", "--help"};
     static const char *const theirs[] = {"--epsilon", "--sensitivity"};
     if (a[0] != '-')
-        return em_cli_unknown("score", "scoring function", a, fns, sizeof fns / sizeof *fns, 1);
-    const char *eq = strchr(a, '=');
-    size_t nl = eq ? (size_t)(eq - a) : strlen(a);
-    const char *near = em_cli_nearest(a, nl, names, sizeof names / sizeof *names);
+        return em_cli_unknown(sp->cmd, "scoring function", a, strlen(a), fns,
+                              sizeof fns / sizeof *fns, 1, SEE);
+    const char *eq = strchr(a, '='), *names[32];
+    size_t nl = eq ? (size_t)(eq - a) : strlen(a), n = em_cli_names(sp, mask, names, 32);
+    const char *near = em_cli_nearest(a, nl, names, n);
     if (near && strlen(near) == nl && !strncmp(a, near, nl))
         return fail("the scoring function comes first, before %s (expmech score FUNCTION "
                     "--data FILE [options]; see expmech score --help)%s", near, "");
@@ -173,47 +136,25 @@ static int score_unknown(const char *a)
                 exact ? "" : "?  ", other, other);
         return EM_EXIT_USAGE;
     }
-    return em_cli_unknown("score", "option", a, names, sizeof names / sizeof *names, 0);
+    return em_cli_unknown(sp->cmd, "option", a, strlen(a), names, n, 0, SEE);
 }
 
-/* argv[2..] into o and go: -1 to go on, else the exit status. */
-static int parse(int argc, char **argv, em_scoring_opts *o, group_opts *go)
+static const em_cli_spec spec;
+
+static int score_arg(void *dst, const char *cmd, const char *a)
 {
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        int rc = -1;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return show_help(stdout, EM_EXIT_OK);
-        if (flag(a, o, &rc)) {
-            if (rc >= 0)
-                return rc;
-            continue;
-        }
-        const char *eq = strchr(a, '=');
-        size_t nl = eq ? (size_t)(eq - a) : strlen(a);
-        int k = 0;
-        while (opts[k].name && (strlen(opts[k].name) != nl || strncmp(a, opts[k].name, nl)))
-            k++;
-        const char **slot = opts[k].name ? (const char **)((char *)o + opts[k].off)
-                                         : group_slot(a, nl, go);
-        if (!slot)
-            return score_unknown(a);
-        const char *name = opts[k].name    ? opts[k].name
-                           : slot == &go->group_by ? "--group-by"
-                                                   : "--output-dir";
-        const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-        if (!v)
-            return fail("option %s needs a value%s", name, "");
-        if (*slot)
-            return fail("option %s given twice%s", name, "");
-        *slot = v;
-    }
-    return -1;
+    (void)dst, (void)cmd;
+    return score_unknown(&spec, ~0ULL, a);
 }
+
+static const em_cli_spec spec = {.cmd = "expmech score", .opts = opts, .help = help,
+                                 .help2 = help_options, .twice = "%s: option %s given twice\n",
+                                 .needs = "%s: option %s needs a value\n", .arg = score_arg,
+                                 .unknown = score_unknown};
 
 /* --group-by: one scenario file per group in --output-dir, their names on standard
    output. */
-static int score_groups(const em_scoring_opts *o, const group_opts *go)
+static int score_groups(const em_scoring_opts *o, const args *go)
 {
     if (!go->group_by || !go->output_dir)
         return fail("%s needs %s (one scenario file per group)",
@@ -247,23 +188,26 @@ static int score_groups(const em_scoring_opts *o, const group_opts *go)
 
 int cmd_score(int argc, char **argv)
 {
-    if (argc < 2)
-        return show_help(stderr, EM_EXIT_USAGE);
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-        return show_help(stdout, EM_EXIT_OK);
+    FILE *f = argc < 2 ? stderr : stdout;
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs(help, f);
+        fputs(help_options, f);
+        return argc < 2 ? EM_EXIT_USAGE : EM_EXIT_OK;
+    }
     if (!em_scoring_known(argv[1]))
-        return score_unknown(argv[1]);
-    em_scoring_opts o = EM_SCORING_OPTS_INIT;
-    group_opts go = {NULL, NULL};
-    o.function = argv[1];
-    int rc = parse(argc, argv, &o, &go);
+        return score_unknown(&spec, ~0ULL, argv[1]);
+    args p = {EM_SCORING_OPTS_INIT, NULL, NULL};
+    unsigned long long given = 0;
+    p.o.function = argv[1];
+    int rc = em_cli_options(&spec, ~0ULL, argc - 1, argv + 1, &p, &given);
     if (rc >= 0)
         return rc;
+    em_scoring_opts o = p.o;
     if (o.data && o.candidates && !strcmp(o.data, "-") && !strcmp(o.candidates, "-"))
         return fail("--data and --candidates cannot both be standard input ('-'): one of "
                     "them must be a file%s%s", "", "");
-    if (go.group_by || go.output_dir)
-        return score_groups(&o, &go);
+    if (p.group_by || p.output_dir)
+        return score_groups(&o, &p);
     em_scoring *r = NULL;
     em_error err;
     char said[4 * EM_ERRLEN];

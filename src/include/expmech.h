@@ -49,6 +49,7 @@ extern "C" {
 #include "em_sweep.h"
 #include "em_num.h"
 #include "em_conform.h"
+#include "em_example.h"
 
 /* ---------------------------------------------------------------- version */
 /* The library's version (the command line prints it for --version).  MAJOR.MINOR.PATCH;
