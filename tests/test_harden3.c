@@ -238,6 +238,12 @@ static const row rows[] = {
     {"columns: probs --format json judged by compare passes",
      "$E probs --epsilon 1 --format json ab.csv > p.json && "
      "$E compare --epsilon 1 --probs p.json ab.csv", 0, NULL, "verdict: PASS"},
+    /* E[u] of PF here is 8763055 - 10^-634285 (a hair below the 6-digit tie 8.763055e6):
+       no law of 8192 bits decides it; the message names the report's own limit */
+    {"limits: the pf utility report says its own precision limit",
+     "printf 'a,1\\nb,8763055\\n' | $E utility --epsilon 0.3333333333333333 --variant pf "
+     "--digits 6", 3, "--variant pf: the utility report could not be decided within 8192 bits",
+     ""},
 };
 
 START_TEST(table)

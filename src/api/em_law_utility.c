@@ -31,6 +31,16 @@
 
 /* Permute-and-flip's utility report (em_accuracy.h), built once; the law's refusal of pf
  * for a measure or pieces. */
+/* A failure of the permute-and-flip utility report: undecided is its own precision limit. */
+static int pf_report_fail(em_error *err, int st)
+{
+    if (st == EM_ERR_UNDECIDED)
+        return em_err(err, st, "variant pf: the utility report could not be decided within %d "
+                      "bits of the permute-and-flip law (an internal limit: its memory grows "
+                      "with the square of the bits)", EM_PF_REPORT_MAX_PREC);
+    return em_law_pf_fail(err, st);
+}
+
 static int pf_report(em_mech *m, em_pf_utility **out, em_error *err)
 {
     struct em_law_cache *c = em_law_cache_of(m, err);
@@ -66,7 +76,7 @@ int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
     if (st == EM_OK && mpq_sgn(q) < 0)
         st = em_err(err, EM_ERR_DOMAIN, "em_loss_tail: a loss threshold must be >= 0");
     else if (st == EM_OK && (st = em_pf_utility_loss_tail(P, q, &v)) != EM_OK)
-        em_law_pf_fail(err, st);
+        pf_report_fail(err, st);
     mpq_clear(q);
     if (st == EM_OK) {
         em_law_take(&v, out, NULL, NULL);
@@ -107,7 +117,7 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
         em_cval_init(&v[k]);
     if (P) {
         if ((st = em_pf_utility_moments(P, &v[0], &v[1], &v[2], &v[3], &v[4])) != EM_OK)
-            em_law_pf_fail(err, st);
+            pf_report_fail(err, st);
     } else {
         st = em_cont_utility(L, &v[1], &v[2], &v[0]);
         if (st == EM_OK)

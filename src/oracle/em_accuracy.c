@@ -111,12 +111,11 @@ void em_pf_utility_free(em_pf_utility *P)
  * rounding boundary is undecided, an error.  The law costs memory in the square of the bits:
  * an expected utility of 8763055 - 10^-634285 at 6 digits (a hair below the tie 8.763055e6)
  * asked for 108 000 bits and gigabytes before the limit of em_round. */
-#define PF_REPORT_MAX_PREC 8192
 
 /* the pmf's bounds at prec bits at least into P->lo, P->hi */
 static int pmf(em_pf_utility *P, mpfr_prec_t prec)
 {
-    if (prec > PF_REPORT_MAX_PREC)
+    if (prec > EM_PF_REPORT_MAX_PREC)
         return EM_ERR_UNDECIDED;
     return em_pf_bounds_at(P->B, prec, &P->lo, &P->hi);
 }

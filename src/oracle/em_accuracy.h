@@ -20,6 +20,10 @@
 #include "num/em_round.h"
 #include "oracle/em_problem.h"
 
+/* The precision the permute-and-flip utility report refines its law to at most (its memory
+ * grows with the square of the bits); beyond it a result is EM_ERR_UNDECIDED. */
+#define EM_PF_REPORT_MAX_PREC 8192
+
 /* The pmf bounds of one PF mechanism (em_pf_law.h), kept at the highest precision
  * computed so far (each quantity asks at rising precisions; the O(n) pass is paid once
  * per level). */
