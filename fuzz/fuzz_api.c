@@ -4,6 +4,7 @@
  * draws, a check of those draws, the utility report, an audit, and the continuous
  * functions.  Every failure must come with a message; nothing may crash or leak. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,32 @@ static em_scn *from_lines(const char *text, size_t len, em_error *e)
     MUST_SAY(st, *e);
     free(copy);
     return s;
+}
+
+/* A label's two forms: the human one fits its buffer (NUL-terminated), and the CSV field
+ * reads back as the same label whenever the line parses as a scenario. */
+static void label_round_trip(const char *lab)
+{
+    char hb[48];
+    if (em_scn_human_label(hb, sizeof hb, lab, 16) != hb || memchr(hb, 0, sizeof hb) == NULL)
+        abort();
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return;
+    em_scn_csv_label(f, lab);
+    fputs(",0\n", f);
+    if (fclose(f) != 0) {
+        free(buf);
+        return;
+    }
+    em_scn *b = NULL;
+    em_error e;
+    if (em_scn_parse(buf, len, "label", &b, &e) == EM_OK && strcmp(em_scn_label(b, 0), lab) != 0)
+        abort();
+    em_scn_free(b);
+    free(buf);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -89,6 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (size_t i = 0; i < em_scn_get(s).size && i < 4; i++) {
                 st = em_probs_get(m, i, &p, &e);
                 MUST_SAY(st, e);
+                label_round_trip(em_scn_label(s, i));
             }
         }
         em_sample_opts so = EM_SAMPLE_OPTS_INIT;
