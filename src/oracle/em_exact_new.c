@@ -355,8 +355,8 @@ static void wpass_one_by_one(wpass *w, size_t i, size_t e)
     w->z.tail += tail;
 }
 
-/* The first pass over runs of four alike candidates (em_exact_vec.h), the same values as
- * one by one; the others one by one. */
+/* The first pass four at a time (em_exact_vec.h), the same values as one by one; a four
+ * it leaves (an enclosure too wide for the chain) one by one. */
 static void wpass_runs(wpass *w, size_t n)
 {
     em_xrun r;
@@ -374,30 +374,26 @@ static void wpass_runs(wpass *w, size_t n)
     r.xcut = w->xcut;
     r.P = w->P;
     r.pc = w->pc;
-    unsigned miss = 0; /* fours in a row that were mixed: one by one for longer */
+    unsigned miss = 0; /* fours in a row left at once: one by one for longer */
     size_t i = 0;
-    while (n - i >= 4) {
-        r.dsum = w->z.dsum; /* dsum: one sum in index order, whichever pass adds */
-        size_t j = em_exact_vec_run(&r, i, n, w->pend.n == 0);
-        w->z.dsum = r.dsum;
-        if (r.why == EM_XRUN_FLUSH) {
+    while (i < n) {
+        /* dsum is one sum in index order: the queued candidates before i first */
+        if (w->pend.n)
             wpend_flush(&w->pend, w->P, &w->pc, w->lo, w->hi, &w->z);
-            i = j;
-            continue;
-        }
-        if (r.why == EM_XRUN_END) {
-            i = j;
+        r.dsum = w->z.dsum;
+        size_t j = em_exact_vec_run(&r, i, n);
+        w->z.dsum = r.dsum;
+        if (r.why == EM_XRUN_END)
             break;
-        }
         miss = j == i ? (miss < 4 ? miss + 1 : 4) : 0;
         size_t e = n - j > ((size_t)4 << miss) ? j + ((size_t)4 << miss) : n;
         wpass_one_by_one(w, j, e);
         i = e;
     }
-    wpass_one_by_one(w, i, n);
     w->z.zlo += r.zlo;
     w->z.k += r.k;
     w->z.tail += r.tail;
+    w->z.modes += r.modes;
 }
 
 static int cheap_bounds(em_exact *s, const double *u, const unsigned char *excluded, double umax)
@@ -428,6 +424,8 @@ static int cheap_bounds(em_exact *s, const double *u, const unsigned char *exclu
     w.z = (wsum){0, 0, 0, 0, 0, 0.0};
     w.pend.n = 0; /* (only the count: zeroing the arrays would cost more than a small set) */
     w.uthr = tail_threshold(umax, clo, w.xcut);
+    /* four at a time from 8 candidates on (below, one by one, the candidates' chains
+     * overlap more than two fours' can) */
     if (n >= 8 && em_exact_vec_ok())
         wpass_runs(&w, n);
     else
