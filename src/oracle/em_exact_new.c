@@ -222,6 +222,30 @@ static inline double wcut(unsigned P)
     return (double)P * 0.6932;
 }
 
+/* trunc(x) for 0 <= x < 2^120, as (em_u128)x without libgcc's conversion (a call): h =
+ * trunc(x 2^-64) (an exact scaling) < 2^56, and x - h 2^64 is exact (h 2^64 is a double; by
+ * Sterbenz, as x / 2 <= h 2^64 <= x when h >= 1) and below 2^64. */
+static inline em_u128 u128_trunc(double x)
+{
+    uint64_t h = (uint64_t)(x * 0x1p-64);
+    return ((em_u128)h << 64) + (uint64_t)(x - (double)h * 0x1p64);
+}
+
+/* floor((2^125 + a) / d) for 2^62 <= d <= 2^63 and a < 2^63 (< 2^64: the quotient fits) */
+static inline uint64_t div125(uint64_t a, uint64_t d)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    /* one divq of the 128-bit 2^125 + a by d (high word 2^61 < d: no overflow), instead of
+     * libgcc's 128-bit division */
+    uint64_t q, r;
+    __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(a), "d"((uint64_t)1 << 61), "rm"(d) : "cc");
+    (void)r;
+    return q;
+#else
+    return (uint64_t)((((em_u128)1 << 125) + a) / d);
+#endif
+}
+
 /* Z_lo <= Z <= Z_hi from the sums into *zlo, *zhi; 0 when the chain's upper excess is out
  * of range (then level 0 is computed in MPFR).
  *   sum D L <= dsum (1 + 2^-21) + k 2^-1074:
@@ -245,7 +269,7 @@ static int wsum_bounds(const wsum *z, size_t n, unsigned P, em_u128 *zlo, em_u12
     xd = xd * (1.0 + 0x1p-19);
     if (!(xd < 0x1p120))
         return 0;
-    em_u128 X = (em_u128)xd + 2;
+    em_u128 X = u128_trunc(xd) + 2;
     em_u128 T = z->zlo + 2 * (em_u128)z->k + X;
     em_u128 H = M + z->zhi + z->tail + T + (T >> 48) + 1, cap = (em_u128)n << P;
     *zhi = H < cap ? H : cap;
@@ -423,7 +447,9 @@ static int cheap_bounds(em_exact *s, const double *u, const unsigned char *exclu
     w.pc = em_wb_poly_init();
     w.z = (wsum){0, 0, 0, 0, 0, 0.0};
     w.pend.n = 0; /* (only the count: zeroing the arrays would cost more than a small set) */
-    w.uthr = tail_threshold(umax, clo, w.xcut);
+    /* (a few candidates: no threshold, the tail found one by one from x_lo, the same
+     * class and bounds without the division) */
+    w.uthr = n < 8 ? -HUGE_VAL : tail_threshold(umax, clo, w.xcut);
     /* four at a time from 8 candidates on (below, one by one, the candidates' chains
      * overlap more than two fours' can) */
     if (n >= 8 && em_exact_vec_ok())
@@ -474,12 +500,11 @@ static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
         lo[n] = hi[n] = ONE;
         return 1;
     }
-    const em_u128 two125 = (em_u128)1 << 125;
     unsigned S = bitlen_u128(zhi) - 63u, S2 = bitlen_u128(zlo) - 63u;
     uint64_t Dhi = (uint64_t)((zhi + (((em_u128)1 << S) - 1)) >> S);
     uint64_t Dlo = (uint64_t)(zlo >> S2);
-    uint64_t Rlo = (uint64_t)(two125 / Dhi);
-    uint64_t Rhi = (uint64_t)((two125 + Dlo - 1) / Dlo);
+    uint64_t Rlo = div125(0, Dhi);
+    uint64_t Rhi = div125(Dlo - 1, Dlo);
     em_u128 N2 = ((zhi - zlo) + (((em_u128)1 << S2) - 1)) >> S2;
     if (N2 > (em_u128)1 << 40) /* (Z_hi - Z_lo) / Z_lo > 2^-22: far too wide */
         return 0;
