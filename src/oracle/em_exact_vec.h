@@ -9,7 +9,7 @@
  * em_wb_exp_lo_dbl), D = next-up(xhi - xlo), floor(L 2^P) by shifts of L's significand,
  * and the products D L added to dsum one after another in index order (+0 for the
  * candidates off the chain, which leaves a sum >= 0 unchanged): the same sums and the same
- * words bit for bit as the one-by-one pass (tests/test_exact_d.c). */
+ * words bit for bit as the one-by-one pass (tests/test_exact_vec.c). */
 #ifndef EM_EXACT_VEC_H
 #define EM_EXACT_VEC_H
 
