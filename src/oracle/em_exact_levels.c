@@ -19,10 +19,7 @@
 
 long em_exact_bitlen(size_t n)
 {
-    long b = 0;
-    while (b < 64 && (n >> b) != 0)
-        b++;
-    return b;
+    return n ? 64 - __builtin_clzll((unsigned long long)n) : 0;
 }
 
 static void free_level(struct xlevel *L)

@@ -14,6 +14,7 @@
 #include "core/em_params.h"
 #include "num/em_bounds.h"
 #include "num/em_rational.h"
+#include "oracle/em_exact_vec.h"
 #include "oracle/em_exponents.h"
 #include "oracle/em_wbound.h"
 
@@ -146,14 +147,18 @@ static void wupper(double xlo, unsigned P, wsum *z)
     z->zhi += h < one ? h : one;
 }
 
-/* The packed lower bound L of a chain candidate, x in [xlo, xhi] (xhi < EM_WB_XCUT), its
- * bounds added to the sums z. */
-static inline __attribute__((always_inline)) uint64_t wchain(double L, double xlo, double xhi,
-                                                             unsigned P, wsum *z)
+/* The lower bound L of a chain candidate i, x in [xlo, xhi] (xhi < EM_WB_XCUT): its bounds
+ * added to the sums z, and l = floor(L 2^P) kept for the second pass in lo[i] (low 64 bits)
+ * and hi[i] (high 64 bits). */
+static inline __attribute__((always_inline)) void wchain(double L, double xlo, double xhi,
+                                                         unsigned P, wsum *z, uint64_t *lo,
+                                                         uint64_t *hi, size_t i)
 {
     /* (always inline: the sums stay in registers, not a store-forwarded chain) */
-    uint64_t w = pack_d(L);
-    z->zlo += unpack_w(w, P, 0);
+    em_u128 l = unpack_w(pack_d(L), P, 0);
+    z->zlo += l;
+    lo[i] = (uint64_t)l;
+    hi[i] = (uint64_t)(l >> 64);
     double D = em_bits_up(xhi - xlo); /* xhi - xlo >= 0, finite */
     if (D <= 0.125) {
         z->k++;
@@ -161,7 +166,6 @@ static inline __attribute__((always_inline)) uint64_t wchain(double L, double xl
     } else {
         wupper(xlo, P, z); /* an enclosure wider than 1/8 */
     }
-    return w;
 }
 
 #define WB_BLOCK 64
@@ -175,24 +179,27 @@ typedef struct wpend {
     double xlo[WB_BLOCK], xhi[WB_BLOCK];
 } wpend;
 
-/* The chains of the waiting candidates: their packed lower bounds into lo, their bounds
- * into z. */
-static void wpend_flush(wpend *b, unsigned P, const em_wb_poly *pc, uint64_t *lo, wsum *z)
+/* The chains of the waiting candidates: their lower bounds into lo and hi (wchain), their
+ * bounds into z. */
+static void wpend_flush(wpend *b, unsigned P, const em_wb_poly *pc, uint64_t *lo, uint64_t *hi,
+                        wsum *z)
 {
     double L[WB_BLOCK];
     em_wb_exp_lo_block(b->n, b->xhi, L, pc, 1);
     for (unsigned c = 0; c < b->n; c++)
-        lo[b->idx[c]] = wchain(L[c], b->xlo[c], b->xhi[c], P, z);
+        wchain(L[c], b->xlo[c], b->xhi[c], P, z, lo, hi, b->idx[c]);
     b->n = 0;
 }
 
 /* Candidate i, neither a mode nor excluded, with w = exp(-x), x in [xlo, xhi] (0 <= xlo
- * <= xhi; xhi may be NaN or +inf: lower bound 0): lo[i] = 0 and its bounds into z now, or
- * it waits in b for the chain (flushed when b is full); xcut >= P ln 2 (a double). */
+ * <= xhi; xhi may be NaN or +inf: lower bound 0): lower bound 0 (lo[i] = hi[i] = 0) and its
+ * bounds into z now, or it waits in b for the chain (flushed when b is full); xcut >= P ln 2
+ * (a double). */
 static inline void wbound(size_t i, double xlo, double xhi, unsigned P, double xcut,
-                          const em_wb_poly *pc, uint64_t *lo, wsum *z, wpend *b)
+                          const em_wb_poly *pc, uint64_t *lo, uint64_t *hi, wsum *z, wpend *b)
 {
     lo[i] = 0;
+    hi[i] = 0;
     if (!(xlo < xcut)) {
         /* exp(-x) 2^P <= exp(-P ln 2) 2^P = 1: lower bound 0, upper bound one unit (most
          * candidates of a large set, whose weights are far below the sum's last bit) */
@@ -204,7 +211,7 @@ static inline void wbound(size_t i, double xlo, double xhi, unsigned P, double x
         b->xlo[b->n] = xlo;
         b->xhi[b->n] = xhi;
         if (++b->n == WB_BLOCK)
-            wpend_flush(b, P, pc, lo, z);
+            wpend_flush(b, P, pc, lo, hi, z);
     }
 }
 
@@ -213,6 +220,30 @@ static inline void wbound(size_t i, double xlo, double xhi, unsigned P, double x
 static inline double wcut(unsigned P)
 {
     return (double)P * 0.6932;
+}
+
+/* trunc(x) for 0 <= x < 2^120, as (em_u128)x without libgcc's conversion (a call): h =
+ * trunc(x 2^-64) (an exact scaling) < 2^56, and x - h 2^64 is exact (h 2^64 is a double; by
+ * Sterbenz, as x / 2 <= h 2^64 <= x when h >= 1) and below 2^64. */
+static inline em_u128 u128_trunc(double x)
+{
+    uint64_t h = (uint64_t)(x * 0x1p-64);
+    return ((em_u128)h << 64) + (uint64_t)(x - (double)h * 0x1p64);
+}
+
+/* floor((2^125 + a) / d) for 2^62 <= d <= 2^63 and a < 2^63 (< 2^64: the quotient fits) */
+static inline uint64_t div125(uint64_t a, uint64_t d)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    /* one divq of the 128-bit 2^125 + a by d (high word 2^61 < d: no overflow), instead of
+     * libgcc's 128-bit division */
+    uint64_t q, r;
+    __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(a), "d"((uint64_t)1 << 61), "rm"(d) : "cc");
+    (void)r;
+    return q;
+#else
+    return (uint64_t)((((em_u128)1 << 125) + a) / d);
+#endif
 }
 
 /* Z_lo <= Z <= Z_hi from the sums into *zlo, *zhi; 0 when the chain's upper excess is out
@@ -238,7 +269,7 @@ static int wsum_bounds(const wsum *z, size_t n, unsigned P, em_u128 *zlo, em_u12
     xd = xd * (1.0 + 0x1p-19);
     if (!(xd < 0x1p120))
         return 0;
-    em_u128 X = (em_u128)xd + 2;
+    em_u128 X = u128_trunc(xd) + 2;
     em_u128 T = z->zlo + 2 * (em_u128)z->k + X;
     em_u128 H = M + z->zhi + z->tail + T + (T >> 48) + 1, cap = (em_u128)n << P;
     *zhi = H < cap ? H : cap;
@@ -259,8 +290,9 @@ static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi);
  * exact result within one ulp of it (em_next_down / em_next_up, em_wbound.h).  The weights
  * w_i = exp(-x_i) are bounded at scale 2^P, P = 127 - bitlen(n), so the sum of n bounds
  * (each <= 2^P) stays below 2^127.  The first pass sums them into
- * Z_lo <= Z <= Z_hi and keeps each lower bound packed in lo64 (relative 2^-52); the
- * second forms the prefix sums C_lo(i) <= C(i) and the words lo64[i] <= F(i) 2^63 with
+ * Z_lo <= Z <= Z_hi and keeps each lower bound at that scale, floor(L 2^P) < 2^127, in
+ * lo64 and hi64 (its two halves; runs of alike candidates four at a time, em_exact_vec.h);
+ * the second forms the prefix sums C_lo(i) <= C(i) and the words lo64[i] <= F(i) 2^63 with
  * F(i) = C(i) / Z from C_lo / Z_hi through one reciprocal rounded in the safe direction,
  * and hi64[i] = lo64[i] + W with one width W >= the largest possible gap, from
  * (Z_hi - Z_lo) / Z_lo (below). */
@@ -286,13 +318,120 @@ static double tail_threshold(double umax, double clo, double xcut)
     return t;
 }
 
+/* The one-by-one pass's view of cheap_bounds: its arrays, constants and sums. */
+typedef struct wpass {
+    const double *u;
+    const unsigned char *excluded;
+    double *ud;
+    unsigned char *cls;
+    uint64_t *lo, *hi;
+    double umax, clo, chi, uthr, xcut;
+    unsigned P;
+    em_wb_poly pc;
+    wsum z;
+    wpend pend;
+} wpass;
+
+/* Candidates [i, e) of cheap_bounds one by one: the copy (excluded: -inf), the class, and
+ * the bounds (lower bound l = floor(L 2^P) into lo / hi, 0 without one; or waiting in the
+ * queue for the chain). */
+static void wpass_one_by_one(wpass *w, size_t i, size_t e)
+{
+    uint64_t tail = 0; /* z.tail's share of the fast test below, kept in a register */
+    for (; i < e; i++) {
+        double ui = (w->excluded && w->excluded[i]) ? -HUGE_VAL : w->u[i];
+        w->ud[i] = ui;
+        if (ui <= w->uthr && ui >= -0x1.fffffffffffffp1023) {
+            /* the tail, known from u_i alone (most of a large set) */
+            w->cls[i] = CL_OTHER;
+            w->lo[i] = 0;
+            w->hi[i] = 0;
+            tail++;
+            continue;
+        }
+        if (ui < -0x1.fffffffffffffp1023) {
+            w->cls[i] = CL_EXCLUDED;
+            w->lo[i] = 0;
+            w->hi[i] = 0;
+            continue;
+        }
+        if (ui == w->umax) {
+            /* weight 1 exactly: l = 2^P */
+            w->cls[i] = CL_MODE;
+            w->lo[i] = (uint64_t)((em_u128)1 << w->P);
+            w->hi[i] = (uint64_t)(((em_u128)1 << w->P) >> 64);
+            w->z.modes++;
+            continue;
+        }
+        /* umax - u_i > 0 exactly; both finite */
+        w->cls[i] = CL_OTHER;
+        double d = w->umax - ui;
+        /* d = RN(umax - u_i) >= 2^-1074 (the exact difference is a positive multiple of
+         * 2^-1074), maybe +inf; the exact one lies in [dlo, dhi] (dhi NaN when d = +inf) */
+        double ph = w->chi * em_bits_up(d);
+        /* x in [xlo, xhi]: pl = clo dlo >= 0 (0 on underflow or clo = 0; +inf gives
+         * DBL_MAX), and ph > 0 or +0 on underflow (next up: the smallest subnormal >=
+         * the exact product); an infinite or NaN ph makes xhi NaN, which fails
+         * xhi < EM_WB_XCUT in wbound: lower bound 0 */
+        wbound(i, x_lower(ui, w->umax, w->clo), em_bits_up(ph), w->P, w->xcut, &w->pc, w->lo,
+               w->hi, &w->z, &w->pend);
+    }
+    w->z.tail += tail;
+}
+
+/* The first pass four at a time (em_exact_vec.h), the same values as one by one; a four
+ * it leaves (an enclosure too wide for the chain) one by one. */
+static void wpass_runs(wpass *w, size_t n)
+{
+    em_xrun r;
+    memset(&r, 0, sizeof r);
+    r.u = w->u;
+    r.excluded = w->excluded;
+    r.ud = w->ud;
+    r.cls = w->cls;
+    r.lo = w->lo;
+    r.hi = w->hi;
+    r.umax = w->umax;
+    r.clo = w->clo;
+    r.chi = w->chi;
+    r.uthr = w->uthr;
+    r.xcut = w->xcut;
+    r.P = w->P;
+    r.pc = w->pc;
+    unsigned miss = 0; /* fours in a row left at once: one by one for longer */
+    size_t i = 0;
+    while (i < n) {
+        /* dsum is one sum in index order: the queued candidates before i first */
+        if (w->pend.n)
+            wpend_flush(&w->pend, w->P, &w->pc, w->lo, w->hi, &w->z);
+        r.dsum = w->z.dsum;
+        size_t j = em_exact_vec_run(&r, i, n);
+        w->z.dsum = r.dsum;
+        if (r.why == EM_XRUN_END)
+            break;
+        miss = j == i ? (miss < 4 ? miss + 1 : 4) : 0;
+        size_t e = n - j > ((size_t)4 << miss) ? j + ((size_t)4 << miss) : n;
+        wpass_one_by_one(w, j, e);
+        i = e;
+    }
+    w->z.zlo += r.zlo;
+    w->z.k += r.k;
+    w->z.tail += r.tail;
+    w->z.modes += r.modes;
+}
+
 static int cheap_bounds(em_exact *s, const double *u, const unsigned char *excluded, double umax)
 {
     const size_t n = s->n;
-    double *ud = s->ud;
-    unsigned char *cls = s->cls;
-    uint64_t *lo = s->lo64; /* hi64: written by cheap_words */
-    const unsigned P = 127u - (unsigned)em_exact_bitlen(n);
+    wpass w;
+    w.u = u;
+    w.excluded = excluded;
+    w.ud = s->ud;
+    w.cls = s->cls;
+    w.lo = s->lo64; /* lo64 / hi64: each lower bound until cheap_words writes the words */
+    w.hi = s->hi64;
+    w.umax = umax;
+    w.P = 127u - (unsigned)em_exact_bitlen(n);
     /* c = eps / delta (monotone) or eps / (2 delta) (standard) */
     double q = s->eps_d / s->delta_d;
     double clo = em_next_down(q), chi = em_next_up(q);
@@ -302,56 +441,28 @@ static int cheap_bounds(em_exact *s, const double *u, const unsigned char *exclu
     }
     if (!(clo > 0.0))
         clo = 0.0;
-    const uint64_t one_w = ((uint64_t)55 << 56) | ((uint64_t)1 << 55); /* 1 = 2^55 2^-55 */
-    const double xcut = wcut(P);
-    const em_wb_poly pc = em_wb_poly_init();
-    wsum z = {0, 0, 0, 0, 0, 0.0};
-    wpend pend;
-    pend.n = 0; /* (only the count: zeroing the arrays would cost more than a small set) */
-    const double uthr = tail_threshold(umax, clo, xcut);
-    uint64_t tail = 0; /* z.tail's share of the fast test below, kept in a register */
-    for (size_t i = 0; i < n; i++) {
-        /* the copy (excluded: -inf) and the classes on the way */
-        double ui = (excluded && excluded[i]) ? -HUGE_VAL : u[i];
-        ud[i] = ui;
-        if (ui <= uthr && ui >= -0x1.fffffffffffffp1023) {
-            /* the tail, known from u_i alone (most of a large set) */
-            cls[i] = CL_OTHER;
-            lo[i] = 0;
-            tail++;
-            continue;
-        }
-        if (ui < -0x1.fffffffffffffp1023) {
-            cls[i] = CL_EXCLUDED;
-            lo[i] = 0;
-            continue;
-        }
-        if (ui == umax) {
-            cls[i] = CL_MODE;
-            lo[i] = one_w;
-            z.modes++;
-            continue;
-        }
-        /* umax - u_i > 0 exactly; both finite */
-        cls[i] = CL_OTHER;
-        double d = umax - ui;
-        /* d = RN(umax - u_i) >= 2^-1074 (the exact difference is a positive multiple of
-         * 2^-1074), maybe +inf; the exact one lies in [dlo, dhi] (dhi NaN when d = +inf) */
-        double ph = chi * em_bits_up(d);
-        /* x in [xlo, xhi]: pl = clo dlo >= 0 (0 on underflow or clo = 0; +inf gives
-         * DBL_MAX), and ph > 0 or +0 on underflow (next up: the smallest subnormal >=
-         * the exact product); an infinite or NaN ph makes xhi NaN, which fails
-         * xhi < EM_WB_XCUT in wbound: lower bound 0 */
-        wbound(i, x_lower(ui, umax, clo), em_bits_up(ph), P, xcut, &pc, lo, &z, &pend);
-    }
-    wpend_flush(&pend, P, &pc, lo, &z);
-    z.tail += tail;
+    w.clo = clo;
+    w.chi = chi;
+    w.xcut = wcut(w.P);
+    w.pc = em_wb_poly_init();
+    w.z = (wsum){0, 0, 0, 0, 0, 0.0};
+    w.pend.n = 0; /* (only the count: zeroing the arrays would cost more than a small set) */
+    /* (a few candidates: no threshold, the tail found one by one from x_lo, the same
+     * class and bounds without the division) */
+    w.uthr = n < 8 ? -HUGE_VAL : tail_threshold(umax, clo, w.xcut);
+    /* four at a time from 8 candidates on (below, one by one, the candidates' chains
+     * overlap more than two fours' can) */
+    if (n >= 8 && em_exact_vec_ok())
+        wpass_runs(&w, n);
+    else
+        wpass_one_by_one(&w, 0, n);
+    wpend_flush(&w.pend, w.P, &w.pc, w.lo, w.hi, &w.z);
     em_u128 zlo, zhi;
-    return wsum_bounds(&z, n, P, &zlo, &zhi) && cheap_words(s, P, zlo, zhi);
+    return wsum_bounds(&w.z, n, w.P, &zlo, &zhi) && cheap_words(s, w.P, zlo, zhi);
 }
 
-/* The words from the packed lower bounds in lo64 and the sums (pass 2 of cheap_bounds):
- * 1, or 0 when they are too wide. */
+/* The words from the lower bounds floor(L 2^P) in lo64 (low 64 bits) and hi64 (high 64
+ * bits) and the sums (pass 2 of cheap_bounds): 1, or 0 when they are too wide. */
 static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
 {
     const size_t n = s->n;
@@ -389,12 +500,11 @@ static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
         lo[n] = hi[n] = ONE;
         return 1;
     }
-    const em_u128 two125 = (em_u128)1 << 125;
     unsigned S = bitlen_u128(zhi) - 63u, S2 = bitlen_u128(zlo) - 63u;
     uint64_t Dhi = (uint64_t)((zhi + (((em_u128)1 << S) - 1)) >> S);
     uint64_t Dlo = (uint64_t)(zlo >> S2);
-    uint64_t Rlo = (uint64_t)(two125 / Dhi);
-    uint64_t Rhi = (uint64_t)((two125 + Dlo - 1) / Dlo);
+    uint64_t Rlo = div125(0, Dhi);
+    uint64_t Rhi = div125(Dlo - 1, Dlo);
     em_u128 N2 = ((zhi - zlo) + (((em_u128)1 << S2) - 1)) >> S2;
     if (N2 > (em_u128)1 << 40) /* (Z_hi - Z_lo) / Z_lo > 2^-22: far too wide */
         return 0;
@@ -408,11 +518,11 @@ static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
     em_u128 clo_s = 0;
     uint64_t L = 0, H = W < ONE ? W : ONE;
     for (size_t i = 0; i < n; i++) {
-        uint64_t w = lo[i];
+        em_u128 l = ((em_u128)hi[i] << 64) | lo[i];
         lo[i] = L;
         hi[i] = H;
-        if (w) {
-            clo_s += unpack_w(w, P, 0);
+        if (l) {
+            clo_s += l;
             L = (uint64_t)(((em_u128)(uint64_t)(clo_s >> S) * Rlo) >> 62);
             H = L + W < ONE ? L + W : ONE;
         }
@@ -441,7 +551,7 @@ static int cheap_bounds_q(em_exact *s)
 {
     const size_t n = s->n;
     struct xmp *mp = s->mp;
-    uint64_t *lo = s->lo64;
+    uint64_t *lo = s->lo64, *hi = s->hi64; /* each lower bound until cheap_words */
     const unsigned char *cls = s->cls;
     const unsigned P = 127u - (unsigned)em_exact_bitlen(n);
     mpfr_t f;
@@ -451,7 +561,6 @@ static int cheap_bounds_q(em_exact *s)
     q_enclose(f, mp->umax, &Ulo, &Uhi);
     if (!(clo > 0.0))
         clo = 0.0;
-    const uint64_t one_w = ((uint64_t)55 << 56) | ((uint64_t)1 << 55); /* 1 = 2^55 2^-55 */
     mpq_t *own = s->src.get == em_utility_array_get ? (mpq_t *)s->src.ctx : NULL;
     const double xcut = wcut(P);
     const em_wb_poly pc = em_wb_poly_init();
@@ -461,10 +570,13 @@ static int cheap_bounds_q(em_exact *s)
     for (size_t i = 0; i < n; i++) {
         if (cls[i] == CL_EXCLUDED) {
             lo[i] = 0;
+            hi[i] = 0;
             continue;
         }
         if (cls[i] == CL_MODE) {
-            lo[i] = one_w;
+            /* weight 1 exactly: l = 2^P */
+            lo[i] = (uint64_t)((em_u128)1 << P);
+            hi[i] = (uint64_t)(((em_u128)1 << P) >> 64);
             z.modes++;
             continue;
         }
@@ -482,9 +594,9 @@ static int cheap_bounds_q(em_exact *s)
         double xlo = em_next_down(clo * dlo), xhi = em_next_up(chi * dhi);
         if (!(xlo > 0.0))
             xlo = 0.0;
-        wbound(i, xlo, xhi, P, xcut, &pc, lo, &z, &pend);
+        wbound(i, xlo, xhi, P, xcut, &pc, lo, hi, &z, &pend);
     }
-    wpend_flush(&pend, P, &pc, lo, &z);
+    wpend_flush(&pend, P, &pc, lo, hi, &z);
     mpfr_clear(f);
     em_u128 zlo, zhi;
     return wsum_bounds(&z, n, P, &zlo, &zhi) && cheap_words(s, P, zlo, zhi);
