@@ -549,3 +549,8 @@ void em_cli_csv_label(const char *label)
     }
     em_scn_csv_label(stdout, label);
 }
+
+int em_cli_written(const char *cmd, int st, const em_error *e)
+{
+    return st == EM_OK || ferror(stdout) ? -1 : em_cli_fail(cmd, NULL, e);
+}

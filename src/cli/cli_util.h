@@ -252,4 +252,8 @@ const char *em_cli_words(const char *msg, char *buf, size_t len);
  * options; returns the exit status of e->status (em_cli_status_exit). */
 int em_cli_fail(const char *cmd, const char *what, const em_error *e);
 
+/* After a result writer (em_*_write) to standard output: -1 when it wrote (a write error is
+ * left to the program's end, which names it), else em_cli_fail's exit status. */
+int em_cli_written(const char *cmd, int st, const em_error *e);
+
 #endif
