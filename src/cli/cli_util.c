@@ -552,5 +552,18 @@ void em_cli_csv_label(const char *label)
 
 int em_cli_written(const char *cmd, int st, const em_error *e)
 {
-    return st == EM_OK || ferror(stdout) ? -1 : em_cli_fail(cmd, NULL, e);
+    /* a writer's EM_ERR_DOMAIN on a stream in error is the write error finish() names */
+    return st == EM_OK || (st == EM_ERR_DOMAIN && ferror(stdout)) ? -1
+                                                                  : em_cli_fail(cmd, NULL, e);
+}
+
+em_write_opts em_cli_write_opts(const em_cli *c)
+{
+    em_write_opts o = EM_WRITE_OPTS_INIT;
+    o.format = c->format == EM_FMT_JSON ? EM_WRITE_JSON : EM_WRITE_CSV;
+    o.sweep_i = c->sweep_i;
+    o.sweep_n = c->sweep_n;
+    o.epsilon = c->sweep_n ? c->eps_all[c->sweep_i] : NULL;
+    o.terminal = isatty(STDOUT_FILENO);
+    return o;
 }

@@ -256,4 +256,8 @@ int em_cli_fail(const char *cmd, const char *what, const em_error *e);
  * left to the program's end, which names it), else em_cli_fail's exit status. */
 int em_cli_written(const char *cmd, int st, const em_error *e);
 
+/* The options of a result writer for this run: --format, the sweep of epsilon, and whether
+ * standard output is a terminal. */
+em_write_opts em_cli_write_opts(const em_cli *c);
+
 #endif
