@@ -1,6 +1,7 @@
 /* test_api_write.c: the result writers (em_*_write of em_law.h and em_judge.h) called
  * through the public API.  The expected texts are written out below by hand: the
- * probabilities of two tied candidates (1/2 and ln(1/2) = -0.693147180559945309...), and
+ * probabilities of two tied candidates (1/2 and ln(1/2) = -0.693147180559945309...), the
+ * uniform law on [0, 1] (F(x) = x, density 1, Q(p) = p), and
  * results filled in field by field, so that what is checked is the writing alone; and
  * every bad argument (NULL, a format a writer does not take, a sweep out of range, a
  * stream that cannot be written) an error status with a message, never a crash. */
@@ -413,6 +414,69 @@ START_TEST(bad_arguments)
 }
 END_TEST
 
+
+/* ------------------------------------------------------ cdf, density, quantile */
+
+/* the uniform law on [0, 1] (utility 0): F(x) = x, f = 1 on [0, 1), Q(p) = p */
+#define UNIFORM "# output: continuous\n0,1,0,0\n"
+
+static void points_are(em_mech *m, int what, const em_points *p, const em_write_opts *o,
+                       const char *want)
+{
+    sink k;
+    sink_open(&k);
+    ck_assert_msg(em_law_points_write(k.f, m, what, p, o, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k), want);
+    free(k.buf);
+}
+
+START_TEST(points_csv)
+{
+    em_scn *s;
+    em_mech *m = mech(UNIFORM, "1", NULL, EM_VARIANT_AUTO, 5, &s);
+    em_write_opts o = EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    const em_points grid = {5, NULL, "0", "1"};
+    points_are(m, EM_LAW_CDF, &grid, &o, "0,0\n0.25,0.25000\n0.5,0.50000\n0.75,0.75000\n1,1\n");
+    const char *at[] = {"0.5", "2"};
+    const em_points two = {2, at, NULL, NULL};
+    points_are(m, EM_LAW_DENSITY, &two, &o, "0.5,1.0000,0\n2,0,-inf\n");
+    const char *ps[] = {"1/4", "1"}; /* written as given */
+    const em_points q = {2, ps, NULL, NULL};
+    o.sweep_n = 2;
+    o.epsilon = "1";
+    points_are(m, EM_LAW_QUANTILE, &q, &o, "epsilon,p,x\n1,1/4,0.25000\n1,1,1.0000\n");
+    /* a point that fails: the rows before it written, the point named */
+    const char *bad[] = {"0.5", "2"};
+    const em_points qb = {2, bad, NULL, NULL};
+    o = (em_write_opts)EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    sink k;
+    sink_open(&k);
+    ck_assert_int_eq(em_law_points_write(k.f, m, EM_LAW_QUANTILE, &qb, &o, &err),
+                     EM_ERR_DOMAIN);
+    ck_assert_msg(!strncmp(err.msg, "point 2: ", 9), "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k), "0.5,0.50000\n");
+    free(k.buf);
+    /* bad arguments */
+    sink_open(&k);
+    refused(em_law_points_write(k.f, m, EM_LAW_CDF, NULL, &o, &err), EM_ERR_NULL,
+            "em_law_points_write");
+    refused(em_law_points_write(k.f, m, 3, &grid, &o, &err), EM_ERR_DOMAIN,
+            "em_law_points_write");
+    const em_points holes = {2, NULL, "0", NULL};
+    refused(em_law_points_write(k.f, m, EM_LAW_CDF, &holes, &o, &err), EM_ERR_NULL,
+            "em_law_points_write");
+    o.format = EM_WRITE_JSON;
+    refused(em_law_points_write(k.f, m, EM_LAW_CDF, &grid, &o, &err), EM_ERR_DOMAIN,
+            "em_law_points_write");
+    ck_assert_str_eq(sink_text(&k), "");
+    free(k.buf);
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("api_write");
@@ -424,6 +488,7 @@ static Suite *suite(void)
     tcase_add_test(tc, check_text);
     tcase_add_test(tc, compare_text);
     tcase_add_test(tc, bad_arguments);
+    tcase_add_test(tc, points_csv);
     suite_add_tcase(s, tc);
     return s;
 }

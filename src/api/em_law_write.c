@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "em_law.h"
+#include "em_num.h"
 #include "api/em_write_priv.h"
 #include "base/em_error.h"
 
@@ -218,5 +219,65 @@ int em_utility_report_write(FILE *f, const em_utility_report *u, const em_mech *
             return em_err(err, EM_ERR_NULL, "%s: u->t[%zu] or u->p_loss_gt[%zu] is NULL", fn,
                           i, i);
     (w.format == EM_WRITE_JSON ? utility_json : utility_csv)(f, u, m, &w);
+    return em_write_end(fn, f, err);
+}
+
+/* ------------------------------------------------------- cdf, density, quantile */
+
+/* Point i of p: its exact text and the text to write, both freed with point_done. */
+static int point(em_mech *m, const em_points *p, size_t i, char **x, char **shown,
+                 em_error *err)
+{
+    if (p->at) {
+        *x = *shown = (char *)p->at[i];
+        return p->at[i] ? EM_OK : em_err(err, EM_ERR_NULL, "p->at[%zu] is NULL", i);
+    }
+    return em_num_grid_point(m, p->lo, p->hi, p->n, i, x, shown, err);
+}
+
+static void point_done(const em_points *p, char *x, char *shown)
+{
+    if (!p->at) {
+        em_free(x);
+        em_free(shown);
+    }
+}
+
+int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
+                        const em_write_opts *o, em_error *err)
+{
+    static const char fn[] = "em_law_points_write";
+    static const char *const columns[] = {"x,cdf", "x,density,log_density", "p,x"};
+    em_write_opts w;
+    int st = em_write_begin(fn, f, p, m, o, EM_WRITE_ACCEPTS(EM_WRITE_CSV), &w, err);
+    if (st != EM_OK)
+        return st;
+    if (what < EM_LAW_CDF || what > EM_LAW_QUANTILE)
+        return em_err(err, EM_ERR_DOMAIN, "%s: what (%d) is not EM_LAW_CDF, EM_LAW_DENSITY "
+                      "or EM_LAW_QUANTILE", fn, what);
+    if (!p->at && (!p->lo || !p->hi))
+        return em_err(err, EM_ERR_NULL, "%s: p->at, or p->lo and p->hi, are NULL", fn);
+    if ((st = em_probs_prepare(m, err)) != EM_OK)
+        return st;
+    for (size_t i = 0; i < p->n && !ferror(f); i++) {
+        char *x = NULL, *shown = NULL, *v1 = NULL, *v2 = NULL;
+        st = point(m, p, i, &x, &shown, err);
+        if (st == EM_OK)
+            st = what == EM_LAW_CDF       ? em_cdf(m, x, &v1, err)
+                 : what == EM_LAW_DENSITY ? em_density(m, x, &v1, &v2, err)
+                                          : em_quantile(m, x, &v1, err);
+        if (st == EM_OK) {
+            sweep_row(f, &w, m, columns[what], i);
+            fprintf(f, "%s,%s%s%s\n", shown, v1, v2 ? "," : "", v2 ? v2 : "");
+        }
+        point_done(p, x, shown);
+        em_free(v1);
+        em_free(v2);
+        if (st != EM_OK) {
+            char msg[EM_ERRLEN];
+            snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+            return em_err(err, st, "point %zu: %s", i + 1, msg);
+        }
+    }
     return em_write_end(fn, f, err);
 }

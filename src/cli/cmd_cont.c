@@ -11,7 +11,7 @@
 
 #define GRID_MAX 10000000UL
 
-enum { K_CDF, K_DENSITY, K_QUANTILE };
+enum { K_CDF = EM_LAW_CDF, K_DENSITY = EM_LAW_DENSITY, K_QUANTILE = EM_LAW_QUANTILE };
 
 /* ------------------------------------------------------------------ points */
 
@@ -288,31 +288,11 @@ static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     int rc = get_points(c, &P);
     if (rc < 0 && kind == K_QUANTILE)
         rc = check_unit(c, &P);
-    if (rc < 0)
-        rc = prepare(c, m);
-    for (size_t i = 0; i < P.n && rc < 0; i++) {
-        char *x = NULL, *shown = NULL, *v1 = NULL, *v2 = NULL;
+    if (rc < 0) {
+        const em_points p = {P.n, (const char *const *)P.at, P.lo, P.hi};
+        const em_write_opts o = em_cli_write_opts(c);
         em_error e;
-        int st = point(m, &P, i, &x, &shown, &e);
-        if (st == EM_OK)
-            st = kind == K_CDF       ? em_cdf(m, x, &v1, &e)
-                 : kind == K_DENSITY ? em_density(m, x, &v1, &v2, &e)
-                                     : em_quantile(m, x, &v1, &e);
-        if (st != EM_OK) {
-            char what[64];
-            snprintf(what, sizeof what, "point %zu", i + 1);
-            rc = em_cli_fail(c->cmd, what, &e);
-        } else {
-            em_cli_sweep_row(c, kind == K_CDF       ? "x,cdf"
-                                : kind == K_DENSITY ? "x,density,log_density"
-                                                    : "p,x", i);
-            printf("%s,%s%s%s\n", shown, v1, v2 ? "," : "", v2 ? v2 : "");
-        }
-        point_done(&P, x, shown);
-        em_free(v1);
-        em_free(v2);
-        if (ferror(stdout))
-            break;
+        rc = em_cli_written(c->cmd, em_law_points_write(stdout, m, kind, &p, &o, &e), &e);
     }
     points_free(&P);
     return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;

@@ -255,6 +255,28 @@ typedef struct em_utility_report {
 EM_API int em_utility_report_write(FILE *f, const em_utility_report *u, const em_mech *m,
                                    const em_write_opts *o, em_error *err);
 
+/* The points of em_law_points_write: n texts as given (written as given), or, with at
+ * NULL, the grid lo + i (hi - lo)/(n - 1) of em_num_grid_point (written exactly when short,
+ * else rounded to the mechanism's digits; computed at the exact point). */
+typedef struct em_points {
+    size_t n;
+    const char *const *at;
+    const char *lo, *hi;
+} em_points;
+
+#define EM_LAW_CDF 0      /* rows x,cdf (em_cdf) */
+#define EM_LAW_DENSITY 1  /* rows x,density,log_density (em_density) */
+#define EM_LAW_QUANTILE 2 /* rows p,x (em_quantile) */
+
+/* The law of a continuous m at the points p, what one of EM_LAW_*, computed point by point
+ * and written as expmech cdf, density and quantile write it: EM_WRITE_CSV only (no header
+ * line but in a sweep).  Rows already written stay written when a point fails ("point
+ * N: ..."); the writing stops when f is in error.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN
+ * (another format or what, a sweep_i beyond sweep_n, writing to f failed), those of
+ * em_probs_prepare, em_num_grid_point and the function of what. */
+EM_API int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
+                               const em_write_opts *o, em_error *err);
+
 #ifdef __cplusplus
 }
 #endif
