@@ -33,11 +33,6 @@ void em_cli_free(em_cli *c)
     em_sweep_free(c->eps_all, c->eps_count);
 }
 
-const char *em_variant_name(int variant)
-{
-    return variant == EM_PF ? "pf" : variant == EM_MONOTONE ? "monotone" : "standard";
-}
-
 int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg)
 {
     if (!s || !*s) {
@@ -500,17 +495,6 @@ void em_cli_sweep_row(const em_cli *c, const char *columns, size_t row)
     if (c->sweep_i == 0 && row == 0)
         printf("epsilon,%s\n", columns);
     printf("%s,", c->eps_all[c->sweep_i]);
-}
-
-void em_cli_json_open(const em_cli *c)
-{
-    printf("%s{\n", c->sweep_n && c->sweep_i == 0 ? "[\n" : "");
-}
-
-void em_cli_json_close(const em_cli *c)
-{
-    const int more = c->sweep_n && c->sweep_i + 1 < c->sweep_n;
-    printf("}%s\n%s", more ? "," : "", c->sweep_n && !more ? "]\n" : "");
 }
 
 void em_json_string(FILE *f, const char *s)

@@ -197,16 +197,9 @@ void em_cli_csv_label(const char *label);
  * (row: its index within this epsilon's run): before the first row of the sweep the
  * header line "epsilon,COLUMNS", then the row's epsilon (the text of the sweep) and ','. */
 void em_cli_sweep_row(const em_cli *c, const char *columns, size_t row);
-/* A JSON object of one run: em_cli_json_open prints "{\n" (after the list's "[\n" at the
- * first run of a sweep), em_cli_json_close "}\n" (in a sweep "},\n", the last "}\n]\n"). */
-void em_cli_json_open(const em_cli *c);
-void em_cli_json_close(const em_cli *c);
 
 /* JSON string (with quotes) of UTF-8 text. */
 void em_json_string(FILE *f, const char *s);
-
-/* "standard" / "monotone" / "pf" */
-const char *em_variant_name(int variant);
 
 /* The word of words[0..n) nearest to w (edit distance at most 2, or w a prefix of it), or
  * NULL: for "did you mean ...?" after an unknown command or option. */
