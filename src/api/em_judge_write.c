@@ -9,11 +9,6 @@
 
 #define TEXT_ONLY EM_WRITE_ACCEPTS(EM_WRITE_TEXT)
 
-static const char *variant_name(int v)
-{
-    return v == EM_PF ? "pf" : v == EM_MONOTONE ? "monotone" : "standard";
-}
-
 /* a candidate of s, or "-" for none */
 static void put_label(FILE *f, const em_scn *s, size_t i)
 {
@@ -194,7 +189,7 @@ int em_audit_result_write(FILE *f, const em_audit_result *r, const em_mech *x, c
     else
         fprintf(f, "%zu candidates", em_scn_get(sx).size);
     fprintf(f, ", epsilon = %s, sensitivity = %s, variant %s\n", mx.epsilon, mx.sensitivity,
-            pf ? "pf (permute-and-flip)" : variant_name(mx.variant));
+            pf ? "pf (permute-and-flip)" : em_write_variant(mx.variant));
     if (r->continuous) {
         audit_exact(f, "ideal mechanism (densities; merged breakpoints, exact)", r, NULL);
         audit_width(f, r, pf);

@@ -9,11 +9,6 @@
 
 #define CSV_JSON (EM_WRITE_ACCEPTS(EM_WRITE_CSV) | EM_WRITE_ACCEPTS(EM_WRITE_JSON))
 
-static const char *variant_name(int v)
-{
-    return v == EM_PF ? "pf" : v == EM_MONOTONE ? "monotone" : "standard";
-}
-
 /* A CSV row of a sweep: the header line "epsilon,COLUMNS" before the sweep's first row,
  * then the row's epsilon and ','. */
 static void sweep_row(FILE *f, const em_write_opts *w, const em_mech *m, const char *columns,
@@ -117,7 +112,7 @@ int em_probs_write(FILE *f, em_mech *m, const em_write_opts *o, em_probs_notes *
         em_write_json_string(f, mi.epsilon);
         fputs(",\n  \"sensitivity\": ", f);
         em_write_json_string(f, mi.sensitivity);
-        fprintf(f, ",\n  \"variant\": \"%s\",\n  \"digits\": %d,\n", variant_name(mi.variant),
+        fprintf(f, ",\n  \"variant\": \"%s\",\n  \"digits\": %d,\n", em_write_variant(mi.variant),
                 mi.digits);
         if (law)
             fprintf(f, "  \"output\": \"%s\",\n", cont ? "continuous" : "finite");
@@ -182,7 +177,7 @@ static void utility_json(FILE *f, const em_utility_report *u, const em_mech *m,
         fputs(k ? ", " : "", f);
         json_dec(f, keys[k], vals[k]);
         if (k == 1)
-            fprintf(f, ", \"variant\": \"%s\", \"digits\": %d", variant_name(mi.variant),
+            fprintf(f, ", \"variant\": \"%s\", \"digits\": %d", em_write_variant(mi.variant),
                     mi.digits);
     }
     fputs(", \"loss_at\": [", f);

@@ -1,6 +1,7 @@
 /* em_write.c: the checks and the pieces every result writer shares (em_write_priv.h). */
 #include <string.h>
 
+#include "em_mech.h"
 #include "api/em_write_priv.h"
 #include "base/em_error.h"
 
@@ -19,6 +20,11 @@ int em_write_begin(const char *fn, FILE *f, const void *r, const void *m,
         return em_err(err, EM_ERR_DOMAIN, "%s: sweep_i (%zu) must be below sweep_n (%zu)", fn,
                       w->sweep_i, w->sweep_n);
     return EM_OK;
+}
+
+const char *em_write_variant(int variant)
+{
+    return variant == EM_PF ? "pf" : variant == EM_MONOTONE ? "monotone" : "standard";
 }
 
 /* the largest form of a label (one line of at most 4096 bytes, 6 bytes each at most) */

@@ -22,6 +22,9 @@ void em_write_human(FILE *f, const char *label);
  * characters in it, its form for a person, quoted. */
 void em_write_csv_label(FILE *f, const char *label, const em_write_opts *w);
 
+/* "standard", "monotone" or "pf" */
+const char *em_write_variant(int variant);
+
 /* JSON string (with quotes) of UTF-8 text. */
 void em_write_json_string(FILE *f, const char *s);
 
