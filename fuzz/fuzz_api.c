@@ -2,7 +2,7 @@
  * binding calls it: a scenario from text or from arrays (the lines of the input as
  * utilities), a mechanism with options chosen by the first byte, then probabilities,
  * draws, a check of those draws, the utility report, an audit, and the continuous
- * functions.  Every failure must come with a message; nothing may crash or leak. */
+ * functions, each result written by its writer (to /dev/null).  Every failure must come with a message; nothing may crash or leak. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,15 @@
 
 #define MUST_SAY(st, e) \
     do { if ((st) != EM_OK && (!(e).msg[0] || (e).status != (st))) abort(); } while (0)
+
+/* where the writers write: nothing is read back, every path of theirs runs */
+static FILE *devnull(void)
+{
+    static FILE *f;
+    if (!f && !(f = fopen("/dev/null", "w")))
+        abort();
+    return f;
+}
 
 static em_scn *from_lines(const char *text, size_t len, em_error *e)
 {
@@ -105,6 +114,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             st = em_quantile(m, "1/3", &q, &e);
             MUST_SAY(st, e);
             em_free(q);
+            static const char *const at[] = {"0", "1/3", "-2.5"};
+            const em_points where = {3, at, NULL, NULL};
+            em_write_opts wo = EM_WRITE_OPTS_INIT;
+            wo.format = EM_WRITE_CSV;
+            st = em_law_points_write(devnull(), m, (int)(sel % 3), &where, &wo, &e);
+            MUST_SAY(st, e);
             /* the sample-based audit of continuous draws (its grid from the exact laws) */
             static const double dx[] = {0.0, 1.0 / 3, -2.5, 7.0, 1e300, -1e-300};
             em_audit_result *ad = NULL;
@@ -133,20 +148,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             d.n = 8;
             st = em_draws_check(m, &d, &co, &cr, &e);
             MUST_SAY(st, e);
+            if (st == EM_OK && em_check_result_write(devnull(), cr, m, NULL, &e) != EM_OK)
+                abort();
         }
         em_check_result_free(cr);
+        em_write_opts wj = EM_WRITE_OPTS_INIT;
+        wj.format = sel & 1 ? EM_WRITE_JSON : EM_WRITE_CSV;
+        st = em_probs_write(devnull(), m, &wj, NULL, &e);
+        MUST_SAY(st, e);
         em_utility_result *ur = NULL;
         st = em_utility(m, &ur, &e);
         MUST_SAY(st, e);
-        em_utility_result_free(ur);
         char *lb = NULL, *pb = NULL;
         st = em_loss_bounds(m, "1", &lb, &pb, &e);
         MUST_SAY(st, e);
+        if (ur) {
+            const char *t[] = {"1"}, *tail[] = {"0"}, *bound[] = {pb};
+            const em_utility_report u = {ur, lb, 1, t, tail, bound, sel, 0.5, 0.25};
+            if (em_utility_report_write(devnull(), &u, m, &wj, &e) != EM_OK)
+                abort();
+        }
+        em_utility_result_free(ur);
         em_free(lb);
         em_free(pb);
         em_audit_result *ar = NULL;
         st = em_audit(m, m, NULL, NULL, 0, &ar, &e);
         MUST_SAY(st, e);
+        if (ar && em_audit_result_write(devnull(), ar, m, m, NULL, &e) != EM_OK)
+            abort();
         em_audit_result_free(ar);
     }
     em_mech_free(m);

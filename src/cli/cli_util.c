@@ -33,11 +33,6 @@ void em_cli_free(em_cli *c)
     em_sweep_free(c->eps_all, c->eps_count);
 }
 
-const char *em_variant_name(int variant)
-{
-    return variant == EM_PF ? "pf" : variant == EM_MONOTONE ? "monotone" : "standard";
-}
-
 int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg)
 {
     if (!s || !*s) {
@@ -502,17 +497,6 @@ void em_cli_sweep_row(const em_cli *c, const char *columns, size_t row)
     printf("%s,", c->eps_all[c->sweep_i]);
 }
 
-void em_cli_json_open(const em_cli *c)
-{
-    printf("%s{\n", c->sweep_n && c->sweep_i == 0 ? "[\n" : "");
-}
-
-void em_cli_json_close(const em_cli *c)
-{
-    const int more = c->sweep_n && c->sweep_i + 1 < c->sweep_n;
-    printf("}%s\n%s", more ? "," : "", c->sweep_n && !more ? "]\n" : "");
-}
-
 void em_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -548,4 +532,22 @@ void em_cli_csv_label(const char *label)
         return;
     }
     em_scn_csv_label(stdout, label);
+}
+
+int em_cli_written(const char *cmd, int st, const em_error *e)
+{
+    /* a writer's EM_ERR_DOMAIN on a stream in error is the write error finish() names */
+    return st == EM_OK || (st == EM_ERR_DOMAIN && ferror(stdout)) ? -1
+                                                                  : em_cli_fail(cmd, NULL, e);
+}
+
+em_write_opts em_cli_write_opts(const em_cli *c)
+{
+    em_write_opts o = EM_WRITE_OPTS_INIT;
+    o.format = c->format == EM_FMT_JSON ? EM_WRITE_JSON : EM_WRITE_CSV;
+    o.sweep_i = c->sweep_i;
+    o.sweep_n = c->sweep_n;
+    o.epsilon = c->sweep_n ? c->eps_all[c->sweep_i] : NULL;
+    o.terminal = isatty(STDOUT_FILENO);
+    return o;
 }

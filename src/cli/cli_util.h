@@ -197,16 +197,9 @@ void em_cli_csv_label(const char *label);
  * (row: its index within this epsilon's run): before the first row of the sweep the
  * header line "epsilon,COLUMNS", then the row's epsilon (the text of the sweep) and ','. */
 void em_cli_sweep_row(const em_cli *c, const char *columns, size_t row);
-/* A JSON object of one run: em_cli_json_open prints "{\n" (after the list's "[\n" at the
- * first run of a sweep), em_cli_json_close "}\n" (in a sweep "},\n", the last "}\n]\n"). */
-void em_cli_json_open(const em_cli *c);
-void em_cli_json_close(const em_cli *c);
 
 /* JSON string (with quotes) of UTF-8 text. */
 void em_json_string(FILE *f, const char *s);
-
-/* "standard" / "monotone" / "pf" */
-const char *em_variant_name(int variant);
 
 /* The word of words[0..n) nearest to w (edit distance at most 2, or w a prefix of it), or
  * NULL: for "did you mean ...?" after an unknown command or option. */
@@ -251,5 +244,13 @@ const char *em_cli_words(const char *msg, char *buf, size_t len);
  * ("epsilon", "variant", "sensitivity", "timing", "force") written as the command line's
  * options; returns the exit status of e->status (em_cli_status_exit). */
 int em_cli_fail(const char *cmd, const char *what, const em_error *e);
+
+/* After a result writer (em_*_write) to standard output: -1 when it wrote (a write error is
+ * left to the program's end, which names it), else em_cli_fail's exit status. */
+int em_cli_written(const char *cmd, int st, const em_error *e);
+
+/* The options of a result writer for this run: --format, the sweep of epsilon, and whether
+ * standard output is a terminal. */
+em_write_opts em_cli_write_opts(const em_cli *c);
 
 #endif

@@ -1,7 +1,6 @@
 /* cmd_audit.c: `expmech audit`: the exact privacy loss between two neighbouring scenarios,
  * for the ideal mechanism (= the exact samplers) and for the float sampler as implemented,
  * and optionally a Clopper-Pearson lower bound on epsilon from draws (em_judge.h). */
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,184 +59,6 @@ static const char help[] =
     "Exit status: 0 the claim holds (ideal and float), 1 violated (by the ideal mechanism,\n"
     "the float sampler, or the draws' lower bound), 2 bad input, 3 internal failure or an\n"
     "undecided comparison or a write error on standard output.\n";
-
-static const char *label(const em_scn *s, size_t i)
-{
-    return i == EM_JUDGE_NONE ? "-" : em_cli_human(em_scn_label(s, i));
-}
-
-static void print_block(const char *what, const em_scn *sx, const em_audit_block *b)
-{
-    if (b->equal) {
-        printf("%s:\n  privacy loss: 0 (exactly: the two laws are equal, decided on the exact "
-               "inputs)\n  delta(eps) X->Y: 0\n  delta(eps) Y->X: 0\n  verdict: eps-DP holds "
-               "on this pair\n", what);
-        return;
-    }
-    printf("%s:\n", what);
-    if (b->infinite)
-        printf("  privacy loss: inf (p = 0 on one side only) at '%s'\n", label(sx, b->where));
-    else
-        printf("  privacy loss: %s  (in [%s, %s]) at '%s'\n", b->loss, b->loss_lo, b->loss_hi,
-               label(sx, b->where));
-    printf("  delta(eps) X->Y: %s  (in [%s, %s])\n", b->delta_xy, b->delta_xy_lo, b->delta_xy_hi);
-    printf("  delta(eps) Y->X: %s  (in [%s, %s])\n", b->delta_yx, b->delta_yx_lo, b->delta_yx_hi);
-    printf("  verdict: %s\n", b->verdict == EM_VERDICT_PASS     ? "eps-DP holds on this pair"
-                          : b->verdict == EM_VERDICT_REJECT ? "VIOLATED: the privacy loss exceeds eps"
-                                                            : "undecided at this precision");
-}
-
-static void print_q(const char *text, const char *approx)
-{
-    printf(approx ? "%s (%s)" : "%s", text, approx);
-}
-
-static void print_interval(const em_audit_dir *d)
-{
-    printf("(");
-    if (d->lo_inf)
-        printf("-inf");
-    else
-        print_q(d->lo, d->lo_approx);
-    printf(", ");
-    if (d->hi_inf)
-        printf("inf");
-    else
-        print_q(d->hi, d->hi_approx);
-    printf(")");
-}
-
-/* one direction of the exact loss (k = 0: X over Y); sx NULL when continuous */
-static void print_dir(const em_audit_dir *d, int k, const em_scn *sx)
-{
-    const char *A = k == 0 ? "X" : "Y", *B = k == 0 ? "Y" : "X";
-    printf("  sup ln(%s) = ", k == 0 ? (sx ? "P_X/P_Y" : "f_X/f_Y") : (sx ? "P_Y/P_X" : "f_Y/f_X"));
-    if (d->infinite && sx) {
-        printf("inf: '%s' has positive probability under %s only\n", label(sx, d->atom), A);
-    } else if (d->infinite && d->reason == EM_AUDIT_SUPPORT) {
-        printf("inf: %s has positive density on ", A);
-        print_interval(d);
-        printf(" where %s has none\n", B);
-    } else if (d->infinite) {
-        printf("inf: the log-ratio grows without bound as r -> %sinf on ", d->at_inf < 0 ? "-" : "+");
-        print_interval(d);
-        printf(" (the slopes of c u differ on an unbounded piece)\n");
-    } else if (sx) {
-        printf("%s at '%s'\n", d->value, label(sx, d->atom));
-    } else if (d->everywhere) {
-        printf("%s everywhere (the log-ratio is constant on the common support)\n", d->value);
-    } else {
-        printf("%s at r = ", d->value);
-        print_q(d->at, d->at_approx);
-        printf(" (%s)\n", d->side < 0 ? "limit from the left" : d->side > 0 ? "limit from the right"
-                                                                      : "both sides");
-    }
-}
-
-static void print_exact(const char *what, const em_audit_result *r, const em_scn *sx)
-{
-    printf("%s:\n", what);
-    print_dir(&r->d[0], 0, sx);
-    print_dir(&r->d[1], 1, sx);
-    if (r->d[r->worst].infinite)
-        printf("  exact privacy loss: inf\n");
-    else
-        printf("  exact privacy loss: %s (correctly rounded to 17 digits; = sup ln(%s))\n",
-               r->loss, r->worst == 0 ? "X/Y" : "Y/X");
-    printf("  verdict: %s\n", r->within ? "eps-DP holds on this pair (loss <= eps, decided exactly)"
-                                        : "VIOLATED: the privacy loss exceeds eps (decided exactly)");
-}
-
-/* an event (lo, hi] of the continuous search */
-static void print_event(double lo, double hi)
-{
-    if (isinf(lo))
-        printf("(-inf, ");
-    else
-        printf("(%.17g, ", lo);
-    if (isinf(hi))
-        printf("inf)");
-    else
-        printf("%.17g]", hi);
-}
-
-static void print_draws_cont(const em_audit_result *r)
-{
-    printf("draws: %llu from X, %llu from Y; Clopper-Pearson lower bound on epsilon at "
-           "confidence %g over the intervals of %zu cells fixed in advance: %.6g\n",
-           (unsigned long long)r->nx, (unsigned long long)r->ny, r->confidence, r->ev_cells,
-           r->eps_lower);
-    for (int k = 0; k < 2; k++) {
-        size_t cells = k ? r->event_yx : r->event_xy;
-        printf("  %s: %.6g", k ? "Y->X" : "X->Y", k ? r->eps_lower_yx : r->eps_lower_xy);
-        if (cells) {
-            printf(" on ");
-            print_event(k ? r->ev_yx_lo : r->ev_xy_lo, k ? r->ev_yx_hi : r->ev_xy_hi);
-            printf(" (%zu cell%s)", cells, cells == 1 ? "" : "s");
-        }
-        printf("\n");
-    }
-    printf("  verdict: %s\n", r->empirical_violation ? "VIOLATED: the draws show a loss above eps"
-                                                     : "consistent with eps");
-}
-
-/* the pair's bounded-range width and, for the EM, the zCDP parameter it implies */
-static void print_width(const em_audit_result *r, int pf)
-{
-    printf("bounded range (for composition under zCDP):\n  width: %s%s = sup ln(X/Y) + "
-           "sup ln(Y/X), the span of the log-ratio over the outputs\n", r->width,
-           !strcmp(r->width, "inf") ? ""
-           : r->width_exact        ? " (correctly rounded to 17 digits)"
-                                   : " (upper end of the enclosure)");
-    if (pf)
-        printf("  zCDP: none from the width: permute-and-flip is not bounded-range "
-               "(pf_not_bounded_range); its pure eps-DP gives rho = eps^2/2\n");
-    else if (r->rho)
-        printf("  zCDP: rho = width^2/8 = %s on this pair (the EM's width is at most eps on "
-               "neighbours, proven: em_bounded_range; eps-bounded-range => eps^2/8-zCDP is "
-               "Cesar and Rogers 2021, not proven here)\n", r->rho);
-    else
-        printf("  zCDP: none (the width is infinite)\n");
-}
-
-static void print_audit(em_scn *const *s, const em_mech *m, const em_audit_result *r)
-{
-    int pf = em_mech_get(m).variant == EM_PF;
-    int measure = em_scn_get(s[0]).has_measure || em_scn_get(s[1]).has_measure;
-    printf("audit: X = %s, Y = %s, ", em_scn_get(s[0]).name, em_scn_get(s[1]).name);
-    if (r->continuous)
-        printf("continuous (%zu and %zu pieces)", em_scn_get(s[0]).pieces, em_scn_get(s[1]).pieces);
-    else
-        printf("%zu candidates", em_scn_get(s[0]).size);
-    printf(", epsilon = %s, sensitivity = %s, variant %s\n", em_mech_get(m).epsilon,
-           em_mech_get(m).sensitivity, pf ? "pf (permute-and-flip)" : em_variant_name(em_mech_get(m).variant));
-    if (r->continuous) {
-        print_exact("ideal mechanism (densities; merged breakpoints, exact)", r, NULL);
-        print_width(r, pf);
-        if (r->empirical)
-            print_draws_cont(r);
-        return;
-    }
-    print_block(pf ? "ideal permute-and-flip (= its exact sampler)"
-                   : "ideal mechanism (= the exact sampler)", s[0], &r->ideal);
-    if (measure)
-        print_exact("ideal mechanism with the base measure, exact", r, s[0]);
-    print_width(r, pf);
-    if (measure)
-        printf("float sampler: none for scenarios with a measure column\n");
-    if (r->fp.computed)
-        print_block("float sampler as implemented (W[i]/total of em_weights_fixed)", s[0], &r->fp);
-    else if (r->fp.beyond_range)
-        printf("float sampler: cannot run on these inputs (beyond double's range)\n");
-    if (r->empirical) {
-        printf("draws: %llu from X, %llu from Y; Clopper-Pearson lower bound on epsilon at "
-               "confidence %g: %.6g (X->Y, event of %zu outcomes: %.6g; Y->X, %zu: %.6g)\n",
-               (unsigned long long)r->nx, (unsigned long long)r->ny, r->confidence, r->eps_lower,
-               r->event_xy, r->eps_lower_xy, r->event_yx, r->eps_lower_yx);
-        printf("  verdict: %s\n", r->empirical_violation ? "VIOLATED: the draws show a loss above eps"
-                                                         : "consistent with eps");
-    }
-}
 
 /* Continuous draws: numbers, judged on intervals (em_audit_draws) */
 static int audit_draws_cont(const char *cmd, em_mech **m, const char *sxp, const char *syp,
@@ -394,12 +215,13 @@ int cmd_audit(int argc, char **argv)
     em_mech *m[2] = {NULL, NULL};
     em_audit_result *r = NULL;
     rc = run(cmd, files, &ox, sxp, syp, samples_are, conf, s, m, &r);
+    em_error e;
+    if (rc < 0)
+        rc = em_cli_written(cmd, em_audit_result_write(stdout, r, m[0], m[1], NULL, &e), &e);
     if (rc < 0) {
-        print_audit(s, m[0], r);
         rc = r->verdict == EM_VERDICT_REJECT      ? EM_EXIT_REJECT
              : r->verdict == EM_VERDICT_UNDECIDED ? EM_EXIT_INTERNAL
                                                   : EM_EXIT_OK;
-        fflush(stdout);
     }
     em_audit_result_free(r);
     for (int k = 0; k < 2; k++) {

@@ -1,5 +1,4 @@
 /* cmd_check.c: `expmech check`: goodness of fit of another implementation's draws. */
-#include <math.h>
 #include <stdio.h>
 
 #include "cli/cli_util.h"
@@ -65,129 +64,6 @@ static const char help[] =
     "Exit status: 0 pass, 1 reject, 2 bad input, 3 internal failure (a write error\n"
     "included), 4 insufficient data (never a pass).\n";
 
-static void print_edge(double e)
-{
-    if (isinf(e))
-        printf("%24s", e < 0 ? "-inf" : "inf");
-    else
-        printf("%24.17g", e);
-}
-
-static void print_table(const em_scn *s, const em_check_result *r)
-{
-    if (em_scn_get(s).continuous) {
-        printf("%-5s %24s %24s %12s %14s %10s %10s %5s\n", "bin", "from", "to", "probability",
-               "expected", "observed", "std.resid", "pool");
-        for (size_t k = 0; k < r->nrows; k++) {
-            const em_check_row *b = &r->rows[k];
-            printf("%-5zu ", k);
-            print_edge(b->lo);
-            putchar(' ');
-            print_edge(b->hi);
-            printf(" %12.6g %14.2f %10llu %10.3f %5zu%s\n", b->probability, b->expected,
-                   (unsigned long long)b->observed, b->std_resid, b->pool,
-                   b->from_breakpoint ? "  (from a piece breakpoint)" : "");
-        }
-        printf("\ndraws: %llu; %zu bins (%zu edges at exact quantiles k/%d rounded to doubles, "
-               "%zu at piece breakpoints), %zu pooled cells (each expecting >= %g)\n",
-               (unsigned long long)r->n, r->nrows, r->nquantile, r->quantile_bins, r->nbreak,
-               r->ncells, r->min_expected);
-        return;
-    }
-    printf("%-6s %14s %12s %10s  %s\n", "cell", "expected", "observed", "std.resid", "candidates");
-    for (size_t k = 0; k < r->nrows; k++) {
-        const em_check_row *w = &r->rows[k];
-        printf("%-6zu %14.2f %12llu %10.3f  %s", k, w->expected, (unsigned long long)w->observed,
-               w->std_resid, em_cli_human(em_scn_label(s, w->first)));
-        if (w->count > 1)
-            printf(" (+%zu pooled)", w->count - 1);
-        putchar('\n');
-    }
-    printf("\ndraws: %llu over %zu candidates (%zu of probability 0 in double), %zu pooled cells "
-           "(each expecting >= %g)\n",
-           (unsigned long long)r->n, r->ncand, r->nzero, r->ncells, r->min_expected);
-}
-
-static void print_stats(const em_scn *s, const em_check_result *r)
-{
-    int cont = em_scn_get(s).continuous;
-    printf("G = %.6g, df = %zu, p-value = %.6g\n", r->statistic, r->df, r->p_value);
-    printf("Pearson X^2 = %.6g, largest |standardised residual| = %.4g\n", r->pearson_x2,
-           r->max_std_resid);
-    printf("pooled-tail binomial test: p = %.6g%s\n", r->tail_p,
-           r->tail_p == 1.0 ? " (no draws in a pooled tail, or no tail)" : "");
-    if (cont) {
-        printf("Kolmogorov-Smirnov: D = %.6g (sqrt(N) D = %.4g) at x = %.17g (%s), p-value %s "
-               "%.6g [%s]",
-               r->ks_d, sqrt((double)r->ks_n) * r->ks_d, r->ks_x,
-               r->ks_side > 0 ? "F_N(x) - F(x)" : "F(x) - F_N(x-)", r->ks_approximate ? "~" : "=",
-               r->ks_p, r->ks_method);
-        if (r->ks_approximate)
-            printf(", rigorously <= %.6g", r->ks_p_upper);
-        printf("\n");
-        if (r->support_count)
-            printf("support: VIOLATION: %llu draw(s) outside R, the first %.17g (line %lu)\n",
-                   (unsigned long long)r->support_count, r->outside_value, r->outside_line);
-        else
-            printf("support: ok (every draw in R, up to the rounding of its ends to doubles)\n");
-    } else if (r->support_index != EM_JUDGE_NONE) {
-        printf("support: VIOLATION: '%s' (probability 0) was drawn %llu time(s)\n",
-               em_cli_human(em_scn_label(s, r->support_index)),
-               (unsigned long long)r->support_count);
-    } else {
-        printf("support: ok (no draw of a probability-0 candidate)\n");
-    }
-    if (isinf(r->min_detectable))
-        printf("power: one cell only, nothing to detect\n");
-    else
-        printf("power: the smallest relative error on %s most probable cell detectable with "
-               "probability 0.99 at alpha = %g is %.3g%%\n",
-               cont ? "the probability of the" : "the", r->alpha, 100 * r->min_detectable);
-    if (cont)
-        printf("exact binomial tail of each bin: smallest p = %.6g (Bonferroni level %.3g)\n",
-               r->cand_p, r->cand_alpha);
-    else if (r->cand_index != EM_JUDGE_NONE)
-        printf("exact binomial tail of each candidate: smallest p = %.6g at %s (Bonferroni "
-               "level %.3g)\n",
-               r->cand_p, em_cli_human(em_scn_label(s, r->cand_index)), r->cand_alpha);
-}
-
-static int print_verdict(const char *cmd, const em_scn *s, const em_check_result *r)
-{
-    if (r->verdict == EM_VERDICT_REJECT) {
-        printf("verdict: REJECT at alpha = %g:", r->alpha);
-        if (r->reasons & EM_CHECK_R_FIT)
-            printf(" goodness of fit (p = %.3g)", r->p_value);
-        if (r->reasons & EM_CHECK_R_TAIL)
-            printf(" pooled tail over-represented (p = %.3g)", r->tail_p);
-        if ((r->reasons & EM_CHECK_R_CELL) && em_scn_get(s).continuous)
-            printf(" bin %zu over-represented (exact binomial tail p = %.3g)", r->cand_index,
-                   r->cand_p);
-        else if (r->reasons & EM_CHECK_R_CELL)
-            printf(" %s over-represented (exact binomial tail p = %.3g)",
-                   em_cli_human(em_scn_label(s, r->cand_index)), r->cand_p);
-        if (r->reasons & EM_CHECK_R_KS)
-            printf(" Kolmogorov-Smirnov (p = %.3g)", r->ks_p);
-        if (r->reasons & EM_CHECK_R_SUPPORT)
-            printf(" support violation");
-        printf("\n");
-        if (r->diagnosis) /* the laws of known mistakes (em_conform.h) */
-            printf("diagnosis: %s\n", r->diagnosis->sentence);
-        return EM_EXIT_REJECT;
-    }
-    if (r->verdict == EM_VERDICT_INSUFFICIENT) {
-        printf("verdict: INSUFFICIENT DATA at alpha = %g: the %llu draws leave %zu pooled cell "
-               "(each must expect >= %g draws), so no goodness-of-fit test can run, and no "
-               "count is impossible at alpha; take more draws\n",
-               r->alpha, (unsigned long long)r->n, r->ncells, r->min_expected);
-        fprintf(stderr, "%s: insufficient data: not a pass (exit %d)\n", cmd,
-                EM_EXIT_INSUFFICIENT);
-        return EM_EXIT_INSUFFICIENT;
-    }
-    printf("verdict: PASS at alpha = %g\n", r->alpha);
-    return EM_EXIT_OK;
-}
-
 int cmd_check(int argc, char **argv)
 {
     em_cli c;
@@ -216,12 +92,16 @@ int cmd_check(int argc, char **argv)
         if (em_draws_check(m, &d, &o, &r, &e) != EM_OK)
             rc = em_cli_fail(c.cmd, NULL, &e);
     }
-    if (rc < 0) {
-        print_table(s, r);
-        print_stats(s, r);
-        rc = print_verdict(c.cmd, s, r);
-        fflush(stdout);
-    }
+    em_error e;
+    if (rc < 0)
+        rc = em_cli_written(c.cmd, em_check_result_write(stdout, r, m, NULL, &e), &e);
+    if (rc < 0 && r->verdict == EM_VERDICT_INSUFFICIENT)
+        fprintf(stderr, "%s: insufficient data: not a pass (exit %d)\n", c.cmd,
+                EM_EXIT_INSUFFICIENT);
+    if (rc < 0)
+        rc = r->verdict == EM_VERDICT_REJECT         ? EM_EXIT_REJECT
+             : r->verdict == EM_VERDICT_INSUFFICIENT ? EM_EXIT_INSUFFICIENT
+                                                     : EM_EXIT_OK;
     em_check_result_free(r);
     em_mech_free(m);
     em_scn_free(s);

@@ -47,64 +47,6 @@ static const char help[] =
     "Exit status: 0 every value within tolerance, 1 otherwise (any NaN, infinity,\n"
     "negative value or value above 1 fails), 2 bad input, 3 internal failure.\n";
 
-/* "2^-1074" for the default floor */
-static void floor_text(double atol, char *buf, size_t len)
-{
-    if (atol == 0x1p-1074)
-        snprintf(buf, len, "2^-1074");
-    else
-        snprintf(buf, len, "%g", atol);
-}
-
-static void print_cdf(const em_compare_result *r)
-{
-    for (size_t k = 0; k < r->nshow; k++) {
-        const em_compare_row *w = &r->show[k];
-        printf("FAIL line %lu: x = %s: given %s, exact %s\n", w->line, w->x, w->given, w->exact);
-    }
-    printf("points: %zu\n", r->n);
-    printf("max absolute error: %.6g at x = %s (line %lu)\n", r->max_abs_error, r->x_abs,
-           r->line_abs);
-    printf("max relative error: %.6g at x = %s (line %lu)\n", r->max_rel_error, r->x_rel,
-           r->line_rel);
-    printf("max error relative to the upper tail 1 - F: %.6g at x = %s (line %lu)\n",
-           r->max_tail_error, r->x_tail, r->line_tail);
-    printf("NaN: %zu, infinite: %zu, negative: %zu, above 1: %zu\n", r->nnan, r->ninf, r->nneg,
-           r->nbig);
-    printf("decreasing (x up, given value down): %zu pair(s)\n", r->ndecrease);
-}
-
-static void print_probs(const em_scn *s, const em_compare_result *r)
-{
-    for (size_t k = 0; k < r->nshow; k++) {
-        const em_compare_row *w = &r->show[k];
-        printf("FAIL %s: given %s, exact %s (%s)\n", em_cli_human(em_scn_label(s, w->index)),
-               w->given, w->exact, w->why);
-    }
-    printf("candidates: %zu\n", r->n);
-    if (r->nnan || r->ninf) {
-        /* the error at a NaN or an infinity is no number: never a reassuring 0 */
-        const char *what = r->nnan ? "NaN" : "infinite";
-        printf("max absolute error: %s (%zu NaN, %zu infinite values given; the finite ones: %s)\n",
-               what, r->nnan, r->ninf, r->max_abs_text);
-        printf("max relative error: %s\n", what);
-        printf("max error in ulps of double: %s\n", what);
-    } else {
-        printf("max absolute error: %s at %s\n", r->max_abs_text, em_cli_human(em_scn_label(s, r->worst)));
-        printf("max relative error: %s at %s\n", r->rel_infinite ? "infinite" : r->max_rel_text,
-               em_cli_human(em_scn_label(s, r->worst_rel)));
-        printf("max error in ulps of double: %s at %s\n", r->max_ulp_text,
-               em_cli_human(em_scn_label(s, r->worst_ulp)));
-    }
-    printf("zeros where the exact probability is positive (underflow): %zu", r->nzero);
-    if (r->nzero)
-        printf(" (%zu of them representable as a double, %zu below 2^-1075)", r->nzero_repr,
-               r->nzero - r->nzero_repr);
-    printf("\nNaN: %zu, infinite: %zu, negative: %zu, above 1: %zu\n", r->nnan, r->ninf, r->nneg,
-           r->nbig);
-    printf("sum of the finite values - 1: %s\n", r->sum_minus_one_text);
-}
-
 int cmd_compare(int argc, char **argv)
 {
     em_cli c;
@@ -143,22 +85,11 @@ int cmd_compare(int argc, char **argv)
         if (st != EM_OK)
             rc = em_cli_fail(c.cmd, NULL, &e);
     }
-    if (rc < 0) {
-        char floor_s[32];
-        floor_text(c.atol, floor_s, sizeof floor_s);
-        if (c.cdf)
-            print_cdf(r);
-        else
-            print_probs(s, r);
-        if (!r->passed)
-            printf("verdict: FAIL: %zu of %zu values outside tolerance (rtol %g, floor %s) or "
-                   "invalid\n", r->nfail, r->n, c.rtol, floor_s);
-        else
-            printf("verdict: PASS: every value within max(%g * %s, %s)\n", c.rtol,
-                   c.cdf ? "F(x)" : "exact", floor_s);
+    em_error e;
+    if (rc < 0)
+        rc = em_cli_written(c.cmd, em_compare_result_write(stdout, r, m, NULL, &e), &e);
+    if (rc < 0)
         rc = r->passed ? EM_EXIT_OK : EM_EXIT_REJECT;
-        fflush(stdout);
-    }
     em_compare_result_free(r);
     em_mech_free(m);
     em_scn_free(s);

@@ -11,7 +11,7 @@
 
 #define GRID_MAX 10000000UL
 
-enum { K_CDF, K_DENSITY, K_QUANTILE };
+enum { K_CDF = EM_LAW_CDF, K_DENSITY = EM_LAW_DENSITY, K_QUANTILE = EM_LAW_QUANTILE };
 
 /* ------------------------------------------------------------------ points */
 
@@ -288,31 +288,11 @@ static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     int rc = get_points(c, &P);
     if (rc < 0 && kind == K_QUANTILE)
         rc = check_unit(c, &P);
-    if (rc < 0)
-        rc = prepare(c, m);
-    for (size_t i = 0; i < P.n && rc < 0; i++) {
-        char *x = NULL, *shown = NULL, *v1 = NULL, *v2 = NULL;
+    if (rc < 0) {
+        const em_points p = {P.n, (const char *const *)P.at, P.lo, P.hi};
+        const em_write_opts o = em_cli_write_opts(c);
         em_error e;
-        int st = point(m, &P, i, &x, &shown, &e);
-        if (st == EM_OK)
-            st = kind == K_CDF       ? em_cdf(m, x, &v1, &e)
-                 : kind == K_DENSITY ? em_density(m, x, &v1, &v2, &e)
-                                     : em_quantile(m, x, &v1, &e);
-        if (st != EM_OK) {
-            char what[64];
-            snprintf(what, sizeof what, "point %zu", i + 1);
-            rc = em_cli_fail(c->cmd, what, &e);
-        } else {
-            em_cli_sweep_row(c, kind == K_CDF       ? "x,cdf"
-                                : kind == K_DENSITY ? "x,density,log_density"
-                                                    : "p,x", i);
-            printf("%s,%s%s%s\n", shown, v1, v2 ? "," : "", v2 ? v2 : "");
-        }
-        point_done(&P, x, shown);
-        em_free(v1);
-        em_free(v2);
-        if (ferror(stdout))
-            break;
+        rc = em_cli_written(c->cmd, em_law_points_write(stdout, m, kind, &p, &o, &e), &e);
     }
     points_free(&P);
     return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
@@ -436,72 +416,6 @@ static int compute(const em_cli *c, em_scn *s, em_mech *m, const points *T, urow
     return -1;
 }
 
-static void print_csv(const em_cli *c, em_mech *m, const points *T, const urow *w)
-{
-    const em_utility_result *r = w->r;
-    if (c->sweep_i == 0) {
-        printf("epsilon,opt,expected_utility,expected_loss,sd_loss,p_best,expected_loss_bound");
-        for (size_t i = 0; i < T->n; i++)
-            printf(",p_loss_gt_%s,bound_p_loss_gt_%s", T->at[i], T->at[i]);
-        printf("%s\n", (c->seen & EM_OPT_MC) ? ",mc_n,mc_expected_loss,mc_se" : "");
-    }
-    printf("%s,%s,%s,%s,%s,%s,%s", em_mech_get(m).epsilon, r->opt, r->expected_utility,
-           r->expected_loss, r->sd_loss, r->p_best, w->bound ? w->bound : "");
-    for (size_t i = 0; i < T->n; i++)
-        printf(",%s,%s", w->tail[i], w->tbound[i] ? w->tbound[i] : "");
-    if (c->seen & EM_OPT_MC)
-        printf(",%llu,%.17g,%.17g", (unsigned long long)c->mc, w->mc_mean, w->mc_se);
-    printf("\n");
-}
-
-/* a decimal string, or null */
-static void json_dec(const char *key, const char *v)
-{
-    printf("\"%s\": ", key);
-    if (v)
-        em_json_string(stdout, v);
-    else
-        printf("null");
-}
-
-static void print_json(const em_cli *c, em_mech *m, const points *T, const urow *w)
-{
-    const em_utility_result *r = w->r;
-    const char *keys[] = {"epsilon", "sensitivity", "opt", "expected_utility", "expected_loss",
-                          "sd_loss", "p_best", "expected_loss_bound"};
-    const char *vals[] = {em_mech_get(m).epsilon, em_mech_get(m).sensitivity, r->opt,
-                          r->expected_utility, r->expected_loss, r->sd_loss, r->p_best,
-                          w->bound};
-    int v = em_mech_get(m).variant;
-    if (c->sweep_n > 0)
-        printf(c->sweep_i == 0 ? "[\n" : ",\n");
-    printf("{");
-    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
-        printf("%s", k ? ", " : "");
-        json_dec(keys[k], vals[k]);
-        if (k == 1)
-            printf(", \"variant\": \"%s\", \"digits\": %d",
-                   v == EM_PF ? "pf" : em_variant_name(v), em_mech_get(m).digits);
-    }
-    printf(", \"loss_at\": [");
-    for (size_t i = 0; i < T->n; i++) {
-        printf("%s{", i ? ", " : "");
-        json_dec("t", T->at[i]);
-        printf(", ");
-        json_dec("p_loss_gt", w->tail[i]);
-        printf(", ");
-        json_dec("bound", w->tbound[i]);
-        printf("}");
-    }
-    printf("]");
-    if (c->seen & EM_OPT_MC)
-        printf(", \"mc_n\": %llu, \"mc_expected_loss\": %.17g, \"mc_se\": %.17g",
-               (unsigned long long)c->mc, w->mc_mean, w->mc_se);
-    printf("}");
-    if (c->sweep_n == 0 || c->sweep_i + 1 == c->sweep_n)
-        printf("%s\n", c->sweep_n > 0 ? "\n]" : "");
-}
-
 static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
     (void)ctx;
@@ -512,9 +426,16 @@ static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     if (rc < 0)
         rc = compute(c, s, m, &T, &w);
     if (rc < 0) {
-        (c->format == EM_FMT_JSON ? print_json : print_csv)(c, m, &T, &w);
-        rc = em_cli_flush(c->cmd, 1);
+        const em_utility_report u = {w.r, w.bound, T.n, (const char *const *)T.at,
+                                     (const char *const *)w.tail,
+                                     (const char *const *)w.tbound,
+                                     (c->seen & EM_OPT_MC) ? c->mc : 0, w.mc_mean, w.mc_se};
+        const em_write_opts o = em_cli_write_opts(c);
+        em_error e;
+        rc = em_cli_written(c->cmd, em_utility_report_write(stdout, &u, m, &o, &e), &e);
     }
+    if (rc < 0)
+        rc = em_cli_flush(c->cmd, 1);
     urow_free(&w, T.n);
     points_free(&T);
     return rc;

@@ -1,6 +1,5 @@
 /* cmd_probs.c: `expmech probs`: exact, correctly rounded probabilities. */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
@@ -48,100 +47,17 @@ static const char help[] =
     EM_CLI_HELP_PARAMS
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
-static const char *variant_text(int v)
-{
-    return v == EM_PF ? "pf" : v == EM_MONOTONE ? "monotone" : "standard";
-}
-
-/* One row: a finite candidate (with its utility and notes in JSON unless weighted) or a
- * piece; counts[] the notes for standard error. */
-static int print_row(const em_cli *c, em_scn *s, em_mech *m, size_t i, size_t n, size_t *counts)
-{
-    const int cont = em_scn_get(s).continuous, law = cont || em_scn_get(s).has_measure;
-    em_error e;
-    em_prob p;
-    char *lo = NULL, *hi = NULL, *u = NULL;
-    if (em_probs_get(m, i, &p, &e) != EM_OK) {
-        char what[64];
-        snprintf(what, sizeof what, "%s %zu", cont ? "piece" : "candidate", i + law);
-        return em_cli_fail(c->cmd, what, &e);
-    }
-    if ((cont && em_piece_ends(m, i, &lo, &hi, &e) != EM_OK) ||
-        (!law && c->format == EM_FMT_JSON && em_scn_utility(s, i, &u, &e) != EM_OK)) {
-        em_free(lo);
-        em_free(hi);
-        return em_cli_fail(c->cmd, NULL, &e);
-    }
-    if (c->format == EM_FMT_CSV) {
-        em_cli_sweep_row(c, cont ? "lo,hi,probability,log_probability"
-                                 : "label,probability,log_probability", i);
-        if (cont)
-            printf("%s,%s", lo, hi);
-        else
-            em_cli_csv_label(em_scn_label(s, i));
-        printf(",%s,%s\n", p.prob, p.logprob);
-    } else {
-        printf("    {");
-        if (cont) {
-            printf("\"lo\": \"%s\", \"hi\": \"%s\"", lo, hi);
-        } else {
-            printf("\"label\": ");
-            em_json_string(stdout, em_scn_label(s, i));
-        }
-        if (u) {
-            printf(", \"utility\": ");
-            em_json_string(stdout, u);
-        }
-        printf(", \"probability\": \"%s\", \"log_probability\": \"%s\"", p.prob, p.logprob);
-        if (!law && (p.flags & EM_PROB_NEAR_ONE))
-            printf(", \"note\": \"below 1 but rounds to 1: printed as the largest %d-digit decimal below 1\"", (int)c->digits);
-        if (p.flags & EM_PROB_FROM_LOG)
-            printf(", \"note\": \"below MPFR's exponent range: decimal computed from the log-probability\"");
-        if (p.flags & EM_PROB_LOG_FROM_LOG)
-            printf(", \"note\": \"|log-probability| below MPFR's exponent range: computed from its logarithm\"");
-        if (p.flags & EM_PROB_UNDECIDED)
-            printf(", \"note\": \"log-probability not decided within 2^20 bits: not computed\"");
-        printf("}%s\n", i + 1 < n ? "," : "");
-    }
-    counts[0] += !law && (p.flags & EM_PROB_NEAR_ONE);
-    counts[1] += (p.flags & (EM_PROB_FROM_LOG | EM_PROB_LOG_FROM_LOG)) != 0;
-    counts[2] += (p.flags & EM_PROB_UNDECIDED) != 0;
-    em_free(lo);
-    em_free(hi);
-    em_free(u);
-    return -1;
-}
-
 static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
     (void)ctx;
-    const int cont = em_scn_get(s).continuous, law = cont || em_scn_get(s).has_measure;
-    const size_t n = cont ? em_scn_get(s).pieces : em_scn_get(s).size;
+    const int law = em_scn_get(s).continuous || em_scn_get(s).has_measure;
+    const em_write_opts o = em_cli_write_opts(c);
+    em_probs_notes k;
     em_error e;
-    if (em_probs_prepare(m, &e) != EM_OK)
-        return em_cli_fail(c->cmd, NULL, &e);
-    if (c->format == EM_FMT_JSON) {
-        em_cli_json_open(c);
-        printf("  \"epsilon\": ");
-        em_json_string(stdout, em_mech_get(m).epsilon);
-        printf(",\n  \"sensitivity\": ");
-        em_json_string(stdout, em_mech_get(m).sensitivity);
-        printf(",\n  \"variant\": \"%s\",\n  \"digits\": %d,\n", variant_text(em_mech_get(m).variant),
-               (int)c->digits);
-        if (law)
-            printf("  \"output\": \"%s\",\n", cont ? "continuous" : "finite");
-        printf("  \"%s\": [\n", cont ? "pieces" : "candidates");
-    }
-    size_t counts[3] = {0, 0, 0}; /* near one, from logarithms, undecided */
-    for (size_t i = 0; i < n; i++) {
-        int rc = print_row(c, s, m, i, n, counts);
-        if (rc >= 0)
-            return rc;
-    }
-    if (c->format == EM_FMT_JSON) {
-        printf("  ]\n");
-        em_cli_json_close(c);
-    }
+    int rc = em_cli_written(c->cmd, em_probs_write(stdout, m, &o, &k, &e), &e);
+    if (rc >= 0)
+        return rc;
+    const size_t counts[3] = {k.near_one, k.from_log, k.undecided};
     if (counts[0])
         fprintf(stderr, "%s: note: %zu probability below 1 rounds to 1 at %d digits; printed as "
                         "0.99...9, the largest %d-digit decimal below 1 (see its log-probability)\n",

@@ -332,6 +332,18 @@ EM_API int em_audit_neighbours(const em_mech *x, const em_mech *y, int sensitivi
 EM_API int em_clopper_pearson(uint64_t k, uint64_t n, double confidence, double *lo,
                               double *hi, em_error *err);
 
+/* The reports of expmech audit, check and compare (expmech(1)) written to f from a result
+ * and the mechanisms it was computed with (audit: x and y), format EM_WRITE_TEXT only
+ * (o NULL: the defaults); labels in the form for a person (em_scn_human_label).  The
+ * verdict is a line of the text; the exit status it implies is the caller's.  Errors:
+ * EM_ERR_NULL, EM_ERR_DOMAIN (another format; writing to f failed). */
+EM_API int em_audit_result_write(FILE *f, const em_audit_result *r, const em_mech *x,
+                                 const em_mech *y, const em_write_opts *o, em_error *err);
+EM_API int em_check_result_write(FILE *f, const em_check_result *r, const em_mech *m,
+                                 const em_write_opts *o, em_error *err);
+EM_API int em_compare_result_write(FILE *f, const em_compare_result *r, const em_mech *m,
+                                   const em_write_opts *o, em_error *err);
+
 #ifdef __cplusplus
 }
 #endif

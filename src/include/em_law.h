@@ -212,6 +212,71 @@ EM_API int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound,
 EM_API int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean,
                       double *se, em_error *err);
 
+/* ----------------------------------------------------------------- writers */
+/* The notes of em_probs_write: how many rows carry each (expmech probs says them on
+ * standard error). */
+typedef struct em_probs_notes {
+    size_t near_one;   /* EM_PROB_NEAR_ONE, finite unweighted only */
+    size_t from_log;   /* EM_PROB_FROM_LOG or EM_PROB_LOG_FROM_LOG */
+    size_t undecided;  /* EM_PROB_UNDECIDED */
+} em_probs_notes;
+
+/* The law of m written as expmech probs writes it: EM_WRITE_CSV (a header line in a sweep
+ * only; rows label,probability,log_probability or lo,hi,probability,log_probability) or
+ * EM_WRITE_JSON (one object; in a sweep, the runs' objects in one list), computed row by
+ * row (em_probs_get): rows already written stay written when one fails.  notes (may be
+ * NULL) counts the rows' notes.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (EM_WRITE_TEXT or an
+ * unknown format, a sweep_i beyond sweep_n, writing to f failed), em_probs_prepare's,
+ * em_probs_get's ("candidate N: ..." / "piece N: ..."), em_piece_ends's,
+ * em_scn_utility's. */
+EM_API int em_probs_write(FILE *f, em_mech *m, const em_write_opts *o,
+                          em_probs_notes *notes, em_error *err);
+
+/* The utility report of expmech utility: em_utility's result with, where computed, the
+ * bound em_loss_bounds gives (NULL: none, as for a continuous scenario), the loss tails
+ * at nt thresholds, and a Monte Carlo estimate (mc_n 0: none).  The strings are the
+ * caller's. */
+typedef struct em_utility_report {
+    const em_utility_result *result;
+    const char *expected_loss_bound;
+    size_t nt;
+    const char *const *t;          /* the thresholds as given */
+    const char *const *p_loss_gt;  /* em_loss_tail at each */
+    const char *const *p_bound;    /* em_loss_bounds' p_bound at each; NULL (or an entry
+                                      NULL): none */
+    uint64_t mc_n;
+    double mc_mean, mc_se;         /* em_loss_mc */
+} em_utility_report;
+
+/* u written for m as expmech utility writes it: EM_WRITE_CSV (the header line at the first
+ * run, then one row) or EM_WRITE_JSON (one object; a sweep: a list of them).  Errors:
+ * EM_ERR_NULL, EM_ERR_DOMAIN (EM_WRITE_TEXT or an unknown format, a sweep_i beyond
+ * sweep_n, writing to f failed). */
+EM_API int em_utility_report_write(FILE *f, const em_utility_report *u, const em_mech *m,
+                                   const em_write_opts *o, em_error *err);
+
+/* The points of em_law_points_write: n texts as given (written as given), or, with at
+ * NULL, the grid lo + i (hi - lo)/(n - 1) of em_num_grid_point (written exactly when short,
+ * else rounded to the mechanism's digits; computed at the exact point). */
+typedef struct em_points {
+    size_t n;
+    const char *const *at;
+    const char *lo, *hi;
+} em_points;
+
+#define EM_LAW_CDF 0      /* rows x,cdf (em_cdf) */
+#define EM_LAW_DENSITY 1  /* rows x,density,log_density (em_density) */
+#define EM_LAW_QUANTILE 2 /* rows p,x (em_quantile) */
+
+/* The law of a continuous m at the points p, what one of EM_LAW_*, computed point by point
+ * and written as expmech cdf, density and quantile write it: EM_WRITE_CSV only (no header
+ * line but in a sweep).  Rows already written stay written when a point fails ("point
+ * N: ..."); the writing stops when f is in error.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN
+ * (another format or what, a sweep_i beyond sweep_n, writing to f failed), those of
+ * em_probs_prepare, em_num_grid_point and the function of what. */
+EM_API int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
+                               const em_write_opts *o, em_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -127,6 +127,23 @@ EM_API int em_scn_write(FILE *f, const em_scn *s, const char *const *comments,
 EM_API void em_scn_csv_label(FILE *f, const char *label);
 EM_API char *em_scn_human_label(char *buf, size_t cap, const char *s, size_t max_in);
 
+/* How a result writer (em_audit_result_write, em_utility_report_write, ...) writes: the
+ * one options struct of them all.  A writer documents the formats it accepts; another is
+ * EM_ERR_DOMAIN.  NULL options: EM_WRITE_OPTS_INIT. */
+#define EM_WRITE_TEXT 0      /* for a person: the report of expmech(1) */
+#define EM_WRITE_CSV 1       /* a header line, then rows */
+#define EM_WRITE_JSON 2
+typedef struct em_write_opts {
+    int format;              /* EM_WRITE_* */
+    size_t sweep_i, sweep_n; /* run sweep_i of a sweep of sweep_n epsilons (0: no sweep):
+                                CSV: one header line at run 0, rows led by the epsilon;
+                                JSON: the objects of the runs in one list */
+    const char *epsilon;     /* a sweep: this run's epsilon as given (NULL: the mechanism's) */
+    int terminal;            /* CSV labels for a person (em_scn_human_label, quoted) when
+                                they hold control characters; 0: their exact bytes */
+} em_write_opts;
+#define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0}
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,76 @@
+/* em_write.c: the checks and the pieces every result writer shares (em_write_priv.h). */
+#include <string.h>
+
+#include "em_mech.h"
+#include "api/em_write_priv.h"
+#include "base/em_error.h"
+
+int em_write_begin(const char *fn, FILE *f, const void *r, const void *m,
+                   const em_write_opts *o, unsigned formats, em_write_opts *w, em_error *err)
+{
+    static const em_write_opts init = EM_WRITE_OPTS_INIT;
+    if (!f || !r || !m)
+        return em_err(err, EM_ERR_NULL, "%s: f, the result or the mechanism is NULL", fn);
+    *w = o ? *o : init;
+    if (w->format < 0 || w->format > EM_WRITE_JSON ||
+        !(formats & EM_WRITE_ACCEPTS(w->format)))
+        return em_err(err, EM_ERR_DOMAIN, "%s: format %d is not one this result is written in",
+                      fn, w->format);
+    if (w->sweep_n && w->sweep_i >= w->sweep_n)
+        return em_err(err, EM_ERR_DOMAIN, "%s: sweep_i (%zu) must be below sweep_n (%zu)", fn,
+                      w->sweep_i, w->sweep_n);
+    return EM_OK;
+}
+
+const char *em_write_variant(int variant)
+{
+    return variant == EM_PF ? "pf" : variant == EM_MONOTONE ? "monotone" : "standard";
+}
+
+/* the largest form of a label (one line of at most 4096 bytes, 6 bytes each at most) */
+#define HUMAN_CAP (4096 * 6 + 16)
+
+void em_write_human(FILE *f, const char *label)
+{
+    char buf[HUMAN_CAP];
+    fputs(em_scn_human_label(buf, sizeof buf, label, 0), f);
+}
+
+void em_write_csv_label(FILE *f, const char *label, const em_write_opts *w)
+{
+    char buf[HUMAN_CAP];
+    /* a terminal is a person, not a parser: no raw escape sequence reaches it */
+    if (w->terminal && strcmp(em_scn_human_label(buf, sizeof buf, label, 0), label)) {
+        fputc('"', f);
+        for (const char *p = buf; *p; p++) {
+            if (*p == '"')
+                fputc('"', f);
+            fputc(*p, f);
+        }
+        fputc('"', f);
+        return;
+    }
+    em_scn_csv_label(f, label);
+}
+
+void em_write_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+int em_write_end(const char *fn, FILE *f, em_error *err)
+{
+    if (ferror(f))
+        return em_err(err, EM_ERR_DOMAIN, "%s: writing the result failed", fn);
+    em_err_ok(err);
+    return EM_OK;
+}

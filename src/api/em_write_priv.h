@@ -1,0 +1,35 @@
+/* em_write_priv.h: what the result writers (em_*_write.c) share.  Never installed. */
+#ifndef EM_WRITE_PRIV_H
+#define EM_WRITE_PRIV_H
+
+#include <stdio.h>
+
+#include "em_scn.h"
+
+/* The formats a writer accepts, as a set of bits (1u << EM_WRITE_*). */
+#define EM_WRITE_ACCEPTS(k) (1u << (k))
+
+/* The arguments of writer fn checked: f, r and m not NULL, o's format one of `formats`
+ * and its sweep coherent; *w the options (EM_WRITE_OPTS_INIT for NULL).  EM_OK, or
+ * EM_ERR_NULL / EM_ERR_DOMAIN with a message naming fn and the argument. */
+int em_write_begin(const char *fn, FILE *f, const void *r, const void *m,
+                   const em_write_opts *o, unsigned formats, em_write_opts *w, em_error *err);
+
+/* label in the form for a person (em_scn_human_label, no truncation). */
+void em_write_human(FILE *f, const char *label);
+
+/* A CSV field: label's exact bytes (em_scn_csv_label), or, with w->terminal and control
+ * characters in it, its form for a person, quoted. */
+void em_write_csv_label(FILE *f, const char *label, const em_write_opts *w);
+
+/* "standard", "monotone" or "pf" */
+const char *em_write_variant(int variant);
+
+/* JSON string (with quotes) of UTF-8 text. */
+void em_write_json_string(FILE *f, const char *s);
+
+/* The end of writer fn: EM_OK, or EM_ERR_DOMAIN when f is in error (ferror).  f is not
+ * flushed: its buffering stays the caller's, as for any stdio output. */
+int em_write_end(const char *fn, FILE *f, em_error *err);
+
+#endif

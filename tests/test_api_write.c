@@ -1,0 +1,496 @@
+/* test_api_write.c: the result writers (em_*_write of em_law.h and em_judge.h) called
+ * through the public API.  The expected texts are written out below by hand: the
+ * probabilities of two tied candidates (1/2 and ln(1/2) = -0.693147180559945309...), the
+ * uniform law on [0, 1] (F(x) = x, density 1, Q(p) = p), and
+ * results filled in field by field, so that what is checked is the writing alone; and
+ * every bad argument (NULL, a format a writer does not take, a sweep out of range, a
+ * stream that cannot be written) an error status with a message, never a crash. */
+#include "em_check_main.h"
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expmech.h"
+
+static em_error err;
+
+/* a stream into memory, and what was written to it */
+typedef struct sink {
+    FILE *f;
+    char *buf;
+    size_t len;
+} sink;
+
+static void sink_open(sink *k)
+{
+    k->buf = NULL;
+    k->len = 0;
+    k->f = open_memstream(&k->buf, &k->len);
+    ck_assert_ptr_nonnull(k->f);
+}
+
+static const char *sink_text(sink *k)
+{
+    fclose(k->f);
+    k->f = NULL;
+    return k->buf;
+}
+
+static em_mech *mech(const char *text, const char *eps, const char *delta, int variant,
+                     int digits, em_scn **s)
+{
+    em_mech *m = NULL;
+    em_opts o = EM_OPTS_INIT;
+    o.epsilon = eps;
+    o.sensitivity = delta;
+    o.variant = variant;
+    o.digits = digits;
+    ck_assert_msg(em_scn_parse(text, strlen(text), "w.csv", s, &err) == EM_OK, "%s", err.msg);
+    ck_assert_msg(em_mech_new(*s, &o, &m, &err) == EM_OK, "%s", err.msg);
+    return m;
+}
+
+#define TIED "a,1\n\"q,r\",1\n"
+
+/* ------------------------------------------------------------------- probs */
+
+static void probs_is(em_mech *m, const em_write_opts *o, const char *want)
+{
+    sink k;
+    em_probs_notes n = {9, 9, 9};
+    sink_open(&k);
+    ck_assert_msg(em_probs_write(k.f, m, o, &n, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(err.msg, "");
+    ck_assert_str_eq(sink_text(&k), want);
+    ck_assert_uint_eq(n.near_one + n.from_log + n.undecided, 0);
+    free(k.buf);
+}
+
+START_TEST(probs_csv_and_json)
+{
+    em_scn *s;
+    em_mech *m = mech(TIED, "1", NULL, EM_VARIANT_AUTO, 0, &s);
+    em_write_opts o = EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    probs_is(m, &o, "a,0.50000000000000000,-0.69314718055994531\n"
+                    "\"q,r\",0.50000000000000000,-0.69314718055994531\n");
+    /* the first run of a sweep: the header line, then the rows led by the run's epsilon */
+    o.sweep_n = 2;
+    o.epsilon = "1.0";
+    probs_is(m, &o, "epsilon,label,probability,log_probability\n"
+                    "1.0,a,0.50000000000000000,-0.69314718055994531\n"
+                    "1.0,\"q,r\",0.50000000000000000,-0.69314718055994531\n");
+    o.sweep_i = 1; /* a later run: no header */
+    probs_is(m, &o, "1.0,a,0.50000000000000000,-0.69314718055994531\n"
+                    "1.0,\"q,r\",0.50000000000000000,-0.69314718055994531\n");
+    /* JSON, the last run of a sweep closes the list */
+    o.format = EM_WRITE_JSON;
+    probs_is(m, &o, "{\n"
+                    "  \"epsilon\": \"1\",\n"
+                    "  \"sensitivity\": \"1\",\n"
+                    "  \"variant\": \"standard\",\n"
+                    "  \"digits\": 17,\n"
+                    "  \"candidates\": [\n"
+                    "    {\"label\": \"a\", \"utility\": \"1\", \"probability\": "
+                    "\"0.50000000000000000\", \"log_probability\": \"-0.69314718055994531\"},\n"
+                    "    {\"label\": \"q,r\", \"utility\": \"1\", \"probability\": "
+                    "\"0.50000000000000000\", \"log_probability\": \"-0.69314718055994531\"}\n"
+                    "  ]\n"
+                    "}\n"
+                    "]\n");
+    em_mech_free(m);
+    em_scn_free(s);
+    /* 5 digits; no sweep: one object */
+    m = mech(TIED, "2", "3", EM_VARIANT_AUTO, 5, &s);
+    o = (em_write_opts)EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_JSON;
+    probs_is(m, &o, "{\n"
+                    "  \"epsilon\": \"2\",\n"
+                    "  \"sensitivity\": \"3\",\n"
+                    "  \"variant\": \"standard\",\n"
+                    "  \"digits\": 5,\n"
+                    "  \"candidates\": [\n"
+                    "    {\"label\": \"a\", \"utility\": \"1\", \"probability\": \"0.50000\", "
+                    "\"log_probability\": \"-0.69315\"},\n"
+                    "    {\"label\": \"q,r\", \"utility\": \"1\", \"probability\": \"0.50000\", "
+                    "\"log_probability\": \"-0.69315\"}\n"
+                    "  ]\n"
+                    "}\n");
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+START_TEST(probs_labels_for_a_terminal)
+{
+    em_scn *s;
+    em_mech *m = mech("x\001y,1\nz,1\n", "1", NULL, EM_VARIANT_AUTO, 5, &s);
+    em_write_opts o = EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    o.terminal = 1; /* the control character escaped, the field quoted */
+    probs_is(m, &o, "\"x\\x01y\",0.50000,-0.69315\nz,0.50000,-0.69315\n");
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- utility */
+
+START_TEST(utility_csv_and_json)
+{
+    em_scn *s;
+    em_mech *m = mech(TIED, "1", "2", EM_VARIANT_AUTO, 0, &s);
+    em_utility_result r = {"2", "1.5", "0.5", "0.25", "0.5", 2, 1.5, 0.5, 0.25, 0.5};
+    const char *t[] = {"0.5", "1"}, *tail[] = {"0.125", "0"}, *bound[] = {"0.25", NULL};
+    em_utility_report u = {&r, "0.75", 2, t, tail, bound, 10, 0.5, 0.125};
+    em_write_opts o = EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    sink k;
+    sink_open(&k);
+    ck_assert_msg(em_utility_report_write(k.f, &u, m, &o, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k),
+                     "epsilon,opt,expected_utility,expected_loss,sd_loss,p_best,"
+                     "expected_loss_bound,p_loss_gt_0.5,bound_p_loss_gt_0.5,p_loss_gt_1,"
+                     "bound_p_loss_gt_1,mc_n,mc_expected_loss,mc_se\n"
+                     "1,2,1.5,0.5,0.25,0.5,0.75,0.125,0.25,0,,10,0.5,0.125\n");
+    free(k.buf);
+    /* a later run of a sweep: the row only; no bound, no thresholds, no Monte Carlo */
+    em_utility_report bare = {&r, NULL, 0, NULL, NULL, NULL, 0, 0, 0};
+    o.sweep_i = 1;
+    o.sweep_n = 3;
+    sink_open(&k);
+    ck_assert_msg(em_utility_report_write(k.f, &bare, m, &o, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k), "1,2,1.5,0.5,0.25,0.5,\n");
+    free(k.buf);
+    o = (em_write_opts)EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_JSON;
+    sink_open(&k);
+    ck_assert_msg(em_utility_report_write(k.f, &u, m, &o, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k),
+                     "{\"epsilon\": \"1\", \"sensitivity\": \"2\", \"variant\": \"standard\", "
+                     "\"digits\": 17, \"opt\": \"2\", \"expected_utility\": \"1.5\", "
+                     "\"expected_loss\": \"0.5\", \"sd_loss\": \"0.25\", \"p_best\": \"0.5\", "
+                     "\"expected_loss_bound\": \"0.75\", \"loss_at\": [{\"t\": \"0.5\", "
+                     "\"p_loss_gt\": \"0.125\", \"bound\": \"0.25\"}, {\"t\": \"1\", "
+                     "\"p_loss_gt\": \"0\", \"bound\": null}], \"mc_n\": 10, "
+                     "\"mc_expected_loss\": 0.5, \"mc_se\": 0.125}\n");
+    free(k.buf);
+    /* JSON over a sweep: the first run opens the list, the last closes it */
+    o.sweep_n = 2;
+    sink_open(&k);
+    ck_assert_int_eq(em_utility_report_write(k.f, &bare, m, &o, &err), EM_OK);
+    o.sweep_i = 1;
+    ck_assert_int_eq(em_utility_report_write(k.f, &bare, m, &o, &err), EM_OK);
+    ck_assert_str_eq(sink_text(&k),
+                     "[\n{\"epsilon\": \"1\", \"sensitivity\": \"2\", \"variant\": \"standard\", "
+                     "\"digits\": 17, \"opt\": \"2\", \"expected_utility\": \"1.5\", "
+                     "\"expected_loss\": \"0.5\", \"sd_loss\": \"0.25\", \"p_best\": \"0.5\", "
+                     "\"expected_loss_bound\": null, \"loss_at\": []},\n"
+                     "{\"epsilon\": \"1\", \"sensitivity\": \"2\", \"variant\": \"standard\", "
+                     "\"digits\": 17, \"opt\": \"2\", \"expected_utility\": \"1.5\", "
+                     "\"expected_loss\": \"0.5\", \"sd_loss\": \"0.25\", \"p_best\": \"0.5\", "
+                     "\"expected_loss_bound\": null, \"loss_at\": []}\n]\n");
+    free(k.buf);
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ judges */
+
+START_TEST(audit_text)
+{
+    em_scn *sx, *sy;
+    em_mech *x = mech(TIED, "1", NULL, EM_VARIANT_AUTO, 0, &sx);
+    em_mech *y = mech("a,1\n\"q,r\",2\n", "1", NULL, EM_VARIANT_AUTO, 0, &sy);
+    em_audit_result r;
+    memset(&r, 0, sizeof r);
+    r.ideal = (em_audit_block){1, 0, EM_VERDICT_REJECT, 0, 0, 1, "0.5", "4.999999e-01",
+                               "5.000001e-01", "0.2", "1.9e-01", "2.1e-01", "0", "0.0e+00",
+                               "1.0e-09", NULL, NULL, NULL};
+    r.fp.beyond_range = 1;
+    r.width = "1";
+    r.width_exact = 1;
+    r.rho = "0.125";
+    r.verdict = EM_VERDICT_REJECT;
+    sink k;
+    sink_open(&k);
+    ck_assert_msg(em_audit_result_write(k.f, &r, x, y, NULL, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k),
+        "audit: X = w.csv, Y = w.csv, 2 candidates, epsilon = 1, sensitivity = 1, variant "
+        "standard\n"
+        "ideal mechanism (= the exact sampler):\n"
+        "  privacy loss: 0.5  (in [4.999999e-01, 5.000001e-01]) at 'q,r'\n"
+        "  delta(eps) X->Y: 0.2  (in [1.9e-01, 2.1e-01])\n"
+        "  delta(eps) Y->X: 0  (in [0.0e+00, 1.0e-09])\n"
+        "  verdict: VIOLATED: the privacy loss exceeds eps\n"
+        "bounded range (for composition under zCDP):\n"
+        "  width: 1 (correctly rounded to 17 digits) = sup ln(X/Y) + sup ln(Y/X), the span "
+        "of the log-ratio over the outputs\n"
+        "  zCDP: rho = width^2/8 = 0.125 on this pair (the EM's width is at most eps on "
+        "neighbours, proven: em_bounded_range; eps-bounded-range => eps^2/8-zCDP is Cesar "
+        "and Rogers 2021, not proven here)\n"
+        "float sampler: cannot run on these inputs (beyond double's range)\n");
+    free(k.buf);
+    em_mech_free(x);
+    em_mech_free(y);
+    em_scn_free(sx);
+    em_scn_free(sy);
+}
+END_TEST
+
+START_TEST(check_text)
+{
+    em_scn *s;
+    em_mech *m = mech(TIED, "1", NULL, EM_VARIANT_AUTO, 0, &s);
+    em_check_row rows[1] = {{0, 1, 10, 10.0, 1.0, 0.0, 2, 0, NAN, NAN, 0}};
+    em_check_result r;
+    memset(&r, 0, sizeof r);
+    r.verdict = EM_VERDICT_REJECT;
+    r.reasons = EM_CHECK_R_TAIL | EM_CHECK_R_CELL;
+    r.alpha = 0.01;
+    r.n = 10;
+    r.nrows = 1;
+    r.rows = rows;
+    r.min_expected = 5;
+    r.ncells = 1;
+    r.ncand = 2;
+    r.p_value = 1;
+    r.min_detectable = INFINITY;
+    r.tail_p = 0.001;
+    r.cand_p = 0.002;
+    r.cand_index = 1;
+    r.cand_alpha = 0.005;
+    r.support_index = EM_JUDGE_NONE;
+    sink k;
+    sink_open(&k);
+    ck_assert_msg(em_check_result_write(k.f, &r, m, NULL, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k),
+        "cell         expected     observed  std.resid  candidates\n"
+        "0               10.00           10      0.000  a (+1 pooled)\n"
+        "\n"
+        "draws: 10 over 2 candidates (0 of probability 0 in double), 1 pooled cells (each "
+        "expecting >= 5)\n"
+        "G = 0, df = 0, p-value = 1\n"
+        "Pearson X^2 = 0, largest |standardised residual| = 0\n"
+        "pooled-tail binomial test: p = 0.001\n"
+        "support: ok (no draw of a probability-0 candidate)\n"
+        "power: one cell only, nothing to detect\n"
+        "exact binomial tail of each candidate: smallest p = 0.002 at q,r (Bonferroni level "
+        "0.005)\n"
+        "verdict: REJECT at alpha = 0.01: pooled tail over-represented (p = 0.001) q,r "
+        "over-represented (exact binomial tail p = 0.002)\n");
+    free(k.buf);
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+START_TEST(compare_text)
+{
+    em_scn *s;
+    em_mech *m = mech(TIED, "1", NULL, EM_VARIANT_AUTO, 0, &s);
+    em_compare_result r;
+    memset(&r, 0, sizeof r);
+    r.n = 2;
+    r.nfail = 1;
+    r.rtol = 1e-9;
+    r.atol = 0x1p-1074;
+    r.nshow = 1;
+    r.show[0] = (em_compare_row){1, 0, NULL, "0.6", "0.5", "error above tolerance"};
+    r.max_abs_text = "0.1";
+    r.max_rel_text = "0.2";
+    r.max_ulp_text = "1.8e+15";
+    r.sum_minus_one_text = "0.1";
+    r.worst = r.worst_rel = r.worst_ulp = 1;
+    sink k;
+    sink_open(&k);
+    ck_assert_msg(em_compare_result_write(k.f, &r, m, NULL, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k),
+        "FAIL q,r: given 0.6, exact 0.5 (error above tolerance)\n"
+        "candidates: 2\n"
+        "max absolute error: 0.1 at q,r\n"
+        "max relative error: 0.2 at q,r\n"
+        "max error in ulps of double: 1.8e+15 at q,r\n"
+        "zeros where the exact probability is positive (underflow): 0\n"
+        "NaN: 0, infinite: 0, negative: 0, above 1: 0\n"
+        "sum of the finite values - 1: 0.1\n"
+        "verdict: FAIL: 1 of 2 values outside tolerance (rtol 1e-09, floor 2^-1074) or "
+        "invalid\n");
+    free(k.buf);
+    r.passed = 1;
+    r.nfail = r.nshow = 0;
+    r.atol = 0.001;
+    sink_open(&k);
+    ck_assert_int_eq(em_compare_result_write(k.f, &r, m, NULL, &err), EM_OK);
+    ck_assert_ptr_nonnull(strstr(sink_text(&k),
+        "verdict: PASS: every value within max(1e-09 * exact, 0.001)\n"));
+    free(k.buf);
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+/* ------------------------------------------------------------- bad input */
+
+/* st, with a message naming the writer */
+static void refused(int st, int want, const char *fn)
+{
+    ck_assert_int_eq(st, want);
+    ck_assert_int_eq(err.status, want);
+    ck_assert_msg(strstr(err.msg, fn) != NULL, "'%s' names no %s", err.msg, fn);
+}
+
+START_TEST(bad_arguments)
+{
+    em_scn *s;
+    em_mech *m = mech(TIED, "1", NULL, EM_VARIANT_AUTO, 0, &s);
+    em_audit_result ar;
+    em_check_result cr;
+    em_compare_result pr;
+    em_utility_result ur = {"2", "1.5", "0.5", "0.25", "0.5", 2, 1.5, 0.5, 0.25, 0.5};
+    em_utility_report u = {&ur, NULL, 0, NULL, NULL, NULL, 0, 0, 0};
+    memset(&ar, 0, sizeof ar);
+    memset(&cr, 0, sizeof cr);
+    memset(&pr, 0, sizeof pr);
+    sink k;
+    sink_open(&k);
+    em_write_opts json = EM_WRITE_OPTS_INIT, text = EM_WRITE_OPTS_INIT, odd = EM_WRITE_OPTS_INIT,
+                  sweep = EM_WRITE_OPTS_INIT;
+    json.format = EM_WRITE_JSON;
+    odd.format = 7;
+    sweep.format = EM_WRITE_CSV;
+    sweep.sweep_i = 2;
+    sweep.sweep_n = 2;
+    /* NULL results, mechanisms, streams */
+    refused(em_audit_result_write(k.f, NULL, m, m, NULL, &err), EM_ERR_NULL,
+            "em_audit_result_write");
+    refused(em_audit_result_write(k.f, &ar, m, NULL, NULL, &err), EM_ERR_NULL,
+            "em_audit_result_write");
+    refused(em_check_result_write(k.f, NULL, m, NULL, &err), EM_ERR_NULL,
+            "em_check_result_write");
+    refused(em_compare_result_write(k.f, &pr, NULL, NULL, &err), EM_ERR_NULL,
+            "em_compare_result_write");
+    refused(em_probs_write(NULL, m, NULL, NULL, &err), EM_ERR_NULL, "em_probs_write");
+    refused(em_probs_write(k.f, NULL, NULL, NULL, &err), EM_ERR_NULL, "em_probs_write");
+    refused(em_utility_report_write(k.f, NULL, m, NULL, &err), EM_ERR_NULL,
+            "em_utility_report_write");
+    em_utility_report holes = {NULL, NULL, 0, NULL, NULL, NULL, 0, 0, 0};
+    refused(em_utility_report_write(k.f, &holes, m, &json, &err), EM_ERR_NULL,
+            "em_utility_report_write");
+    const char *t[] = {"1"}, *tail[] = {NULL};
+    em_utility_report hole = {&ur, NULL, 1, t, tail, NULL, 0, 0, 0};
+    refused(em_utility_report_write(k.f, &hole, m, &json, &err), EM_ERR_NULL,
+            "em_utility_report_write");
+    /* formats a writer does not take, unknown formats, a sweep out of range */
+    refused(em_audit_result_write(k.f, &ar, m, m, &json, &err), EM_ERR_DOMAIN,
+            "em_audit_result_write");
+    refused(em_check_result_write(k.f, &cr, m, &odd, &err), EM_ERR_DOMAIN,
+            "em_check_result_write");
+    refused(em_compare_result_write(k.f, &pr, m, &json, &err), EM_ERR_DOMAIN,
+            "em_compare_result_write");
+    refused(em_probs_write(k.f, m, &text, NULL, &err), EM_ERR_DOMAIN, "em_probs_write");
+    refused(em_probs_write(k.f, m, NULL, NULL, &err), EM_ERR_DOMAIN, "em_probs_write");
+    refused(em_probs_write(k.f, m, &odd, NULL, &err), EM_ERR_DOMAIN, "em_probs_write");
+    refused(em_probs_write(k.f, m, &sweep, NULL, &err), EM_ERR_DOMAIN, "em_probs_write");
+    refused(em_utility_report_write(k.f, &u, m, &text, &err), EM_ERR_DOMAIN,
+            "em_utility_report_write");
+    refused(em_utility_report_write(k.f, &u, m, &sweep, &err), EM_ERR_DOMAIN,
+            "em_utility_report_write");
+    /* nothing was written by a refused call; err may be NULL */
+    ck_assert_str_eq(sink_text(&k), "");
+    free(k.buf);
+    ck_assert_int_eq(em_probs_write(NULL, m, &json, NULL, NULL), EM_ERR_NULL);
+    /* a stream that cannot be written */
+    FILE *ro = fopen("/dev/null", "r");
+    ck_assert_ptr_nonnull(ro);
+    refused(em_utility_report_write(ro, &u, m, &json, &err), EM_ERR_DOMAIN,
+            "em_utility_report_write");
+    fclose(ro);
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+
+/* ------------------------------------------------------ cdf, density, quantile */
+
+/* the uniform law on [0, 1] (utility 0): F(x) = x, f = 1 on [0, 1), Q(p) = p */
+#define UNIFORM "# output: continuous\n0,1,0,0\n"
+
+static void points_are(em_mech *m, int what, const em_points *p, const em_write_opts *o,
+                       const char *want)
+{
+    sink k;
+    sink_open(&k);
+    ck_assert_msg(em_law_points_write(k.f, m, what, p, o, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k), want);
+    free(k.buf);
+}
+
+START_TEST(points_csv)
+{
+    em_scn *s;
+    em_mech *m = mech(UNIFORM, "1", NULL, EM_VARIANT_AUTO, 5, &s);
+    em_write_opts o = EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    const em_points grid = {5, NULL, "0", "1"};
+    points_are(m, EM_LAW_CDF, &grid, &o, "0,0\n0.25,0.25000\n0.5,0.50000\n0.75,0.75000\n1,1\n");
+    const char *at[] = {"0.5", "2"};
+    const em_points two = {2, at, NULL, NULL};
+    points_are(m, EM_LAW_DENSITY, &two, &o, "0.5,1.0000,0\n2,0,-inf\n");
+    const char *ps[] = {"1/4", "1"}; /* written as given */
+    const em_points q = {2, ps, NULL, NULL};
+    o.sweep_n = 2;
+    o.epsilon = "1";
+    points_are(m, EM_LAW_QUANTILE, &q, &o, "epsilon,p,x\n1,1/4,0.25000\n1,1,1.0000\n");
+    /* a point that fails: the rows before it written, the point named */
+    const char *bad[] = {"0.5", "2"};
+    const em_points qb = {2, bad, NULL, NULL};
+    o = (em_write_opts)EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    sink k;
+    sink_open(&k);
+    ck_assert_int_eq(em_law_points_write(k.f, m, EM_LAW_QUANTILE, &qb, &o, &err),
+                     EM_ERR_DOMAIN);
+    ck_assert_msg(!strncmp(err.msg, "point 2: ", 9), "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k), "0.5,0.50000\n");
+    free(k.buf);
+    /* bad arguments */
+    sink_open(&k);
+    refused(em_law_points_write(k.f, m, EM_LAW_CDF, NULL, &o, &err), EM_ERR_NULL,
+            "em_law_points_write");
+    refused(em_law_points_write(k.f, m, 3, &grid, &o, &err), EM_ERR_DOMAIN,
+            "em_law_points_write");
+    const em_points holes = {2, NULL, "0", NULL};
+    refused(em_law_points_write(k.f, m, EM_LAW_CDF, &holes, &o, &err), EM_ERR_NULL,
+            "em_law_points_write");
+    o.format = EM_WRITE_JSON;
+    refused(em_law_points_write(k.f, m, EM_LAW_CDF, &grid, &o, &err), EM_ERR_DOMAIN,
+            "em_law_points_write");
+    ck_assert_str_eq(sink_text(&k), "");
+    free(k.buf);
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("api_write");
+    TCase *tc = tcase_create("writers");
+    tcase_add_test(tc, probs_csv_and_json);
+    tcase_add_test(tc, probs_labels_for_a_terminal);
+    tcase_add_test(tc, utility_csv_and_json);
+    tcase_add_test(tc, audit_text);
+    tcase_add_test(tc, check_text);
+    tcase_add_test(tc, compare_text);
+    tcase_add_test(tc, bad_arguments);
+    tcase_add_test(tc, points_csv);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+EM_CHECK_MAIN(suite)
