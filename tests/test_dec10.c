@@ -359,6 +359,80 @@ START_TEST(same_tie_at_top)
 }
 END_TEST
 
+/* Every pair of ends whose codes on the K-digit grid are known exactly: x = m + f with m a
+ * K-digit integer (the grid is the integers) and f one of 0, eps, 1/4, 1/2 - eps, 1/2,
+ * 1/2 + eps, 3/4, 1 - eps (the four fraction classes, the exact tie among them), m over
+ * seven consecutive integers (code differences from 0 past EM_ROUND_DECIDE_SPAN, a decade's
+ * end among them); against both ends rounded by mpfr_get_str. */
+START_TEST(same_codes)
+{
+    static const int Ks[] = {1, 2, 3, 17, 40};
+    enum { NM = 7, NF = 8, NX = NM * NF };
+    long decided = 0, differ = 0;
+    static char d[NX][64], got[64];
+    long e[NX];
+    mpz_t q, m0, m;
+    mpz_inits(q, m0, m, (mpz_ptr)0);
+    for (size_t ki = 0; ki < sizeof Ks / sizeof Ks[0]; ki++) {
+        const int K = Ks[ki];
+        em_dec10 c;
+        ck_assert_int_eq(em_dec10_init(&c, K), 0);
+        const mpfr_prec_t p = (mpfr_prec_t)mpz_sizeinbase(c.pK, 2) + 64;
+        for (int base = 0; base < 3; base++) {
+            /* 10^(K-1), 10^(K-1) + 1 (the other parity), 10^K - 7 (into the next decade) */
+            if (base < 2)
+                mpz_add_ui(m0, c.pK1, (unsigned long)base);
+            else
+                mpz_sub_ui(m0, c.pK, NM);
+            mpfr_t x[NX];
+            for (int k = 0; k < NX; k++) {
+                mpfr_init2(x[k], p);
+                mpz_add_ui(m, m0, (unsigned long)(k / NF));
+                ck_assert_int_eq(mpfr_set_z(x[k], m, MPFR_RNDN), 0);
+                const int f = k % NF;
+                /* f in quarters, and eps = 2^-40 below or above */
+                static const int quarters[NF] = {0, 0, 1, 2, 2, 2, 3, 4};
+                static const int eps[NF] = {0, 1, 0, -1, 0, 1, 0, -1};
+                mpfr_t t;
+                mpfr_init2(t, 64);
+                mpfr_set_ui_2exp(t, (unsigned long)quarters[f], -2, MPFR_RNDN);
+                ck_assert_int_eq(mpfr_add(x[k], x[k], t, MPFR_RNDN), 0);
+                mpfr_set_si_2exp(t, eps[f], -40, MPFR_RNDN);
+                ck_assert_int_eq(mpfr_add(x[k], x[k], t, MPFR_RNDN), 0);
+                mpfr_clear(t);
+                ref_round(x[k], K, d[k], &e[k]);
+            }
+            for (int sign = 0; sign < 2; sign++) {
+                for (int i = 0; i < NX; i++)
+                    for (int j = i; j < NX; j++) {
+                        long ex = 0;
+                        /* [x_i, x_j], or [-x_j, -x_i] */
+                        int r = sign ? em_dec10_decide(&c, x[j], x[i], q, &ex)
+                                     : em_dec10_decide(&c, x[i], x[j], q, &ex);
+                        int want = e[i] == e[j] && strcmp(d[i], d[j]) == 0;
+                        ck_assert_int_eq(r, want);
+                        if (r) {
+                            mpz_get_str(got, 10, q);
+                            ck_assert_str_eq(got, d[i]);
+                            ck_assert_int_eq(ex, e[i]);
+                        }
+                        decided += r;
+                        differ += !r;
+                    }
+                for (int k = 0; k < NX; k++)
+                    mpfr_neg(x[k], x[k], MPFR_RNDN);
+            }
+            for (int k = 0; k < NX; k++)
+                mpfr_clear(x[k]);
+        }
+        em_dec10_clear(&c);
+    }
+    ck_assert_int_gt(decided, 2000);
+    ck_assert_int_gt(differ, 2000);
+    mpz_clears(q, m0, m, (mpz_ptr)0);
+}
+END_TEST
+
 /* em_dec10_digits is mpz_get_str on K-digit integers */
 START_TEST(digits)
 {
@@ -404,6 +478,7 @@ static Suite *suite(void)
     tcase_add_test(tc, digits);
     tcase_add_test(tc, same_random);
     tcase_add_test(tc, same_tie_at_top);
+    tcase_add_test(tc, same_codes);
     suite_add_tcase(s, tc);
     return s;
 }

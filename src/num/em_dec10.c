@@ -422,6 +422,94 @@ static int decide_codes(mpz_srcptr cl, mpz_srcptr ch, mpz_ptr q)
     return 1;
 }
 
+/* The code of |x| 10^s on the small sizes (as round_small): floor into {f, *fn}
+ * (normalised; f has 2 FAST_LIMBS + 2 limbs) and the fraction's class into *k (code_from's
+ * 0, 1, 2, 3: zero, below 1/2, 1/2, above 1/2); 0 when beyond them. */
+static int code_small(em_dec10 *c, mpfr_srcptr x, long s, mp_limb_t *f, mp_size_t *fn, int *k)
+{
+    const mp_size_t nl = (mp_size_t)((mpfr_get_prec(x) - 1) / GMP_NUMB_BITS + 1);
+    const mpfr_exp_t E = mpfr_get_exp(x) - (mpfr_exp_t)nl * GMP_NUMB_BITS; /* M2 */
+    mp_limb_t t[2 * FAST_LIMBS + 1];
+    mp_size_t tn;
+    if (s < 0 || s > EM_DEC10_MAX_SCALE || E >= 0 ||
+        !mul_pow10(c, (const mp_limb_t *)mpfr_custom_get_significand(x), nl, s, t, &tn))
+        return 0;
+    const mp_bitcnt_t j = (mp_bitcnt_t)(-E), h = j - 1;
+    if (j >= (mp_bitcnt_t)tn * GMP_NUMB_BITS)
+        return 0;
+    const int half = (int)((t[h / GMP_NUMB_BITS] >> (h % GMP_NUMB_BITS)) & 1);
+    const int below = low_bits(t, h);
+    *k = half ? (below ? 3 : 2) : (below ? 1 : 0);
+    shift_down(t, tn, j, f, fn);
+    return 1;
+}
+
+/* em_dec10_decide on the small sizes: the same codes as code_of's, on limb arrays on the
+ * stack (the oracle decides two enclosures per candidate; mpz's calls and decide_codes'
+ * allocation cost more than the arithmetic), and the same decision, em_round_decide's.
+ * 1 / 0 as em_dec10_decide; -1 when not handled (beyond the small sizes, an estimate off
+ * by more than the loop allows, or |xh| in a later decade than |xl|): the mpz code then
+ * decides from the start. */
+static int decide_small(em_dec10 *c, mpfr_srcptr xl, mpfr_srcptr xh, long e, mpz_ptr q,
+                        long *ex)
+{
+    const long K = c->K;
+    const mp_size_t kn = (mp_size_t)mpz_size(c->pK), k1n = (mp_size_t)mpz_size(c->pK1);
+    if (kn > FAST_LIMBS)
+        return -1;
+    const mp_limb_t *pK = mpz_limbs_read(c->pK), *pK1 = mpz_limbs_read(c->pK1);
+    mp_limb_t fl[2 * FAST_LIMBS + 2], fh[2 * FAST_LIMBS + 2];
+    mp_size_t fln, fhn;
+    int kl, kh;
+    /* the decade of |xl|: 10^(K-1) <= floor(|xl| 10^(K-e)) < 10^K, as em_dec10_decide */
+    for (int tries = 0;; tries++) {
+        if (tries > 4 || !code_small(c, xl, K - e, fl, &fln, &kl))
+            return -1;
+        if (cmp_limbs(fl, fln, pK, kn) >= 0)
+            e++;
+        else if (cmp_limbs(fl, fln, pK1, k1n) < 0)
+            e--;
+        else
+            break;
+    }
+    if (!code_small(c, xh, K - e, fh, &fhn, &kh) || cmp_limbs(fh, fhn, pK, kn) >= 0)
+        return -1;
+    /* codes cl = 4 fl + kl, ch = 4 fh + kh: decide_codes' width ch - cl and residue cl mod 8 */
+    const int order = cmp_limbs(fh, fhn, fl, fln);
+    if (order < 0)
+        return 0; /* ch < cl */
+    int64_t w = (int64_t)kh - kl;
+    if (order > 0) {
+        mp_limb_t d[2 * FAST_LIMBS + 2];
+        mpn_sub(d, fh, fhn, fl, fln); /* fhn >= fln: both normalised, fh > fl */
+        if (normal_size(d, fhn) > 1 || d[0] > EM_ROUND_DECIDE_SPAN)
+            return 0; /* ch - cl >= 4 d - 3 > EM_ROUND_DECIDE_SPAN */
+        w += 4 * (int64_t)d[0];
+    }
+    if (w < 0 || w > EM_ROUND_DECIDE_SPAN)
+        return 0;
+    const int64_t a = 4 * (int64_t)(fl[0] & 1) + kl; /* cl mod 8; fln >= 1 as fl >= 10^(K-1) */
+    int64_t m;
+    if (!em_round_decide(a, a + w, &m))
+        return 0;
+    /* q = (cl - a) / 4 + m = fl - (fl mod 2) + m */
+    fl[0] &= ~(mp_limb_t)1;
+    const mp_limb_t cy = mpn_add_1(fl, fl, fln, (mp_limb_t)m);
+    if (cy)
+        fl[fln++] = cy;
+    fln = normal_size(fl, fln);
+    if (cmp_limbs(fl, fln, pK, kn) == 0) {
+        /* past the decade's end: 10^K 10^(e-K) is 10^(K-1) 10^(e+1-K), K digits */
+        mpn_copyi(fl, pK1, k1n);
+        fln = k1n;
+        e++;
+    }
+    mpn_copyi(mpz_limbs_write(q, fln), fl, fln);
+    mpz_limbs_finish(q, fln);
+    *ex = e;
+    return 1;
+}
+
 int em_dec10_decide(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long *ex)
 {
     if (!mpfr_regular_p(lo) || !mpfr_regular_p(hi) || mpfr_sgn(lo) != mpfr_sgn(hi))
@@ -434,6 +522,9 @@ int em_dec10_decide(em_dec10 *c, mpfr_srcptr lo, mpfr_srcptr hi, mpz_ptr q, long
         return -1;
     const int K = c->K;
     long e = (long)floor((double)(eb - 1) * 0.30102999566398119521) + 1; /* as em_dec10_round */
+    const int small = decide_small(c, xl, xh, e, q, ex);
+    if (small >= 0)
+        return small;
     mpz_t Ml, Mh;
     mpfr_exp_t El = em_mpfr_sig(xl, Ml), Eh = em_mpfr_sig(xh, Mh);
     /* the decade of |xl|: 10^(K-1) <= floor(|xl| 10^(K-e)) < 10^K, checked exactly; then

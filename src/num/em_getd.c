@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 double em_mpfr_get_d_rn(mpfr_srcptr x)
 {
@@ -30,6 +31,11 @@ double em_mpfr_get_d_rn(mpfr_srcptr x)
         keep >>= 1;
         e++;
     }
-    const double v = ldexp((double)keep, e); /* exact: keep < 2^53, result normal */
-    return mpfr_sgn(x) < 0 ? -v : v;
+    /* keep 2^e, normal (biased exponent e + 1075 in [2, 2046]): its binary64 fields
+     * directly, as ldexp((double)keep, e) would give them exactly, without its call */
+    const uint64_t bits = (mpfr_sgn(x) < 0 ? (uint64_t)1 << 63 : 0) |
+                          ((uint64_t)(e + 1075) << 52) | (keep & (((uint64_t)1 << 52) - 1));
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
 }

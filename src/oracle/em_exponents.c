@@ -6,6 +6,7 @@
 #include <mpfr.h>
 
 #include "em_base.h"
+#include "num/em_qcmp.h"
 #include "num/em_rational.h"
 
 int em_exponents(const em_problem *P, mpq_t *t, unsigned char *cls, size_t *m)
@@ -58,7 +59,7 @@ int em_exponents_classes(const em_problem *P, const em_utility_reader *src, mpq_
         if (em_problem_excluded(P, i))
             continue;
         src->get(src->ctx, i, v);
-        if (!have || mpq_cmp(v, umax) > 0) {
+        if (!have || em_qcmp(v, umax) > 0) {
             mpq_set(umax, v);
             have = 1;
         }

@@ -15,6 +15,7 @@
 #include "num/em_bounds.h"
 #include "num/em_dec10.h"
 #include "num/em_format.h"
+#include "num/em_qcmp.h"
 #include "num/em_rational.h"
 #include "num/em_round.h"
 #include "oracle/em_cont.h"
@@ -232,19 +233,21 @@ static int t_bits_w(const tw *w, const mpq_t u, long *b)
     return 1;
 }
 
-static int oracle_init(const em_problem *P, const em_utility_reader *src, mpq_t *own,
+static int oracle_init(const em_problem *P, const em_utility_reader *src, em_qcopy *own,
                        int digits, em_oracle **out)
 {
     const size_t n = P->n;
     em_oracle *o = calloc(1, sizeof *o);
     if (!o) {
-        em_q_array_free(own, n);
+        if (own)
+            em_qcopy_free(own, n);
         return EM_ERR_NOMEM;
     }
     o->n = n;
     o->K = digits;
     o->src = *src;
-    o->own = own;
+    if (own)
+        o->own = *own;
     mpq_inits(o->c, o->umax, o->tq, (mpq_ptr)0);
     o->dig1 = malloc((size_t)digits + 24);
     o->dig2 = malloc((size_t)digits + 24);
@@ -320,11 +323,11 @@ static int oracle_init(const em_problem *P, const em_utility_reader *src, mpq_t 
         }
         /* c > 0: t orders as u, so the least and largest t are those of the least and
          * largest u, compared as given */
-        if (!have_tau || mpq_cmp(o->tq, umin) < 0) {
+        if (!have_tau || em_qcmp(o->tq, umin) < 0) {
             mpq_set(umin, o->tq);
             imin = i;
         }
-        if (!have_tau || mpq_cmp(o->tq, uhi) > 0) {
+        if (!have_tau || em_qcmp(o->tq, uhi) > 0) {
             mpq_set(uhi, o->tq);
             ihi = i;
         }
@@ -371,11 +374,11 @@ int em_oracle_new(const em_problem *P, int digits, em_oracle **out, em_error *er
     if (P->reader.get) {
         st = oracle_init(P, &P->reader, NULL, digits, out);
     } else {
-        mpq_t *own = em_q_array_copy(P);
-        if (!own)
+        em_qcopy own;
+        em_utility_reader src;
+        if (em_qcopy_new(P, &own, &src) != EM_OK)
             return em_err(err, EM_ERR_NOMEM, "out of memory");
-        em_utility_reader src = {em_utility_array_get, own};
-        st = oracle_init(P, &src, own, digits, out);
+        st = oracle_init(P, &src, &own, digits, out);
     }
     if (st != EM_OK)
         return em_err(err, st, "%s", em_strerror(st));
@@ -409,7 +412,7 @@ void em_oracle_free(em_oracle *o)
     for (int k = 0; k < MAX_LEVELS; k++)
         level_clear(&o->lv[k]);
     free(o->cls);
-    em_q_array_free(o->own, o->n);
+    em_qcopy_free(&o->own, o->n);
     mpq_clears(o->c, o->umax, o->tq, (mpq_ptr)0);
     if (o->have_tf)
         em_tfast_clear(&o->tf);

@@ -32,6 +32,7 @@
 #include "oracle/em_exponents.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_problem.h"
+#include "oracle/em_qwords.h"
 
 #define MAX_LEVELS 18          /* precision doubles per level: p0 * 2^17 > MAX_PREC */
 
@@ -65,7 +66,7 @@ struct em_oracle {
     size_t n;
     int K;
     em_utility_reader src;   /* the utilities; t_i = c (u_i - umax) is computed when needed */
-    mpq_t *own;              /* em_oracle_new's copy of the utilities (src reads it) */
+    em_qcopy own;            /* em_oracle_new's copy of the utilities (src reads it) */
     mpq_t c, umax;
     mpq_t tq;                /* the current t_i */
     em_tfast tf;             /* RNDD(t_i) without gcds */

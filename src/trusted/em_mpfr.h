@@ -22,7 +22,9 @@
       em_mpfr_sig below; the proven decision's inputs are computed from M and that exponent.
    M3 exact integers.  mpz_mul, mpz_mul_2exp, mpz_fdiv_q_2exp, mpz_fdiv_qr, mpz_fdiv_q_ui,
       mpz_fdiv_ui, mpz_tstbit, mpz_scan1, mpz_add_ui, mpz_sub, mpz_cmp compute the exact
-      integer results (floor division), for operands of any size.
+      integer results (floor division), for operands of any size; so do the limb-array
+      forms em_dec10 uses at small sizes (mpn_mul, mpn_rshift, mpn_copyi, mpn_sub,
+      mpn_add_1, mpn_divrem_1, mpn_cmp).
    M4 decimal conversion.  mpfr_get_str(d, &e, 10, K, x, MPFR_RNDN) for regular x writes the
       K-digit decimal nearest to [x], ties to even: [x] rounds to 0.d 10^e.  Used where the
       proven decision does not reach (decimal exponents beyond em_dec10's scales, and the
