@@ -4,7 +4,8 @@
  * or exact rational Taylor sums with a remainder bound (exp, expm1; log and log1p through
  * them), and adjacent (down and up one unit apart, or equal and exact); M2, the significand
  * read in place against mpfr_get_z_2exp; M3, GMP's integer division and product against
- * word arithmetic modulo small primes; M4, mpfr_get_str's K digits against an exact
+ * word arithmetic modulo small primes, and its limb-array forms (mpn_*) against residues
+ * computed here; M4, mpfr_get_str's K digits against an exact
  * rational rounding written here (ties to even). */
 #include "em_check_main.h"
 #include <check.h>
@@ -314,6 +315,70 @@ START_TEST(integer_ops)
 }
 END_TEST
 
+__extension__ typedef unsigned __int128 u128;
+
+/* x[0..n) mod P by word arithmetic written here (not GMP's) */
+static unsigned long long limbs_mod(const mp_limb_t *x, mp_size_t n, unsigned long long P)
+{
+    unsigned long long r = 0;
+    for (mp_size_t i = n; i-- > 0;)
+        r = (unsigned long long)((((u128)r << 64) | x[i]) % P);
+    return r;
+}
+
+/* M3's limb-array forms (em_dec10 at small sizes): each result against residues modulo
+ * primes computed above, and mpn_cmp against a comparison from the top limb */
+START_TEST(limb_ops)
+{
+    static const unsigned long long primes[] = {1000000007ULL, 998244353ULL, 18446744073709551557ULL};
+    enum { MAXN = 40 };
+    mp_limb_t a[MAXN], b[MAXN], r[2 * MAXN], q[MAXN];
+    for (int it = 0; it < NPTS; it++) {
+        mp_size_t an = 1 + (mp_size_t)gmp_urandomm_ui(rs, MAXN);
+        mp_size_t bn = 1 + (mp_size_t)gmp_urandomm_ui(rs, (unsigned long)an);
+        for (mp_size_t i = 0; i < an; i++)
+            a[i] = ((mp_limb_t)gmp_urandomb_ui(rs, 32) << 32) | gmp_urandomb_ui(rs, 32);
+        for (mp_size_t i = 0; i < bn; i++)
+            b[i] = ((mp_limb_t)gmp_urandomb_ui(rs, 32) << 32) | gmp_urandomb_ui(rs, 32);
+        if (it % 7 == 0) /* all ones: carries through every limb */
+            for (mp_size_t i = 0; i < an; i++)
+                a[i] = ~(mp_limb_t)0;
+        a[an - 1] |= 1;
+        b[bn - 1] |= 1;
+        mp_limb_t w = b[0], d = b[0] | 1, t = gmp_urandomm_ui(rs, 63) + 1;
+        for (size_t k = 0; k < sizeof primes / sizeof *primes; k++) {
+            unsigned long long P = primes[k], am = limbs_mod(a, an, P), bm = limbs_mod(b, bn, P);
+            unsigned long long two64 = (unsigned long long)(((u128)1 << 64) % P);
+            unsigned long long topw = 1; /* 2^(64 an) mod P */
+            for (mp_size_t i = 0; i < an; i++)
+                topw = (unsigned long long)((u128)topw * two64 % P);
+            mpn_mul(r, a, an, b, bn);
+            ck_assert_uint_eq(limbs_mod(r, an + bn, P), (u128)am * bm % P);
+            mp_limb_t c = mpn_add_1(r, a, an, w);
+            ck_assert_uint_eq((limbs_mod(r, an, P) + (u128)c * topw) % P,
+                              ((u128)am + w % P) % P);
+            if (an > bn || mpn_cmp(a, b, an) >= 0) {
+                ck_assert_uint_eq(mpn_sub(r, a, an, b, bn), 0);
+                ck_assert_uint_eq(limbs_mod(r, an, P), ((u128)am + P - bm) % P);
+            }
+            mp_limb_t out = mpn_rshift(r, a, an, (unsigned)t);
+            ck_assert_uint_eq(((u128)limbs_mod(r, an, P) * (((u128)1 << t) % P) +
+                               (out >> (64 - t))) % P, am);
+            mp_limb_t rem = mpn_divrem_1(q, 0, a, an, d);
+            ck_assert(rem < d);
+            ck_assert_uint_eq(((u128)limbs_mod(q, an, P) * (d % P) + rem) % P, am);
+        }
+        mpn_copyi(r, a, an);
+        ck_assert(memcmp(r, a, (size_t)an * sizeof *a) == 0);
+        int want = 0;
+        for (mp_size_t i = bn; i-- > 0 && !want;)
+            want = a[i] > b[i] ? 1 : a[i] < b[i] ? -1 : 0;
+        int got = mpn_cmp(a, b, bn);
+        ck_assert_int_eq((got > 0) - (got < 0), want);
+    }
+}
+END_TEST
+
 /* the K-digit round-to-nearest (ties to even) decimal of the positive rational v, written
  * here: digits of q and e with v ~ 0.q 10^e */
 static void ref_decimal(const mpq_t v, int K, char *d, long *e)
@@ -404,6 +469,7 @@ static Suite *suite(void)
     tcase_add_test(tc, exp10_log_ui);
     tcase_add_test(tc, significand_reading);
     tcase_add_test(tc, integer_ops);
+    tcase_add_test(tc, limb_ops);
     tcase_add_test(tc, decimal_conversion);
     suite_add_tcase(s, tc);
     return s;
