@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "expmech.h"
 
@@ -477,6 +478,106 @@ START_TEST(points_csv)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ groups */
+
+/* groups A (x, y, y) and B (y, x, y) from a file; the report filled by hand */
+START_TEST(groups_csv_and_json)
+{
+    char path[] = "/tmp/em_test_api_write_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *d = fdopen(fd, "w");
+    fputs("g,v\nA,x\nA,y\nA,y\nB,y\nB,x\nB,y\n", d);
+    fclose(d);
+    em_scoring_opts so = EM_SCORING_OPTS_INIT;
+    so.function = "frequency";
+    so.data = path;
+    so.column = "v";
+    so.candidates_from_data = 1;
+    em_groups *g = NULL;
+    ck_assert_msg(em_groups_new(&so, "g", &g, &err) == EM_OK, "%s", err.msg);
+    unlink(path);
+    char *ma[] = {"y"}, *mb[] = {"x", "y"};
+    em_group_report gr[2] = {
+        {.epsilon = "1/2", .share = "1/2", .n_modes = 1, .modes = ma, .p_true_mode = "0.7",
+         .expected_loss = "0.3"},
+        {.epsilon = "1/2", .share = "1/2", .n_modes = 2, .modes = mb, .p_true_mode = "0.6",
+         .expected_loss = "0.4"}};
+    em_groups_report r = {.n = 2, .group = gr, .gap = "0.1"};
+    em_write_opts o = EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    o.epsilon = "1";
+    sink k;
+    sink_open(&k);
+    ck_assert_int_eq(em_groups_report_write(k.f, g, &r, "equal", &o, &err), EM_OK);
+    ck_assert_str_eq(sink_text(&k),
+                     "epsilon,group,rows,share,epsilon_group,true_mode,p_true_mode,expected_loss,"
+                     "gap\n1,A,3,1/2,1/2,y,0.7,0.3,0.1\n1,B,3,1/2,1/2,x|y,0.6,0.4,0.1\n");
+    free(k.buf);
+    o.format = EM_WRITE_JSON;
+    sink_open(&k);
+    ck_assert_int_eq(em_groups_report_write(k.f, g, &r, "equal", &o, &err), EM_OK);
+    ck_assert_str_eq(sink_text(&k),
+                     "{\"epsilon\": \"1\", \"split\": \"equal\", \"groups\": [\n"
+                     "  {\"group\": \"A\", \"rows\": 3, \"share\": \"1/2\", \"epsilon_group\": "
+                     "\"1/2\", \"true_mode\": [\"y\"], \"p_true_mode\": \"0.7\", "
+                     "\"expected_loss\": \"0.3\"},\n"
+                     "  {\"group\": \"B\", \"rows\": 3, \"share\": \"1/2\", \"epsilon_group\": "
+                     "\"1/2\", \"true_mode\": [\"x\", \"y\"], \"p_true_mode\": \"0.6\", "
+                     "\"expected_loss\": \"0.4\"}\n"
+                     "], \"gap\": \"0.1\"}\n");
+    free(k.buf);
+    /* a sweep of two: one list; in CSV the header once */
+    o.sweep_n = 2;
+    sink_open(&k);
+    for (size_t i = 0; i < 2; i++) {
+        o.sweep_i = i;
+        o.epsilon = i ? "3" : "1";
+        ck_assert_int_eq(em_groups_report_write(k.f, g, &r, "equal", &o, &err), EM_OK);
+    }
+    const char *t = sink_text(&k);
+    ck_assert_msg(!strncmp(t, "[\n  {\"epsilon\": \"1\"", 19) && strstr(t, "\n    {\"group\": \"A\"") &&
+                      strstr(t, "\n  ], \"gap\": \"0.1\"},\n  {\"epsilon\": \"3\"") &&
+                      strlen(t) > 22 && !strcmp(t + strlen(t) - 22, "\n  ], \"gap\": \"0.1\"}\n]\n"),
+                  "%s", t);
+    free(k.buf);
+    o.format = EM_WRITE_CSV;
+    sink_open(&k);
+    for (size_t i = 0; i < 2; i++) {
+        o.sweep_i = i;
+        o.epsilon = i ? "3" : "1";
+        ck_assert_int_eq(em_groups_report_write(k.f, g, &r, "equal", &o, &err), EM_OK);
+    }
+    t = sink_text(&k);
+    ck_assert_msg(strstr(t, "\n3,B,3,1/2,1/2,x|y,0.6,0.4,0.1\n") && !strstr(t + 1, "epsilon,"),
+                  "%s", t);
+    free(k.buf);
+    /* bad arguments: each an error with the writer's name, nothing written */
+    o.sweep_n = 0;
+    o.sweep_i = 0;
+    sink_open(&k);
+    refused(em_groups_report_write(k.f, NULL, &r, "equal", &o, &err), EM_ERR_NULL,
+            "em_groups_report_write");
+    o.epsilon = NULL;
+    refused(em_groups_report_write(k.f, g, &r, "equal", &o, &err), EM_ERR_NULL,
+            "em_groups_report_write");
+    o.epsilon = "1";
+    o.format = EM_WRITE_JSON;
+    refused(em_groups_report_write(k.f, g, &r, NULL, &o, &err), EM_ERR_NULL,
+            "em_groups_report_write");
+    o.format = EM_WRITE_TEXT;
+    refused(em_groups_report_write(k.f, g, &r, "equal", &o, &err), EM_ERR_DOMAIN,
+            "em_groups_report_write");
+    o.format = EM_WRITE_CSV;
+    r.n = 1;
+    refused(em_groups_report_write(k.f, g, &r, "equal", &o, &err), EM_ERR_DOMAIN,
+            "em_groups_report_write");
+    ck_assert_str_eq(sink_text(&k), "");
+    free(k.buf);
+    em_groups_free(g);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("api_write");
@@ -489,6 +590,7 @@ static Suite *suite(void)
     tcase_add_test(tc, compare_text);
     tcase_add_test(tc, bad_arguments);
     tcase_add_test(tc, points_csv);
+    tcase_add_test(tc, groups_csv_and_json);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -23,6 +23,7 @@
 #include "io/em_text.h"
 #include "expmech.h"
 #include "num/em_format.h"
+#include "api/em_write_priv.h"
 #include "oracle/em_oracle.h"
 #include "em_problem_util.h"
 #include "num/em_rational.h"
@@ -589,12 +590,13 @@ static char *capture_example(const char *name)
 }
 
 /* Write one family's JSON to f.  Returns 0 or -1. */
+
 static int write_family(FILE *f, const vfamily *fam)
 {
     fprintf(f, "{\n  \"schema\": \"expmech-test-vectors-1\",\n  \"family\": ");
-    em_json_string(f, fam->name);
+    em_write_json_string(f, fam->name);
     fprintf(f, ",\n  \"description\": ");
-    em_json_string(f, fam->description);
+    em_write_json_string(f, fam->description);
     fprintf(f, ",\n  \"digits\": %d,\n  \"cases\": [\n", VDIGITS);
     for (const vcase *c = fam->cases; c->id; c++) {
         mpq_t e, d;
@@ -606,13 +608,13 @@ static int write_family(FILE *f, const vfamily *fam)
         em_q_parse_str(c->delta, 0, d, &kind, &msg);
         int variant = strcmp(c->variant, "monotone") ? EM_STANDARD : EM_MONOTONE;
         fprintf(f, "    {\n      \"id\": ");
-        em_json_string(f, c->id);
+        em_write_json_string(f, c->id);
         fprintf(f, ",\n      \"comment\": ");
-        em_json_string(f, c->comment);
+        em_write_json_string(f, c->comment);
         fprintf(f, ",\n      \"epsilon\": ");
-        em_json_string(f, c->eps);
+        em_write_json_string(f, c->eps);
         fprintf(f, ",\n      \"sensitivity\": ");
-        em_json_string(f, c->delta);
+        em_write_json_string(f, c->delta);
         fprintf(f, ",\n      \"variant\": \"%s\",\n", c->variant);
         int st = EM_OK;
         if (c->gen) {
@@ -670,9 +672,9 @@ static int write_family(FILE *f, const vfamily *fam)
                     break;
                 char *us = sc.excluded[i] ? strdup("-inf") : em_q_to_string(sc.u[i], 60);
                 fprintf(f, "        {\"label\": ");
-                em_json_string(f, sc.labels[i]);
+                em_write_json_string(f, sc.labels[i]);
                 fprintf(f, ", \"utility\": ");
-                em_json_string(f, us);
+                em_write_json_string(f, us);
                 fprintf(f, ", \"probability\": \"%s\", \"log_probability\": \"%s\"}%s\n", r.prob, r.logprob,
                         i + 1 < sc.n ? "," : "");
                 free(us);

@@ -497,20 +497,6 @@ void em_cli_sweep_row(const em_cli *c, const char *columns, size_t row)
     printf("%s,", c->eps_all[c->sweep_i]);
 }
 
-void em_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 const char *em_cli_human(const char *label)
 {
     /* one label per call (the CLI is single-threaded; a printf takes one at a time) */

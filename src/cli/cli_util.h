@@ -198,9 +198,6 @@ void em_cli_csv_label(const char *label);
  * header line "epsilon,COLUMNS", then the row's epsilon (the text of the sweep) and ','. */
 void em_cli_sweep_row(const em_cli *c, const char *columns, size_t row);
 
-/* JSON string (with quotes) of UTF-8 text. */
-void em_json_string(FILE *f, const char *s);
-
 /* The word of words[0..n) nearest to w (edit distance at most 2, or w a prefix of it), or
  * NULL: for "did you mean ...?" after an unknown command or option. */
 const char *em_cli_nearest(const char *w, size_t wn, const char *const *words, size_t n);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
@@ -57,62 +58,6 @@ static const char help[] =
     "nothing on standard output), 3 internal failure.\n";
 
 /* The modes of e joined by '|' (malloc'd). */
-static char *modes_text(const em_group_report *e)
-{
-    size_t len = 1;
-    for (size_t i = 0; i < e->n_modes; i++)
-        len += strlen(e->modes[i]) + 1;
-    char *s = malloc(len), *w = s;
-    for (size_t i = 0; s && i < e->n_modes; i++)
-        w += sprintf(w, "%s%s", i ? "|" : "", e->modes[i]);
-    if (s)
-        *w = 0;
-    return s;
-}
-
-static int print_csv(const em_groups *g, const char *eps, const em_groups_report *r)
-{
-    for (size_t j = 0; j < r->n; j++) {
-        const em_group_report *e = &r->group[j];
-        char *m = modes_text(e);
-        if (!m) {
-            fputs("expmech groups: out of memory\n", stderr);
-            return EM_EXIT_INTERNAL;
-        }
-        printf("%s,", eps);
-        em_cli_csv_label(em_groups_name(g, j));
-        printf(",%zu,%s,%s,", em_groups_rows(g, j), e->share, e->epsilon);
-        em_cli_csv_label(m);
-        printf(",%s,%s,%s\n", e->p_true_mode, e->expected_loss, r->gap);
-        free(m);
-    }
-    return EM_EXIT_OK;
-}
-
-static void print_json(const em_groups *g, const char *eps, const char *split,
-                       const em_groups_report *r, const char *indent)
-{
-    printf("%s{\"epsilon\": ", indent);
-    em_json_string(stdout, eps);
-    printf(", \"split\": ");
-    em_json_string(stdout, split);
-    printf(", \"groups\": [\n");
-    for (size_t j = 0; j < r->n; j++) {
-        const em_group_report *e = &r->group[j];
-        printf("%s  {\"group\": ", indent);
-        em_json_string(stdout, em_groups_name(g, j));
-        printf(", \"rows\": %zu, \"share\": \"%s\", \"epsilon_group\": \"%s\", \"true_mode\": [",
-               em_groups_rows(g, j), e->share, e->epsilon);
-        for (size_t i = 0; i < e->n_modes; i++) {
-            printf("%s", i ? ", " : "");
-            em_json_string(stdout, e->modes[i]);
-        }
-        printf("], \"p_true_mode\": \"%s\", \"expected_loss\": \"%s\"}%s\n", e->p_true_mode,
-               e->expected_loss, j + 1 < r->n ? "," : "");
-    }
-    printf("%s], \"gap\": \"%s\"}", indent, r->gap);
-}
-
 /* Every report first (a failure prints nothing), then the table. */
 static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char **eps, size_t n,
                const char *split)
@@ -134,17 +79,17 @@ static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char *
     for (size_t j = 0; rc == EM_EXIT_OK && j < em_groups_count(g); j++)
         fprintf(stderr, "%s: group %s: %s\n", c->cmd, em_cli_human(em_groups_name(g, j)),
                 r[0]->group[j].provenance);
-    if (rc == EM_EXIT_OK && c->format == EM_FMT_CSV)
-        printf("epsilon,group,rows,share,epsilon_group,true_mode,p_true_mode,expected_loss,"
-               "gap\n");
+    em_write_opts w = EM_WRITE_OPTS_INIT;
+    w.format = c->format == EM_FMT_CSV ? EM_WRITE_CSV : EM_WRITE_JSON;
+    w.sweep_n = n > 1 ? n : 0;
+    w.terminal = isatty(STDOUT_FILENO);
     for (size_t i = 0; rc == EM_EXIT_OK && i < n; i++) {
-        if (c->format == EM_FMT_CSV) {
-            rc = print_csv(g, eps[i], r[i]);
-            continue;
-        }
-        printf("%s", n > 1 && i == 0 ? "[\n" : "");
-        print_json(g, eps[i], split, r[i], n > 1 ? "  " : "");
-        printf("%s", n == 1 ? "\n" : i + 1 < n ? ",\n" : "\n]\n");
+        w.sweep_i = i;
+        w.epsilon = eps[i];
+        int wr = em_cli_written(c->cmd, em_groups_report_write(stdout, g, r[i], split, &w, &e),
+                                &e);
+        if (wr >= 0)
+            rc = wr;
     }
     for (size_t i = 0; r && i < n; i++)
         em_groups_report_free(r[i]);

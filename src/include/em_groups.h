@@ -11,6 +11,7 @@
 #define EM_GROUPS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "em_mech.h"
 #include "em_scoring.h"
@@ -117,6 +118,17 @@ typedef struct em_groups_report {
 EM_API int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **out,
                              em_error *err);
 EM_API void em_groups_report_free(em_groups_report *r);
+
+/* The report r of g (em_groups_analyse's at the total epsilon o->epsilon, as given) written as
+ * expmech groups writes it: EM_WRITE_CSV (the header line
+ * "epsilon,group,rows,share,epsilon_group,true_mode,p_true_mode,expected_loss,gap" at run 0,
+ * then a row per group: the true modes as one field "a|b") or EM_WRITE_JSON (one object
+ * {"epsilon", "split", "groups": [...], "gap"}; in a sweep of sweep_n > 1 the runs' objects in
+ * one list).  split: as given (JSON).  Errors: EM_ERR_NULL (f, g, r, o->epsilon; split for
+ * JSON), EM_ERR_DOMAIN (EM_WRITE_TEXT or an unknown format, sweep_i beyond sweep_n, r not a
+ * report of g, writing to f failed), EM_ERR_NOMEM. */
+EM_API int em_groups_report_write(FILE *f, const em_groups *g, const em_groups_report *r,
+                                  const char *split, const em_write_opts *o, em_error *err);
 
 #ifdef __cplusplus
 }
