@@ -23,6 +23,7 @@
 
 #include "oracle/em_wbound.h"
 #include "em_problem_util.h"
+#include "em_exact_ref.h"
 
 static int exact_fn(void *ctx, em_bits *b, size_t *out)
 {
@@ -452,55 +453,6 @@ END_TEST
 
 /* ------------------------------------------- against the MPFR words, tightness */
 
-/* F(i) 2^63 for the reals of u (doubles), eps, delta, from MPFR at 256 bits (relative
- * error far below 2^-200): *fl = floor - 1, *fh = ceil + 1 of it, safe bounds */
-static void ref_words(size_t n, const double *u, double eps, double delta, uint64_t *fl,
-                      uint64_t *fh)
-{
-    mpq_t c, d;
-    mpq_inits(c, d, NULL);
-    mpq_set_d(c, eps);
-    mpq_set_d(d, delta);
-    mpq_div(c, c, d);
-    mpq_div_2exp(c, c, 1); /* standard */
-    double umax = u[0];
-    for (size_t i = 1; i < n; i++)
-        if (u[i] > umax)
-            umax = u[i];
-    mpfr_t *C = malloc((n + 1) * sizeof *C);
-    mpfr_t t;
-    mpfr_init2(t, 256);
-    for (size_t i = 0; i <= n; i++)
-        mpfr_init2(C[i], 256);
-    mpfr_set_ui(C[0], 0, MPFR_RNDN);
-    for (size_t i = 0; i < n; i++) {
-        mpq_set_d(d, u[i]);
-        mpq_t um;
-        mpq_init(um);
-        mpq_set_d(um, umax);
-        mpq_sub(d, d, um);
-        mpq_mul(d, d, c);
-        mpq_clear(um);
-        mpfr_set_q(t, d, MPFR_RNDN);
-        mpfr_exp(t, t, MPFR_RNDN);
-        mpfr_add(C[i + 1], C[i], t, MPFR_RNDN);
-    }
-    mpz_t z;
-    mpz_init(z);
-    for (size_t i = 0; i <= n; i++) {
-        mpfr_div(t, C[i], C[n], MPFR_RNDN);
-        mpfr_mul_2ui(t, t, 63, MPFR_RNDN);
-        mpfr_get_z(z, t, MPFR_RNDD);
-        fl[i] = mpz_get_ui(z) ? mpz_get_ui(z) - 1 : 0;
-        mpfr_get_z(z, t, MPFR_RNDU);
-        fh[i] = mpz_get_ui(z) + 1;
-        mpfr_clear(C[i]);
-    }
-    mpz_clear(z);
-    free(C);
-    mpfr_clear(t);
-    mpq_clears(c, d, NULL);
-}
 
 START_TEST(words_bracket_and_tight)
 {
@@ -519,7 +471,7 @@ START_TEST(words_bracket_and_tight)
             mpq_init(q[i]);
             mpq_set_d(q[i], u[i]);
         }
-        ref_words(n, u, 0.9, 1.1, fl, fh);
+        ref_words(n, u, NULL, 0.9, 1.1, EM_STANDARD, fl, fh);
         mpq_t eps, delta;
         mpq_inits(eps, delta, NULL);
         mpq_set_d(eps, 0.9);
