@@ -32,6 +32,22 @@ typedef struct enum_state {
 
 static inline void run_prefix(enum_state *e, unsigned len);
 
+/* acc += 2^k.  A leaf below 64 bits is one mpz_add_ui, without an allocation: the
+   enumerations visit up to 2^24 leaves, and an mpz temporary per leaf made them 50 times
+   slower under AddressSanitizer (make sanitize) than the sampler they test. */
+static inline void add_pow2(mpz_t acc, unsigned k)
+{
+    if (k < 64) {
+        mpz_add_ui(acc, acc, (unsigned long)1 << k);
+        return;
+    }
+    mpz_t one;
+    mpz_init_set_ui(one, 1);
+    mpz_mul_2exp(one, one, k);
+    mpz_add(acc, acc, one);
+    mpz_clear(one);
+}
+
 static inline void extend(enum_state *e, unsigned len, unsigned target)
 {
     if (len == target) {
@@ -56,18 +72,10 @@ static inline void run_prefix(enum_state *e, unsigned len)
             e->bad = 1;
             return;
         }
-        mpz_t one;
-        mpz_init_set_ui(one, 1);
-        mpz_mul_2exp(one, one, e->L - len);
-        mpz_add(e->count[r], e->count[r], one);
-        mpz_clear(one);
+        add_pow2(e->count[r], e->L - len);
     } else if (st == EM_ERR_RNG && b.wanted > len) {
         if (b.wanted > e->L) {
-            mpz_t one;
-            mpz_init_set_ui(one, 1);
-            mpz_mul_2exp(one, one, e->L - len);
-            mpz_add(e->unf, e->unf, one);
-            mpz_clear(one);
+            add_pow2(e->unf, e->L - len);
         } else {
             extend(e, len, (unsigned)b.wanted);
         }

@@ -49,6 +49,24 @@ START_TEST(median_worst_case)
 }
 END_TEST
 
+/* Inputs past the sizes where the parser changes course, at a fraction of the cost of the
+   10^6-candidate runs above (make valgrind chooses its runs by the edges they reach, and
+   these reach the parser's large-input edges cheaply): 400 001 lines (3.9 MB), which take
+   the label arena past its largest block, hold labels whose hash bits collide (about five
+   pairs among 400 000) and a duplicate found at the end; and a scenario text over 1 MiB
+   read from memory (the scoring's own output, as every `expmech score` reads it). */
+START_TEST(large_inputs)
+{
+    ck_assert_int_eq(run("(seq 0 399999 | sed 's/.*/c&,1/;$a c17,2' >big.txt)"), 0);
+    ck_assert_int_eq(run("$E probs --epsilon 1 big.txt"), 2);
+    ck_assert_msg(strstr(errtxt, "big.txt:400001: duplicate label 'c17' (first on line 18)"), "%s",
+                  errtxt);
+    put("d.txt", "3\n5\n5\n");
+    ck_assert_int_eq(run("$E score count --data d.txt --candidates 0:130000 | sed -n '10p;$p'"), 0);
+    ck_assert_str_eq(out, "5,2\n130000,0\n");
+}
+END_TEST
+
 START_TEST(counts_socks_occupations)
 {
     char socks[2000] = "";
@@ -281,6 +299,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, median_seed_and_pipe);
     tcase_add_test(tc, median_worst_case);
+    tcase_add_test(tc, large_inputs);
     tcase_add_test(tc, counts_socks_occupations);
     tcase_add_test(tc, revenue_rr_laplace_quantile);
     tcase_add_test(tc, range_seeds);

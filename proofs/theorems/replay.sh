@@ -104,7 +104,11 @@ if [ -n "${EM_THEOREM_FILES:-}" ]; then
     case " $FILES " in *" $f "*) ;; *) fail "EM_THEOREM_FILES: '$f' is not a theorem file"; exit 1 ;; esac
   done
   FILES=$EM_THEOREM_FILES EXPECTED="" SMOKE=0
-  echo "theorems: PARTIAL run of $FILES (no expected-theorem list, no smoke test)"
+  echo "theorems: PARTIAL run of $FILES${EM_THEOREM_MODULES:+ (modules $EM_THEOREM_MODULES)} (no expected-theorem list, no smoke test)"
+fi
+# EM_THEOREM_MODULES="AcslScores" (with EM_THEOREM_FILES): only those modules are proved
+if [ -n "${EM_THEOREM_MODULES:-}" ] && [ -z "${EM_THEOREM_FILES:-}" ]; then
+  fail "EM_THEOREM_MODULES needs EM_THEOREM_FILES (a partial run)"; exit 1
 fi
 
 if ! command -v why3 >/dev/null 2>&1; then fail "why3 not found"; exit 1; fi
@@ -227,10 +231,16 @@ n=0
 for f in $FILES; do
   [ -r "$HERE/$f.mlw" ] || continue
   for m in $(grep -oE '^[[:space:]]*module[[:space:]]+[A-Za-z_][A-Za-z0-9_]*' "$HERE/$f.mlw" | awk '{print $2}'); do
+    if [ -n "${EM_THEOREM_MODULES:-}" ]; then
+      case " $EM_THEOREM_MODULES " in *" $m "*) seen_modules="${seen_modules:-} $m" ;; *) continue ;; esac
+    fi
     n=$((n+1))
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
     prove_module "$f" "$m" "$n" &
   done
+done
+for m in ${EM_THEOREM_MODULES:-}; do  # a module named but not found would prove nothing
+  case " ${seen_modules:-} " in *" $m "*) ;; *) fail "EM_THEOREM_MODULES: no module '$m' in $FILES"; status=1 ;; esac
 done
 wait
 : >"$WORK/runs"

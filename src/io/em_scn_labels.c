@@ -234,22 +234,30 @@ int em_scn_reserve(em_scn *s, size_t lim)
     return EM_OK;
 }
 
-/* Labels are packed into 1 MiB blocks: a malloc per label costs 24 to 32 bytes of
- * overhead each, 300 MB at 10^7 candidates.  Blocks never move, so labels[] can point in. */
+/* Labels are packed into blocks: a malloc per label costs 24 to 32 bytes of overhead
+ * each, 300 MB at 10^7 candidates.  The first block is small and each next one twice the
+ * last, up to 1 MiB, so a scenario of a few labels does not take (and, under a checking
+ * allocator, clear) a megabyte.  Blocks never move, so labels[] can point in. */
+#define ARENA_FIRST ((size_t)1 << 12)
 #define ARENA_BLOCK ((size_t)1 << 20)
 
 char *em_scn_arena_alloc(em_scn *s, size_t len)
 {
-    if (s->narena == 0 || s->arena_used + len > ARENA_BLOCK) {
+    if (s->narena == 0 || len > s->arena_cap - s->arena_used) {
+        size_t cap = s->narena == 0 ? ARENA_FIRST
+                     : s->arena_cap < ARENA_BLOCK ? 2 * s->arena_cap : ARENA_BLOCK;
+        if (cap < len)
+            cap = len;
         char **a = realloc(s->arena, (s->narena + 1) * sizeof *a);
         if (!a)
             return NULL;
         s->arena = a;
-        a[s->narena] = malloc(ARENA_BLOCK);
+        a[s->narena] = malloc(cap);
         if (!a[s->narena])
             return NULL;
         s->narena++;
         s->arena_used = 0;
+        s->arena_cap = cap;
     }
     char *p = s->arena[s->narena - 1] + s->arena_used;
     s->arena_used += len;

@@ -76,7 +76,7 @@ typedef struct em_scn {
     uint32_t *hash;
     size_t hcap, cap;
     char **arena;
-    size_t narena, arena_used;
+    size_t narena, arena_used, arena_cap;
     int64_t *uv;               /* mantissa, or offset into ql */
     uint16_t *ucode;           /* kind (2 bits) and exponent (14 bits) */
     mp_limb_t *ql;             /* the rationals that fit no mantissa, as limbs */
