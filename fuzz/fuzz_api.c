@@ -2,7 +2,8 @@
  * binding calls it: a scenario from text or from arrays (the lines of the input as
  * utilities), a mechanism with options chosen by the first byte, then probabilities,
  * draws, a check of those draws, the utility report, an audit, and the continuous
- * functions, each result written by its writer (to /dev/null).  Every failure must come with a message; nothing may crash or leak. */
+ * functions, each result written by its writer (to /dev/null).  Every failure must
+ * come with a message; nothing may crash or leak. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +153,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
         }
         em_check_result_free(cr);
+        /* the draws written as expmech sample writes them (labels of any bytes) */
+        em_sampler *sp = NULL;
+        st = em_sampler_new(m, &so, &sp, &e);
+        MUST_SAY(st, e);
+        if (st == EM_OK) {
+            em_write_opts wc = EM_WRITE_OPTS_INIT;
+            wc.format = EM_WRITE_CSV;
+            wc.terminal = sel & 1;
+            st = em_sample_write(devnull(), sp, 4, &wc, NULL, &e);
+            MUST_SAY(st, e);
+        }
+        em_sampler_free(sp);
         em_write_opts wj = EM_WRITE_OPTS_INIT;
         wj.format = sel & 1 ? EM_WRITE_JSON : EM_WRITE_CSV;
         st = em_probs_write(devnull(), m, &wj, NULL, &e);

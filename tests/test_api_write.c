@@ -344,6 +344,95 @@ static void refused(int st, int want, const char *fn)
     ck_assert_msg(strstr(err.msg, fn) != NULL, "'%s' names no %s", err.msg, fn);
 }
 
+/* ------------------------------------------------------------------ sample */
+
+/* A law with one possible draw ("q,r"; "x" excluded) makes the draws known in advance; the
+ * uniform law on [0, 1) makes each value one to read back. */
+START_TEST(sample_csv)
+{
+    em_scn *s, *su;
+    em_mech *m = mech("x,-inf\n\"q,r\",0\n", "1", NULL, EM_VARIANT_AUTO, 0, &s);
+    em_mech *mu = mech("# output: continuous\n0,1,0,0\n", "1", NULL, EM_VARIANT_AUTO, 0, &su);
+    const em_sample_opts so = {7, 1, EM_SAMPLER_EXACT, EM_TIMING_VARIABLE};
+    em_write_opts o = EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    em_sampler *sp;
+    uint64_t done = 9;
+    sink k;
+    ck_assert_msg(em_sampler_new(m, &so, &sp, &err) == EM_OK, "%s", err.msg);
+    sink_open(&k);
+    ck_assert_msg(em_sample_write(k.f, sp, 3, &o, &done, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k), "\"q,r\"\n\"q,r\"\n\"q,r\"\n");
+    ck_assert_uint_eq(done, 3);
+    free(k.buf);
+    /* a sweep: the header at its first run, each row led by the epsilon as given */
+    o.sweep_n = 2;
+    o.epsilon = "1.0";
+    sink_open(&k);
+    ck_assert_msg(em_sample_write(k.f, sp, 2, &o, NULL, &err) == EM_OK, "%s", err.msg);
+    o.sweep_i = 1;
+    o.epsilon = "2e0";
+    ck_assert_msg(em_sample_write(k.f, sp, 1, &o, &done, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k), "epsilon,value\n1.0,\"q,r\"\n1.0,\"q,r\"\n2e0,\"q,r\"\n");
+    ck_assert_uint_eq(done, 1);
+    free(k.buf);
+    /* n = 0: nothing */
+    o.sweep_n = 0;
+    sink_open(&k);
+    ck_assert_int_eq(em_sample_write(k.f, sp, 0, &o, &done, &err), EM_OK);
+    ck_assert_str_eq(sink_text(&k), "");
+    ck_assert_uint_eq(done, 0);
+    free(k.buf);
+    em_sampler_free(sp);
+    /* continuous: one "%.17g" value a line, each in [0, 1] and read back exactly */
+    ck_assert_msg(em_sampler_new(mu, &so, &sp, &err) == EM_OK, "%s", err.msg);
+    sink_open(&k);
+    ck_assert_msg(em_sample_write(k.f, sp, 50, &o, &done, &err) == EM_OK, "%s", err.msg);
+    const char *t = sink_text(&k);
+    size_t lines = 0;
+    for (const char *p = t; *p; lines++) {
+        char *end;
+        double v = strtod(p, &end);
+        char again[32];
+        snprintf(again, sizeof again, "%.17g", v);
+        ck_assert_msg(v >= 0 && v <= 1 && *end == '\n', "line %zu: %s", lines, p);
+        ck_assert_int_eq(strncmp(p, again, (size_t)(end - p)), 0);
+        ck_assert_uint_eq(strlen(again), (size_t)(end - p));
+        p = end + 1;
+    }
+    ck_assert_uint_eq(lines, 50);
+    ck_assert_uint_eq(done, 50);
+    free(k.buf);
+    /* bad arguments: an error naming the writer, nothing written */
+    sink_open(&k);
+    refused(em_sample_write(NULL, sp, 1, &o, &done, &err), EM_ERR_NULL, "em_sample_write");
+    refused(em_sample_write(k.f, NULL, 1, &o, &done, &err), EM_ERR_NULL, "em_sample_write");
+    ck_assert_uint_eq(done, 0);
+    o.format = EM_WRITE_JSON;
+    refused(em_sample_write(k.f, sp, 1, &o, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
+    refused(em_sample_write(k.f, sp, 1, NULL, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
+    o.format = EM_WRITE_CSV;
+    o.sweep_n = 2;
+    o.sweep_i = 2;
+    refused(em_sample_write(k.f, sp, 1, &o, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
+    ck_assert_str_eq(sink_text(&k), "");
+    free(k.buf);
+    /* a stream that cannot be written: the first draw's write fails and stops the drawing */
+    o.sweep_n = o.sweep_i = 0;
+    FILE *ro = fopen("/dev/null", "r");
+    ck_assert_ptr_nonnull(ro);
+    setvbuf(ro, NULL, _IONBF, 0);
+    refused(em_sample_write(ro, sp, 1000, &o, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
+    ck_assert_uint_eq(done, 1);
+    fclose(ro);
+    em_sampler_free(sp);
+    em_mech_free(m);
+    em_mech_free(mu);
+    em_scn_free(s);
+    em_scn_free(su);
+}
+END_TEST
+
 START_TEST(bad_arguments)
 {
     em_scn *s;
@@ -589,6 +678,7 @@ static Suite *suite(void)
     tcase_add_test(tc, check_text);
     tcase_add_test(tc, compare_text);
     tcase_add_test(tc, bad_arguments);
+    tcase_add_test(tc, sample_csv);
     tcase_add_test(tc, points_csv);
     tcase_add_test(tc, groups_csv_and_json);
     suite_add_tcase(s, tc);

@@ -9,18 +9,6 @@
 
 #define CSV_JSON (EM_WRITE_ACCEPTS(EM_WRITE_CSV) | EM_WRITE_ACCEPTS(EM_WRITE_JSON))
 
-/* A CSV row of a sweep: the header line "epsilon,COLUMNS" before the sweep's first row,
- * then the row's epsilon and ','. */
-static void sweep_row(FILE *f, const em_write_opts *w, const em_mech *m, const char *columns,
-                      size_t row)
-{
-    if (!w->sweep_n)
-        return;
-    if (w->sweep_i == 0 && row == 0)
-        fprintf(f, "epsilon,%s\n", columns);
-    fprintf(f, "%s,", w->epsilon ? w->epsilon : em_mech_get(m).epsilon);
-}
-
 /* ------------------------------------------------------------------- probs */
 
 /* One row: a finite candidate (with its utility and notes in JSON unless weighted) or a
@@ -45,7 +33,8 @@ static int probs_row(FILE *f, em_mech *m, const em_write_opts *w, size_t i, size
         return st;
     }
     if (w->format == EM_WRITE_CSV) {
-        sweep_row(f, w, m, cont ? "lo,hi,probability,log_probability"
+        em_write_sweep_row(f, w, em_mech_get(m).epsilon,
+                           cont ? "lo,hi,probability,log_probability"
                                 : "label,probability,log_probability", i);
         if (cont)
             fprintf(f, "%s,%s", lo, hi);
@@ -262,7 +251,7 @@ int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
                  : what == EM_LAW_DENSITY ? em_density(m, x, &v1, &v2, err)
                                           : em_quantile(m, x, &v1, err);
         if (st == EM_OK) {
-            sweep_row(f, &w, m, columns[what], i);
+            em_write_sweep_row(f, &w, em_mech_get(m).epsilon, columns[what], i);
             fprintf(f, "%s,%s%s%s\n", shown, v1, v2 ? "," : "", v2 ? v2 : "");
         }
         point_done(p, x, shown);

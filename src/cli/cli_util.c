@@ -504,22 +504,6 @@ const char *em_cli_human(const char *label)
     return em_scn_human_label(buf, sizeof buf, label, 0);
 }
 
-void em_cli_csv_label(const char *label)
-{
-    /* a terminal is a person, not a parser: no raw escape sequence reaches it */
-    if (isatty(STDOUT_FILENO) && strcmp(em_cli_human(label), label)) {
-        fputc('"', stdout);
-        for (const char *p = em_cli_human(label); *p; p++) {
-            if (*p == '"')
-                fputc('"', stdout);
-            fputc(*p, stdout);
-        }
-        fputc('"', stdout);
-        return;
-    }
-    em_scn_csv_label(stdout, label);
-}
-
 int em_cli_written(const char *cmd, int st, const em_error *e)
 {
     /* a writer's EM_ERR_DOMAIN on a stream in error is the write error finish() names */

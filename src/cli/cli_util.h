@@ -188,11 +188,6 @@ int em_cli_flush(const char *cmd, int on_stdout);
  * static buffer valid until the next call. */
 const char *em_cli_human(const char *label);
 
-/* A label as a CSV field on standard output: its exact bytes (em_scn_csv_label: the parser
- * reads them back), or, when standard output is a terminal and the label has control characters,
- * the escaped form of em_cli_human, quoted. */
-void em_cli_csv_label(const char *label);
-
 /* Output over a sweep of epsilon (nothing added without one, c->sweep_n 0).  A CSV row
  * (row: its index within this epsilon's run): before the first row of the sweep the
  * header line "epsilon,COLUMNS", then the row's epsilon (the text of the sweep) and ','. */

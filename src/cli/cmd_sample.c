@@ -70,7 +70,7 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
                                c->sampler ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT,
                                c->timing ? EM_TIMING_FIXED : EM_TIMING_VARIABLE};
     const em_sample_opts *o = &so;
-    const int cont = em_scn_get(s).continuous, law = cont || em_scn_get(s).has_measure;
+    const int law = em_scn_get(s).continuous || em_scn_get(s).has_measure;
     em_error e;
     em_sampler *sp;
     if (em_sampler_new(m, o, &sp, &e) != EM_OK)
@@ -79,30 +79,20 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
         fprintf(stderr, "%s: --seed %llu: the draws are reproducible by anyone who knows the "
                         "seed (for tests); leave --seed out for private output\n",
                 c->cmd, (unsigned long long)c->seed);
-    int rc = -1;
-    for (uint64_t k = 0; k < c->n && rc < 0; k++) {
-        em_draw d;
-        if (em_sampler_draw(sp, 1, &d, &e) != EM_OK) {
-            char what[64];
-            snprintf(what, sizeof what, "draw %llu", (unsigned long long)k + law);
-            rc = em_cli_fail(c->cmd, what, &e);
-            break;
-        }
-        em_cli_sweep_row(c, "value", (size_t)k);
-        if (cont) {
-            printf("%.17g\n", d.value);
-        } else {
-            em_cli_csv_label(em_scn_label(s, d.index));
-            putchar('\n');
-        }
-        if (ferror(stdout)) { /* the first failed write: drawing on would be wasted */
-            if (law)
-                fprintf(stderr, "%s: write error on standard output\n", c->cmd);
-            else
-                fprintf(stderr, "%s: write error on standard output after %llu draw(s); "
-                                "stopped\n", c->cmd, (unsigned long long)k + 1);
-            rc = EM_EXIT_INTERNAL;
-        }
+    const em_write_opts w = em_cli_write_opts(c);
+    uint64_t done = 0;
+    int rc = em_sample_write(stdout, sp, c->n, &w, &done, &e) == EM_OK ? -1 : 0;
+    if (!rc && ferror(stdout)) { /* the first failed write: drawing on would be wasted */
+        if (law)
+            fprintf(stderr, "%s: write error on standard output\n", c->cmd);
+        else
+            fprintf(stderr, "%s: write error on standard output after %llu draw(s); "
+                            "stopped\n", c->cmd, (unsigned long long)done);
+        rc = EM_EXIT_INTERNAL;
+    } else if (!rc) {
+        char what[64];
+        snprintf(what, sizeof what, "draw %llu", (unsigned long long)done + law);
+        rc = em_cli_fail(c->cmd, what, &e);
     }
     em_sampler_free(sp);
     return rc < 0 ? em_cli_flush(c->cmd, 0) : rc;

@@ -232,6 +232,16 @@ typedef struct em_probs_notes {
 EM_API int em_probs_write(FILE *f, em_mech *m, const em_write_opts *o,
                           em_probs_notes *notes, em_error *err);
 
+/* n draws of sp written as expmech sample writes them, one a line: a finite draw's label
+ * (a CSV field: em_write_opts.terminal as em_probs_write), a continuous draw's value
+ * ("%.17g"); EM_WRITE_CSV only (the header line "epsilon,value" and the epsilon first in a
+ * sweep only).  Drawn one at a time: the first failed write (f in error) stops the drawing.
+ * *done (may be NULL): the draws written (the one whose write failed included).  Errors:
+ * EM_ERR_NULL, EM_ERR_DOMAIN (another format, a sweep_i beyond sweep_n, writing to f
+ * failed), em_sampler_draw's (the draws before it stay written). */
+EM_API int em_sample_write(FILE *f, em_sampler *sp, uint64_t n, const em_write_opts *o,
+                           uint64_t *done, em_error *err);
+
 /* The utility report of expmech utility: em_utility's result with, where computed, the
  * bound em_loss_bounds gives (NULL: none, as for a continuous scenario), the loss tails
  * at nt thresholds, and a Monte Carlo estimate (mc_n 0: none).  The strings are the
