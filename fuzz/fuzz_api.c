@@ -2,12 +2,15 @@
  * binding calls it: a scenario from text or from arrays (the lines of the input as
  * utilities), a mechanism with options chosen by the first byte, then probabilities,
  * draws, a check of those draws, the utility report, an audit, and the continuous
- * functions, each result written by its writer (to /dev/null).  Every failure must
- * come with a message; nothing may crash or leak. */
+ * functions, each result written by its writer (to /dev/null); and the input read as a
+ * table for a figure (em_plot_write, its options chosen by the first byte).  Every failure
+ * must come with a message; nothing may crash or leak. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "expmech.h"
 
@@ -71,6 +74,35 @@ static void label_round_trip(const char *lab)
     free(buf);
 }
 
+/* text as the CSV table of a figure: the columns of expmech's tables, a style, a series and
+ * an overlay of the same table chosen by sel */
+static void plot_table(const char *text, size_t len, unsigned sel)
+{
+    static const char *const styles[] = {NULL, "points", "steps", "bars,lines"};
+    int fd = memfd_create("table", 0);
+    if (fd < 0)
+        return;
+    char path[64], spec[96];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    snprintf(spec, sizeof spec, "%s:x:cdf:T", path);
+    const char *ov[] = {spec};
+    em_plot_opts o = EM_PLOT_OPTS_INIT;
+    o.table = path;
+    o.x = sel & 1 ? "label" : "x";
+    o.y = sel & 2 ? "probability,log_probability" : "cdf";
+    o.series = sel & 4 ? "epsilon" : NULL;
+    o.style = styles[(sel >> 3) & 3];
+    o.logy = (sel >> 5) & 1;
+    o.noverlay = (sel >> 6) & 1;
+    o.overlay = ov;
+    em_error e;
+    if (write(fd, text, len) == (ssize_t)len) {
+        int st = em_plot_write(devnull(), &o, &e);
+        MUST_SAY(st, e);
+    }
+    close(fd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > 1024)
@@ -82,6 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     em_error e;
     em_scn *s = NULL;
     int st;
+    plot_table(text, len, sel);
     if (sel & 0x80)
         s = from_lines(text, len, &e);
     else {
