@@ -103,6 +103,22 @@ static void plot_table(const char *text, size_t len, unsigned sel)
     close(fd);
 }
 
+/* text as the points of a law: a list or a grid of what sel says */
+static void points_text(const char *text, size_t len, unsigned sel)
+{
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return;
+    memcpy(buf, text, len);
+    buf[len] = 0;
+    em_points *p = NULL;
+    em_error e;
+    int st = em_points_parse((int)(sel % 4), sel & 4 ? NULL : buf, sel & 4 ? buf : NULL, &p, &e);
+    MUST_SAY(st, e);
+    em_free(p);
+    free(buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > 1024)
@@ -115,6 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     em_scn *s = NULL;
     int st;
     plot_table(text, len, sel);
+    points_text(text, len, sel);
     if (sel & 0x80)
         s = from_lines(text, len, &e);
     else {
@@ -154,6 +171,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             wo.format = EM_WRITE_CSV;
             st = em_law_points_write(devnull(), m, (int)(sel % 3), &where, &wo, &e);
             MUST_SAY(st, e);
+            em_points *iv = NULL;
+            st = em_points_parse(EM_LAW_INTERVAL, "0:1/3,-2.5:7,x:1,2:1,,1", NULL, &iv, &e);
+            MUST_SAY(st, e);
+            if (st == EM_OK) {
+                st = em_law_points_write(devnull(), m, EM_LAW_INTERVAL, iv, &wo, &e);
+                MUST_SAY(st, e);
+            }
+            em_free(iv);
             /* the sample-based audit of continuous draws (its grid from the exact laws) */
             static const double dx[] = {0.0, 1.0 / 3, -2.5, 7.0, 1e300, -1e-300};
             em_audit_result *ad = NULL;

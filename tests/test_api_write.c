@@ -567,6 +567,97 @@ START_TEST(points_csv)
 }
 END_TEST
 
+/* the points from text: each list, grid and refusal; intervals written row by row */
+START_TEST(points_parsed)
+{
+    em_points *p = NULL;
+    ck_assert_msg(em_points_parse(EM_LAW_CDF, "1/3,-2,0.5", NULL, &p, &err) == EM_OK, "%s",
+                  err.msg);
+    ck_assert_uint_eq(p->n, 3);
+    ck_assert_str_eq(p->at[0], "1/3");
+    ck_assert_str_eq(p->at[2], "0.5");
+    em_free(p);
+    ck_assert_int_eq(em_points_parse(EM_LAW_QUANTILE, NULL, "0:1/2:0x10", &p, &err), EM_OK);
+    ck_assert_ptr_null(p->at);
+    ck_assert_uint_eq(p->n, 16);
+    ck_assert_str_eq(p->lo, "0");
+    ck_assert_str_eq(p->hi, "1/2");
+    em_free(p);
+    ck_assert_int_eq(em_points_parse(EM_LAW_DENSITY, NULL, "2:2:1", &p, &err), EM_OK);
+    ck_assert_uint_eq(p->n, 1);
+    em_free(p);
+    /* intervals: split only, each checked when written */
+    ck_assert_int_eq(em_points_parse(EM_LAW_INTERVAL, "0:1/4,,1/2:1", NULL, &p, &err), EM_OK);
+    ck_assert_uint_eq(p->n, 3);
+    ck_assert_str_eq(p->at[1], "");
+    em_free(p);
+    static const struct { int what; const char *at, *grid; int st; const char *says; } bad[] = {
+        {EM_LAW_CDF, "1,,2", NULL, EM_ERR_PARSE, "at: empty value in '1,,2'"},
+        {EM_LAW_CDF, "1,x", NULL, EM_ERR_PARSE, "at: bad number 'x'"},
+        {EM_LAW_CDF, NULL, "0:1", EM_ERR_PARSE, "grid: expected LO:HI:N, found '0:1'"},
+        {EM_LAW_CDF, NULL, "0:1:2:3", EM_ERR_PARSE, "grid: expected LO:HI:N"},
+        {EM_LAW_CDF, NULL, "0:1:0", EM_ERR_PARSE, "grid: N must be an integer in [1, 10000000]"},
+        {EM_LAW_CDF, NULL, "0:1:+3", EM_ERR_PARSE, "found '+3'"},
+        {EM_LAW_CDF, NULL, "0:1:10000001", EM_ERR_PARSE, "grid: N must be"},
+        {EM_LAW_CDF, NULL, "1:0:3", EM_ERR_DOMAIN, "grid: LO > HI"},
+        {EM_LAW_CDF, NULL, "0:1:1", EM_ERR_DOMAIN, "grid: N = 1 needs LO = HI"},
+        {EM_LAW_CDF, NULL, "a:1:3", EM_ERR_PARSE, "grid: bad number 'a'"},
+        {EM_LAW_QUANTILE, "0,1.5", NULL, EM_ERR_DOMAIN, "p must lie in [0, 1] (point 2)"},
+        {EM_LAW_QUANTILE, NULL, "-1:1:3", EM_ERR_DOMAIN, "p must lie in [0, 1] (point 1)"},
+        {EM_LAW_QUANTILE, NULL, "0:2:5", EM_ERR_DOMAIN, "(point 4)"}, /* 0, 1/2, 1, 3/2 */
+        {EM_LAW_CDF, "1", "0:1:2", EM_ERR_NULL, "exactly one of at and grid"},
+        {EM_LAW_CDF, NULL, NULL, EM_ERR_NULL, "exactly one of at and grid"},
+        {EM_LAW_INTERVAL, NULL, "0:1:2", EM_ERR_NULL, "exactly one of at and grid"},
+        {4, "1", NULL, EM_ERR_DOMAIN, "em_points_parse: what (4)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        p = (em_points *)&err; /* set to NULL on failure */
+        ck_assert_int_eq(em_points_parse(bad[i].what, bad[i].at, bad[i].grid, &p, &err),
+                         bad[i].st);
+        ck_assert_ptr_null(p);
+        ck_assert_msg(strstr(err.msg, bad[i].says) != NULL, "%zu: '%s'", i, err.msg);
+    }
+    ck_assert_int_eq(em_points_parse(EM_LAW_CDF, "1", NULL, NULL, NULL), EM_ERR_NULL);
+    /* intervals of the uniform law on [0, 1]: P(A < X <= B) = B - A inside [0, 1] */
+    em_scn *s;
+    em_mech *m = mech(UNIFORM, "1", NULL, EM_VARIANT_AUTO, 5, &s);
+    em_write_opts o = EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    ck_assert_int_eq(em_points_parse(EM_LAW_INTERVAL, "0:1/4,-1:1/2,1/2:2", NULL, &p, &err),
+                     EM_OK);
+    points_are(m, EM_LAW_INTERVAL, p, &o, "0,1/4,0.25000\n-1,1/2,0.50000\n1/2,2,0.50000\n");
+    o.sweep_n = 2;
+    o.epsilon = "1.0";
+    points_are(m, EM_LAW_INTERVAL, p, &o, "epsilon,a,b,probability\n1.0,0,1/4,0.25000\n"
+                                          "1.0,-1,1/2,0.50000\n1.0,1/2,2,0.50000\n");
+    em_free(p);
+    /* a bad interval: the rows before it written, it named */
+    static const struct { const char *at, *says; int st; } badi[] = {
+        {"0:1/4,1/2", "between: expected A:B, found '1/2'", EM_ERR_PARSE},
+        {"0:1/4,1:1/2", "between: A > B in '1:1/2'", EM_ERR_DOMAIN},
+        {"0:1/4,x:1", "between: bad number 'x'", EM_ERR_PARSE},
+        {"0:1/4,", "between: expected A:B, found ''", EM_ERR_PARSE},
+    };
+    o = (em_write_opts)EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    for (size_t i = 0; i < sizeof badi / sizeof *badi; i++) {
+        sink k;
+        ck_assert_int_eq(em_points_parse(EM_LAW_INTERVAL, badi[i].at, NULL, &p, &err), EM_OK);
+        sink_open(&k);
+        ck_assert_int_eq(em_law_points_write(k.f, m, EM_LAW_INTERVAL, p, &o, &err), badi[i].st);
+        ck_assert_msg(strstr(err.msg, badi[i].says) != NULL, "%zu: '%s'", i, err.msg);
+        ck_assert_str_eq(sink_text(&k), "0,1/4,0.25000\n");
+        free(k.buf);
+        em_free(p);
+    }
+    const em_points grid = {2, NULL, "0", "1"};
+    refused(em_law_points_write(stdout, m, EM_LAW_INTERVAL, &grid, &o, &err), EM_ERR_DOMAIN,
+            "em_law_points_write");
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ groups */
 
 /* groups A (x, y, y) and B (y, x, y) from a file; the report filled by hand */
@@ -680,6 +771,7 @@ static Suite *suite(void)
     tcase_add_test(tc, bad_arguments);
     tcase_add_test(tc, sample_csv);
     tcase_add_test(tc, points_csv);
+    tcase_add_test(tc, points_parsed);
     tcase_add_test(tc, groups_csv_and_json);
     suite_add_tcase(s, tc);
     return s;

@@ -1,6 +1,7 @@
 /* em_law_write.c: the laws and reports of em_law.h written as expmech probs and expmech
  * utility write them (expmech(1)): CSV or JSON, over a sweep of epsilon. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "em_law.h"
 #include "em_num.h"
@@ -227,6 +228,37 @@ static void point_done(const em_points *p, char *x, char *shown)
     }
 }
 
+/* Interval i of p ("A:B", checked here: rows before a bad one stay written) as a row
+ * A,B,P(A < X <= B). */
+static int interval_row(FILE *f, em_mech *m, const em_points *p, size_t i,
+                        const em_write_opts *w, em_error *err)
+{
+    const char *t = p->at[i], *colon = t ? strchr(t, ':') : NULL;
+    if (!t)
+        return em_err(err, EM_ERR_NULL, "p->at[%zu] is NULL", i);
+    if (!colon)
+        return em_err(err, EM_ERR_PARSE, "between: expected A:B, found '%s'", t);
+    char *a = strndup(t, (size_t)(colon - t)), *b = strdup(colon + 1), *v = NULL;
+    int sign, st = a && b ? em_num_cmp(a, b, &sign, err) : EM_ERR_NOMEM;
+    char msg[EM_ERRLEN];
+    snprintf(msg, sizeof msg, "%s", err && st != EM_ERR_NOMEM ? err->msg : "out of memory");
+    if (st != EM_OK)
+        em_err(err, st, "%s%s", st == EM_ERR_NOMEM ? "" : "between: ", msg);
+    else if (sign > 0)
+        st = em_err(err, EM_ERR_DOMAIN, "between: A > B in '%s'", t);
+    else if ((st = em_interval_prob(m, a, b, &v, err)) != EM_OK) {
+        snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+        em_err(err, st, "interval %zu: %s", i + 1, msg);
+    } else {
+        em_write_sweep_row(f, w, em_mech_get(m).epsilon, "a,b,probability", i);
+        fprintf(f, "%s,%s,%s\n", a, b, v);
+    }
+    free(a);
+    free(b);
+    em_free(v);
+    return st;
+}
+
 int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
                         const em_write_opts *o, em_error *err)
 {
@@ -236,14 +268,19 @@ int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
     int st = em_write_begin(fn, f, p, m, o, EM_WRITE_ACCEPTS(EM_WRITE_CSV), &w, err);
     if (st != EM_OK)
         return st;
-    if (what < EM_LAW_CDF || what > EM_LAW_QUANTILE)
-        return em_err(err, EM_ERR_DOMAIN, "%s: what (%d) is not EM_LAW_CDF, EM_LAW_DENSITY "
-                      "or EM_LAW_QUANTILE", fn, what);
+    if (what < EM_LAW_CDF || what > EM_LAW_INTERVAL)
+        return em_err(err, EM_ERR_DOMAIN, "%s: what (%d) is not EM_LAW_CDF, EM_LAW_DENSITY, "
+                      "EM_LAW_QUANTILE or EM_LAW_INTERVAL", fn, what);
+    if (!p->at && what == EM_LAW_INTERVAL)
+        return em_err(err, EM_ERR_DOMAIN, "%s: intervals are p->at (\"A:B\"), not a grid", fn);
     if (!p->at && (!p->lo || !p->hi))
         return em_err(err, EM_ERR_NULL, "%s: p->at, or p->lo and p->hi, are NULL", fn);
     if ((st = em_probs_prepare(m, err)) != EM_OK)
         return st;
-    for (size_t i = 0; i < p->n && !ferror(f); i++) {
+    for (size_t i = 0; what == EM_LAW_INTERVAL && i < p->n && !ferror(f); i++)
+        if ((st = interval_row(f, m, p, i, &w, err)) != EM_OK)
+            return st;
+    for (size_t i = 0; what != EM_LAW_INTERVAL && i < p->n && !ferror(f); i++) {
         char *x = NULL, *shown = NULL, *v1 = NULL, *v2 = NULL;
         st = point(m, p, i, &x, &shown, err);
         if (st == EM_OK)

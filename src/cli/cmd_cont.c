@@ -9,167 +9,19 @@
 #include "cli/commands.h"
 #include "expmech.h"
 
-#define GRID_MAX 10000000UL
-
-enum { K_CDF = EM_LAW_CDF, K_DENSITY = EM_LAW_DENSITY, K_QUANTILE = EM_LAW_QUANTILE };
-
-/* ------------------------------------------------------------------ points */
-
-typedef struct points {
-    size_t n;
-    char **at;        /* --at: the values as given (printed as given) */
-    char *lo, *hi;    /* --grid LO:HI:N (at == NULL) */
-} points;
-
-static void points_free(points *P)
-{
-    for (size_t i = 0; P->at && i < P->n; i++)
-        free(P->at[i]);
-    free(P->at);
-    free(P->lo);
-    free(P->hi);
-    memset(P, 0, sizeof *P);
-}
-
-/* x parsed (and compared with ref) or a message naming the option: -1 or exit 2 */
-static int cmp_num(const em_cli *c, const char *opt, const char *x, const char *ref, int *sign)
+/* --at X[,X...], --grid LO:HI:N or --between A:B[,...] into *P; -1 or an exit status */
+static int get_points(const em_cli *c, int kind, em_points **P)
 {
     em_error e;
-    if (em_num_cmp(x, ref, sign, &e) == EM_OK)
-        return -1;
-    fprintf(stderr, "%s: %s: %s\n", c->cmd, opt, e.msg);
-    return EM_EXIT_USAGE;
-}
-
-static int oom(const em_cli *c)
-{
-    fprintf(stderr, "%s: out of memory\n", c->cmd);
-    return EM_EXIT_INTERNAL;
-}
-
-static int get_at(const em_cli *c, points *P)
-{
-    const char *s = c->at;
-    size_t cnt = 1;
-    for (const char *p = s; *p; p++)
-        cnt += *p == ',';
-    if (cnt > GRID_MAX) {
-        fprintf(stderr, "%s: --at: more than %lu points\n", c->cmd, GRID_MAX);
-        return EM_EXIT_USAGE;
-    }
-    if (!(P->at = calloc(cnt, sizeof *P->at)))
-        return oom(c);
-    for (const char *start = s;; start++) {
-        size_t len = strcspn(start, ",");
-        int sign, rc;
-        if (len == 0) {
-            fprintf(stderr, "%s: --at: empty value in '%s'\n", c->cmd, s);
-            return EM_EXIT_USAGE;
-        }
-        if (!(P->at[P->n++] = strndup(start, len)))
-            return oom(c);
-        if ((rc = cmp_num(c, "--at", P->at[P->n - 1], "0", &sign)) >= 0)
-            return rc;
-        start += len;
-        if (!*start)
-            return -1;
-    }
-}
-
-/* --at X[,X...] or --grid LO:HI:N into P; returns -1 or an exit status */
-static int get_points(const em_cli *c, points *P)
-{
-    memset(P, 0, sizeof *P);
-    if (!!(c->seen & EM_OPT_AT) == !!(c->seen & EM_OPT_GRID)) {
+    *P = NULL;
+    if (kind != EM_LAW_INTERVAL && !!(c->seen & EM_OPT_AT) == !!(c->seen & EM_OPT_GRID)) {
         fprintf(stderr, "%s: give exactly one of --at X[,X...] and --grid LO:HI:N\n", c->cmd);
         return EM_EXIT_USAGE;
     }
-    if (c->seen & EM_OPT_AT)
-        return get_at(c, P);
-    const char *s = c->grid, *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    if (!c1 || !c2 || strchr(c2 + 1, ':')) {
-        fprintf(stderr, "%s: --grid: expected LO:HI:N, found '%s'\n", c->cmd, s);
-        return EM_EXIT_USAGE;
-    }
-    P->lo = strndup(s, (size_t)(c1 - s));
-    P->hi = strndup(c1 + 1, (size_t)(c2 - c1 - 1));
-    if (!P->lo || !P->hi)
-        return oom(c);
-    uint64_t N;
-    const char *msg = NULL;
-    int sign, rc = cmp_num(c, "--grid", P->lo, P->hi, &sign);
-    if (rc >= 0)
-        return rc;
-    if (em_cli_parse_u64(c2 + 1, &N, &msg) != EM_OK || N < 1 || N > GRID_MAX) {
-        fprintf(stderr, "%s: --grid: N must be an integer in [1, %lu], found '%s'\n", c->cmd,
-                GRID_MAX, c2 + 1);
-        return EM_EXIT_USAGE;
-    }
-    if (sign > 0) {
-        fprintf(stderr, "%s: --grid: LO > HI\n", c->cmd);
-        return EM_EXIT_USAGE;
-    }
-    if (N == 1 && sign != 0) {
-        fprintf(stderr, "%s: --grid: N = 1 needs LO = HI (N points include both ends)\n", c->cmd);
-        return EM_EXIT_USAGE;
-    }
-    P->n = (size_t)N;
-    return -1;
-}
-
-/* Point i: its exact text and the text to print (m NULL: the exact text only).  Both
- * are freed with point_done. */
-static int point(em_mech *m, const points *P, size_t i, char **x, char **shown, em_error *e)
-{
-    if (P->at) {
-        *x = P->at[i];
-        if (shown)
-            *shown = P->at[i];
-        return EM_OK;
-    }
-    return em_num_grid_point(m, P->lo, P->hi, P->n, i, x, shown, e);
-}
-
-static void point_done(const points *P, char *x, char *shown)
-{
-    if (!P->at) {
-        em_free(x);
-        em_free(shown);
-    }
-}
-
-/* quantile: every p in [0, 1], the first outside named (a grid is looked at point by
- * point only when one of its ends is outside) */
-static int check_unit(const em_cli *c, const points *P)
-{
-    int s0, s1;
-    if (!P->at && cmp_num(c, "--grid", P->lo, "0", &s0) < 0 &&
-        cmp_num(c, "--grid", P->hi, "1", &s1) < 0 && s0 >= 0 && s1 <= 0)
+    const char *at = kind == EM_LAW_INTERVAL ? c->between : (c->seen & EM_OPT_AT) ? c->at : NULL;
+    if (em_points_parse(kind, at, at ? NULL : c->grid, P, &e) == EM_OK)
         return -1;
-    for (size_t i = 0; i < P->n; i++) {
-        char *x;
-        em_error e;
-        if (point(NULL, P, i, &x, NULL, &e) != EM_OK)
-            return em_cli_fail(c->cmd, NULL, &e);
-        int rc = cmp_num(c, "--at", x, "0", &s0);
-        if (rc < 0)
-            rc = cmp_num(c, "--at", x, "1", &s1);
-        point_done(P, x, NULL);
-        if (rc >= 0)
-            return rc;
-        if (s0 < 0 || s1 > 0) {
-            fprintf(stderr, "%s: p must lie in [0, 1] (point %zu)\n", c->cmd, i + 1);
-            return EM_EXIT_USAGE;
-        }
-    }
-    return -1;
-}
-
-/* The law built before any output, so that its errors are told apart from a point's. */
-static int prepare(const em_cli *c, em_mech *m)
-{
-    em_error e;
-    return em_probs_prepare(m, &e) == EM_OK ? -1 : em_cli_fail(c->cmd, NULL, &e);
+    return em_cli_fail(c->cmd, NULL, &e);
 }
 
 /* ------------------------------------------------------------ cdf/density/quantile */
@@ -226,93 +78,46 @@ static const char help_quantile[] =
     "Exit status: 0 success, 2 bad input (p outside [0, 1]), 3 internal failure.\n";
 
 /* cdf --between A:B[,A:B...] */
-static int run_between(const em_cli *c, em_scn *s, em_mech *m)
-{
-    if (c->seen & (EM_OPT_AT | EM_OPT_GRID)) {
-        fprintf(stderr, "%s: --between goes without --at and --grid\n", c->cmd);
-        return EM_EXIT_USAGE;
-    }
-    if (!em_scn_get(s).continuous) {
-        fprintf(stderr, "%s: %s is a finite scenario; cdf needs a continuous one\n", c->cmd,
-                em_scn_get(s).name);
-        return EM_EXIT_USAGE;
-    }
-    int rc = prepare(c, m);
-    size_t idx = 0;
-    for (const char *p = c->between; rc < 0; p++) {
-        size_t len = strcspn(p, ",");
-        const char *colon = memchr(p, ':', len);
-        char *a = NULL, *b = NULL, *v = NULL;
-        int sign;
-        em_error e;
-        idx++;
-        if (!colon) {
-            fprintf(stderr, "%s: --between: expected A:B, found '%.*s'\n", c->cmd, (int)len, p);
-            return EM_EXIT_USAGE;
-        }
-        if (!(a = strndup(p, (size_t)(colon - p))) ||
-            !(b = strndup(colon + 1, len - (size_t)(colon - p) - 1)))
-            rc = oom(c);
-        else if ((rc = cmp_num(c, "--between", a, b, &sign)) < 0 && sign > 0) {
-            fprintf(stderr, "%s: --between: A > B in '%.*s'\n", c->cmd, (int)len, p);
-            rc = EM_EXIT_USAGE;
-        } else if (rc < 0 && em_interval_prob(m, a, b, &v, &e) != EM_OK) {
-            char what[64];
-            snprintf(what, sizeof what, "interval %zu", idx);
-            rc = em_cli_fail(c->cmd, what, &e);
-        } else if (rc < 0) {
-            em_cli_sweep_row(c, "a,b,probability", idx - 1);
-            printf("%s,%s,%s\n", a, b, v);
-        }
-        free(a);
-        free(b);
-        em_free(v);
-        p += len;
-        if (!*p)
-            break;
-    }
-    return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
-}
-
 static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
     int kind = *(const int *)ctx;
-    if (c->seen & EM_OPT_BETWEEN)
-        return run_between(c, s, m);
-    if (!em_scn_get(s).continuous) {
-        fprintf(stderr, "%s: %s is a finite scenario; %s needs a continuous one (header "
-                        "'# output: continuous')\n", c->cmd, em_scn_get(s).name, c->cmd + 8);
+    if ((c->seen & EM_OPT_BETWEEN) && (c->seen & (EM_OPT_AT | EM_OPT_GRID))) {
+        fprintf(stderr, "%s: --between goes without --at and --grid\n", c->cmd);
         return EM_EXIT_USAGE;
     }
-    points P;
-    int rc = get_points(c, &P);
-    if (rc < 0 && kind == K_QUANTILE)
-        rc = check_unit(c, &P);
+    kind = c->seen & EM_OPT_BETWEEN ? EM_LAW_INTERVAL : kind;
+    if (!em_scn_get(s).continuous) {
+        fprintf(stderr, "%s: %s is a finite scenario; %s needs a continuous one%s\n", c->cmd,
+                em_scn_get(s).name, kind == EM_LAW_INTERVAL ? "cdf" : c->cmd + 8,
+                kind == EM_LAW_INTERVAL ? "" : " (header '# output: continuous')");
+        return EM_EXIT_USAGE;
+    }
+    em_points *P;
+    int rc = get_points(c, kind, &P);
     if (rc < 0) {
-        const em_points p = {P.n, (const char *const *)P.at, P.lo, P.hi};
         const em_write_opts o = em_cli_write_opts(c);
         em_error e;
-        rc = em_cli_written(c->cmd, em_law_points_write(stdout, m, kind, &p, &o, &e), &e);
+        rc = em_cli_written(c->cmd, em_law_points_write(stdout, m, kind, P, &o, &e), &e);
     }
-    points_free(&P);
+    em_free(P);
     return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
 }
 
 static int run_pointwise(int argc, char **argv, int kind)
 {
-    const char *name = kind == K_CDF ? "expmech cdf" : kind == K_DENSITY ? "expmech density"
+    const char *name = kind == EM_LAW_CDF ? "expmech cdf" : kind == EM_LAW_DENSITY ? "expmech density"
                                                                           : "expmech quantile";
-    const char *help = kind == K_CDF ? help_cdf : kind == K_DENSITY ? help_density : help_quantile;
+    const char *help = kind == EM_LAW_CDF ? help_cdf : kind == EM_LAW_DENSITY ? help_density : help_quantile;
     return em_cli_main(name, argc, argv,
                        EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
                            EM_OPT_AT | EM_OPT_GRID | EM_OPT_FILE |
-                           (kind == K_CDF ? EM_OPT_BETWEEN : 0),
+                           (kind == EM_LAW_CDF ? EM_OPT_BETWEEN : 0),
                        help, run_points, &kind);
 }
 
-int cmd_cdf(int argc, char **argv) { return run_pointwise(argc, argv, K_CDF); }
-int cmd_density(int argc, char **argv) { return run_pointwise(argc, argv, K_DENSITY); }
-int cmd_quantile(int argc, char **argv) { return run_pointwise(argc, argv, K_QUANTILE); }
+int cmd_cdf(int argc, char **argv) { return run_pointwise(argc, argv, EM_LAW_CDF); }
+int cmd_density(int argc, char **argv) { return run_pointwise(argc, argv, EM_LAW_DENSITY); }
+int cmd_quantile(int argc, char **argv) { return run_pointwise(argc, argv, EM_LAW_QUANTILE); }
 
 /* ----------------------------------------------------------------- utility */
 
@@ -353,16 +158,17 @@ static const char help_utility[] =
     "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
 
 /* The loss thresholds of --loss-at into T (checked >= 0): -1 or an exit status. */
-static int loss_points(const em_cli *c, points *T)
+/* --loss-at's thresholds (none: *T NULL), each >= 0 */
+static int loss_points(const em_cli *c, em_points **T)
 {
-    memset(T, 0, sizeof *T);
-    int rc = (c->seen & EM_OPT_AT) ? get_points(c, T) : -1;
-    for (size_t i = 0; i < T->n && rc < 0; i++) {
+    *T = NULL;
+    int rc = (c->seen & EM_OPT_AT) ? get_points(c, EM_LAW_CDF, T) : -1;
+    for (size_t i = 0; *T && i < (*T)->n && rc < 0; i++) {
         int sign;
-        cmp_num(c, "--at", T->at[i], "0", &sign);
+        em_num_cmp((*T)->at[i], "0", &sign, NULL);
         if (sign < 0) {
             fprintf(stderr, "%s: --loss-at: a loss threshold must be >= 0 ('%s')\n", c->cmd,
-                    T->at[i]);
+                    (*T)->at[i]);
             rc = EM_EXIT_USAGE;
         }
     }
@@ -377,15 +183,17 @@ static int loss_points(const em_cli *c, points *T)
 typedef struct urow {
     em_utility_result *r;
     char *bound;             /* expected_loss_bound; NULL: continuous (no bound) */
+    size_t nt;
+    const char *const *t;    /* the thresholds */
     char **tail, **tbound;   /* per threshold */
     double mc_mean, mc_se;
 } urow;
 
-static void urow_free(urow *w, size_t n)
+static void urow_free(urow *w)
 {
     em_utility_result_free(w->r);
     em_free(w->bound);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < w->nt; i++) {
         em_free(w->tail ? w->tail[i] : NULL);
         em_free(w->tbound ? w->tbound[i] : NULL);
     }
@@ -393,20 +201,22 @@ static void urow_free(urow *w, size_t n)
     free(w->tbound);
 }
 
-static int compute(const em_cli *c, em_scn *s, em_mech *m, const points *T, urow *w)
+static int compute(const em_cli *c, em_scn *s, em_mech *m, urow *w)
 {
     em_error e;
     const int bounded = !em_scn_get(s).continuous;
-    w->tail = calloc(T->n + 1, sizeof *w->tail);
-    w->tbound = calloc(T->n + 1, sizeof *w->tbound);
-    if (!w->tail || !w->tbound)
-        return oom(c);
+    w->tail = calloc(w->nt + 1, sizeof *w->tail);
+    w->tbound = calloc(w->nt + 1, sizeof *w->tbound);
+    if (!w->tail || !w->tbound) {
+        fprintf(stderr, "%s: out of memory\n", c->cmd);
+        return EM_EXIT_INTERNAL;
+    }
     if (em_utility(m, &w->r, &e) != EM_OK ||
         (bounded && em_loss_bounds(m, NULL, &w->bound, NULL, &e) != EM_OK))
         return em_cli_fail(c->cmd, NULL, &e);
-    for (size_t i = 0; i < T->n; i++)
-        if (em_loss_tail(m, T->at[i], &w->tail[i], &e) != EM_OK ||
-            (bounded && em_loss_bounds(m, T->at[i], NULL, &w->tbound[i], &e) != EM_OK))
+    for (size_t i = 0; i < w->nt; i++)
+        if (em_loss_tail(m, w->t[i], &w->tail[i], &e) != EM_OK ||
+            (bounded && em_loss_bounds(m, w->t[i], NULL, &w->tbound[i], &e) != EM_OK))
             return em_cli_fail(c->cmd, "--loss-at", &e);
     em_sample_opts o = EM_SAMPLE_OPTS_INIT;
     o.seed = c->seed;
@@ -419,15 +229,16 @@ static int compute(const em_cli *c, em_scn *s, em_mech *m, const points *T, urow
 static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
     (void)ctx;
-    points T;
+    em_points *T;
     urow w;
     memset(&w, 0, sizeof w);
     int rc = loss_points(c, &T);
+    w.nt = T ? T->n : 0;
+    w.t = T ? T->at : NULL;
     if (rc < 0)
-        rc = compute(c, s, m, &T, &w);
+        rc = compute(c, s, m, &w);
     if (rc < 0) {
-        const em_utility_report u = {w.r, w.bound, T.n, (const char *const *)T.at,
-                                     (const char *const *)w.tail,
+        const em_utility_report u = {w.r, w.bound, w.nt, w.t, (const char *const *)w.tail,
                                      (const char *const *)w.tbound,
                                      (c->seen & EM_OPT_MC) ? c->mc : 0, w.mc_mean, w.mc_se};
         const em_write_opts o = em_cli_write_opts(c);
@@ -436,8 +247,8 @@ static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     }
     if (rc < 0)
         rc = em_cli_flush(c->cmd, 1);
-    urow_free(&w, T.n);
-    points_free(&T);
+    urow_free(&w);
+    em_free(T);
     return rc;
 }
 

@@ -277,15 +277,28 @@ typedef struct em_points {
 #define EM_LAW_CDF 0      /* rows x,cdf (em_cdf) */
 #define EM_LAW_DENSITY 1  /* rows x,density,log_density (em_density) */
 #define EM_LAW_QUANTILE 2 /* rows p,x (em_quantile) */
+#define EM_LAW_INTERVAL 3 /* rows a,b,probability (em_interval_prob), p->at "A:B" each */
 
 /* The law of a continuous m at the points p, what one of EM_LAW_*, computed point by point
  * and written as expmech cdf, density and quantile write it: EM_WRITE_CSV only (no header
  * line but in a sweep).  Rows already written stay written when a point fails ("point
- * N: ..."); the writing stops when f is in error.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN
- * (another format or what, a sweep_i beyond sweep_n, writing to f failed), those of
- * em_probs_prepare, em_num_grid_point and the function of what. */
+ * N: ..."; an interval: "between: ..." for a malformed one or A > B, "interval N: ..."); the
+ * writing stops when f is in error.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (another format or
+ * what, a sweep_i beyond sweep_n, writing to f failed), EM_ERR_PARSE (an interval), those
+ * of em_probs_prepare, em_num_grid_point and the function of what. */
 EM_API int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
                                const em_write_opts *o, em_error *err);
+
+/* The points of what (EM_LAW_*) from text, in *out (one block, freed by em_free): at
+ * "X[,X...]" (at most EM_POINTS_MAX, each an exact number; EM_LAW_INTERVAL: "A:B[,A:B...]",
+ * each interval checked when written) or grid "LO:HI:N" (LO <= HI, 1 <= N <= EM_POINTS_MAX
+ * decimal or 0x hex, N = 1 only with LO = HI), exactly one of them; EM_LAW_QUANTILE: every
+ * point in [0, 1].  Errors: EM_ERR_NULL (out, or not exactly one of at and grid),
+ * EM_ERR_PARSE and EM_ERR_DOMAIN with a message naming "at" or "grid" first,
+ * EM_ERR_NOMEM. */
+#define EM_POINTS_MAX 10000000UL
+EM_API int em_points_parse(int what, const char *at, const char *grid, em_points **out,
+                           em_error *err);
 
 #ifdef __cplusplus
 }
