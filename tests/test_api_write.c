@@ -284,6 +284,28 @@ START_TEST(check_text)
         "verdict: REJECT at alpha = 0.01: pooled tail over-represented (p = 0.001) q,r "
         "over-represented (exact binomial tail p = 0.002)\n");
     free(k.buf);
+    /* the table as CSV, with no mechanism: finite cells by index, bins as [lo, hi) to 6
+       digits, the draws outside the support last */
+    em_check_row bins[2] = {{0, 0, 3, 2.5, 0.25, 0.0, 1, 0, -INFINITY, 1.0 / 3, 1},
+                            {1, 1, 6, 7.5, 0.75, 0.0, 1, 1, 1.0 / 3, 1234567.0, 0}};
+    const em_write_opts csv = {EM_WRITE_CSV, 0, 0, NULL, 0};
+    sink_open(&k);
+    ck_assert_msg(em_check_result_write(k.f, &r, NULL, &csv, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k), "cell,expected,observed\n0,10,10\n");
+    free(k.buf);
+    r.nrows = 2;
+    r.rows = bins;
+    r.support_count = 4;
+    sink_open(&k);
+    ck_assert_msg(em_check_result_write(k.f, &r, NULL, &csv, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k), "cell,expected,observed\n\"[-inf, 0.333333)\",2.5,3\n"
+                                    "\"[0.333333, 1.23457e+06)\",7.5,6\noutside,0,4\n");
+    free(k.buf);
+    /* the report for a person still needs the mechanism */
+    sink_open(&k);
+    ck_assert_int_eq(em_check_result_write(k.f, &r, NULL, NULL, &err), EM_ERR_NULL);
+    ck_assert_str_eq(sink_text(&k), "");
+    free(k.buf);
     em_mech_free(m);
     em_scn_free(s);
 }

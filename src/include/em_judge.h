@@ -335,7 +335,10 @@ EM_API int em_clopper_pearson(uint64_t k, uint64_t n, double confidence, double 
 /* The reports of expmech audit, check and compare (expmech(1)) written to f from a result
  * and the mechanisms it was computed with (audit: x and y), format EM_WRITE_TEXT only
  * (o NULL: the defaults); labels in the form for a person (em_scn_human_label).  The
- * verdict is a line of the text; the exit status it implies is the caller's.  Errors:
+ * verdict is a line of the text; the exit status it implies is the caller's.  A check's
+ * table also as EM_WRITE_CSV (m may then be NULL): the header cell,expected,observed, a
+ * row per cell (its index, or "[lo, hi)" to 6 digits), and "outside,0,N" for N draws
+ * outside the support (the table of expmech conform --report-svg's figures).  Errors:
  * EM_ERR_NULL, EM_ERR_DOMAIN (another format; writing to f failed). */
 EM_API int em_audit_result_write(FILE *f, const em_audit_result *r, const em_mech *x,
                                  const em_mech *y, const em_write_opts *o, em_error *err);
