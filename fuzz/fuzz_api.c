@@ -242,6 +242,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         em_utility_result_free(ur);
         em_free(lb);
         em_free(pb);
+        /* the report computed and written in one call (a bad threshold refused) */
+        const char *ts[] = {"1/3", sel & 2 ? "x" : "0"};
+        st = em_utility_write(devnull(), m, 2, ts, (sel >> 2) & 3, &so, &wj, &e);
+        MUST_SAY(st, e);
         em_audit_result *ar = NULL;
         st = em_audit(m, m, NULL, NULL, 0, &ar, &e);
         MUST_SAY(st, e);

@@ -366,6 +366,69 @@ static void refused(int st, int want, const char *fn)
     ck_assert_msg(strstr(err.msg, fn) != NULL, "'%s' names no %s", err.msg, fn);
 }
 
+/* The report computed and written.  Two tied candidates at epsilon 1 (c = 1/2): opt 1, no
+ * loss, the bounds 1/c = 2 and exp(-1/2) = 0.60653 at T = 1.  Utilities 0, -1 at epsilon 2
+ * (c = 1): P(a) = 1/(1 + e^-1) = 0.73106, E[u] = -0.26894, sd = sqrt(p (1 - p)) = 0.44341,
+ * ratio 2: (ln 2 + 1)/c = 1.6931, min(1, 2 e^-1/2) = 1. */
+START_TEST(utility_computed)
+{
+    em_scn *s, *s2;
+    em_mech *m = mech(TIED, "1", NULL, EM_VARIANT_AUTO, 5, &s);
+    em_mech *m2 = mech("a,0\nb,-1\n", "2", NULL, EM_VARIANT_AUTO, 5, &s2);
+    const em_write_opts csv = {EM_WRITE_CSV, 0, 0, NULL, 0};
+    const char *t[] = {"0", "1"}, *half[] = {"1/2"};
+    sink k;
+    sink_open(&k);
+    ck_assert_msg(em_utility_write(k.f, m, 2, t, 0, NULL, &csv, &err) == EM_OK, "%s", err.msg);
+    ck_assert_msg(em_utility_write(k.f, m2, 1, half, 0, NULL, &csv, &err) == EM_OK, "%s",
+                  err.msg);
+    ck_assert_str_eq(sink_text(&k),
+                     "epsilon,opt,expected_utility,expected_loss,sd_loss,p_best,"
+                     "expected_loss_bound,p_loss_gt_0,bound_p_loss_gt_0,p_loss_gt_1,"
+                     "bound_p_loss_gt_1\n1,1.0000,1.0000,0,0,1,2.0000,0,1,0,0.60653\n"
+                     "epsilon,opt,expected_utility,expected_loss,sd_loss,p_best,"
+                     "expected_loss_bound,p_loss_gt_1/2,bound_p_loss_gt_1/2\n"
+                     "2,0,-0.26894,0.26894,0.44341,0.73106,1.6931,0.26894,1\n");
+    free(k.buf);
+    /* Monte Carlo over tied candidates: every loss 0 */
+    const em_sample_opts seeded = {1, 1, EM_SAMPLER_EXACT, EM_TIMING_VARIABLE};
+    const em_write_opts json = {EM_WRITE_JSON, 0, 0, NULL, 0};
+    sink_open(&k);
+    ck_assert_msg(em_utility_write(k.f, m, 0, NULL, 5, &seeded, &json, &err) == EM_OK, "%s",
+                  err.msg);
+    ck_assert_str_eq(sink_text(&k),
+                     "{\"epsilon\": \"1\", \"sensitivity\": \"1\", \"variant\": \"standard\", "
+                     "\"digits\": 5, \"opt\": \"1.0000\", \"expected_utility\": \"1.0000\", "
+                     "\"expected_loss\": \"0\", \"sd_loss\": \"0\", \"p_best\": \"1\", "
+                     "\"expected_loss_bound\": \"2.0000\", \"loss_at\": [], \"mc_n\": 5, "
+                     "\"mc_expected_loss\": 0, \"mc_se\": 0}\n");
+    free(k.buf);
+    /* refused: nothing written, the threshold or the estimate named */
+    const char *bad[] = {"1", "x"}, *hole[] = {NULL};
+    sink_open(&k);
+    ck_assert_int_eq(em_utility_write(k.f, m, 2, bad, 0, NULL, &csv, &err), EM_ERR_PARSE);
+    ck_assert_msg(!strncmp(err.msg, "loss_at: ", 9), "%s", err.msg);
+    ck_assert_int_eq(em_utility_write(k.f, m, 1, hole, 0, NULL, &csv, &err), EM_ERR_NULL);
+    ck_assert_msg(!strncmp(err.msg, "loss_at: t[0] is NULL", 21), "%s", err.msg);
+    ck_assert_int_eq(em_utility_write(k.f, m, 0, NULL, 1, NULL, &csv, &err), EM_ERR_DOMAIN);
+    ck_assert_msg(!strncmp(err.msg, "mc: ", 4), "%s", err.msg);
+    refused(em_utility_write(k.f, m, 1, NULL, 0, NULL, &csv, &err), EM_ERR_NULL,
+            "em_utility_write");
+    refused(em_utility_write(NULL, m, 0, NULL, 0, NULL, &csv, &err), EM_ERR_NULL,
+            "em_utility_write");
+    refused(em_utility_write(k.f, NULL, 0, NULL, 0, NULL, &csv, &err), EM_ERR_NULL,
+            "em_utility_write");
+    refused(em_utility_write(k.f, m, 0, NULL, 0, NULL, NULL, &err), EM_ERR_DOMAIN,
+            "em_utility_write");
+    ck_assert_str_eq(sink_text(&k), "");
+    free(k.buf);
+    em_mech_free(m);
+    em_mech_free(m2);
+    em_scn_free(s);
+    em_scn_free(s2);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ sample */
 
 /* A law with one possible draw ("q,r"; "x" excluded) makes the draws known in advance; the
@@ -787,6 +850,7 @@ static Suite *suite(void)
     tcase_add_test(tc, probs_csv_and_json);
     tcase_add_test(tc, probs_labels_for_a_terminal);
     tcase_add_test(tc, utility_csv_and_json);
+    tcase_add_test(tc, utility_computed);
     tcase_add_test(tc, audit_text);
     tcase_add_test(tc, check_text);
     tcase_add_test(tc, compare_text);

@@ -45,6 +45,8 @@ static const struct { const char *api, *flag; int first; } words[] = {
     {"at:", "--at:", 1},
     {"grid:", "--grid:", 1},
     {"between:", "--between:", 1},
+    {"loss_at:", "--loss-at:", 1},
+    {"mc:", "--mc:", 1},
     {"variant ", "--variant ", 1},
     {"sensitivity ", "--sensitivity ", 1},
     {"epsilon ", "--epsilon ", 1},

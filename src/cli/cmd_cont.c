@@ -93,9 +93,12 @@ static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 
 static int run_pointwise(int argc, char **argv, int kind)
 {
-    const char *name = kind == EM_LAW_CDF ? "expmech cdf" : kind == EM_LAW_DENSITY ? "expmech density"
-                                                                          : "expmech quantile";
-    const char *help = kind == EM_LAW_CDF ? help_cdf : kind == EM_LAW_DENSITY ? help_density : help_quantile;
+    const char *name = kind == EM_LAW_CDF       ? "expmech cdf"
+                       : kind == EM_LAW_DENSITY ? "expmech density"
+                                                : "expmech quantile";
+    const char *help = kind == EM_LAW_CDF       ? help_cdf
+                       : kind == EM_LAW_DENSITY ? help_density
+                                                : help_quantile;
     return em_cli_main(name, argc, argv,
                        EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
                            EM_OPT_AT | EM_OPT_GRID | EM_OPT_FILE |
@@ -153,75 +156,23 @@ static int loss_points(const em_cli *c, em_points **T)
     return rc;
 }
 
-/* What one row holds, computed before anything is printed. */
-typedef struct urow {
-    em_utility_result *r;
-    char *bound;             /* expected_loss_bound; NULL: continuous (no bound) */
-    size_t nt;
-    const char *const *t;    /* the thresholds */
-    char **tail, **tbound;   /* per threshold */
-    double mc_mean, mc_se;
-} urow;
-
-static void urow_free(urow *w)
-{
-    em_utility_result_free(w->r);
-    em_free(w->bound);
-    for (size_t i = 0; i < w->nt; i++) {
-        em_free(w->tail ? w->tail[i] : NULL);
-        em_free(w->tbound ? w->tbound[i] : NULL);
-    }
-    free(w->tail);
-    free(w->tbound);
-}
-
-static int compute(const em_cli *c, em_scn *s, em_mech *m, urow *w)
-{
-    em_error e;
-    const int bounded = !em_scn_get(s).continuous;
-    w->tail = calloc(w->nt + 1, sizeof *w->tail);
-    w->tbound = calloc(w->nt + 1, sizeof *w->tbound);
-    if (!w->tail || !w->tbound) {
-        fprintf(stderr, "%s: out of memory\n", c->cmd);
-        return EM_EXIT_INTERNAL;
-    }
-    if (em_utility(m, &w->r, &e) != EM_OK ||
-        (bounded && em_loss_bounds(m, NULL, &w->bound, NULL, &e) != EM_OK))
-        return em_cli_fail(c->cmd, NULL, &e);
-    for (size_t i = 0; i < w->nt; i++)
-        if (em_loss_tail(m, w->t[i], &w->tail[i], &e) != EM_OK ||
-            (bounded && em_loss_bounds(m, w->t[i], NULL, &w->tbound[i], &e) != EM_OK))
-            return em_cli_fail(c->cmd, "--loss-at", &e);
-    em_sample_opts o = EM_SAMPLE_OPTS_INIT;
-    o.seed = c->seed;
-    o.seeded = (c->seen & EM_OPT_SEED) != 0;
-    if ((c->seen & EM_OPT_MC) && em_loss_mc(m, &o, c->mc, &w->mc_mean, &w->mc_se, &e) != EM_OK)
-        return em_cli_fail(c->cmd, "--mc", &e);
-    return -1;
-}
-
 static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
-    (void)ctx;
+    (void)ctx, (void)s;
     em_points *T;
-    urow w;
-    memset(&w, 0, sizeof w);
     int rc = loss_points(c, &T);
-    w.nt = T ? T->n : 0;
-    w.t = T ? T->at : NULL;
-    if (rc < 0)
-        rc = compute(c, s, m, &w);
     if (rc < 0) {
-        const em_utility_report u = {w.r, w.bound, w.nt, w.t, (const char *const *)w.tail,
-                                     (const char *const *)w.tbound,
-                                     (c->seen & EM_OPT_MC) ? c->mc : 0, w.mc_mean, w.mc_se};
+        em_sample_opts mc = EM_SAMPLE_OPTS_INIT;
+        mc.seed = c->seed;
+        mc.seeded = (c->seen & EM_OPT_SEED) != 0;
         const em_write_opts o = em_cli_write_opts(c);
         em_error e;
-        rc = em_cli_written(c->cmd, em_utility_report_write(stdout, &u, m, &o, &e), &e);
+        rc = em_cli_written(c->cmd, em_utility_write(stdout, m, T ? T->n : 0, T ? T->at : NULL,
+                                                     (c->seen & EM_OPT_MC) ? c->mc : 0, &mc,
+                                                     &o, &e), &e);
     }
     if (rc < 0)
         rc = em_cli_flush(c->cmd, 1);
-    urow_free(&w);
     em_free(T);
     return rc;
 }

@@ -265,6 +265,17 @@ typedef struct em_utility_report {
 EM_API int em_utility_report_write(FILE *f, const em_utility_report *u, const em_mech *m,
                                    const em_write_opts *o, em_error *err);
 
+/* The utility report of m computed and written as em_utility_report_write writes it:
+ * em_utility, the bounds of em_loss_bounds (finite scenarios), em_loss_tail at the nt
+ * thresholds t (as given) with their bounds, and, with mc_n, em_loss_mc of mc_n draws of a
+ * sampler with options mc (NULL: EM_SAMPLE_OPTS_INIT); nothing is written unless all are
+ * computed.
+ * Errors: those of em_utility_report_write and of the functions it calls (a threshold's
+ * prefixed "loss_at: ", the Monte Carlo estimate's "mc: "). */
+EM_API int em_utility_write(FILE *f, em_mech *m, size_t nt, const char *const *t,
+                            uint64_t mc_n, const em_sample_opts *mc, const em_write_opts *o,
+                            em_error *err);
+
 /* The points of em_law_points_write: n texts as given (written as given), or, with at
  * NULL, the grid lo + i (hi - lo)/(n - 1) of em_num_grid_point (written exactly when short,
  * else rounded to the mechanism's digits; computed at the exact point). */
