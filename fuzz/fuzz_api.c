@@ -180,9 +180,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             em_free(iv);
             /* the sample-based audit of continuous draws (its grid from the exact laws) */
-            static const double dx[] = {0.0, 1.0 / 3, -2.5, 7.0, 1e300, -1e-300};
+            static const em_draw dv[] = {{0, 0.0}, {0, 1.0 / 3}, {0, -2.5}, {0, 7.0},
+                                         {0, 1e300}, {0, -1e-300}};
+            em_draws dx = EM_DRAWS_INIT, dy = EM_DRAWS_INIT;
+            dx.draw = dv;
+            dx.n = 6;
+            dy.draw = dv + 2;
+            dy.n = 4;
             em_audit_result *ad = NULL;
-            st = em_audit_draws(m, m, dx, 6, dx + 2, 4, 0.95, &ad, &e);
+            st = em_audit(m, m, &dx, &dy, 0.95, &ad, &e);
             MUST_SAY(st, e);
             em_audit_result_free(ad);
         } else {

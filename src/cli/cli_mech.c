@@ -39,6 +39,8 @@ static const struct { const char *api, *flag; int first; } words[] = {
     {"o->epsilon", "--epsilon", 0},
     {"group_by", "--group-by", 0},
     {"samples_are EM_SAMPLES_ARE_INDICES", "--samples-are indices", 0},
+    {"dx->samples_are", "--samples-are", 0},
+    {"dx, dy:", "--samples-x/--samples-y:", 1},
     {"samples_are EM_SAMPLES_ARE_LABELS", "--samples-are labels", 0},
     {"(force to run it anyway)", "(--force to run it anyway)", 0},
     {"dir:", "--output-dir:", 1},

@@ -52,18 +52,6 @@ static const char help[] =
     "the float sampler, or the draws' lower bound), 2 bad input, 3 internal failure or an\n"
     "undecided comparison or a write error on standard output.\n";
 
-/* Continuous draws: numbers, judged on intervals (em_audit_draws) */
-static int audit_draws_cont(const char *cmd, em_mech **m, const char *sxp, const char *syp,
-                            double conf, em_audit_result **r)
-{
-    em_error e;
-    em_cli_stdin_hint(cmd, sxp, "the draws");
-    em_cli_stdin_hint(cmd, syp, "the draws");
-    if (em_audit_draws_file(m[0], m[1], sxp, syp, conf, r, &e) != EM_OK)
-        return em_cli_fail(cmd, NULL, &e);
-    return -1;
-}
-
 /* Both mechanisms (X's headers decide the parameters, as for every command), the draws, and
  * the audit; -1 with *r set, or an exit status after a message. */
 static int run(const char *cmd, const char *const *files, const em_opts *ox, const char *sxp,
@@ -86,19 +74,6 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
     if (note) /* said, not refused: the loss between non-neighbours is still the loss */
         fprintf(stderr, "%s: %s\n", cmd, note);
     em_free(note);
-    if (sxp && em_scn_get(s[0]).continuous && em_scn_get(s[1]).continuous) {
-        if (are != EM_SAMPLES_ARE_AUTO) { /* an option that does not apply is an error */
-            fprintf(stderr, "%s: --samples-are does not apply to continuous scenarios: their "
-                    "draws are numbers\n", cmd);
-            return EM_EXIT_USAGE;
-        }
-        return audit_draws_cont(cmd, m, sxp, syp, conf, r);
-    }
-    if (sxp && (em_scn_get(s[0]).continuous || em_scn_get(s[1]).continuous)) {
-        fprintf(stderr, "%s: --samples-x/--samples-y: X and Y must both be finite or both "
-                "continuous\n", cmd);
-        return EM_EXIT_USAGE;
-    }
     em_draws d[2] = {EM_DRAWS_INIT, EM_DRAWS_INIT};
     for (int k = 0; sxp && k < 2; k++) {
         em_cli_stdin_hint(cmd, k ? syp : sxp, "the draws");
