@@ -33,7 +33,8 @@ void em_cli_free(em_cli *c)
     em_sweep_free(c->eps_all, c->eps_count);
 }
 
-int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg)
+/* Strict parsers: EM_OK or EM_ERR_PARSE with *msg. */
+static int parse_u64(const char *s, uint64_t *out, const char **msg)
 {
     if (!s || !*s) {
         *msg = "empty value";
@@ -69,7 +70,7 @@ int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg)
     return EM_OK;
 }
 
-int em_cli_parse_double(const char *s, double *out, const char **msg)
+static int parse_double(const char *s, double *out, const char **msg)
 {
     if (!s || !*s) {
         *msg = "empty value";
@@ -177,11 +178,11 @@ static int set_value(const em_cli_spec *sp, const em_cli_opt *o, void *dst, cons
         break;
     }
     case EM_CLI_U64:
-        if (em_cli_parse_u64(v, field, &why) != EM_OK)
+        if (parse_u64(v, field, &why) != EM_OK)
             return bad(o, sp->cmd, v, why);
         break;
     case EM_CLI_DOUBLE:
-        if (em_cli_parse_double(v, field, &why) != EM_OK)
+        if (parse_double(v, field, &why) != EM_OK)
             return bad(o, sp->cmd, v, why);
         break;
     case EM_CLI_STRING:
@@ -486,15 +487,6 @@ int em_cli_status_exit(int st)
     default:
         return EM_EXIT_USAGE;
     }
-}
-
-void em_cli_sweep_row(const em_cli *c, const char *columns, size_t row)
-{
-    if (!c->sweep_n)
-        return;
-    if (c->sweep_i == 0 && row == 0)
-        printf("epsilon,%s\n", columns);
-    printf("%s,", c->eps_all[c->sweep_i]);
 }
 
 const char *em_cli_human(const char *label)
