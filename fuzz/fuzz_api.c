@@ -2,11 +2,15 @@
  * binding calls it: a scenario from text or from arrays (the lines of the input as
  * utilities), a mechanism with options chosen by the first byte, then probabilities,
  * draws, a check of those draws, the utility report, an audit, and the continuous
- * functions, each result written by its writer (to /dev/null).  Every failure must come with a message; nothing may crash or leak. */
+ * functions, each result written by its writer (to /dev/null); and the input read as a
+ * table for a figure (em_plot_write, its options chosen by the first byte).  Every failure
+ * must come with a message; nothing may crash or leak. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "expmech.h"
 
@@ -70,6 +74,51 @@ static void label_round_trip(const char *lab)
     free(buf);
 }
 
+/* text as the CSV table of a figure: the columns of expmech's tables, a style, a series and
+ * an overlay of the same table chosen by sel */
+static void plot_table(const char *text, size_t len, unsigned sel)
+{
+    static const char *const styles[] = {NULL, "points", "steps", "bars,lines"};
+    int fd = memfd_create("table", 0);
+    if (fd < 0)
+        return;
+    char path[64], spec[96];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    snprintf(spec, sizeof spec, "%s:x:cdf:T", path);
+    const char *ov[] = {spec};
+    em_plot_opts o = EM_PLOT_OPTS_INIT;
+    o.table = path;
+    o.x = sel & 1 ? "label" : "x";
+    o.y = sel & 2 ? "probability,log_probability" : "cdf";
+    o.series = sel & 4 ? "epsilon" : NULL;
+    o.style = styles[(sel >> 3) & 3];
+    o.logy = (sel >> 5) & 1;
+    o.noverlay = (sel >> 6) & 1;
+    o.overlay = ov;
+    em_error e;
+    if (write(fd, text, len) == (ssize_t)len) {
+        int st = em_plot_write(devnull(), &o, &e);
+        MUST_SAY(st, e);
+    }
+    close(fd);
+}
+
+/* text as the points of a law: a list or a grid of what sel says */
+static void points_text(const char *text, size_t len, unsigned sel)
+{
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return;
+    memcpy(buf, text, len);
+    buf[len] = 0;
+    em_points *p = NULL;
+    em_error e;
+    int st = em_points_parse((int)(sel % 4), sel & 4 ? NULL : buf, sel & 4 ? buf : NULL, &p, &e);
+    MUST_SAY(st, e);
+    em_free(p);
+    free(buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > 1024)
@@ -81,6 +130,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     em_error e;
     em_scn *s = NULL;
     int st;
+    plot_table(text, len, sel);
+    points_text(text, len, sel);
     if (sel & 0x80)
         s = from_lines(text, len, &e);
     else {
@@ -120,10 +171,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             wo.format = EM_WRITE_CSV;
             st = em_law_points_write(devnull(), m, (int)(sel % 3), &where, &wo, &e);
             MUST_SAY(st, e);
+            em_points *iv = NULL;
+            st = em_points_parse(EM_LAW_INTERVAL, "0:1/3,-2.5:7,x:1,2:1,,1", NULL, &iv, &e);
+            MUST_SAY(st, e);
+            if (st == EM_OK) {
+                st = em_law_points_write(devnull(), m, EM_LAW_INTERVAL, iv, &wo, &e);
+                MUST_SAY(st, e);
+            }
+            em_free(iv);
             /* the sample-based audit of continuous draws (its grid from the exact laws) */
-            static const double dx[] = {0.0, 1.0 / 3, -2.5, 7.0, 1e300, -1e-300};
+            static const em_draw dv[] = {{0, 0.0}, {0, 1.0 / 3}, {0, -2.5}, {0, 7.0},
+                                         {0, 1e300}, {0, -1e-300}};
+            em_draws dx = EM_DRAWS_INIT, dy = EM_DRAWS_INIT;
+            dx.draw = dv;
+            dx.n = 6;
+            dy.draw = dv + 2;
+            dy.n = 4;
             em_audit_result *ad = NULL;
-            st = em_audit_draws(m, m, dx, 6, dx + 2, 4, 0.95, &ad, &e);
+            st = em_audit(m, m, &dx, &dy, 0.95, &ad, &e);
             MUST_SAY(st, e);
             em_audit_result_free(ad);
         } else {
@@ -152,6 +217,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
         }
         em_check_result_free(cr);
+        /* the draws written as expmech sample writes them (labels of any bytes) */
+        em_sampler *sp = NULL;
+        st = em_sampler_new(m, &so, &sp, &e);
+        MUST_SAY(st, e);
+        if (st == EM_OK) {
+            em_write_opts wc = EM_WRITE_OPTS_INIT;
+            wc.format = EM_WRITE_CSV;
+            wc.terminal = sel & 1;
+            st = em_sample_write(devnull(), sp, 4, &wc, NULL, &e);
+            MUST_SAY(st, e);
+        }
+        em_sampler_free(sp);
         em_write_opts wj = EM_WRITE_OPTS_INIT;
         wj.format = sel & 1 ? EM_WRITE_JSON : EM_WRITE_CSV;
         st = em_probs_write(devnull(), m, &wj, NULL, &e);
@@ -171,6 +248,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         em_utility_result_free(ur);
         em_free(lb);
         em_free(pb);
+        /* the report computed and written in one call (a bad threshold refused) */
+        const char *ts[] = {"1/3", sel & 2 ? "x" : "0"};
+        st = em_utility_write(devnull(), m, 2, ts, (sel >> 2) & 3, &so, &wj, &e);
+        MUST_SAY(st, e);
         em_audit_result *ar = NULL;
         st = em_audit(m, m, NULL, NULL, 0, &ar, &e);
         MUST_SAY(st, e);

@@ -529,6 +529,61 @@ START_TEST(audit_continuous)
 }
 END_TEST
 
+/* Draws of two continuous mechanisms through em_audit: the uniform law on [0, 1] on both
+ * sides, so that draws spread over it agree with the claim, and draws piled at opposite
+ * ends (1000 at 0.01 on X, 1000 at 0.99 on Y: each side's events then hold every draw of
+ * one side and none of the other) prove far more than epsilon 1. */
+START_TEST(audit_continuous_draws)
+{
+    enum { N = 1000 };
+    em_mech *x = mech_piece("0", "1", "0", "0", "1"), *k = mech(2, TWO_EQUAL, NULL, "1", NULL);
+    em_draw *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    for (size_t i = 0; i < N; i++) {
+        a[i] = (em_draw){0, (i + 0.5) / N};
+        b[i] = (em_draw){0, (N - i - 0.5) / N};
+    }
+    em_draws dx = EM_DRAWS_INIT, dy = EM_DRAWS_INIT;
+    dx.draw = a;
+    dx.n = dy.n = N;
+    dy.draw = b;
+    em_audit_result *r = NULL;
+    ck_assert_msg(em_audit(x, x, &dx, &dy, 0.95, &r, &err) == EM_OK, "%s", err.msg);
+    ck_assert_int_eq(r->continuous, 1);
+    ck_assert_int_eq(r->empirical_violation, 0);
+    ck_assert(r->eps_lower_xy <= 1 && r->eps_lower_yx <= 1);
+    ck_assert_uint_gt(r->ev_cells, 1);
+    em_audit_result_free(r);
+    for (size_t i = 0; i < N; i++) {
+        a[i].value = 0.01;
+        b[i].value = 0.99;
+    }
+    ck_assert_msg(em_audit(x, x, &dx, &dy, 0.95, &r, &err) == EM_OK, "%s", err.msg);
+    ck_assert_int_eq(r->empirical_violation, 1);
+    ck_assert(r->eps_lower_xy > 1 && r->eps_lower_yx > 1);
+    ck_assert(r->ev_xy_lo < 0.01 && 0.01 <= r->ev_xy_hi && r->ev_xy_hi < 0.99);
+    em_audit_result_free(r);
+    /* refused: NaN, labels for numbers, a finite and a continuous side */
+    a[0].value = NAN;
+    ck_assert_int_eq(em_audit(x, x, &dx, &dy, 0.95, &r, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_null(r);
+    a[0].value = 0.5;
+    dx.samples_are = EM_SAMPLES_ARE_LABELS;
+    ck_assert_int_eq(em_audit(x, x, &dx, &dy, 0.95, &r, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(err.msg, "dx->samples_are does not apply"));
+    dx.samples_are = EM_SAMPLES_ARE_AUTO;
+    ck_assert_int_eq(em_audit(x, k, &dx, &dy, 0.95, &r, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(err.msg, "dx, dy: X and Y must both be finite or both"));
+    ck_assert_int_eq(em_audit(x, x, &dx, &dy, 1.5, &r, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(err.msg, "confidence"));
+    free(a);
+    free(b);
+    mech_free(x);
+    mech_free(k);
+}
+END_TEST
+
 START_TEST(audit_bad_input)
 {
     const char *u3[] = {"0", "0", "0"};
@@ -575,6 +630,7 @@ static Suite *suite(void)
     tcase_add_test(tc, audit_finite);
     tcase_add_test(tc, audit_counts);
     tcase_add_test(tc, audit_continuous);
+    tcase_add_test(tc, audit_continuous_draws);
     tcase_add_test(tc, audit_bad_input);
     suite_add_tcase(s, tc);
     return s;

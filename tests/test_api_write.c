@@ -284,6 +284,28 @@ START_TEST(check_text)
         "verdict: REJECT at alpha = 0.01: pooled tail over-represented (p = 0.001) q,r "
         "over-represented (exact binomial tail p = 0.002)\n");
     free(k.buf);
+    /* the table as CSV, with no mechanism: finite cells by index, bins as [lo, hi) to 6
+       digits, the draws outside the support last */
+    em_check_row bins[2] = {{0, 0, 3, 2.5, 0.25, 0.0, 1, 0, -INFINITY, 1.0 / 3, 1},
+                            {1, 1, 6, 7.5, 0.75, 0.0, 1, 1, 1.0 / 3, 1234567.0, 0}};
+    const em_write_opts csv = {EM_WRITE_CSV, 0, 0, NULL, 0};
+    sink_open(&k);
+    ck_assert_msg(em_check_result_write(k.f, &r, NULL, &csv, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k), "cell,expected,observed\n0,10,10\n");
+    free(k.buf);
+    r.nrows = 2;
+    r.rows = bins;
+    r.support_count = 4;
+    sink_open(&k);
+    ck_assert_msg(em_check_result_write(k.f, &r, NULL, &csv, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k), "cell,expected,observed\n\"[-inf, 0.333333)\",2.5,3\n"
+                                    "\"[0.333333, 1.23457e+06)\",7.5,6\noutside,0,4\n");
+    free(k.buf);
+    /* the report for a person still needs the mechanism */
+    sink_open(&k);
+    ck_assert_int_eq(em_check_result_write(k.f, &r, NULL, NULL, &err), EM_ERR_NULL);
+    ck_assert_str_eq(sink_text(&k), "");
+    free(k.buf);
     em_mech_free(m);
     em_scn_free(s);
 }
@@ -343,6 +365,158 @@ static void refused(int st, int want, const char *fn)
     ck_assert_int_eq(err.status, want);
     ck_assert_msg(strstr(err.msg, fn) != NULL, "'%s' names no %s", err.msg, fn);
 }
+
+/* The report computed and written.  Two tied candidates at epsilon 1 (c = 1/2): opt 1, no
+ * loss, the bounds 1/c = 2 and exp(-1/2) = 0.60653 at T = 1.  Utilities 0, -1 at epsilon 2
+ * (c = 1): P(a) = 1/(1 + e^-1) = 0.73106, E[u] = -0.26894, sd = sqrt(p (1 - p)) = 0.44341,
+ * ratio 2: (ln 2 + 1)/c = 1.6931, min(1, 2 e^-1/2) = 1. */
+START_TEST(utility_computed)
+{
+    em_scn *s, *s2;
+    em_mech *m = mech(TIED, "1", NULL, EM_VARIANT_AUTO, 5, &s);
+    em_mech *m2 = mech("a,0\nb,-1\n", "2", NULL, EM_VARIANT_AUTO, 5, &s2);
+    const em_write_opts csv = {EM_WRITE_CSV, 0, 0, NULL, 0};
+    const char *t[] = {"0", "1"}, *half[] = {"1/2"};
+    sink k;
+    sink_open(&k);
+    ck_assert_msg(em_utility_write(k.f, m, 2, t, 0, NULL, &csv, &err) == EM_OK, "%s", err.msg);
+    ck_assert_msg(em_utility_write(k.f, m2, 1, half, 0, NULL, &csv, &err) == EM_OK, "%s",
+                  err.msg);
+    ck_assert_str_eq(sink_text(&k),
+                     "epsilon,opt,expected_utility,expected_loss,sd_loss,p_best,"
+                     "expected_loss_bound,p_loss_gt_0,bound_p_loss_gt_0,p_loss_gt_1,"
+                     "bound_p_loss_gt_1\n1,1.0000,1.0000,0,0,1,2.0000,0,1,0,0.60653\n"
+                     "epsilon,opt,expected_utility,expected_loss,sd_loss,p_best,"
+                     "expected_loss_bound,p_loss_gt_1/2,bound_p_loss_gt_1/2\n"
+                     "2,0,-0.26894,0.26894,0.44341,0.73106,1.6931,0.26894,1\n");
+    free(k.buf);
+    /* Monte Carlo over tied candidates: every loss 0 */
+    const em_sample_opts seeded = {1, 1, EM_SAMPLER_EXACT, EM_TIMING_VARIABLE};
+    const em_write_opts json = {EM_WRITE_JSON, 0, 0, NULL, 0};
+    sink_open(&k);
+    ck_assert_msg(em_utility_write(k.f, m, 0, NULL, 5, &seeded, &json, &err) == EM_OK, "%s",
+                  err.msg);
+    ck_assert_str_eq(sink_text(&k),
+                     "{\"epsilon\": \"1\", \"sensitivity\": \"1\", \"variant\": \"standard\", "
+                     "\"digits\": 5, \"opt\": \"1.0000\", \"expected_utility\": \"1.0000\", "
+                     "\"expected_loss\": \"0\", \"sd_loss\": \"0\", \"p_best\": \"1\", "
+                     "\"expected_loss_bound\": \"2.0000\", \"loss_at\": [], \"mc_n\": 5, "
+                     "\"mc_expected_loss\": 0, \"mc_se\": 0}\n");
+    free(k.buf);
+    /* refused: nothing written, the threshold or the estimate named */
+    const char *bad[] = {"1", "x"}, *hole[] = {NULL};
+    sink_open(&k);
+    ck_assert_int_eq(em_utility_write(k.f, m, 2, bad, 0, NULL, &csv, &err), EM_ERR_PARSE);
+    ck_assert_msg(!strncmp(err.msg, "loss_at: ", 9), "%s", err.msg);
+    ck_assert_int_eq(em_utility_write(k.f, m, 1, hole, 0, NULL, &csv, &err), EM_ERR_NULL);
+    ck_assert_msg(!strncmp(err.msg, "loss_at: t[0] is NULL", 21), "%s", err.msg);
+    ck_assert_int_eq(em_utility_write(k.f, m, 0, NULL, 1, NULL, &csv, &err), EM_ERR_DOMAIN);
+    ck_assert_msg(!strncmp(err.msg, "mc: ", 4), "%s", err.msg);
+    refused(em_utility_write(k.f, m, 1, NULL, 0, NULL, &csv, &err), EM_ERR_NULL,
+            "em_utility_write");
+    refused(em_utility_write(NULL, m, 0, NULL, 0, NULL, &csv, &err), EM_ERR_NULL,
+            "em_utility_write");
+    refused(em_utility_write(k.f, NULL, 0, NULL, 0, NULL, &csv, &err), EM_ERR_NULL,
+            "em_utility_write");
+    refused(em_utility_write(k.f, m, 0, NULL, 0, NULL, NULL, &err), EM_ERR_DOMAIN,
+            "em_utility_write");
+    ck_assert_str_eq(sink_text(&k), "");
+    free(k.buf);
+    em_mech_free(m);
+    em_mech_free(m2);
+    em_scn_free(s);
+    em_scn_free(s2);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ sample */
+
+/* A law with one possible draw ("q,r"; "x" excluded) makes the draws known in advance; the
+ * uniform law on [0, 1) makes each value one to read back. */
+START_TEST(sample_csv)
+{
+    em_scn *s, *su;
+    em_mech *m = mech("x,-inf\n\"q,r\",0\n", "1", NULL, EM_VARIANT_AUTO, 0, &s);
+    em_mech *mu = mech("# output: continuous\n0,1,0,0\n", "1", NULL, EM_VARIANT_AUTO, 0, &su);
+    const em_sample_opts so = {7, 1, EM_SAMPLER_EXACT, EM_TIMING_VARIABLE};
+    em_write_opts o = EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    em_sampler *sp;
+    uint64_t done = 9;
+    sink k;
+    ck_assert_msg(em_sampler_new(m, &so, &sp, &err) == EM_OK, "%s", err.msg);
+    sink_open(&k);
+    ck_assert_msg(em_sample_write(k.f, sp, 3, &o, &done, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k), "\"q,r\"\n\"q,r\"\n\"q,r\"\n");
+    ck_assert_uint_eq(done, 3);
+    free(k.buf);
+    /* a sweep: the header at its first run, each row led by the epsilon as given */
+    o.sweep_n = 2;
+    o.epsilon = "1.0";
+    sink_open(&k);
+    ck_assert_msg(em_sample_write(k.f, sp, 2, &o, NULL, &err) == EM_OK, "%s", err.msg);
+    o.sweep_i = 1;
+    o.epsilon = "2e0";
+    ck_assert_msg(em_sample_write(k.f, sp, 1, &o, &done, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(sink_text(&k), "epsilon,value\n1.0,\"q,r\"\n1.0,\"q,r\"\n2e0,\"q,r\"\n");
+    ck_assert_uint_eq(done, 1);
+    free(k.buf);
+    /* n = 0: nothing */
+    o.sweep_n = 0;
+    sink_open(&k);
+    ck_assert_int_eq(em_sample_write(k.f, sp, 0, &o, &done, &err), EM_OK);
+    ck_assert_str_eq(sink_text(&k), "");
+    ck_assert_uint_eq(done, 0);
+    free(k.buf);
+    em_sampler_free(sp);
+    /* continuous: one "%.17g" value a line, each in [0, 1] and read back exactly */
+    ck_assert_msg(em_sampler_new(mu, &so, &sp, &err) == EM_OK, "%s", err.msg);
+    sink_open(&k);
+    ck_assert_msg(em_sample_write(k.f, sp, 50, &o, &done, &err) == EM_OK, "%s", err.msg);
+    const char *t = sink_text(&k);
+    size_t lines = 0;
+    for (const char *p = t; *p; lines++) {
+        char *end;
+        double v = strtod(p, &end);
+        char again[32];
+        snprintf(again, sizeof again, "%.17g", v);
+        ck_assert_msg(v >= 0 && v <= 1 && *end == '\n', "line %zu: %s", lines, p);
+        ck_assert_int_eq(strncmp(p, again, (size_t)(end - p)), 0);
+        ck_assert_uint_eq(strlen(again), (size_t)(end - p));
+        p = end + 1;
+    }
+    ck_assert_uint_eq(lines, 50);
+    ck_assert_uint_eq(done, 50);
+    free(k.buf);
+    /* bad arguments: an error naming the writer, nothing written */
+    sink_open(&k);
+    refused(em_sample_write(NULL, sp, 1, &o, &done, &err), EM_ERR_NULL, "em_sample_write");
+    refused(em_sample_write(k.f, NULL, 1, &o, &done, &err), EM_ERR_NULL, "em_sample_write");
+    ck_assert_uint_eq(done, 0);
+    o.format = EM_WRITE_JSON;
+    refused(em_sample_write(k.f, sp, 1, &o, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
+    refused(em_sample_write(k.f, sp, 1, NULL, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
+    o.format = EM_WRITE_CSV;
+    o.sweep_n = 2;
+    o.sweep_i = 2;
+    refused(em_sample_write(k.f, sp, 1, &o, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
+    ck_assert_str_eq(sink_text(&k), "");
+    free(k.buf);
+    /* a stream that cannot be written: the first draw's write fails and stops the drawing */
+    o.sweep_n = o.sweep_i = 0;
+    FILE *ro = fopen("/dev/null", "r");
+    ck_assert_ptr_nonnull(ro);
+    setvbuf(ro, NULL, _IONBF, 0);
+    refused(em_sample_write(ro, sp, 1000, &o, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
+    ck_assert_uint_eq(done, 1);
+    fclose(ro);
+    em_sampler_free(sp);
+    em_mech_free(m);
+    em_mech_free(mu);
+    em_scn_free(s);
+    em_scn_free(su);
+}
+END_TEST
 
 START_TEST(bad_arguments)
 {
@@ -478,6 +652,97 @@ START_TEST(points_csv)
 }
 END_TEST
 
+/* the points from text: each list, grid and refusal; intervals written row by row */
+START_TEST(points_parsed)
+{
+    em_points *p = NULL;
+    ck_assert_msg(em_points_parse(EM_LAW_CDF, "1/3,-2,0.5", NULL, &p, &err) == EM_OK, "%s",
+                  err.msg);
+    ck_assert_uint_eq(p->n, 3);
+    ck_assert_str_eq(p->at[0], "1/3");
+    ck_assert_str_eq(p->at[2], "0.5");
+    em_free(p);
+    ck_assert_int_eq(em_points_parse(EM_LAW_QUANTILE, NULL, "0:1/2:0x10", &p, &err), EM_OK);
+    ck_assert_ptr_null(p->at);
+    ck_assert_uint_eq(p->n, 16);
+    ck_assert_str_eq(p->lo, "0");
+    ck_assert_str_eq(p->hi, "1/2");
+    em_free(p);
+    ck_assert_int_eq(em_points_parse(EM_LAW_DENSITY, NULL, "2:2:1", &p, &err), EM_OK);
+    ck_assert_uint_eq(p->n, 1);
+    em_free(p);
+    /* intervals: split only, each checked when written */
+    ck_assert_int_eq(em_points_parse(EM_LAW_INTERVAL, "0:1/4,,1/2:1", NULL, &p, &err), EM_OK);
+    ck_assert_uint_eq(p->n, 3);
+    ck_assert_str_eq(p->at[1], "");
+    em_free(p);
+    static const struct { int what; const char *at, *grid; int st; const char *says; } bad[] = {
+        {EM_LAW_CDF, "1,,2", NULL, EM_ERR_PARSE, "at: empty value in '1,,2'"},
+        {EM_LAW_CDF, "1,x", NULL, EM_ERR_PARSE, "at: bad number 'x'"},
+        {EM_LAW_CDF, NULL, "0:1", EM_ERR_PARSE, "grid: expected LO:HI:N, found '0:1'"},
+        {EM_LAW_CDF, NULL, "0:1:2:3", EM_ERR_PARSE, "grid: expected LO:HI:N"},
+        {EM_LAW_CDF, NULL, "0:1:0", EM_ERR_PARSE, "grid: N must be an integer in [1, 10000000]"},
+        {EM_LAW_CDF, NULL, "0:1:+3", EM_ERR_PARSE, "found '+3'"},
+        {EM_LAW_CDF, NULL, "0:1:10000001", EM_ERR_PARSE, "grid: N must be"},
+        {EM_LAW_CDF, NULL, "1:0:3", EM_ERR_DOMAIN, "grid: LO > HI"},
+        {EM_LAW_CDF, NULL, "0:1:1", EM_ERR_DOMAIN, "grid: N = 1 needs LO = HI"},
+        {EM_LAW_CDF, NULL, "a:1:3", EM_ERR_PARSE, "grid: bad number 'a'"},
+        {EM_LAW_QUANTILE, "0,1.5", NULL, EM_ERR_DOMAIN, "p must lie in [0, 1] (point 2)"},
+        {EM_LAW_QUANTILE, NULL, "-1:1:3", EM_ERR_DOMAIN, "p must lie in [0, 1] (point 1)"},
+        {EM_LAW_QUANTILE, NULL, "0:2:5", EM_ERR_DOMAIN, "(point 4)"}, /* 0, 1/2, 1, 3/2 */
+        {EM_LAW_CDF, "1", "0:1:2", EM_ERR_NULL, "exactly one of at and grid"},
+        {EM_LAW_CDF, NULL, NULL, EM_ERR_NULL, "exactly one of at and grid"},
+        {EM_LAW_INTERVAL, NULL, "0:1:2", EM_ERR_NULL, "exactly one of at and grid"},
+        {4, "1", NULL, EM_ERR_DOMAIN, "em_points_parse: what (4)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        p = (em_points *)&err; /* set to NULL on failure */
+        ck_assert_int_eq(em_points_parse(bad[i].what, bad[i].at, bad[i].grid, &p, &err),
+                         bad[i].st);
+        ck_assert_ptr_null(p);
+        ck_assert_msg(strstr(err.msg, bad[i].says) != NULL, "%zu: '%s'", i, err.msg);
+    }
+    ck_assert_int_eq(em_points_parse(EM_LAW_CDF, "1", NULL, NULL, NULL), EM_ERR_NULL);
+    /* intervals of the uniform law on [0, 1]: P(A < X <= B) = B - A inside [0, 1] */
+    em_scn *s;
+    em_mech *m = mech(UNIFORM, "1", NULL, EM_VARIANT_AUTO, 5, &s);
+    em_write_opts o = EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    ck_assert_int_eq(em_points_parse(EM_LAW_INTERVAL, "0:1/4,-1:1/2,1/2:2", NULL, &p, &err),
+                     EM_OK);
+    points_are(m, EM_LAW_INTERVAL, p, &o, "0,1/4,0.25000\n-1,1/2,0.50000\n1/2,2,0.50000\n");
+    o.sweep_n = 2;
+    o.epsilon = "1.0";
+    points_are(m, EM_LAW_INTERVAL, p, &o, "epsilon,a,b,probability\n1.0,0,1/4,0.25000\n"
+                                          "1.0,-1,1/2,0.50000\n1.0,1/2,2,0.50000\n");
+    em_free(p);
+    /* a bad interval: the rows before it written, it named */
+    static const struct { const char *at, *says; int st; } badi[] = {
+        {"0:1/4,1/2", "between: expected A:B, found '1/2'", EM_ERR_PARSE},
+        {"0:1/4,1:1/2", "between: A > B in '1:1/2'", EM_ERR_DOMAIN},
+        {"0:1/4,x:1", "between: bad number 'x'", EM_ERR_PARSE},
+        {"0:1/4,", "between: expected A:B, found ''", EM_ERR_PARSE},
+    };
+    o = (em_write_opts)EM_WRITE_OPTS_INIT;
+    o.format = EM_WRITE_CSV;
+    for (size_t i = 0; i < sizeof badi / sizeof *badi; i++) {
+        sink k;
+        ck_assert_int_eq(em_points_parse(EM_LAW_INTERVAL, badi[i].at, NULL, &p, &err), EM_OK);
+        sink_open(&k);
+        ck_assert_int_eq(em_law_points_write(k.f, m, EM_LAW_INTERVAL, p, &o, &err), badi[i].st);
+        ck_assert_msg(strstr(err.msg, badi[i].says) != NULL, "%zu: '%s'", i, err.msg);
+        ck_assert_str_eq(sink_text(&k), "0,1/4,0.25000\n");
+        free(k.buf);
+        em_free(p);
+    }
+    const em_points grid = {2, NULL, "0", "1"};
+    refused(em_law_points_write(stdout, m, EM_LAW_INTERVAL, &grid, &o, &err), EM_ERR_DOMAIN,
+            "em_law_points_write");
+    em_mech_free(m);
+    em_scn_free(s);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ groups */
 
 /* groups A (x, y, y) and B (y, x, y) from a file; the report filled by hand */
@@ -585,11 +850,14 @@ static Suite *suite(void)
     tcase_add_test(tc, probs_csv_and_json);
     tcase_add_test(tc, probs_labels_for_a_terminal);
     tcase_add_test(tc, utility_csv_and_json);
+    tcase_add_test(tc, utility_computed);
     tcase_add_test(tc, audit_text);
     tcase_add_test(tc, check_text);
     tcase_add_test(tc, compare_text);
     tcase_add_test(tc, bad_arguments);
+    tcase_add_test(tc, sample_csv);
     tcase_add_test(tc, points_csv);
+    tcase_add_test(tc, points_parsed);
     tcase_add_test(tc, groups_csv_and_json);
     suite_add_tcase(s, tc);
     return s;

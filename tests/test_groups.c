@@ -5,6 +5,7 @@
  * digits and written in the oracle's style; and the seed's own float output. */
 #include "em_check_main.h"
 #include <math.h>
+#include <sys/stat.h>
 
 #define EM_CLI_OUT_SIZE (1 << 20)
 #include "em_cli_util.h"
@@ -292,6 +293,22 @@ START_TEST(api)
     go.epsilon = "-1";
     ck_assert_int_eq(em_groups_analyse(g, &go, &r, &e), EM_ERR_EPSILON);
     ck_assert_int_eq(em_groups_analyse(NULL, &go, &r, &e), EM_ERR_NULL);
+    /* the files written, their paths listed; a second time nothing written nor listed */
+    char gdir[160], *list = NULL, listed[512];
+    size_t len = 0;
+    snprintf(gdir, sizeof gdir, "%s/g", tmpdir);
+    ck_assert_int_eq(mkdir(gdir, 0777), 0);
+    FILE *names = open_memstream(&list, &len);
+    ck_assert_ptr_nonnull(names);
+    ck_assert_msg(em_groups_write(g, gdir, names, &e) == EM_OK, "%s", e.msg);
+    ck_assert_int_eq(em_groups_write(g, gdir, names, &e), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(e.msg, "Blue.txt"));
+    ck_assert_int_eq(em_groups_write(g, gdir, NULL, &e), EM_ERR_DOMAIN);
+    fclose(names);
+    snprintf(listed, sizeof listed, "%s/Blue.txt\n%s/Red.txt\n", gdir, gdir);
+    ck_assert_str_eq(list, listed);
+    free(list);
+    ck_assert_int_eq(em_groups_write(NULL, gdir, NULL, &e), EM_ERR_NULL);
     em_groups_free(g);
     o.function = "median";
     ck_assert_int_eq(em_groups_new(&o, "sock_color", &g, &e), EM_ERR_PARSE);

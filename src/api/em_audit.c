@@ -834,8 +834,8 @@ static int audit_finite(em_mech *x, em_mech *y, const uint64_t *cx, const uint64
     return st;
 }
 
-int em_audit(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
-             double confidence, em_audit_result **out, em_error *err)
+int em_audit_laws(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
+                  double confidence, em_audit_result **out, em_error *err)
 {
     if (!out)
         return em_err(err, EM_ERR_NULL, "em_audit: out is NULL");

@@ -1,5 +1,5 @@
-/* em_audit_draws.c: em_audit_draws (em_judge.h): the sample-based audit of a continuous
- * pair.  The finite search's design (em_audit.c, cp_bound) carried to the real line: the
+/* em_audit_draws.c: em_audit with draws of two continuous mechanisms (em_judge.h): the
+ * sample-based audit of a continuous pair.  The finite search's design (em_audit.c, cp_bound) carried to the real line: the
  * events are fixed before the draws are read, from the exact laws alone, and the search
  * over them is paid for with Bonferroni.
  *
@@ -231,7 +231,7 @@ int em_audit_draws(em_mech *x, em_mech *y, const double *dx, size_t nx, const do
         st = draws_ok(dy, ny, "Y", err);
     em_audit_result *r = NULL;
     if (st == EM_OK)
-        st = em_audit(x, y, NULL, NULL, confidence, &r, err);
+        st = em_audit_laws(x, y, NULL, NULL, confidence, &r, err);
     if (st == EM_OK)
         st = empirical_cont(x, y, dx, nx, dy, ny, confidence, r, err);
     if (st != EM_OK) {
@@ -272,20 +272,55 @@ static int read_file(const char *path, double **d, size_t *n, em_error *err)
     return st;
 }
 
-int em_audit_draws_file(em_mech *x, em_mech *y, const char *path_x, const char *path_y,
-                        double confidence, em_audit_result **out, em_error *err)
+/* one side's draws as numbers: its file, or the values of its em_draw array */
+static int values(const em_draws *d, double **v, size_t *n, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_audit_draws_file: out is NULL");
-    *out = NULL;
-    double *dx = NULL, *dy = NULL;
+    if (d->path)
+        return read_file(d->path, v, n, err);
+    if (d->counts)
+        return em_err(err, EM_ERR_DOMAIN, "em_audit: counts are for a finite scenario; a "
+                      "continuous one's draws are numbers");
+    if (!(*v = malloc((d->n ? d->n : 1) * sizeof **v)))
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < d->n; i++)
+        (*v)[i] = d->draw[i].value;
+    *n = d->n;
+    return EM_OK;
+}
+
+static int cont_draws(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
+                      double confidence, em_audit_result **out, em_error *err)
+{
+    int st = em_judge_draws_form(dx, "em_audit", err);
+    if (st == EM_OK)
+        st = em_judge_draws_form(dy, "em_audit", err);
+    if (st != EM_OK)
+        return st;
+    if (dx->samples_are != EM_SAMPLES_ARE_AUTO || dy->samples_are != EM_SAMPLES_ARE_AUTO)
+        return em_err(err, EM_ERR_DOMAIN, "dx->samples_are does not apply to continuous "
+                      "scenarios: their draws are numbers");
+    double *vx = NULL, *vy = NULL;
     size_t nx = 0, ny = 0;
-    int st = read_file(path_x, &dx, &nx, err);
+    st = values(dx, &vx, &nx, err);
     if (st == EM_OK)
-        st = read_file(path_y, &dy, &ny, err);
+        st = values(dy, &vy, &ny, err);
     if (st == EM_OK)
-        st = em_audit_draws(x, y, dx, nx, dy, ny, confidence, out, err);
-    free(dx);
-    free(dy);
+        st = em_audit_draws(x, y, vx, nx, vy, ny, confidence, out, err);
+    free(vx);
+    free(vy);
     return st;
+}
+
+/* The one entry: draws of two continuous mechanisms here, everything else em_audit_laws. */
+int em_audit(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
+             double confidence, em_audit_result **out, em_error *err)
+{
+    if (out && x && y && dx && dy && x->scn->continuous != y->scn->continuous)
+        return em_err(err, EM_ERR_DOMAIN, "dx, dy: X and Y must both be finite or both "
+                      "continuous");
+    if (out && x && y && dx && dy && x->scn->continuous) {
+        *out = NULL;
+        return cont_draws(x, y, dx, dy, confidence, out, err);
+    }
+    return em_audit_laws(x, y, dx, dy, confidence, out, err);
 }

@@ -215,7 +215,7 @@ static int group_path(const em_groups *g, size_t i, const char *dir, char **path
     return st;
 }
 
-int em_groups_write(const em_groups *g, const char *dir, em_error *err)
+int em_groups_write(const em_groups *g, const char *dir, FILE *names, em_error *err)
 {
     if (!g || !dir)
         return em_err(err, EM_ERR_NULL, "em_groups_write: %s is NULL", g ? "dir" : "g");
@@ -240,12 +240,15 @@ int em_groups_write(const em_groups *g, const char *dir, em_error *err)
     }
     for (size_t i = 0; i < g->k && st == EM_OK; i++)
         st = em_scoring_write(f[i], g->score[i], err);
-    for (size_t i = 0; f && path && i < g->k; i++) {
+    for (size_t i = 0; f && path && i < g->k; i++)
         if (f[i] && fclose(f[i]) != 0 && st == EM_OK)
             st = em_err(err, EM_ERR_DOMAIN, "dir: cannot write %s: %s", path[i],
                         strerror(errno));
+    for (size_t i = 0; f && path && i < g->k; i++) {
         if (st != EM_OK && path[i])
             unlink(path[i]);
+        else if (st == EM_OK && names)
+            fprintf(names, "%s\n", path[i]);
         free(path[i]);
     }
     free(f);

@@ -31,6 +31,19 @@ int em_judge_finite(em_mech *m, int doubles, em_error *err);
 /* Draws files may be large: the command line's limit. */
 #define EM_JUDGE_SAMPLES_MAX ((size_t)16 << 30)
 
+/* em_audit but for the draws of two continuous mechanisms (em_audit_draws.c: em_audit
+ * sends those to em_audit_draws and everything else here). */
+int em_audit_laws(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
+                  double confidence, em_audit_result **out, em_error *err);
+
+/* The same from the numbers themselves (dx[0..nx), dy[0..ny)): the Clopper-Pearson lower
+ * bound on epsilon over intervals (runs of cells of a grid of both laws' piece ends and 15
+ * quantiles each, fixed before the draws are read), each direction searched with
+ * Bonferroni as the finite events are; event_xy, event_yx count the cells of the event,
+ * ev_* give its interval.  NaN draws: EM_ERR_DOMAIN. */
+int em_audit_draws(em_mech *x, em_mech *y, const double *dx, size_t nx, const double *dy,
+                   size_t ny, double confidence, em_audit_result **out, em_error *err);
+
 /* EM_OK when exactly one form of d (draw, counts, path) is set; fn names the caller. */
 int em_judge_draws_form(const em_draws *d, const char *fn, em_error *err);
 

@@ -350,14 +350,37 @@ static void check_verdict(FILE *f, const em_scn *s, const em_check_result *r)
     }
 }
 
+/* The table as CSV: a cell's index, or its interval [lo, hi) to 6 digits (a label for a
+ * figure's axis, not a value to compute with); the draws outside the support last. */
+static void check_csv(FILE *f, const em_check_result *r)
+{
+    fputs("cell,expected,observed\n", f);
+    for (size_t k = 0; k < r->nrows; k++) {
+        const em_check_row *w = &r->rows[k];
+        if (isnan(w->lo))
+            fprintf(f, "%zu,%.17g,%llu\n", k, w->expected, (unsigned long long)w->observed);
+        else
+            fprintf(f, "\"[%.6g, %.6g)\",%.17g,%llu\n", w->lo, w->hi, w->expected,
+                    (unsigned long long)w->observed);
+    }
+    if (r->support_count)
+        fprintf(f, "outside,0,%llu\n", (unsigned long long)r->support_count);
+}
+
 int em_check_result_write(FILE *f, const em_check_result *r, const em_mech *m,
                           const em_write_opts *o, em_error *err)
 {
     static const char fn[] = "em_check_result_write";
     em_write_opts w;
-    int st = em_write_begin(fn, f, r, m, o, TEXT_ONLY, &w, err);
+    const int csv = o && o->format == EM_WRITE_CSV; /* the table alone: m not needed */
+    int st = em_write_begin(fn, f, r, csv ? (const void *)r : m, o,
+                            TEXT_ONLY | EM_WRITE_ACCEPTS(EM_WRITE_CSV), &w, err);
     if (st != EM_OK)
         return st;
+    if (csv) {
+        check_csv(f, r);
+        return em_write_end(fn, f, err);
+    }
     const em_scn *s = em_mech_get(m).scn;
     check_table(f, s, r);
     check_stats(f, s, r);

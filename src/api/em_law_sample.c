@@ -10,6 +10,7 @@
 
 #include "em_base.h"
 #include "api/em_scn_priv.h"
+#include "api/em_write_priv.h"
 #include "base/em_error.h"
 #include "core/em_fixed.h"
 #include "core/em_logweights.h"
@@ -228,4 +229,37 @@ int em_sample(em_mech *m, const em_sample_opts *o, size_t n, em_draw *out, em_er
         st = em_sampler_draw(s, n, out, err);
     em_sampler_free(s);
     return st;
+}
+
+int em_sample_write(FILE *f, em_sampler *sp, uint64_t n, const em_write_opts *o,
+                    uint64_t *done, em_error *err)
+{
+    static const char fn[] = "em_sample_write";
+    em_write_opts w;
+    uint64_t none;
+    if (!done)
+        done = &none;
+    *done = 0;
+    int st = em_write_begin(fn, f, sp, sp, o, EM_WRITE_ACCEPTS(EM_WRITE_CSV), &w, err);
+    if (st != EM_OK)
+        return st;
+    const em_mech_info mi = em_mech_get(sp->m);
+    const int cont = em_scn_get(mi.scn).continuous;
+    /* one draw a call: a failed write stops the drawing at once, as a draw is costly */
+    for (uint64_t k = 0; k < n; k++) {
+        em_draw d;
+        if ((st = em_sampler_draw(sp, 1, &d, err)) != EM_OK)
+            return st;
+        em_write_sweep_row(f, &w, mi.epsilon, "value", (size_t)k);
+        if (cont) {
+            fprintf(f, "%.17g\n", d.value);
+        } else {
+            em_write_csv_label(f, em_scn_label(mi.scn, d.index), &w);
+            fputc('\n', f);
+        }
+        ++*done;
+        if (ferror(f))
+            break;
+    }
+    return em_write_end(fn, f, err);
 }

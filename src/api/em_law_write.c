@@ -1,6 +1,7 @@
 /* em_law_write.c: the laws and reports of em_law.h written as expmech probs and expmech
  * utility write them (expmech(1)): CSV or JSON, over a sweep of epsilon. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "em_law.h"
 #include "em_num.h"
@@ -8,18 +9,6 @@
 #include "base/em_error.h"
 
 #define CSV_JSON (EM_WRITE_ACCEPTS(EM_WRITE_CSV) | EM_WRITE_ACCEPTS(EM_WRITE_JSON))
-
-/* A CSV row of a sweep: the header line "epsilon,COLUMNS" before the sweep's first row,
- * then the row's epsilon and ','. */
-static void sweep_row(FILE *f, const em_write_opts *w, const em_mech *m, const char *columns,
-                      size_t row)
-{
-    if (!w->sweep_n)
-        return;
-    if (w->sweep_i == 0 && row == 0)
-        fprintf(f, "epsilon,%s\n", columns);
-    fprintf(f, "%s,", w->epsilon ? w->epsilon : em_mech_get(m).epsilon);
-}
 
 /* ------------------------------------------------------------------- probs */
 
@@ -45,7 +34,8 @@ static int probs_row(FILE *f, em_mech *m, const em_write_opts *w, size_t i, size
         return st;
     }
     if (w->format == EM_WRITE_CSV) {
-        sweep_row(f, w, m, cont ? "lo,hi,probability,log_probability"
+        em_write_sweep_row(f, w, em_mech_get(m).epsilon,
+                           cont ? "lo,hi,probability,log_probability"
                                 : "label,probability,log_probability", i);
         if (cont)
             fprintf(f, "%s,%s", lo, hi);
@@ -217,6 +207,56 @@ int em_utility_report_write(FILE *f, const em_utility_report *u, const em_mech *
     return em_write_end(fn, f, err);
 }
 
+/* err's message prefixed with "what: " */
+static int prefixed(em_error *err, int st, const char *what)
+{
+    char msg[EM_ERRLEN];
+    snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+    return em_err(err, st, "%s: %s", what, msg);
+}
+
+int em_utility_write(FILE *f, em_mech *m, size_t nt, const char *const *t, uint64_t mc_n,
+                     const em_sample_opts *mc, const em_write_opts *o, em_error *err)
+{
+    static const char fn[] = "em_utility_write";
+    static const em_sample_opts fresh = EM_SAMPLE_OPTS_INIT;
+    em_write_opts w;
+    int st = em_write_begin(fn, f, m, m, o, CSV_JSON, &w, err);
+    if (st != EM_OK)
+        return st;
+    if (nt && !t)
+        return em_err(err, EM_ERR_NULL, "%s: t is NULL", fn);
+    const int bounded = !em_scn_get(em_mech_get(m).scn).continuous;
+    em_utility_result *r = NULL;
+    char *bound = NULL, **tail = calloc(nt + 1, sizeof *tail);
+    char **tbound = calloc(nt + 1, sizeof *tbound);
+    double mean = 0, se = 0;
+    st = tail && tbound ? em_utility(m, &r, err) : em_err(err, EM_ERR_NOMEM, "out of memory");
+    if (st == EM_OK && bounded)
+        st = em_loss_bounds(m, NULL, &bound, NULL, err);
+    for (size_t i = 0; st == EM_OK && i < nt; i++)
+        if ((st = t[i] ? em_loss_tail(m, t[i], &tail[i], err)
+                       : em_err(err, EM_ERR_NULL, "t[%zu] is NULL", i)) != EM_OK ||
+            (bounded && (st = em_loss_bounds(m, t[i], NULL, &tbound[i], err)) != EM_OK))
+            st = prefixed(err, st, "loss_at");
+    if (st == EM_OK && mc_n && (st = em_loss_mc(m, mc ? mc : &fresh, mc_n, &mean, &se, err)))
+        st = prefixed(err, st, "mc");
+    if (st == EM_OK) {
+        const em_utility_report u = {r, bound, nt, t, (const char *const *)tail,
+                                     (const char *const *)tbound, mc_n, mean, se};
+        st = em_utility_report_write(f, &u, m, o, err);
+    }
+    em_utility_result_free(r);
+    em_free(bound);
+    for (size_t i = 0; i < nt; i++) {
+        em_free(tail ? tail[i] : NULL);
+        em_free(tbound ? tbound[i] : NULL);
+    }
+    free(tail);
+    free(tbound);
+    return st;
+}
+
 /* ------------------------------------------------------- cdf, density, quantile */
 
 /* Point i of p: its exact text and the text to write, both freed with point_done. */
@@ -238,6 +278,37 @@ static void point_done(const em_points *p, char *x, char *shown)
     }
 }
 
+/* Interval i of p ("A:B", checked here: rows before a bad one stay written) as a row
+ * A,B,P(A < X <= B). */
+static int interval_row(FILE *f, em_mech *m, const em_points *p, size_t i,
+                        const em_write_opts *w, em_error *err)
+{
+    const char *t = p->at[i], *colon = t ? strchr(t, ':') : NULL;
+    if (!t)
+        return em_err(err, EM_ERR_NULL, "p->at[%zu] is NULL", i);
+    if (!colon)
+        return em_err(err, EM_ERR_PARSE, "between: expected A:B, found '%s'", t);
+    char *a = strndup(t, (size_t)(colon - t)), *b = strdup(colon + 1), *v = NULL;
+    int sign, st = a && b ? em_num_cmp(a, b, &sign, err) : EM_ERR_NOMEM;
+    char msg[EM_ERRLEN];
+    snprintf(msg, sizeof msg, "%s", err && st != EM_ERR_NOMEM ? err->msg : "out of memory");
+    if (st != EM_OK)
+        em_err(err, st, "%s%s", st == EM_ERR_NOMEM ? "" : "between: ", msg);
+    else if (sign > 0)
+        st = em_err(err, EM_ERR_DOMAIN, "between: A > B in '%s'", t);
+    else if ((st = em_interval_prob(m, a, b, &v, err)) != EM_OK) {
+        snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+        em_err(err, st, "interval %zu: %s", i + 1, msg);
+    } else {
+        em_write_sweep_row(f, w, em_mech_get(m).epsilon, "a,b,probability", i);
+        fprintf(f, "%s,%s,%s\n", a, b, v);
+    }
+    free(a);
+    free(b);
+    em_free(v);
+    return st;
+}
+
 int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
                         const em_write_opts *o, em_error *err)
 {
@@ -247,14 +318,19 @@ int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
     int st = em_write_begin(fn, f, p, m, o, EM_WRITE_ACCEPTS(EM_WRITE_CSV), &w, err);
     if (st != EM_OK)
         return st;
-    if (what < EM_LAW_CDF || what > EM_LAW_QUANTILE)
-        return em_err(err, EM_ERR_DOMAIN, "%s: what (%d) is not EM_LAW_CDF, EM_LAW_DENSITY "
-                      "or EM_LAW_QUANTILE", fn, what);
+    if (what < EM_LAW_CDF || what > EM_LAW_INTERVAL)
+        return em_err(err, EM_ERR_DOMAIN, "%s: what (%d) is not EM_LAW_CDF, EM_LAW_DENSITY, "
+                      "EM_LAW_QUANTILE or EM_LAW_INTERVAL", fn, what);
+    if (!p->at && what == EM_LAW_INTERVAL)
+        return em_err(err, EM_ERR_DOMAIN, "%s: intervals are p->at (\"A:B\"), not a grid", fn);
     if (!p->at && (!p->lo || !p->hi))
         return em_err(err, EM_ERR_NULL, "%s: p->at, or p->lo and p->hi, are NULL", fn);
     if ((st = em_probs_prepare(m, err)) != EM_OK)
         return st;
-    for (size_t i = 0; i < p->n && !ferror(f); i++) {
+    for (size_t i = 0; what == EM_LAW_INTERVAL && i < p->n && !ferror(f); i++)
+        if ((st = interval_row(f, m, p, i, &w, err)) != EM_OK)
+            return st;
+    for (size_t i = 0; what != EM_LAW_INTERVAL && i < p->n && !ferror(f); i++) {
         char *x = NULL, *shown = NULL, *v1 = NULL, *v2 = NULL;
         st = point(m, p, i, &x, &shown, err);
         if (st == EM_OK)
@@ -262,7 +338,7 @@ int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
                  : what == EM_LAW_DENSITY ? em_density(m, x, &v1, &v2, err)
                                           : em_quantile(m, x, &v1, err);
         if (st == EM_OK) {
-            sweep_row(f, &w, m, columns[what], i);
+            em_write_sweep_row(f, &w, em_mech_get(m).epsilon, columns[what], i);
             fprintf(f, "%s,%s%s%s\n", shown, v1, v2 ? "," : "", v2 ? v2 : "");
         }
         point_done(p, x, shown);

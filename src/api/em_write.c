@@ -22,6 +22,16 @@ int em_write_begin(const char *fn, FILE *f, const void *r, const void *m,
     return EM_OK;
 }
 
+void em_write_sweep_row(FILE *f, const em_write_opts *w, const char *epsilon,
+                        const char *columns, size_t row)
+{
+    if (!w->sweep_n)
+        return;
+    if (w->sweep_i == 0 && row == 0)
+        fprintf(f, "epsilon,%s\n", columns);
+    fprintf(f, "%s,", w->epsilon ? w->epsilon : epsilon);
+}
+
 const char *em_write_variant(int variant)
 {
     return variant == EM_PF ? "pf" : variant == EM_MONOTONE ? "monotone" : "standard";

@@ -22,6 +22,11 @@ void em_write_human(FILE *f, const char *label);
  * characters in it, its form for a person, quoted. */
 void em_write_csv_label(FILE *f, const char *label, const em_write_opts *w);
 
+/* A CSV row of a sweep (nothing without one): the header line "epsilon,COLUMNS" before the
+ * sweep's first row, then the row's epsilon (w->epsilon, else epsilon) and ','. */
+void em_write_sweep_row(FILE *f, const em_write_opts *w, const char *epsilon,
+                        const char *columns, size_t row);
+
 /* "standard", "monotone" or "pf" */
 const char *em_write_variant(int variant);
 

@@ -33,7 +33,8 @@ void em_cli_free(em_cli *c)
     em_sweep_free(c->eps_all, c->eps_count);
 }
 
-int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg)
+/* Strict parsers: EM_OK or EM_ERR_PARSE with *msg. */
+static int parse_u64(const char *s, uint64_t *out, const char **msg)
 {
     if (!s || !*s) {
         *msg = "empty value";
@@ -69,7 +70,7 @@ int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg)
     return EM_OK;
 }
 
-int em_cli_parse_double(const char *s, double *out, const char **msg)
+static int parse_double(const char *s, double *out, const char **msg)
 {
     if (!s || !*s) {
         *msg = "empty value";
@@ -177,11 +178,11 @@ static int set_value(const em_cli_spec *sp, const em_cli_opt *o, void *dst, cons
         break;
     }
     case EM_CLI_U64:
-        if (em_cli_parse_u64(v, field, &why) != EM_OK)
+        if (parse_u64(v, field, &why) != EM_OK)
             return bad(o, sp->cmd, v, why);
         break;
     case EM_CLI_DOUBLE:
-        if (em_cli_parse_double(v, field, &why) != EM_OK)
+        if (parse_double(v, field, &why) != EM_OK)
             return bad(o, sp->cmd, v, why);
         break;
     case EM_CLI_STRING:
@@ -488,36 +489,11 @@ int em_cli_status_exit(int st)
     }
 }
 
-void em_cli_sweep_row(const em_cli *c, const char *columns, size_t row)
-{
-    if (!c->sweep_n)
-        return;
-    if (c->sweep_i == 0 && row == 0)
-        printf("epsilon,%s\n", columns);
-    printf("%s,", c->eps_all[c->sweep_i]);
-}
-
 const char *em_cli_human(const char *label)
 {
     /* one label per call (the CLI is single-threaded; a printf takes one at a time) */
     static char buf[4096 * 6 + 16]; /* a label: one line of at most 4096 bytes, 6 a byte */
     return em_scn_human_label(buf, sizeof buf, label, 0);
-}
-
-void em_cli_csv_label(const char *label)
-{
-    /* a terminal is a person, not a parser: no raw escape sequence reaches it */
-    if (isatty(STDOUT_FILENO) && strcmp(em_cli_human(label), label)) {
-        fputc('"', stdout);
-        for (const char *p = em_cli_human(label); *p; p++) {
-            if (*p == '"')
-                fputc('"', stdout);
-            fputc(*p, stdout);
-        }
-        fputc('"', stdout);
-        return;
-    }
-    em_scn_csv_label(stdout, label);
 }
 
 int em_cli_written(const char *cmd, int st, const em_error *e)

@@ -17,7 +17,7 @@
 /* Every command declares a static table of its options; em_cli_options reads argv by it.
  * An option takes its value as the next argument or after '=' (--epsilon=0.5); "--" ends
  * the options; --help or -h prints the help and stops (exit 0).  Numbers are parsed
- * strictly (em_cli_parse_u64, em_cli_parse_double): a refused value stops the command
+ * strictly: a refused value stops the command
  * with exit status 2 and a message naming the option and the value. */
 enum { EM_CLI_FLAG, EM_CLI_WORD, EM_CLI_U64, EM_CLI_DOUBLE, EM_CLI_STRING, EM_CLI_CALL };
 
@@ -173,9 +173,6 @@ void em_cli_free(em_cli *c);
  * `what` is read from it (Ctrl-D to end). */
 void em_cli_stdin_hint(const char *cmd, const char *path, const char *what);
 
-/* Strict parsers: EM_OK or EM_ERR_PARSE with *msg. */
-int em_cli_parse_u64(const char *s, uint64_t *out, const char **msg);
-int em_cli_parse_double(const char *s, double *out, const char **msg);
 
 /* Exit status for an em_status from the library: usage-type errors 2, others 3. */
 int em_cli_status_exit(int st);
@@ -187,16 +184,6 @@ int em_cli_flush(const char *cmd, int on_stdout);
 /* A label for a person (em_scn_human_label: controls as \xHH, backslash doubled), in a
  * static buffer valid until the next call. */
 const char *em_cli_human(const char *label);
-
-/* A label as a CSV field on standard output: its exact bytes (em_scn_csv_label: the parser
- * reads them back), or, when standard output is a terminal and the label has control characters,
- * the escaped form of em_cli_human, quoted. */
-void em_cli_csv_label(const char *label);
-
-/* Output over a sweep of epsilon (nothing added without one, c->sweep_n 0).  A CSV row
- * (row: its index within this epsilon's run): before the first row of the sweep the
- * header line "epsilon,COLUMNS", then the row's epsilon (the text of the sweep) and ','. */
-void em_cli_sweep_row(const em_cli *c, const char *columns, size_t row);
 
 /* The word of words[0..n) nearest to w (edit distance at most 2, or w a prefix of it), or
  * NULL: for "did you mean ...?" after an unknown command or option. */

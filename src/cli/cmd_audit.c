@@ -32,45 +32,25 @@ static const char help[] =
     "                     sampler)\n"
     "  --samples-x SX, --samples-y SY\n"
     "                     draws of a sampler on X and on Y (labels or 0-based indices, one\n"
-    "                     per line): a Clopper-Pearson lower bound on epsilon, the largest\n"
-    "                     over events fixed before the draws are read (every candidate and\n"
-    "                     the prefixes of the exact order by P_X/P_Y, both directions), each\n"
-    "                     bound at a level divided by the number of events (Bonferroni)\n"
+    "                     per line): a Clopper-Pearson lower bound on epsilon over events\n"
+    "                     fixed before the draws are read (Bonferroni over them)\n"
     "  --confidence C     of that bound (default 0.95; each side at (1 + C)/2)\n"
     "  --samples-are labels|indices   what the draws are (as for `expmech check`)\n"
     "  --force            run a --sensitivity below X's header, or --variant monotone\n"
     "                     without '# monotone: yes' (refused otherwise)\n"
     "\n"
-    "Scenarios with a measure column ('# measure: yes', P(r) ~ m_r exp(c u_r)): the same,\n"
-    "for the ideal mechanism only, and the exact loss max_r |ln P_X(r) - ln P_Y(r)|\n"
-    "correctly rounded to 17 digits with its verdict decided exactly.\n"
-    "Continuous scenarios ('# output: continuous', both): the exact privacy loss\n"
-    "sup_r |ln f_X(r) - ln f_Y(r)| of the densities, in both directions, correctly rounded\n"
-    "to 17 digits, where it is attained (a breakpoint of the merged partitions, with the\n"
-    "side of the limit), and the verdict decided exactly; infinite when the supports differ\n"
-    "by a set of positive length or the utilities' slopes differ on an unbounded piece.\n"
-    "With --samples-x/-y (one number per line): the Clopper-Pearson lower bound over\n"
-    "intervals, runs of the cells cut by a grid fixed in advance from the exact laws (the\n"
-    "pieces' ends and 15 quantiles of each law, at most 128 cells), both directions, with\n"
-    "Bonferroni over the intervals.  (No float sampler or --variant pf there.)\n"
+    "A measure column: the ideal mechanism only, its exact loss correctly rounded to 17\n"
+    "digits.  Continuous scenarios (both): the exact loss sup_r |ln f_X(r) - ln f_Y(r)| of\n"
+    "the densities, correctly rounded, where it is attained, infinite when the supports\n"
+    "differ; with --samples-x/-y (one number per line) the Clopper-Pearson bound over\n"
+    "intervals of a grid fixed in advance from the exact laws.  (No float sampler or\n"
+    "--variant pf there.)\n"
     "\n"
     "Identical laws (X = Y, or utilities differing by one constant) give exactly 0.\n"
     "Standard error names the variant and sensitivity used and where each came from.\n"
     "Exit status: 0 the claim holds (ideal and float), 1 violated (by the ideal mechanism,\n"
     "the float sampler, or the draws' lower bound), 2 bad input, 3 internal failure or an\n"
     "undecided comparison or a write error on standard output.\n";
-
-/* Continuous draws: numbers, judged on intervals (em_audit_draws) */
-static int audit_draws_cont(const char *cmd, em_mech **m, const char *sxp, const char *syp,
-                            double conf, em_audit_result **r)
-{
-    em_error e;
-    em_cli_stdin_hint(cmd, sxp, "the draws");
-    em_cli_stdin_hint(cmd, syp, "the draws");
-    if (em_audit_draws_file(m[0], m[1], sxp, syp, conf, r, &e) != EM_OK)
-        return em_cli_fail(cmd, NULL, &e);
-    return -1;
-}
 
 /* Both mechanisms (X's headers decide the parameters, as for every command), the draws, and
  * the audit; -1 with *r set, or an exit status after a message. */
@@ -94,19 +74,6 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
     if (note) /* said, not refused: the loss between non-neighbours is still the loss */
         fprintf(stderr, "%s: %s\n", cmd, note);
     em_free(note);
-    if (sxp && em_scn_get(s[0]).continuous && em_scn_get(s[1]).continuous) {
-        if (are != EM_SAMPLES_ARE_AUTO) { /* an option that does not apply is an error */
-            fprintf(stderr, "%s: --samples-are does not apply to continuous scenarios: their "
-                    "draws are numbers\n", cmd);
-            return EM_EXIT_USAGE;
-        }
-        return audit_draws_cont(cmd, m, sxp, syp, conf, r);
-    }
-    if (sxp && (em_scn_get(s[0]).continuous || em_scn_get(s[1]).continuous)) {
-        fprintf(stderr, "%s: --samples-x/--samples-y: X and Y must both be finite or both "
-                "continuous\n", cmd);
-        return EM_EXIT_USAGE;
-    }
     em_draws d[2] = {EM_DRAWS_INIT, EM_DRAWS_INIT};
     for (int k = 0; sxp && k < 2; k++) {
         em_cli_stdin_hint(cmd, k ? syp : sxp, "the draws");

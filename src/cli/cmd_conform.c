@@ -156,21 +156,12 @@ static int figure(const char *dir, const em_conform_case *c)
     char csv[4096], svg[4096];
     snprintf(csv, sizeof csv, "%s/%s.csv", dir, c->id);
     snprintf(svg, sizeof svg, "%s/%s.svg", dir, c->id);
+    const em_write_opts o = {EM_WRITE_CSV, 0, 0, NULL, 0};
     FILE *f = fopen(csv, "w");
     if (!f)
         return -1;
-    fprintf(f, "cell,expected,observed\n");
-    for (size_t k = 0; k < r->nrows; k++) {
-        const em_check_row *w = &r->rows[k];
-        if (isnan(w->lo))
-            fprintf(f, "%zu,%.17g,%llu\n", k, w->expected, (unsigned long long)w->observed);
-        else
-            fprintf(f, "\"[%.6g, %.6g)\",%.17g,%llu\n", w->lo, w->hi, w->expected,
-                    (unsigned long long)w->observed);
-    }
-    if (r->support_count)
-        fprintf(f, "outside,0,%llu\n", (unsigned long long)r->support_count);
-    if (fclose(f) != 0)
+    int st = em_check_result_write(f, r, NULL, &o, NULL);
+    if (fclose(f) != 0 || st != EM_OK)
         return -1;
     char title[512];
     snprintf(title, sizeof title, "%s: %s", c->id, em_conform_verdict_name(c->verdict));

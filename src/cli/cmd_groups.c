@@ -57,7 +57,6 @@ static const char help[] =
     "Exit status: 0 success, 2 bad input (a message names the option or the file and line;\n"
     "nothing on standard output), 3 internal failure.\n";
 
-/* The modes of e joined by '|' (malloc'd). */
 /* Every report first (a failure prints nothing), then the table. */
 static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char **eps, size_t n,
                const char *split)

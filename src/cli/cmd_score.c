@@ -165,23 +165,13 @@ static int score_groups(const em_scoring_opts *o, const args *go)
     char said[4 * EM_ERRLEN];
     int rc = EM_EXIT_OK;
     if (em_groups_new(o, go->group_by, &g, &err) != EM_OK ||
-        em_groups_write(g, go->output_dir, &err) != EM_OK) {
+        em_groups_write(g, go->output_dir, stdout, &err) != EM_OK) {
         fprintf(stderr, "expmech score: %s\n", em_cli_words(err.msg, said, sizeof said));
         rc = err.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
     }
     if (rc == EM_EXIT_OK && em_groups_warning(g))
         fprintf(stderr, "expmech score: warning: %s\n",
                 em_cli_words(em_groups_warning(g), said, sizeof said));
-    for (size_t j = 0; rc == EM_EXIT_OK && j < em_groups_count(g); j++) {
-        char *name = NULL;
-        if (em_groups_file_name(g, j, &name, &err) != EM_OK) {
-            fprintf(stderr, "expmech score: %s\n", em_cli_words(err.msg, said, sizeof said));
-            rc = EM_EXIT_INTERNAL;
-        } else {
-            printf("%s/%s\n", go->output_dir, name);
-        }
-        em_free(name);
-    }
     em_groups_free(g);
     return rc;
 }

@@ -57,9 +57,10 @@ EM_API int em_groups_file_name(const em_groups *g, size_t i, char **out, em_erro
 
 /* Write every group's scenario (em_scoring_write) to DIR/<em_groups_file_name>, creating the
  * files: when one exists already (or cannot be created) nothing is written (the files
- * this call created are removed) and the message names it.  Errors: EM_ERR_NULL,
+ * this call created are removed) and the message names it.  Once all are written, their
+ * paths "DIR/NAME" to names, one a line (NULL: not listed).  Errors: EM_ERR_NULL,
  * EM_ERR_DOMAIN (a file exists, cannot be created or written), EM_ERR_NOMEM. */
-EM_API int em_groups_write(const em_groups *g, const char *dir, em_error *err);
+EM_API int em_groups_write(const em_groups *g, const char *dir, FILE *names, em_error *err);
 
 /* ------------------------------------------------------------------ analysis */
 

@@ -275,8 +275,8 @@ typedef struct em_audit_result {
     double eps_lower_xy, eps_lower_yx;
     size_t event_xy, event_yx;   /* outcomes in the event chosen in advance */
     int empirical_violation;     /* eps_lower > epsilon */
-    /* continuous draws (em_audit_draws): the cells of the grid fixed in advance, and the
-       interval (lo, hi] of the event that gives each direction's bound (+-inf: open) */
+    /* continuous draws: the cells of the grid fixed in advance, and the interval (lo, hi]
+       of the event that gives each direction's bound (+-inf: open) */
     size_t ev_cells;
     double ev_xy_lo, ev_xy_hi, ev_yx_lo, ev_yx_hi;
     /* bounded range (the accounting of composition under zCDP): the pair's width, the
@@ -295,29 +295,20 @@ typedef struct em_audit_result {
 
 /* x, y: the mechanisms on two neighbouring datasets (same candidate labels, in any order;
  * or both continuous), with the same epsilon, sensitivity and variant.  With draws dx of
- * a sampler on X and dy on Y (finite only; NULL both: none), also the Clopper-Pearson
- * lower bound on epsilon at confidence (in (0, 1); each side at (1 + confidence)/2), on
- * the event chosen in advance from the exact probabilities and the numbers of draws
- * (never from the draws).  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (different labels or
- * kinds, parameters that differ, pf with a measure or too many candidates, draws of one
- * side only or of a continuous scenario, confidence), the errors of reading the draws
- * (em_draws_check), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+ * a sampler on X and dy on Y (NULL both: none), also the Clopper-Pearson lower bound on
+ * epsilon at confidence (in (0, 1); each side at (1 + confidence)/2), on the event chosen
+ * in advance from the exact laws and the numbers of draws (never from the draws): finite,
+ * every candidate and the prefixes of the exact order by P_X/P_Y; continuous (the draws
+ * numbers: a file or the values of em_draw arrays, NaN refused), the intervals made of
+ * runs of cells of a grid of both laws' piece ends and 15 quantiles each, event_xy and
+ * event_yx counting the cells of the event, ev_* giving it.  Errors: EM_ERR_NULL,
+ * EM_ERR_DOMAIN (different labels or kinds, parameters that differ, pf with a measure or
+ * too many candidates, draws of one side only, "dx, dy: ..." of a finite and a continuous
+ * scenario, "dx->samples_are ..." for numbers, confidence), the errors of reading the
+ * draws (em_draws_check), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 EM_API int em_audit(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
                     double confidence, em_audit_result **out, em_error *err);
 EM_API void em_audit_result_free(em_audit_result *r);
-/* The same for two continuous scenarios, with draws of a sampler on X (dx[0..nx)) and on Y:
- * the Clopper-Pearson lower bound on epsilon over intervals (runs of cells of a grid of
- * both laws' piece ends and 15 quantiles each, fixed before the draws are read), each
- * direction searched with Bonferroni as em_audit_counts' events are; event_xy, event_yx
- * count the cells of the event, ev_* give its interval.  NaN draws: EM_ERR_DOMAIN.
- * em_audit_draws_file reads the draws from two files (one number per line, as `expmech
- * check` reads a continuous scenario's draws; '-' standard input). */
-EM_API int em_audit_draws(em_mech *x, em_mech *y, const double *dx, size_t nx,
-                          const double *dy, size_t ny, double confidence,
-                          em_audit_result **out, em_error *err);
-EM_API int em_audit_draws_file(em_mech *x, em_mech *y, const char *path_x,
-                               const char *path_y, double confidence, em_audit_result **out,
-                               em_error *err);
 /* Are x and y neighbours at x's sensitivity (the same candidates, |u_x - u_y| <= Delta on
  * each, the same exclusions)?  *note: NULL when they are, else a malloc'd sentence saying
  * where not (em_free).  Two different '# sensitivity:' headers with sensitivity_given 0:
@@ -335,7 +326,10 @@ EM_API int em_clopper_pearson(uint64_t k, uint64_t n, double confidence, double 
 /* The reports of expmech audit, check and compare (expmech(1)) written to f from a result
  * and the mechanisms it was computed with (audit: x and y), format EM_WRITE_TEXT only
  * (o NULL: the defaults); labels in the form for a person (em_scn_human_label).  The
- * verdict is a line of the text; the exit status it implies is the caller's.  Errors:
+ * verdict is a line of the text; the exit status it implies is the caller's.  A check's
+ * table also as EM_WRITE_CSV (m may then be NULL): the header cell,expected,observed, a
+ * row per cell (its index, or "[lo, hi)" to 6 digits), and "outside,0,N" for N draws
+ * outside the support (the table of expmech conform --report-svg's figures).  Errors:
  * EM_ERR_NULL, EM_ERR_DOMAIN (another format; writing to f failed). */
 EM_API int em_audit_result_write(FILE *f, const em_audit_result *r, const em_mech *x,
                                  const em_mech *y, const em_write_opts *o, em_error *err);

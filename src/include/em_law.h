@@ -232,6 +232,16 @@ typedef struct em_probs_notes {
 EM_API int em_probs_write(FILE *f, em_mech *m, const em_write_opts *o,
                           em_probs_notes *notes, em_error *err);
 
+/* n draws of sp written as expmech sample writes them, one a line: a finite draw's label
+ * (a CSV field: em_write_opts.terminal as em_probs_write), a continuous draw's value
+ * ("%.17g"); EM_WRITE_CSV only (the header line "epsilon,value" and the epsilon first in a
+ * sweep only).  Drawn one at a time: the first failed write (f in error) stops the drawing.
+ * *done (may be NULL): the draws written (the one whose write failed included).  Errors:
+ * EM_ERR_NULL, EM_ERR_DOMAIN (another format, a sweep_i beyond sweep_n, writing to f
+ * failed), em_sampler_draw's (the draws before it stay written). */
+EM_API int em_sample_write(FILE *f, em_sampler *sp, uint64_t n, const em_write_opts *o,
+                           uint64_t *done, em_error *err);
+
 /* The utility report of expmech utility: em_utility's result with, where computed, the
  * bound em_loss_bounds gives (NULL: none, as for a continuous scenario), the loss tails
  * at nt thresholds, and a Monte Carlo estimate (mc_n 0: none).  The strings are the
@@ -255,6 +265,17 @@ typedef struct em_utility_report {
 EM_API int em_utility_report_write(FILE *f, const em_utility_report *u, const em_mech *m,
                                    const em_write_opts *o, em_error *err);
 
+/* The utility report of m computed and written as em_utility_report_write writes it:
+ * em_utility, the bounds of em_loss_bounds (finite scenarios), em_loss_tail at the nt
+ * thresholds t (as given) with their bounds, and, with mc_n, em_loss_mc of mc_n draws of a
+ * sampler with options mc (NULL: EM_SAMPLE_OPTS_INIT); nothing is written unless all are
+ * computed.
+ * Errors: those of em_utility_report_write and of the functions it calls (a threshold's
+ * prefixed "loss_at: ", the Monte Carlo estimate's "mc: "). */
+EM_API int em_utility_write(FILE *f, em_mech *m, size_t nt, const char *const *t,
+                            uint64_t mc_n, const em_sample_opts *mc, const em_write_opts *o,
+                            em_error *err);
+
 /* The points of em_law_points_write: n texts as given (written as given), or, with at
  * NULL, the grid lo + i (hi - lo)/(n - 1) of em_num_grid_point (written exactly when short,
  * else rounded to the mechanism's digits; computed at the exact point). */
@@ -267,15 +288,28 @@ typedef struct em_points {
 #define EM_LAW_CDF 0      /* rows x,cdf (em_cdf) */
 #define EM_LAW_DENSITY 1  /* rows x,density,log_density (em_density) */
 #define EM_LAW_QUANTILE 2 /* rows p,x (em_quantile) */
+#define EM_LAW_INTERVAL 3 /* rows a,b,probability (em_interval_prob), p->at "A:B" each */
 
 /* The law of a continuous m at the points p, what one of EM_LAW_*, computed point by point
  * and written as expmech cdf, density and quantile write it: EM_WRITE_CSV only (no header
  * line but in a sweep).  Rows already written stay written when a point fails ("point
- * N: ..."); the writing stops when f is in error.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN
- * (another format or what, a sweep_i beyond sweep_n, writing to f failed), those of
- * em_probs_prepare, em_num_grid_point and the function of what. */
+ * N: ..."; an interval: "between: ..." for a malformed one or A > B, "interval N: ..."); the
+ * writing stops when f is in error.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (another format or
+ * what, a sweep_i beyond sweep_n, writing to f failed), EM_ERR_PARSE (an interval), those
+ * of em_probs_prepare, em_num_grid_point and the function of what. */
 EM_API int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
                                const em_write_opts *o, em_error *err);
+
+/* The points of what (EM_LAW_*) from text, in *out (one block, freed by em_free): at
+ * "X[,X...]" (at most EM_POINTS_MAX, each an exact number; EM_LAW_INTERVAL: "A:B[,A:B...]",
+ * each interval checked when written) or grid "LO:HI:N" (LO <= HI, 1 <= N <= EM_POINTS_MAX
+ * decimal or 0x hex, N = 1 only with LO = HI), exactly one of them; EM_LAW_QUANTILE: every
+ * point in [0, 1].  Errors: EM_ERR_NULL (out, or not exactly one of at and grid),
+ * EM_ERR_PARSE and EM_ERR_DOMAIN with a message naming "at" or "grid" first,
+ * EM_ERR_NOMEM. */
+#define EM_POINTS_MAX 10000000UL
+EM_API int em_points_parse(int what, const char *at, const char *grid, em_points **out,
+                           em_error *err);
 
 #ifdef __cplusplus
 }

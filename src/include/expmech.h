@@ -50,6 +50,7 @@ extern "C" {
 #include "em_num.h"
 #include "em_conform.h"
 #include "em_example.h"
+#include "em_plot.h"
 
 /* ---------------------------------------------------------------- version */
 /* The library's version (the command line prints it for --version).  MAJOR.MINOR.PATCH;
