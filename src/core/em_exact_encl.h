@@ -29,6 +29,25 @@
  */
 void em_encl_add(mpfr_ptr lo, mpfr_ptr hi, mpfr_srcptr wlo, mpfr_srcptr whi);
 
+/* [flo, fhi] around F = C / (C + T) from [clo, chi] around C and [tlo, thi] around T:
+     flo = RNDD(clo / RNDU(clo + thi)) (0 when clo = 0),
+     fhi = RNDU(chi / RNDD(chi + tlo)),  both 0 when chi = 0 (then C = 0).
+   d is scratch. */
+/*@ requires valid: \valid(flo) && \valid(fhi) && \valid(d) && \valid_read(clo) &&
+                    \valid_read(chi) && \valid_read(tlo) && \valid_read(thi);
+    requires sep: \separated(flo, fhi, d, clo, chi, tlo, thi);
+    requires nonneg: EmVal(clo) >= 0 && EmVal(chi) >= 0 && EmVal(tlo) >= 0 && EmVal(thi) >= 0;
+    requires bounded: EmVal(clo) <= 1.0e300 && EmVal(thi) <= 1.0e300;
+    assigns *flo, *fhi, *d;
+    ensures below: RatioBelow(EmVal(flo), EmVal{Pre}(clo), EmVal{Pre}(chi), EmVal{Pre}(tlo),
+                              EmVal{Pre}(thi));
+    ensures above: RatioAbove(EmVal(fhi), EmVal{Pre}(clo), EmVal{Pre}(chi), EmVal{Pre}(tlo),
+                              EmVal{Pre}(thi));
+    ensures unit: 0 <= EmVal(flo) <= 1 && 0 <= EmVal(fhi) <= 1;
+ */
+void em_encl_ratio(mpfr_ptr flo, mpfr_ptr fhi, mpfr_ptr d, mpfr_srcptr clo, mpfr_srcptr chi,
+                   mpfr_srcptr tlo, mpfr_srcptr thi);
+
 /* *lo = floor(2^63 flo), *hi = ceil(2^63 fhi) (t is scratch). */
 /*@ requires valid: \valid(lo) && \valid(hi) && \valid(t) && \valid_read(flo) && \valid_read(fhi);
     requires sep: \separated(lo, hi) && \separated(t, flo, fhi);

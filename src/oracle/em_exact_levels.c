@@ -128,7 +128,8 @@ static void weight(struct xmp *s, size_t j, mpfr_t elo, mpfr_t ehi)
 /* The raw bounds of block b into s->rlo / s->rhi [0, len) (len returned):
  *   F(i) = C / (C + T) is increasing in C and decreasing in T, so
  *   F_lo = RNDD(C_lo / RNDU(C_lo + T_hi)),  F_hi = RNDU(C_hi / RNDD(C_hi + T_lo)),
- * F(n) = 1 and F = 0 where C = 0, exactly.  Clo_/Chi_ enter as C(start) and leave as
+ * F(n) = 1 and F = 0 where C = 0, exactly.  The sums and quotients are em_exact_encl's
+ * (src/core/em_exact_encl.h, proven from MPFR's directed rounding).  Clo_/Chi_ enter as C(start) and leave as
  * C(end). */
 static size_t raw_block(struct xmp *s, struct xlevel *L, size_t b)
 {
@@ -157,18 +158,8 @@ static size_t raw_block(struct xmp *s, struct xlevel *L, size_t b)
         if (i == n) {
             mpfr_set_ui(s->rlo[k], 1, MPFR_RNDN);
             mpfr_set_ui(s->rhi[k], 1, MPFR_RNDN);
-        } else if (mpfr_zero_p(s->Chi_)) {
-            mpfr_set_ui(s->rlo[k], 0, MPFR_RNDN);
-            mpfr_set_ui(s->rhi[k], 0, MPFR_RNDN);
-        } else {
-            if (mpfr_zero_p(s->Clo_)) {
-                mpfr_set_ui(s->rlo[k], 0, MPFR_RNDN); /* a valid bound */
-            } else {
-                mpfr_add(s->d, s->Clo_, s->bThi[k], MPFR_RNDU);
-                mpfr_div(s->rlo[k], s->Clo_, s->d, MPFR_RNDD);
-            }
-            mpfr_add(s->d, s->Chi_, s->bTlo[k], MPFR_RNDD);
-            mpfr_div(s->rhi[k], s->Chi_, s->d, MPFR_RNDU);
+        } else { /* proven: rlo <= C / (C + T) <= rhi for C, T in their enclosures */
+            em_encl_ratio(s->rlo[k], s->rhi[k], s->d, s->Clo_, s->Chi_, s->bTlo[k], s->bThi[k]);
         }
         if (i < n) {
             em_encl_add(s->Clo_, s->Chi_, s->welo[k], s->wehi[k]);

@@ -57,6 +57,49 @@ EM_MPFR_WRAP void em_mpfr_add_rd(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b);
  */
 EM_MPFR_WRAP void em_mpfr_add_ru(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b);
 
+/* RNDD(a / b) for 0 <= a <= b, b > 0: in [0, 1], and r <= a / b (as r b <= a) */
+/*@ requires valid: \valid(r) && \valid_read(a) && \valid_read(b);
+    requires range: 0 <= EmVal(a) <= EmVal(b) && EmVal(b) > 0;
+    assigns *r;
+    ensures down: EmVal(r) * EmVal{Pre}(b) <= EmVal{Pre}(a);
+    ensures unit: 0 <= EmVal(r) <= 1;
+    ensures frame: \forall mpfr_srcptr x; \separated(x, r) ==> EmVal(x) == EmVal{Pre}(x);
+ */
+EM_MPFR_WRAP void em_mpfr_div_rd(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b);
+
+/* RNDU(a / b) for 0 <= a <= b, b > 0: in [0, 1], and r >= a / b (as r b >= a) */
+/*@ requires valid: \valid(r) && \valid_read(a) && \valid_read(b);
+    requires range: 0 <= EmVal(a) <= EmVal(b) && EmVal(b) > 0;
+    assigns *r;
+    ensures up: EmVal(r) * EmVal{Pre}(b) >= EmVal{Pre}(a);
+    ensures unit: 0 <= EmVal(r) <= 1;
+    ensures frame: \forall mpfr_srcptr x; \separated(x, r) ==> EmVal(x) == EmVal{Pre}(x);
+ */
+EM_MPFR_WRAP void em_mpfr_div_ru(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b);
+
+/* r := v, v = 0 or 1 (exact at every precision) */
+/*@ requires valid: \valid(r);
+    requires small: v == 0 || v == 1;
+    assigns *r;
+    ensures exact: EmVal(r) == v;
+    ensures frame: \forall mpfr_srcptr x; \separated(x, r) ==> EmVal(x) == EmVal{Pre}(x);
+ */
+EM_MPFR_WRAP void em_mpfr_set_01(mpfr_ptr r, unsigned v);
+
+/* [x] == 0 */
+/*@ requires valid: \valid_read(x);
+    assigns \nothing;
+    ensures zero: \result != 0 <==> EmVal(x) == 0;
+ */
+EM_MPFR_WRAP int em_mpfr_is_zero(mpfr_srcptr x);
+
+/* [a] > [b] */
+/*@ requires valid: \valid_read(a) && \valid_read(b);
+    assigns \nothing;
+    ensures greater: \result != 0 <==> EmVal(a) > EmVal(b);
+ */
+EM_MPFR_WRAP int em_mpfr_greater(mpfr_srcptr a, mpfr_srcptr b);
+
 /* floor(2^63 [v]) for [v] in [0, 1], through t := RNDD(2^63 v) and mpfr_get_uj(t, RNDD) */
 /*@ requires valid: \valid(t) && \valid_read(v) && \separated(t, v);
     requires unit: 0 <= EmVal(v) <= 1;
@@ -79,6 +122,11 @@ EM_MPFR_WRAP uint64_t em_mpfr_word_ru(mpfr_ptr t, mpfr_srcptr v);
 #ifndef __FRAMAC__
 static inline void em_mpfr_add_rd(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b) { mpfr_add(r, a, b, MPFR_RNDD); }
 static inline void em_mpfr_add_ru(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b) { mpfr_add(r, a, b, MPFR_RNDU); }
+static inline void em_mpfr_div_rd(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b) { mpfr_div(r, a, b, MPFR_RNDD); }
+static inline void em_mpfr_div_ru(mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b) { mpfr_div(r, a, b, MPFR_RNDU); }
+static inline void em_mpfr_set_01(mpfr_ptr r, unsigned v) { mpfr_set_ui(r, v, MPFR_RNDN); }
+static inline int em_mpfr_is_zero(mpfr_srcptr x) { return mpfr_zero_p(x); }
+static inline int em_mpfr_greater(mpfr_srcptr a, mpfr_srcptr b) { return mpfr_cmp(a, b) > 0; }
 static inline uint64_t em_mpfr_word_rd(mpfr_ptr t, mpfr_srcptr v)
 {
     mpfr_mul_2ui(t, v, 63, MPFR_RNDD);
