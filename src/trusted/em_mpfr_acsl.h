@@ -3,9 +3,10 @@
    src/core/em_exact_encl.c, the exact sampler's enclosure arithmetic, calls MPFR only
    through the wrappers below; WP proves it from their contracts alone.  For the compiler
    each wrapper is one or two MPFR calls (static inline, below); for Frama-C, which does not
-   read mpfr.h, an MPFR number is an opaque structure whose real value is EmVal, declared
-   in the one axiomatic block of this project that holds no axiom (a logic symbol without a
-   definition: it adds no fact; every fact about it is a contract below).
+   read mpfr.h, an MPFR number is an opaque structure whose real value is EmVal, a logic
+   symbol declared without a definition (ACSL takes such a declaration only in a block of its
+   own, the one such block here, which proofs/verify.sh checks holds that line alone): it
+   adds no fact, and every fact about it is a contract below.
 
    EmVal{L}(x) is [x] of em_mpfr.h: the real value of a finite MPFR number x in state L.
    Every contract speaks of finite numbers in the widest exponent range
