@@ -17,6 +17,7 @@
 #include <mpfr.h>
 
 #include "trusted/em_mpfr.h"
+#include "trusted/em_mpfr_acsl.h"
 
 static gmp_randstate_t rs;
 
@@ -457,6 +458,98 @@ START_TEST(decimal_conversion)
 }
 END_TEST
 
+/* The wrappers of em_mpfr_acsl.h (WP's contracts of the exact sampler's enclosure arithmetic),
+ * each clause against exact rationals, on non-negative operands of mixed precisions (the
+ * contracts do not assume one precision) and at the ends 0 and 1. */
+static void rand_unit(mpfr_t x)
+{
+    mpfr_urandomb(x, rs);
+    switch (gmp_urandomm_ui(rs, 8)) {
+    case 0: mpfr_set_ui(x, 0, MPFR_RNDN); break;
+    case 1: mpfr_set_ui(x, 1, MPFR_RNDN); break;
+    case 2: mpfr_mul_2si(x, x, -(long)gmp_urandomm_ui(rs, 200), MPFR_RNDN); break;
+    default: break;
+    }
+}
+
+START_TEST(acsl_wrappers)
+{
+    mpq_t qa, qb, qr, ex, sc;
+    mpq_inits(qa, qb, qr, ex, sc, (mpq_ptr)0);
+    mpq_set_ui(sc, 1, 1);
+    mpz_mul_2exp(mpq_numref(sc), mpq_numref(sc), 63); /* 2^63 */
+    mpz_t z;
+    mpz_init(z);
+    for (int i = 0; i < NPTS; i++) {
+        mpfr_prec_t pa = 2 + (mpfr_prec_t)gmp_urandomm_ui(rs, 200);
+        mpfr_prec_t pr = 2 + (mpfr_prec_t)gmp_urandomm_ui(rs, 200);
+        mpfr_t a, b, r, keep, t;
+        mpfr_inits2(pa, a, b, keep, (mpfr_ptr)0);
+        mpfr_init2(r, pr);
+        mpfr_init2(t, pr + 64);
+        rand_unit(a);
+        rand_unit(b);
+        mpfr_mul_2si(a, a, (long)gmp_urandomm_ui(rs, 80) - 40, MPFR_RNDN);
+        mpfr_set(keep, b, MPFR_RNDN);
+        exact_q(qa, a);
+        exact_q(qb, b);
+        /* add: down <= a + b <= up, down >= 0 for operands >= 0; the operands unchanged */
+        mpq_add(ex, qa, qb);
+        em_mpfr_add_rd(r, a, b);
+        exact_q(qr, r);
+        ck_assert(mpq_cmp(qr, ex) <= 0 && mpq_sgn(qr) >= 0);
+        em_mpfr_add_ru(r, a, b);
+        exact_q(qr, r);
+        ck_assert(mpq_cmp(qr, ex) >= 0);
+        ck_assert(mpfr_equal_p(b, keep));
+        /* div for 0 <= a <= b, b > 0: r b <= a (down), r b >= a (up), r in [0, 1] */
+        mpfr_t lo, hi;
+        mpfr_inits2(pa, lo, hi, (mpfr_ptr)0);
+        if (mpfr_cmp(a, b) <= 0) { mpfr_set(lo, a, MPFR_RNDN); mpfr_set(hi, b, MPFR_RNDN); }
+        else { mpfr_set(lo, b, MPFR_RNDN); mpfr_set(hi, a, MPFR_RNDN); }
+        if (!mpfr_zero_p(hi)) {
+            mpq_t ql, qh, prod;
+            mpq_inits(ql, qh, prod, (mpq_ptr)0);
+            exact_q(ql, lo);
+            exact_q(qh, hi);
+            em_mpfr_div_rd(r, lo, hi);
+            exact_q(qr, r);
+            mpq_mul(prod, qr, qh);
+            ck_assert(mpq_cmp(prod, ql) <= 0 && mpq_sgn(qr) >= 0 && mpfr_cmp_ui(r, 1) <= 0);
+            em_mpfr_div_ru(r, lo, hi);
+            exact_q(qr, r);
+            mpq_mul(prod, qr, qh);
+            ck_assert(mpq_cmp(prod, ql) >= 0 && mpq_sgn(qr) >= 0 && mpfr_cmp_ui(r, 1) <= 0);
+            mpq_clears(ql, qh, prod, (mpq_ptr)0);
+        }
+        /* set_01, is_zero, greater */
+        em_mpfr_set_01(r, i & 1);
+        ck_assert(mpfr_cmp_ui(r, i & 1) == 0);
+        ck_assert((em_mpfr_is_zero(a) != 0) == (mpq_sgn(qa) == 0));
+        ck_assert((em_mpfr_greater(a, b) != 0) == (mpq_cmp(qa, qb) > 0));
+        /* words of v in [0, 1] (lo): floor <= 2^63 v <= ceil <= 2^63, t of any precision */
+        mpq_t qv;
+        mpq_init(qv);
+        exact_q(qv, lo);
+        if (mpfr_cmp_ui(lo, 1) <= 0) {
+            mpq_mul(ex, qv, sc);
+            uint64_t wd = em_mpfr_word_rd(t, lo), wu = em_mpfr_word_ru(t, lo);
+            mpz_set_ui(z, (unsigned long)wd);
+            mpq_set_z(qr, z);
+            ck_assert(mpq_cmp(qr, ex) <= 0);
+            mpz_set_ui(z, (unsigned long)wu);
+            mpq_set_z(qr, z);
+            ck_assert(mpq_cmp(qr, ex) >= 0 && wu <= ((uint64_t)1 << 63));
+            ck_assert(wu - wd <= 1); /* with t 64 bits wider than v, both exact neighbours */
+        }
+        mpq_clear(qv);
+        mpfr_clears(a, b, r, keep, t, lo, hi, (mpfr_ptr)0);
+    }
+    mpz_clear(z);
+    mpq_clears(qa, qb, qr, ex, sc, (mpq_ptr)0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     gmp_randinit_default(rs);
@@ -471,6 +564,7 @@ static Suite *suite(void)
     tcase_add_test(tc, integer_ops);
     tcase_add_test(tc, limb_ops);
     tcase_add_test(tc, decimal_conversion);
+    tcase_add_test(tc, acsl_wrappers);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -10,6 +10,7 @@
 
 #include "em_base.h"
 #include "base/em_error.h"
+#include "core/em_exact_encl.h"
 #include "core/em_exact_select.h"
 #include "core/em_params.h"
 #include "num/em_bounds.h"
@@ -127,7 +128,8 @@ static void weight(struct xmp *s, size_t j, mpfr_t elo, mpfr_t ehi)
 /* The raw bounds of block b into s->rlo / s->rhi [0, len) (len returned):
  *   F(i) = C / (C + T) is increasing in C and decreasing in T, so
  *   F_lo = RNDD(C_lo / RNDU(C_lo + T_hi)),  F_hi = RNDU(C_hi / RNDD(C_hi + T_lo)),
- * F(n) = 1 and F = 0 where C = 0, exactly.  Clo_/Chi_ enter as C(start) and leave as
+ * F(n) = 1 and F = 0 where C = 0, exactly.  The sums and quotients are em_exact_encl's
+ * (src/core/em_exact_encl.h, proven from MPFR's directed rounding).  Clo_/Chi_ enter as C(start) and leave as
  * C(end). */
 static size_t raw_block(struct xmp *s, struct xlevel *L, size_t b)
 {
@@ -146,8 +148,7 @@ static size_t raw_block(struct xmp *s, struct xlevel *L, size_t b)
     }
     for (size_t k = len; k-- > 0;) {
         if (st + k < n) {
-            mpfr_add(s->Tlo_, s->Tlo_, s->welo[k], MPFR_RNDD);
-            mpfr_add(s->Thi_, s->Thi_, s->wehi[k], MPFR_RNDU);
+            em_encl_add(s->Tlo_, s->Thi_, s->welo[k], s->wehi[k]);
         }
         mpfr_set(s->bTlo[k], s->Tlo_, MPFR_RNDN);
         mpfr_set(s->bThi[k], s->Thi_, MPFR_RNDN);
@@ -157,22 +158,11 @@ static size_t raw_block(struct xmp *s, struct xlevel *L, size_t b)
         if (i == n) {
             mpfr_set_ui(s->rlo[k], 1, MPFR_RNDN);
             mpfr_set_ui(s->rhi[k], 1, MPFR_RNDN);
-        } else if (mpfr_zero_p(s->Chi_)) {
-            mpfr_set_ui(s->rlo[k], 0, MPFR_RNDN);
-            mpfr_set_ui(s->rhi[k], 0, MPFR_RNDN);
-        } else {
-            if (mpfr_zero_p(s->Clo_)) {
-                mpfr_set_ui(s->rlo[k], 0, MPFR_RNDN); /* a valid bound */
-            } else {
-                mpfr_add(s->d, s->Clo_, s->bThi[k], MPFR_RNDU);
-                mpfr_div(s->rlo[k], s->Clo_, s->d, MPFR_RNDD);
-            }
-            mpfr_add(s->d, s->Chi_, s->bTlo[k], MPFR_RNDD);
-            mpfr_div(s->rhi[k], s->Chi_, s->d, MPFR_RNDU);
+        } else { /* proven: rlo <= C / (C + T) <= rhi for C, T in their enclosures */
+            em_encl_ratio(s->rlo[k], s->rhi[k], s->d, s->Clo_, s->Chi_, s->bTlo[k], s->bThi[k]);
         }
         if (i < n) {
-            mpfr_add(s->Clo_, s->Clo_, s->welo[k], MPFR_RNDD);
-            mpfr_add(s->Chi_, s->Chi_, s->wehi[k], MPFR_RNDU);
+            em_encl_add(s->Clo_, s->Chi_, s->welo[k], s->wehi[k]);
         }
     }
     return len;
@@ -232,8 +222,7 @@ int em_exact_compute_level(struct xmp *s, int k, mpfr_prec_t p, int words)
             wc_put(s, i, 0, s->welo[0]);
             wc_put(s, i, 1, s->wehi[0]);
         }
-        mpfr_add(s->Tlo_, s->Tlo_, s->welo[0], MPFR_RNDD);
-        mpfr_add(s->Thi_, s->Thi_, s->wehi[0], MPFR_RNDU);
+        em_encl_add(s->Tlo_, s->Thi_, s->welo[0], s->wehi[0]);
         if (i % BLOCK == 0 && i > 0) {
             mpfr_set(L->Tlo[i / BLOCK - 1], s->Tlo_, MPFR_RNDN);
             mpfr_set(L->Thi[i / BLOCK - 1], s->Thi_, MPFR_RNDN);
@@ -262,11 +251,8 @@ int em_exact_compute_level(struct xmp *s, int k, mpfr_prec_t p, int words)
             if (q == 0 || mpfr_cmp(s->rhi[q], L->minhi[b]) < 0)
                 mpfr_set(L->minhi[b], s->rhi[q], MPFR_RNDN);
             if (words) {
-                size_t i = b * BLOCK + q;
-                mpfr_mul_2ui(w, s->rlo[q], FIX_BITS, MPFR_RNDD); /* exact */
-                s->lo64[i] = mpfr_get_uj(w, MPFR_RNDD);
-                mpfr_mul_2ui(w, s->rhi[q], FIX_BITS, MPFR_RNDU);
-                s->hi64[i] = mpfr_get_uj(w, MPFR_RNDU);
+                size_t i = b * BLOCK + q; /* floor and ceil of 2^FIX_BITS r, proven */
+                em_encl_words(&s->lo64[i], &s->hi64[i], w, s->rlo[q], s->rhi[q]);
             }
         }
     }
@@ -285,14 +271,8 @@ int em_exact_compute_level(struct xmp *s, int k, mpfr_prec_t p, int words)
     s->wlimbs = NULL;
     s->wexp = NULL;
     s->wkind = NULL;
-    if (words) {
-        for (size_t i = 1; i <= n; i++)
-            if (s->lo64[i] < s->lo64[i - 1])
-                s->lo64[i] = s->lo64[i - 1];
-        for (size_t i = n; i-- > 0;)
-            if (s->hi64[i] > s->hi64[i + 1])
-                s->hi64[i] = s->hi64[i + 1];
-    }
+    if (words)
+        em_encl_monotone(n, s->lo64, s->hi64);
     s->st->levels++;
     if (p > s->st->maxprec)
         s->st->maxprec = p;

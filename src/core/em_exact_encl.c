@@ -1,0 +1,104 @@
+#include "core/em_exact_encl.h"
+
+void em_encl_add(mpfr_ptr lo, mpfr_ptr hi, mpfr_srcptr wlo, mpfr_srcptr whi)
+{
+    em_mpfr_add_rd(lo, lo, wlo);
+    em_mpfr_add_ru(hi, hi, whi);
+}
+
+void em_encl_words(uint64_t *lo, uint64_t *hi, mpfr_ptr t, mpfr_srcptr flo, mpfr_srcptr fhi)
+{
+    uint64_t l = em_mpfr_word_rd(t, flo);
+    uint64_t h = em_mpfr_word_ru(t, fhi);
+    *lo = l;
+    *hi = h;
+}
+
+void em_encl_monotone(size_t n, uint64_t *lo, uint64_t *hi)
+{
+    /*@ loop invariant range: 1 <= i <= n + 1;
+        loop invariant sorted: \forall integer a; 0 < a < i ==> lo[a - 1] <= lo[a];
+        loop invariant max: \forall integer k; 0 <= k < i ==> lo[k] == MaxUpTo{Pre}(lo, k);
+        loop invariant rest: \forall integer k; i <= k <= n ==> lo[k] == \at(lo[k], Pre);
+        loop assigns i, lo[1 .. n];
+        loop variant n + 1 - i; */
+    for (size_t i = 1; i <= n; i++) {
+        if (lo[i] < lo[i - 1])
+            lo[i] = lo[i - 1];
+        //@ assert step: lo[i - 1] <= lo[i];
+    }
+    /*@ loop invariant range: 0 <= k <= n;
+        loop invariant sorted: \forall integer a, b; k <= a <= b <= n ==> hi[a] <= hi[b];
+        loop invariant min: \forall integer m; k <= m <= n ==> hi[m] == MinFrom{Pre}(hi, m, n);
+        loop invariant rest: \forall integer m; 0 <= m < k ==> hi[m] == \at(hi[m], Pre);
+        loop assigns k, hi[0 .. n - 1];
+        loop variant k; */
+    for (size_t k = n; k > 0; k--) {
+        if (hi[k - 1] > hi[k])
+            hi[k - 1] = hi[k];
+        //@ assert step: hi[k - 1] <= hi[k];
+    }
+}
+
+/* The lower end RNDD(clo / RNDU(clo + thi)): the facts of the two directed calls. */
+/*@ requires valid: \valid(flo) && \valid(d) && \valid_read(clo) && \valid_read(thi);
+    requires sep: \separated(flo, d, clo, thi);
+    requires range: 0 < EmVal(clo) <= 1.0e300 && 0 <= EmVal(thi) <= 1.0e300;
+    assigns *flo, *d;
+    ensures den: EmVal(d) >= EmVal{Pre}(clo) + EmVal{Pre}(thi);
+    ensures quot: EmVal(flo) * EmVal(d) <= EmVal{Pre}(clo);
+    ensures unit: 0 <= EmVal(flo) <= 1;
+    ensures frame: \forall mpfr_srcptr x; \separated(x, flo) && \separated(x, d) ==>
+                     EmVal(x) == EmVal{Pre}(x);
+ */
+static void ratio_lo(mpfr_ptr flo, mpfr_ptr d, mpfr_srcptr clo, mpfr_srcptr thi)
+{
+    em_mpfr_add_ru(d, clo, thi);
+    em_mpfr_div_rd(flo, clo, d);
+}
+
+/* The upper end RNDU(chi / RNDD(chi + tlo)), or 1 if that denominator fell below chi (it
+   does not when chi has d's precision, as in the oracle: chi is a number of d's precision
+   <= chi + tlo). */
+/*@ requires valid: \valid(fhi) && \valid(d) && \valid_read(chi) && \valid_read(tlo);
+    requires sep: \separated(fhi, d, chi, tlo);
+    requires range: 0 < EmVal(chi) && 0 <= EmVal(tlo);
+    assigns *fhi, *d;
+    ensures quot: EmVal(fhi) == 1 ||
+                  (EmVal(d) <= EmVal{Pre}(chi) + EmVal{Pre}(tlo) &&
+                   EmVal(fhi) * EmVal(d) >= EmVal{Pre}(chi));
+    ensures unit: 0 <= EmVal(fhi) <= 1;
+    ensures frame: \forall mpfr_srcptr x; \separated(x, fhi) && \separated(x, d) ==>
+                     EmVal(x) == EmVal{Pre}(x);
+ */
+static void ratio_hi(mpfr_ptr fhi, mpfr_ptr d, mpfr_srcptr chi, mpfr_srcptr tlo)
+{
+    em_mpfr_add_rd(d, chi, tlo);
+    if (em_mpfr_greater(chi, d))
+        em_mpfr_set_01(fhi, 1); /* F <= 1 */
+    else
+        em_mpfr_div_ru(fhi, chi, d);
+}
+
+void em_encl_ratio(mpfr_ptr flo, mpfr_ptr fhi, mpfr_ptr d, mpfr_srcptr clo, mpfr_srcptr chi,
+                   mpfr_srcptr tlo, mpfr_srcptr thi)
+{
+    if (em_mpfr_is_zero(chi)) { /* C = 0, so F = 0 */
+        em_mpfr_set_01(flo, 0);
+        em_mpfr_set_01(fhi, 0);
+        /*@ assert zero: \forall real c, t; EmVal{Pre}(clo) <= c <= EmVal{Pre}(chi) && c + t > 0 ==>
+                           c / (c + t) == 0; */
+        //@ assert below: RatioBelow(EmVal(flo), EmVal{Pre}(clo), EmVal{Pre}(chi), EmVal{Pre}(tlo), EmVal{Pre}(thi));
+        //@ assert above: RatioAbove(EmVal(fhi), EmVal{Pre}(clo), EmVal{Pre}(chi), EmVal{Pre}(tlo), EmVal{Pre}(thi));
+        return;
+    }
+    /* F is increasing in C and decreasing in T: the lower end at (clo, thi), the upper at
+       (chi, tlo), each denominator rounded away from the quotient's side */
+    if (em_mpfr_is_zero(clo))
+        em_mpfr_set_01(flo, 0);
+    else
+        ratio_lo(flo, d, clo, thi);
+    //@ assert below: RatioBelow(EmVal(flo), EmVal{Pre}(clo), EmVal{Pre}(chi), EmVal{Pre}(tlo), EmVal{Pre}(thi));
+    ratio_hi(fhi, d, chi, tlo);
+    //@ assert above: RatioAbove(EmVal(fhi), EmVal{Pre}(clo), EmVal{Pre}(chi), EmVal{Pre}(tlo), EmVal{Pre}(thi));
+}

@@ -1,0 +1,74 @@
+/* em_exact_encl: the exact sampler's enclosure arithmetic, proven by WP from MPFR's
+   directed-rounding contracts (src/trusted/em_mpfr_acsl.h, M1 of src/trusted/em_mpfr.h).
+   Logic: spec/ExactEnclosure.acsl.  Used by src/oracle/em_exact_levels.c, which computes
+   the weights' enclosures and runs the sums in index order; tests: tests/test_exact*.c.
+
+   The chain, index by index (F(i) = C(i) / (C(i) + T(i)), spec/ExactEnclosure.acsl):
+   em_encl_add keeps [Clo, Chi] around C(i) and [Tlo, Thi] around T(i) as each weight's
+   enclosure is added; em_encl_ratio turns them into [Flo, Fhi] around F(i); em_encl_words
+   into the 63-bit words lo <= F(i) 2^63 <= hi; em_encl_monotone makes the words monotone,
+   each a word of a neighbour on the right side, so they still bracket a nondecreasing F,
+   and em_exact_select's premises (ordered, monotone) hold. */
+#ifndef EM_EXACT_ENCL_H
+#define EM_EXACT_ENCL_H
+#include <stddef.h>
+#include <stdint.h>
+#include "trusted/em_mpfr_acsl.h"
+#include "spec/ExactEnclosure.acsl"
+
+/* [lo, hi] := [RNDD(lo + wlo), RNDU(hi + whi)]: an enclosure of a partial sum and one of
+   the next weight give one of the next partial sum. */
+/*@ requires valid: \valid(lo) && \valid(hi) && \valid_read(wlo) && \valid_read(whi);
+    requires sep: \separated(lo, hi, wlo, whi);
+    requires nonneg: EmVal(lo) >= 0 && EmVal(wlo) >= 0 && EmVal(hi) >= 0 && EmVal(whi) >= 0;
+    requires bounded: EmVal(hi) <= 1.0e300 && EmVal(whi) <= 1.0e300;
+    assigns *lo, *hi;
+    ensures encl: SumEncl(EmVal(lo), EmVal(hi), EmVal{Pre}(lo), EmVal{Pre}(hi),
+                          EmVal{Pre}(wlo), EmVal{Pre}(whi));
+    ensures nonneg: EmVal(lo) >= 0 && EmVal(hi) >= 0;
+ */
+void em_encl_add(mpfr_ptr lo, mpfr_ptr hi, mpfr_srcptr wlo, mpfr_srcptr whi);
+
+/* [flo, fhi] around F = C / (C + T) from [clo, chi] around C and [tlo, thi] around T:
+     flo = RNDD(clo / RNDU(clo + thi)) (0 when clo = 0),
+     fhi = RNDU(chi / RNDD(chi + tlo)),  both 0 when chi = 0 (then C = 0).
+   d is scratch. */
+/*@ requires valid: \valid(flo) && \valid(fhi) && \valid(d) && \valid_read(clo) &&
+                    \valid_read(chi) && \valid_read(tlo) && \valid_read(thi);
+    requires sep: \separated(flo, fhi, d, clo, chi, tlo, thi);
+    requires nonneg: EmVal(clo) >= 0 && EmVal(chi) >= 0 && EmVal(tlo) >= 0 && EmVal(thi) >= 0;
+    requires bounded: EmVal(clo) <= 1.0e300 && EmVal(thi) <= 1.0e300;
+    assigns *flo, *fhi, *d;
+    ensures below: RatioBelow(EmVal(flo), EmVal{Pre}(clo), EmVal{Pre}(chi), EmVal{Pre}(tlo),
+                              EmVal{Pre}(thi));
+    ensures above: RatioAbove(EmVal(fhi), EmVal{Pre}(clo), EmVal{Pre}(chi), EmVal{Pre}(tlo),
+                              EmVal{Pre}(thi));
+    ensures unit: 0 <= EmVal(flo) <= 1 && 0 <= EmVal(fhi) <= 1;
+ */
+void em_encl_ratio(mpfr_ptr flo, mpfr_ptr fhi, mpfr_ptr d, mpfr_srcptr clo, mpfr_srcptr chi,
+                   mpfr_srcptr tlo, mpfr_srcptr thi);
+
+/* *lo = floor(2^63 flo), *hi = ceil(2^63 fhi) (t is scratch). */
+/*@ requires valid: \valid(lo) && \valid(hi) && \valid(t) && \valid_read(flo) && \valid_read(fhi);
+    requires sep: \separated(lo, hi) && \separated(t, flo, fhi);
+    requires unit: 0 <= EmVal(flo) <= 1 && 0 <= EmVal(fhi) <= 1;
+    assigns *lo, *hi, *t;
+    ensures lo: *lo <= EM_ENCL_SCALE * EmVal{Pre}(flo);
+    ensures hi: *hi >= EM_ENCL_SCALE * EmVal{Pre}(fhi);
+    ensures scale: *hi <= EM_ENCL_SCALE;
+ */
+void em_encl_words(uint64_t *lo, uint64_t *hi, mpfr_ptr t, mpfr_srcptr flo, mpfr_srcptr fhi);
+
+/* lo[i] := max(lo[0 .. i]), hi[i] := min(hi[i .. n]). */
+/*@ requires n_fits: n < SIZE_MAX;
+    requires valid: \valid(lo + (0 .. n)) && \valid(hi + (0 .. n));
+    requires sep: \separated(lo + (0 .. n), hi + (0 .. n));
+    assigns lo[0 .. n], hi[0 .. n];
+    ensures lo_monotone: \forall integer i; 0 < i <= n ==> lo[i - 1] <= lo[i];
+    ensures hi_monotone: \forall integer i, j; 0 <= i <= j <= n ==> hi[i] <= hi[j];
+    ensures lo_max: \forall integer i; 0 <= i <= n ==> lo[i] == MaxUpTo{Pre}(lo, i);
+    ensures hi_min: \forall integer i; 0 <= i <= n ==> hi[i] == MinFrom{Pre}(hi, i, n);
+ */
+void em_encl_monotone(size_t n, uint64_t *lo, uint64_t *hi);
+
+#endif
