@@ -24,6 +24,10 @@ static gmp_randstate_t rs;
 /* [x] exactly, through mpfr_get_z_2exp (not the reading M2 tests) */
 static void exact_q(mpq_t q, mpfr_srcptr x)
 {
+    if (mpfr_zero_p(x)) { /* (mpfr_get_z_2exp gives 0 the least exponent: a 2^30-bit shift) */
+        mpq_set_ui(q, 0, 1);
+        return;
+    }
     mpz_t m;
     mpz_init(m);
     mpfr_exp_t e = mpfr_get_z_2exp(m, x);
