@@ -116,23 +116,15 @@ enum { EO_EPSILON, EO_SENSITIVITY, EO_VARIANT, EO_DIGITS, EO_FORMAT, EO_SEED, EO
 #define EM_CLI_SWEEP_REFUSED \
     "a sweep of epsilon applies to probs, sample, cdf, density, quantile, utility, groups"
 
-/* The paragraph every numeric command's --help carries (before its exit status). */
+/* The lines every numeric command's --help carries (the details: man/expmech.1). */
 #define EM_CLI_HELP_PARAMS                                                                  \
-    "Sensitivity and variant: --sensitivity D, else the file's '# sensitivity:' header,\n"  \
-    "else 1; --variant V, else standard ('# monotone: yes' permits --variant monotone, it\n" \
-    "never switches to it).  Refused (exit 2) unless --force: D below the header, and\n"    \
-    "monotone without '# monotone: yes' (either would not be epsilon-DP as declared).\n"    \
-    "Standard error names the variant and D used and where each came from.\n"              \
-    "  --force            run a refused choice anyway (standard error says FORCED)\n"       \
-    "A write error on standard output is exit 3.\n"
-
-/* The paragraph of the commands that run over a sweep of epsilon (em_cli_main). */
+    "  --sensitivity D    > 0 (default: the scenario's '# sensitivity:' header, else 1)\n"   \
+    "  --variant V        standard (default), monotone (needs '# monotone: yes') or pf\n"   \
+    "  --force            run a refused --sensitivity or --variant (not epsilon-DP)\n"
 #define EM_CLI_HELP_SWEEP                                                                   \
-    "A sweep of epsilon: --epsilon E1,E2,... (the values as given, in that order) or\n"      \
-    "--epsilon LO:HI:N (N >= 2 exact points LO + i (HI - LO)/(N - 1)), or --epsilon-log\n"   \
-    "LO:HI:N (LO (HI/LO)^(i/(N - 1)), correctly rounded to 17 digits, the ends exact);\n"    \
-    "at most 100000 values, each > 0.  The output is that of each epsilon in turn with\n"   \
-    "an 'epsilon' first column (one header line; JSON: a list of the objects).\n"
+    "A sweep of epsilon: --epsilon E1,E2,... or LO:HI:N, or --epsilon-log LO:HI:N.\n"
+#define EM_CLI_HELP_DIGITS "  --digits K         significant digits, 1..1000 (default 17)\n"
+#define EM_CLI_HELP_END(exits) "Exit status: " exits ".\nDetails: man expmech.\n"
 
 #define EM_FMT_CSV 0
 #define EM_FMT_JSON 1

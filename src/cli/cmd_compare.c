@@ -7,36 +7,15 @@
 #include "expmech.h"
 
 static const char help[] =
-    "usage: expmech compare --epsilon E [--sensitivity D] [--variant V] --probs PROBS\n"
-    "                       [--rtol R] [--atol A] [FILE]\n"
-    "       expmech compare --epsilon E [--sensitivity D] [--variant V] --cdf TABLE\n"
-    "                       [--rtol R] [--atol A] [FILE]\n"
-    "\n"
-    "Compares another implementation's probability vector with the exact one of the\n"
-    "scenario FILE.  PROBS ('-' for standard input): one number per line in the\n"
-    "scenario's order, 'label,probability' lines, or `expmech probs`' CSV or JSON (a\n"
-    "log-probability given is judged too, within max(R |log P|, 2^-52)); numbers read\n"
-    "exactly, nan and inf judged.  Reports the largest absolute, relative and ulp errors,\n"
-    "zeros given for positive probabilities (underflow), NaNs, infinities, values outside\n"
-    "[0, 1], and the sum.\n"
-    "\n"
-    "  --epsilon E, --sensitivity D, --variant V   as for `expmech probs`; --variant pf\n"
-    "                     judges against permute-and-flip's exact pmf\n"
-    "  --probs PROBS      the probabilities to judge (required)\n"
-    "  --rtol R           a value fails when |given - exact| > max(R * exact, A)\n"
-    "                     (default 1e-9)\n"
-    "  --atol A           the absolute floor of that tolerance (default 2^-1074, the\n"
-    "                     smallest subnormal double)\n"
-    "\n"
-    "A measure column: judged against P(r) ~ m_r exp(c u_r).  A continuous scenario takes\n"
-    "--cdf TABLE instead: lines 'x,cdf' (x exact), each value compared with the exact\n"
-    "F(x): the largest absolute, relative and upper-tail errors, values outside [0, 1],\n"
-    "NaN, infinities, and decreasing values; a value fails when |given - F(x)| >\n"
-    "max(R * F(x), A), or is NaN, infinite or outside [0, 1].\n"
-    "\n"
+    "usage: expmech compare --epsilon E (--probs PROBS | --cdf TABLE) [--rtol R]\n"
+    "                       [--atol A] [--sensitivity D] [--variant V] [FILE]\n"
+    "Judges another implementation's probabilities against the exact ones of FILE.\n"
+    "  --probs PROBS      the probabilities ('-': standard input)\n"
+    "  --cdf TABLE        'x,cdf' lines, for a continuous scenario\n"
+    "  --rtol R           a value fails when |given - exact| > max(R exact, A) (1e-9)\n"
+    "  --atol A           the absolute floor A (default 2^-1074)\n"
     EM_CLI_HELP_PARAMS
-    "Exit status: 0 every value within tolerance, 1 otherwise (any NaN, infinity,\n"
-    "negative value or value above 1 fails), 2 bad input, 3 internal failure.\n";
+    EM_CLI_HELP_END("0 every value within tolerance, 1 not, 2 bad input, 3 internal failure");
 
 int cmd_compare(int argc, char **argv)
 {

@@ -26,44 +26,29 @@ static int get_points(const em_cli *c, int kind, em_points **P)
 
 /* ------------------------------------------------------------ cdf/density/quantile */
 
+#define EM_CLI_HELP_POINTS                                                                  \
+    "  --at X[,X...]      the points (quantile: p); --grid LO:HI:N: N from LO to HI\n"           \
+    EM_CLI_HELP_DIGITS EM_CLI_HELP_PARAMS EM_CLI_HELP_SWEEP                                  \
+    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure")
+
 static const char help_cdf[] =
     "usage: expmech cdf (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
     "                   [--variant V] [--digits K]\n"
     "                   (--at X[,X...] | --grid LO:HI:N | --between A:B[,A:B...]) [FILE]\n"
-    "\n"
-    "The exact F(x) = P(X <= x) over a continuous scenario (header '# output: continuous',\n"
-    "pieces 'lo,hi,a[,b]': utility a + b r on [lo, hi]), as 'x,cdf' lines correctly rounded\n"
-    "to K significant digits (default 17; an exact tie half to even).  x as given (--at),\n"
-    "or the grid point LO + i (HI - LO)/(N - 1) (exact up to 20 digits, else rounded to K).\n"
-    "--between A:B: 'a,b,probability', P(A < X <= B) rounded as one exact number.\n"
-    EM_CLI_HELP_SWEEP
-    "Here: the header 'epsilon,x,cdf' (--between: 'epsilon,a,b,probability').\n"
-    EM_CLI_HELP_PARAMS
-    "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
+    "The exact CDF of a continuous scenario as 'x,cdf'; --between: P(A < X <= B).\n"
+    EM_CLI_HELP_POINTS;
 
 static const char help_density[] =
     "usage: expmech density (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                       [--variant V] [--digits K]\n"
-    "                       (--at X[,X...] | --grid LO:HI:N) [FILE]\n"
-    "\n"
-    "The exact density of a continuous scenario (expmech cdf --help) as 'x,density,\n"
-    "log_density', rounded to K digits; right-continuous, 0 (log -inf) outside R.\n"
-    EM_CLI_HELP_SWEEP
-    "Here: the header 'epsilon,x,density,log_density'.\n"
-    EM_CLI_HELP_PARAMS
-    "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
+    "                       [--variant V] [--digits K] (--at X[,X...] | --grid LO:HI:N) [FILE]\n"
+    "The exact density of a continuous scenario as 'x,density,log_density'.\n"
+    EM_CLI_HELP_POINTS;
 
 static const char help_quantile[] =
     "usage: expmech quantile (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                        [--variant V] [--digits K]\n"
-    "                        (--at P[,P...] | --grid LO:HI:N) [FILE]\n"
-    "\n"
-    "The exact Q(p) = inf { x : F(x) >= p } of a continuous scenario (expmech cdf --help)\n"
-    "as 'p,x', x correctly rounded to K digits; Q(0), Q(1) the ends of R (maybe infinite).\n"
-    EM_CLI_HELP_SWEEP
-    "Here: the header 'epsilon,p,x'.\n"
-    EM_CLI_HELP_PARAMS
-    "Exit status: 0 success, 2 bad input (p outside [0, 1]), 3 internal failure.\n";
+    "                        [--variant V] [--digits K] (--at P[,P...] | --grid LO:HI:N) [FILE]\n"
+    "The exact quantile function of a continuous scenario as 'p,x'.\n"
+    EM_CLI_HELP_POINTS;
 
 /* cdf --between A:B[,A:B...] */
 static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
@@ -116,23 +101,12 @@ static const char help_utility[] =
     "usage: expmech utility (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
     "                       [--variant V] [--digits K] [--loss-at T[,T...]]\n"
     "                       [--format csv|json] [--mc N [--seed S]] [FILE]\n"
-    "\n"
-    "The exact utility report over the scenario FILE (finite, with a measure column, or\n"
-    "continuous; standard, monotone or pf), correctly rounded to K digits.  CSV: a header\n"
-    "  epsilon,opt,expected_utility,expected_loss,sd_loss,p_best,expected_loss_bound\n"
-    "  [,p_loss_gt_T,bound_p_loss_gt_T...][,mc_n,mc_expected_loss,mc_se]\n"
-    "and one row: opt = max u of positive probability, expected_loss = opt - E[u], p_best\n"
-    "= P(u = opt), p_loss_gt_T = P(opt - u > T); the accuracy theorem's bounds (empty for\n"
-    "a continuous scenario) (ln ratio + 1)/c and min(1, ratio exp(-c T)), c = E/(2D)\n"
-    "(standard, pf) or E/D (monotone), ratio = |R|/|R_OPT|.\n"
-    "  --loss-at T[,...]  the thresholds T (each >= 0)\n"
-    "  --format json      one object of the same quantities (null for an empty field)\n"
-    "  --mc N [--seed S]  N exact draws' mean loss and standard error (2 <= N <= 10^9),\n"
-    "                     an estimate beside the exact value\n"
-    "A sweep of epsilon (--epsilon E1,E2,... or LO:HI:N, --epsilon-log LO:HI:N): one row\n"
-    "per epsilon under one header line; JSON: a list of the objects.\n"
-    EM_CLI_HELP_PARAMS
-    "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
+    "The exact expected utility and loss, P(best), P(loss > T), the accuracy bounds.\n"
+    "  --loss-at T[,...]  the loss thresholds T (each >= 0)\n"
+    "  --format F         csv (default) or json\n"
+    "  --mc N [--seed S]  N exact draws' mean loss and standard error (2 <= N <= 10^9)\n"
+    EM_CLI_HELP_DIGITS EM_CLI_HELP_PARAMS EM_CLI_HELP_SWEEP
+    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
 
 /* The loss thresholds of --loss-at into T (checked >= 0): -1 or an exit status. */
 /* --loss-at's thresholds (none: *T NULL), each >= 0 */

@@ -9,13 +9,8 @@
 #include "expmech.h"
 
 static const char help[] =
-    "usage: expmech example NAME\n"
-    "       expmech example --list\n"
-    "\n"
-    "Prints a scenario from the seed documents (lines 'label,utility' with exact\n"
-    "utilities and a '# sensitivity:' header), ready for the other commands:\n"
-    "  expmech example marital | expmech probs --epsilon 1\n"
-    "Run with --list for the names.\n";
+    "usage: expmech example NAME | --list\n"
+    "A scenario of the seed documents: expmech example marital | expmech probs --epsilon 1\n";
 
 typedef struct args {
     const char *name;
