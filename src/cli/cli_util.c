@@ -263,7 +263,7 @@ int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, cha
  * c->eps_text the first; a sweep unless SPEC is one plain value. */
 static int set_epsilon(em_cli *c, int log, const char *cmd, const char *name, const char *v)
 {
-    if (c->seen & (EM_OPT_EPSILON | EM_OPT_EPSILON_LOG)) {
+    if (c->seen & (EM_OPT(EO_EPSILON) | EM_OPT(EO_EPSILON_LOG))) {
         fprintf(stderr, "%s: %s\n", cmd,
                 c->both ? c->both : "--epsilon and --epsilon-log exclude each other");
         return EM_EXIT_USAGE;
@@ -399,34 +399,34 @@ static const em_cli_opt cli_opts[] = {
 static int file_arg(void *dst, const char *cmd, const char *a)
 {
     em_cli *c = dst;
-    if (c->seen & EM_OPT_FILE) {
+    if (c->seen & EM_OPT(EO_FILE)) {
         fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", cmd, a);
         return EM_EXIT_USAGE;
     }
     c->file = a;
-    c->seen |= EM_OPT_FILE;
+    c->seen |= EM_OPT(EO_FILE);
     return -1;
 }
 
 static int parse(em_cli *c, int argc, char **argv, unsigned long long allowed,
                  const char *help)
 {
-    if (allowed & EM_OPT_VARIANT)
-        allowed |= EM_OPT_FORCE;
-    if (allowed & EM_OPT_SAMPLES)
-        allowed |= EM_OPT_SAMPLES_ARE;
-    if (allowed & EM_OPT_EPSILON)
-        allowed |= EM_OPT_EPSILON_LOG;
-    if (allowed & EM_OPT_AT)
+    if (allowed & EM_OPT(EO_VARIANT))
+        allowed |= EM_OPT(EO_FORCE);
+    if (allowed & EM_OPT(EO_SAMPLES))
+        allowed |= EM_OPT(EO_SAMPLES_ARE);
+    if (allowed & EM_OPT(EO_EPSILON))
+        allowed |= EM_OPT(EO_EPSILON_LOG);
+    if (allowed & EM_OPT(EO_AT))
         allowed |= EM_OPT(EO_LOSS_AT);
     const em_cli_spec sp = {.cmd = c->cmd, .opts = cli_opts, .help = help, .see = "see --help",
-                            .arg = (allowed & EM_OPT_FILE) ? file_arg : NULL};
+                            .arg = (allowed & EM_OPT(EO_FILE)) ? file_arg : NULL};
     int rc = em_cli_options(&sp, allowed, argc, argv, c, &c->seen);
-    if (c->seen & EM_OPT_EPSILON_LOG) /* it gives the epsilon a command requires */
-        c->seen |= EM_OPT_EPSILON;
+    if (c->seen & EM_OPT(EO_EPSILON_LOG)) /* it gives the epsilon a command requires */
+        c->seen |= EM_OPT(EO_EPSILON);
     if (c->seen & EM_OPT(EO_LOSS_AT))
-        c->seen |= EM_OPT_AT;
-    if (c->seen & EM_OPT_SAMPLES_ARE) /* the word's index into EM_SAMPLES_ARE_* */
+        c->seen |= EM_OPT(EO_AT);
+    if (c->seen & EM_OPT(EO_SAMPLES_ARE)) /* the word's index into EM_SAMPLES_ARE_* */
         c->samples_are = c->samples_are ? EM_SAMPLES_ARE_INDICES : EM_SAMPLES_ARE_LABELS;
     return rc;
 }
@@ -448,11 +448,11 @@ int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed,
     if (rc < 0)
         rc = require(c, required);
     if (rc < 0) {
-        const char *in2 = (required & EM_OPT_SAMPLES) ? c->samples
-                          : (required & EM_OPT_PROBS) ? c->probs : NULL;
+        const char *in2 = (required & EM_OPT(EO_SAMPLES)) ? c->samples
+                          : (required & EM_OPT(EO_PROBS)) ? c->probs : NULL;
         if (in2 && !strcmp(in2, "-") && (!c->file || !strcmp(c->file, "-"))) {
             fprintf(stderr, "%s: the scenario and the %s cannot both come from standard input\n",
-                    c->cmd, (required & EM_OPT_SAMPLES) ? "samples" : "probabilities");
+                    c->cmd, (required & EM_OPT(EO_SAMPLES)) ? "samples" : "probabilities");
             rc = EM_EXIT_USAGE;
         }
     }

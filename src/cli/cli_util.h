@@ -1,9 +1,4 @@
-/* cli_util.h: the option parser of every command, and what the commands share.
- *
- * Options take their value as the next argument or after '=' (--epsilon=0.5).  Numbers are
- * parsed strictly: the whole argument must be a number of the expected kind, or the
- * command stops with exit status 2 and a message naming the option and the value.
- */
+/* cli_util.h: the option parser of every command, and what the commands share. */
 #ifndef EM_CLI_UTIL_H
 #define EM_CLI_UTIL_H
 
@@ -17,8 +12,7 @@
 /* Every command declares a static table of its options; em_cli_options reads argv by it.
  * An option takes its value as the next argument or after '=' (--epsilon=0.5); "--" ends
  * the options; --help or -h prints the help and stops (exit 0).  Numbers are parsed
- * strictly: a refused value stops the command
- * with exit status 2 and a message naming the option and the value. */
+ * strictly: a refused value stops the command (exit 2, a message naming option and value). */
 enum { EM_CLI_FLAG, EM_CLI_WORD, EM_CLI_U64, EM_CLI_DOUBLE, EM_CLI_STRING, EM_CLI_CALL };
 
 typedef struct em_cli_opt {
@@ -77,36 +71,17 @@ size_t em_cli_names(const em_cli_spec *sp, unsigned long long mask, const char *
 
 /* ----------------------------------------------- the options of the oracle commands */
 /* One table (cli_util.c) for probs, sample, check, compare, cdf, density, quantile,
- * utility and groups; each command allows a set of them (EM_OPT_*). */
+ * utility and groups; each command allows a set of them (EM_OPT(EO_*)). */
 enum { EO_EPSILON, EO_SENSITIVITY, EO_VARIANT, EO_DIGITS, EO_FORMAT, EO_SEED, EO_N, EO_ALPHA,
        EO_SAMPLES, EO_PROBS, EO_RTOL, EO_MIN_EXPECTED, EO_MC, EO_CDF, EO_ATOL, EO_AT, EO_GRID,
        EO_BETWEEN, EO_LOSS_AT, EO_FORCE, EO_SAMPLES_ARE, EO_EPSILON_LOG, EO_SAMPLER, EO_TIMING,
        EO_SPLIT, EO_DATA, EO_COLUMN, EO_GROUP_BY, EO_CANDIDATES, EO_FROM_DATA, EO_FUNCTION,
        EO_NEIGHBOURS, EO_FILE };
 #define EM_OPT(k) (1ULL << (k))
-#define EM_OPT_EPSILON EM_OPT(EO_EPSILON)
-#define EM_OPT_SENSITIVITY EM_OPT(EO_SENSITIVITY)
-#define EM_OPT_VARIANT EM_OPT(EO_VARIANT)
-#define EM_OPT_DIGITS EM_OPT(EO_DIGITS)
-#define EM_OPT_FORMAT EM_OPT(EO_FORMAT)
-#define EM_OPT_SEED EM_OPT(EO_SEED)
-#define EM_OPT_N EM_OPT(EO_N)
-#define EM_OPT_ALPHA EM_OPT(EO_ALPHA)
-#define EM_OPT_SAMPLES EM_OPT(EO_SAMPLES)
-#define EM_OPT_PROBS EM_OPT(EO_PROBS)
-#define EM_OPT_FILE EM_OPT(EO_FILE)        /* the positional FILE */
-#define EM_OPT_RTOL EM_OPT(EO_RTOL)
-#define EM_OPT_MIN_EXPECTED EM_OPT(EO_MIN_EXPECTED)
-#define EM_OPT_AT EM_OPT(EO_AT)            /* --at X[,X...] or --loss-at */
-#define EM_OPT_GRID EM_OPT(EO_GRID)        /* --grid LO:HI:N */
-#define EM_OPT_BETWEEN EM_OPT(EO_BETWEEN)  /* --between A:B[,A:B...]: P(A < X <= B) (cdf) */
-#define EM_OPT_MC EM_OPT(EO_MC)            /* --mc N: Monte Carlo draws beside the exact value */
+/* --force comes with --variant, --samples-are with --samples, --epsilon-log with --epsilon,
+ * --loss-at is --at; FILE is the positional argument. */
+#define EM_OPT_MECH (EM_OPT(EO_EPSILON) | EM_OPT(EO_SENSITIVITY) | EM_OPT(EO_VARIANT))
 #define EM_CLI_MC_MAX 1000000000ULL
-#define EM_OPT_CDF EM_OPT(EO_CDF)          /* --cdf FILE: an x,cdf table to judge (compare) */
-#define EM_OPT_ATOL EM_OPT(EO_ATOL)        /* --atol A: absolute tolerance floor (compare) */
-#define EM_OPT_FORCE EM_OPT(EO_FORCE)      /* --force (no value): allowed wherever --variant is */
-#define EM_OPT_SAMPLES_ARE EM_OPT(EO_SAMPLES_ARE) /* labels|indices (with --samples) */
-#define EM_OPT_EPSILON_LOG EM_OPT(EO_EPSILON_LOG) /* LO:HI:N: allowed wherever --epsilon is */
 #define EM_OPT_SAMPLER (EM_OPT(EO_SAMPLER) | EM_OPT(EO_TIMING)) /* sample */
 #define EM_OPT_GROUPS (EM_OPT(EO_SPLIT) | EM_OPT(EO_DATA) | EM_OPT(EO_COLUMN) |                 \
                        EM_OPT(EO_GROUP_BY) | EM_OPT(EO_CANDIDATES) | EM_OPT(EO_FROM_DATA) |     \
@@ -192,10 +167,6 @@ int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed,
  * em_cli_scenario.  Returns -1 with *s and *m set (free both), or an exit status after a
  * message; a sweep of epsilon (c->sweep_n) is refused (EM_CLI_SWEEP_REFUSED). */
 int em_cli_mech(em_cli *c, em_scn **s, em_mech **m);
-
-/* em_cli_begin, then em_cli_mech. */
-int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned long long allowed,
-                      unsigned long long required, const char *help, em_scn **s, em_mech **m);
 
 /* What a command does once its scenario and mechanism stand; ctx is its own data. */
 typedef int em_cli_run_fn(const em_cli *c, em_scn *s, em_mech *m, const void *ctx);

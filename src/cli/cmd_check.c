@@ -23,12 +23,13 @@ int cmd_check(int argc, char **argv)
     em_scn *s = NULL;
     em_mech *m = NULL;
     em_check_result *r = NULL;
-    int rc = em_cli_mech_start(&c, argc, argv,
-                               EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT |
-                                   EM_OPT_SAMPLES | EM_OPT_ALPHA | EM_OPT_MIN_EXPECTED |
-                                   EM_OPT_FILE,
-                               EM_OPT_EPSILON | EM_OPT_SAMPLES, help, &s, &m);
-    if (rc < 0 && (c.seen & EM_OPT_SAMPLES_ARE) && em_scn_get(s).continuous) {
+    int rc = em_cli_begin(&c, argc, argv,
+                          EM_OPT_MECH | EM_OPT(EO_SAMPLES) | EM_OPT(EO_ALPHA) |
+                              EM_OPT(EO_MIN_EXPECTED) | EM_OPT(EO_FILE),
+                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SAMPLES), help);
+    if (rc < 0)
+        rc = em_cli_mech(&c, &s, &m);
+    if (rc < 0 && (c.seen & EM_OPT(EO_SAMPLES_ARE)) && em_scn_get(s).continuous) {
         /* an option that does not apply is an error, not ignored */
         fprintf(stderr, "%s: --samples-are: a continuous scenario's draws are numbers, neither "
                         "labels nor indices; leave the option out\n", c.cmd);

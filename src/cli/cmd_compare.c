@@ -25,10 +25,10 @@ int cmd_compare(int argc, char **argv)
     em_mech *m = NULL;
     em_compare_result *r = NULL;
     int rc = em_cli_begin(&c, argc, argv,
-                          EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_PROBS |
-                              EM_OPT_CDF | EM_OPT_RTOL | EM_OPT_ATOL | EM_OPT_FILE,
-                          EM_OPT_EPSILON, help);
-    if (rc < 0 && !(c.seen & EM_OPT_PROBS) == !(c.seen & EM_OPT_CDF)) {
+                          EM_OPT_MECH | EM_OPT(EO_PROBS) | EM_OPT(EO_CDF) | EM_OPT(EO_RTOL) |
+                              EM_OPT(EO_ATOL) | EM_OPT(EO_FILE),
+                          EM_OPT(EO_EPSILON), help);
+    if (rc < 0 && !(c.seen & EM_OPT(EO_PROBS)) == !(c.seen & EM_OPT(EO_CDF))) {
         fprintf(stderr, "%s: give exactly one of --probs PROBS and --cdf TABLE (see --help)\n",
                 c.cmd);
         rc = EM_EXIT_USAGE;

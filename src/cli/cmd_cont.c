@@ -14,11 +14,13 @@ static int get_points(const em_cli *c, int kind, em_points **P)
 {
     em_error e;
     *P = NULL;
-    if (kind != EM_LAW_INTERVAL && !!(c->seen & EM_OPT_AT) == !!(c->seen & EM_OPT_GRID)) {
+    if (kind != EM_LAW_INTERVAL && !!(c->seen & EM_OPT(EO_AT)) == !!(c->seen & EM_OPT(EO_GRID))) {
         fprintf(stderr, "%s: give exactly one of --at X[,X...] and --grid LO:HI:N\n", c->cmd);
         return EM_EXIT_USAGE;
     }
-    const char *at = kind == EM_LAW_INTERVAL ? c->between : (c->seen & EM_OPT_AT) ? c->at : NULL;
+    const char *at = kind == EM_LAW_INTERVAL      ? c->between
+                     : (c->seen & EM_OPT(EO_AT)) ? c->at
+                                                 : NULL;
     if (em_points_parse(kind, at, at ? NULL : c->grid, P, &e) == EM_OK)
         return -1;
     return em_cli_fail(c->cmd, NULL, &e);
@@ -54,11 +56,11 @@ static const char help_quantile[] =
 static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
     int kind = *(const int *)ctx;
-    if ((c->seen & EM_OPT_BETWEEN) && (c->seen & (EM_OPT_AT | EM_OPT_GRID))) {
+    if ((c->seen & EM_OPT(EO_BETWEEN)) && (c->seen & (EM_OPT(EO_AT) | EM_OPT(EO_GRID)))) {
         fprintf(stderr, "%s: --between goes without --at and --grid\n", c->cmd);
         return EM_EXIT_USAGE;
     }
-    kind = c->seen & EM_OPT_BETWEEN ? EM_LAW_INTERVAL : kind;
+    kind = c->seen & EM_OPT(EO_BETWEEN) ? EM_LAW_INTERVAL : kind;
     if (!em_scn_get(s).continuous) {
         fprintf(stderr, "%s: %s is a finite scenario; %s needs a continuous one%s\n", c->cmd,
                 em_scn_get(s).name, kind == EM_LAW_INTERVAL ? "cdf" : c->cmd + 8,
@@ -85,9 +87,8 @@ static int run_pointwise(int argc, char **argv, int kind)
                        : kind == EM_LAW_DENSITY ? help_density
                                                 : help_quantile;
     return em_cli_main(name, argc, argv,
-                       EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
-                           EM_OPT_AT | EM_OPT_GRID | EM_OPT_FILE |
-                           (kind == EM_LAW_CDF ? EM_OPT_BETWEEN : 0),
+                       EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_AT) | EM_OPT(EO_GRID) |
+                           EM_OPT(EO_FILE) | (kind == EM_LAW_CDF ? EM_OPT(EO_BETWEEN) : 0),
                        help, run_points, &kind);
 }
 
@@ -113,7 +114,7 @@ static const char help_utility[] =
 static int loss_points(const em_cli *c, em_points **T)
 {
     *T = NULL;
-    int rc = (c->seen & EM_OPT_AT) ? get_points(c, EM_LAW_CDF, T) : -1;
+    int rc = (c->seen & EM_OPT(EO_AT)) ? get_points(c, EM_LAW_CDF, T) : -1;
     for (size_t i = 0; *T && i < (*T)->n && rc < 0; i++) {
         int sign;
         em_num_cmp((*T)->at[i], "0", &sign, NULL);
@@ -123,7 +124,7 @@ static int loss_points(const em_cli *c, em_points **T)
             rc = EM_EXIT_USAGE;
         }
     }
-    if (rc < 0 && (c->seen & EM_OPT_SEED) && !(c->seen & EM_OPT_MC)) {
+    if (rc < 0 && (c->seen & EM_OPT(EO_SEED)) && !(c->seen & EM_OPT(EO_MC))) {
         fprintf(stderr, "%s: --seed goes with --mc N\n", c->cmd);
         rc = EM_EXIT_USAGE;
     }
@@ -138,11 +139,11 @@ static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     if (rc < 0) {
         em_sample_opts mc = EM_SAMPLE_OPTS_INIT;
         mc.seed = c->seed;
-        mc.seeded = (c->seen & EM_OPT_SEED) != 0;
+        mc.seeded = (c->seen & EM_OPT(EO_SEED)) != 0;
         const em_write_opts o = em_cli_write_opts(c);
         em_error e;
         rc = em_cli_written(c->cmd, em_utility_write(stdout, m, T ? T->n : 0, T ? T->at : NULL,
-                                                     (c->seen & EM_OPT_MC) ? c->mc : 0, &mc,
+                                                     (c->seen & EM_OPT(EO_MC)) ? c->mc : 0, &mc,
                                                      &o, &e), &e);
     }
     if (rc < 0)
@@ -154,7 +155,7 @@ static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 int cmd_utility(int argc, char **argv)
 {
     return em_cli_main("expmech utility", argc, argv,
-                       EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
-                           EM_OPT_AT | EM_OPT_FILE | EM_OPT_FORMAT | EM_OPT_MC | EM_OPT_SEED,
+                       EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_AT) | EM_OPT(EO_FILE) |
+                           EM_OPT(EO_FORMAT) | EM_OPT(EO_MC) | EM_OPT(EO_SEED),
                        help_utility, report, NULL);
 }

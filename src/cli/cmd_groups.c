@@ -70,9 +70,8 @@ int cmd_groups(int argc, char **argv)
     em_cli_init(&c, "expmech groups");
     c.both = "give either --epsilon or --epsilon-log, not both";
     int rc = em_cli_begin(&c, argc, argv,
-                          EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
-                              EM_OPT_FORMAT | EM_OPT_GROUPS,
-                          EM_OPT_EPSILON | EM_OPT(EO_SPLIT) | EM_OPT(EO_GROUP_BY), help);
+                          EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT_GROUPS,
+                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SPLIT) | EM_OPT(EO_GROUP_BY), help);
     em_groups *g = NULL;
     em_error e;
     em_scoring_opts so = EM_SCORING_OPTS_INIT;
@@ -90,8 +89,8 @@ int cmd_groups(int argc, char **argv)
     if (rc < 0 && em_groups_warning(g))
         fprintf(stderr, "%s: warning: %s\n", c.cmd,
                 em_cli_words(em_groups_warning(g), said, sizeof said));
-    em_groups_opts o = {NULL, c.split, (c.seen & EM_OPT_SENSITIVITY) ? c.delta_text : NULL,
-                        !(c.seen & EM_OPT_VARIANT) ? EM_VARIANT_AUTO : c.variant, c.force,
+    em_groups_opts o = {NULL, c.split, (c.seen & EM_OPT(EO_SENSITIVITY)) ? c.delta_text : NULL,
+                        !(c.seen & EM_OPT(EO_VARIANT)) ? EM_VARIANT_AUTO : c.variant, c.force,
                         (int)c.digits};
     if (rc < 0)
         rc = run(&c, g, &o, c.eps_all, c.eps_count, c.split);

@@ -43,7 +43,6 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 int cmd_probs(int argc, char **argv)
 {
     return em_cli_main("expmech probs", argc, argv,
-                       EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
-                           EM_OPT_FORMAT | EM_OPT_FILE,
+                       EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT(EO_FILE),
                        help, print_probs, NULL);
 }

@@ -24,7 +24,7 @@ static const char help[] =
 static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
     (void)ctx;
-    const em_sample_opts so = {c->seed, (c->seen & EM_OPT_SEED) != 0,
+    const em_sample_opts so = {c->seed, (c->seen & EM_OPT(EO_SEED)) != 0,
                                c->sampler ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT,
                                c->timing ? EM_TIMING_FIXED : EM_TIMING_VARIABLE};
     const em_sample_opts *o = &so;
@@ -33,7 +33,7 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     em_sampler *sp;
     if (em_sampler_new(m, o, &sp, &e) != EM_OK)
         return em_cli_fail(c->cmd, NULL, &e);
-    if (c->seen & EM_OPT_SEED)
+    if (c->seen & EM_OPT(EO_SEED))
         fprintf(stderr, "%s: --seed %llu: the draws are reproducible by anyone who knows the "
                         "seed (for tests); leave --seed out for private output\n",
                 c->cmd, (unsigned long long)c->seed);
@@ -61,9 +61,9 @@ int cmd_sample(int argc, char **argv)
     em_cli c;
     em_cli_init(&c, "expmech sample");
     int rc = em_cli_begin(&c, argc, argv,
-                          EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_N |
-                              EM_OPT_SEED | EM_OPT_FILE | EM_OPT_SAMPLER,
-                          EM_OPT_EPSILON, help);
+                          EM_OPT_MECH | EM_OPT(EO_N) | EM_OPT(EO_SEED) | EM_OPT(EO_FILE) |
+                              EM_OPT_SAMPLER,
+                          EM_OPT(EO_EPSILON), help);
     if (rc >= 0) {
         em_cli_free(&c);
         return rc;
