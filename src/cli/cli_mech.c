@@ -134,10 +134,8 @@ int em_cli_mech(em_cli *c, em_scn **s, em_mech **m)
 {
     *s = NULL;
     *m = NULL;
-    if (c->sweep_n) {
-        fprintf(stderr, "%s: %s\n", c->cmd, EM_CLI_SWEEP_REFUSED);
-        return EM_EXIT_USAGE;
-    }
+    if (c->sweep_n)
+        return em_cli_usage(c->cmd, "%s", EM_CLI_SWEEP_REFUSED);
     int rc = load(c, s);
     return rc < 0 ? mech(c, *s, c->eps_text, 1, m) : rc;
 }

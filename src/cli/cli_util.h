@@ -141,6 +141,9 @@ void em_cli_free(em_cli *c);
 void em_cli_stdin_hint(const char *cmd, const char *path, const char *what);
 
 
+/* "CMD: MESSAGE" (fmt and its arguments) on standard error; EM_EXIT_USAGE. */
+__attribute__((format(printf, 2, 3))) int em_cli_usage(const char *cmd, const char *fmt, ...);
+
 /* Exit status for an em_status from the library: usage-type errors 2, others 3. */
 int em_cli_status_exit(int st);
 

@@ -59,8 +59,7 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
 static int no_sweep(void *dst, const char *cmd, const char *name, const char *v)
 {
     (void)dst, (void)name, (void)v;
-    fprintf(stderr, "%s: %s\n", cmd, EM_CLI_SWEEP_REFUSED);
-    return EM_EXIT_USAGE;
+    return em_cli_usage(cmd, "%s", EM_CLI_SWEEP_REFUSED);
 }
 
 typedef struct args {
@@ -81,8 +80,7 @@ static int file_arg(void *dst, const char *cmd, const char *a)
         p->files[p->nf++] = a;
         return -1;
     }
-    fprintf(stderr, "%s: exactly two scenario files, X and Y\n", cmd);
-    return EM_EXIT_USAGE;
+    return em_cli_usage(cmd, "exactly two scenario files, X and Y");
 }
 
 static const char *const variants[] = {"standard", "monotone", "pf", NULL};
@@ -117,20 +115,15 @@ int cmd_audit(int argc, char **argv)
     const char *sxp = p.sxp, *syp = p.syp, **files = p.files;
     if (!sxp && !syp && (given & (EM_OPT(A_CONF) | EM_OPT(A_ARE)))) {
         /* an option that does not apply is an error, not ignored */
-        fprintf(stderr, "%s: %s goes with --samples-x and --samples-y (draws to judge)\n", cmd,
-                (given & EM_OPT(A_CONF)) ? "--confidence" : "--samples-are");
-        return EM_EXIT_USAGE;
+        return em_cli_usage(cmd, "%s goes with --samples-x and --samples-y (draws to judge)",
+                            (given & EM_OPT(A_CONF)) ? "--confidence" : "--samples-are");
     }
-    if (!p.eps || p.nf != 2) {
-        fprintf(stderr, "%s: --epsilon and two scenario files are required (--help)\n", cmd);
-        return EM_EXIT_USAGE;
-    }
+    if (!p.eps || p.nf != 2)
+        return em_cli_usage(cmd, "--epsilon and two scenario files are required (--help)");
     if (strpbrk(p.eps, ",:"))
         return no_sweep(NULL, cmd, NULL, NULL);
-    if (!sxp != !syp) {
-        fprintf(stderr, "%s: --samples-x and --samples-y go together\n", cmd);
-        return EM_EXIT_USAGE;
-    }
+    if (!sxp != !syp)
+        return em_cli_usage(cmd, "--samples-x and --samples-y go together");
     em_opts ox = {p.eps, p.del, (given & EM_OPT(A_VARIANT)) ? p.variant : EM_VARIANT_AUTO,
                   p.force, 0};
     int samples_are = !(given & EM_OPT(A_ARE)) ? EM_SAMPLES_ARE_AUTO
@@ -143,9 +136,8 @@ int cmd_audit(int argc, char **argv)
         for (int b = a + 1; b < 4; b++)
             if (in[a] && in[b] && !strcmp(in[a], "-") && !strcmp(in[b], "-")) {
                 static const char *const what[4] = {"X", "Y", "--samples-x", "--samples-y"};
-                fprintf(stderr, "%s: %s and %s cannot both be standard input ('-'): one of "
-                                "them must be a file\n", cmd, what[a], what[b]);
-                return EM_EXIT_USAGE;
+                return em_cli_usage(cmd, "%s and %s cannot both be standard input ('-'): one "
+                                         "of them must be a file", what[a], what[b]);
             }
     em_scn *s[2] = {NULL, NULL};
     em_mech *m[2] = {NULL, NULL};

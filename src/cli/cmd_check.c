@@ -31,9 +31,8 @@ int cmd_check(int argc, char **argv)
         rc = em_cli_mech(&c, &s, &m);
     if (rc < 0 && (c.seen & EM_OPT(EO_SAMPLES_ARE)) && em_scn_get(s).continuous) {
         /* an option that does not apply is an error, not ignored */
-        fprintf(stderr, "%s: --samples-are: a continuous scenario's draws are numbers, neither "
-                        "labels nor indices; leave the option out\n", c.cmd);
-        rc = EM_EXIT_USAGE;
+        rc = em_cli_usage(c.cmd, "--samples-are: a continuous scenario's draws are numbers, "
+                                 "neither labels nor indices; leave the option out");
     }
     if (rc < 0) {
         em_check_opts o = {c.alpha, c.min_expected, 0};

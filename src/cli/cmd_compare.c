@@ -28,25 +28,19 @@ int cmd_compare(int argc, char **argv)
                           EM_OPT_MECH | EM_OPT(EO_PROBS) | EM_OPT(EO_CDF) | EM_OPT(EO_RTOL) |
                               EM_OPT(EO_ATOL) | EM_OPT(EO_FILE),
                           EM_OPT(EO_EPSILON), help);
-    if (rc < 0 && !(c.seen & EM_OPT(EO_PROBS)) == !(c.seen & EM_OPT(EO_CDF))) {
-        fprintf(stderr, "%s: give exactly one of --probs PROBS and --cdf TABLE (see --help)\n",
-                c.cmd);
-        rc = EM_EXIT_USAGE;
-    }
+    if (rc < 0 && !(c.seen & EM_OPT(EO_PROBS)) == !(c.seen & EM_OPT(EO_CDF)))
+        rc = em_cli_usage(c.cmd, "give exactly one of --probs PROBS and --cdf TABLE (see --help)");
     const char *in2 = c.probs ? c.probs : c.cdf;
-    if (rc < 0 && !strcmp(in2, "-") && (!c.file || !strcmp(c.file, "-"))) {
-        fprintf(stderr, "%s: the scenario and the %s cannot both come from standard input\n",
-                c.cmd, c.probs ? "probabilities" : "CDF table");
-        rc = EM_EXIT_USAGE;
-    }
+    if (rc < 0 && !strcmp(in2, "-") && (!c.file || !strcmp(c.file, "-")))
+        rc = em_cli_usage(c.cmd, "the scenario and the %s cannot both come from standard input",
+                          c.probs ? "probabilities" : "CDF table");
     if (rc < 0)
         rc = em_cli_mech(&c, &s, &m);
-    if (rc < 0 && em_scn_get(s).continuous != !!c.cdf) {
-        fprintf(stderr, "%s: %s\n", c.cmd,
-                c.cdf ? "--cdf needs a continuous scenario ('# output: continuous')"
-                      : "a continuous scenario is compared with --cdf TABLE, not --probs");
-        rc = EM_EXIT_USAGE;
-    }
+    if (rc < 0 && em_scn_get(s).continuous != !!c.cdf)
+        rc = em_cli_usage(c.cmd, "%s",
+                          c.cdf ? "--cdf needs a continuous scenario ('# output: continuous')"
+                                : "a continuous scenario is compared with --cdf TABLE, not "
+                                  "--probs");
     if (rc < 0) {
         em_compare_opts o = {c.rtol, c.atol};
         em_error e;

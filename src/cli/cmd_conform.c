@@ -35,14 +35,6 @@ typedef struct opts {
     em_conform_opts o;
 } opts;
 
-static int usage(const char *fmt, const char *arg)
-{
-    fprintf(stderr, CMD ": ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (expmech conform --help)\n");
-    return EM_EXIT_USAGE;
-}
-
 static int parse_kinds(const char *s, unsigned *mask)
 {
     char *t = strdup(s);
@@ -103,10 +95,12 @@ static int parse(opts *p, int argc, char **argv)
     if (rc >= 0)
         return rc;
     if (!p->sampler)
-        return usage("%s", "--sampler 'CMD ARGS' is required");
+        return em_cli_usage(CMD, "--sampler 'CMD ARGS' is required (expmech conform --help)");
     p->o.cases = p->cases;
     if (p->kinds && parse_kinds(p->kinds, &p->o.kinds) != 0)
-        return p->kinds[0] ? EM_EXIT_USAGE : usage("--kinds '%s': expected kinds", p->kinds);
+        return p->kinds[0] ? EM_EXIT_USAGE
+                           : em_cli_usage(CMD, "--kinds '%s': expected kinds (expmech conform "
+                                               "--help)", p->kinds);
     return -1;
 }
 

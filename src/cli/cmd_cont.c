@@ -14,10 +14,8 @@ static int get_points(const em_cli *c, int kind, em_points **P)
 {
     em_error e;
     *P = NULL;
-    if (kind != EM_LAW_INTERVAL && !!(c->seen & EM_OPT(EO_AT)) == !!(c->seen & EM_OPT(EO_GRID))) {
-        fprintf(stderr, "%s: give exactly one of --at X[,X...] and --grid LO:HI:N\n", c->cmd);
-        return EM_EXIT_USAGE;
-    }
+    if (kind != EM_LAW_INTERVAL && !!(c->seen & EM_OPT(EO_AT)) == !!(c->seen & EM_OPT(EO_GRID)))
+        return em_cli_usage(c->cmd, "give exactly one of --at X[,X...] and --grid LO:HI:N");
     const char *at = kind == EM_LAW_INTERVAL      ? c->between
                      : (c->seen & EM_OPT(EO_AT)) ? c->at
                                                  : NULL;
@@ -56,17 +54,13 @@ static const char help_quantile[] =
 static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
     int kind = *(const int *)ctx;
-    if ((c->seen & EM_OPT(EO_BETWEEN)) && (c->seen & (EM_OPT(EO_AT) | EM_OPT(EO_GRID)))) {
-        fprintf(stderr, "%s: --between goes without --at and --grid\n", c->cmd);
-        return EM_EXIT_USAGE;
-    }
+    if ((c->seen & EM_OPT(EO_BETWEEN)) && (c->seen & (EM_OPT(EO_AT) | EM_OPT(EO_GRID))))
+        return em_cli_usage(c->cmd, "--between goes without --at and --grid");
     kind = c->seen & EM_OPT(EO_BETWEEN) ? EM_LAW_INTERVAL : kind;
-    if (!em_scn_get(s).continuous) {
-        fprintf(stderr, "%s: %s is a finite scenario; %s needs a continuous one%s\n", c->cmd,
-                em_scn_get(s).name, kind == EM_LAW_INTERVAL ? "cdf" : c->cmd + 8,
-                kind == EM_LAW_INTERVAL ? "" : " (header '# output: continuous')");
-        return EM_EXIT_USAGE;
-    }
+    if (!em_scn_get(s).continuous)
+        return em_cli_usage(c->cmd, "%s is a finite scenario; %s needs a continuous one%s",
+                            em_scn_get(s).name, kind == EM_LAW_INTERVAL ? "cdf" : c->cmd + 8,
+                            kind == EM_LAW_INTERVAL ? "" : " (header '# output: continuous')");
     em_points *P;
     int rc = get_points(c, kind, &P);
     if (rc < 0) {
@@ -118,16 +112,12 @@ static int loss_points(const em_cli *c, em_points **T)
     for (size_t i = 0; *T && i < (*T)->n && rc < 0; i++) {
         int sign;
         em_num_cmp((*T)->at[i], "0", &sign, NULL);
-        if (sign < 0) {
-            fprintf(stderr, "%s: --loss-at: a loss threshold must be >= 0 ('%s')\n", c->cmd,
-                    (*T)->at[i]);
-            rc = EM_EXIT_USAGE;
-        }
+        if (sign < 0)
+            rc = em_cli_usage(c->cmd, "--loss-at: a loss threshold must be >= 0 ('%s')",
+                              (*T)->at[i]);
     }
-    if (rc < 0 && (c->seen & EM_OPT(EO_SEED)) && !(c->seen & EM_OPT(EO_MC))) {
-        fprintf(stderr, "%s: --seed goes with --mc N\n", c->cmd);
-        rc = EM_EXIT_USAGE;
-    }
+    if (rc < 0 && (c->seen & EM_OPT(EO_SEED)) && !(c->seen & EM_OPT(EO_MC)))
+        rc = em_cli_usage(c->cmd, "--seed goes with --mc N");
     return rc;
 }
 

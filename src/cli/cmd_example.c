@@ -46,10 +46,8 @@ int cmd_example(int argc, char **argv)
             printf("%-13s %s\n", name, what);
         return EM_EXIT_OK;
     }
-    if (p.list || p.n != 1 || p.name[0] == '-') {
-        fputs("expmech example: expected one NAME (see --list)\n", stderr);
-        return EM_EXIT_USAGE;
-    }
+    if (p.list || p.n != 1 || p.name[0] == '-')
+        return em_cli_usage("expmech example", "expected one NAME (see --list)");
     char *text = NULL;
     em_error e;
     if (em_example(p.name, &text, &e) == EM_OK) {

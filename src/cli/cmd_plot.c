@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,17 +44,6 @@ typedef struct plot {
     const char *output;
     const char **ov; /* --overlay's values, o.noverlay of them */
 } plot;
-
-__attribute__((format(printf, 1, 2))) static int usage_err(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs(CMD ": ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return EM_EXIT_USAGE;
-}
 
 static int nomem(void)
 {
@@ -94,7 +82,7 @@ static int run_gnuplot(const char *text, size_t len, int out)
 {
     int fd[2];
     if (pipe2(fd, O_CLOEXEC) < 0)
-        return usage_err("cannot make a pipe: %s", strerror(errno));
+        return em_cli_usage(CMD, "cannot make a pipe: %s", strerror(errno));
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fd[0], 0);
@@ -109,9 +97,9 @@ static int run_gnuplot(const char *text, size_t len, int out)
     if (e) {
         close(fd[1]);
         if (e == ENOENT)
-            return usage_err("gnuplot not found; install it (Debian: apt-get install "
-                             "gnuplot-nox)");
-        return usage_err("cannot run gnuplot: %s", strerror(e));
+            return em_cli_usage(CMD, "gnuplot not found; install it (Debian: apt-get install "
+                                     "gnuplot-nox)");
+        return em_cli_usage(CMD, "cannot run gnuplot: %s", strerror(e));
     }
     /* A gnuplot that stops early must not kill us with SIGPIPE: its status says why. */
     signal(SIGPIPE, SIG_IGN);
@@ -147,18 +135,19 @@ static int to_file(const plot *p, const char *text, size_t tlen)
     memcpy(tmp + len, ".XXXXXX", 8);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        int rc = usage_err("--output: cannot write '%s': %s", p->output, strerror(errno));
+        int rc = em_cli_usage(CMD, "--output: cannot write '%s': %s", p->output, strerror(errno));
         free(tmp);
         return rc;
     }
     mode_t mask = umask(0);
     umask(mask);
-    int rc = fchmod(fd, 0666 & ~mask) < 0 ? usage_err("--output: chmod: %s", strerror(errno))
-                                          : run_gnuplot(text, tlen, fd);
+    int rc = fchmod(fd, 0666 & ~mask) < 0
+                 ? em_cli_usage(CMD, "--output: chmod: %s", strerror(errno))
+                 : run_gnuplot(text, tlen, fd);
     if (close(fd) < 0 && !rc)
-        rc = usage_err("--output: cannot write '%s': %s", p->output, strerror(errno));
+        rc = em_cli_usage(CMD, "--output: cannot write '%s': %s", p->output, strerror(errno));
     if (!rc && rename(tmp, p->output) < 0)
-        rc = usage_err("--output: cannot write '%s': %s", p->output, strerror(errno));
+        rc = em_cli_usage(CMD, "--output: cannot write '%s': %s", p->output, strerror(errno));
     if (rc)
         unlink(tmp);
     free(tmp);
@@ -204,7 +193,7 @@ static int table_arg(void *dst, const char *cmd, const char *a)
     (void)cmd;
     plot *p = dst;
     if (p->o.table)
-        return usage_err("one input table at most ('%s' and '%s')", p->o.table, a);
+        return em_cli_usage(CMD, "one input table at most ('%s' and '%s')", p->o.table, a);
     p->o.table = a;
     return -1;
 }
@@ -229,7 +218,7 @@ int cmd_plot(int argc, char **argv)
     unsigned long long given = 0;
     int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);
     if (rc < 0 && (!p.o.x || !p.o.y || !p.output))
-        rc = usage_err("--x, --y and --output are required (see expmech plot --help)");
+        rc = em_cli_usage(CMD, "--x, --y and --output are required (see expmech plot --help)");
     if (rc < 0)
         rc = draw(&p);
     free(p.ov);

@@ -28,13 +28,7 @@ static const char help[] =
     "  --group-by COLUMN --output-dir DIR   one scenario file per group, in DIR\n"
     EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
 
-static int fail(const char *fmt, const char *a, const char *b)
-{
-    fputs("expmech score: ", stderr);
-    fprintf(stderr, fmt, a, b);
-    fputc('\n', stderr);
-    return EM_EXIT_USAGE;
-}
+#define CMD "expmech score"
 
 /* The options: the score's, and --group-by and --output-dir (which are not). */
 typedef struct args {
@@ -71,8 +65,9 @@ static int score_unknown(const em_cli_spec *sp, unsigned long long mask, const c
     size_t nl = eq ? (size_t)(eq - a) : strlen(a), n = em_cli_names(sp, mask, names, 32);
     const char *near = em_cli_nearest(a, nl, names, n);
     if (near && strlen(near) == nl && !strncmp(a, near, nl))
-        return fail("the scoring function comes first, before %s (expmech score FUNCTION "
-                    "--data FILE [options]; see expmech score --help)%s", near, "");
+        return em_cli_usage(CMD, "the scoring function comes first, before %s (expmech score "
+                                 "FUNCTION --data FILE [options]; see expmech score --help)",
+                            near);
     const char *other = near ? NULL : em_cli_nearest(a, nl, theirs, 2);
     if (other) {
         int exact = strlen(other) == nl && !strncmp(a, other, nl);
@@ -104,9 +99,9 @@ static const em_cli_spec spec = {.cmd = "expmech score", .opts = opts, .help = h
 static int score_groups(const em_scoring_opts *o, const args *go)
 {
     if (!go->group_by || !go->output_dir)
-        return fail("%s needs %s (one scenario file per group)",
-                    go->group_by ? "--group-by" : "--output-dir",
-                    go->group_by ? "--output-dir DIR" : "--group-by COLUMN");
+        return em_cli_usage(CMD, "%s needs %s (one scenario file per group)",
+                            go->group_by ? "--group-by" : "--output-dir",
+                            go->group_by ? "--output-dir DIR" : "--group-by COLUMN");
     em_groups *g = NULL;
     em_error err;
     char said[4 * EM_ERRLEN];
@@ -140,8 +135,8 @@ int cmd_score(int argc, char **argv)
         return rc;
     em_scoring_opts o = p.o;
     if (o.data && o.candidates && !strcmp(o.data, "-") && !strcmp(o.candidates, "-"))
-        return fail("--data and --candidates cannot both be standard input ('-'): one of "
-                    "them must be a file%s%s", "", "");
+        return em_cli_usage(CMD, "--data and --candidates cannot both be standard input ('-'): "
+                                 "one of them must be a file");
     if (p.group_by || p.output_dir)
         return score_groups(&o, &p);
     em_scoring *r = NULL;
