@@ -27,8 +27,8 @@ static int get_points(const em_cli *c, int kind, em_points **P)
 /* ------------------------------------------------------------ cdf/density/quantile */
 
 #define EM_CLI_HELP_POINTS                                                                  \
-    "  --at X[,X...]      the points (quantile: p); --grid LO:HI:N: N from LO to HI\n"           \
-    EM_CLI_HELP_DIGITS EM_CLI_HELP_PARAMS EM_CLI_HELP_SWEEP                                  \
+    "  --at X[,X...]      the points (quantile: p); --grid LO:HI:N: N from LO to HI\n"      \
+    EM_CLI_HELP_DIGITS EM_CLI_HELP_PARAMS EM_CLI_HELP_SWEEP                                 \
     EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure")
 
 static const char help_cdf[] =
