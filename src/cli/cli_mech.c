@@ -108,10 +108,10 @@ static int load(const em_cli *c, em_scn **s)
 static int mech(const em_cli *c, em_scn *s, const char *eps, int tell, em_mech **m)
 {
     em_error e;
-    em_opts o = {eps, (c->seen & EM_OPT_SENSITIVITY) ? c->delta_text : NULL,
-                 !(c->seen & EM_OPT_VARIANT)         ? EM_VARIANT_AUTO
+    em_opts o = {eps, (c->seen & EM_OPT(EO_SENSITIVITY)) ? c->delta_text : NULL,
+                 !(c->seen & EM_OPT(EO_VARIANT))         ? EM_VARIANT_AUTO
                                                    : c->variant,
-                 (c->seen & EM_OPT_FORCE) != 0, (int)c->digits};
+                 (c->seen & EM_OPT(EO_FORCE)) != 0, (int)c->digits};
     if (em_mech_new(s, &o, m, &e) == EM_OK) {
         if (tell)
             fprintf(stderr, "%s: %s\n", c->cmd, em_mech_get(*m).provenance);
@@ -134,21 +134,10 @@ int em_cli_mech(em_cli *c, em_scn **s, em_mech **m)
 {
     *s = NULL;
     *m = NULL;
-    if (c->sweep_n) {
-        fprintf(stderr, "%s: %s\n", c->cmd, EM_CLI_SWEEP_REFUSED);
-        return EM_EXIT_USAGE;
-    }
+    if (c->sweep_n)
+        return em_cli_usage(c->cmd, "%s", EM_CLI_SWEEP_REFUSED);
     int rc = load(c, s);
     return rc < 0 ? mech(c, *s, c->eps_text, 1, m) : rc;
-}
-
-int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned long long allowed,
-                      unsigned long long required, const char *help, em_scn **s, em_mech **m)
-{
-    *s = NULL;
-    *m = NULL;
-    int rc = em_cli_begin(c, argc, argv, allowed, required, help);
-    return rc < 0 ? em_cli_mech(c, s, m) : rc;
 }
 
 int em_cli_run(em_cli *c, em_cli_run_fn *run, const void *ctx)
@@ -175,7 +164,7 @@ int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allow
 {
     em_cli c;
     em_cli_init(&c, cmd);
-    int rc = em_cli_begin(&c, argc, argv, allowed, EM_OPT_EPSILON, help);
+    int rc = em_cli_begin(&c, argc, argv, allowed, EM_OPT(EO_EPSILON), help);
     if (rc >= 0) {
         em_cli_free(&c);
         return rc;

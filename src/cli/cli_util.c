@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,10 +238,8 @@ int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, cha
                 fprintf(stderr, sp->twice ? sp->twice : "%s: %s given twice\n", sp->cmd, o->name);
                 return EM_EXIT_USAGE;
             }
-        if (o->kind == EM_CLI_FLAG && eq) {
-            fprintf(stderr, "%s: %s takes no value\n", sp->cmd, o->name);
-            return EM_EXIT_USAGE;
-        }
+        if (o->kind == EM_CLI_FLAG && eq)
+            return em_cli_usage(sp->cmd, "%s takes no value", o->name);
         if (o->kind == EM_CLI_FLAG) {
             *(int *)(void *)((char *)dst + o->off) = 1;
         } else {
@@ -263,11 +262,9 @@ int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, cha
  * c->eps_text the first; a sweep unless SPEC is one plain value. */
 static int set_epsilon(em_cli *c, int log, const char *cmd, const char *name, const char *v)
 {
-    if (c->seen & (EM_OPT_EPSILON | EM_OPT_EPSILON_LOG)) {
-        fprintf(stderr, "%s: %s\n", cmd,
-                c->both ? c->both : "--epsilon and --epsilon-log exclude each other");
-        return EM_EXIT_USAGE;
-    }
+    if (c->seen & (EM_OPT(EO_EPSILON) | EM_OPT(EO_EPSILON_LOG)))
+        return em_cli_usage(cmd, "%s",
+                            c->both ? c->both : "--epsilon and --epsilon-log exclude each other");
     em_error e;
     int st = em_epsilon_sweep(v, log, &c->eps_all, &c->eps_count, &e);
     if (st == EM_ERR_NOMEM) {
@@ -279,9 +276,8 @@ static int set_epsilon(em_cli *c, int log, const char *cmd, const char *name, co
         char said[EM_ERRLEN];
         snprintf(said, sizeof said, "bad number '%s': ", v);
         size_t k = strlen(said);
-        fprintf(stderr, "%s: %s: bad value '%s': %s\n", cmd, name, v,
-                strncmp(e.msg, said, k) ? e.msg : e.msg + k);
-        return EM_EXIT_USAGE;
+        return em_cli_usage(cmd, "%s: bad value '%s': %s", name, v,
+                            strncmp(e.msg, said, k) ? e.msg : e.msg + k);
     }
     c->eps_text = c->eps_all[0];
     c->sweep_n = log || strpbrk(v, ",:") ? c->eps_count : 0;
@@ -312,8 +308,7 @@ static int set_sensitivity(void *dst, const char *cmd, const char *name, const c
         why = said ? e.msg + k + 3 : e.msg;
     } else if (sign > 0)
         return -1;
-    fprintf(stderr, "%s: %s: bad value '%s': %s\n", cmd, name, v, why);
-    return EM_EXIT_USAGE;
+    return em_cli_usage(cmd, "%s: bad value '%s': %s", name, v, why);
 }
 
 static const char *digits_ok(const void *v)
@@ -399,34 +394,32 @@ static const em_cli_opt cli_opts[] = {
 static int file_arg(void *dst, const char *cmd, const char *a)
 {
     em_cli *c = dst;
-    if (c->seen & EM_OPT_FILE) {
-        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", cmd, a);
-        return EM_EXIT_USAGE;
-    }
+    if (c->seen & EM_OPT(EO_FILE))
+        return em_cli_usage(cmd, "unexpected argument '%s' (see --help)", a);
     c->file = a;
-    c->seen |= EM_OPT_FILE;
+    c->seen |= EM_OPT(EO_FILE);
     return -1;
 }
 
 static int parse(em_cli *c, int argc, char **argv, unsigned long long allowed,
                  const char *help)
 {
-    if (allowed & EM_OPT_VARIANT)
-        allowed |= EM_OPT_FORCE;
-    if (allowed & EM_OPT_SAMPLES)
-        allowed |= EM_OPT_SAMPLES_ARE;
-    if (allowed & EM_OPT_EPSILON)
-        allowed |= EM_OPT_EPSILON_LOG;
-    if (allowed & EM_OPT_AT)
+    if (allowed & EM_OPT(EO_VARIANT))
+        allowed |= EM_OPT(EO_FORCE);
+    if (allowed & EM_OPT(EO_SAMPLES))
+        allowed |= EM_OPT(EO_SAMPLES_ARE);
+    if (allowed & EM_OPT(EO_EPSILON))
+        allowed |= EM_OPT(EO_EPSILON_LOG);
+    if (allowed & EM_OPT(EO_AT))
         allowed |= EM_OPT(EO_LOSS_AT);
     const em_cli_spec sp = {.cmd = c->cmd, .opts = cli_opts, .help = help, .see = "see --help",
-                            .arg = (allowed & EM_OPT_FILE) ? file_arg : NULL};
+                            .arg = (allowed & EM_OPT(EO_FILE)) ? file_arg : NULL};
     int rc = em_cli_options(&sp, allowed, argc, argv, c, &c->seen);
-    if (c->seen & EM_OPT_EPSILON_LOG) /* it gives the epsilon a command requires */
-        c->seen |= EM_OPT_EPSILON;
+    if (c->seen & EM_OPT(EO_EPSILON_LOG)) /* it gives the epsilon a command requires */
+        c->seen |= EM_OPT(EO_EPSILON);
     if (c->seen & EM_OPT(EO_LOSS_AT))
-        c->seen |= EM_OPT_AT;
-    if (c->seen & EM_OPT_SAMPLES_ARE) /* the word's index into EM_SAMPLES_ARE_* */
+        c->seen |= EM_OPT(EO_AT);
+    if (c->seen & EM_OPT(EO_SAMPLES_ARE)) /* the word's index into EM_SAMPLES_ARE_* */
         c->samples_are = c->samples_are ? EM_SAMPLES_ARE_INDICES : EM_SAMPLES_ARE_LABELS;
     return rc;
 }
@@ -434,10 +427,8 @@ static int parse(em_cli *c, int argc, char **argv, unsigned long long allowed,
 static int require(const em_cli *c, unsigned long long required)
 {
     for (int k = 0; cli_opts[k].name; k++)
-        if ((required >> k & 1) && !(c->seen >> k & 1)) {
-            fprintf(stderr, "%s: %s is required (see --help)\n", c->cmd, cli_opts[k].name);
-            return EM_EXIT_USAGE;
-        }
+        if ((required >> k & 1) && !(c->seen >> k & 1))
+            return em_cli_usage(c->cmd, "%s is required (see --help)", cli_opts[k].name);
     return -1;
 }
 
@@ -448,13 +439,12 @@ int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed,
     if (rc < 0)
         rc = require(c, required);
     if (rc < 0) {
-        const char *in2 = (required & EM_OPT_SAMPLES) ? c->samples
-                          : (required & EM_OPT_PROBS) ? c->probs : NULL;
-        if (in2 && !strcmp(in2, "-") && (!c->file || !strcmp(c->file, "-"))) {
-            fprintf(stderr, "%s: the scenario and the %s cannot both come from standard input\n",
-                    c->cmd, (required & EM_OPT_SAMPLES) ? "samples" : "probabilities");
-            rc = EM_EXIT_USAGE;
-        }
+        const char *in2 = (required & EM_OPT(EO_SAMPLES)) ? c->samples
+                          : (required & EM_OPT(EO_PROBS)) ? c->probs : NULL;
+        if (in2 && !strcmp(in2, "-") && (!c->file || !strcmp(c->file, "-")))
+            rc = em_cli_usage(c->cmd,
+                              "the scenario and the %s cannot both come from standard input",
+                              (required & EM_OPT(EO_SAMPLES)) ? "samples" : "probabilities");
     }
     return rc;
 }
@@ -473,6 +463,17 @@ int em_cli_flush(const char *cmd, int on_stdout)
         return EM_EXIT_INTERNAL;
     }
     return EM_EXIT_OK;
+}
+
+int em_cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return EM_EXIT_USAGE;
 }
 
 int em_cli_status_exit(int st)

@@ -1,9 +1,4 @@
-/* cli_util.h: the option parser of every command, and what the commands share.
- *
- * Options take their value as the next argument or after '=' (--epsilon=0.5).  Numbers are
- * parsed strictly: the whole argument must be a number of the expected kind, or the
- * command stops with exit status 2 and a message naming the option and the value.
- */
+/* cli_util.h: the option parser of every command, and what the commands share. */
 #ifndef EM_CLI_UTIL_H
 #define EM_CLI_UTIL_H
 
@@ -17,8 +12,7 @@
 /* Every command declares a static table of its options; em_cli_options reads argv by it.
  * An option takes its value as the next argument or after '=' (--epsilon=0.5); "--" ends
  * the options; --help or -h prints the help and stops (exit 0).  Numbers are parsed
- * strictly: a refused value stops the command
- * with exit status 2 and a message naming the option and the value. */
+ * strictly: a refused value stops the command (exit 2, a message naming option and value). */
 enum { EM_CLI_FLAG, EM_CLI_WORD, EM_CLI_U64, EM_CLI_DOUBLE, EM_CLI_STRING, EM_CLI_CALL };
 
 typedef struct em_cli_opt {
@@ -77,36 +71,17 @@ size_t em_cli_names(const em_cli_spec *sp, unsigned long long mask, const char *
 
 /* ----------------------------------------------- the options of the oracle commands */
 /* One table (cli_util.c) for probs, sample, check, compare, cdf, density, quantile,
- * utility and groups; each command allows a set of them (EM_OPT_*). */
+ * utility and groups; each command allows a set of them (EM_OPT(EO_*)). */
 enum { EO_EPSILON, EO_SENSITIVITY, EO_VARIANT, EO_DIGITS, EO_FORMAT, EO_SEED, EO_N, EO_ALPHA,
        EO_SAMPLES, EO_PROBS, EO_RTOL, EO_MIN_EXPECTED, EO_MC, EO_CDF, EO_ATOL, EO_AT, EO_GRID,
        EO_BETWEEN, EO_LOSS_AT, EO_FORCE, EO_SAMPLES_ARE, EO_EPSILON_LOG, EO_SAMPLER, EO_TIMING,
        EO_SPLIT, EO_DATA, EO_COLUMN, EO_GROUP_BY, EO_CANDIDATES, EO_FROM_DATA, EO_FUNCTION,
        EO_NEIGHBOURS, EO_FILE };
 #define EM_OPT(k) (1ULL << (k))
-#define EM_OPT_EPSILON EM_OPT(EO_EPSILON)
-#define EM_OPT_SENSITIVITY EM_OPT(EO_SENSITIVITY)
-#define EM_OPT_VARIANT EM_OPT(EO_VARIANT)
-#define EM_OPT_DIGITS EM_OPT(EO_DIGITS)
-#define EM_OPT_FORMAT EM_OPT(EO_FORMAT)
-#define EM_OPT_SEED EM_OPT(EO_SEED)
-#define EM_OPT_N EM_OPT(EO_N)
-#define EM_OPT_ALPHA EM_OPT(EO_ALPHA)
-#define EM_OPT_SAMPLES EM_OPT(EO_SAMPLES)
-#define EM_OPT_PROBS EM_OPT(EO_PROBS)
-#define EM_OPT_FILE EM_OPT(EO_FILE)        /* the positional FILE */
-#define EM_OPT_RTOL EM_OPT(EO_RTOL)
-#define EM_OPT_MIN_EXPECTED EM_OPT(EO_MIN_EXPECTED)
-#define EM_OPT_AT EM_OPT(EO_AT)            /* --at X[,X...] or --loss-at */
-#define EM_OPT_GRID EM_OPT(EO_GRID)        /* --grid LO:HI:N */
-#define EM_OPT_BETWEEN EM_OPT(EO_BETWEEN)  /* --between A:B[,A:B...]: P(A < X <= B) (cdf) */
-#define EM_OPT_MC EM_OPT(EO_MC)            /* --mc N: Monte Carlo draws beside the exact value */
+/* --force comes with --variant, --samples-are with --samples, --epsilon-log with --epsilon,
+ * --loss-at is --at; FILE is the positional argument. */
+#define EM_OPT_MECH (EM_OPT(EO_EPSILON) | EM_OPT(EO_SENSITIVITY) | EM_OPT(EO_VARIANT))
 #define EM_CLI_MC_MAX 1000000000ULL
-#define EM_OPT_CDF EM_OPT(EO_CDF)          /* --cdf FILE: an x,cdf table to judge (compare) */
-#define EM_OPT_ATOL EM_OPT(EO_ATOL)        /* --atol A: absolute tolerance floor (compare) */
-#define EM_OPT_FORCE EM_OPT(EO_FORCE)      /* --force (no value): allowed wherever --variant is */
-#define EM_OPT_SAMPLES_ARE EM_OPT(EO_SAMPLES_ARE) /* labels|indices (with --samples) */
-#define EM_OPT_EPSILON_LOG EM_OPT(EO_EPSILON_LOG) /* LO:HI:N: allowed wherever --epsilon is */
 #define EM_OPT_SAMPLER (EM_OPT(EO_SAMPLER) | EM_OPT(EO_TIMING)) /* sample */
 #define EM_OPT_GROUPS (EM_OPT(EO_SPLIT) | EM_OPT(EO_DATA) | EM_OPT(EO_COLUMN) |                 \
                        EM_OPT(EO_GROUP_BY) | EM_OPT(EO_CANDIDATES) | EM_OPT(EO_FROM_DATA) |     \
@@ -116,23 +91,15 @@ enum { EO_EPSILON, EO_SENSITIVITY, EO_VARIANT, EO_DIGITS, EO_FORMAT, EO_SEED, EO
 #define EM_CLI_SWEEP_REFUSED \
     "a sweep of epsilon applies to probs, sample, cdf, density, quantile, utility, groups"
 
-/* The paragraph every numeric command's --help carries (before its exit status). */
+/* The lines every numeric command's --help carries (the details: man/expmech.1). */
 #define EM_CLI_HELP_PARAMS                                                                  \
-    "Sensitivity and variant: --sensitivity D, else the file's '# sensitivity:' header,\n"  \
-    "else 1; --variant V, else standard ('# monotone: yes' permits --variant monotone, it\n" \
-    "never switches to it).  Refused (exit 2) unless --force: D below the header, and\n"    \
-    "monotone without '# monotone: yes' (either would not be epsilon-DP as declared).\n"    \
-    "Standard error names the variant and D used and where each came from.\n"              \
-    "  --force            run a refused choice anyway (standard error says FORCED)\n"       \
-    "A write error on standard output is exit 3.\n"
-
-/* The paragraph of the commands that run over a sweep of epsilon (em_cli_main). */
+    "  --sensitivity D    > 0 (default: the scenario's '# sensitivity:' header, else 1)\n"   \
+    "  --variant V        standard (default), monotone (needs '# monotone: yes') or pf\n"   \
+    "  --force            run a refused --sensitivity or --variant (not epsilon-DP)\n"
 #define EM_CLI_HELP_SWEEP                                                                   \
-    "A sweep of epsilon: --epsilon E1,E2,... (the values as given, in that order) or\n"      \
-    "--epsilon LO:HI:N (N >= 2 exact points LO + i (HI - LO)/(N - 1)), or --epsilon-log\n"   \
-    "LO:HI:N (LO (HI/LO)^(i/(N - 1)), correctly rounded to 17 digits, the ends exact);\n"    \
-    "at most 100000 values, each > 0.  The output is that of each epsilon in turn with\n"   \
-    "an 'epsilon' first column (one header line; JSON: a list of the objects).\n"
+    "A sweep of epsilon: --epsilon E1,E2,... or LO:HI:N, or --epsilon-log LO:HI:N.\n"
+#define EM_CLI_HELP_DIGITS "  --digits K         significant digits, 1..1000 (default 17)\n"
+#define EM_CLI_HELP_END(exits) "Exit status: " exits ".\nDetails: man expmech.\n"
 
 #define EM_FMT_CSV 0
 #define EM_FMT_JSON 1
@@ -174,6 +141,9 @@ void em_cli_free(em_cli *c);
 void em_cli_stdin_hint(const char *cmd, const char *path, const char *what);
 
 
+/* "CMD: MESSAGE" (fmt and its arguments) on standard error; EM_EXIT_USAGE. */
+__attribute__((format(printf, 2, 3))) int em_cli_usage(const char *cmd, const char *fmt, ...);
+
 /* Exit status for an em_status from the library: usage-type errors 2, others 3. */
 int em_cli_status_exit(int st);
 
@@ -200,10 +170,6 @@ int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed,
  * em_cli_scenario.  Returns -1 with *s and *m set (free both), or an exit status after a
  * message; a sweep of epsilon (c->sweep_n) is refused (EM_CLI_SWEEP_REFUSED). */
 int em_cli_mech(em_cli *c, em_scn **s, em_mech **m);
-
-/* em_cli_begin, then em_cli_mech. */
-int em_cli_mech_start(em_cli *c, int argc, char **argv, unsigned long long allowed,
-                      unsigned long long required, const char *help, em_scn **s, em_mech **m);
 
 /* What a command does once its scenario and mechanism stand; ctx is its own data. */
 typedef int em_cli_run_fn(const em_cli *c, em_scn *s, em_mech *m, const void *ctx);

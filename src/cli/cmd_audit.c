@@ -11,46 +11,15 @@
 #include "expmech.h"
 
 static const char help[] =
-    "usage: expmech audit --epsilon E [--sensitivity D] [--variant V]\n"
+    "usage: expmech audit --epsilon E [--sensitivity D] [--variant V] [--force]\n"
     "                     [--samples-x SX --samples-y SY] [--confidence C] X.csv Y.csv\n"
-    "\n"
-    "Audits the claim that the mechanism run with privacy parameter E is E-differentially\n"
-    "private on the neighbouring scenarios X and Y (the same labels; utilities of X and Y).\n"
-    "Prints, for the ideal mechanism (the distribution of the exact samplers) and for the\n"
-    "float sampler as implemented (its realised distribution W[i]/total, exactly, from\n"
-    "em_weights_fixed on the utilities rounded to doubles):\n"
-    "  - the privacy loss max_o |ln p_X(o) - ln p_Y(o)| and the label o attaining it;\n"
-    "  - delta(E) = sum_o max(0, p_X(o) - e^E p_Y(o)), and the same with X and Y swapped.\n"
-    "Every number is computed in MPFR interval arithmetic (320 bits) from the exact inputs,\n"
-    "and a verdict is given only when the interval decides it.\n"
-    "\n"
-    "  --epsilon E        privacy parameter of the mechanism and the claim, > 0 (required)\n"
-    "  --sensitivity D    sensitivity (default: X's header, else 1; below the header:\n"
-    "                     refused unless --force)\n"
-    "  --variant V        standard (default, also under '# monotone: yes'), monotone\n"
-    "                     (needs that header in X), or pf (permute-and-flip; no float\n"
-    "                     sampler)\n"
-    "  --samples-x SX, --samples-y SY\n"
-    "                     draws of a sampler on X and on Y (labels or 0-based indices, one\n"
-    "                     per line): a Clopper-Pearson lower bound on epsilon over events\n"
-    "                     fixed before the draws are read (Bonferroni over them)\n"
-    "  --confidence C     of that bound (default 0.95; each side at (1 + C)/2)\n"
-    "  --samples-are labels|indices   what the draws are (as for `expmech check`)\n"
-    "  --force            run a --sensitivity below X's header, or --variant monotone\n"
-    "                     without '# monotone: yes' (refused otherwise)\n"
-    "\n"
-    "A measure column: the ideal mechanism only, its exact loss correctly rounded to 17\n"
-    "digits.  Continuous scenarios (both): the exact loss sup_r |ln f_X(r) - ln f_Y(r)| of\n"
-    "the densities, correctly rounded, where it is attained, infinite when the supports\n"
-    "differ; with --samples-x/-y (one number per line) the Clopper-Pearson bound over\n"
-    "intervals of a grid fixed in advance from the exact laws.  (No float sampler or\n"
-    "--variant pf there.)\n"
-    "\n"
-    "Identical laws (X = Y, or utilities differing by one constant) give exactly 0.\n"
-    "Standard error names the variant and sensitivity used and where each came from.\n"
-    "Exit status: 0 the claim holds (ideal and float), 1 violated (by the ideal mechanism,\n"
-    "the float sampler, or the draws' lower bound), 2 bad input, 3 internal failure or an\n"
-    "undecided comparison or a write error on standard output.\n";
+    "The exact privacy loss between neighbouring scenarios X and Y (ideal and float).\n"
+    "  --samples-x SX, --samples-y SY   draws on X and Y: a lower bound on epsilon\n"
+    "  --confidence C     of that bound (default 0.95)\n"
+    "  --samples-are W    labels or indices (as for expmech check)\n"
+    EM_CLI_HELP_PARAMS
+    EM_CLI_HELP_END("0 the claim holds, 1 violated, 2 bad input, 3 internal failure or "
+                    "undecided");
 
 /* Both mechanisms (X's headers decide the parameters, as for every command), the draws, and
  * the audit; -1 with *r set, or an exit status after a message. */
@@ -90,8 +59,7 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
 static int no_sweep(void *dst, const char *cmd, const char *name, const char *v)
 {
     (void)dst, (void)name, (void)v;
-    fprintf(stderr, "%s: %s\n", cmd, EM_CLI_SWEEP_REFUSED);
-    return EM_EXIT_USAGE;
+    return em_cli_usage(cmd, "%s", EM_CLI_SWEEP_REFUSED);
 }
 
 typedef struct args {
@@ -112,8 +80,7 @@ static int file_arg(void *dst, const char *cmd, const char *a)
         p->files[p->nf++] = a;
         return -1;
     }
-    fprintf(stderr, "%s: exactly two scenario files, X and Y\n", cmd);
-    return EM_EXIT_USAGE;
+    return em_cli_usage(cmd, "exactly two scenario files, X and Y");
 }
 
 static const char *const variants[] = {"standard", "monotone", "pf", NULL};
@@ -148,20 +115,15 @@ int cmd_audit(int argc, char **argv)
     const char *sxp = p.sxp, *syp = p.syp, **files = p.files;
     if (!sxp && !syp && (given & (EM_OPT(A_CONF) | EM_OPT(A_ARE)))) {
         /* an option that does not apply is an error, not ignored */
-        fprintf(stderr, "%s: %s goes with --samples-x and --samples-y (draws to judge)\n", cmd,
-                (given & EM_OPT(A_CONF)) ? "--confidence" : "--samples-are");
-        return EM_EXIT_USAGE;
+        return em_cli_usage(cmd, "%s goes with --samples-x and --samples-y (draws to judge)",
+                            (given & EM_OPT(A_CONF)) ? "--confidence" : "--samples-are");
     }
-    if (!p.eps || p.nf != 2) {
-        fprintf(stderr, "%s: --epsilon and two scenario files are required (--help)\n", cmd);
-        return EM_EXIT_USAGE;
-    }
+    if (!p.eps || p.nf != 2)
+        return em_cli_usage(cmd, "--epsilon and two scenario files are required (--help)");
     if (strpbrk(p.eps, ",:"))
         return no_sweep(NULL, cmd, NULL, NULL);
-    if (!sxp != !syp) {
-        fprintf(stderr, "%s: --samples-x and --samples-y go together\n", cmd);
-        return EM_EXIT_USAGE;
-    }
+    if (!sxp != !syp)
+        return em_cli_usage(cmd, "--samples-x and --samples-y go together");
     em_opts ox = {p.eps, p.del, (given & EM_OPT(A_VARIANT)) ? p.variant : EM_VARIANT_AUTO,
                   p.force, 0};
     int samples_are = !(given & EM_OPT(A_ARE)) ? EM_SAMPLES_ARE_AUTO
@@ -174,9 +136,8 @@ int cmd_audit(int argc, char **argv)
         for (int b = a + 1; b < 4; b++)
             if (in[a] && in[b] && !strcmp(in[a], "-") && !strcmp(in[b], "-")) {
                 static const char *const what[4] = {"X", "Y", "--samples-x", "--samples-y"};
-                fprintf(stderr, "%s: %s and %s cannot both be standard input ('-'): one of "
-                                "them must be a file\n", cmd, what[a], what[b]);
-                return EM_EXIT_USAGE;
+                return em_cli_usage(cmd, "%s and %s cannot both be standard input ('-'): one "
+                                         "of them must be a file", what[a], what[b]);
             }
     em_scn *s[2] = {NULL, NULL};
     em_mech *m[2] = {NULL, NULL};

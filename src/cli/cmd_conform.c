@@ -16,59 +16,24 @@
 #define CMD "expmech conform"
 
 static const char help[] =
-    "usage: expmech conform --sampler 'CMD ARGS...' [--kinds K,...] [--quick] [--cases DIR]\n"
-    "                       [--max-draws N] [--timeout S] [--seed S] [--report FILE.json]\n"
-    "                       [--report-svg DIR]\n"
-    "\n"
-    "Runs another implementation's sampler on every case of the conformance battery and\n"
-    "judges its draws against each case's exact law.  For each case the program is run as\n"
+    "usage: expmech conform --sampler 'CMD ARGS...' [options]\n"
+    "Judges another sampler on every case of the conformance battery, run as\n"
     "  CMD ARGS... CASE.json N SEED\n"
-    "(no shell: the words of --sampler are split as a shell would, without expanding\n"
-    "anything; write 'sh -c \"...\"' to have one) and must write N draws to standard output,\n"
-    "one a line: a label of the case for the kinds finite, weighted and pf, a number (any\n"
-    "C floating syntax) for continuous, quantile and laplace.  Exit status 77: \"I do not do\n"
-    "this kind\" (skipped).  A case whose 'expect' is 'error' must be refused: a non-zero\n"
-    "exit status and no draws.  conformance/README.md has the protocol and the case schema.\n"
-    "\n"
-    "Each case runs with 10^4 draws, then 10^5, ... up to --max-draws while it is\n"
-    "undecided; it passes when its tests accept and would have caught each mistake the case\n"
-    "catches with power >= 0.99.  The suite's level is 1e-6: a correct sampler fails it with\n"
-    "probability at most that (each case at 1e-6 / cases run).  A rejected case's draws are\n"
-    "tested against the laws of known mistakes, and the one that fits is named.\n"
-    "\n"
-    "  --sampler 'CMD ARGS'  the sampler program and its first arguments (required)\n"
-    "  --kinds K,...       only these kinds: finite, weighted, pf, continuous, quantile,\n"
-    "                      laplace (default: all)\n"
-    "  --quick             one run of 10^4 draws per case (cases needing more are undecided)\n"
-    "  --cases DIR         the battery: a directory of case files, or one file (default:\n"
-    "                      conformance/cases)\n"
-    "  --max-draws N       the largest run (default 10^6; at least 10^4 runs first)\n"
-    "  --timeout S         seconds a run may take (default 600)\n"
-    "  --seed S            the runs' seeds derive from it and the case (default 1)\n"
-    "  --report FILE.json  everything, as JSON (schema expmech-conformance-report-1)\n"
-    "  --report-svg DIR    for each failed case with draws, DIR/ID.svg: observed against\n"
-    "                      expected counts per cell (with `expmech plot`: gnuplot)\n"
-    "\n"
-    "Prints a table (case, kind, verdict, N, p, diagnosis) and a summary line.  Verdicts:\n"
-    "pass, reject, impossible draw, crash, timeout, malformed output, accepted invalid\n"
-    "input, skipped, undecided, bad case file.  Standard error shows progress on a terminal.\n"
-    "\n"
-    "Exit status: 0 every case run passed, 1 some case failed, 4 none failed but some were\n"
-    "undecided, 2 bad invocation (or a malformed case file and nothing failed), 3 internal\n"
-    "failure.\n";
+    "  --sampler 'CMD ARGS'  the program and its first arguments (no shell; required)\n"
+    "  --kinds K,...      finite, weighted, pf, continuous, quantile, laplace (default all)\n"
+    "  --quick            one run of 10^4 draws per case\n"
+    "  --cases DIR        a directory of case files, or one (default conformance/cases)\n"
+    "  --max-draws N      the largest run (default 10^6)\n"
+    "  --timeout S        seconds a run may take (default 600)\n"
+    "  --seed S           the runs' seeds derive from it (default 1)\n"
+    "  --report FILE.json everything, as JSON\n"
+    "  --report-svg DIR   a figure of each failed case\n"
+    EM_CLI_HELP_END("0 passed, 1 failed, 2 bad invocation, 3 internal failure, 4 undecided");
 
 typedef struct opts {
     const char *sampler, *kinds, *cases, *report, *svg;
     em_conform_opts o;
 } opts;
-
-static int usage(const char *fmt, const char *arg)
-{
-    fprintf(stderr, CMD ": ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (expmech conform --help)\n");
-    return EM_EXIT_USAGE;
-}
 
 static int parse_kinds(const char *s, unsigned *mask)
 {
@@ -130,10 +95,12 @@ static int parse(opts *p, int argc, char **argv)
     if (rc >= 0)
         return rc;
     if (!p->sampler)
-        return usage("%s", "--sampler 'CMD ARGS' is required");
+        return em_cli_usage(CMD, "--sampler 'CMD ARGS' is required (expmech conform --help)");
     p->o.cases = p->cases;
     if (p->kinds && parse_kinds(p->kinds, &p->o.kinds) != 0)
-        return p->kinds[0] ? EM_EXIT_USAGE : usage("--kinds '%s': expected kinds", p->kinds);
+        return p->kinds[0] ? EM_EXIT_USAGE
+                           : em_cli_usage(CMD, "--kinds '%s': expected kinds (expmech conform "
+                                               "--help)", p->kinds);
     return -1;
 }
 

@@ -13,15 +13,10 @@
 
 static const char help[] =
     "usage: expmech demo [--draws N] [--seed S]\n"
-    "The marital-status example of seed 000: score = count/1000, epsilon = 1,\n"
-    "sensitivity = 1, standard variant.  Draws come from the OS CSPRNG, or\n"
-    "from ChaCha20 keyed by S when --seed is given (N, S: integers, decimal or\n"
-    "0x hex, nothing else on the argument; S < 2^64).\n"
-    "Every number here is the float path: the verified core in double precision\n"
-    "(em_logweights, em_normalize) and its float sampler (em_sample_fixed), not the\n"
-    "exact oracle; the float sampler can break pure epsilon-DP where weights\n"
-    "underflow (see `expmech sample --help`).  The exact values:\n"
-    "  expmech example marital | expmech probs --epsilon 1\n";
+    "The marital-status example of seed 000 through the verified core's float path.\n"
+    "  --draws N          number of draws, 0 to 1000000 (default 10)\n"
+    "  --seed S           ChaCha20 keyed by S (default: the OS CSPRNG)\n"
+    "The exact values: expmech example marital | expmech probs --epsilon 1\n";
 
 typedef struct args {
     uint64_t draws, seed;

@@ -9,13 +9,8 @@
 #include "expmech.h"
 
 static const char help[] =
-    "usage: expmech example NAME\n"
-    "       expmech example --list\n"
-    "\n"
-    "Prints a scenario from the seed documents (lines 'label,utility' with exact\n"
-    "utilities and a '# sensitivity:' header), ready for the other commands:\n"
-    "  expmech example marital | expmech probs --epsilon 1\n"
-    "Run with --list for the names.\n";
+    "usage: expmech example NAME | --list\n"
+    "A scenario of the seed documents: expmech example marital | expmech probs --epsilon 1\n";
 
 typedef struct args {
     const char *name;
@@ -51,10 +46,8 @@ int cmd_example(int argc, char **argv)
             printf("%-13s %s\n", name, what);
         return EM_EXIT_OK;
     }
-    if (p.list || p.n != 1 || p.name[0] == '-') {
-        fputs("expmech example: expected one NAME (see --list)\n", stderr);
-        return EM_EXIT_USAGE;
-    }
+    if (p.list || p.n != 1 || p.name[0] == '-')
+        return em_cli_usage("expmech example", "expected one NAME (see --list)");
     char *text = NULL;
     em_error e;
     if (em_example(p.name, &text, &e) == EM_OK) {

@@ -13,49 +13,17 @@
 static const char help[] =
     "usage: expmech groups --epsilon E --split S --data FILE --column COL --group-by GROUP\n"
     "                      --candidates C [options]\n"
-    "\n"
-    "Who loses more?  Groups the rows of a CSV file by the column GROUP, scores each group's\n"
-    "values of COL (--function; one candidate set for all), runs the exponential mechanism\n"
-    "on each group with its share of the total epsilon E, and prints per group, exactly\n"
-    "(correctly rounded to --digits): its epsilon, its true mode(s) (the largest score: the\n"
-    "non-private answer), P(the output is a true mode) and the expected loss OPT - E[u].\n"
-    "Groups are listed in order of first appearance in the file.\n"
-    "  expmech groups --epsilon 1,5.5,10 --split proportional --sensitivity 1 \\\n"
-    "      --data socks.csv --column scary --group-by sock_color --candidates c.txt\n"
-    "\n"
-    "Options (numbers are exact: decimals, a/b fractions):\n"
-    "  --epsilon E          the total epsilon; a list E1,E2,... or LO:HI:N (N points, LO and\n"
-    "                       HI included) runs one block of rows per value\n"
-    "  --epsilon-log LO:HI:N  N log-spaced values (17 significant digits), instead\n"
-    "  --split S            each group's share: proportional (E n_g / n, seed 001's), equal\n"
-    "                       (E / k), full (E each: parallel composition, E-DP overall only\n"
-    "                       when the groups partition the rows and membership is public;\n"
-    "                       each group then gets the whole budget), or w1,w2,... (k exact\n"
-    "                       weights > 0 in group order, summing to <= 1: E w_g)\n"
-    "  --data FILE --column COL --group-by GROUP   the CSV file (a header line), the column\n"
-    "                       scored and the grouping column\n"
-    "  --candidates C       the outputs: a:b[:step] or a file with one per line\n"
+    "Per group: its epsilon, true mode(s), P(a true mode), expected loss, and the gap.\n"
+    "  --epsilon E        the total epsilon; a list or LO:HI:N (or --epsilon-log LO:HI:N)\n"
+    "  --split S          each group's share: proportional, equal, full, or w1,w2,...\n"
+    "  --data FILE --column COL --group-by GROUP   the CSV file and its columns\n"
+    "  --candidates C     a:b[:step] or a file, one per line\n"
     "  --candidates-from-data  the distinct values of COL (NOT private: a warning)\n"
-    "  --function F         frequency (default: count / n_g, Delta 1/n_g), count (Delta 1),\n"
-    "                       maxnorm (Delta 1), as `expmech score`\n"
-    "  --neighbours R       add-remove or substitution (as `expmech score`)\n"
-    "  --sensitivity D      instead of each group's proven sensitivity (seed 001 uses 1);\n"
-    "                       below a group's proven one refused unless --force\n"
-    "  --variant V          standard (default), monotone (where declared), pf\n"
-    "  --digits K           significant digits (default 17, at most 1000)\n"
-    "  --format csv|json    CSV (default): the header line\n"
-    "      epsilon,group,rows,share,epsilon_group,true_mode,p_true_mode,expected_loss,gap\n"
-    "                       then one row per group and epsilon; share = n_g / n; true_mode\n"
-    "                       the modes joined by '|'; gap = the largest minus the smallest\n"
-    "                       p_true_mode of that epsilon (the same on each of its rows; 0\n"
-    "                       only when every group's law is the same).  JSON: an object\n"
-    "                       {epsilon, split, groups: [...], gap} (a list of them for a list\n"
-    "                       or range of epsilon)\n"
-    "  --force              run a refused choice anyway (standard error says FORCED)\n"
-    "Standard error names each group's variant and sensitivity and where each came from.\n"
-    "\n"
-    "Exit status: 0 success, 2 bad input (a message names the option or the file and line;\n"
-    "nothing on standard output), 3 internal failure.\n";
+    "  --function F       frequency (default), count or maxnorm\n"
+    "  --neighbours R     add-remove or substitution\n"
+    "  --format F         csv (default) or json\n"
+    EM_CLI_HELP_DIGITS EM_CLI_HELP_PARAMS
+    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
 
 /* Every report first (a failure prints nothing), then the table. */
 static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char **eps, size_t n,
@@ -102,9 +70,8 @@ int cmd_groups(int argc, char **argv)
     em_cli_init(&c, "expmech groups");
     c.both = "give either --epsilon or --epsilon-log, not both";
     int rc = em_cli_begin(&c, argc, argv,
-                          EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
-                              EM_OPT_FORMAT | EM_OPT_GROUPS,
-                          EM_OPT_EPSILON | EM_OPT(EO_SPLIT) | EM_OPT(EO_GROUP_BY), help);
+                          EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT_GROUPS,
+                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SPLIT) | EM_OPT(EO_GROUP_BY), help);
     em_groups *g = NULL;
     em_error e;
     em_scoring_opts so = EM_SCORING_OPTS_INIT;
@@ -122,8 +89,8 @@ int cmd_groups(int argc, char **argv)
     if (rc < 0 && em_groups_warning(g))
         fprintf(stderr, "%s: warning: %s\n", c.cmd,
                 em_cli_words(em_groups_warning(g), said, sizeof said));
-    em_groups_opts o = {NULL, c.split, (c.seen & EM_OPT_SENSITIVITY) ? c.delta_text : NULL,
-                        !(c.seen & EM_OPT_VARIANT) ? EM_VARIANT_AUTO : c.variant, c.force,
+    em_groups_opts o = {NULL, c.split, (c.seen & EM_OPT(EO_SENSITIVITY)) ? c.delta_text : NULL,
+                        !(c.seen & EM_OPT(EO_VARIANT)) ? EM_VARIANT_AUTO : c.variant, c.force,
                         (int)c.digits};
     if (rc < 0)
         rc = run(&c, g, &o, c.eps_all, c.eps_count, c.split);

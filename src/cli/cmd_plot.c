@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,30 +27,15 @@ static const char help[] =
     "usage: expmech plot --x COL --y COL[,COL...] --output FILE.svg [--series COL]\n"
     "                    [--style S[,S...]] [--logx] [--logy] [--title T]\n"
     "                    [--xlabel L] [--ylabel L] [--overlay F:X:Y:T]... [FILE]\n"
-    "\n"
-    "Draws a CSV table that expmech wrote (FILE, '-' or none: standard input; a header\n"
-    "line naming the columns, then rows; blank lines, and lines starting with '#' before\n"
-    "the header, are skipped) as an SVG figure, with gnuplot (Debian: apt-get install gnuplot-nox).\n"
-    "Values are plotted as given; each y value (and x, except with bars) must be a\n"
-    "finite decimal number.  The SVG has a fixed size and font: the same table gives the\n"
-    "same bytes.  Example:\n"
-    "  expmech utility --epsilon 0.1:10:50 F | expmech plot --x epsilon --y expected_loss \\\n"
-    "      --logy --output loss.svg\n"
-    "\n"
-    "  --x COL           the column on the x axis\n"
-    "  --y COL[,COL...]  the column(s) on the y axis: one curve each\n"
-    "  --series COL      one curve per distinct value of COL (in order of appearance),\n"
-    "                    e.g. --series epsilon\n"
-    "  --style S[,S...]  lines (default), points, steps or bars, one per --y column (the\n"
-    "                    last repeats); bars group the rows by x value (any text, in\n"
-    "                    order of appearance), one bar per curve\n"
-    "  --logx, --logy    logarithmic axis (values <= 0 are then not drawn)\n"
+    "Draws a CSV table that expmech wrote as an SVG figure, with gnuplot.\n"
+    "  --x COL, --y COL[,COL...]   the x column, the y column(s): one curve each\n"
+    "  --output FILE      the SVG file to write (required)\n"
+    "  --series COL       one curve per distinct value of COL\n"
+    "  --style S[,S...]   lines (default), points, steps or bars, one per --y column\n"
+    "  --logx, --logy     logarithmic axis\n"
     "  --title T, --xlabel L, --ylabel L   texts (default: none, the column names)\n"
-    "  --output FILE     the SVG file to write (required)\n"
-    "  --overlay FILE:XCOL:YCOL:TITLE   also column YCOL against XCOL of another such\n"
-    "                    table, as points titled TITLE (repeatable; not with bars)\n"
-    "Exit status: 0 success, 2 bad input or usage (gnuplot not found included),\n"
-    "3 gnuplot failed.\n";
+    "  --overlay F:X:Y:T  column Y against X of table F, as points titled T (repeatable)\n"
+    EM_CLI_HELP_END("0 success, 2 bad input (gnuplot not found included), 3 gnuplot failed");
 
 #define CMD "expmech plot"
 
@@ -60,17 +44,6 @@ typedef struct plot {
     const char *output;
     const char **ov; /* --overlay's values, o.noverlay of them */
 } plot;
-
-__attribute__((format(printf, 1, 2))) static int usage_err(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs(CMD ": ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return EM_EXIT_USAGE;
-}
 
 static int nomem(void)
 {
@@ -109,7 +82,7 @@ static int run_gnuplot(const char *text, size_t len, int out)
 {
     int fd[2];
     if (pipe2(fd, O_CLOEXEC) < 0)
-        return usage_err("cannot make a pipe: %s", strerror(errno));
+        return em_cli_usage(CMD, "cannot make a pipe: %s", strerror(errno));
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fd[0], 0);
@@ -124,9 +97,9 @@ static int run_gnuplot(const char *text, size_t len, int out)
     if (e) {
         close(fd[1]);
         if (e == ENOENT)
-            return usage_err("gnuplot not found; install it (Debian: apt-get install "
-                             "gnuplot-nox)");
-        return usage_err("cannot run gnuplot: %s", strerror(e));
+            return em_cli_usage(CMD, "gnuplot not found; install it (Debian: apt-get install "
+                                     "gnuplot-nox)");
+        return em_cli_usage(CMD, "cannot run gnuplot: %s", strerror(e));
     }
     /* A gnuplot that stops early must not kill us with SIGPIPE: its status says why. */
     signal(SIGPIPE, SIG_IGN);
@@ -162,18 +135,19 @@ static int to_file(const plot *p, const char *text, size_t tlen)
     memcpy(tmp + len, ".XXXXXX", 8);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        int rc = usage_err("--output: cannot write '%s': %s", p->output, strerror(errno));
+        int rc = em_cli_usage(CMD, "--output: cannot write '%s': %s", p->output, strerror(errno));
         free(tmp);
         return rc;
     }
     mode_t mask = umask(0);
     umask(mask);
-    int rc = fchmod(fd, 0666 & ~mask) < 0 ? usage_err("--output: chmod: %s", strerror(errno))
-                                          : run_gnuplot(text, tlen, fd);
+    int rc = fchmod(fd, 0666 & ~mask) < 0
+                 ? em_cli_usage(CMD, "--output: chmod: %s", strerror(errno))
+                 : run_gnuplot(text, tlen, fd);
     if (close(fd) < 0 && !rc)
-        rc = usage_err("--output: cannot write '%s': %s", p->output, strerror(errno));
+        rc = em_cli_usage(CMD, "--output: cannot write '%s': %s", p->output, strerror(errno));
     if (!rc && rename(tmp, p->output) < 0)
-        rc = usage_err("--output: cannot write '%s': %s", p->output, strerror(errno));
+        rc = em_cli_usage(CMD, "--output: cannot write '%s': %s", p->output, strerror(errno));
     if (rc)
         unlink(tmp);
     free(tmp);
@@ -219,7 +193,7 @@ static int table_arg(void *dst, const char *cmd, const char *a)
     (void)cmd;
     plot *p = dst;
     if (p->o.table)
-        return usage_err("one input table at most ('%s' and '%s')", p->o.table, a);
+        return em_cli_usage(CMD, "one input table at most ('%s' and '%s')", p->o.table, a);
     p->o.table = a;
     return -1;
 }
@@ -244,7 +218,7 @@ int cmd_plot(int argc, char **argv)
     unsigned long long given = 0;
     int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);
     if (rc < 0 && (!p.o.x || !p.o.y || !p.output))
-        rc = usage_err("--x, --y and --output are required (see expmech plot --help)");
+        rc = em_cli_usage(CMD, "--x, --y and --output are required (see expmech plot --help)");
     if (rc < 0)
         rc = draw(&p);
     free(p.ov);

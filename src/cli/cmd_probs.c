@@ -7,45 +7,13 @@
 
 static const char help[] =
     "usage: expmech probs (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                     [--variant V] [--digits K] [--format csv|json] [FILE]\n"
-    "\n"
-    "Exact probabilities of the exponential mechanism over the scenario FILE (lines\n"
-    "'label,utility'; '-' or no FILE: standard input): P(r) = exp(c u(r)) / sum exp(c u),\n"
-    "c = E/(2D) (standard) or E/D (monotone).  Inputs are read as exact rationals\n"
-    "(decimals, 0x hex floats, a/b fractions, -inf to exclude a candidate); every output is\n"
-    "correctly rounded (round-to-nearest) to K significant digits (default 17), computed\n"
-    "with MPFR interval bounds at rising precision until both bounds round alike.\n"
-    "\n"
-    "  --epsilon E        privacy parameter, exact, > 0 (required; a sweep: below)\n"
-    "  --sensitivity D    sensitivity of the utility, > 0 (default: the file's\n"
-    "                     '# sensitivity:' header, else 1)\n"
-    "  --variant V        standard (default, also under '# monotone: yes'),\n"
-    "                     monotone (needs that header), or pf: permute-and-flip (McKenna & Sheldon 2020;\n"
-    "                     acceptance exp(E (u - u*) / (2 D)); its exact pmf\n"
-    "                     P(r) = p_r integral_0^1 prod_{j!=r} (1 - p_j x) dx, by a\n"
-    "                     certified quadrature in MPFR interval arithmetic, at most\n"
-    "                     10^7 candidates; spec/PermuteAndFlip.md)\n"
-    "  --digits K         significant digits, 1..1000 (default 17)\n"
-    "  --format F         csv (default): 'label,probability,log_probability' per line;\n"
-    "                     json: parameters and one object per candidate (numbers as strings)\n"
-    "\n"
-    "Conventions: 0 and 1 (log: -inf and 0) only when exact: an excluded candidate, or\n"
-    "the only candidate left.  A probability below 1 whose rounding would be 1 prints as\n"
-    "K nines (0.999...9); its log-probability gives the exact distance (e.g. -6.1e-933).\n"
-    "Probabilities far below double's range print exactly (e.g. 9.9e-3248); those below\n"
-    "MPFR's exponent range are computed from their logarithms (a note says so).\n"
-    "With --variant pf, both columns are correctly rounded from the pmf's interval bounds\n"
-    "(the log of both ends, rounded outwards); a log-probability that cannot be decided\n"
-    "within 2^20 bits prints as nan, with a note (never an unproven number).\n"
-    "Scale: at most 33554432 (2^25) candidates; past that the command stops while\n"
-    "reading, exit status 2, with a message naming the limit.  EXPMECH_MAX_CANDIDATES=N\n"
-    "(environment, 1 to 2^30) sets another.  Memory: about 55 bytes per candidate, 85\n"
-    "with decimals of more than 18 digits (10^7 candidates: 0.55 to 0.87 GB).\n"
+    "                     [--variant V] [--force] [--digits K] [--format csv|json] [FILE]\n"
+    "Exact probabilities of the candidates of FILE ('-' or none: standard input).\n"
+    EM_CLI_HELP_PARAMS EM_CLI_HELP_DIGITS
+    "  --format F         csv (default: label,probability,log_probability) or json\n"
     EM_CLI_HELP_SWEEP
-    "Here: the header 'epsilon,label,probability,log_probability' (continuous:\n"
-    "'epsilon,lo,hi,probability,log_probability').\n"
-    EM_CLI_HELP_PARAMS
-    "Exit status: 0 success, 2 bad input, 3 internal failure.\n";
+    "At most 2^25 candidates (EXPMECH_MAX_CANDIDATES=N, 1 to 2^30, sets another).\n"
+    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
 
 static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
@@ -75,7 +43,6 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 int cmd_probs(int argc, char **argv)
 {
     return em_cli_main("expmech probs", argc, argv,
-                       EM_OPT_EPSILON | EM_OPT_SENSITIVITY | EM_OPT_VARIANT | EM_OPT_DIGITS |
-                           EM_OPT_FORMAT | EM_OPT_FILE,
+                       EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT(EO_FILE),
                        help, print_probs, NULL);
 }

@@ -11,83 +11,24 @@
 
 static const char help[] =
     "usage: expmech score FUNCTION --data FILE [options]\n"
-    "\n"
-    "Reads raw data (one value per line: category names or numbers; blank lines and lines\n"
-    "starting with '#' before the first data line are skipped; '-' is standard input;\n"
-    "--column NAME reads one column of a CSV file with a header line instead) and writes\n"
-    "a scenario for the other commands, after the header lines '# sensitivity: D' (the\n"
-    "sensitivity proven for the chosen neighbour relation) and '# monotone: yes' where\n"
-    "the monotone variant is proven to apply:\n"
-    "  - with --candidates: lines 'label,utility' with exact utilities;\n"
-    "  - with --range LO:HI (revenue, median, quantile, laplace): a continuous scenario\n"
-    "    ('# output: continuous', then pieces 'lo,hi,a,b' with u(r) = a + b r inside).\n"
-    "  expmech score median --data a.txt --candidates 0:400 | expmech probs --epsilon 1\n"
-    "  expmech score median --data a.txt --range 0:400 | expmech cdf --epsilon 1 --at 104\n"
-    "\n"
-    "FUNCTION (definitions: spec/README.md, 'Scoring functions'):\n"
-    "  count       rows equal to r                         Delta 1 (monotone: add-remove)\n"
-    "  frequency   count / n                               Delta 1/n (substitution, n public;\n"
-    "                                                      the default), 1 (add-remove)\n"
-    "  maxnorm     count / largest count                   Delta 1 (monotone: add-remove)\n"
-    "  median      -min |A (+) B|, |B| = |A|, med(B) = c   Delta 2\n"
-    "  quantile    -|(1-alpha) #{x<c} - alpha #{x>c}|      Delta max(alpha, 1-alpha)\n"
-    "                                                      (add-remove), 1 (substitution)\n"
-    "  revenue     p * #{bids >= p}, prices in [0, p_max]  Delta p_max (monotone: add-remove)\n"
-    "  rr          randomized response: u(x,0) = 0, u(0,1) = beta, u(1,1) = gamma\n"
-    "                                                      Delta |beta - gamma| (monotone;\n"
-    "                                                      substitution only)\n"
-    "  laplace     -|f(x) - r|                             Delta delta_f\n"
-    "\n";
+    "A scenario from raw data, with a proven score and sensitivity.  FUNCTION: count,\n"
+    "frequency (Delta 1/n, 1 (add-remove)), maxnorm, median, quantile, revenue, rr, laplace.\n"
+    "  --data FILE        one value per line ('-': standard input)\n"
+    "  --column NAME      read the column NAME of a CSV file with a header line\n"
+    "  --aggregated       --data holds lines 'value,count'\n"
+    "  --candidates C     the outputs: a:b[:step] or a file, one per line\n"
+    "  --candidates-from-data  the distinct data values (NOT private: a warning)\n"
+    "  --range LO:HI      a continuous scenario (revenue, median, quantile, laplace)\n"
+    "  --convention C     rank-distance (default) or diffprivlib (median, quantile)\n"
+    "  --neighbours R     add-remove (default) or substitution (frequency's, rr's)\n"
+    "  --alpha A          quantile level, 0 < A < 1 (quantile)\n"
+    "  --p-max P          largest price (revenue)\n"
+    "  --beta B --gamma G --x BIT   rr: the scores (default -1/4, 1/4), the private bit\n"
+    "  --f F --delta-f D  laplace: the query value, its sensitivity (default 1)\n"
+    "  --group-by COLUMN --output-dir DIR   one scenario file per group, in DIR\n"
+    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
 
-/* Two strings: C99 compilers need support only 4095 characters in one. */
-static const char help_options[] =
-    "Options (numbers are exact: decimals, a/b fractions):\n"
-    "  --data FILE          the raw data (not needed for rr with --x, laplace with --f)\n"
-    "  --column NAME        read the column NAME of a CSV file with a header line\n"
-    "                       (fields may be quoted: \"a,b\", \"say \"\"hi\"\"\")\n"
-    "  --aggregated         --data holds lines 'value,count' (no header), the output of\n"
-    "                       sqlite3 -csv db \"SELECT v, COUNT(*) FROM t GROUP BY v\": the same\n"
-    "                       scenario as the rows themselves (all functions but rr; large\n"
-    "                       data: docs/large-data.md)\n"
-    "  --candidates C       the outputs: a:b[:step] (step 1 by default) or a file with one\n"
-    "                       candidate per line; required by count, frequency, maxnorm,\n"
-    "                       median, quantile, revenue, laplace unless --range is given\n"
-    "  --candidates-from-data  count, frequency, maxnorm: the distinct data values as the\n"
-    "                       candidates; NOT private (which values occur leaks): a warning\n"
-    "                       is printed on standard error\n"
-    "  --range LO:HI        revenue, median, quantile, laplace: every output in [LO, HI]\n"
-    "                       (revenue: 0 <= LO, and p_max = HI; laplace: LO may be -inf\n"
-    "                       and HI inf); rows outside the range are counted as they are\n"
-    "  --convention C       median, quantile with --range: 'rank-distance' (default, the\n"
-    "                       definitions above) or 'diffprivlib': u = -|i - alpha n| on the\n"
-    "                       gap above the i smallest rows (alpha = 1/2 for median), with\n"
-    "                       diffprivlib's Delta 1 (spec/README.md says how they relate)\n"
-    "  --neighbours R       add-remove (default) or substitution (default for frequency\n"
-    "                       and rr; rr has no add-remove version)\n"
-    "  --alpha A            quantile level, 0 < A < 1 (quantile; required)\n"
-    "  --p-max P            largest price, > 0 (revenue with --candidates; default: the\n"
-    "                       largest candidate)\n"
-    "  --beta B --gamma G   rr scores (default -1/4 and 1/4, as seed 003)\n"
-    "  --x BIT              rr: the private bit, 0 or 1 (instead of --data)\n"
-    "  --f F                laplace: the query value (default: the number of data rows)\n"
-    "  --delta-f D          laplace: the sensitivity of f, > 0 (default 1)\n"
-    "  --group-by COLUMN --output-dir DIR  count, frequency, maxnorm with --column: one\n"
-    "                       scenario per value of COLUMN, from that group's rows alone (its\n"
-    "                       own proven sensitivity; one candidate set for all), written to\n"
-    "                       DIR/NAME.txt (bytes other than A-Z a-z 0-9 _ - and a '.' not\n"
-    "                       first written %XX); existing files are never overwritten\n"
-    "                       (nothing is written); the file names go to standard output\n"
-    "\n"
-    "Exit status: 0 success, 2 bad input (a message names the problem, with file and line\n"
-    "where there is one; nothing is written to standard output), 3 internal failure.\n";
-
-static int fail(const char *fmt, const char *a, const char *b)
-{
-    fputs("expmech score: ", stderr);
-    fprintf(stderr, fmt, a, b);
-    fputc('\n', stderr);
-    return EM_EXIT_USAGE;
-}
+#define CMD "expmech score"
 
 /* The options: the score's, and --group-by and --output-dir (which are not). */
 typedef struct args {
@@ -124,8 +65,9 @@ static int score_unknown(const em_cli_spec *sp, unsigned long long mask, const c
     size_t nl = eq ? (size_t)(eq - a) : strlen(a), n = em_cli_names(sp, mask, names, 32);
     const char *near = em_cli_nearest(a, nl, names, n);
     if (near && strlen(near) == nl && !strncmp(a, near, nl))
-        return fail("the scoring function comes first, before %s (expmech score FUNCTION "
-                    "--data FILE [options]; see expmech score --help)%s", near, "");
+        return em_cli_usage(CMD, "the scoring function comes first, before %s (expmech score "
+                                 "FUNCTION --data FILE [options]; see expmech score --help)",
+                            near);
     const char *other = near ? NULL : em_cli_nearest(a, nl, theirs, 2);
     if (other) {
         int exact = strlen(other) == nl && !strncmp(a, other, nl);
@@ -148,7 +90,7 @@ static int score_arg(void *dst, const char *cmd, const char *a)
 }
 
 static const em_cli_spec spec = {.cmd = "expmech score", .opts = opts, .help = help,
-                                 .help2 = help_options, .twice = "%s: option %s given twice\n",
+                                 .twice = "%s: option %s given twice\n",
                                  .needs = "%s: option %s needs a value\n", .arg = score_arg,
                                  .unknown = score_unknown};
 
@@ -157,9 +99,9 @@ static const em_cli_spec spec = {.cmd = "expmech score", .opts = opts, .help = h
 static int score_groups(const em_scoring_opts *o, const args *go)
 {
     if (!go->group_by || !go->output_dir)
-        return fail("%s needs %s (one scenario file per group)",
-                    go->group_by ? "--group-by" : "--output-dir",
-                    go->group_by ? "--output-dir DIR" : "--group-by COLUMN");
+        return em_cli_usage(CMD, "%s needs %s (one scenario file per group)",
+                            go->group_by ? "--group-by" : "--output-dir",
+                            go->group_by ? "--output-dir DIR" : "--group-by COLUMN");
     em_groups *g = NULL;
     em_error err;
     char said[4 * EM_ERRLEN];
@@ -181,7 +123,6 @@ int cmd_score(int argc, char **argv)
     FILE *f = argc < 2 ? stderr : stdout;
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs(help, f);
-        fputs(help_options, f);
         return argc < 2 ? EM_EXIT_USAGE : EM_EXIT_OK;
     }
     if (!em_scoring_known(argv[1]))
@@ -194,8 +135,8 @@ int cmd_score(int argc, char **argv)
         return rc;
     em_scoring_opts o = p.o;
     if (o.data && o.candidates && !strcmp(o.data, "-") && !strcmp(o.candidates, "-"))
-        return fail("--data and --candidates cannot both be standard input ('-'): one of "
-                    "them must be a file%s%s", "", "");
+        return em_cli_usage(CMD, "--data and --candidates cannot both be standard input ('-'): "
+                                 "one of them must be a file");
     if (p.group_by || p.output_dir)
         return score_groups(&o, &p);
     em_scoring *r = NULL;
