@@ -19,9 +19,25 @@ trap 'rm -rf "$work"' EXIT
 gate_jobs=${EM_GATE_JOBS:-2}
 names=()
 
-fresh() { # a new copy of what the gate reads, in $tree
-  rm -rf "$tree"; mkdir -p "$tree"
-  cp -a "$root/spec" "$root/src" "$root/proofs" "$root/README.md" "$tree/"
+fresh() { # a new copy of what the gate reads, in $tree, with the proof caches the case's
+  # jobs read ($1: its EM_VERIFY_ONLY words): a WP step's session copied (the case may write
+  # it), the theorems' prover cache linked (a replay only reads it); copying every cache for
+  # every case was most of the stage's system time
+  local w
+  rm -rf "$tree"; mkdir -p "$tree/proofs/wp-session" "$tree/proofs/theorems"
+  cp -a "$root/spec" "$root/src" "$root/README.md" "$tree/"
+  for w in "$root"/proofs/*; do
+    [ "${w##*/}" = wp-session ] || [ "${w##*/}" = theorems ] || cp -a "$w" "$tree/proofs/"
+  done
+  for w in "$root"/proofs/theorems/*; do
+    [ "${w##*/}" = cache ] || cp -a "$w" "$tree/proofs/theorems/"
+  done
+  for w in $1; do
+    case $w in
+      theorems*) [ -e "$tree/proofs/theorems/cache" ] || cp -al "$root/proofs/theorems/cache" "$tree/proofs/theorems/" ;;
+      *) [ -e "$tree/proofs/wp-session/${w%%.*}" ] || cp -a "$root/proofs/wp-session/${w%%.*}" "$tree/proofs/wp-session/" ;;
+    esac
+  done
 }
 
 # expect NAME RC PATTERN -- command...: run in the copy, check exit status and output
@@ -51,7 +67,8 @@ gate_case() {
   local name=$1 setup=$2; shift 2
   while [ "$(jobs -rp | wc -l)" -ge "$gate_jobs" ]; do wait -n; done
   names+=("$name")
-  ( tree=$work/$name/tree; fresh && $setup && expect "$name" "$@"
+  local only; only=$(printf '%s\n' "$@" | sed -n 's/^EM_VERIFY_ONLY=//p')
+  ( tree=$work/$name/tree; fresh "$only" && $setup && expect "$name" "$@"
     echo $? >"$work/$name.rc" ) >"$work/$name.log" 2>&1 &
 }
 
