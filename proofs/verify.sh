@@ -125,6 +125,15 @@ if [ -n "${EM_VERIFY_ONLY:-}" ] && [ -n "${EM_WP_TIMEOUT:-}" ]; then
   [[ "$EM_WP_TIMEOUT" =~ ^[1-9][0-9]?$ ]] || fail "EM_WP_TIMEOUT='$EM_WP_TIMEOUT': 1 to 99 seconds"
   wp_timeout=$EM_WP_TIMEOUT
 fi
+# A partial run may also restrict WP to the functions (EM_WP_FCT: -wp-fct) or the properties,
+# lemmas included (EM_WP_PROP: -wp-prop), named comma-separated: a gate case whose plant
+# breaks one function or one lemma proves that one alone.
+wp_sel=()
+for v in EM_WP_FCT EM_WP_PROP; do
+  [ -n "${EM_VERIFY_ONLY:-}" ] && [ -n "${!v:-}" ] || continue
+  [[ "${!v}" =~ ^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$ ]] || fail "$v='${!v}': names, comma-separated"
+  wp_sel+=("$([ $v = EM_WP_FCT ] && echo -wp-fct || echo -wp-prop)" "${!v}")
+done
 common=(-load-module "$gcdir/wp_gc.cmxs" -cpp-extra-args=-Isrc/include -cpp-extra-args=-Isrc -cpp-extra-args=-I.
         -kernel-warn-key annot:missing-spec=abort
         -kernel-warn-key typing:implicit-function-declaration=abort
@@ -175,7 +184,7 @@ run_step() { # name kind(proofs|smoke) provers extra-flags files...
   rm -f "$json"
   local rc=0
   # shellcheck disable=SC2086
-  frama-c "${common[@]}" "${sel[@]}" $extra -wp-prover "$prv" -wp-session "$sess" \
+  frama-c "${common[@]}" "${sel[@]}" "${wp_sel[@]}" $extra -wp-prover "$prv" -wp-session "$sess" \
     -wp-report-json "$json" "$@" "${then_report[@]}" >"$log" 2>&1 || rc=$?
   if [ "$mode" = floor ]; then  # Qed leaves goals unproved, which the report counts an error
     grep -q "Proved goals" "$log" || fail "WP step '$name' $kind: no goal generated (log: $log)"

@@ -52,7 +52,8 @@ def check(name, kind, path, log, rc):
     if not os.path.exists(path):
         problems.append(f"no report {path}")
     else:
-        main = json.load(open(path)).get("wp:global", {}).get("wp:main", {})
+        # a run that selects no goal (EM_WP_FCT or EM_WP_PROP naming nothing) writes null
+        main = (json.load(open(path)) or {}).get("wp:global", {}).get("wp:main", {})
         total, valid = main.get("total", 0), main.get("valid", 0)
         if total == 0:
             problems.append("the report has no goals")

@@ -19,9 +19,25 @@ trap 'rm -rf "$work"' EXIT
 gate_jobs=${EM_GATE_JOBS:-2}
 names=()
 
-fresh() { # a new copy of what the gate reads, in $tree
-  rm -rf "$tree"; mkdir -p "$tree"
-  cp -a "$root/spec" "$root/src" "$root/proofs" "$root/README.md" "$tree/"
+fresh() { # a new copy of what the gate reads, in $tree, with the proof caches the case's
+  # jobs read ($1: its EM_VERIFY_ONLY words): a WP step's session copied (the case may write
+  # it), the theorems' prover cache linked (a replay only reads it); copying every cache for
+  # every case was most of the stage's system time
+  local w
+  rm -rf "$tree"; mkdir -p "$tree/proofs/wp-session" "$tree/proofs/theorems"
+  cp -a "$root/spec" "$root/src" "$root/README.md" "$tree/"
+  for w in "$root"/proofs/*; do
+    [ "${w##*/}" = wp-session ] || [ "${w##*/}" = theorems ] || cp -a "$w" "$tree/proofs/"
+  done
+  for w in "$root"/proofs/theorems/*; do
+    [ "${w##*/}" = cache ] || cp -a "$w" "$tree/proofs/theorems/"
+  done
+  for w in $1; do
+    case $w in
+      theorems*) [ -e "$tree/proofs/theorems/cache" ] || cp -al "$root/proofs/theorems/cache" "$tree/proofs/theorems/" ;;
+      *) [ -e "$tree/proofs/wp-session/${w%%.*}" ] || cp -a "$root/proofs/wp-session/${w%%.*}" "$tree/proofs/wp-session/" ;;
+    esac
+  done
 }
 
 # expect NAME RC PATTERN -- command...: run in the copy, check exit status and output
@@ -51,15 +67,22 @@ gate_case() {
   local name=$1 setup=$2; shift 2
   while [ "$(jobs -rp | wc -l)" -ge "$gate_jobs" ]; do wait -n; done
   names+=("$name")
-  ( tree=$work/$name/tree; fresh && $setup && expect "$name" "$@"
+  local only; only=$(printf '%s\n' "$@" | sed -n 's/^EM_VERIFY_ONLY=//p')
+  ( tree=$work/$name/tree; fresh "$only" && $setup && expect "$name" "$@"
     echo $? >"$work/$name.rc" ) >"$work/$name.log" 2>&1 &
 }
 
 misc() { echo env EM_VERIFY_ONLY=score-misc.$1 bash proofs/verify.sh; }
 # the cases whose planted contract is false and proved again (update): the provers' limit
 # lowered to 3 s (EM_WP_TIMEOUT, partial runs only), since no prover proves them at any limit
+# and WP restricted to the one function or lemma the plant breaks (EM_WP_FCT, EM_WP_PROP,
+# partial runs only): the rest of the step is no part of what the case shows
 misc3() { echo env EM_WP_TIMEOUT=3 EM_VERIFY_ONLY=score-misc.$1 bash proofs/verify.sh; }
+only() { echo env EM_WP_$1=$2; }
 thm() { echo env EM_VERIFY_ONLY=theorems.$1 bash proofs/verify.sh; }
+# a planted false theorem is in no cache entry: its provers get 3 s (EM_WP_TIMEOUT in a
+# partial run: proofs/why3/cached-prover's limit on a miss), as no limit would prove it
+thm3() { echo env EM_WP_TIMEOUT=3 EM_VERIFY_ONLY=theorems.$1 bash proofs/verify.sh; }
 
 # 0. controls: the untouched copy passes each job the cases below use (exit 3 = partial run
 #    passed), so a failure below is caused by the plant, not by the copy or the partial run
@@ -70,11 +93,15 @@ gate_case control-theorems true 3 "theorems: [0-9]+/[0-9]+ goals proved" -- \
 
 # 1. broken code against its contract (update: the provers run on the changed goals)
 p_contract() { plant src/core/em_score_rr.c 's/x == 0 \? beta : gamma/x == 0 ? gamma : beta/'; }
-gate_case broken-contract p_contract 1 "goals not proved|goal is not proved" -- $(misc3 proofs) update
+gate_case broken-contract p_contract 1 "goals not proved|goal is not proved" -- $(only FCT em_score_rr) $(misc3 proofs) update
 
 # 2. a false lemma (update)
 p_lemma() { plant proofs/lemmas/ScoreMisc_lemmas.h 's/== \\abs\(beta - gamma\);/== \\abs(beta - gamma) + 1;/'; }
-gate_case false-lemma p_lemma 1 "goals not proved|goal is not proved" -- $(misc3 proofs) update
+gate_case false-lemma p_lemma 1 "goals not proved|goal is not proved" -- $(only PROP RR_Tight) $(misc3 proofs) update
+# a selection that names nothing proves nothing, and fails: a property WP does not find, a
+# function Frama-C does not know
+gate_case select-no-goal true 1 "the report has no goals" -- $(only PROP No_Such_Lemma) $(misc proofs) replay
+gate_case select-no-function true 1 "no report build/proof-report/wp-score-misc.json" -- $(only FCT no_such_function) $(misc proofs) replay
 
 # 3. an inconsistent precondition: every goal is then provable, only the smoke test sees it
 p_pre() { plant src/core/em_score_rr.h 's/(requires valid_u:[^;]*;)/$1\n    requires planted: x > 0 \&\& x < 0;/'; }
@@ -114,7 +141,7 @@ gate_case planted-admit p_admit 1 "forbidden construct|unexpected meta" -- $(thm
 # 7b. a false theorem: its prover input is in no cache entry, so even a replay runs the prover
 #     on it (proofs/why3/cached-prover), which cannot prove it
 p_false() { plant proofs/theorems/Shift.mlw 's/(\n\s*end\s*)$/\n  let lemma planted_false (x: int) ensures { x * x = x + 1 } = ()$1/'; }
-gate_case false-theorem p_false 1 "UNPROVED" -- $(thm Shift) replay
+gate_case false-theorem p_false 1 "UNPROVED" -- $(thm3 Shift) replay
 
 # 8. a literal this Frama-C misreads (1e6 read as 1.6)
 p_literal() { printf '/* a bound of 1e6 */\n' >>"$tree/spec/ScoreRR.acsl"; }
@@ -152,7 +179,7 @@ p_countge_gen() {
   sed "s#@DRIVERS_DIR@#$tree/proofs/why3#g" "$tree/proofs/why3/why3.conf.in" >"$tree/build/why3.conf"
   (cd "$tree" && WHY3CONFIG="$tree/build/why3.conf" python3 proofs/acsl/gen.py write >/dev/null)
 }
-gate_case acsl-divergence p_countge_gen 1 "UNPROVED Bridge.mlw AcslScores.count_ge_eq" -- $(thm Bridge.AcslScores) replay
+gate_case acsl-divergence p_countge_gen 1 "UNPROVED Bridge.mlw AcslScores.count_ge_eq" -- $(thm3 Bridge.AcslScores) replay
 
 # 12. the decision of correct rounding (step 'round-decide'): its control, then a rounding
 #     that sends ties away from zero instead of to even, and a decision that says "decided"
@@ -162,9 +189,9 @@ rnd3() { echo env EM_WP_TIMEOUT=3 EM_VERIFY_ONLY=round-decide.$1 bash proofs/ver
 gate_case round-control true 3 "round-decide': 23/23 goals proved" -- $(rnd proofs) replay
 gate_case round-control-smoke true 3 "round-decide': 7/7 smoke tests passed" -- $(rnd smoke) replay
 p_ties_away() { plant src/core/em_round_decide.c 's/if \(r < 2 \|\| \(r == 2 && q % 2 == 0\)\)/if (r < 2)/'; }
-gate_case round-ties-away p_ties_away 1 "goals not proved|goal is not proved" -- $(rnd3 proofs) update
+gate_case round-ties-away p_ties_away 1 "goals not proved|goal is not proved" -- $(only FCT round_code) $(rnd3 proofs) update
 p_always() { plant src/core/em_round_decide.c 's/return ma == mb;/return ma <= mb;/'; }
-gate_case round-always-decided p_always 1 "goals not proved|goal is not proved" -- $(rnd3 proofs) update
+gate_case round-always-decided p_always 1 "goals not proved|goal is not proved" -- $(only FCT em_round_decide) $(rnd3 proofs) update
 
 # 13. the exact sampler's enclosures (step 'exact-encl'): its control, then an upper partial
 #     sum rounded down (RNDD for the upper end) and F's lower end taken at T's lower bound
@@ -174,9 +201,9 @@ encl3() { echo env EM_WP_TIMEOUT=3 EM_VERIFY_ONLY=exact-encl.$1 bash proofs/veri
 gate_case encl-control true 3 "exact-encl': 146/146 goals proved" -- $(encl proofs) replay
 gate_case encl-control-smoke true 3 "exact-encl': 40/40 smoke tests passed" -- $(encl smoke) replay
 p_sum_down() { plant src/core/em_exact_encl.c 's/em_mpfr_add_ru\(hi, hi, whi\);/em_mpfr_add_rd(hi, hi, whi);/'; }
-gate_case encl-sum-rounded-down p_sum_down 1 "goals not proved|goal is not proved" -- $(encl3 proofs) update
+gate_case encl-sum-rounded-down p_sum_down 1 "goals not proved|goal is not proved" -- $(only FCT em_encl_add) $(encl3 proofs) update
 p_ratio_tlo() { plant src/core/em_exact_encl.c 's/ratio_lo\(flo, d, clo, thi\);/ratio_lo(flo, d, clo, tlo);/'; }
-gate_case encl-ratio-wrong-end p_ratio_tlo 1 "goals not proved|goal is not proved" -- $(encl3 proofs) update
+gate_case encl-ratio-wrong-end p_ratio_tlo 1 "goals not proved|goal is not proved" -- $(only FCT em_encl_ratio) $(encl3 proofs) update
 #     and an axiom slipped into the one block allowed to declare a logic symbol (static check)
 p_mpfr_axiom() { plant src/trusted/em_mpfr_acsl.h 's/(reads \*x;)\n/$1\n      axiom EmVal_nonneg: \\forall mpfr_srcptr x; EmVal(x) >= 0;\n/'; }
 gate_case encl-axiom p_mpfr_axiom 1 "its axiomatic block must hold the one declaration of EmVal" -- $(encl proofs) replay
