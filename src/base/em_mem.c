@@ -23,3 +23,20 @@ void em_free_strings(char **v, size_t n)
         free(v[i]);
     free(v);
 }
+
+void em_free_each(void *const *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+}
+
+void em_free_null_each(void *const *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        void *p;
+        memcpy(&p, v[i], sizeof p);
+        free(p);
+        p = NULL;
+        memcpy(v[i], &p, sizeof p);
+    }
+}

@@ -13,6 +13,7 @@
 
 #include "em_base.h"
 #include "base/em_error.h"
+#include "base/em_mem.h"
 #include "io/em_text.h"
 #include "num/em_rational.h"
 
@@ -36,21 +37,9 @@ void em_scn_clear(em_scn *s)
     }
     for (size_t k = 0; k < s->narena; k++)
         free(s->arena[k]);
-    free(s->arena);
-    free(s->ql);
-    free(s->lrun);
-    free(s->uv);
-    free(s->ucode);
-    free(s->measure);
     em_pieces_free(&s->pieces);
-    free(s->labels);
-    free(s->u);
-    free(s->excluded);
-    free(s->ud);
-    free(s->line);
-    free(s->hash);
-    free(s->keys);
-    free(s->name);
+    EM_FREE_ALL(s->arena, s->ql, s->lrun, s->uv, s->ucode, s->measure, s->labels, s->u,
+                s->excluded, s->ud, s->line, s->hash, s->keys, s->name);
     mpq_clear(s->sensitivity);
     mpq_clear(s->scratch);
     /* zeroed, not re-initialised: a second free is harmless (GMP frees

@@ -7,6 +7,7 @@
 #include "em_base.h"
 #include "num/em_bounds.h"
 #include "num/em_round.h"
+#include "num/em_rational.h"
 
 void em_expoly_init(em_expoly *P)
 {
@@ -15,12 +16,8 @@ void em_expoly_init(em_expoly *P)
 
 void em_expoly_clear(em_expoly *P)
 {
-    for (size_t i = 0; i < P->cap; i++) {
-        mpq_clear(P->q[i]);
-        mpq_clear(P->t[i]);
-    }
-    free(P->q);
-    free(P->t);
+    em_q_array_free(P->q, P->cap);
+    em_q_array_free(P->t, P->cap);
     memset(P, 0, sizeof *P);
 }
 
