@@ -66,32 +66,14 @@ void em_cont_free(em_cont *C)
     for (int l = 0; l < NLEV; l++)
         level_clear(C, &C->lev[l]);
     level_clear(C, &C->slev);
-    if (C->flo) {
-        for (size_t j = 0; j < 2 * C->n; j++)
-            mpfr_clears(C->flo[j], C->fhi[j], C->fk[j], C->fca[j], (mpfr_ptr)0);
-        free(C->flo);
-        free(C->fhi);
-        free(C->fk);
-        free(C->fca);
-    }
+    if (C->flo) /* two bounds per piece */
+        em_mpfr_arrays_free((mpfr_t *[]){C->flo, C->fhi, C->fk, C->fca}, 4, 2 * C->n);
     cont_free_arrays(C);
     mpq_clear(C->c);
     mpq_clear(C->T);
     mpq_clears(C->q_one, C->q_minus_one, C->q_zero, (mpq_ptr)0);
-    free(C->zero);
-    free(C->excl);
-    free(C->line);
-    free(C->lo64);
-    free(C->hi64);
-    free(C->Fd);
-    free(C->Fl);
-    free(C->El);
-    free(C->kl);
-    free(C->lol);
-    free(C->Ed);
-    free(C->kd);
-    free(C->lod);
-    free(C);
+    EM_FREE_ALL(C->zero, C->excl, C->line, C->lo64, C->hi64, C->Fd, C->Fl, C->El, C->kl, C->lol,
+                C->Ed, C->kd, C->lod, C);
 }
 
 static int alloc_q(mpq_t **p, size_t n)

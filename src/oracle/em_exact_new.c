@@ -65,9 +65,7 @@ static int exact_init(const em_problem *P, const em_utility_reader *src, mpq_t *
 
 int em_exact_new(const em_problem *P, em_exact **out, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_exact_new: out is NULL");
-    int st = em_problem_check(P, err);
+    int st = em_problem_check_new(P, out, "em_exact_new", err);
     if (st != EM_OK)
         return st;
     if (P->reader.get) {

@@ -364,9 +364,7 @@ mpq_ptr em_oracle_t_of(em_oracle *o, size_t i)
 
 int em_oracle_new(const em_problem *P, int digits, em_oracle **out, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_oracle_new: out is NULL");
-    int st = em_problem_check(P, err);
+    int st = em_problem_check_new(P, out, "em_oracle_new", err);
     if (st != EM_OK)
         return st;
     if (digits < 1 || digits > EM_ROUND_MAX_DIGITS)
