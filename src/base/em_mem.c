@@ -40,3 +40,14 @@ void em_free_null_each(void *const *v, size_t n)
         memcpy(v[i], &p, sizeof p);
     }
 }
+
+size_t *em_sorted_indices(size_t n, int (*cmp)(const void *, const void *))
+{
+    size_t *ix = malloc((n ? n : 1) * sizeof *ix);
+    if (!ix)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        ix[i] = i;
+    qsort(ix, n, sizeof *ix, cmp);
+    return ix;
+}

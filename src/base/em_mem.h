@@ -11,6 +11,10 @@ int em_realloc_array(void *pp, size_t n, size_t size);
 /* The n strings of v and v itself freed (v NULL is harmless). */
 void em_free_strings(char **v, size_t n);
 
+/* The indices 0 .. n-1 in the order of cmp (a qsort comparator of two size_t), malloc'd;
+ * NULL when out of memory. */
+size_t *em_sorted_indices(size_t n, int (*cmp)(const void *, const void *));
+
 /* The n pointers of v freed (any of them NULL is harmless): the one call behind
  * EM_FREE_ALL, which keeps a structure's long list of frees from being written out. */
 void em_free_each(void *const *v, size_t n);
