@@ -807,12 +807,16 @@ void em_csv_label(FILE *f, const char *label)
     size_t n = strlen(label);
     int q = n == 0 || label[0] == '#' || is_ws((unsigned char)label[0]) ||
             is_ws((unsigned char)label[n - 1]) || strpbrk(label, ",\"") != NULL;
-    if (!q) {
+    if (q)
+        em_csv_quoted(f, label);
+    else
         fputs(label, f);
-        return;
-    }
+}
+
+void em_csv_quoted(FILE *f, const char *s)
+{
     fputc('"', f);
-    for (const char *p = label; *p; p++) {
+    for (const char *p = s; *p; p++) {
         if (*p == '"')
             fputc('"', f);
         fputc(*p, f);
