@@ -23,3 +23,31 @@ void em_free_strings(char **v, size_t n)
         free(v[i]);
     free(v);
 }
+
+void em_free_each(void *const *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+}
+
+void em_free_null_each(void *const *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        void *p;
+        memcpy(&p, v[i], sizeof p);
+        free(p);
+        p = NULL;
+        memcpy(v[i], &p, sizeof p);
+    }
+}
+
+size_t *em_sorted_indices(size_t n, int (*cmp)(const void *, const void *))
+{
+    size_t *ix = malloc((n ? n : 1) * sizeof *ix);
+    if (!ix)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        ix[i] = i;
+    qsort(ix, n, sizeof *ix, cmp);
+    return ix;
+}

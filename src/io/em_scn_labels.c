@@ -13,6 +13,7 @@
 
 #include "em_base.h"
 #include "base/em_error.h"
+#include "base/em_mem.h"
 #include "io/em_text.h"
 #include "num/em_rational.h"
 
@@ -177,45 +178,34 @@ static long pend_dup(const em_scn *s)
     return -1;
 }
 
+/* the array *pp to nc elements of size bytes (unchanged when out of memory) */
+#define GROW(pp) \
+    do { \
+        if (!em_realloc_array(&(pp), nc, sizeof *(pp))) \
+            return EM_ERR_NOMEM; \
+    } while (0)
+
 static int grow_to(em_scn *s, size_t nc)
 {
-    char **l = realloc(s->labels, nc * sizeof *l);
-    if (!l) return EM_ERR_NOMEM;
-    s->labels = l;
+    GROW(s->labels);
     if (s->compact) {
-        int64_t *v = realloc(s->uv, nc * sizeof *v);
-        if (!v) return EM_ERR_NOMEM;
-        s->uv = v;
-        uint16_t *k = realloc(s->ucode, nc * sizeof *k);
-        if (!k) return EM_ERR_NOMEM;
-        s->ucode = k;
+        GROW(s->uv);
+        GROW(s->ucode);
     } else {
-        mpq_t *u = realloc(s->u, nc * sizeof *u);
-        if (!u) return EM_ERR_NOMEM;
-        s->u = u;
+        GROW(s->u);
     }
-    uint64_t *ky = realloc(s->keys, nc * sizeof *ky);
-    if (!ky) return EM_ERR_NOMEM;
-    s->keys = ky;
-    unsigned char *x = realloc(s->excluded, nc);
-    if (!x) return EM_ERR_NOMEM;
-    s->excluded = x;
+    GROW(s->keys);
+    GROW(s->excluded);
     if (!s->compact) { /* compact: doubles on demand, line numbers as runs */
-        double *d = realloc(s->ud, nc * sizeof *d);
-        if (!d) return EM_ERR_NOMEM;
-        s->ud = d;
-        unsigned long *ln = realloc(s->line, nc * sizeof *ln);
-        if (!ln) return EM_ERR_NOMEM;
-        s->line = ln;
+        GROW(s->ud);
+        GROW(s->line);
     }
-    if (s->has_measure) {
-        mpq_t *m = realloc(s->measure, nc * sizeof *m);
-        if (!m) return EM_ERR_NOMEM;
-        s->measure = m;
-    }
+    if (s->has_measure)
+        GROW(s->measure);
     s->cap = nc;
     return EM_OK;
 }
+#undef GROW
 
 int em_scn_grow(em_scn *s)
 {

@@ -532,13 +532,11 @@ int em_scn_expand(em_scn *s, em_error *err)
 {
     if (s->u || s->n == 0)
         return EM_OK;
-    mpq_t *u = malloc(s->n * sizeof *u);
+    mpq_t *u = em_q_array_new(s->n);
     if (!u)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < s->n; i++) {
-        mpq_init(u[i]);
+    for (size_t i = 0; i < s->n; i++)
         em_scn_get_u(s, i, u[i]);
-    }
     s->u = u;
     s->compact = 0;
     return EM_OK;

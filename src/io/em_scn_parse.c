@@ -13,6 +13,7 @@
 
 #include "em_base.h"
 #include "base/em_error.h"
+#include "base/em_mem.h"
 #include "io/em_text.h"
 #include "num/em_rational.h"
 
@@ -36,21 +37,9 @@ void em_scn_clear(em_scn *s)
     }
     for (size_t k = 0; k < s->narena; k++)
         free(s->arena[k]);
-    free(s->arena);
-    free(s->ql);
-    free(s->lrun);
-    free(s->uv);
-    free(s->ucode);
-    free(s->measure);
     em_pieces_free(&s->pieces);
-    free(s->labels);
-    free(s->u);
-    free(s->excluded);
-    free(s->ud);
-    free(s->line);
-    free(s->hash);
-    free(s->keys);
-    free(s->name);
+    EM_FREE_ALL(s->arena, s->ql, s->lrun, s->uv, s->ucode, s->measure, s->labels, s->u,
+                s->excluded, s->ud, s->line, s->hash, s->keys, s->name);
     mpq_clear(s->sensitivity);
     mpq_clear(s->scratch);
     /* zeroed, not re-initialised: a second free is harmless (GMP frees
@@ -164,14 +153,43 @@ static int near_header(em_scn *s, const char *p, size_t n, unsigned long ln, em_
     return EM_OK;
 }
 
+/* When the comment p is the header key (a word and its colon): 1, and *v, *vn its value,
+ * trimmed */
+static int header_value(const char *p, size_t n, const char *key, const char **v, size_t *vn)
+{
+    if (!ieq_prefix(p, n, key))
+        return 0;
+    size_t k = strlen(key);
+    *v = p + k;
+    *vn = n - k;
+    em_text_trim(v, vn);
+    return 1;
+}
+
+/* The value of the yes-or-no header key: *yes 1 (yes, true, 1) or 0 (no, false, 0) */
+static int yes_no(const em_scn *s, const char *key, const char *v, size_t vn, unsigned long ln,
+                  int *yes, em_error *err)
+{
+    if (ieq(v, vn, "yes") || ieq(v, vn, "true") || ieq(v, vn, "1")) {
+        *yes = 1;
+    } else if (ieq(v, vn, "no") || ieq(v, vn, "false") || ieq(v, vn, "0")) {
+        *yes = 0;
+    } else {
+        char q[128];
+        em_text_show(q, sizeof q, v, vn);
+        return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad '# %s' value '%s' (expected yes or no)",
+                         key, q);
+    }
+    return EM_OK;
+}
+
 static int header(em_scn *s, const char *p, size_t n, unsigned long ln, em_error *err)
 {
     /* p: the comment text after '#', trimmed */
     char q[128];
-    if (ieq_prefix(p, n, "sensitivity:")) {
-        const char *v = p + 12;
-        size_t vn = n - 12;
-        em_text_trim(&v, &vn);
+    const char *v;
+    size_t vn;
+    if (header_value(p, n, "sensitivity:", &v, &vn)) {
         if (s->has_sensitivity)
             return em_err_at(err, EM_ERR_PARSE, s->name, ln, "repeated '# sensitivity:' header");
         int kind;
@@ -185,41 +203,29 @@ static int header(em_scn *s, const char *p, size_t n, unsigned long ln, em_error
         s->has_sensitivity = 1;
         return EM_OK;
     }
-    if (ieq_prefix(p, n, "monotone:")) {
-        const char *v = p + 9;
-        size_t vn = n - 9;
-        em_text_trim(&v, &vn);
+    if (header_value(p, n, "monotone:", &v, &vn)) {
         if (s->has_monotone)
             return em_err_at(err, EM_ERR_PARSE, s->name, ln, "repeated '# monotone:' header");
-        if (ieq(v, vn, "yes") || ieq(v, vn, "true") || ieq(v, vn, "1"))
-            s->monotone = 1;
-        else if (ieq(v, vn, "no") || ieq(v, vn, "false") || ieq(v, vn, "0"))
-            s->monotone = 0;
-        else {
-            em_text_show(q, sizeof q, v, vn);
-            return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad '# monotone:' value '%s' (expected yes or no)", q);
-        }
+        int st = yes_no(s, "monotone:", v, vn, ln, &s->monotone, err);
+        if (st != EM_OK)
+            return st;
         s->has_monotone = 1;
         return EM_OK;
     }
-    if (ieq_prefix(p, n, "measure:") || ieq_prefix(p, n, "output:")) {
-        int is_measure = ieq_prefix(p, n, "measure:");
-        const char *v = p + (is_measure ? 8 : 7);
-        size_t vn = n - (is_measure ? 8 : 7);
-        em_text_trim(&v, &vn);
+    int is_measure = header_value(p, n, "measure:", &v, &vn);
+    if (is_measure || header_value(p, n, "output:", &v, &vn)) {
         if (s->n > 0 || s->pieces.n > 0)
             return em_err_at(err, EM_ERR_PARSE, s->name, ln, "the '# %s' header must come before the first data line",
                         is_measure ? "measure:" : "output:");
         if (is_measure) {
             if (s->has_measure)
                 return em_err_at(err, EM_ERR_PARSE, s->name, ln, "repeated '# measure:' header");
-            if (ieq(v, vn, "yes") || ieq(v, vn, "true") || ieq(v, vn, "1")) {
+            int yes, st = yes_no(s, "measure:", v, vn, ln, &yes, err);
+            if (st != EM_OK)
+                return st;
+            if (yes) {
                 s->has_measure = 1;
                 s->compact = 0; /* weighted laws take every utility as an mpq */
-            }
-            else if (!(ieq(v, vn, "no") || ieq(v, vn, "false") || ieq(v, vn, "0"))) {
-                em_text_show(q, sizeof q, v, vn);
-                return em_err_at(err, EM_ERR_PARSE, s->name, ln, "bad '# measure:' value '%s' (expected yes or no)", q);
             }
         } else {
             if (ieq(v, vn, "continuous"))
@@ -801,12 +807,16 @@ void em_csv_label(FILE *f, const char *label)
     size_t n = strlen(label);
     int q = n == 0 || label[0] == '#' || is_ws((unsigned char)label[0]) ||
             is_ws((unsigned char)label[n - 1]) || strpbrk(label, ",\"") != NULL;
-    if (!q) {
+    if (q)
+        em_csv_quoted(f, label);
+    else
         fputs(label, f);
-        return;
-    }
+}
+
+void em_csv_quoted(FILE *f, const char *s)
+{
     fputc('"', f);
-    for (const char *p = label; *p; p++) {
+    for (const char *p = s; *p; p++) {
         if (*p == '"')
             fputc('"', f);
         fputc(*p, f);

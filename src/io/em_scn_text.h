@@ -127,5 +127,8 @@ long em_scn_lookup(const em_scn *s, const char *label, size_t len);
 /* Write a label as a CSV field (quoted when it contains a comma, a quote or leading /
  * trailing white space, or starts with '#'). */
 void em_csv_label(FILE *f, const char *label);
+/* s as a quoted CSV field, every '"' doubled: what em_csv_label writes when quoting is
+ * needed, and a field that is always quoted. */
+void em_csv_quoted(FILE *f, const char *s);
 
 #endif

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "em_base.h"
+#include "base/em_mem.h"
 #include "num/em_rational.h"
 
 #define PREC 256
@@ -18,6 +19,25 @@ static int by_x(const void *a, const void *b)
     size_t i = *(const size_t *)a, j = *(const size_t *)b;
     int c = mpq_cmp(sort_T->x[i], sort_T->x[j]);
     return c ? c : (i > j) - (i < j);
+}
+
+/* The running maximum mx (at *at) of e / den over the points i (t: scratch, may be den):
+ * infinite (*inf) from the first point where den is 0 and e is not */
+static void max_ratio(mpfr_t t, mpfr_srcptr e, mpfr_srcptr den, mpfr_t mx, int *inf, size_t *at,
+                      size_t i)
+{
+    if (mpfr_zero_p(den)) {
+        if (!mpfr_zero_p(e) && !*inf) {
+            *inf = 1;
+            *at = i;
+        }
+    } else if (!*inf) {
+        mpfr_div(t, e, den, MPFR_RNDN);
+        if (mpfr_cmp(t, mx) > 0) {
+            mpfr_set(mx, t, MPFR_RNDN);
+            *at = i;
+        }
+    }
 }
 
 int em_cdf_compare(em_cont *C, const em_cdf_table *T, double rtol, double atol,
@@ -78,31 +98,9 @@ int em_cdf_compare(em_cont *C, const em_cdf_table *T, double rtol, double atol,
                 mpfr_set(mabs, e, MPFR_RNDN);
                 r->i_abs = i;
             }
-            if (mpfr_zero_p(F)) {
-                if (!mpfr_zero_p(e) && !relinf) {
-                    relinf = 1;
-                    r->i_rel = i;
-                }
-            } else if (!relinf) {
-                mpfr_div(t, e, F, MPFR_RNDN);
-                if (mpfr_cmp(t, mrel) > 0) {
-                    mpfr_set(mrel, t, MPFR_RNDN);
-                    r->i_rel = i;
-                }
-            }
+            max_ratio(t, e, F, mrel, &relinf, &r->i_rel, i);
             mpfr_ui_sub(t, 1, F, MPFR_RNDN);
-            if (mpfr_zero_p(t)) {
-                if (!mpfr_zero_p(e) && !tailinf) {
-                    tailinf = 1;
-                    r->i_tail = i;
-                }
-            } else if (!tailinf) {
-                mpfr_div(t, e, t, MPFR_RNDN);
-                if (mpfr_cmp(t, mtail) > 0) {
-                    mpfr_set(mtail, t, MPFR_RNDN);
-                    r->i_tail = i;
-                }
-            }
+            max_ratio(t, e, t, mtail, &tailinf, &r->i_tail, i);
             mpfr_mul_d(tol, F, rtol, MPFR_RNDN);
             mpfr_set_d(t, atol, MPFR_RNDN);
             if (mpfr_cmp(tol, t) < 0)
@@ -127,13 +125,10 @@ int em_cdf_compare(em_cont *C, const em_cdf_table *T, double rtol, double atol,
     if (st != EM_OK)
         return st;
     /* decreasing pairs, in the order of x */
-    size_t *ord = malloc(T->n * sizeof *ord);
+    sort_T = T;
+    size_t *ord = em_sorted_indices(T->n, by_x);
     if (!ord)
         return EM_ERR_NOMEM;
-    for (size_t i = 0; i < T->n; i++)
-        ord[i] = i;
-    sort_T = T;
-    qsort(ord, T->n, sizeof *ord, by_x);
     size_t prev = SIZE_MAX;
     for (size_t k = 0; k < T->n; k++) {
         size_t i = ord[k];

@@ -170,14 +170,26 @@ static double mtw_flops(uint64_t n, size_t m)
     return 2 * md * md * md * 2 * bits_of(n);
 }
 
-double em_ks_mtw_cdf(uint64_t n, double d, size_t max_m)
+/* The values of a law of D_n that need no sum: NaN for no sample or a NaN d, at0 for
+ * d <= 0, at1 for d >= 1 (*r set and 1; 0 for d inside (0, 1)) */
+static int d_edge(uint64_t n, double d, double at0, double at1, double *r)
 {
     if (n == 0 || isnan(d))
-        return NAN;
-    if (d <= 0)
-        return 0.0;
-    if (d >= 1)
-        return 1.0;
+        *r = NAN;
+    else if (d <= 0)
+        *r = at0;
+    else if (d >= 1)
+        *r = at1;
+    else
+        return 0;
+    return 1;
+}
+
+double em_ks_mtw_cdf(uint64_t n, double d, size_t max_m)
+{
+    double edge;
+    if (d_edge(n, d, 0.0, 1.0, &edge))
+        return edge;
     long double nd;
     uint64_t k;
     size_t m = mtw_size(n, d, &nd, &k);
@@ -245,12 +257,9 @@ double em_ks_mtw_cdf(uint64_t n, double d, size_t max_m)
 
 double em_ks_smirnov_upper(uint64_t n, double d)
 {
-    if (n == 0 || isnan(d))
-        return NAN;
-    if (d <= 0)
-        return 1.0;
-    if (d >= 1)
-        return 0.0;
+    double edge;
+    if (d_edge(n, d, 1.0, 0.0, &edge))
+        return edge;
     const long double N = (long double)n, nd = N * (long double)d, ld = logl((long double)d);
     long double lc = 0; /* log C(n, j) */
     long double M = -INFINITY, S = 0;

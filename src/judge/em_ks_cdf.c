@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/em_mem.h"
 #include "num/em_rational.h"
 
 #define END_PREC 64
@@ -44,10 +45,8 @@ struct em_ks_cdf {
 
 void em_ks_cdf_free(em_ks_cdf *K)
 {
-    if (!K)
-        return;
-    free(K->p);
-    free(K);
+    if (K)
+        EM_FREE_ALL(K->p, K);
 }
 
 /* F(q) as a double and a bound on its error */

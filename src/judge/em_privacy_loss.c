@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "em_base.h"
+#include "base/em_mem.h"
 
 /* ------------------------------------------------------------- candidates */
 
@@ -46,15 +47,21 @@ static double approx_beta(const mpq_t mu, const mpq_t alpha)
     return d;
 }
 
+/* r = a b - c d exactly (t: scratch) */
+static void q_cross(mpq_t r, const mpq_t a, const mpq_t b, const mpq_t c, const mpq_t d, mpq_t t)
+{
+    mpq_mul(r, a, b);
+    mpq_mul(t, c, d);
+    mpq_sub(r, r, t);
+}
+
 static int cands_push(cands *C, const mpq_t mu, const mpq_t alpha, size_t atom, const mpq_t at,
                       int side, int everywhere)
 {
     if (C->n == C->cap) {
         size_t nc = C->cap ? 2 * C->cap : 16;
-        cand *v = realloc(C->v, nc * sizeof *v);
-        if (!v)
+        if (!em_realloc_array(&C->v, nc, sizeof *C->v))
             return EM_ERR_NOMEM;
-        C->v = v;
         C->cap = nc;
     }
     cand *c = &C->v[C->n++];
@@ -547,12 +554,8 @@ int em_privacy_loss_pieces(em_cont *X, em_cont *Y, const mpq_t eps, int K, em_pr
         em_cont_piece(X, jx, NULL, NULL, NULL, NULL, ax, bx);
         em_cont_piece(Y, jy, NULL, NULL, NULL, NULL, ay, by);
         /* alpha(r) = a0 + s r */
-        mpq_mul(a0, cx, ax);
-        mpq_mul(t, cy, ay);
-        mpq_sub(a0, a0, t);
-        mpq_mul(s, cx, bx);
-        mpq_mul(t, cy, by);
-        mpq_sub(s, s, t);
+        q_cross(a0, cx, ax, cy, ay, t);
+        q_cross(s, cx, bx, cy, by, t);
         int sg = mpq_sgn(s);
         if (l_inf && sg != 0) /* r -> -inf: alpha -> -sg inf */
             set_inf(L, sg > 0 ? 1 : 0, EM_PRIVACY_LOSS_SLOPE, 0, NULL, 1, h_inf ? NULL : h, h_inf, -1);

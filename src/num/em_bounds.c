@@ -84,3 +84,9 @@ void em_mpfr_array_free(mpfr_t *a, size_t n)
         mpfr_clear(a[i]);
     free(a);
 }
+
+void em_mpfr_arrays_free(mpfr_t *const *v, size_t k, size_t n)
+{
+    for (size_t j = 0; j < k; j++)
+        em_mpfr_array_free(v[j], n);
+}

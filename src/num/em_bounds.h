@@ -34,6 +34,10 @@ void em_range_leave(em_range r);
 mpfr_t *em_mpfr_array_new(size_t n, mpfr_prec_t prec);
 void em_mpfr_array_free(mpfr_t *a, size_t n);
 
+/* em_mpfr_array_free of each of the k arrays of v, all of n numbers: a structure's
+ * parallel arrays (lower and upper bounds) in one call. */
+void em_mpfr_arrays_free(mpfr_t *const *v, size_t k, size_t n);
+
 /* lo <= q <= hi, at the precisions of lo and hi. */
 void em_q_bounds(mpfr_t lo, mpfr_t hi, const mpq_t q);
 

@@ -6,6 +6,7 @@
 
 #include "em_base.h"
 #include "base/em_mem.h"
+#include "num/em_rational.h"
 
 void em_cdf_table_init(em_cdf_table *T)
 {
@@ -14,14 +15,9 @@ void em_cdf_table_init(em_cdf_table *T)
 
 void em_cdf_table_free(em_cdf_table *T)
 {
-    for (size_t i = 0; i < T->n; i++) {
-        mpq_clear(T->x[i]);
-        mpq_clear(T->g[i]);
-    }
-    free(T->x);
-    free(T->g);
-    free(T->kind);
-    free(T->line);
+    em_q_array_free(T->x, T->n);
+    em_q_array_free(T->g, T->n);
+    EM_FREE_ALL(T->kind, T->line);
     memset(T, 0, sizeof *T);
 }
 

@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "em_base.h"
+#include "base/em_mem.h"
 #include "num/em_bounds.h"
 #include "num/em_round.h"
+#include "num/em_rational.h"
 
 void em_expoly_init(em_expoly *P)
 {
@@ -15,12 +17,8 @@ void em_expoly_init(em_expoly *P)
 
 void em_expoly_clear(em_expoly *P)
 {
-    for (size_t i = 0; i < P->cap; i++) {
-        mpq_clear(P->q[i]);
-        mpq_clear(P->t[i]);
-    }
-    free(P->q);
-    free(P->t);
+    em_q_array_free(P->q, P->cap);
+    em_q_array_free(P->t, P->cap);
     memset(P, 0, sizeof *P);
 }
 
@@ -35,14 +33,8 @@ int em_expoly_add(em_expoly *P, const mpq_t q, const mpq_t t)
         return EM_OK;
     if (P->n == P->cap) {
         size_t nc = P->cap ? 2 * P->cap : 16;
-        mpq_t *nq = realloc(P->q, nc * sizeof *nq);
-        if (!nq)
+        if (!em_realloc_array(&P->q, nc, sizeof *P->q) || !em_realloc_array(&P->t, nc, sizeof *P->t))
             return EM_ERR_NOMEM;
-        P->q = nq;
-        mpq_t *nt = realloc(P->t, nc * sizeof *nt);
-        if (!nt)
-            return EM_ERR_NOMEM;
-        P->t = nt;
         for (size_t i = P->cap; i < nc; i++) {
             mpq_init(P->q[i]);
             mpq_init(P->t[i]);
@@ -68,13 +60,10 @@ int em_expoly_merged(const em_expoly *P, em_expoly *M)
     em_expoly_init(M);
     if (P->n == 0)
         return EM_OK;
-    size_t *ix = malloc(P->n * sizeof *ix);
+    sort_P = P;
+    size_t *ix = em_sorted_indices(P->n, cmp_term);
     if (!ix)
         return EM_ERR_NOMEM;
-    for (size_t i = 0; i < P->n; i++)
-        ix[i] = i;
-    sort_P = P;
-    qsort(ix, P->n, sizeof *ix, cmp_term);
     mpq_t acc;
     mpq_init(acc);
     int st = EM_OK;

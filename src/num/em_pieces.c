@@ -6,6 +6,7 @@
 
 #include "em_base.h"
 #include "base/em_mem.h"
+#include "num/em_rational.h"
 
 void em_pieces_init(em_pieces *ps)
 {
@@ -15,19 +16,11 @@ void em_pieces_init(em_pieces *ps)
 
 void em_pieces_free(em_pieces *ps)
 {
-    for (size_t j = 0; j < ps->n; j++) {
-        mpq_clear(ps->lo[j]);
-        mpq_clear(ps->hi[j]);
-        mpq_clear(ps->a[j]);
-        mpq_clear(ps->b[j]);
-    }
-    free(ps->lo);
-    free(ps->hi);
-    free(ps->a);
-    free(ps->b);
-    free(ps->line);
+    mpq_t **arrs[] = {&ps->lo, &ps->hi, &ps->a, &ps->b};
+    for (size_t k = 0; k < sizeof arrs / sizeof arrs[0]; k++)
+        em_q_array_free(*arrs[k], ps->n);
+    EM_FREE_ALL(ps->line, ps->name);
     mpq_clear(ps->sensitivity);
-    free(ps->name);
     memset(ps, 0, sizeof *ps); /* as em_scn_clear: a second free is harmless */
 }
 

@@ -66,6 +66,21 @@ static int parse_exp(const char *s, size_t len, size_t *i, long lim, long *out, 
     return EM_OK;
 }
 
+/* The end of a number at s[*j]: an optional exponent after marks[0] or marks[1] (*e, 0 when
+ * absent), then nothing (else EM_ERR_PARSE, *msg trailing) */
+static int end_exp(const char *s, size_t len, size_t *j, const char *marks, long lim, long *e,
+                   const char **msg, const char *toobig, const char *trailing)
+{
+    *e = 0;
+    if (*j < len && (s[*j] == marks[0] || s[*j] == marks[1])) {
+        (*j)++;
+        int st = parse_exp(s, len, j, lim, e, msg, toobig);
+        if (st)
+            return st;
+    }
+    return *j == len ? EM_OK : fail(msg, trailing);
+}
+
 /* The mantissa's digits (hex or decimal) from s[*j], with at most one point, copied
  * without the point into buf; *nd digits, *nfrac of them after the point.  Stops at the
  * first other character; EM_ERR_PARSE on a second point. */
@@ -201,29 +216,24 @@ int em_q_parse(const char *s, size_t len, int allow_neg_inf, mpq_t q, int *kind,
     mpz_init(den);
     int st = EM_OK;
     char *buf = NULL;
-
-    if (rl >= 2 && r[0] == '0' && (r[1] == 'x' || r[1] == 'X')) {
-        /* hex float: mantissa hex digits, optional fraction, optional p exponent */
-        size_t j = i + 2;
-        size_t nd, nfrac;
-        int seen_point;
-        buf = malloc(len + 1);
-        if (!buf) { st = EM_ERR_NOMEM; goto out; }
-        st = scan_digits(s, len, &j, 1, buf, &nd, &nfrac, &seen_point, msg);
-        if (st) goto out;
+    /* hex float: mantissa hex digits, optional fraction, optional p exponent; else decimal
+     * or fraction */
+    const int hex = rl >= 2 && r[0] == '0' && (r[1] == 'x' || r[1] == 'X');
+    size_t j = hex ? i + 2 : i;
+    size_t nd, nfrac;
+    int seen_point;
+    buf = malloc(len + 1);
+    if (!buf) { st = EM_ERR_NOMEM; goto out; }
+    st = scan_digits(s, len, &j, hex, buf, &nd, &nfrac, &seen_point, msg);
+    if (st) goto out;
+    if (hex) {
         if (nd == 0) { st = fail(msg, "missing hex digits after 0x"); goto out; }
         if (nd > EM_Q_MAX_DIGITS) { st = fail(msg, "too many digits"); goto out; }
-        long e2 = 0;
-        if (j < len && (s[j] == 'p' || s[j] == 'P')) {
-            j++;
-            st = parse_exp(s, len, &j, EM_Q_MAX_EXP2, &e2, msg,
-                           "binary exponent too large (the limit is 33220)");
-            if (st) goto out;
-        }
-        if (j != len) {
-            st = fail(msg, "unexpected character in a hex number");
-            goto out;
-        }
+        long e2;
+        st = end_exp(s, len, &j, "pP", EM_Q_MAX_EXP2, &e2, msg,
+                     "binary exponent too large (the limit is 33220)",
+                     "unexpected character in a hex number");
+        if (st) goto out;
         buf[nd] = 0;
         mpz_set_str(num, buf, 16);
         long shift = e2 - 4 * (long)nfrac;
@@ -233,14 +243,6 @@ int em_q_parse(const char *s, size_t len, int allow_neg_inf, mpq_t q, int *kind,
         else
             mpz_mul_2exp(den, den, (mp_bitcnt_t)(-shift));
     } else {
-        /* decimal or fraction */
-        size_t j = i;
-        size_t nd, nfrac;
-        int seen_point;
-        buf = malloc(len + 1);
-        if (!buf) { st = EM_ERR_NOMEM; goto out; }
-        st = scan_digits(s, len, &j, 0, buf, &nd, &nfrac, &seen_point, msg);
-        if (st) goto out;
         if (nd == 0) {
             if (j < len && !seen_point)
                 st = fail(msg, "not a number (expected digits, a hex float 0x..., a fraction a/b or -inf)");
@@ -265,17 +267,11 @@ int em_q_parse(const char *s, size_t len, int allow_neg_inf, mpq_t q, int *kind,
             mpz_set_str(den, buf, 10);
             if (mpz_sgn(den) == 0) { st = fail(msg, "zero denominator"); goto out; }
         } else {
-            long e10 = 0;
-            if (j < len && (s[j] == 'e' || s[j] == 'E')) {
-                j++;
-                st = parse_exp(s, len, &j, EM_Q_MAX_EXP10, &e10, msg,
-                               "decimal exponent too large (the limit is 10000)");
-                if (st) goto out;
-            }
-            if (j != len) {
-                st = fail(msg, "unexpected character in a number");
-                goto out;
-            }
+            long e10;
+            st = end_exp(s, len, &j, "eE", EM_Q_MAX_EXP10, &e10, msg,
+                         "decimal exponent too large (the limit is 10000)",
+                         "unexpected character in a number");
+            if (st) goto out;
             long p10 = e10 - (long)nfrac;
             mpz_t t;
             mpz_init(t);

@@ -165,6 +165,69 @@ static char *dec_string(const mpz_t m, long e, int K)
     return s;
 }
 
+/* A rounding walk from a candidate to the correct one, a neighbour at a time.  side sets B,
+ * the boundary between the candidate and its neighbour towards dir (-1 below, +1 above);
+ * take, when cmp puts x beyond B or on it (sg 0), moves to that neighbour or settles a tie,
+ * and says whether the walk goes on. */
+typedef void (*walk_side)(void *w, int dir, mpq_t B);
+typedef int (*walk_take)(void *w, int sg, unsigned *flags);
+
+static int walk(em_cmp_fn cmp, void *ctx, walk_side side, walk_take take, void *w,
+                unsigned *flags)
+{
+    mpq_t B;
+    mpq_init(B);
+    int st = EM_OK, done = 0;
+    for (int it = 0; it < WALK_MAX && st == EM_OK && !done; it++) {
+        int moved = 0;
+        for (int dir = -1; dir <= 1 && !moved && !done; dir += 2) {
+            int sg;
+            side(w, dir, B);
+            if ((st = cmp(ctx, B, &sg)) != EM_OK)
+                break;
+            if (sg == 0 || (sg < 0) == (dir < 0)) {
+                moved = take(w, sg, flags);
+                done = !moved;
+            }
+        }
+        if (st == EM_OK && !moved)
+            done = 1;
+    }
+    mpq_clear(B);
+    return st == EM_OK && !done ? EM_ERR_UNDECIDED : st;
+}
+
+/* the K-digit decimal m 10^e and its neighbour m2 10^e2 */
+struct dec_walk {
+    mpz_t m, m2;
+    long e, e2;
+    int K;
+};
+
+static void dec_side(void *w, int dir, mpq_t B)
+{
+    struct dec_walk *d = w;
+    mpz_set(d->m2, d->m);
+    d->e2 = d->e;
+    dec_next(d->m2, &d->e2, d->K, dir);
+    if (dir < 0)
+        dec_mid(B, d->m2, d->e2, d->m, d->e);
+    else
+        dec_mid(B, d->m, d->e, d->m2, d->e2);
+}
+
+static int dec_take(void *w, int sg, unsigned *flags)
+{
+    struct dec_walk *d = w;
+    if (sg == 0) /* tie between m2 and m: the even one */
+        *flags |= EM_CV_TIE;
+    if (sg != 0 || mpz_odd_p(d->m)) {
+        mpz_set(d->m, d->m2);
+        d->e = d->e2;
+    }
+    return sg != 0;
+}
+
 /* walk from the approximation x (non-zero) to the correct K-digit decimal */
 static int walk_decimal(em_cmp_fn cmp, void *ctx, const mpfr_t x, int K, char **out, unsigned *flags)
 {
@@ -173,71 +236,19 @@ static int walk_decimal(em_cmp_fn cmp, void *ctx, const mpfr_t x, int K, char **
         return EM_ERR_NOMEM;
     mpfr_exp_t E;
     mpfr_get_str(buf, &E, 10, (size_t)K, x, MPFR_RNDN);
-    mpz_t m, m2;
-    mpz_inits(m, m2, (mpz_ptr)0);
-    mpz_set_str(m, buf, 10);
+    struct dec_walk d = {.e = (long)E - K, .K = K};
+    mpz_inits(d.m, d.m2, (mpz_ptr)0);
+    mpz_set_str(d.m, buf, 10);
     free(buf);
-    long e = (long)E - K, e2;
-    if (e > EM_ROUND_MAX_EXP10 || e < -EM_ROUND_MAX_EXP10) {
-        /* the boundaries would be 10^|e|: beyond the documented range */
-        mpz_clears(m, m2, (mpz_ptr)0);
-        return EM_ERR_UNDECIDED;
-    }
-    mpq_t B;
-    mpq_init(B);
-    int st = EM_OK, done = 0;
-    for (int it = 0; it < WALK_MAX && st == EM_OK && !done; it++) {
-        int s1, s2;
-        mpz_set(m2, m);
-        e2 = e;
-        dec_next(m2, &e2, K, -1);
-        dec_mid(B, m2, e2, m, e);
-        if ((st = cmp(ctx, B, &s1)) != EM_OK)
-            break;
-        if (s1 < 0) {
-            mpz_set(m, m2);
-            e = e2;
-            continue;
-        }
-        if (s1 == 0) {
-            /* tie between m2 and m: the even one */
-            *flags |= EM_CV_TIE;
-            if (mpz_odd_p(m)) {
-                mpz_set(m, m2);
-                e = e2;
-            }
-            done = 1;
-            break;
-        }
-        mpz_set(m2, m);
-        e2 = e;
-        dec_next(m2, &e2, K, +1);
-        dec_mid(B, m, e, m2, e2);
-        if ((st = cmp(ctx, B, &s2)) != EM_OK)
-            break;
-        if (s2 > 0) {
-            mpz_set(m, m2);
-            e = e2;
-            continue;
-        }
-        if (s2 == 0) {
-            *flags |= EM_CV_TIE;
-            if (mpz_odd_p(m)) {
-                mpz_set(m, m2);
-                e = e2;
-            }
-        }
-        done = 1;
-    }
-    if (st == EM_OK && !done)
-        st = EM_ERR_UNDECIDED;
+    int st = EM_ERR_UNDECIDED; /* the boundaries would be 10^|e|: beyond the documented range */
+    if (d.e <= EM_ROUND_MAX_EXP10 && d.e >= -EM_ROUND_MAX_EXP10)
+        st = walk(cmp, ctx, dec_side, dec_take, &d, flags);
     if (st == EM_OK) {
-        *out = dec_string(m, e, K);
+        *out = dec_string(d.m, d.e, K);
         if (!*out)
             st = EM_ERR_NOMEM;
     }
-    mpq_clear(B);
-    mpz_clears(m, m2, (mpz_ptr)0);
+    mpz_clears(d.m, d.m2, (mpz_ptr)0);
     return st;
 }
 
@@ -246,64 +257,42 @@ static double dnext(double y, int dir)
     return nextafter(y, dir > 0 ? INFINITY : -INFINITY);
 }
 
+/* the double y and its neighbour yn */
+struct dbl_walk {
+    double y, yn;
+};
+
+static void dbl_side(void *w, int dir, mpq_t B)
+{
+    struct dbl_walk *d = w;
+    d->yn = dnext(d->y, dir);
+    em_d_boundary(B, d->y, dir);
+}
+
+/* an infinite neighbour is taken at its boundary too, and ends the walk */
+static int dbl_take(void *w, int sg, unsigned *flags)
+{
+    struct dbl_walk *d = w;
+    if (sg == 0 && !isinf(d->yn)) {
+        *flags |= EM_CV_TIE;
+        uint64_t bits;
+        memcpy(&bits, &d->y, sizeof bits);
+        if (bits & 1)
+            d->y = d->yn;
+        return 0;
+    }
+    d->y = d->yn;
+    return !isinf(d->yn);
+}
+
 static int walk_double(em_cmp_fn cmp, void *ctx, const mpfr_t x, double *out, unsigned *flags)
 {
-    double y = mpfr_get_d(x, MPFR_RNDN);
-    if (isinf(y))
-        y = y > 0 ? DBL_MAX : -DBL_MAX;
-    mpq_t B;
-    mpq_init(B);
-    int st = EM_OK, done = 0;
-    for (int it = 0; it < WALK_MAX && !done; it++) {
-        int s1, s2;
-        double ym = dnext(y, -1), yp = dnext(y, +1);
-        em_d_boundary(B, y, -1); /* the boundary below y */
-        if ((st = cmp(ctx, B, &s1)) != EM_OK)
-            break;
-        if (s1 < 0 || (s1 == 0 && isinf(ym))) {
-            if (isinf(ym)) {
-                y = -INFINITY;
-                done = 1;
-                break;
-            }
-            y = ym;
-            continue;
-        }
-        if (s1 == 0) {
-            *flags |= EM_CV_TIE;
-            uint64_t bits;
-            memcpy(&bits, &y, sizeof bits);
-            if (bits & 1)
-                y = ym;
-            done = 1;
-            break;
-        }
-        em_d_boundary(B, y, +1);
-        if ((st = cmp(ctx, B, &s2)) != EM_OK)
-            break;
-        if (s2 > 0 || (s2 == 0 && isinf(yp))) {
-            if (isinf(yp)) {
-                y = INFINITY;
-                done = 1;
-                break;
-            }
-            y = yp;
-            continue;
-        }
-        if (s2 == 0) {
-            *flags |= EM_CV_TIE;
-            uint64_t bits;
-            memcpy(&bits, &y, sizeof bits);
-            if (bits & 1)
-                y = yp;
-        }
-        done = 1;
-    }
-    if (st == EM_OK && !done)
-        st = EM_ERR_UNDECIDED;
+    struct dbl_walk d = {.y = mpfr_get_d(x, MPFR_RNDN)};
+    if (isinf(d.y))
+        d.y = d.y > 0 ? DBL_MAX : -DBL_MAX;
+    int st = walk(cmp, ctx, dbl_side, dbl_take, &d, flags);
     if (st == EM_OK)
-        *out = y;
-    mpq_clear(B);
+        *out = d.y;
     return st;
 }
 

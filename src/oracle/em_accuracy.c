@@ -434,15 +434,22 @@ struct thm {
     int tail;
 };
 
-static int thm_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+/* The bounds of the theorem's quantity (in_log: of the logarithm of the tail bound) in one
+ * pass per rounding direction */
+static int thm_encl(const struct thm *T, int in_log, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
-    const struct thm *T = ctx;
     mpfr_t a;
     mpfr_init2(a, prec + 16);
     for (int up = 0; up < 2; up++) {
         mpfr_rnd_t r = up ? MPFR_RNDU : MPFR_RNDD;
         mpfr_ptr v = up ? hi : lo;
-        if (T->tail) { /* ratio exp(-c t) */
+        if (in_log) { /* ln(ratio exp(-c t)) = ln ratio - c t */
+            mpfr_set_q(a, T->ratio, r);
+            mpfr_log(a, a, r);
+            mpfr_set_prec(v, prec);
+            mpfr_set_q(v, T->x, r);
+            mpfr_add(v, v, a, r);
+        } else if (T->tail) { /* ratio exp(-c t) */
             mpfr_set_q(a, T->x, r);
             mpfr_exp(a, a, r);
             mpfr_mul_q(v, a, T->ratio, r);
@@ -454,27 +461,19 @@ static int thm_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
         }
     }
     mpfr_clear(a);
-    return em_bounds_below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
+    return !in_log && em_bounds_below_range(lo, hi) ? EM_ERR_UNDECIDED : EM_OK;
 }
 
-/* ln(ratio exp(-c t)) = ln ratio - c t: an ordinary number when the bound itself lies
- * below MPFR's exponent range (t = 1e400) */
+static int thm_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
+{
+    return thm_encl(ctx, 0, prec, lo, hi);
+}
+
+/* The logarithm: an ordinary number when the bound itself lies below MPFR's exponent range
+ * (t = 1e400) */
 static int thm_log_bounds(void *ctx, mpfr_prec_t prec, mpfr_t lo, mpfr_t hi)
 {
-    const struct thm *T = ctx;
-    mpfr_t a;
-    mpfr_init2(a, prec + 16);
-    for (int up = 0; up < 2; up++) {
-        mpfr_rnd_t r = up ? MPFR_RNDU : MPFR_RNDD;
-        mpfr_ptr v = up ? hi : lo;
-        mpfr_set_q(a, T->ratio, r);
-        mpfr_log(a, a, r);
-        mpfr_set_prec(v, prec);
-        mpfr_set_q(v, T->x, r);
-        mpfr_add(v, v, a, r);
-    }
-    mpfr_clear(a);
-    return EM_OK;
+    return thm_encl(ctx, 1, prec, lo, hi);
 }
 
 int em_theorem_bounds(const mpq_t ratio, const mpq_t c, const mpq_t t, int digits,

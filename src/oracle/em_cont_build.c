@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/em_error.h"
+#include "base/em_mem.h"
 #include "core/em_exact_select.h"
 #include "num/em_bounds.h"
 #include "num/em_expoly.h"
@@ -53,22 +54,8 @@ static void level_clear(em_cont *C, struct level *L)
 {
     if (!L->done)
         return;
-    for (size_t j = 0; j <= C->n; j++) {
-        mpfr_clear(L->Clo[j]);
-        mpfr_clear(L->Chi[j]);
-    }
-    for (size_t j = 0; j < C->n; j++) {
-        mpfr_clear(L->Mlo[j]);
-        mpfr_clear(L->Mhi[j]);
-        mpfr_clear(L->Elo[j]);
-        mpfr_clear(L->Ehi[j]);
-    }
-    free(L->Clo);
-    free(L->Chi);
-    free(L->Mlo);
-    free(L->Mhi);
-    free(L->Elo);
-    free(L->Ehi);
+    em_mpfr_arrays_free((mpfr_t *[]){L->Clo, L->Chi}, 2, C->n + 1); /* C_0 .. C_n */
+    em_mpfr_arrays_free((mpfr_t *[]){L->Mlo, L->Mhi, L->Elo, L->Ehi}, 4, C->n);
     L->done = 0;
 }
 
@@ -79,32 +66,14 @@ void em_cont_free(em_cont *C)
     for (int l = 0; l < NLEV; l++)
         level_clear(C, &C->lev[l]);
     level_clear(C, &C->slev);
-    if (C->flo) {
-        for (size_t j = 0; j < 2 * C->n; j++)
-            mpfr_clears(C->flo[j], C->fhi[j], C->fk[j], C->fca[j], (mpfr_ptr)0);
-        free(C->flo);
-        free(C->fhi);
-        free(C->fk);
-        free(C->fca);
-    }
+    if (C->flo) /* two bounds per piece */
+        em_mpfr_arrays_free((mpfr_t *[]){C->flo, C->fhi, C->fk, C->fca}, 4, 2 * C->n);
     cont_free_arrays(C);
     mpq_clear(C->c);
     mpq_clear(C->T);
     mpq_clears(C->q_one, C->q_minus_one, C->q_zero, (mpq_ptr)0);
-    free(C->zero);
-    free(C->excl);
-    free(C->line);
-    free(C->lo64);
-    free(C->hi64);
-    free(C->Fd);
-    free(C->Fl);
-    free(C->El);
-    free(C->kl);
-    free(C->lol);
-    free(C->Ed);
-    free(C->kd);
-    free(C->lod);
-    free(C);
+    EM_FREE_ALL(C->zero, C->excl, C->line, C->lo64, C->hi64, C->Fd, C->Fl, C->El, C->kl, C->lol,
+                C->Ed, C->kd, C->lod, C);
 }
 
 static int alloc_q(mpq_t **p, size_t n)
@@ -512,12 +481,7 @@ int em_cont_level_fill(em_cont *C, struct level *L, mpfr_prec_t p)
     L->Clo = malloc((n + 1) * sizeof(mpfr_t));
     L->Chi = malloc((n + 1) * sizeof(mpfr_t));
     if (!L->Mlo || !L->Mhi || !L->Elo || !L->Ehi || !L->Clo || !L->Chi) {
-        free(L->Mlo);
-        free(L->Mhi);
-        free(L->Elo);
-        free(L->Ehi);
-        free(L->Clo);
-        free(L->Chi);
+        EM_FREE_ALL(L->Mlo, L->Mhi, L->Elo, L->Ehi, L->Clo, L->Chi);
         return EM_ERR_NOMEM;
     }
     mpfr_t s1, s2, s3, s4;

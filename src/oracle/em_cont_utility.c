@@ -160,6 +160,17 @@ static void opt_of(const em_cont *C, mpq_t opt)
     mpq_clear(u);
 }
 
+/* to[i] = from[i] merged, in order, from a status st and until the first error; every to[i]
+ * initialised, so that all are cleared alike whatever failed */
+static int merge_each(int st, em_expoly *const *from, em_expoly *const *to, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        em_expoly_init(to[i]);
+    for (size_t i = 0; i < k && st == EM_OK; i++)
+        st = em_expoly_merged(from[i], to[i]);
+    return st;
+}
+
 static int cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
 {
     if (!C || !eu || !loss || !opt)
@@ -174,12 +185,7 @@ static int cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
     int st = append_moment(C, &N0, NULL, 1);
     if (st == EM_OK)
         st = em_cont_append_z_shifted(C, &D0, C->q_one, R.zero);
-    em_expoly_init(&R.N);
-    em_expoly_init(&R.D);
-    if (st == EM_OK)
-        st = em_expoly_merged(&D0, &R.D);
-    if (st == EM_OK)
-        st = em_expoly_merged(&N0, &R.N);
+    st = merge_each(st, (em_expoly *[]){&D0, &N0}, (em_expoly *[]){&R.D, &R.N}, 2);
     em_rval rv = {ratio_bounds, ratio_cmp, &R};
     if (st == EM_OK)
         st = em_round(&rv, C->K, C->p0, eu);
@@ -232,12 +238,8 @@ int em_cont_utility(em_cont *C, em_cval *eu, em_cval *loss, em_cval *opt)
 static int round_ratio(em_cont *C, em_expoly *N0, em_expoly *D0, em_cval *out)
 {
     struct ratio R;
-    em_expoly_init(&R.N);
-    em_expoly_init(&R.D);
     mpq_init(R.zero);
-    int st = em_expoly_merged(N0, &R.N);
-    if (st == EM_OK)
-        st = em_expoly_merged(D0, &R.D);
+    int st = merge_each(EM_OK, (em_expoly *[]){N0, D0}, (em_expoly *[]){&R.N, &R.D}, 2);
     if (st == EM_OK) {
         int same = R.N.n == R.D.n;
         for (size_t i = 0; i < R.N.n && same; i++)
@@ -578,15 +580,7 @@ static int cont_sd(em_cont *C, em_cval *out)
         st = append_moment(C, &b, m, 2);
     if (st == EM_OK)
         st = em_cont_append_z_shifted(C, &z, C->q_one, C->q_zero);
-    em_expoly_init(&S.N1);
-    em_expoly_init(&S.N2);
-    em_expoly_init(&S.Z);
-    if (st == EM_OK)
-        st = em_expoly_merged(&a, &S.N1);
-    if (st == EM_OK)
-        st = em_expoly_merged(&b, &S.N2);
-    if (st == EM_OK)
-        st = em_expoly_merged(&z, &S.Z);
+    st = merge_each(st, (em_expoly *[]){&a, &b, &z}, (em_expoly *[]){&S.N1, &S.N2, &S.Z}, 3);
     if (st == EM_OK) {
         /* a single point of mass (or all mass at one utility): sd = 0 exactly */
         int zero_var = 0;

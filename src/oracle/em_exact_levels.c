@@ -10,6 +10,7 @@
 
 #include "em_base.h"
 #include "base/em_error.h"
+#include "base/em_mem.h"
 #include "core/em_exact_encl.h"
 #include "core/em_exact_select.h"
 #include "core/em_params.h"
@@ -27,16 +28,10 @@ static void free_level(struct xlevel *L)
 {
     if (L->nb == 0)
         return;
-    em_mpfr_array_free(L->Clo, L->nb);
-    em_mpfr_array_free(L->Chi, L->nb);
-    em_mpfr_array_free(L->Tlo, L->nb);
-    em_mpfr_array_free(L->Thi, L->nb);
-    em_mpfr_array_free(L->maxlo, L->nb);
-    em_mpfr_array_free(L->minhi, L->nb);
-    for (int k = 0; k < CACHE; k++) {
-        em_mpfr_array_free(L->cache[k].Flo, L->bcap);
-        em_mpfr_array_free(L->cache[k].Fhi, L->bcap);
-    }
+    mpfr_t *per_block[] = {L->Clo, L->Chi, L->Tlo, L->Thi, L->maxlo, L->minhi};
+    em_mpfr_arrays_free(per_block, sizeof per_block / sizeof per_block[0], L->nb);
+    for (int k = 0; k < CACHE; k++)
+        em_mpfr_arrays_free((mpfr_t *[]){L->cache[k].Flo, L->cache[k].Fhi}, 2, L->bcap);
     memset(L, 0, sizeof *L);
 }
 
@@ -265,12 +260,7 @@ int em_exact_compute_level(struct xmp *s, int k, mpfr_prec_t p, int words)
         mpfr_set(L->minhi[b], L->minhi[b + 1], MPFR_RNDN);
     mpfr_clears(run, w, (mpfr_ptr)0);
     s->wcn = 0;
-    free(s->wlimbs);
-    free(s->wexp);
-    free(s->wkind);
-    s->wlimbs = NULL;
-    s->wexp = NULL;
-    s->wkind = NULL;
+    EM_FREE_NULL_ALL(&s->wlimbs, &s->wexp, &s->wkind);
     if (words)
         em_encl_monotone(n, s->lo64, s->hi64);
     s->st->levels++;
@@ -338,12 +328,8 @@ void em_exact_mp_free(struct xmp *m)
     mpq_clears(m->c, m->umax, m->tq, (mpq_ptr)0);
     if (m->have_tf)
         em_tfast_clear(&m->tf);
-    em_mpfr_array_free(m->welo, m->scap);
-    em_mpfr_array_free(m->wehi, m->scap);
-    em_mpfr_array_free(m->bTlo, m->scap);
-    em_mpfr_array_free(m->bThi, m->scap);
-    em_mpfr_array_free(m->rlo, m->scap);
-    em_mpfr_array_free(m->rhi, m->scap);
+    mpfr_t *scratch[] = {m->welo, m->wehi, m->bTlo, m->bThi, m->rlo, m->rhi};
+    em_mpfr_arrays_free(scratch, sizeof scratch / sizeof scratch[0], m->scap);
     mpfr_clears(m->tlo, m->thi, m->d, m->Clo_, m->Chi_, m->Tlo_, m->Thi_, (mpfr_ptr)0);
     mpz_clear(m->a);
     mpfr_clears(m->x, m->y, (mpfr_ptr)0);

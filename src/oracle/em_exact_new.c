@@ -65,9 +65,7 @@ static int exact_init(const em_problem *P, const em_utility_reader *src, mpq_t *
 
 int em_exact_new(const em_problem *P, em_exact **out, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_exact_new: out is NULL");
-    int st = em_problem_check(P, err);
+    int st = em_problem_check_new(P, out, "em_exact_new", err);
     if (st != EM_OK)
         return st;
     if (P->reader.get) {
@@ -383,21 +381,9 @@ static void wpass_one_by_one(wpass *w, size_t i, size_t e)
  * it leaves (an enclosure too wide for the chain) one by one. */
 static void wpass_runs(wpass *w, size_t n)
 {
-    em_xrun r;
-    memset(&r, 0, sizeof r);
-    r.u = w->u;
-    r.excluded = w->excluded;
-    r.ud = w->ud;
-    r.cls = w->cls;
-    r.lo = w->lo;
-    r.hi = w->hi;
-    r.umax = w->umax;
-    r.clo = w->clo;
-    r.chi = w->chi;
-    r.uthr = w->uthr;
-    r.xcut = w->xcut;
-    r.P = w->P;
-    r.pc = w->pc;
+    em_xrun r = {.u = w->u, .excluded = w->excluded, .ud = w->ud, .cls = w->cls, .lo = w->lo,
+                 .hi = w->hi, .umax = w->umax, .clo = w->clo, .chi = w->chi, .uthr = w->uthr,
+                 .xcut = w->xcut, .P = w->P, .pc = w->pc};
     unsigned miss = 0; /* fours in a row left at once: one by one for longer */
     size_t i = 0;
     while (i < n) {
@@ -606,11 +592,9 @@ static int cheap_bounds_q(em_exact *s)
  * doubles denote. */
 int em_exact_mp_setup_d(em_exact *s, int words)
 {
-    unsigned char *ex = malloc(s->n);
+    unsigned char *ex = em_excluded_flags(s->cls, s->n);
     if (!ex)
         return EM_ERR_NOMEM;
-    for (size_t i = 0; i < s->n; i++)
-        ex[i] = s->cls[i] == CL_EXCLUDED;
     mpq_t qe, qd;
     mpq_inits(qe, qd, (mpq_ptr)0);
     mpq_set_d(qe, s->eps_d);

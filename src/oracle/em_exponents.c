@@ -134,6 +134,15 @@ mpq_t *em_q_array_copy(const em_problem *P)
     return own;
 }
 
+unsigned char *em_excluded_flags(const unsigned char *cls, size_t n)
+{
+    unsigned char *ex = malloc(n ? n : 1);
+    if (ex)
+        for (size_t i = 0; i < n; i++)
+            ex[i] = cls[i] == CL_EXCLUDED;
+    return ex;
+}
+
 int em_exponents_new(const em_problem *P, mpq_t **t, unsigned char **cls, size_t *m)
 {
     const size_t n = P->n;

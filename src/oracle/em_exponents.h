@@ -25,6 +25,10 @@ int em_exponents(const em_problem *P, mpq_t *t, unsigned char *cls, size_t *m);
  * em_problem_check first. */
 int em_exponents_new(const em_problem *P, mpq_t **t, unsigned char **cls, size_t *m);
 
+/* The flags cls[i] == CL_EXCLUDED of n classes (an em_problem's excluded), malloc'd;
+ * NULL when out of memory. */
+unsigned char *em_excluded_flags(const unsigned char *cls, size_t n);
+
 /* Frees what em_exponents_new returned (t may be NULL). */
 void em_exponents_free(size_t n, mpq_t *t, unsigned char *cls);
 

@@ -527,12 +527,8 @@ static int attempt(em_oracle *o, size_t i, int k, em_oracle_cand *c, int *done)
 out:
     if (st == EM_OK && pdone && ldone) {
         *done = 1;
-        c->prob = ps;
-        c->logprob = ls;
-        c->prob_d = pd;
-        c->logprob_d = ld;
-        c->flags = flags;
-        c->prec = p;
+        *c = (em_oracle_cand){.prob = ps, .logprob = ls, .prob_d = pd, .logprob_d = ld,
+                              .flags = flags, .prec = p};
     }
     return st;
 }
@@ -546,11 +542,9 @@ static int exact_fallback(em_oracle *o, size_t i, em_oracle_cand *c)
 {
     int st = EM_OK;
     if (!o->exact) {
-        unsigned char *ex = malloc(o->n ? o->n : 1);
+        unsigned char *ex = em_excluded_flags(o->cls, o->n);
         if (!ex)
             return EM_ERR_NOMEM;
-        for (size_t j = 0; j < o->n; j++)
-            ex[j] = o->cls[j] == CL_EXCLUDED;
         mpq_t two, one;
         mpq_inits(two, one, (mpq_ptr)0);
         mpq_set_ui(two, 2, 1);

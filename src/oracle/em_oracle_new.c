@@ -12,6 +12,7 @@
 
 #include "em_base.h"
 #include "base/em_error.h"
+#include "base/em_mem.h"
 #include "num/em_bounds.h"
 #include "num/em_dec10.h"
 #include "num/em_format.h"
@@ -363,9 +364,7 @@ mpq_ptr em_oracle_t_of(em_oracle *o, size_t i)
 
 int em_oracle_new(const em_problem *P, int digits, em_oracle **out, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_oracle_new: out is NULL");
-    int st = em_problem_check(P, err);
+    int st = em_problem_check_new(P, out, "em_oracle_new", err);
     if (st != EM_OK)
         return st;
     if (digits < 1 || digits > EM_ROUND_MAX_DIGITS)
@@ -387,12 +386,7 @@ int em_oracle_new(const em_problem *P, int digits, em_oracle **out, em_error *er
 
 void em_oracle_level_storage_free(struct level *L)
 {
-    free(L->Eexp);
-    free(L->Elimbs);
-    free(L->Etab);
-    L->Eexp = NULL;
-    L->Elimbs = NULL;
-    L->Etab = NULL;
+    EM_FREE_NULL_ALL(&L->Eexp, &L->Elimbs, &L->Etab);
 }
 
 static void level_clear(struct level *L)
@@ -429,14 +423,7 @@ void em_oracle_free(em_oracle *o)
     mpq_clear(o->uq);
     if (o->have_d10)
         em_dec10_clear(&o->d10);
-    free(o->pstr);
-    free(o->lstr);
-    free(o->pbuf);
-    free(o->lbuf);
-    free(o->dig1);
-    free(o->dig2);
-    free(o->ratdigits);
-    free(o);
+    EM_FREE_ALL(o->pstr, o->lstr, o->pbuf, o->lbuf, o->dig1, o->dig2, o->ratdigits, o);
 }
 
 long em_oracle_max_prec(const em_oracle *o)

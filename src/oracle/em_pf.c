@@ -54,9 +54,7 @@ static void exp_bounds(mpfr_t lo, mpfr_t hi, const mpq_t t, mpfr_t tmp)
 
 int em_pf_new(const em_problem *P, em_pf **out, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_pf_new: out is NULL");
-    int st = em_problem_check(P, err);
+    int st = em_problem_check_new(P, out, "em_pf_new", err);
     if (st != EM_OK)
         return st;
     const size_t n = P->n;
@@ -367,22 +365,32 @@ void em_pf_bounds_free(em_pf_bounds *B)
     free(B);
 }
 
+/* The cached pair (lo, hi), at precision *have, refilled by fill when below prec (*have 0
+ * while a fill is under way, so that a failed one is redone) */
+static int cached_at(em_pf_bounds *B, int (*fill)(em_pfl *, mpfr_prec_t, mpfr_t *, mpfr_t *),
+                     mpfr_prec_t *have, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi, mpfr_t **olo,
+                     mpfr_t **ohi)
+{
+    if (*have < prec) {
+        *have = 0;
+        int st = fill(B->law, prec, lo, hi);
+        if (st != EM_OK)
+            return st;
+        *have = prec;
+    }
+    *olo = lo;
+    *ohi = hi;
+    return EM_OK;
+}
+
 int em_pf_bounds_at(em_pf_bounds *B, mpfr_prec_t prec, mpfr_t **lo, mpfr_t **hi)
 {
-    if (B->prec < prec) {
+    if (B->prec < prec)
         for (size_t i = 0; i < B->n; i++) {
             mpfr_set_prec(B->lo[i], prec);
             mpfr_set_prec(B->hi[i], prec);
         }
-        B->prec = 0;
-        int st = em_pfl_bounds(B->law, prec, B->lo, B->hi);
-        if (st != EM_OK)
-            return st;
-        B->prec = prec;
-    }
-    *lo = B->lo;
-    *hi = B->hi;
-    return EM_OK;
+    return cached_at(B, em_pfl_bounds, &B->prec, prec, B->lo, B->hi, lo, hi);
 }
 
 int em_pf_pmf_bounds(const em_problem *P, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
@@ -409,16 +417,7 @@ int em_pf_bounds_logs_at(em_pf_bounds *B, mpfr_prec_t prec, mpfr_t **llo, mpfr_t
             return EM_ERR_NOMEM;
         }
     }
-    if (B->lprec < prec) {
-        B->lprec = 0;
-        int st = em_pfl_log_bounds(B->law, prec, B->llo, B->lhi);
-        if (st != EM_OK)
-            return st;
-        B->lprec = prec;
-    }
-    *llo = B->llo;
-    *lhi = B->lhi;
-    return EM_OK;
+    return cached_at(B, em_pfl_log_bounds, &B->lprec, prec, B->llo, B->lhi, llo, lhi);
 }
 
 /* ------------------------------------------------------- the pmf rounded */

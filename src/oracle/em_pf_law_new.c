@@ -76,9 +76,7 @@ static int pfl_new(const em_problem *P, em_pfl **out, em_error *err)
 
 int em_pfl_new(const em_problem *P, em_pfl **out, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_pfl_new: out is NULL");
-    int st = em_problem_check(P, err);
+    int st = em_problem_check_new(P, out, "em_pfl_new", err);
     if (st != EM_OK)
         return st;
     EM_WIDEST(pfl_new(P, out, err));
@@ -103,6 +101,26 @@ void em_pfl_free(em_pfl *F)
 
 /* ---------------------------------------------------------------- bounds */
 
+/* lo <= 1/m <= hi: each of m modes' probability when nothing else has mass */
+static void inv_bounds(mpfr_t lo, mpfr_t hi, size_t m)
+{
+    mpfr_set_ui(lo, 1, MPFR_RNDN);
+    mpfr_div_ui(lo, lo, (unsigned long)m, MPFR_RNDD);
+    mpfr_set_ui(hi, 1, MPFR_RNDN);
+    mpfr_div_ui(hi, hi, (unsigned long)m, MPFR_RNDU);
+}
+
+typedef int (*pfl_fill)(em_pfl *F, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi);
+
+/* The entries em_pfl_bounds and em_pfl_log_bounds: the arguments checked, then fill in the
+ * widest exponent range */
+static int pfl_widest(pfl_fill fill, em_pfl *F, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
+{
+    if (!F || !lo || !hi)
+        return EM_ERR_NULL;
+    EM_WIDEST(fill(F, prec, lo, hi));
+}
+
 static int pfl_bounds(em_pfl *F, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
 {
     const size_t n = F->n;
@@ -112,10 +130,7 @@ static int pfl_bounds(em_pfl *F, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
                 mpfr_set_zero(lo[i], 1);
                 mpfr_set_zero(hi[i], 1);
             } else {
-                mpfr_set_ui(lo[i], 1, MPFR_RNDN);
-                mpfr_div_ui(lo[i], lo[i], (unsigned long)F->m, MPFR_RNDD);
-                mpfr_set_ui(hi[i], 1, MPFR_RNDN);
-                mpfr_div_ui(hi[i], hi[i], (unsigned long)F->m, MPFR_RNDU);
+                inv_bounds(lo[i], hi[i], F->m);
             }
         }
         return EM_OK;
@@ -151,9 +166,7 @@ static int pfl_bounds(em_pfl *F, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
 
 int em_pfl_bounds(em_pfl *F, mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
 {
-    if (!F || !lo || !hi)
-        return EM_ERR_NULL;
-    EM_WIDEST(pfl_bounds(F, prec, lo, hi));
+    return pfl_widest(pfl_bounds, F, prec, lo, hi);
 }
 
 /* log P: another candidate's t + log I; a mode's the log of its bounds and, for one mode,
@@ -191,10 +204,7 @@ static int pfl_log_bounds(em_pfl *F, mpfr_prec_t prec, mpfr_t *llo, mpfr_t *lhi)
     } else {
         mpfr_set_prec(F->Plo, w);
         mpfr_set_prec(F->Phi, w);
-        mpfr_set_ui(F->Plo, 1, MPFR_RNDN);
-        mpfr_div_ui(F->Plo, F->Plo, (unsigned long)F->mm, MPFR_RNDD);
-        mpfr_set_ui(F->Phi, 1, MPFR_RNDN);
-        mpfr_div_ui(F->Phi, F->Phi, (unsigned long)F->mm, MPFR_RNDU);
+        inv_bounds(F->Plo, F->Phi, F->mm);
     }
     for (size_t i = 0; i < n; i++) {
         if (F->cls[i] != CL_MODE)
@@ -216,7 +226,5 @@ static int pfl_log_bounds(em_pfl *F, mpfr_prec_t prec, mpfr_t *llo, mpfr_t *lhi)
 
 int em_pfl_log_bounds(em_pfl *F, mpfr_prec_t prec, mpfr_t *llo, mpfr_t *lhi)
 {
-    if (!F || !llo || !lhi)
-        return EM_ERR_NULL;
-    EM_WIDEST(pfl_log_bounds(F, prec, llo, lhi));
+    return pfl_widest(pfl_log_bounds, F, prec, llo, lhi);
 }

@@ -130,6 +130,13 @@ int em_problem_check(const em_problem *P, em_error *err)
     return EM_OK;
 }
 
+int em_problem_check_new(const em_problem *P, const void *out, const char *who, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "%s: out is NULL", who);
+    return em_problem_check(P, err);
+}
+
 void em_utility_array_get(const void *ctx, size_t i, mpq_t q)
 {
     mpq_set(q, ((const mpq_t *)ctx)[i]);

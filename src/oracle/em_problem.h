@@ -78,6 +78,10 @@ int em_problem_doubles(em_problem *P, size_t n, const double *u, const unsigned 
  * EM_ERR_SENSITIVITY (parameters never set), with a message in err. */
 int em_problem_check(const em_problem *P, em_error *err);
 
+/* What every em_X_new(P, &out, err) checks first: EM_ERR_NULL ("who: out is NULL") when
+ * out is NULL, then em_problem_check. */
+int em_problem_check_new(const em_problem *P, const void *out, const char *who, em_error *err);
+
 /* u_i exactly (from u, the reader or ud; i not excluded). */
 void em_problem_get(const em_problem *P, size_t i, mpq_t q);
 
