@@ -360,6 +360,118 @@ START_TEST(option_rows)
 }
 END_TEST
 
+/* The points of cdf, density, quantile and utility (--at, --grid, --between, --loss-at:
+ * em_points_parse): every refusal exit 2, its message naming the option, and nothing on
+ * standard output, not even the rows of the intervals before a bad one (a sweep
+ * included).  u.csv is the uniform law on [0, 1]. */
+static char long_number[100010];
+
+START_TEST(points_rows)
+{
+    put("u.csv", "# output: continuous\n0,1,0\n");
+    put("x.csv", "a,1\nb,0\n");
+    strcpy(long_number, "0.");
+    memset(long_number + 2, '5', 100000);
+    long_number[100002] = 0;
+    static const struct { const char *args, *msg; } r[] = {
+        /* --at: NaN, infinities, empty items, not numbers, huge sizes */
+        {"cdf --epsilon 1 --at nan u.csv", "--at: bad number 'nan': NaN is not a number"},
+        {"cdf --epsilon 1 --at inf u.csv", "--at: bad number 'inf': +inf is not allowed"},
+        {"cdf --epsilon 1 --at -inf u.csv", "--at: bad number '-inf': -inf is not allowed here"},
+        {"cdf --epsilon 1 --at '' u.csv", "--at: empty value in ''"},
+        {"cdf --epsilon 1 --at 0.5,,0.6 u.csv", "--at: empty value in '0.5,,0.6'"},
+        {"cdf --epsilon 1 --at 0.5, u.csv", "--at: empty value in '0.5,'"},
+        {"cdf --epsilon 1 --at ,0.5 u.csv", "--at: empty value in ',0.5'"},
+        {"cdf --epsilon 1 --at abc u.csv", "--at: bad number 'abc': not a number"},
+        {"cdf --epsilon 1 --at ' 0.5' u.csv", "--at: bad number ' 0.5'"},
+        {"cdf --epsilon 1 --at 1/0 u.csv", "--at: bad number '1/0': zero denominator"},
+        {"cdf --epsilon 1 --at 1e999999999999 u.csv", "decimal exponent too large"},
+        {"cdf --epsilon 1 --at $(cat long.txt) u.csv", "--at: bad number '0.555"},
+        {"density --epsilon 1 --at nan u.csv", "--at: bad number 'nan'"},
+        {"density --epsilon 1 --at 1,,2 u.csv", "--at: empty value in '1,,2'"},
+        /* --grid LO:HI:N: the form, N out of range (or past 64 bits), LO > HI, bad ends */
+        {"cdf --epsilon 1 --grid 0:1 u.csv", "--grid: expected LO:HI:N, found '0:1'"},
+        {"cdf --epsilon 1 --grid 0:1:2:3 u.csv", "--grid: expected LO:HI:N, found '0:1:2:3'"},
+        {"cdf --epsilon 1 --grid 0:1:0 u.csv",
+         "--grid: N must be an integer in [1, 10000000], found '0'"},
+        {"cdf --epsilon 1 --grid 0:1:-1 u.csv", "found '-1'"},
+        {"cdf --epsilon 1 --grid 0:1:10000001 u.csv", "found '10000001'"},
+        {"cdf --epsilon 1 --grid 0:1:99999999999999999999999 u.csv",
+         "found '99999999999999999999999'"},
+        {"cdf --epsilon 1 --grid 0:1:x u.csv", "found 'x'"},
+        {"cdf --epsilon 1 --grid 0:1:3.0 u.csv", "found '3.0'"},
+        {"cdf --epsilon 1 --grid 0:1: u.csv", "found ''"},
+        {"cdf --epsilon 1 --grid 0:1:1 u.csv", "--grid: N = 1 needs LO = HI"},
+        {"cdf --epsilon 1 --grid 1:0:3 u.csv", "--grid: LO > HI"},
+        {"cdf --epsilon 1 --grid nan:1:3 u.csv", "--grid: bad number 'nan'"},
+        {"cdf --epsilon 1 --grid 0:inf:3 u.csv", "--grid: bad number 'inf'"},
+        {"cdf --epsilon 1 --grid ::3 u.csv", "--grid: bad number '': empty number"},
+        {"density --epsilon 1 --grid 1:0:3 u.csv", "--grid: LO > HI"},
+        {"cdf --epsilon 1 --at 0.5 --grid 0:1:3 u.csv", "give exactly one of --at"},
+        {"density --epsilon 1 u.csv", "give exactly one of --at"},
+        /* quantile: p outside [0, 1], named with its point */
+        {"quantile --epsilon 1 --at 1.5 u.csv", "--at: p must lie in [0, 1] (point 1: 1.5)"},
+        {"quantile --epsilon 1 --at -0.1 u.csv", "(point 1: -0.1)"},
+        {"quantile --epsilon 1 --at 0.5,2 u.csv", "(point 2: 2)"},
+        {"quantile --epsilon 1 --at 3/2 u.csv", "(point 1: 3/2)"},
+        {"quantile --epsilon 1 --at nan u.csv", "--at: bad number 'nan'"},
+        {"quantile --epsilon 1 --grid 0:2:3 u.csv", "--grid: p must lie in [0, 1] (point 3: 2)"},
+        {"quantile --epsilon 1 --grid -1:1:3 u.csv", "(point 1: -1)"},
+        /* --between A:B[,...]: every interval checked before the first row */
+        {"cdf --epsilon 1 --between '' u.csv", "--between: expected A:B, found ''"},
+        {"cdf --epsilon 1 --between 0.5 u.csv", "--between: expected A:B, found '0.5'"},
+        {"cdf --epsilon 1 --between 1:0 u.csv", "--between: A > B in '1:0'"},
+        {"cdf --epsilon 1 --between 0:1,1:0 u.csv", "--between: A > B in '1:0'"},
+        {"cdf --epsilon 1,2 --between 0:1,1:0 u.csv", "--between: A > B in '1:0'"},
+        {"cdf --epsilon 1 --between 0:1, u.csv", "--between: expected A:B, found ''"},
+        {"cdf --epsilon 1 --between 0:1,,0:1 u.csv", "--between: expected A:B, found ''"},
+        {"cdf --epsilon 1 --between 0:1,x:1 u.csv", "--between: bad number 'x'"},
+        {"cdf --epsilon 1 --between nan:1 u.csv", "--between: bad number 'nan'"},
+        {"cdf --epsilon 1 --between 0:inf u.csv", "--between: bad number 'inf'"},
+        {"cdf --epsilon 1 --between -inf:1 u.csv", "--between: bad number '-inf'"},
+        {"cdf --epsilon 1 --between :1 u.csv", "--between: bad number '': empty number"},
+        {"cdf --epsilon 1 --between 0:1:2 u.csv", "--between: bad number '1:2'"},
+        {"cdf --epsilon 1 --between 0:$(cat long.txt) u.csv", "--between: bad number '0.555"},
+        {"cdf --epsilon 1 --between 0:1 --at 0.5 u.csv", "--between goes without --at and --grid"},
+        {"cdf --epsilon 1 --between 0:1 x.csv", "x.csv is a finite scenario"},
+        {"density --epsilon 1 --between 0:1 u.csv", "unknown option '--between'"},
+        {"quantile --epsilon 1 --between 0:1 u.csv", "unknown option '--between'"},
+        /* utility --loss-at: the same list, each threshold >= 0 */
+        {"utility --epsilon 1 --loss-at nan u.csv", "bad number 'nan'"},
+        {"utility --epsilon 1 --loss-at inf x.csv", "bad number 'inf'"},
+        {"utility --epsilon 1 --loss-at '' u.csv", "empty value in ''"},
+        {"utility --epsilon 1 --loss-at 1,,2 x.csv", "empty value in '1,,2'"},
+        {"utility --epsilon 1 --loss-at -1 u.csv", "--loss-at: a loss threshold must be >= 0 ('-1')"},
+        {"utility --epsilon 1 --loss-at -1e-400 x.csv", "must be >= 0 ('-1e-400')"},
+    };
+    put("long.txt", long_number);
+    for (size_t j = 0; j < sizeof r / sizeof r[0]; j++) {
+        int st = run("$E %s", r[j].args);
+        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%.200s'", r[j].args, st, out);
+        ck_assert_msg(strstr(errtxt, r[j].msg) != NULL, "%s: %s", r[j].args, errtxt);
+    }
+    /* odd but valid: exact numbers past the doubles, -0, fractions, a hex N, an empty
+       interval; the values by hand from the uniform law (F(x) = x on [0, 1], density 1
+       there, Q(p) = p), 17 digits */
+    static const struct { const char *args, *want; } ok[] = {
+        {"cdf --epsilon 1 --at 1e400 u.csv", "1e400,1\n"},
+        {"cdf --epsilon 1 --at -0 u.csv", "-0,0\n"},
+        {"cdf --epsilon 1 --at 1/2 u.csv", "1/2,0.50000000000000000\n"},
+        {"cdf --epsilon 1 --grid 0:1:0x3 u.csv", "0,0\n0.5,0.50000000000000000\n1,1\n"},
+        {"cdf --epsilon 1 --grid 1:1:1 u.csv", "1,1\n"},
+        {"cdf --epsilon 1 --between 0.5:0.5 u.csv", "0.5,0.5,0\n"},
+        {"cdf --epsilon 1 --between -1e400:1e400 u.csv", "-1e400,1e400,1\n"},
+        {"density --epsilon 1 --at 1e400 u.csv", "1e400,0,-inf\n"},
+        {"quantile --epsilon 1 --at 1e-400 u.csv", "1e-400,1.0000000000000000e-400\n"},
+    };
+    for (size_t j = 0; j < sizeof ok / sizeof ok[0]; j++) {
+        int st = run("$E %s", ok[j].args);
+        ck_assert_msg(st == 0, "%s: exit %d: %s", ok[j].args, st, errtxt);
+        ck_assert_str_eq(out, ok[j].want);
+    }
+}
+END_TEST
+
 /* expmech plot: each bad table or option is exit 2 with its message, before gnuplot runs,
  * and leaves no figure behind */
 START_TEST(plot_rows)
@@ -470,6 +582,7 @@ static Suite *suite(void)
     tcase_add_test(tc, second_file_rows);
     tcase_add_test(tc, continuous_draws_rows);
     tcase_add_test(tc, option_rows);
+    tcase_add_test(tc, points_rows);
     tcase_add_test(tc, plot_rows);
     tcase_add_test(tc, groups_rows);
     suite_add_tcase(s, tc);
