@@ -483,6 +483,18 @@ START_TEST(plot_rows)
     put("n.csv", "epsilon,p\n1,nan\n");
     put("i.csv", "epsilon,p\n1,-inf\n");
     put("r.csv", "epsilon,p\n1,0.5\n2\n");
+    put_bytes("nul.csv", S("epsilon,p\n1,0.5\n2,0.2\0" "5\n"));
+    put("u8.csv", "epsilon,p\n1,0.5\xff\n");
+    put("cr.csv", "epsilon,p\n1,\r0.5\n");
+    put("h.csv", "epsilon,p\n1,1e400\n");
+    put("ho.csv", "epsilon,p\n");
+    put("b.csv", "\n\n");
+    put("ec.csv", "epsilon,p\n1,\n");
+    put("xf.csv", "epsilon,p\n1,0.5,3\n");
+    put("bom.csv", "\xEF\xBB\xBF" "epsilon,p\n1,0.5\n");
+    put("crlf.csv", "epsilon,p\r\n1,0.5\r\n2,0.25\r\n");
+    put("odd.csv", "epsilon,p\n1,1e-400\n2,0x1p-2\n");
+    ck_assert_int_eq(run("mkdir dd"), 0);
     /* a PATH without gnuplot, with what $E may need (mk/valgrind-expmech: bash, valgrind) */
     ck_assert_int_eq(run(EM_NO_GNUPLOT_PATH), 0);
     static const struct { const char *cmd, *msg; } r[] = {
@@ -513,6 +525,51 @@ START_TEST(plot_rows)
         {"$E plot --x epsilon --y p --output no/such/dir/o.svg t.csv", "--output: cannot write"},
         {"PATH=$PWD/nognuplot $E plot --x epsilon --y p --output o.svg t.csv",
          "expmech plot: gnuplot not found; install it (Debian: apt-get install gnuplot-nox)"},
+        /* the bytes: a NUL would end its cell early ('0.2'), not UTF-8, a CR strtod would
+           skip, a value past the doubles, an empty cell, an extra field */
+        {"$E plot --x epsilon --y p --output o.svg nul.csv", "nul.csv:3: NUL byte in the line"},
+        {"$E plot --x epsilon --y p --output o.svg u8.csv", "u8.csv:2: invalid UTF-8 at byte 6"},
+        {"$E plot --x epsilon --y p --output o.svg cr.csv", "'\\x0d0.5' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg h.csv",
+         "h.csv: row 1, column 'p': '1e400' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg ec.csv", "row 1, column 'p': '' is not a finite"},
+        {"$E plot --x epsilon --y p --output o.svg xf.csv", "xf.csv:2: 3 fields, the header has 2"},
+        {"$E plot --x epsilon --y p --output o.svg ho.csv", "ho.csv: no rows after the header line"},
+        {"$E plot --x epsilon --y p --output o.svg b.csv", "b.csv: no header line: the table is empty"},
+        {"$E plot --x epsilon --y p --output o.svg < /dev/null",
+         "<stdin>: no header line: the table is empty"},
+        {"$E plot --x epsilon --y p --output o.svg dd", "dd: read error"},
+        /* the options: empty values and empty items */
+        {"$E plot --x '' --y p --output o.svg t.csv", "--x needs a value"},
+        {"$E plot --x epsilon --y p, --output o.svg t.csv", "--y: no column ''"},
+        {"$E plot --x epsilon --y p --series '' --output o.svg t.csv", "--series needs a value"},
+        {"$E plot --x epsilon --y p --style lines, --output o.svg t.csv", "--style: bad value ''"},
+        {"$E plot --x epsilon --y p --output '' t.csv", "--output needs a value"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay '' t.csv", "--overlay needs a value"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay ::: t.csv",
+         "--overlay: expected FILE:XCOL:YCOL:TITLE, got ':::'"},
+        /* an overlay's table is read as the table is */
+        {"$E plot --x epsilon --y p --output o.svg --overlay missing.csv:epsilon:p:T t.csv",
+         "cannot open 'missing.csv'"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay nul.csv:epsilon:p:T t.csv",
+         "nul.csv:3: NUL byte in the line"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay e.csv:epsilon:p:T t.csv",
+         "e.csv: no header line: the table is empty"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay h.csv:epsilon:p:T t.csv",
+         "'1e400' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay t.csv:label:p:T t.csv",
+         "t.csv: row 1, column 'label': 'a' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay dd:epsilon:p:T t.csv", "dd: read error"},
+        /* odd but valid tables (a BOM, CRLF, 1e-400 and a hex float, plotted as given): read
+           to the end, so that the missing gnuplot is the one refusal */
+        {"PATH=$PWD/nognuplot $E plot --x epsilon --y p --output o.svg bom.csv",
+         "expmech plot: gnuplot not found"},
+        {"PATH=$PWD/nognuplot $E plot --x epsilon --y p --output o.svg crlf.csv",
+         "expmech plot: gnuplot not found"},
+        {"PATH=$PWD/nognuplot $E plot --x epsilon --y p --output o.svg odd.csv",
+         "expmech plot: gnuplot not found"},
+        {"PATH=$PWD/nognuplot $E plot --x epsilon --y p --output o.svg --overlay "
+         "crlf.csv:epsilon:p:T bom.csv", "expmech plot: gnuplot not found"},
     };
     for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
         int st = run("%s", r[i].cmd);
