@@ -629,6 +629,124 @@ START_TEST(groups_rows)
 }
 END_TEST
 
+/* `score --group-by` (em_groups_write): a bad grouping column, output directory or data
+   file is exit 2 with its message, nothing on standard output and no file in d; a
+   group's value is data, never a path: it names a file inside d, escaped */
+START_TEST(group_by_rows)
+{
+    put("s.csv", "color,v\nBlue,x\nBlue,y\nRed,x\nRed,x\n");
+    put("c.txt", "x\ny\n");
+    put("e0.csv", "");
+    put_bytes("nul.csv", S("color,v\nBl\0ue,x\nRed,y\n"));
+    put("eg.csv", "color,v\n,x\nRed,y\n");
+    put("short.csv", "color,v\nBlue\n");
+    ck_assert_int_eq(run("mkdir d"), 0);
+    static const struct { const char *args, *msg; } r[] = {
+        {"--data s.csv --column v --group-by color --output-dir no/such/dir",
+         "--output-dir: cannot create no/such/dir/Blue.txt"},
+        {"--data s.csv --column v --group-by color --output-dir s.csv",
+         "--output-dir: cannot create s.csv/Blue.txt"},
+        {"--data s.csv --column v --group-by color", "--group-by needs --output-dir DIR"},
+        {"--data s.csv --column v --group-by nope --output-dir d",
+         "s.csv:1: no column 'nope' in the header line"},
+        {"--data s.csv --column v --group-by '' --output-dir d", "s.csv:1: no column ''"},
+        {"--data s.csv --column v --group-by v --output-dir d", "cannot be the grouping column"},
+        {"--data e0.csv --column v --group-by color --output-dir d", "--data e0.csv: no header line"},
+        {"--data missing.csv --column v --group-by color --output-dir d",
+         "--data: cannot open missing.csv"},
+        {"--data nul.csv --column v --group-by color --output-dir d", "nul.csv: NUL byte in the file"},
+        {"--data eg.csv --column v --group-by color --output-dir d",
+         "eg.csv:2: empty value in column 'color'"},
+        {"--data short.csv --column v --group-by color --output-dir d",
+         "short.csv:2: 1 field, the header has 2"},
+    };
+    for (size_t j = 0; j < sizeof r / sizeof r[0]; j++) {
+        int st = run("$E score count %s --candidates c.txt", r[j].args);
+        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", r[j].args, st, out);
+        ck_assert_msg(strstr(errtxt, "expmech score: ") && strstr(errtxt, r[j].msg), "%s: %s",
+                      r[j].args, errtxt);
+        ck_assert_msg(run("test -z \"$(ls -A d)\"") == 0, "%s: a file left in d", r[j].args);
+    }
+    /* hostile and odd values: '../x' and an escape sequence are file names inside d; a
+       BOM and CRLF are what some editors write */
+    put("evil.csv", "color,v\n../x,x\n\x1b[2J,y\n");
+    int st = run("$E score count --data evil.csv --column v --group-by color --candidates c.txt "
+                 "--output-dir d");
+    ck_assert_msg(st == 0, "exit %d: %s", st, errtxt);
+    ck_assert_str_eq(out, "d/%2E.%2Fx.txt\nd/%1B%5B2J.txt\n");
+    ck_assert_int_eq(run("test -f d/%%2E.%%2Fx.txt && ! test -e x.txt && ! test -e d/../x.txt"), 0);
+    put("bom.csv", "\xEF\xBB\xBF" "color,v\r\nBlue,x\r\nRed,y\r\n");
+    st = run("rm -f d/* && $E score count --data bom.csv --column v --group-by color "
+             "--candidates c.txt --output-dir d");
+    ck_assert_msg(st == 0, "exit %d: %s", st, errtxt);
+    ck_assert_str_eq(out, "d/Blue.txt\nd/Red.txt\n");
+}
+END_TEST
+
+/* audit of continuous scenarios with draws (--samples-x/-y, one number per line): the
+   same byte rules as every draws file, each refusal naming the file and line */
+START_TEST(continuous_audit_draws_rows)
+{
+    put("ux.csv", "# output: continuous\n0,1,0\n");
+    put("uy.csv", "# output: continuous\n0,1,0,0.5\n");
+    put("g.txt", "0.05\n0.15\n0.25\n0.35\n0.45\n0.55\n0.65\n0.75\n0.85\n0.95\n");
+    static char longd[100010];
+    strcpy(longd, "0.5\n0.");
+    memset(longd + 6, '5', 100000);
+    strcpy(longd + 100006, "\n");
+    static const struct { const char *id; const char *d; size_t n; int expect; const char *msg; } r[] = {
+        {"empty", S(""), REJ_FILE, "no draws"},
+        {"only comments", S("# x\n"), REJ_FILE, "no draws"},
+        {"NaN", S("0.5\nnan\n"), REJ_LINE, "a draw of a continuous law is a number"},
+        {"a word", S("0.5\nabc\n"), REJ_LINE, "bad draw 'abc'"},
+        {"two numbers", S("0.5\n0.5 0.6\n"), REJ_LINE, "bad draw '0.5 0.6'"},
+        {"a fraction", S("0.5\n1/2\n"), REJ_LINE, "bad draw '1/2'"},
+        {"NUL", S("0.5\n0.4\0\n"), REJ_LINE, "NUL byte in the line"},
+        {"non-UTF-8", S("0.5\n0.4\xff\n"), REJ_LINE, "invalid UTF-8"},
+        {"control character", S("0.5\n0.4\x1b[2J\n"), REJ_LINE, "bad draw"},
+        {"10^5-character line", NULL, 0, REJ_LINE, "line too long"},
+    };
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        put_bytes("c.txt", r[i].d ? r[i].d : longd, r[i].d ? r[i].n : strlen(longd));
+        char what[96];
+        snprintf(what, sizeof what, "audit --samples-x on '%s'", r[i].id);
+        rejected(what, "c.txt", r[i].expect, 2,
+                 run("$E audit --epsilon 1 --samples-x c.txt --samples-y g.txt ux.csv uy.csv"));
+        ck_assert_msg(strstr(errtxt, r[i].msg), "%s: %s", what, errtxt);
+        ck_assert_msg(!strchr(errtxt, '\xff') && !strchr(errtxt, 0x1b), "%s: raw bytes in: %s",
+                      what, errtxt);
+        snprintf(what, sizeof what, "audit --samples-y on '%s'", r[i].id);
+        rejected(what, "c.txt", r[i].expect, 2,
+                 run("$E audit --epsilon 1 --samples-x g.txt --samples-y c.txt ux.csv uy.csv"));
+    }
+    /* the files and options */
+    ck_assert_int_eq(run("mkdir dd"), 0);
+    static const struct { const char *args, *msg; } o[] = {
+        {"--samples-x missing.txt --samples-y g.txt", "missing.txt: cannot open"},
+        {"--samples-x dd --samples-y g.txt", "dd: cannot read"},
+        {"--samples-x g.txt", "--samples-x and --samples-y go together"},
+        {"--samples-y g.txt", "--samples-x and --samples-y go together"},
+        {"--samples-x g.txt --samples-y g.txt --samples-are indices",
+         "--samples-are does not apply to continuous scenarios"},
+        {"--samples-x g.txt --samples-y g.txt --samples-are labels",
+         "--samples-are does not apply to continuous scenarios"},
+        {"--samples-x g.txt --samples-y g.txt --samples-are words",
+         "--samples-are takes 'labels' or 'indices'"},
+    };
+    for (size_t j = 0; j < sizeof o / sizeof o[0]; j++) {
+        int st = run("$E audit --epsilon 1 %s ux.csv uy.csv", o[j].args);
+        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", o[j].args, st, out);
+        ck_assert_msg(strstr(errtxt, o[j].msg), "%s: %s", o[j].args, errtxt);
+    }
+    /* odd but valid draws: a BOM and CRLF, a blank line, +-inf and 1e400 (beyond the
+       doubles: an infinite draw), 1e-400, -0, a hex float: read, and a verdict given */
+    put("c.txt", "\xEF\xBB\xBF" "0.5\r\n\r\ninf\r\n-inf\r\n1e400\r\n1e-400\r\n-0\r\n0x1p-1\r\n");
+    int st = run("$E audit --epsilon 1 --samples-x c.txt --samples-y g.txt ux.csv uy.csv");
+    ck_assert_msg((st == 0 || st == 1) && strstr(out, "audit: X = ux.csv"), "exit %d: %s", st,
+                  errtxt);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("bad_input");
@@ -642,6 +760,8 @@ static Suite *suite(void)
     tcase_add_test(tc, points_rows);
     tcase_add_test(tc, plot_rows);
     tcase_add_test(tc, groups_rows);
+    tcase_add_test(tc, group_by_rows);
+    tcase_add_test(tc, continuous_audit_draws_rows);
     suite_add_tcase(s, tc);
     return s;
 }
