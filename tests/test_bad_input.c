@@ -387,6 +387,9 @@ START_TEST(points_rows)
         {"cdf --epsilon 1 --at 1/0 u.csv", "--at: bad number '1/0': zero denominator"},
         {"cdf --epsilon 1 --at 1e999999999999 u.csv", "decimal exponent too large"},
         {"cdf --epsilon 1 --at $(cat long.txt) u.csv", "--at: bad number '0.555"},
+        /* a terminal's escape sequence and a newline: shown escaped, one line */
+        {"cdf --epsilon 1 --at \"$(printf '0.5\\033[2J\\nx')\" u.csv",
+         "--at: bad number '0.5\\x1b[2J\\x0ax': unexpected character"},
         {"density --epsilon 1 --at nan u.csv", "--at: bad number 'nan'"},
         {"density --epsilon 1 --at 1,,2 u.csv", "--at: empty value in '1,,2'"},
         /* --grid LO:HI:N: the form, N out of range (or past 64 bits), LO > HI, bad ends */
@@ -449,6 +452,7 @@ START_TEST(points_rows)
         int st = run("$E %s", r[j].args);
         ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%.200s'", r[j].args, st, out);
         ck_assert_msg(strstr(errtxt, r[j].msg) != NULL, "%s: %s", r[j].args, errtxt);
+        ck_assert_msg(!strchr(errtxt, 0x1b), "%s: raw bytes in: %s", r[j].args, errtxt);
     }
     /* odd but valid: exact numbers past the doubles, -0, fractions, a hex N, an empty
        interval; the values by hand from the uniform law (F(x) = x on [0, 1], density 1
