@@ -172,13 +172,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             st = em_law_points_write(devnull(), m, (int)(sel % 3), &where, &wo, &e);
             MUST_SAY(st, e);
             em_points *iv = NULL;
-            st = em_points_parse(EM_LAW_INTERVAL, "0:1/3,-2.5:7,x:1,2:1,,1", NULL, &iv, &e);
+            st = em_points_parse(EM_LAW_INTERVAL, "0:1/3,-2.5:7,7:7", NULL, &iv, &e);
             MUST_SAY(st, e);
             if (st == EM_OK) {
                 st = em_law_points_write(devnull(), m, EM_LAW_INTERVAL, iv, &wo, &e);
                 MUST_SAY(st, e);
             }
             em_free(iv);
+            /* a bad interval the parser would refuse: the writer's own check */
+            static const char *const ivs[] = {"0:1/3", "-2.5:7", "x:1"};
+            const em_points hand = {3, ivs, NULL, NULL};
+            st = em_law_points_write(devnull(), m, EM_LAW_INTERVAL, &hand, &wo, &e);
+            MUST_SAY(st, e);
             /* the sample-based audit of continuous draws (its grid from the exact laws) */
             static const em_draw dv[] = {{0, 0.0}, {0, 1.0 / 3}, {0, -2.5}, {0, 7.0},
                                          {0, 1e300}, {0, -1e-300}};

@@ -177,6 +177,9 @@ START_TEST(continuous_functions)
     ck_assert_ptr_null(v);
     ck_assert_int_eq(em_cdf(m, "x", &v, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, "bad number 'x'"));
+    /* a control byte, a newline or a byte that is not UTF-8 is shown escaped, never raw */
+    ck_assert_int_eq(em_cdf(m, "0.5\x1b[2J\n\xff", &v, &err), EM_ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(err.msg, "bad number '0.5\\x1b[2J\\x0a\\xff': "));
     ck_assert_int_eq(em_interval_prob(m, "1", "0", &v, &err), EM_ERR_DOMAIN);
     /* the grid 0, 1/3, 2/3, 1: exact text, printed rounded to 5 digits */
     char *x, *shown;

@@ -14,16 +14,21 @@
 
 static em_error err;
 
-/* a file holding text (a memfd: nothing to clean up), its path in a static buffer (one a
+/* a file holding bytes (a memfd: nothing to clean up), its path in a static buffer (one a
  * slot) */
-static const char *file(int slot, const char *text)
+static const char *file_n(int slot, const char *text, size_t len)
 {
     static char path[4][64];
     int fd = memfd_create("table", 0);
     ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
     snprintf(path[slot], sizeof path[slot], "/proc/self/fd/%d", fd);
     return path[slot];
+}
+
+static const char *file(int slot, const char *text)
+{
+    return file_n(slot, text, strlen(text));
 }
 
 static em_plot_opts opts(const char *table, const char *x, const char *y)
@@ -170,12 +175,30 @@ START_TEST(bad_tables_and_options)
         {"", "no header line: the table is empty"},
         {"1,2\n", "no header line: the first line, '1,2', has no column names"},
         {"x,y\n", "no rows after the header line"},
+        /* strtod would skip a leading CR or form feed: the cell is not a number as given */
+        {"x,y\n1,\r2\n", "row 1, column 'y': '\\x0d2' is not a finite number"},
+        {"x,y\n1,\f2\n", "'\\x0c2' is not a finite number"},
+        {"x,y\n1,2\xff\n", ":2: invalid UTF-8 at byte 4"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         o.table = file(0, bad[i].text);
         snprintf(name, sizeof name, "%s%s", bad[i].says[0] == ':' ? o.table : "", bad[i].says);
         refused(&o, EM_ERR_PARSE, name);
     }
+    /* a NUL byte inside a cell, which would end it early ("0.2"): refused, the line named */
+    static const char nul[] = "x,y\n1,0.5\n2,0.2\0" "5\n";
+    o.table = file_n(0, nul, sizeof nul - 1);
+    snprintf(name, sizeof name, "%s:3: NUL byte in the line", o.table);
+    refused(&o, EM_ERR_PARSE, name);
+    /* and in an overlay's table */
+    o.table = file(0, "x,y\n1,2\n");
+    snprintf(spec, sizeof spec, "%s:x:y:T", file_n(1, nul, sizeof nul - 1));
+    const char *ovn[] = {spec};
+    o.noverlay = 1;
+    o.overlay = ovn;
+    refused(&o, EM_ERR_PARSE, ":3: NUL byte in the line");
+    o.noverlay = 0;
+    o.overlay = NULL;
     o.table = "/nonexistent/missing.csv";
     refused(&o, EM_ERR_PARSE, "cannot open");
     /* more curves than EM_PLOT_MAX_CURVES: 101 series values */

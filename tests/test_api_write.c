@@ -671,10 +671,12 @@ START_TEST(points_parsed)
     ck_assert_int_eq(em_points_parse(EM_LAW_DENSITY, NULL, "2:2:1", &p, &err), EM_OK);
     ck_assert_uint_eq(p->n, 1);
     em_free(p);
-    /* intervals: split only, each checked when written */
-    ck_assert_int_eq(em_points_parse(EM_LAW_INTERVAL, "0:1/4,,1/2:1", NULL, &p, &err), EM_OK);
+    /* intervals: each A:B checked here, before any row is written (the item kept as given) */
+    ck_assert_int_eq(em_points_parse(EM_LAW_INTERVAL, "0:1/4,-1:-1,1/2:0x1p0", NULL, &p, &err),
+                     EM_OK);
     ck_assert_uint_eq(p->n, 3);
-    ck_assert_str_eq(p->at[1], "");
+    ck_assert_str_eq(p->at[1], "-1:-1");
+    ck_assert_str_eq(p->at[2], "1/2:0x1p0");
     em_free(p);
     static const struct { int what; const char *at, *grid; int st; const char *says; } bad[] = {
         {EM_LAW_CDF, "1,,2", NULL, EM_ERR_PARSE, "at: empty value in '1,,2'"},
@@ -687,9 +689,18 @@ START_TEST(points_parsed)
         {EM_LAW_CDF, NULL, "1:0:3", EM_ERR_DOMAIN, "grid: LO > HI"},
         {EM_LAW_CDF, NULL, "0:1:1", EM_ERR_DOMAIN, "grid: N = 1 needs LO = HI"},
         {EM_LAW_CDF, NULL, "a:1:3", EM_ERR_PARSE, "grid: bad number 'a'"},
-        {EM_LAW_QUANTILE, "0,1.5", NULL, EM_ERR_DOMAIN, "p must lie in [0, 1] (point 2)"},
-        {EM_LAW_QUANTILE, NULL, "-1:1:3", EM_ERR_DOMAIN, "p must lie in [0, 1] (point 1)"},
-        {EM_LAW_QUANTILE, NULL, "0:2:5", EM_ERR_DOMAIN, "(point 4)"}, /* 0, 1/2, 1, 3/2 */
+        {EM_LAW_QUANTILE, "0,1.5", NULL, EM_ERR_DOMAIN, "at: p must lie in [0, 1] (point 2: 1.5)"},
+        {EM_LAW_QUANTILE, NULL, "-1:1:3", EM_ERR_DOMAIN,
+         "grid: p must lie in [0, 1] (point 1: -1)"},
+        {EM_LAW_QUANTILE, NULL, "0:2:5", EM_ERR_DOMAIN, "(point 4: 1.5)"}, /* 0, 1/2, 1, 3/2 */
+        /* an interval: two numbers, A <= B, every one before any row is written */
+        {EM_LAW_INTERVAL, "0:1/4,,1/2:1", NULL, EM_ERR_PARSE, "between: expected A:B, found ''"},
+        {EM_LAW_INTERVAL, "0:1/4,1/2", NULL, EM_ERR_PARSE, "between: expected A:B, found '1/2'"},
+        {EM_LAW_INTERVAL, "0:1/4,1:1/2", NULL, EM_ERR_DOMAIN, "between: A > B in '1:1/2'"},
+        {EM_LAW_INTERVAL, "0:1/4,x:1", NULL, EM_ERR_PARSE, "between: bad number 'x'"},
+        {EM_LAW_INTERVAL, "0:nan", NULL, EM_ERR_PARSE, "between: bad number 'nan'"},
+        {EM_LAW_INTERVAL, "0:1:2", NULL, EM_ERR_PARSE, "between: bad number '1:2'"},
+        {EM_LAW_INTERVAL, "0:1/4,", NULL, EM_ERR_PARSE, "between: expected A:B, found ''"},
         {EM_LAW_CDF, "1", "0:1:2", EM_ERR_NULL, "exactly one of at and grid"},
         {EM_LAW_CDF, NULL, NULL, EM_ERR_NULL, "exactly one of at and grid"},
         {EM_LAW_INTERVAL, NULL, "0:1:2", EM_ERR_NULL, "exactly one of at and grid"},
@@ -716,24 +727,26 @@ START_TEST(points_parsed)
     points_are(m, EM_LAW_INTERVAL, p, &o, "epsilon,a,b,probability\n1.0,0,1/4,0.25000\n"
                                           "1.0,-1,1/2,0.50000\n1.0,1/2,2,0.50000\n");
     em_free(p);
-    /* a bad interval: the rows before it written, it named */
+    /* a bad interval in points made by hand (em_points_parse refuses them): the rows
+       before it written, it named */
     static const struct { const char *at, *says; int st; } badi[] = {
-        {"0:1/4,1/2", "between: expected A:B, found '1/2'", EM_ERR_PARSE},
-        {"0:1/4,1:1/2", "between: A > B in '1:1/2'", EM_ERR_DOMAIN},
-        {"0:1/4,x:1", "between: bad number 'x'", EM_ERR_PARSE},
-        {"0:1/4,", "between: expected A:B, found ''", EM_ERR_PARSE},
+        {"1/2", "between: expected A:B, found '1/2'", EM_ERR_PARSE},
+        {"1:1/2", "between: A > B in '1:1/2'", EM_ERR_DOMAIN},
+        {"x:1", "between: bad number 'x'", EM_ERR_PARSE},
+        {"", "between: expected A:B, found ''", EM_ERR_PARSE},
     };
     o = (em_write_opts)EM_WRITE_OPTS_INIT;
     o.format = EM_WRITE_CSV;
     for (size_t i = 0; i < sizeof badi / sizeof *badi; i++) {
         sink k;
-        ck_assert_int_eq(em_points_parse(EM_LAW_INTERVAL, badi[i].at, NULL, &p, &err), EM_OK);
+        const char *two[] = {"0:1/4", badi[i].at};
+        const em_points hand = {2, two, NULL, NULL};
         sink_open(&k);
-        ck_assert_int_eq(em_law_points_write(k.f, m, EM_LAW_INTERVAL, p, &o, &err), badi[i].st);
+        ck_assert_int_eq(em_law_points_write(k.f, m, EM_LAW_INTERVAL, &hand, &o, &err),
+                         badi[i].st);
         ck_assert_msg(strstr(err.msg, badi[i].says) != NULL, "%zu: '%s'", i, err.msg);
         ck_assert_str_eq(sink_text(&k), "0,1/4,0.25000\n");
         free(k.buf);
-        em_free(p);
     }
     const em_points grid = {2, NULL, "0", "1"};
     refused(em_law_points_write(stdout, m, EM_LAW_INTERVAL, &grid, &o, &err), EM_ERR_DOMAIN,

@@ -360,6 +360,122 @@ START_TEST(option_rows)
 }
 END_TEST
 
+/* The points of cdf, density, quantile and utility (--at, --grid, --between, --loss-at:
+ * em_points_parse): every refusal exit 2, its message naming the option, and nothing on
+ * standard output, not even the rows of the intervals before a bad one (a sweep
+ * included).  u.csv is the uniform law on [0, 1]. */
+static char long_number[100010];
+
+START_TEST(points_rows)
+{
+    put("u.csv", "# output: continuous\n0,1,0\n");
+    put("x.csv", "a,1\nb,0\n");
+    strcpy(long_number, "0.");
+    memset(long_number + 2, '5', 100000);
+    long_number[100002] = 0;
+    static const struct { const char *args, *msg; } r[] = {
+        /* --at: NaN, infinities, empty items, not numbers, huge sizes */
+        {"cdf --epsilon 1 --at nan u.csv", "--at: bad number 'nan': NaN is not a number"},
+        {"cdf --epsilon 1 --at inf u.csv", "--at: bad number 'inf': +inf is not allowed"},
+        {"cdf --epsilon 1 --at -inf u.csv", "--at: bad number '-inf': -inf is not allowed here"},
+        {"cdf --epsilon 1 --at '' u.csv", "--at: empty value in ''"},
+        {"cdf --epsilon 1 --at 0.5,,0.6 u.csv", "--at: empty value in '0.5,,0.6'"},
+        {"cdf --epsilon 1 --at 0.5, u.csv", "--at: empty value in '0.5,'"},
+        {"cdf --epsilon 1 --at ,0.5 u.csv", "--at: empty value in ',0.5'"},
+        {"cdf --epsilon 1 --at abc u.csv", "--at: bad number 'abc': not a number"},
+        {"cdf --epsilon 1 --at ' 0.5' u.csv", "--at: bad number ' 0.5'"},
+        {"cdf --epsilon 1 --at 1/0 u.csv", "--at: bad number '1/0': zero denominator"},
+        {"cdf --epsilon 1 --at 1e999999999999 u.csv", "decimal exponent too large"},
+        {"cdf --epsilon 1 --at $(cat long.txt) u.csv", "--at: bad number '0.555"},
+        /* a terminal's escape sequence and a newline: shown escaped, one line */
+        {"cdf --epsilon 1 --at \"$(printf '0.5\\033[2J\\nx')\" u.csv",
+         "--at: bad number '0.5\\x1b[2J\\x0ax': unexpected character"},
+        {"density --epsilon 1 --at nan u.csv", "--at: bad number 'nan'"},
+        {"density --epsilon 1 --at 1,,2 u.csv", "--at: empty value in '1,,2'"},
+        /* --grid LO:HI:N: the form, N out of range (or past 64 bits), LO > HI, bad ends */
+        {"cdf --epsilon 1 --grid 0:1 u.csv", "--grid: expected LO:HI:N, found '0:1'"},
+        {"cdf --epsilon 1 --grid 0:1:2:3 u.csv", "--grid: expected LO:HI:N, found '0:1:2:3'"},
+        {"cdf --epsilon 1 --grid 0:1:0 u.csv",
+         "--grid: N must be an integer in [1, 10000000], found '0'"},
+        {"cdf --epsilon 1 --grid 0:1:-1 u.csv", "found '-1'"},
+        {"cdf --epsilon 1 --grid 0:1:10000001 u.csv", "found '10000001'"},
+        {"cdf --epsilon 1 --grid 0:1:99999999999999999999999 u.csv",
+         "found '99999999999999999999999'"},
+        {"cdf --epsilon 1 --grid 0:1:x u.csv", "found 'x'"},
+        {"cdf --epsilon 1 --grid 0:1:3.0 u.csv", "found '3.0'"},
+        {"cdf --epsilon 1 --grid 0:1: u.csv", "found ''"},
+        {"cdf --epsilon 1 --grid 0:1:1 u.csv", "--grid: N = 1 needs LO = HI"},
+        {"cdf --epsilon 1 --grid 1:0:3 u.csv", "--grid: LO > HI"},
+        {"cdf --epsilon 1 --grid nan:1:3 u.csv", "--grid: bad number 'nan'"},
+        {"cdf --epsilon 1 --grid 0:inf:3 u.csv", "--grid: bad number 'inf'"},
+        {"cdf --epsilon 1 --grid ::3 u.csv", "--grid: bad number '': empty number"},
+        {"density --epsilon 1 --grid 1:0:3 u.csv", "--grid: LO > HI"},
+        {"cdf --epsilon 1 --at 0.5 --grid 0:1:3 u.csv", "give exactly one of --at"},
+        {"density --epsilon 1 u.csv", "give exactly one of --at"},
+        /* quantile: p outside [0, 1], named with its point */
+        {"quantile --epsilon 1 --at 1.5 u.csv", "--at: p must lie in [0, 1] (point 1: 1.5)"},
+        {"quantile --epsilon 1 --at -0.1 u.csv", "(point 1: -0.1)"},
+        {"quantile --epsilon 1 --at 0.5,2 u.csv", "(point 2: 2)"},
+        {"quantile --epsilon 1 --at 3/2 u.csv", "(point 1: 3/2)"},
+        {"quantile --epsilon 1 --at nan u.csv", "--at: bad number 'nan'"},
+        {"quantile --epsilon 1 --grid 0:2:3 u.csv", "--grid: p must lie in [0, 1] (point 3: 2)"},
+        {"quantile --epsilon 1 --grid -1:1:3 u.csv", "(point 1: -1)"},
+        /* --between A:B[,...]: every interval checked before the first row */
+        {"cdf --epsilon 1 --between '' u.csv", "--between: expected A:B, found ''"},
+        {"cdf --epsilon 1 --between 0.5 u.csv", "--between: expected A:B, found '0.5'"},
+        {"cdf --epsilon 1 --between 1:0 u.csv", "--between: A > B in '1:0'"},
+        {"cdf --epsilon 1 --between 0:1,1:0 u.csv", "--between: A > B in '1:0'"},
+        {"cdf --epsilon 1,2 --between 0:1,1:0 u.csv", "--between: A > B in '1:0'"},
+        {"cdf --epsilon 1 --between 0:1, u.csv", "--between: expected A:B, found ''"},
+        {"cdf --epsilon 1 --between 0:1,,0:1 u.csv", "--between: expected A:B, found ''"},
+        {"cdf --epsilon 1 --between 0:1,x:1 u.csv", "--between: bad number 'x'"},
+        {"cdf --epsilon 1 --between nan:1 u.csv", "--between: bad number 'nan'"},
+        {"cdf --epsilon 1 --between 0:inf u.csv", "--between: bad number 'inf'"},
+        {"cdf --epsilon 1 --between -inf:1 u.csv", "--between: bad number '-inf'"},
+        {"cdf --epsilon 1 --between :1 u.csv", "--between: bad number '': empty number"},
+        {"cdf --epsilon 1 --between 0:1:2 u.csv", "--between: bad number '1:2'"},
+        {"cdf --epsilon 1 --between 0:$(cat long.txt) u.csv", "--between: bad number '0.555"},
+        {"cdf --epsilon 1 --between 0:1 --at 0.5 u.csv", "--between goes without --at and --grid"},
+        {"cdf --epsilon 1 --between 0:1 x.csv", "x.csv is a finite scenario"},
+        {"density --epsilon 1 --between 0:1 u.csv", "unknown option '--between'"},
+        {"quantile --epsilon 1 --between 0:1 u.csv", "unknown option '--between'"},
+        /* utility --loss-at: the same list, each threshold >= 0 */
+        {"utility --epsilon 1 --loss-at nan u.csv", "bad number 'nan'"},
+        {"utility --epsilon 1 --loss-at inf x.csv", "bad number 'inf'"},
+        {"utility --epsilon 1 --loss-at '' u.csv", "empty value in ''"},
+        {"utility --epsilon 1 --loss-at 1,,2 x.csv", "empty value in '1,,2'"},
+        {"utility --epsilon 1 --loss-at -1 u.csv", "--loss-at: a loss threshold must be >= 0 ('-1')"},
+        {"utility --epsilon 1 --loss-at -1e-400 x.csv", "must be >= 0 ('-1e-400')"},
+    };
+    put("long.txt", long_number);
+    for (size_t j = 0; j < sizeof r / sizeof r[0]; j++) {
+        int st = run("$E %s", r[j].args);
+        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%.200s'", r[j].args, st, out);
+        ck_assert_msg(strstr(errtxt, r[j].msg) != NULL, "%s: %s", r[j].args, errtxt);
+        ck_assert_msg(!strchr(errtxt, 0x1b), "%s: raw bytes in: %s", r[j].args, errtxt);
+    }
+    /* odd but valid: exact numbers past the doubles, -0, fractions, a hex N, an empty
+       interval; the values by hand from the uniform law (F(x) = x on [0, 1], density 1
+       there, Q(p) = p), 17 digits */
+    static const struct { const char *args, *want; } ok[] = {
+        {"cdf --epsilon 1 --at 1e400 u.csv", "1e400,1\n"},
+        {"cdf --epsilon 1 --at -0 u.csv", "-0,0\n"},
+        {"cdf --epsilon 1 --at 1/2 u.csv", "1/2,0.50000000000000000\n"},
+        {"cdf --epsilon 1 --grid 0:1:0x3 u.csv", "0,0\n0.5,0.50000000000000000\n1,1\n"},
+        {"cdf --epsilon 1 --grid 1:1:1 u.csv", "1,1\n"},
+        {"cdf --epsilon 1 --between 0.5:0.5 u.csv", "0.5,0.5,0\n"},
+        {"cdf --epsilon 1 --between -1e400:1e400 u.csv", "-1e400,1e400,1\n"},
+        {"density --epsilon 1 --at 1e400 u.csv", "1e400,0,-inf\n"},
+        {"quantile --epsilon 1 --at 1e-400 u.csv", "1e-400,1.0000000000000000e-400\n"},
+    };
+    for (size_t j = 0; j < sizeof ok / sizeof ok[0]; j++) {
+        int st = run("$E %s", ok[j].args);
+        ck_assert_msg(st == 0, "%s: exit %d: %s", ok[j].args, st, errtxt);
+        ck_assert_str_eq(out, ok[j].want);
+    }
+}
+END_TEST
+
 /* expmech plot: each bad table or option is exit 2 with its message, before gnuplot runs,
  * and leaves no figure behind */
 START_TEST(plot_rows)
@@ -371,6 +487,18 @@ START_TEST(plot_rows)
     put("n.csv", "epsilon,p\n1,nan\n");
     put("i.csv", "epsilon,p\n1,-inf\n");
     put("r.csv", "epsilon,p\n1,0.5\n2\n");
+    put_bytes("nul.csv", S("epsilon,p\n1,0.5\n2,0.2\0" "5\n"));
+    put("u8.csv", "epsilon,p\n1,0.5\xff\n");
+    put("cr.csv", "epsilon,p\n1,\r0.5\n");
+    put("h.csv", "epsilon,p\n1,1e400\n");
+    put("ho.csv", "epsilon,p\n");
+    put("b.csv", "\n\n");
+    put("ec.csv", "epsilon,p\n1,\n");
+    put("xf.csv", "epsilon,p\n1,0.5,3\n");
+    put("bom.csv", "\xEF\xBB\xBF" "epsilon,p\n1,0.5\n");
+    put("crlf.csv", "epsilon,p\r\n1,0.5\r\n2,0.25\r\n");
+    put("odd.csv", "epsilon,p\n1,1e-400\n2,0x1p-2\n");
+    ck_assert_int_eq(run("mkdir dd"), 0);
     /* a PATH without gnuplot, with what $E may need (mk/valgrind-expmech: bash, valgrind) */
     ck_assert_int_eq(run(EM_NO_GNUPLOT_PATH), 0);
     static const struct { const char *cmd, *msg; } r[] = {
@@ -401,6 +529,51 @@ START_TEST(plot_rows)
         {"$E plot --x epsilon --y p --output no/such/dir/o.svg t.csv", "--output: cannot write"},
         {"PATH=$PWD/nognuplot $E plot --x epsilon --y p --output o.svg t.csv",
          "expmech plot: gnuplot not found; install it (Debian: apt-get install gnuplot-nox)"},
+        /* the bytes: a NUL would end its cell early ('0.2'), not UTF-8, a CR strtod would
+           skip, a value past the doubles, an empty cell, an extra field */
+        {"$E plot --x epsilon --y p --output o.svg nul.csv", "nul.csv:3: NUL byte in the line"},
+        {"$E plot --x epsilon --y p --output o.svg u8.csv", "u8.csv:2: invalid UTF-8 at byte 6"},
+        {"$E plot --x epsilon --y p --output o.svg cr.csv", "'\\x0d0.5' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg h.csv",
+         "h.csv: row 1, column 'p': '1e400' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg ec.csv", "row 1, column 'p': '' is not a finite"},
+        {"$E plot --x epsilon --y p --output o.svg xf.csv", "xf.csv:2: 3 fields, the header has 2"},
+        {"$E plot --x epsilon --y p --output o.svg ho.csv", "ho.csv: no rows after the header line"},
+        {"$E plot --x epsilon --y p --output o.svg b.csv", "b.csv: no header line: the table is empty"},
+        {"$E plot --x epsilon --y p --output o.svg < /dev/null",
+         "<stdin>: no header line: the table is empty"},
+        {"$E plot --x epsilon --y p --output o.svg dd", "dd: read error"},
+        /* the options: empty values and empty items */
+        {"$E plot --x '' --y p --output o.svg t.csv", "--x needs a value"},
+        {"$E plot --x epsilon --y p, --output o.svg t.csv", "--y: no column ''"},
+        {"$E plot --x epsilon --y p --series '' --output o.svg t.csv", "--series needs a value"},
+        {"$E plot --x epsilon --y p --style lines, --output o.svg t.csv", "--style: bad value ''"},
+        {"$E plot --x epsilon --y p --output '' t.csv", "--output needs a value"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay '' t.csv", "--overlay needs a value"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay ::: t.csv",
+         "--overlay: expected FILE:XCOL:YCOL:TITLE, got ':::'"},
+        /* an overlay's table is read as the table is */
+        {"$E plot --x epsilon --y p --output o.svg --overlay missing.csv:epsilon:p:T t.csv",
+         "cannot open 'missing.csv'"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay nul.csv:epsilon:p:T t.csv",
+         "nul.csv:3: NUL byte in the line"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay e.csv:epsilon:p:T t.csv",
+         "e.csv: no header line: the table is empty"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay h.csv:epsilon:p:T t.csv",
+         "'1e400' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay t.csv:label:p:T t.csv",
+         "t.csv: row 1, column 'label': 'a' is not a finite number"},
+        {"$E plot --x epsilon --y p --output o.svg --overlay dd:epsilon:p:T t.csv", "dd: read error"},
+        /* odd but valid tables (a BOM, CRLF, 1e-400 and a hex float, plotted as given): read
+           to the end, so that the missing gnuplot is the one refusal */
+        {"PATH=$PWD/nognuplot $E plot --x epsilon --y p --output o.svg bom.csv",
+         "expmech plot: gnuplot not found"},
+        {"PATH=$PWD/nognuplot $E plot --x epsilon --y p --output o.svg crlf.csv",
+         "expmech plot: gnuplot not found"},
+        {"PATH=$PWD/nognuplot $E plot --x epsilon --y p --output o.svg odd.csv",
+         "expmech plot: gnuplot not found"},
+        {"PATH=$PWD/nognuplot $E plot --x epsilon --y p --output o.svg --overlay "
+         "crlf.csv:epsilon:p:T bom.csv", "expmech plot: gnuplot not found"},
     };
     for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
         int st = run("%s", r[i].cmd);
@@ -460,6 +633,124 @@ START_TEST(groups_rows)
 }
 END_TEST
 
+/* `score --group-by` (em_groups_write): a bad grouping column, output directory or data
+   file is exit 2 with its message, nothing on standard output and no file in d; a
+   group's value is data, never a path: it names a file inside d, escaped */
+START_TEST(group_by_rows)
+{
+    put("s.csv", "color,v\nBlue,x\nBlue,y\nRed,x\nRed,x\n");
+    put("c.txt", "x\ny\n");
+    put("e0.csv", "");
+    put_bytes("nul.csv", S("color,v\nBl\0ue,x\nRed,y\n"));
+    put("eg.csv", "color,v\n,x\nRed,y\n");
+    put("short.csv", "color,v\nBlue\n");
+    ck_assert_int_eq(run("mkdir d"), 0);
+    static const struct { const char *args, *msg; } r[] = {
+        {"--data s.csv --column v --group-by color --output-dir no/such/dir",
+         "--output-dir: cannot create no/such/dir/Blue.txt"},
+        {"--data s.csv --column v --group-by color --output-dir s.csv",
+         "--output-dir: cannot create s.csv/Blue.txt"},
+        {"--data s.csv --column v --group-by color", "--group-by needs --output-dir DIR"},
+        {"--data s.csv --column v --group-by nope --output-dir d",
+         "s.csv:1: no column 'nope' in the header line"},
+        {"--data s.csv --column v --group-by '' --output-dir d", "s.csv:1: no column ''"},
+        {"--data s.csv --column v --group-by v --output-dir d", "cannot be the grouping column"},
+        {"--data e0.csv --column v --group-by color --output-dir d", "--data e0.csv: no header line"},
+        {"--data missing.csv --column v --group-by color --output-dir d",
+         "--data: cannot open missing.csv"},
+        {"--data nul.csv --column v --group-by color --output-dir d", "nul.csv: NUL byte in the file"},
+        {"--data eg.csv --column v --group-by color --output-dir d",
+         "eg.csv:2: empty value in column 'color'"},
+        {"--data short.csv --column v --group-by color --output-dir d",
+         "short.csv:2: 1 field, the header has 2"},
+    };
+    for (size_t j = 0; j < sizeof r / sizeof r[0]; j++) {
+        int st = run("$E score count %s --candidates c.txt", r[j].args);
+        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", r[j].args, st, out);
+        ck_assert_msg(strstr(errtxt, "expmech score: ") && strstr(errtxt, r[j].msg), "%s: %s",
+                      r[j].args, errtxt);
+        ck_assert_msg(run("test -z \"$(ls -A d)\"") == 0, "%s: a file left in d", r[j].args);
+    }
+    /* hostile and odd values: '../x' and an escape sequence are file names inside d; a
+       BOM and CRLF are what some editors write */
+    put("evil.csv", "color,v\n../x,x\n\x1b[2J,y\n");
+    int st = run("$E score count --data evil.csv --column v --group-by color --candidates c.txt "
+                 "--output-dir d");
+    ck_assert_msg(st == 0, "exit %d: %s", st, errtxt);
+    ck_assert_str_eq(out, "d/%2E.%2Fx.txt\nd/%1B%5B2J.txt\n");
+    ck_assert_int_eq(run("test -f d/%%2E.%%2Fx.txt && ! test -e x.txt && ! test -e d/../x.txt"), 0);
+    put("bom.csv", "\xEF\xBB\xBF" "color,v\r\nBlue,x\r\nRed,y\r\n");
+    st = run("rm -f d/* && $E score count --data bom.csv --column v --group-by color "
+             "--candidates c.txt --output-dir d");
+    ck_assert_msg(st == 0, "exit %d: %s", st, errtxt);
+    ck_assert_str_eq(out, "d/Blue.txt\nd/Red.txt\n");
+}
+END_TEST
+
+/* audit of continuous scenarios with draws (--samples-x/-y, one number per line): the
+   same byte rules as every draws file, each refusal naming the file and line */
+START_TEST(continuous_audit_draws_rows)
+{
+    put("ux.csv", "# output: continuous\n0,1,0\n");
+    put("uy.csv", "# output: continuous\n0,1,0,0.5\n");
+    put("g.txt", "0.05\n0.15\n0.25\n0.35\n0.45\n0.55\n0.65\n0.75\n0.85\n0.95\n");
+    static char longd[100010];
+    strcpy(longd, "0.5\n0.");
+    memset(longd + 6, '5', 100000);
+    strcpy(longd + 100006, "\n");
+    static const struct { const char *id; const char *d; size_t n; int expect; const char *msg; } r[] = {
+        {"empty", S(""), REJ_FILE, "no draws"},
+        {"only comments", S("# x\n"), REJ_FILE, "no draws"},
+        {"NaN", S("0.5\nnan\n"), REJ_LINE, "a draw of a continuous law is a number"},
+        {"a word", S("0.5\nabc\n"), REJ_LINE, "bad draw 'abc'"},
+        {"two numbers", S("0.5\n0.5 0.6\n"), REJ_LINE, "bad draw '0.5 0.6'"},
+        {"a fraction", S("0.5\n1/2\n"), REJ_LINE, "bad draw '1/2'"},
+        {"NUL", S("0.5\n0.4\0\n"), REJ_LINE, "NUL byte in the line"},
+        {"non-UTF-8", S("0.5\n0.4\xff\n"), REJ_LINE, "invalid UTF-8"},
+        {"control character", S("0.5\n0.4\x1b[2J\n"), REJ_LINE, "bad draw"},
+        {"10^5-character line", NULL, 0, REJ_LINE, "line too long"},
+    };
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        put_bytes("c.txt", r[i].d ? r[i].d : longd, r[i].d ? r[i].n : strlen(longd));
+        char what[96];
+        snprintf(what, sizeof what, "audit --samples-x on '%s'", r[i].id);
+        rejected(what, "c.txt", r[i].expect, 2,
+                 run("$E audit --epsilon 1 --samples-x c.txt --samples-y g.txt ux.csv uy.csv"));
+        ck_assert_msg(strstr(errtxt, r[i].msg), "%s: %s", what, errtxt);
+        ck_assert_msg(!strchr(errtxt, '\xff') && !strchr(errtxt, 0x1b), "%s: raw bytes in: %s",
+                      what, errtxt);
+        snprintf(what, sizeof what, "audit --samples-y on '%s'", r[i].id);
+        rejected(what, "c.txt", r[i].expect, 2,
+                 run("$E audit --epsilon 1 --samples-x g.txt --samples-y c.txt ux.csv uy.csv"));
+    }
+    /* the files and options */
+    ck_assert_int_eq(run("mkdir dd"), 0);
+    static const struct { const char *args, *msg; } o[] = {
+        {"--samples-x missing.txt --samples-y g.txt", "missing.txt: cannot open"},
+        {"--samples-x dd --samples-y g.txt", "dd: cannot read"},
+        {"--samples-x g.txt", "--samples-x and --samples-y go together"},
+        {"--samples-y g.txt", "--samples-x and --samples-y go together"},
+        {"--samples-x g.txt --samples-y g.txt --samples-are indices",
+         "--samples-are does not apply to continuous scenarios"},
+        {"--samples-x g.txt --samples-y g.txt --samples-are labels",
+         "--samples-are does not apply to continuous scenarios"},
+        {"--samples-x g.txt --samples-y g.txt --samples-are words",
+         "--samples-are takes 'labels' or 'indices'"},
+    };
+    for (size_t j = 0; j < sizeof o / sizeof o[0]; j++) {
+        int st = run("$E audit --epsilon 1 %s ux.csv uy.csv", o[j].args);
+        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", o[j].args, st, out);
+        ck_assert_msg(strstr(errtxt, o[j].msg), "%s: %s", o[j].args, errtxt);
+    }
+    /* odd but valid draws: a BOM and CRLF, a blank line, +-inf and 1e400 (beyond the
+       doubles: an infinite draw), 1e-400, -0, a hex float: read, and a verdict given */
+    put("c.txt", "\xEF\xBB\xBF" "0.5\r\n\r\ninf\r\n-inf\r\n1e400\r\n1e-400\r\n-0\r\n0x1p-1\r\n");
+    int st = run("$E audit --epsilon 1 --samples-x c.txt --samples-y g.txt ux.csv uy.csv");
+    ck_assert_msg((st == 0 || st == 1) && strstr(out, "audit: X = ux.csv"), "exit %d: %s", st,
+                  errtxt);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("bad_input");
@@ -470,8 +761,11 @@ static Suite *suite(void)
     tcase_add_test(tc, second_file_rows);
     tcase_add_test(tc, continuous_draws_rows);
     tcase_add_test(tc, option_rows);
+    tcase_add_test(tc, points_rows);
     tcase_add_test(tc, plot_rows);
     tcase_add_test(tc, groups_rows);
+    tcase_add_test(tc, group_by_rows);
+    tcase_add_test(tc, continuous_audit_draws_rows);
     suite_add_tcase(s, tc);
     return s;
 }

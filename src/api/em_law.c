@@ -119,8 +119,13 @@ int em_law_parse_num(const char *text, mpq_t q, em_error *err)
     const char *msg = NULL;
     if (!text)
         return em_err(err, EM_ERR_NULL, "a number is NULL");
-    if (em_q_parse_str(text, 0, q, &kind, &msg) != EM_OK)
-        return em_err(err, EM_ERR_PARSE, "bad number '%.60s': %s", text, msg ? msg : "malformed");
+    if (em_q_parse_str(text, 0, q, &kind, &msg) != EM_OK) {
+        /* the text as a person may see it: an --at of a terminal's escape sequence, or a
+           newline, would otherwise reach stderr raw */
+        char shown[8 * 60 + 8];
+        return em_err(err, EM_ERR_PARSE, "bad number '%s': %s",
+                      em_label_human_str(shown, sizeof shown, text, 60), msg ? msg : "malformed");
+    }
     return EM_OK;
 }
 

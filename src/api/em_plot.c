@@ -1,5 +1,6 @@
 /* em_plot.c: a CSV table as a gnuplot script (em_plot.h): the tables read and checked, the
  * columns and styles resolved, the script written. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -107,11 +108,12 @@ static void table_free(table *t)
     strv_free(t->cell, t->nrow * t->ncol);
 }
 
-/* the whole text a finite number (C syntax, no leading space) */
+/* the whole text a finite number (C syntax, no leading space: strtod would skip any, a CR
+ * or a form feed included, and the cell goes to the script as given) */
 static int is_number(const char *s)
 {
     char *end;
-    if (!*s || *s == ' ' || *s == '\t')
+    if (!*s || isspace((unsigned char)*s))
         return 0;
     double d = strtod(s, &end);
     return !*end && isfinite(d);
@@ -183,6 +185,10 @@ static int read_table(table *t, em_error *err)
     while (st == EM_OK && em_line_next(&it, &p, &n)) {
         if (!n || (p[0] == '#' && !t->head))
             continue; /* comments open the file; a '#' row after the header is a row */
+        /* a NUL byte would end the line's last cell early, in silence; not UTF-8 is not
+           a table expmech wrote */
+        if ((st = em_line_check(p, n, 0, 0, t->name, it.line, err)) != EM_OK)
+            break;
         buf[p + n - buf] = 0; /* the buffer is ours: the line ends here */
         st = table_line(t, buf + (p - buf), it.line, err);
     }

@@ -34,7 +34,24 @@ static int nomem(em_error *err)
     return em_err(err, EM_ERR_NOMEM, "out of memory");
 }
 
-/* the list: each item as given, a number unless what is EM_LAW_INTERVAL */
+/* An interval "A:B" (t is ours: the colon is put back): two numbers, A <= B.  Checked here,
+ * before any law is computed, so that a bad interval late in the list does not come after
+ * rows already written (em_law_points_write checks them again, for points made by hand). */
+static int interval(char *t, em_error *err)
+{
+    char *colon = strchr(t, ':');
+    if (!colon)
+        return em_err(err, EM_ERR_PARSE, "between: expected A:B, found '%s'", t);
+    int sign;
+    *colon = 0;
+    int st = cmp("between", t, colon + 1, &sign, err);
+    *colon = ':';
+    if (st == EM_OK && sign > 0)
+        st = em_err(err, EM_ERR_DOMAIN, "between: A > B in '%s'", t);
+    return st;
+}
+
+/* the list: each item as given, a number (EM_LAW_INTERVAL: an interval A:B) */
 static int parse_at(em_points **out, int what, const char *s, em_error *err)
 {
     size_t cnt = 1, len = strlen(s);
@@ -57,7 +74,8 @@ static int parse_at(em_points **out, int what, const char *s, em_error *err)
             return em_err(err, EM_ERR_PARSE, "at: empty value in '%s'", s);
         start[k] = 0;
         at[p->n++] = start;
-        if (what != EM_LAW_INTERVAL && (st = cmp("at", start, "0", &sign, err)))
+        if ((st = what == EM_LAW_INTERVAL ? interval(start, err)
+                                          : cmp("at", start, "0", &sign, err)) != EM_OK)
             return st;
         start += k;
         if (last)
@@ -108,17 +126,19 @@ static int unit(const em_points *p, em_error *err)
     if (!p->at && cmp("grid", p->lo, "0", &s0, err) == EM_OK &&
         cmp("grid", p->hi, "1", &s1, err) == EM_OK && s0 >= 0 && s1 <= 0)
         return EM_OK;
+    const char *field = p->at ? "at" : "grid";
     for (size_t i = 0; i < p->n; i++) {
         char *x = p->at ? (char *)p->at[i] : NULL;
         int st = x ? EM_OK : em_num_grid_point(NULL, p->lo, p->hi, p->n, i, &x, NULL, err);
-        if (st == EM_OK && (st = cmp("at", x, "0", &s0, err)) == EM_OK)
-            st = cmp("at", x, "1", &s1, err);
+        if (st == EM_OK && (st = cmp(field, x, "0", &s0, err)) == EM_OK)
+            st = cmp(field, x, "1", &s1, err);
+        if (st == EM_OK && (s0 < 0 || s1 > 0))
+            st = em_err(err, EM_ERR_DOMAIN, "%s: p must lie in [0, 1] (point %zu: %.60s)",
+                        field, i + 1, x);
         if (!p->at)
             free(x);
         if (st != EM_OK)
             return st;
-        if (s0 < 0 || s1 > 0)
-            return em_err(err, EM_ERR_DOMAIN, "p must lie in [0, 1] (point %zu)", i + 1);
     }
     return EM_OK;
 }

@@ -302,10 +302,10 @@ EM_API int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p
 
 /* The points of what (EM_LAW_*) from text, in *out (one block, freed by em_free): at
  * "X[,X...]" (at most EM_POINTS_MAX, each an exact number; EM_LAW_INTERVAL: "A:B[,A:B...]",
- * each interval checked when written) or grid "LO:HI:N" (LO <= HI, 1 <= N <= EM_POINTS_MAX
+ * each two exact numbers, A <= B) or grid "LO:HI:N" (LO <= HI, 1 <= N <= EM_POINTS_MAX
  * decimal or 0x hex, N = 1 only with LO = HI), exactly one of them; EM_LAW_QUANTILE: every
  * point in [0, 1].  Errors: EM_ERR_NULL (out, or not exactly one of at and grid),
- * EM_ERR_PARSE and EM_ERR_DOMAIN with a message naming "at" or "grid" first,
+ * EM_ERR_PARSE and EM_ERR_DOMAIN with a message naming "at", "grid" or "between" first,
  * EM_ERR_NOMEM. */
 #define EM_POINTS_MAX 10000000UL
 EM_API int em_points_parse(int what, const char *at, const char *grid, em_points **out,
