@@ -440,9 +440,9 @@ START_TEST(points_rows)
         {"density --epsilon 1 --between 0:1 u.csv", "unknown option '--between'"},
         {"quantile --epsilon 1 --between 0:1 u.csv", "unknown option '--between'"},
         /* utility --loss-at: the same list, each threshold >= 0 */
-        {"utility --epsilon 1 --loss-at nan u.csv", "bad number 'nan'"},
-        {"utility --epsilon 1 --loss-at inf x.csv", "bad number 'inf'"},
-        {"utility --epsilon 1 --loss-at '' u.csv", "empty value in ''"},
+        {"utility --epsilon 1 --loss-at nan u.csv", "--loss-at: bad number 'nan'"},
+        {"utility --epsilon 1 --loss-at inf x.csv", "--loss-at: bad number 'inf'"},
+        {"utility --epsilon 1 --loss-at '' u.csv", "--loss-at: empty value in ''"},
         {"utility --epsilon 1 --loss-at 1,,2 x.csv", "empty value in '1,,2'"},
         {"utility --epsilon 1 --loss-at -1 u.csv", "--loss-at: a loss threshold must be >= 0 ('-1')"},
         {"utility --epsilon 1 --loss-at -1e-400 x.csv", "must be >= 0 ('-1e-400')"},

@@ -103,12 +103,18 @@ static const char help_utility[] =
     EM_CLI_HELP_DIGITS EM_CLI_HELP_PARAMS EM_CLI_HELP_SWEEP
     EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
 
-/* The loss thresholds of --loss-at into T (checked >= 0): -1 or an exit status. */
-/* --loss-at's thresholds (none: *T NULL), each >= 0 */
+/* --loss-at's thresholds into T (none: *T NULL), each >= 0: -1 or an exit status */
 static int loss_points(const em_cli *c, em_points **T)
 {
     *T = NULL;
-    int rc = (c->seen & EM_OPT(EO_AT)) ? get_points(c, EM_LAW_CDF, T) : -1;
+    int rc = -1;
+    em_error e;
+    if ((c->seen & EM_OPT(EO_AT)) && em_points_parse(EM_LAW_CDF, c->at, NULL, T, &e) != EM_OK) {
+        /* the library names the points 'at'; here they are --loss-at's thresholds */
+        if (!strncmp(e.msg, "at: ", 4))
+            memmove(e.msg, e.msg + 4, strlen(e.msg + 4) + 1);
+        return em_cli_fail(c->cmd, "--loss-at", &e);
+    }
     for (size_t i = 0; *T && i < (*T)->n && rc < 0; i++) {
         int sign;
         em_num_cmp((*T)->at[i], "0", &sign, NULL);

@@ -36,12 +36,17 @@ static int sample_setup(em_cont *C)
     if (st != EM_OK)
         return st;
     if (C->kind == EM_CONT_PIECES) {
-        C->flo = malloc(2 * n * sizeof(mpfr_t));
-        C->fhi = malloc(2 * n * sizeof(mpfr_t));
-        C->fk = malloc(2 * n * sizeof(mpfr_t));
-        C->fca = malloc(2 * n * sizeof(mpfr_t));
-        if (!C->flo || !C->fhi || !C->fk || !C->fca)
+        /* set on C only once all four exist and are initialised below: em_cont_free clears
+         * the numbers of C->flo's arrays, and a failed setup may be tried again */
+        mpfr_t *f[4];
+        for (int a = 0; a < 4; a++)
+            f[a] = malloc(2 * n * sizeof(mpfr_t));
+        if (!f[0] || !f[1] || !f[2] || !f[3]) {
+            for (int a = 0; a < 4; a++)
+                free(f[a]);
             return EM_ERR_NOMEM;
+        }
+        C->flo = f[0], C->fhi = f[1], C->fk = f[2], C->fca = f[3];
         for (size_t j = 0; j < n; j++) {
             mpfr_inits2(64, C->flo[2 * j], C->flo[2 * j + 1], C->fhi[2 * j], C->fhi[2 * j + 1],
                         C->fk[2 * j], C->fk[2 * j + 1], C->fca[2 * j], C->fca[2 * j + 1],
