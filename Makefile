@@ -121,9 +121,12 @@ $(B)/mk/expmech-entry.o: src/cli/expmech.c $(HEADERS) | deps-built
 $(B)/vg-serve: mk/vg-serve.c $(B)/mk/expmech-entry.o $(CLI_OBJ) $(B)/libexpmech.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
+# The test programs at -O1: their time is the library's (built -O2), and -O1 compiles them in
+# 60% of -O2's time (make check builds 56 of them)
+TEST_OPT ?= -O1
 $(B)/tests/%: tests/%.c $(CLI_OBJ) $(B)/libexpmech.a $(HEADERS) | $(B)/.deps-check
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(CLI_OBJ) $(B)/libexpmech.a -lcheck -lsubunit -lrt -lpthread $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(TEST_OPT) -Itests -o $@ $< $(CLI_OBJ) $(B)/libexpmech.a -lcheck -lsubunit -lrt -lpthread $(LDLIBS)
 
 $(B)/stats/%: stats/%.c $(B)/libexpmech.a $(HEADERS) | $(B)/.deps-check
 	@mkdir -p $(dir $@)
