@@ -13,6 +13,7 @@
 #include "judge/em_privacy_loss.h"
 #include "num/em_rational.h"
 #include "oracle/em_pf.h"
+#include "base/em_mem.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -423,13 +424,7 @@ static int dir_from(em_audit_dir *o, const em_privacy_loss_dir *d, int continuou
 
 static void dir_free(em_audit_dir *d)
 {
-    free(d->value);
-    free(d->at);
-    free(d->at_approx);
-    free(d->lo);
-    free(d->lo_approx);
-    free(d->hi);
-    free(d->hi_approx);
+    EM_FREE_ALL(d->value, d->at, d->at_approx, d->lo, d->lo_approx, d->hi, d->hi_approx);
 }
 
 /* an infinite width: no zCDP parameter follows from it */

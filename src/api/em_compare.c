@@ -11,6 +11,7 @@
 #include "num/em_rational.h"
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
+#include "base/em_mem.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -28,19 +29,10 @@ void em_compare_result_free(em_compare_result *r)
 {
     if (!r)
         return;
-    for (size_t k = 0; k < r->nshow; k++) {
-        free(r->show[k].x);
-        free(r->show[k].given);
-        free(r->show[k].exact);
-    }
-    free(r->max_abs_text);
-    free(r->max_rel_text);
-    free(r->max_ulp_text);
-    free(r->sum_minus_one_text);
-    free(r->x_abs);
-    free(r->x_rel);
-    free(r->x_tail);
-    free(r);
+    for (size_t k = 0; k < r->nshow; k++)
+        EM_FREE_ALL(r->show[k].x, r->show[k].given, r->show[k].exact);
+    EM_FREE_ALL(r->max_abs_text, r->max_rel_text, r->max_ulp_text, r->sum_minus_one_text,
+                r->x_abs, r->x_rel, r->x_tail, r);
 }
 
 static int begin(em_mech *m, const void *data, int continuous, const em_compare_opts **o,

@@ -266,16 +266,10 @@ void em_groups_report_free(em_groups_report *r)
         return;
     for (size_t j = 0; r->group && j < r->n; j++) {
         em_group_report *e = &r->group[j];
-        free(e->epsilon);
-        free(e->share);
         em_free_strings(e->modes, e->n_modes);
-        free(e->p_true_mode);
-        free(e->expected_loss);
-        free(e->provenance);
+        EM_FREE_ALL(e->epsilon, e->share, e->p_true_mode, e->expected_loss, e->provenance);
     }
-    free(r->group);
-    free(r->gap);
-    free(r);
+    EM_FREE_ALL(r->group, r->gap, r);
 }
 
 /* Each group's share of epsilon, w[0..k), from the split rule. */

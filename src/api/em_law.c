@@ -39,11 +39,7 @@ static void pf_table_free(pf_table *t)
         return;
     em_free_strings(t->dec, t->n);
     em_free_strings(t->log, t->n);
-    free(t->pd);
-    free(t->ld);
-    free(t->fl);
-    free(t->nines);
-    free(t);
+    EM_FREE_ALL(t->pd, t->ld, t->fl, t->nines, t);
 }
 
 static void law_cache_free(struct em_law_cache *c)
@@ -58,10 +54,7 @@ static void law_cache_free(struct em_law_cache *c)
     em_cval_clear(&c->lp);
     em_exact_free(c->exact);
     em_pf_free(c->pfs);
-    free(c->W);
-    free(c->C);
-    free(c->od);
-    free(c);
+    EM_FREE_ALL(c->W, c->C, c->od, c);
 }
 
 int em_law_fail(em_error *err, int st, const char *what)

@@ -27,6 +27,7 @@
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
 #include "em_law.h"
+#include "base/em_mem.h"
 
 
 /* Permute-and-flip's utility report (em_accuracy.h), built once; the law's refusal of pf
@@ -92,12 +93,7 @@ void em_utility_result_free(em_utility_result *r)
 {
     if (!r)
         return;
-    free(r->opt);
-    free(r->expected_utility);
-    free(r->expected_loss);
-    free(r->sd_loss);
-    free(r->p_best);
-    free(r);
+    EM_FREE_ALL(r->opt, r->expected_utility, r->expected_loss, r->sd_loss, r->p_best, r);
 }
 
 int em_utility(em_mech *m, em_utility_result **out, em_error *err)

@@ -4,6 +4,7 @@
 #include "em_mech.h"
 #include "api/em_write_priv.h"
 #include "base/em_error.h"
+#include "io/em_scn_text.h"
 
 int em_write_begin(const char *fn, FILE *f, const void *r, const void *m,
                    const em_write_opts *o, unsigned formats, em_write_opts *w, em_error *err)
@@ -51,13 +52,7 @@ void em_write_csv_label(FILE *f, const char *label, const em_write_opts *w)
     char buf[HUMAN_CAP];
     /* a terminal is a person, not a parser: no raw escape sequence reaches it */
     if (w->terminal && strcmp(em_scn_human_label(buf, sizeof buf, label, 0), label)) {
-        fputc('"', f);
-        for (const char *p = buf; *p; p++) {
-            if (*p == '"')
-                fputc('"', f);
-            fputc(*p, f);
-        }
-        fputc('"', f);
+        em_csv_quoted(f, buf);
         return;
     }
     em_scn_csv_label(f, label);
