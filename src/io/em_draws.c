@@ -84,8 +84,8 @@ int em_read_draws(const char *buf, size_t len, const char *name, double **x,
             tmp[m] = 0;
             em_label_human_str(shown, sizeof shown, tmp, 60);
             em_err_at(err, EM_ERR_PARSE, name, ln,
-                      "bad draw '%s': expected one number per line (decimal or hex float; nan "
-                      "and inf are accepted as draws to judge)", shown);
+                      "bad draw '%s': expected one number per line (decimal or hex float, inf or "
+                      "nan)", shown);
             goto bad;
         }
         memcpy(tmp, p, m);
