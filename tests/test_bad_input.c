@@ -89,6 +89,15 @@ static const command cmds[] = {
     {"quantile", "$E quantile --epsilon 1 --at 0.5 %s", 1},
 };
 
+/* "$E CMD ARGS --candidates c.txt" refused: exit 2, nothing on standard output, and a
+   message from "expmech NAME: " holding msg */
+static void refused_rows(const char *cmd, const char *args, const char *name, const char *msg)
+{
+    int st = run("$E %s %s --candidates c.txt", cmd, args);
+    ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", args, st, out);
+    ck_assert_msg(strstr(errtxt, name) && strstr(errtxt, msg), "%s: %s", args, errtxt);
+}
+
 static void put_bytes(const char *name, const char *p, size_t n)
 {
     char path[128];
@@ -618,12 +627,8 @@ START_TEST(groups_rows)
         {"--epsilon 1 --split equal --data s.csv --column v --group-by color --no-such-option",
          "unknown option '--no-such-option'"},
     };
-    for (size_t j = 0; j < sizeof r / sizeof r[0]; j++) {
-        int st = run("$E groups %s --candidates c.txt", r[j].args);
-        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", r[j].args, st, out);
-        ck_assert_msg(strstr(errtxt, "expmech groups: ") && strstr(errtxt, r[j].msg), "%s: %s",
-                      r[j].args, errtxt);
-    }
+    for (size_t j = 0; j < sizeof r / sizeof r[0]; j++)
+        refused_rows("groups", r[j].args, "expmech groups: ", r[j].msg);
     int st = run("mkdir d && $E score count --data one.csv --column v --group-by color "
                  "--candidates c.txt --output-dir d");
     ck_assert_msg(st == 2 && out[0] == 0 && strstr(errtxt, "one group"), "%d %s", st, errtxt);
@@ -665,10 +670,7 @@ START_TEST(group_by_rows)
          "short.csv:2: 1 field, the header has 2"},
     };
     for (size_t j = 0; j < sizeof r / sizeof r[0]; j++) {
-        int st = run("$E score count %s --candidates c.txt", r[j].args);
-        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", r[j].args, st, out);
-        ck_assert_msg(strstr(errtxt, "expmech score: ") && strstr(errtxt, r[j].msg), "%s: %s",
-                      r[j].args, errtxt);
+        refused_rows("score count", r[j].args, "expmech score: ", r[j].msg);
         ck_assert_msg(run("test -z \"$(ls -A d)\"") == 0, "%s: a file left in d", r[j].args);
     }
     /* hostile and odd values: '../x' and an escape sequence are file names inside d; a
