@@ -5,15 +5,17 @@
  * neighbouring scenario).  libFuzzer's -close_fd_mask=3 discards the commands' standard
  * output and error (not libFuzzer's own reports); the commands must
  * return an exit status (never crash, leak, hang or hit undefined behaviour). */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
 
-static char dir[64], f1[96], f2[96];
+static char dir[64], f1[96], f2[96], out[96];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -24,6 +26,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         abort();
     snprintf(f1, sizeof f1, "%s/a", dir);
     snprintf(f2, sizeof f2, "%s/b", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    if (mkdir(out, 0700) != 0)
+        abort();
     return 0; /* the commands' output: run with -close_fd_mask=3 (mk/run-fuzz.sh) */
 }
 
@@ -65,8 +70,28 @@ static const char *const score_lines[][14] = {
     /* groups of a CSV file (seed 001), each scored and compared */
     A("groups", "--epsilon", "1,10", "--split", "proportional", "--data", "F1", "--column", "x",
       "--group-by", "g", "--candidates", "F2"),
+    /* score --group-by: one scenario file per group, written into D (emptied after each run,
+       since a group's file is never overwritten) */
+    A("score", "count", "--data", "F1", "--column", "x", "--candidates", "F2", "--group-by", "g",
+      "--output-dir", "D"),
 };
 #define NSCORE (sizeof score_lines / sizeof score_lines[0])
+
+/* The files a --group-by run left in out: removed, so that the next run starts empty. */
+static void empty_out(void)
+{
+    DIR *d = opendir(out);
+    if (!d)
+        abort();
+    char path[512];
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(path, sizeof path, "%s/%s", out, e->d_name);
+            if (unlink(path) != 0)
+                abort();
+        }
+    closedir(d);
+}
 
 static void put(const char *path, const uint8_t *p, size_t n)
 {
@@ -96,7 +121,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *argv[16];
     int argc = 0;
     for (; line[argc]; argc++)
-        argv[argc] = (char *)(!strcmp(line[argc], "F1") ? f1 : !strcmp(line[argc], "F2") ? f2 : line[argc]);
+        argv[argc] = (char *)(!strcmp(line[argc], "F1")   ? f1
+                              : !strcmp(line[argc], "F2") ? f2
+                              : !strcmp(line[argc], "D")  ? out
+                                                          : line[argc]);
     argv[argc] = NULL;
     for (const em_command *c = em_commands; c->name; c++)
         if (!strcmp(c->name, argv[0])) {
@@ -107,5 +135,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     fflush(stdout);
     clearerr(stdout);
+    empty_out();
     return 0;
 }
