@@ -455,6 +455,10 @@ START_TEST(points_rows)
         {"utility --epsilon 1 --loss-at 1,,2 x.csv", "empty value in '1,,2'"},
         {"utility --epsilon 1 --loss-at -1 u.csv", "--loss-at: a loss threshold must be >= 0 ('-1')"},
         {"utility --epsilon 1 --loss-at -1e-400 x.csv", "must be >= 0 ('-1e-400')"},
+        /* a control byte in an option's value or a file name: quoted as \xHH by the program */
+        {"probs --epsilon \"$(printf '1\\033[2J')\" x.csv", "--epsilon: bad value '1\\x1b[2J'"},
+        {"probs --epsilon 1 \"$(printf 'no\\033[2J\\177')\"", "no\\x1b[2J\\x7f: cannot open"},
+        {"cdf --epsilon 1 --at 0.5 --bogus \"$(printf '\\033')\" u.csv", "unknown option '--bogus'"},
     };
     put("long.txt", long_number);
     for (size_t j = 0; j < sizeof r / sizeof r[0]; j++) {

@@ -1,8 +1,9 @@
 /* expmech: the command-line program over libexpmech.  One subcommand per file
  * (cmd_NAME.c); this file only dispatches. */
-#include <errno.h>
+#include <errno.h> /* fopencookie: _GNU_SOURCE, set by the Makefile */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
@@ -58,8 +59,38 @@ static int finish(const char *name, int rc)
     return rc;
 }
 
+/* Messages quote what the user gave (a value, a file name, a label): a control byte in it
+ * reaches the terminal as \xHH, never raw (an escape sequence could rewrite the screen). */
+static ssize_t shown(void *cookie, const char *buf, size_t n)
+{
+    (void)cookie;
+    char out[4 * 256];
+    for (size_t i = 0; i < n;) {
+        size_t k = 0;
+        for (; i < n && k + 4 <= sizeof out; i++) {
+            unsigned char b = (unsigned char)buf[i];
+            if ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7f)
+                k += (size_t)snprintf(out + k, 5, "\\x%02x", b);
+            else
+                out[k++] = (char)b;
+        }
+        for (size_t w = 0; w < k;) {
+            ssize_t r = write(STDERR_FILENO, out + w, k - w);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0)
+                return -1;
+            w += (size_t)r;
+        }
+    }
+    return (ssize_t)n;
+}
+
 int main(int argc, char **argv)
 {
+    FILE *err = fopencookie(NULL, "w", (cookie_io_functions_t){.write = shown});
+    if (err && setvbuf(err, NULL, _IONBF, 0) == 0)
+        stderr = err;
     if (argc < 2) {
         usage(stderr);
         return EM_EXIT_USAGE;
