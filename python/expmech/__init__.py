@@ -15,7 +15,7 @@ correctly rounded ``decimal.Decimal`` values.  Every error the library reports r
 
 The library is found through, in order: the environment variable ``EXPMECH_LIB`` (a
 path to libexpmech.so), the build directory of the checkout this module sits in
-(``build/libexpmech.so.0``, after ``make``), the directory ``make install`` recorded,
+(``build/libexpmech.so.1``, after ``make``), the directory ``make install`` recorded,
 and the dynamic linker's search path.
 """
 from __future__ import annotations

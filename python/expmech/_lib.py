@@ -10,7 +10,7 @@ import ctypes
 import ctypes.util
 import os
 
-_SONAME = "libexpmech.so.0"
+_SONAME = "libexpmech.so.1"
 
 
 def _candidates():
