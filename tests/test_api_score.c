@@ -73,8 +73,8 @@ START_TEST(counts_as_data)
     em_mech *m = NULL;
     ck_assert_int_eq(em_mech_new(s, &mo, &m, &err), EM_OK);
     ck_assert_str_eq(em_mech_get(m).sensitivity, "1/6");
-    em_mech_free(m);
-    em_scoring_free(r);
+    em_free(m);
+    em_free(r);
 
     /* the same data aggregated (counts a 2, b 3, c 1), maxnorm: counts / 3, monotone */
     o.function = "maxnorm";
@@ -88,7 +88,7 @@ START_TEST(counts_as_data)
     char *text = written(s, NULL, 0);
     ck_assert_str_eq(text, "# sensitivity: 1\n# monotone: yes\na,2/3\nb,1\nc,1/3\nd,0\n");
     free(text);
-    em_scoring_free(r);
+    em_free(r);
 }
 END_TEST
 
@@ -124,8 +124,8 @@ START_TEST(range_median_and_write_round_trip)
     ck_assert_str_eq(again, text);
     free(again);
     free(text);
-    em_scn_free(back);
-    em_scoring_free(r);
+    em_free(back);
+    em_free(r);
 }
 END_TEST
 
@@ -143,13 +143,13 @@ START_TEST(write_arrays)
     ck_assert_str_eq(text, "# made by hand\n# sensitivity: 0.5\n# monotone: no\n# measure: yes\n"
                            "\"a,b\",0.1,1\n\"#c\",-inf,2\nd,205/207,0\n");
     free(text);
-    em_scn_free(s);
+    em_free(s);
     const char *lo[] = {"-inf", "0"}, *hi[] = {"0", "inf"}, *a[] = {"0", "0"}, *b[] = {"1", "-1"};
     ck_assert_int_eq(em_scn_new_pieces(2, lo, hi, a, b, &s, &err), EM_OK);
     text = written(s, NULL, 0);
     ck_assert_str_eq(text, "# output: continuous\n-inf,0,0,1\n0,inf,0,-1\n");
     free(text);
-    em_scn_free(s);
+    em_free(s);
 }
 END_TEST
 
@@ -196,7 +196,7 @@ START_TEST(bad_entries)
     /* NULL err is fine */
     ck_assert_int_eq(em_scoring_new(&o, &r, NULL), EM_ERR_PARSE);
     ck_assert_int_eq(em_scoring_write(stdout, NULL, &err), EM_ERR_NULL);
-    em_scoring_free(NULL);
+    em_free(NULL);
     /* the writer's own checks */
     const char *u[] = {"1"};
     em_scn *s = NULL;
@@ -207,7 +207,7 @@ START_TEST(bad_entries)
     const char *nl[] = {"two\nlines"};
     ck_assert_int_eq(em_scn_write(stdout, s, nl, 1, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, "comments[0]"));
-    em_scn_free(s);
+    em_free(s);
 }
 END_TEST
 

@@ -101,8 +101,8 @@ START_TEST(probs_csv_and_json)
                     "  ]\n"
                     "}\n"
                     "]\n");
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     /* 5 digits; no sweep: one object */
     m = mech(TIED, "2", "3", EM_VARIANT_AUTO, 5, &s);
     o = (em_write_opts)EM_WRITE_OPTS_INIT;
@@ -119,8 +119,8 @@ START_TEST(probs_csv_and_json)
                     "\"log_probability\": \"-0.69315\"}\n"
                     "  ]\n"
                     "}\n");
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -132,8 +132,8 @@ START_TEST(probs_labels_for_a_terminal)
     o.format = EM_WRITE_CSV;
     o.terminal = 1; /* the control character escaped, the field quoted */
     probs_is(m, &o, "\"x\\x01y\",0.50000,-0.69315\nz,0.50000,-0.69315\n");
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -194,8 +194,8 @@ START_TEST(utility_csv_and_json)
                      "\"expected_loss\": \"0.5\", \"sd_loss\": \"0.25\", \"p_best\": \"0.5\", "
                      "\"expected_loss_bound\": null, \"loss_at\": []}\n]\n");
     free(k.buf);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -235,10 +235,10 @@ START_TEST(audit_text)
         "and Rogers 2021, not proven here)\n"
         "float sampler: cannot run on these inputs (beyond double's range)\n");
     free(k.buf);
-    em_mech_free(x);
-    em_mech_free(y);
-    em_scn_free(sx);
-    em_scn_free(sy);
+    em_free(x);
+    em_free(y);
+    em_free(sx);
+    em_free(sy);
 }
 END_TEST
 
@@ -306,8 +306,8 @@ START_TEST(check_text)
     ck_assert_int_eq(em_check_result_write(k.f, &r, NULL, NULL, &err), EM_ERR_NULL);
     ck_assert_str_eq(sink_text(&k), "");
     free(k.buf);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -351,8 +351,8 @@ START_TEST(compare_text)
     ck_assert_ptr_nonnull(strstr(sink_text(&k),
         "verdict: PASS: every value within max(1e-09 * exact, 0.001)\n"));
     free(k.buf);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -422,10 +422,10 @@ START_TEST(utility_computed)
             "em_utility_write");
     ck_assert_str_eq(sink_text(&k), "");
     free(k.buf);
-    em_mech_free(m);
-    em_mech_free(m2);
-    em_scn_free(s);
-    em_scn_free(s2);
+    em_free(m);
+    em_free(m2);
+    em_free(s);
+    em_free(s2);
 }
 END_TEST
 
@@ -468,7 +468,7 @@ START_TEST(sample_csv)
     ck_assert_str_eq(sink_text(&k), "");
     ck_assert_uint_eq(done, 0);
     free(k.buf);
-    em_sampler_free(sp);
+    em_free(sp);
     /* continuous: one "%.17g" value a line, each in [0, 1] and read back exactly */
     ck_assert_msg(em_sampler_new(mu, &so, &sp, &err) == EM_OK, "%s", err.msg);
     sink_open(&k);
@@ -510,11 +510,11 @@ START_TEST(sample_csv)
     refused(em_sample_write(ro, sp, 1000, &o, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
     ck_assert_uint_eq(done, 1);
     fclose(ro);
-    em_sampler_free(sp);
-    em_mech_free(m);
-    em_mech_free(mu);
-    em_scn_free(s);
-    em_scn_free(su);
+    em_free(sp);
+    em_free(m);
+    em_free(mu);
+    em_free(s);
+    em_free(su);
 }
 END_TEST
 
@@ -584,8 +584,8 @@ START_TEST(bad_arguments)
     refused(em_utility_report_write(ro, &u, m, &json, &err), EM_ERR_DOMAIN,
             "em_utility_report_write");
     fclose(ro);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -647,8 +647,8 @@ START_TEST(points_csv)
             "em_law_points_write");
     ck_assert_str_eq(sink_text(&k), "");
     free(k.buf);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -751,8 +751,8 @@ START_TEST(points_parsed)
     const em_points grid = {2, NULL, "0", "1"};
     refused(em_law_points_write(stdout, m, EM_LAW_INTERVAL, &grid, &o, &err), EM_ERR_DOMAIN,
             "em_law_points_write");
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -852,7 +852,7 @@ START_TEST(groups_csv_and_json)
             "em_groups_report_write");
     ck_assert_str_eq(sink_text(&k), "");
     free(k.buf);
-    em_groups_free(g);
+    em_free(g);
 }
 END_TEST
 

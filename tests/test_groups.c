@@ -275,7 +275,7 @@ START_TEST(api)
     /* 1 / (1 + e^-2.6) and 1 / (1 + e^-1.4) to 30 digits (Python decimal, prec 60) */
     ck_assert_str_eq(r->group[1].p_true_mode, "0.930861579656653182147476857968");
     ck_assert_str_eq(r->group[0].p_true_mode, "0.802183888558581748154343591552");
-    em_groups_report_free(r);
+    em_free(r);
     /* refusals */
     go.sensitivity = "1/100";
     ck_assert_int_eq(em_groups_analyse(g, &go, &r, &e), EM_ERR_DOMAIN);
@@ -309,7 +309,7 @@ START_TEST(api)
     ck_assert_str_eq(list, listed);
     free(list);
     ck_assert_int_eq(em_groups_write(NULL, gdir, NULL, &e), EM_ERR_NULL);
-    em_groups_free(g);
+    em_free(g);
     o.function = "median";
     ck_assert_int_eq(em_groups_new(&o, "sock_color", &g, &e), EM_ERR_PARSE);
     ck_assert_ptr_null(g);

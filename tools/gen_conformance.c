@@ -422,7 +422,7 @@ static int write_case(const def *d, const char *dir, double alpha)
         }
         free(path);
     }
-    em_case_free(c);
+    em_free(c);
     for (int k = 0; k < 4; k++) {
         for (size_t j = 0; j < cols[k].n; j++)
             free(cols[k].v[j]);

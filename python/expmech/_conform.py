@@ -340,7 +340,7 @@ def conform(sampler: Union[Callable, str, Sequence[str]], kinds: Optional[Iterab
             while words[len(argv)] is not None:
                 argv.append(words[len(argv)].decode("utf-8", "surrogateescape"))
         finally:
-            lib.em_command_free(words)
+            lib.em_free(words)
         ptr = _run_command(argv, o)
     elif callable(sampler):
         ptr = _run_callable(sampler, o)
@@ -353,4 +353,4 @@ def conform(sampler: Union[Callable, str, Sequence[str]], kinds: Optional[Iterab
             _write_report(ptr, report)
         return _result(ptr)
     finally:
-        lib.em_conform_result_free(ptr)
+        lib.em_free(ptr)

@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "api/em_obj.h"
 
 /* quantiles per law, and the most cells */
 #define EM_AUDIT_QUANTILES 16

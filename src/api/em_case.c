@@ -18,6 +18,7 @@
 #include "base/em_error.h"
 #include "io/em_text.h"
 #include "judge/em_gof_alt.h"
+#include "api/em_obj.h"
 
 #define SCHEMA "expmech-conformance-1"
 #define LAW_DIGITS 40
@@ -67,8 +68,9 @@ static void free_pieces(em_case *c)
     c->npieces = 0;
 }
 
-void em_case_free(em_case *c)
+void em_case_free(void *obj)
 {
+    em_case *c = obj;
     if (!c)
         return;
     free((char *)c->file), free((char *)c->id), free((char *)c->title);
@@ -82,7 +84,7 @@ void em_case_free(em_case *c)
     free((void *)c->catches), free((void *)c->catches_draws);
     freev(c->cdf_x, c->ncdf), freev(c->cdf, c->ncdf);
     freev(c->edges, c->nedges);
-    free(c);
+    em_obj_release(c);
 }
 
 static char *dup(const char *s)
@@ -228,7 +230,7 @@ static int cdf_points(em_case *c, em_mech *m40, em_mech *m17, em_error *err)
     for (int k = 1; st == EM_OK && k <= CDF_POINTS; k++) {
         char q[32];
         snprintf(q, sizeof q, "%d/%d", k, CDF_POINTS + 1);
-        st = em_quantile(m17, q, &x[n], err);
+        st = em_quantile_plain(m17, q, &x[n], err);
         if (st == EM_OK && (!strcmp(x[n], "-inf") || !strcmp(x[n], "inf")))
             free(x[n]), x[n] = NULL;
         else if (st == EM_OK)
@@ -275,7 +277,7 @@ static int cdf_points(em_case *c, em_mech *m40, em_mech *m17, em_error *err)
     if (!f)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < w && st == EM_OK; i++)
-        st = em_cdf(m40, x[i], &f[i], err);
+        st = em_cdf_plain(m40, x[i], &f[i], err);
     return st;
 }
 
@@ -297,7 +299,7 @@ static int law_continuous(em_case *c, em_mech *m, em_scn *s, em_error *err)
     for (int k = 1; k < NBINS && st == EM_OK; k++) {
         char q[32];
         snprintf(q, sizeof q, "%d/%d", k, NBINS);
-        st = em_quantile(m, q, &edges[k - 1], err);
+        st = em_quantile_plain(m, q, &edges[k - 1], err);
     }
     em_mech *m17 = NULL;
     em_opts o = EM_OPTS_INIT;
@@ -346,7 +348,7 @@ static int find_catches(em_case *c, em_mech *m, double alpha, uint64_t max_draws
     if (st == EM_OK && !is_finite_kind(c->kind)) {
         /* the bins of the check, from a check of one draw at the median */
         char *med = NULL;
-        st = em_quantile(m, "1/2", &med, err);
+        st = em_quantile_plain(m, "1/2", &med, err);
         double x = st == EM_OK ? em_conform_q_double(med) : 0;
         free(med);
         if (st == EM_OK)
@@ -391,7 +393,7 @@ int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **
         return em_err(err, EM_ERR_DOMAIN, "em_case_new: id, title and a kind are required");
     if (!(alpha > 0 && alpha < 1) || max_draws < 1)
         return em_err(err, EM_ERR_DOMAIN, "em_case_new: alpha in (0, 1) and max_draws >= 1");
-    em_case *c = calloc(1, sizeof *c);
+    em_case *c = em_obj_new(sizeof *c, em_case_free);
     if (!c)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     int bad = 0;
@@ -924,7 +926,7 @@ int em_case_parse(const char *text, size_t len, const char *name, em_case **out,
     json_t *root = json_loadb(text ? text : "", len, JSON_REJECT_DUPLICATES, &je);
     if (!root)
         return em_err(err, EM_ERR_PARSE, "%s:%d:%d: %s", name, je.line, je.column, je.text);
-    em_case *c = calloc(1, sizeof *c);
+    em_case *c = em_obj_new(sizeof *c, em_case_free);
     if (!c) {
         json_decref(root);
         return em_err(err, EM_ERR_NOMEM, "out of memory");

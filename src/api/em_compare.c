@@ -19,20 +19,23 @@
 #include <string.h>
 
 #include <mpfr.h>
+#include "api/em_obj.h"
 
 
 #define PROBS_MAX ((size_t)4 << 30)
 #define DIGITS 40   /* the exact values compared: beyond any double's 17 */
 #define PREC 256
 
-void em_compare_result_free(em_compare_result *r)
+void em_compare_result_free(void *obj)
 {
+    em_compare_result *r = obj;
     if (!r)
         return;
     for (size_t k = 0; k < r->nshow; k++)
         EM_FREE_ALL(r->show[k].x, r->show[k].given, r->show[k].exact);
     EM_FREE_ALL(r->max_abs_text, r->max_rel_text, r->max_ulp_text, r->sum_minus_one_text,
-                r->x_abs, r->x_rel, r->x_tail, r);
+                r->x_abs, r->x_rel, r->x_tail);
+    em_obj_release(r);
 }
 
 static int begin(em_mech *m, const void *data, int continuous, const em_compare_opts **o,
@@ -54,7 +57,7 @@ static int begin(em_mech *m, const void *data, int continuous, const em_compare_
                       continuous ? "a CDF table needs a continuous scenario ('# output: continuous')"
                                  : "a continuous scenario is compared with a CDF table, not "
                                    "probabilities");
-    *r = calloc(1, sizeof **r);
+    *r = em_obj_new(sizeof **r, em_compare_result_free);
     if (!*r)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     (*r)->rtol = (*o)->rtol;
@@ -374,13 +377,13 @@ static int compare_values(em_mech *m, const double *given, size_t n, const em_co
     if (st != EM_OK)
         return st;
     if (n != m->scn->n) {
-        free(r);
+        em_obj_release(r);
         return em_err(err, n ? EM_ERR_DOMAIN : EM_ERR_EMPTY, "%zu values for %zu candidates",
                       n, m->scn->n);
     }
     em_pvalue *gv = pvalues_new(n);
     if (!gv) {
-        free(r);
+        em_obj_release(r);
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++) {
@@ -419,7 +422,7 @@ static int compare_file(em_mech *m, const char *path, const em_compare_opts *o,
     free(buf);
     if (st != EM_OK) {
         pvalues_free(gv, sc->n);
-        free(r);
+        em_obj_release(r);
         return st;
     }
     return finish(m, gv, r, out, err);

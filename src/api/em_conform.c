@@ -34,6 +34,7 @@
 #include "io/em_draws.h"
 #include "io/em_spawn.h"
 #include "judge/em_gof_alt.h"
+#include "api/em_obj.h"
 
 #define FIRST_DRAWS 10000u
 #define POWER_NEEDED 0.99
@@ -642,8 +643,9 @@ static char *summary_text(const em_conform_result *res, size_t run)
     return strdup(buf);
 }
 
-void em_conform_result_free(em_conform_result *r)
+void em_conform_result_free(void *obj)
 {
+    em_conform_result *r = obj;
     if (!r)
         return;
     for (size_t i = 0; i < r->ncases; i++) {
@@ -655,7 +657,7 @@ void em_conform_result_free(em_conform_result *r)
     free(r->cases);
     free(r->diagnosis);
     free(r->summary);
-    free(r);
+    em_obj_release(r);
 }
 
 /* 1 when the head of a case file as em_case_write writes it (the members one a line, one
@@ -738,7 +740,7 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
         return st;
     em_case **cs = calloc(nf, sizeof *cs);
     char **bad = calloc(nf, sizeof *bad);
-    em_conform_result *res = calloc(1, sizeof *res);
+    em_conform_result *res = em_obj_new(sizeof *res, em_conform_result_free);
     if (res)
         res->cases = calloc(nf, sizeof *res->cases);
     if (!cs || !bad || !res || !res->cases)
@@ -892,15 +894,6 @@ int em_conform_command(const em_conform_opts *o, const char *const *argv,
 
 /* ------------------------------------------------------------- command lines */
 
-void em_command_free(char **argv)
-{
-    if (!argv)
-        return;
-    for (char **p = argv; *p; p++)
-        free(*p);
-    free(argv);
-}
-
 int em_command_split(const char *line, char ***argv, em_error *err)
 {
     if (!argv)
@@ -909,10 +902,10 @@ int em_command_split(const char *line, char ***argv, em_error *err)
     if (!line)
         return em_err(err, EM_ERR_NULL, "em_command_split: line is NULL");
     size_t len = strlen(line), nw = 0;
-    char **v = calloc(len / 2 + 2, sizeof *v);
+    char **v = em_obj_strv(len / 2 + 2);
     char *w = malloc(len + 1);
     if (!v || !w) {
-        free(v), free(w);
+        em_free(v), free(w);
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     size_t i = 0;
@@ -959,7 +952,7 @@ int em_command_split(const char *line, char ***argv, em_error *err)
     if (st == EM_OK && nw == 0)
         st = em_err(err, EM_ERR_PARSE, "sampler: no command given");
     if (st != EM_OK) {
-        em_command_free(v);
+        em_free(v);
         return st;
     }
     *argv = v;

@@ -18,15 +18,17 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "api/em_obj.h"
 
-void em_check_result_free(em_check_result *r)
+void em_check_result_free(void *obj)
 {
+    em_check_result *r = obj;
     if (!r)
         return;
     free(r->rows);
     free(r->cell_of);
     em_diagnosis_free(r->diagnosis);
-    free(r);
+    em_obj_release(r);
 }
 
 static int opts_ok(const em_check_opts *o, em_error *err)
@@ -56,7 +58,7 @@ static int begin(em_mech *m, const void *data, size_t n, const em_check_opts **o
         return st;
     if (n == 0)
         return em_err(err, EM_ERR_EMPTY, "no draws to test");
-    *r = calloc(1, sizeof **r);
+    *r = em_obj_new(sizeof **r, em_check_result_free);
     if (!*r)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     (*r)->alpha = (*o)->alpha;
@@ -170,7 +172,7 @@ static int check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_c
         return st;
     const em_scn *sc = m->scn;
     if (n != sc->n) {
-        free(r);
+        em_obj_release(r);
         return em_err(err, EM_ERR_DOMAIN, "%zu counts for %zu candidates", n, sc->n);
     }
     double *p = malloc(n * sizeof *p);

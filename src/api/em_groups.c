@@ -24,6 +24,7 @@
 #include "num/em_round.h"
 #include "oracle/em_oracle.h"
 #include "em_groups.h"
+#include "api/em_obj.h"
 
 struct em_groups {
     size_t k, total;
@@ -33,8 +34,9 @@ struct em_groups {
     char *warning;
 };
 
-void em_groups_free(em_groups *g)
+void em_groups_free(void *obj)
 {
+    em_groups *g = obj;
     if (!g)
         return;
     for (size_t i = 0; i < g->k; i++) { /* a failed build may leave arrays NULL */
@@ -47,7 +49,7 @@ void em_groups_free(em_groups *g)
     free(g->rows);
     free(g->score);
     free(g->warning);
-    free(g);
+    em_obj_release(g);
 }
 
 size_t em_groups_count(const em_groups *g) { return g->k; }
@@ -169,14 +171,14 @@ int em_groups_new(const em_scoring_opts *o, const char *group_by, em_groups **ou
     if (!o->data || !o->column)
         return em_data_fail(err, "group_by %s needs o->data FILE and o->column NAME (a CSV file "
                                  "with a header line)", group_by);
-    em_groups *g = calloc(1, sizeof *g);
+    em_groups *g = em_obj_new(sizeof *g, em_groups_free);
     int st = g ? groups_build(g, o, group_by, err) : em_data_nomem(err);
     return EM_HAND_OUT(st, g, em_groups_free, out, err);
 }
 
 /* ------------------------------------------------------------------ files */
 
-int em_groups_file_name(const em_groups *g, size_t i, char **out, em_error *err)
+int em_groups_file_name_plain(const em_groups *g, size_t i, char **out, em_error *err)
 {
     if (!out)
         return em_err(err, EM_ERR_NULL, "em_groups_file_name: out is NULL");
@@ -202,11 +204,16 @@ int em_groups_file_name(const em_groups *g, size_t i, char **out, em_error *err)
     return EM_OK;
 }
 
+int em_groups_file_name(const em_groups *g, size_t i, char **out, em_error *err)
+{
+    return EM_OBJ_STRINGS(em_groups_file_name_plain(g, i, out, err), err, out);
+}
+
 /* DIR/NAME of group i, malloc'd. */
 static int group_path(const em_groups *g, size_t i, const char *dir, char **path, em_error *err)
 {
     char *name;
-    int st = em_groups_file_name(g, i, &name, err);
+    int st = em_groups_file_name_plain(g, i, &name, err);
     if (st == EM_OK && asprintf(path, "%s/%s", dir, name) < 0) {
         *path = NULL;
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
@@ -260,8 +267,9 @@ int em_groups_write(const em_groups *g, const char *dir, FILE *names, em_error *
 
 /* ------------------------------------------------------------------ analysis */
 
-void em_groups_report_free(em_groups_report *r)
+void em_groups_report_free(void *obj)
 {
+    em_groups_report *r = obj;
     if (!r)
         return;
     for (size_t j = 0; r->group && j < r->n; j++) {
@@ -269,7 +277,8 @@ void em_groups_report_free(em_groups_report *r)
         em_free_strings(e->modes, e->n_modes);
         EM_FREE_ALL(e->epsilon, e->share, e->p_true_mode, e->expected_loss, e->provenance);
     }
-    EM_FREE_ALL(r->group, r->gap, r);
+    EM_FREE_ALL(r->group, r->gap);
+    em_obj_release(r);
 }
 
 /* Each group's share of epsilon, w[0..k), from the split rule. */
@@ -612,7 +621,7 @@ int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **
         return em_err(err, EM_ERR_DOMAIN, "digits %d: expected 1 to %d", o->digits,
                       EM_ROUND_MAX_DIGITS);
     size_t k = g->k, n = em_scn_get(em_scoring_scn(g->score[0])).size;
-    em_groups_report *r = calloc(1, sizeof *r);
+    em_groups_report *r = em_obj_new(sizeof *r, em_groups_report_free);
     mpq_t *w = malloc(k * sizeof *w);
     mpq_t **t = calloc(k, sizeof *t);
     size_t *nt = calloc(k, sizeof *nt);

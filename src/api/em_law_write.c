@@ -7,6 +7,7 @@
 #include "em_num.h"
 #include "api/em_write_priv.h"
 #include "base/em_error.h"
+#include "api/em_obj.h"
 
 #define CSV_JSON (EM_WRITE_ACCEPTS(EM_WRITE_CSV) | EM_WRITE_ACCEPTS(EM_WRITE_JSON))
 

@@ -27,6 +27,7 @@
 #include "judge/em_gof_alt.h"
 #include "num/em_bounds.h"
 #include "num/em_rational.h"
+#include "api/em_obj.h"
 
 /* ------------------------------------------------------------------ names */
 
@@ -191,7 +192,7 @@ int em_mistake_laws_new(em_mech *m, int kind, em_mistake_laws **out, em_error *e
         if (L->has_measure && !(L->meas = calloc(L->n, sizeof *L->meas)))
             goto nomem;
         for (size_t i = 0; i < L->n; i++) {
-            if ((st = em_scn_utility(s, i, &L->u[i], err)) != EM_OK)
+            if ((st = em_scn_utility_plain(s, i, &L->u[i], err)) != EM_OK)
                 goto fail;
             if (L->has_measure && !(L->meas[i] = em_conform_scn_measure(s, i)))
                 goto nomem;

@@ -12,14 +12,14 @@
 #include "base/em_error.h"
 #include "core/em_params.h"
 #include "num/em_rational.h"
+#include "api/em_obj.h"
 
-void em_free(void *p) { free(p); }
 
 /* ------------------------------------------------------------------ scenarios */
 
 static int scn_alloc(em_scn **out, em_error *err)
 {
-    *out = calloc(1, sizeof **out);
+    *out = em_obj_new(sizeof **out, em_scn_free);
     if (!*out)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     em_scn_init(*out);
@@ -268,12 +268,13 @@ int em_scn_declare(em_scn *s, const char *sensitivity, int monotone, em_error *e
     return EM_OK;
 }
 
-void em_scn_free(em_scn *s)
+void em_scn_free(void *obj)
 {
+    em_scn *s = obj;
     if (!s)
         return;
     em_scn_clear(s);
-    free(s);
+    em_obj_release(s);
 }
 
 em_scn_info em_scn_get(const em_scn *s)
@@ -293,7 +294,7 @@ long em_scn_find(const em_scn *s, const char *label)
     return label && !s->continuous ? em_scn_lookup(s, label, strlen(label)) : -1;
 }
 
-int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
+int em_scn_utility_plain(const em_scn *s, size_t i, char **text, em_error *err)
 {
     if (!s || !text)
         return em_err(err, EM_ERR_NULL, "em_scn_utility: s or text is NULL");
@@ -314,5 +315,10 @@ int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     em_err_ok(err);
     return EM_OK;
+}
+
+int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
+{
+    return EM_OBJ_STRINGS(em_scn_utility_plain(s, i, text, err), err, text);
 }
 

@@ -24,6 +24,7 @@
 #include "io/em_data.h"
 #include "io/em_text.h"
 #include "num/em_rational.h"
+#include "api/em_obj.h"
 
 static const struct {
     const char *name;
@@ -141,8 +142,9 @@ struct em_scoring {
     char *warning;
 };
 
-void em_scoring_free(em_scoring *r)
+void em_scoring_free(void *obj)
 {
+    em_scoring *r = obj;
     if (!r)
         return;
     em_scn_free(r->scn);
@@ -150,7 +152,7 @@ void em_scoring_free(em_scoring *r)
         free(r->comment[i]);
     free(r->comment);
     free(r->warning);
-    free(r);
+    em_obj_release(r);
 }
 
 em_scn *em_scoring_scn(const em_scoring *r) { return r->scn; }
@@ -176,7 +178,7 @@ static int is_header(const char *line)
 /* The scenario and the comment lines of the text the scorer wrote. */
 static int take_text(em_scoring *r, char *text, size_t len, em_error *err)
 {
-    r->scn = calloc(1, sizeof *r->scn);
+    r->scn = em_obj_new(sizeof *r->scn, em_scn_free);
     if (!r->scn)
         return em_data_nomem(err);
     em_scn_init(r->scn);
@@ -212,12 +214,12 @@ static int take_text(em_scoring *r, char *text, size_t len, em_error *err)
 static int make_score(int fn, const em_scoring_opts *o, int neigh, const em_rows *d,
                       const em_cands *c, const char *note, em_scoring **out, em_error *err)
 {
-    em_scoring *r = calloc(1, sizeof *r);
+    em_scoring *r = em_obj_new(sizeof *r, em_scoring_free);
     char *text = NULL;
     size_t len = 0;
     FILE *mem = r ? open_memstream(&text, &len) : NULL;
     if (!mem) {
-        free(r);
+        em_obj_release(r);
         return em_data_nomem(err);
     }
     int st = d ? em_scoring_write_categorical(fn, o->function, neigh, d, c, note, mem, err)

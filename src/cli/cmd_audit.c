@@ -151,10 +151,10 @@ int cmd_audit(int argc, char **argv)
              : r->verdict == EM_VERDICT_UNDECIDED ? EM_EXIT_INTERNAL
                                                   : EM_EXIT_OK;
     }
-    em_audit_result_free(r);
+    em_free(r);
     for (int k = 0; k < 2; k++) {
-        em_mech_free(m[k]);
-        em_scn_free(s[k]);
+        em_free(m[k]);
+        em_free(s[k]);
     }
     return rc;
 }

@@ -54,9 +54,9 @@ int cmd_check(int argc, char **argv)
         rc = r->verdict == EM_VERDICT_REJECT         ? EM_EXIT_REJECT
              : r->verdict == EM_VERDICT_INSUFFICIENT ? EM_EXIT_INSUFFICIENT
                                                      : EM_EXIT_OK;
-    em_check_result_free(r);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(r);
+    em_free(m);
+    em_free(s);
     em_cli_free(&c);
     return rc;
 }

@@ -159,15 +159,15 @@ int cmd_conform(int argc, char **argv)
     }
     em_conform_result *r = NULL;
     if (em_conform_command(&p.o, (const char *const *)words, &r, &e) != EM_OK) {
-        em_command_free(words);
+        em_free(words);
         rc = em_cli_fail(CMD, NULL, &e);
         return rc;
     }
-    em_command_free(words);
+    em_free(words);
     char *table = NULL;
     if (em_conform_table(r, &table, &e) == EM_OK) {
         fputs(table, stdout);
-        free(table);
+        em_free(table);
     }
     rc = r->exit_status;
     if (p.report) {
@@ -189,6 +189,6 @@ int cmd_conform(int argc, char **argv)
             }
         }
     }
-    em_conform_result_free(r);
+    em_free(r);
     return rc;
 }

@@ -59,7 +59,7 @@ static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char *
             rc = wr;
     }
     for (size_t i = 0; r && i < n; i++)
-        em_groups_report_free(r[i]);
+        em_free(r[i]);
     free(r);
     return rc == EM_EXIT_OK ? em_cli_flush(c->cmd, 1) : rc;
 }
@@ -94,7 +94,7 @@ int cmd_groups(int argc, char **argv)
                         (int)c.digits};
     if (rc < 0)
         rc = run(&c, g, &o, c.eps_all, c.eps_count, c.split);
-    em_groups_free(g);
+    em_free(g);
     em_cli_free(&c);
     return rc;
 }

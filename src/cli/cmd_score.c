@@ -114,7 +114,7 @@ static int score_groups(const em_scoring_opts *o, const args *go)
     if (rc == EM_EXIT_OK && em_groups_warning(g))
         fprintf(stderr, "expmech score: warning: %s\n",
                 em_cli_words(em_groups_warning(g), said, sizeof said));
-    em_groups_free(g);
+    em_free(g);
     return rc;
 }
 
@@ -152,6 +152,6 @@ int cmd_score(int argc, char **argv)
     rc = em_scoring_write(stdout, r, &err) == EM_OK ? EM_EXIT_OK : EM_EXIT_INTERNAL;
     if (rc != EM_EXIT_OK)
         fprintf(stderr, "expmech score: %s\n", err.status == EM_ERR_NOMEM ? err.msg : "write error");
-    em_scoring_free(r);
+    em_free(r);
     return rc;
 }

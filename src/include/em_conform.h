@@ -101,7 +101,6 @@ typedef struct em_diagnosis {
  * present for the wrong kind), the law's errors, EM_ERR_NOMEM. */
 EM_API int em_diagnose(em_mech *m, const em_check_result *r, const uint64_t *counts,
                        em_diagnosis **out, em_error *err);
-EM_API void em_diagnosis_free(em_diagnosis *d);
 
 /* r->diagnosis (NULL when r passed or none was computed): for bindings. */
 EM_API const em_diagnosis *em_check_diagnosis(const em_check_result *r);
@@ -109,7 +108,7 @@ EM_API const em_diagnosis *em_check_diagnosis(const em_check_result *r);
 /* ------------------------------------------------------------------ cases */
 
 /* One case of the battery.  Returned by em_case_new / em_case_load (owned by the library:
- * em_case_free); the caller of em_case_new fills only the inputs (marked "in"). */
+ * em_free); the caller of em_case_new fills only the inputs (marked "in"). */
 typedef struct em_case {
     const char *file;                  /* the file read, or NULL */
     const char *id, *title;            /* in */
@@ -168,7 +167,6 @@ EM_API int em_case_write(const em_case *c, FILE *f, em_error *err);
 /* The scenario and mechanism of the case's law (expect_error cases: the library's refusal
  * as the error).  Free both (mechanism first). */
 EM_API int em_case_mech(const em_case *c, em_scn **s, em_mech **m, em_error *err);
-EM_API void em_case_free(em_case *c);
 
 /* --------------------------------------------------------- running a suite */
 
@@ -300,17 +298,15 @@ EM_API int em_conform_command(const em_conform_opts *o, const char *const *argv,
 
 /* Splits a command line into words as a shell would without expanding anything: blanks
  * separate words, '...' and "..." quote (\" \\ inside "..."), a backslash outside quotes
- * escapes the next byte.  *argv: a NULL-terminated malloc'd array (em_command_free).
+ * escapes the next byte.  *argv: a NULL-terminated array (em_free frees it and its strings).
  * Errors: EM_ERR_NULL, EM_ERR_PARSE (an unclosed quote, no word), EM_ERR_NOMEM. */
 EM_API int em_command_split(const char *line, char ***argv, em_error *err);
-EM_API void em_command_free(char **argv);
 
 /* The result as a table (case, kind, verdict, N, p, diagnosis: one row a case, messages and
  * the sampler's stderr below a failed row), then the summary line; malloc'd (em_free). */
 EM_API int em_conform_table(const em_conform_result *r, char **text, em_error *err);
 /* Everything in r as JSON (schema expmech-conformance-report-1). */
 EM_API int em_conform_report(const em_conform_result *r, FILE *f, em_error *err);
-EM_API void em_conform_result_free(em_conform_result *r);
 
 #ifdef __cplusplus
 }

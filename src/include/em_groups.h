@@ -33,10 +33,9 @@ typedef struct em_groups em_groups;
  * the file (the order of the weights of em_groups_analyse).  Errors: EM_ERR_NULL,
  * EM_ERR_PARSE (what em_scoring_new refuses, with the same messages; a missing column or
  * --group-by column; fewer than two groups: the message names the one), EM_ERR_NOMEM.
- * *out freed with em_groups_free. */
+ * *out freed with em_free. */
 EM_API int em_groups_new(const em_scoring_opts *o, const char *group_by, em_groups **out,
                          em_error *err);
-EM_API void em_groups_free(em_groups *g);
 
 /* Accessors (g not NULL). */
 EM_API size_t em_groups_count(const em_groups *g);      /* k >= 2 */
@@ -115,10 +114,9 @@ typedef struct em_groups_report {
  * refusal of em_mech_new, the message naming the group), the errors of em_mech_new and
  * em_utility (EM_ERR_VARIANT: pf where em_utility does not take it), EM_ERR_UNDECIDED
  * (the gap not decided at 1000 digits), EM_ERR_NOMEM.  *out freed with
- * em_groups_report_free. */
+ * em_free. */
 EM_API int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **out,
                              em_error *err);
-EM_API void em_groups_report_free(em_groups_report *r);
 
 /* The report r of g (em_groups_analyse's at the total epsilon o->epsilon, as given) written as
  * expmech groups writes it: EM_WRITE_CSV (the header line

@@ -145,7 +145,6 @@ typedef struct em_check_result {
  * ..."; "NAME: no draws"), EM_ERR_UNDECIDED, EM_ERR_NOMEM.  o NULL: the defaults. */
 EM_API int em_draws_check(em_mech *m, const em_draws *d, const em_check_opts *o,
                           em_check_result **out, em_error *err);
-EM_API void em_check_result_free(em_check_result *r);
 
 /* ---------------------------------------------------------------- compare */
 
@@ -206,7 +205,6 @@ typedef struct em_compare_result {
  * EM_ERR_NOMEM.  o NULL: the defaults. */
 EM_API int em_compare(em_mech *m, const double *given, size_t n, const char *path,
                       const em_compare_opts *o, em_compare_result **out, em_error *err);
-EM_API void em_compare_result_free(em_compare_result *r);
 
 /* ------------------------------------------------------------------ audit */
 
@@ -308,7 +306,6 @@ typedef struct em_audit_result {
  * draws (em_draws_check), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 EM_API int em_audit(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
                     double confidence, em_audit_result **out, em_error *err);
-EM_API void em_audit_result_free(em_audit_result *r);
 /* Are x and y neighbours at x's sensitivity (the same candidates, |u_x - u_y| <= Delta on
  * each, the same exclusions)?  *note: NULL when they are, else a malloc'd sentence saying
  * where not (em_free).  Two different '# sensitivity:' headers with sensitivity_given 0:

@@ -15,9 +15,9 @@
  *   - err may be NULL; otherwise on failure err->status is the returned status and
  *     err->msg one line of English naming the offending argument, file and line; on
  *     success err->status is EM_OK and err->msg is empty;
- *   - an object returned through `**out` belongs to the caller, who frees it with the
- *     function named beside it; *out is NULL after a failure;
- *   - strings returned as `char *` are malloc'd: free them with em_free;
+ *   - an object, string or array returned through `**out` belongs to the caller, who
+ *     frees it with em_free (and with nothing else: it is not a malloc'd pointer); *out is
+ *     NULL after a failure;
  *   - nothing prints: messages go to err, results to the caller.
  */
 #ifndef EM_SCN_H
@@ -43,7 +43,8 @@ extern "C" {
 
 /* em_error and EM_ERRLEN: em_base.h */
 
-/* Frees a string or array the library returned (NULL is harmless). */
+/* Frees what the library returned to a caller: an object (em_scn, em_mech, em_sampler,
+ * a result, ...), a string, an array of strings (NULL is harmless). */
 EM_API void em_free(void *p);
 
 /* ------------------------------------------------------------------ scenarios */
@@ -88,7 +89,6 @@ EM_API int em_scn_new_pieces(size_t k, const char *const *lo, const char *const 
  * not an exact number), EM_ERR_SENSITIVITY (not > 0). */
 EM_API int em_scn_declare(em_scn *s, const char *sensitivity, int monotone, em_error *err);
 
-EM_API void em_scn_free(em_scn *s);
 
 /* What a scenario is (s not NULL; name belongs to s). */
 typedef struct em_scn_info {

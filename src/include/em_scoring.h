@@ -56,9 +56,8 @@ EM_API int em_scoring_known(const char *function);
  * result the core refuses), EM_ERR_NOMEM. */
 EM_API int em_scoring_new(const em_scoring_opts *o, em_scoring **out, em_error *err);
 
-EM_API void em_scoring_free(em_scoring *r);
 
-/* The scenario (owned by r; valid until em_scoring_free). */
+/* The scenario (owned by r; valid until em_free(r)). */
 EM_API em_scn *em_scoring_scn(const em_scoring *r);
 /* The definition lines (what was computed, from which lemma; without the leading "# "). */
 EM_API size_t em_scoring_comments(const em_scoring *r);

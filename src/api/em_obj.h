@@ -1,0 +1,66 @@
+/* em_obj.h: what the library hands a caller (an object, a string, an array of strings)
+ * carries a header ahead of the pointer that says how it is freed, so that the one em_free
+ * (em_scn.h) frees any of them.  Never installed. */
+#ifndef EM_OBJ_H
+#define EM_OBJ_H
+
+#include <stddef.h>
+
+#include "em_conform.h"
+#include "em_groups.h"
+#include "em_judge.h"
+#include "em_law.h"
+#include "em_scoring.h"
+
+/* A zeroed block of size bytes that em_free frees with destroy (its members, then
+ * em_obj_release; NULL: a string or a block without pointers of its own, released as it
+ * is), or NULL when out of memory. */
+void *em_obj_new(size_t size, void (*destroy)(void *));
+
+/* A zeroed array of n string pointers that em_free frees with the strings (malloc'd, NULL
+ * harmless), or NULL when out of memory. */
+char **em_obj_strv(size_t n);
+
+/* The block of em_obj_new or em_obj_strv freed, not what its members point to (NULL is
+ * harmless). */
+void em_obj_release(void *p);
+
+/* *s (a malloc'd string, or NULL) replaced by a copy em_free frees: 1, or 0 when out of
+ * memory (*s is then freed and NULL). */
+int em_obj_string(char **s);
+
+/* em_obj_string on each of the k strings *v[0..k) after a call that returned st: st, or
+ * EM_ERR_NOMEM (every string freed, each *v[i] NULL, err set) when a copy fails.  The
+ * exit of every public function that returns strings. */
+int em_obj_strings(int st, em_error *err, size_t k, char **const *v);
+#define EM_OBJ_STRINGS(st, err, ...) \
+    em_obj_strings(st, err, sizeof((char **const[]){__VA_ARGS__}) / sizeof(char **), \
+                   (char **const[]){__VA_ARGS__})
+
+/* The public functions of the same names without EM_OBJ_STRINGS: malloc'd strings, for the
+ * library's own code that keeps them among its own (free(3)). */
+int em_cdf_plain(em_mech *m, const char *x, char **out, em_error *err);
+int em_quantile_plain(em_mech *m, const char *p, char **out, em_error *err);
+int em_scn_utility_plain(const em_scn *s, size_t i, char **text, em_error *err);
+int em_num_grid_point_plain(em_mech *m, const char *lo, const char *hi, uint64_t n,
+                            uint64_t i, char **exact, char **shown, em_error *err);
+int em_groups_file_name_plain(const em_groups *g, size_t i, char **out, em_error *err);
+
+/* The destroy functions of the objects (em_free runs them): the members freed, then
+ * em_obj_release (NULL is harmless).  The library's own code calls them on the objects it
+ * holds. */
+void em_scn_free(void *obj);
+void em_mech_free(void *obj);
+void em_sampler_free(void *obj);
+void em_scoring_free(void *obj);
+void em_groups_free(void *obj);
+void em_groups_report_free(void *obj);
+void em_case_free(void *obj);
+void em_diagnosis_free(void *obj);
+void em_check_result_free(void *obj);
+void em_compare_result_free(void *obj);
+void em_audit_result_free(void *obj);
+void em_utility_result_free(void *obj);
+void em_conform_result_free(void *obj);
+
+#endif
