@@ -57,16 +57,15 @@ START_TEST(counts_as_data)
     em_scoring *r = NULL;
     ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_OK);
     ck_assert_str_eq(err.msg, "");
-    em_scn *s = em_scoring_scn(r);
+    em_scn *s = em_scoring_get(r).scn;
     ck_assert_uint_eq(em_scn_get(s).size, 4);
     const char *want[] = {"1/3", "0.5", "1/6", "0"};
     for (size_t i = 0; i < 4; i++)
         utility_is(s, i, want[i]);
     ck_assert_str_eq(em_scn_label(s, 1), "b");
-    ck_assert_ptr_null(em_scoring_warning(r));
-    ck_assert_uint_eq(em_scoring_comments(r), 2);
-    ck_assert_ptr_nonnull(strstr(em_scoring_comment(r, 0), "6 rows, 4 candidates"));
-    ck_assert_ptr_null(em_scoring_comment(r, 2));
+    ck_assert_ptr_null(em_scoring_get(r).warning);
+    ck_assert_uint_eq(em_scoring_get(r).n_comments, 2);
+    ck_assert_ptr_nonnull(strstr(em_scoring_get(r).comments[0], "6 rows, 4 candidates"));
     /* Delta 1/n (substitution, the default): the mechanism picks it up from the scenario */
     em_opts mo = EM_OPTS_INIT;
     mo.epsilon = "1";
@@ -81,7 +80,7 @@ START_TEST(counts_as_data)
     strcpy(data, file("g.txt", "a,2\nb,3\nc,1\n"));
     o.aggregated = 1;
     ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_OK);
-    s = em_scoring_scn(r);
+    s = em_scoring_get(r).scn;
     const char *want2[] = {"2/3", "1", "1/3", "0"};
     for (size_t i = 0; i < 4; i++)
         utility_is(s, i, want2[i]);
@@ -103,7 +102,7 @@ START_TEST(range_median_and_write_round_trip)
     o.range = "0:10";
     em_scoring *r = NULL;
     ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_OK);
-    em_scn *s = em_scoring_scn(r);
+    em_scn *s = em_scoring_get(r).scn;
     ck_assert_int_eq(em_scn_get(s).continuous, 1);
     char *text = NULL;
     size_t len = 0;
@@ -117,9 +116,9 @@ START_TEST(range_median_and_write_round_trip)
     em_scn *back = NULL;
     ck_assert_int_eq(em_scn_parse(text, len, "back", &back, &err), EM_OK);
     const char *c[16];
-    size_t nc = em_scoring_comments(r);
+    size_t nc = em_scoring_get(r).n_comments;
     for (size_t i = 0; i < nc; i++)
-        c[i] = em_scoring_comment(r, i);
+        c[i] = em_scoring_get(r).comments[i];
     char *again = written(back, c, nc);
     ck_assert_str_eq(again, text);
     free(again);

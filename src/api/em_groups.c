@@ -52,12 +52,11 @@ void em_groups_free(void *obj)
     em_obj_release(g);
 }
 
-size_t em_groups_count(const em_groups *g) { return g->k; }
-size_t em_groups_total_rows(const em_groups *g) { return g->total; }
-const char *em_groups_name(const em_groups *g, size_t i) { return i < g->k ? g->name[i] : NULL; }
-size_t em_groups_rows(const em_groups *g, size_t i) { return i < g->k ? g->rows[i] : 0; }
-em_scoring *em_groups_scoring(const em_groups *g, size_t i) { return i < g->k ? g->score[i] : NULL; }
-const char *em_groups_warning(const em_groups *g) { return g->warning; }
+em_groups_info em_groups_get(const em_groups *g)
+{
+    return (em_groups_info){g->k, g->total, (const char *const *)g->name, g->rows, g->score,
+                            g->warning};
+}
 
 /* The distinct values of group[0..n) in order of first appearance: *k of them, their
    texts in keys[0..*k), and the index of each row's group in of[]. */
@@ -103,7 +102,7 @@ static int score_group(em_groups *g, size_t j, const em_scoring_opts *o, const c
     if (st == EM_OK)
         st = em_score_rows(o, &s, c, note, &g->score[j], err);
     if (st == EM_OK) { /* messages and provenance name the group, not "expmech score" */
-        em_scn *sc = em_scoring_scn(g->score[j]);
+        em_scn *sc = em_scoring_get(g->score[j]).scn;
         free(sc->name);
         if (asprintf(&sc->name, "group %s", g->name[j]) < 0) {
             sc->name = NULL;
@@ -178,15 +177,15 @@ int em_groups_new(const em_scoring_opts *o, const char *group_by, em_groups **ou
 
 /* ------------------------------------------------------------------ files */
 
-int em_groups_file_name_plain(const em_groups *g, size_t i, char **out, em_error *err)
+static int file_name(const em_groups *g, size_t i, char **out, em_error *err)
 {
     if (!out)
-        return em_err(err, EM_ERR_NULL, "em_groups_file_name: out is NULL");
+        return em_err(err, EM_ERR_NULL, "file_name: out is NULL");
     *out = NULL;
     if (!g)
-        return em_err(err, EM_ERR_NULL, "em_groups_file_name: g is NULL");
+        return em_err(err, EM_ERR_NULL, "file_name: g is NULL");
     if (i >= g->k)
-        return em_err(err, EM_ERR_DOMAIN, "em_groups_file_name: no group %zu (%zu groups)", i,
+        return em_err(err, EM_ERR_DOMAIN, "file_name: no group %zu (%zu groups)", i,
                       g->k);
     const unsigned char *p = (const unsigned char *)g->name[i];
     char *s = malloc(3 * strlen(g->name[i]) + 5), *w = s;
@@ -204,16 +203,11 @@ int em_groups_file_name_plain(const em_groups *g, size_t i, char **out, em_error
     return EM_OK;
 }
 
-int em_groups_file_name(const em_groups *g, size_t i, char **out, em_error *err)
-{
-    return EM_OBJ_STRINGS(em_groups_file_name_plain(g, i, out, err), err, out);
-}
-
 /* DIR/NAME of group i, malloc'd. */
 static int group_path(const em_groups *g, size_t i, const char *dir, char **path, em_error *err)
 {
     char *name;
-    int st = em_groups_file_name_plain(g, i, &name, err);
+    int st = file_name(g, i, &name, err);
     if (st == EM_OK && asprintf(path, "%s/%s", dir, name) < 0) {
         *path = NULL;
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
@@ -381,7 +375,7 @@ static int run_group(em_groups *g, size_t j, const em_groups_opts *o, const char
 {
     em_opts mo = {eps, o->sensitivity, o->variant, o->force, digits};
     *u = NULL;
-    int st = em_mech_new(em_scoring_scn(g->score[j]), &mo, m, err);
+    int st = em_mech_new(em_scoring_get(g->score[j]).scn, &mo, m, err);
     return st != EM_OK ? st : em_utility(*m, u, err);
 }
 
@@ -425,7 +419,7 @@ static int q_interval(em_groups *g, size_t j, const em_groups_opts *o, const cha
 {
     em_mech *m = NULL;
     em_opts mo = {eps, o->sensitivity, o->variant, o->force, D};
-    em_scn *s = em_scoring_scn(g->score[j]);
+    em_scn *s = em_scoring_get(g->score[j]).scn;
     const em_scn *sc = s;
     int st = em_mech_new(s, &mo, &m, err);
     size_t n = em_scn_get(s).size, top = top_of(sc, n); /* expanded by exponents() */
@@ -620,7 +614,7 @@ int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **
     if (K < 1 || K > EM_ROUND_MAX_DIGITS)
         return em_err(err, EM_ERR_DOMAIN, "digits %d: expected 1 to %d", o->digits,
                       EM_ROUND_MAX_DIGITS);
-    size_t k = g->k, n = em_scn_get(em_scoring_scn(g->score[0])).size;
+    size_t k = g->k, n = em_scn_get(em_scoring_get(g->score[0]).scn).size;
     em_groups_report *r = em_obj_new(sizeof *r, em_groups_report_free);
     mpq_t *w = malloc(k * sizeof *w);
     mpq_t **t = calloc(k, sizeof *t);

@@ -44,7 +44,6 @@ int em_quantile_plain(em_mech *m, const char *p, char **out, em_error *err);
 int em_scn_utility_plain(const em_scn *s, size_t i, char **text, em_error *err);
 int em_num_grid_point_plain(em_mech *m, const char *lo, const char *hi, uint64_t n,
                             uint64_t i, char **exact, char **shown, em_error *err);
-int em_groups_file_name_plain(const em_groups *g, size_t i, char **out, em_error *err);
 
 /* The destroy functions of the objects (em_free runs them): the members freed, then
  * em_obj_release (NULL is harmless).  The library's own code calls them on the objects it

@@ -155,16 +155,11 @@ void em_scoring_free(void *obj)
     em_obj_release(r);
 }
 
-em_scn *em_scoring_scn(const em_scoring *r) { return r->scn; }
-
-size_t em_scoring_comments(const em_scoring *r) { return r->n_comments; }
-
-const char *em_scoring_comment(const em_scoring *r, size_t i)
+em_scoring_info em_scoring_get(const em_scoring *r)
 {
-    return i < r->n_comments ? r->comment[i] : NULL;
+    return (em_scoring_info){r->scn, r->n_comments, (const char *const *)r->comment,
+                             r->warning};
 }
-
-const char *em_scoring_warning(const em_scoring *r) { return r->warning; }
 
 static int is_header(const char *line)
 {

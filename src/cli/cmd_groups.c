@@ -43,8 +43,8 @@ static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char *
         snprintf(what, sizeof what, "--epsilon %.40s", eps[i]);
         rc = em_cli_fail(c->cmd, n > 1 ? what : NULL, &e);
     }
-    for (size_t j = 0; rc == EM_EXIT_OK && j < em_groups_count(g); j++)
-        fprintf(stderr, "%s: group %s: %s\n", c->cmd, em_cli_human(em_groups_name(g, j)),
+    for (size_t j = 0; rc == EM_EXIT_OK && j < em_groups_get(g).count; j++)
+        fprintf(stderr, "%s: group %s: %s\n", c->cmd, em_cli_human(em_groups_get(g).name[j]),
                 r[0]->group[j].provenance);
     em_write_opts w = EM_WRITE_OPTS_INIT;
     w.format = c->format == EM_FMT_CSV ? EM_WRITE_CSV : EM_WRITE_JSON;
@@ -86,9 +86,9 @@ int cmd_groups(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", c.cmd, em_cli_words(e.msg, said, sizeof said));
         rc = em_cli_status_exit(e.status);
     }
-    if (rc < 0 && em_groups_warning(g))
+    if (rc < 0 && em_groups_get(g).warning)
         fprintf(stderr, "%s: warning: %s\n", c.cmd,
-                em_cli_words(em_groups_warning(g), said, sizeof said));
+                em_cli_words(em_groups_get(g).warning, said, sizeof said));
     em_groups_opts o = {NULL, c.split, (c.seen & EM_OPT(EO_SENSITIVITY)) ? c.delta_text : NULL,
                         !(c.seen & EM_OPT(EO_VARIANT)) ? EM_VARIANT_AUTO : c.variant, c.force,
                         (int)c.digits};

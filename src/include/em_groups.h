@@ -26,7 +26,7 @@ typedef struct em_groups em_groups;
  * the group of each row (neither empty on any row; the two columns differ).  o->function
  * is count, frequency or maxnorm; o->aggregated is refused (an aggregate has no groups).
  * One candidate set serves every group: o->candidates, or with o->candidates_from_data
- * the distinct values of all the rows (em_groups_warning then says it is not private).
+ * the distinct values of all the rows (em_groups_get's warning then says it is not private).
  * Each group's scenario is what em_scoring_new makes of that group's rows alone, with the
  * sensitivity proven for them (frequency, n public: 1/n_g), its first comment line
  * "group: GROUP_BY = NAME (n_g of n rows)".  Groups are in order of first appearance in
@@ -37,25 +37,24 @@ typedef struct em_groups em_groups;
 EM_API int em_groups_new(const em_scoring_opts *o, const char *group_by, em_groups **out,
                          em_error *err);
 
-/* Accessors (g not NULL). */
-EM_API size_t em_groups_count(const em_groups *g);      /* k >= 2 */
-EM_API size_t em_groups_total_rows(const em_groups *g); /* n, all groups */
-EM_API const char *em_groups_name(const em_groups *g, size_t i);  /* NULL when i >= k */
-EM_API size_t em_groups_rows(const em_groups *g, size_t i);       /* n_i; 0 when i >= k */
-/* Group i's score (scenario and comment lines; owned by g); NULL when i >= k. */
-EM_API em_scoring *em_groups_scoring(const em_groups *g, size_t i);
-/* The warning of candidates_from_data, or NULL. */
-EM_API const char *em_groups_warning(const em_groups *g);
+/* What groups hold (owned by g; valid until em_free(g)). */
+typedef struct em_groups_info {
+    size_t count;                /* k >= 2 groups */
+    size_t total_rows;           /* n, all groups */
+    const char *const *name;     /* name[i], i < count: group i's value of group_by */
+    const size_t *rows;          /* rows[i]: n_i */
+    em_scoring *const *scoring;  /* scoring[i]: group i's score (scenario and comment lines) */
+    const char *warning;         /* the warning of candidates_from_data, or NULL */
+} em_groups_info;
 
-/* The file name of group i's scenario: its name with every byte other than A-Z, a-z, 0-9,
- * '_', '-' and a '.' that does not start the name written %XX (two upper-case hex
- * digits), then ".txt" ("Blue" -> "Blue.txt", "a b/c" -> "a%20b%2Fc.txt", ".." ->
- * "%2E..txt"): distinct names give distinct files, none hidden, none a path.  *out
- * malloc'd (em_free).  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (i >= k), EM_ERR_NOMEM. */
-EM_API int em_groups_file_name(const em_groups *g, size_t i, char **out, em_error *err);
+/* g not NULL. */
+EM_API em_groups_info em_groups_get(const em_groups *g);
 
-/* Write every group's scenario (em_scoring_write) to DIR/<em_groups_file_name>, creating the
- * files: when one exists already (or cannot be created) nothing is written (the files
+/* Write every group's scenario (em_scoring_write) to DIR/NAME, creating the files, NAME the
+ * group's name with every byte other than A-Z, a-z, 0-9, '_', '-' and a '.' that does not
+ * start the name written %XX (two upper-case hex digits), then ".txt" ("Blue" ->
+ * "Blue.txt", "a b/c" -> "a%20b%2Fc.txt", ".." -> "%2E..txt"): distinct names give
+ * distinct files, none hidden, none a path.  The files: when one exists already (or cannot be created) nothing is written (the files
  * this call created are removed) and the message names it.  Once all are written, their
  * paths "DIR/NAME" to names, one a line (NULL: not listed).  Errors: EM_ERR_NULL,
  * EM_ERR_DOMAIN (a file exists, cannot be created or written), EM_ERR_NOMEM. */
@@ -94,7 +93,7 @@ typedef struct em_group_report {
 } em_group_report;
 
 typedef struct em_groups_report {
-    size_t n;              /* = em_groups_count */
+    size_t n;              /* = em_groups_get(g).count */
     em_group_report *group;
     char *gap;             /* max - min over the groups of P(true mode): exact, correctly
                               rounded (Ziv: as the difference of the P(no true mode), sums
