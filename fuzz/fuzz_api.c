@@ -218,7 +218,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             d.n = 8;
             st = em_draws_check(m, &d, &co, &cr, &e);
             MUST_SAY(st, e);
-            if (st == EM_OK && em_check_result_write(devnull(), cr, m, NULL, &e) != EM_OK)
+            if (st == EM_OK && em_write(cr, devnull(), NULL, &e) != EM_OK)
                 abort();
         }
         em_free(cr);
@@ -260,7 +260,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         em_audit_result *ar = NULL;
         st = em_audit(m, m, NULL, NULL, 0, &ar, &e);
         MUST_SAY(st, e);
-        if (ar && em_audit_result_write(devnull(), ar, m, m, NULL, &e) != EM_OK)
+        if (ar && em_write(ar, devnull(), NULL, &e) != EM_OK)
             abort();
         em_free(ar);
     }

@@ -36,7 +36,7 @@ static char *written(const em_case *c, size_t *len)
     if (!f)
         abort();
     em_error e;
-    int st = em_case_write(c, f, &e);
+    int st = em_write(c, f, NULL, &e);
     fclose(f);
     if (st != EM_OK) { /* only texts that are not UTF-8 cannot be written */
         free(buf);

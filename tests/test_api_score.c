@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "expmech.h"
+#include "api/em_obj.h"
 
 static em_error err;
 static char dir[] = "/tmp/em_test_api_score_XXXXXX";

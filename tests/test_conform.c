@@ -20,6 +20,7 @@
 #include "api/em_judge_priv.h" /* em_judge_find_label */
 #include "api/em_mistake_priv.h"
 #include "judge/em_gof_alt.h"
+#include "api/em_obj.h"
 
 #define CASES "conformance/cases"
 

@@ -36,6 +36,14 @@ const char *em_kind_name(int kind)
     return kind >= 0 && kind < EM_KIND_COUNT ? kind_names[kind] : NULL;
 }
 
+/* em_write of a case (em_obj.h) */
+static int write_case(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                      em_error *err)
+{
+    (void)ctx, (void)o;
+    return em_case_write(obj, f, err);
+}
+
 int em_kind_from_name(const char *name)
 {
     for (int k = 0; name && k < EM_KIND_COUNT; k++)
@@ -394,6 +402,8 @@ int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **
     if (!(alpha > 0 && alpha < 1) || max_draws < 1)
         return em_err(err, EM_ERR_DOMAIN, "em_case_new: alpha in (0, 1) and max_draws >= 1");
     em_case *c = em_obj_new(sizeof *c, em_case_free);
+    if (c)
+        em_obj_writer(c, write_case, NULL, NULL);
     if (!c)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     int bad = 0;
@@ -541,7 +551,7 @@ static json_t *pieces_json(const em_case *c, int with_mass)
 int em_case_write(const em_case *c, FILE *f, em_error *err)
 {
     if (!c || !f)
-        return em_err(err, EM_ERR_NULL, "em_case_write: case or file NULL");
+        return em_err(err, EM_ERR_NULL, "em_write: case or file NULL");
     json_t *root = json_object(), *sc = json_object(), *law = NULL, *cat = json_array();
     int bad = !root || !sc || !cat;
     bad |= json_object_set_new(root, "schema", json_string(SCHEMA)) != 0;
@@ -927,6 +937,8 @@ int em_case_parse(const char *text, size_t len, const char *name, em_case **out,
     if (!root)
         return em_err(err, EM_ERR_PARSE, "%s:%d:%d: %s", name, je.line, je.column, je.text);
     em_case *c = em_obj_new(sizeof *c, em_case_free);
+    if (c)
+        em_obj_writer(c, write_case, NULL, NULL);
     if (!c) {
         json_decref(root);
         return em_err(err, EM_ERR_NOMEM, "out of memory");

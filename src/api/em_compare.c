@@ -516,8 +516,8 @@ static int compare_cdf_file(em_mech *m, const char *path, const em_compare_opts 
     return EM_HAND_OUT(st, r, em_compare_result_free, out, err);
 }
 
-int em_compare(em_mech *m, const double *given, size_t n, const char *path,
-               const em_compare_opts *o, em_compare_result **out, em_error *err)
+static int compare_any(em_mech *m, const double *given, size_t n, const char *path,
+                       const em_compare_opts *o, em_compare_result **out, em_error *err)
 {
     if (given && path) {
         if (out)
@@ -529,4 +529,20 @@ int em_compare(em_mech *m, const double *given, size_t n, const char *path,
     if (m && m->scn->continuous)
         return compare_cdf_file(m, path, o, out, err);
     return compare_file(m, path, o, out, err);
+}
+
+/* em_write of a comparison (em_obj.h) */
+static int write_compare(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                         em_error *err)
+{
+    return em_compare_result_write(f, obj, ctx[0], o, err);
+}
+
+int em_compare(em_mech *m, const double *given, size_t n, const char *path,
+               const em_compare_opts *o, em_compare_result **out, em_error *err)
+{
+    int st = compare_any(m, given, n, path, o, out, err);
+    if (st == EM_OK)
+        em_obj_writer(*out, write_compare, m, NULL);
+    return st;
 }

@@ -310,8 +310,8 @@ int em_judge_check_values(em_mech *m, const double *x, size_t n, const em_check_
     return check_cont(m, x, NULL, n, o, out, err);
 }
 
-int em_draws_check(em_mech *m, const em_draws *d, const em_check_opts *o,
-                   em_check_result **out, em_error *err)
+static int draws_check_any(em_mech *m, const em_draws *d, const em_check_opts *o,
+                           em_check_result **out, em_error *err)
 {
     if (!out)
         return em_err(err, EM_ERR_NULL, "em_draws_check: out is NULL");
@@ -341,5 +341,21 @@ int em_draws_check(em_mech *m, const em_draws *d, const em_check_opts *o,
     if (st == EM_OK)
         st = check_counts(m, counts, m->scn->n, o, out, err);
     free(counts);
+    return st;
+}
+
+/* em_write of a check (em_obj.h) */
+static int write_check(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                       em_error *err)
+{
+    return em_check_result_write(f, obj, ctx[0], o, err);
+}
+
+int em_draws_check(em_mech *m, const em_draws *d, const em_check_opts *o,
+                   em_check_result **out, em_error *err)
+{
+    int st = draws_check_any(m, d, o, out, err);
+    if (st == EM_OK)
+        em_obj_writer(*out, write_check, m, NULL);
     return st;
 }

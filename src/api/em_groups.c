@@ -175,6 +175,15 @@ int em_groups_new(const em_scoring_opts *o, const char *group_by, em_groups **ou
     return EM_HAND_OUT(st, g, em_groups_free, out, err);
 }
 
+int em_groups_report_write(FILE *f, const em_groups *g, const em_groups_report *r,
+                           const char *split, const em_write_opts *o, em_error *err)
+{
+    em_groups_info gi;
+    if (g)
+        gi = em_groups_get(g);
+    return em_groups_report_write_info(f, g ? &gi : NULL, r, split, o, err);
+}
+
 /* ------------------------------------------------------------------ files */
 
 static int file_name(const em_groups *g, size_t i, char **out, em_error *err)
@@ -601,21 +610,25 @@ static int analyse(em_groups *g, const em_groups_opts *o, int K, mpq_t *w, mpq_t
     return st;
 }
 
-int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **out,
-                      em_error *err)
+static int groups_analyse_any(em_groups *g, const em_groups_opts *o, em_groups_report **out,
+                              em_error *err)
 {
     if (!out)
         return em_err(err, EM_ERR_NULL, "em_groups_analyse: out is NULL");
     *out = NULL;
-    if (!g || !o || !o->epsilon)
+    if (!g || !o || !o->epsilon || !o->split)
         return em_err(err, EM_ERR_NULL, "em_groups_analyse: %s is NULL",
-                      !g ? "g" : !o ? "o" : "epsilon");
+                      !g ? "g" : !o ? "o" : !o->epsilon ? "epsilon" : "split");
     int K = o->digits ? o->digits : 17;
     if (K < 1 || K > EM_ROUND_MAX_DIGITS)
         return em_err(err, EM_ERR_DOMAIN, "digits %d: expected 1 to %d", o->digits,
                       EM_ROUND_MAX_DIGITS);
     size_t k = g->k, n = em_scn_get(em_scoring_get(g->score[0]).scn).size;
-    em_groups_report *r = em_obj_new(sizeof *r, em_groups_report_free);
+    /* the split as given, behind the report, for em_write */
+    size_t split_len = strlen(o->split) + 1;
+    em_groups_report *r = em_obj_new(sizeof *r + split_len, em_groups_report_free);
+    if (r)
+        memcpy(r + 1, o->split, split_len);
     mpq_t *w = malloc(k * sizeof *w);
     mpq_t **t = calloc(k, sizeof *t);
     size_t *nt = calloc(k, sizeof *nt);
@@ -650,4 +663,20 @@ int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **
     free(nt);
     free(eps);
     return EM_HAND_OUT(st, r, em_groups_report_free, out, err);
+}
+
+/* em_write of a groups report (em_obj.h) */
+static int write_groups_report(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                               em_error *err)
+{
+    return em_groups_report_write(f, ctx[0], obj, ctx[1], o, err);
+}
+
+int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **out,
+                      em_error *err)
+{
+    int st = groups_analyse_any(g, o, out, err);
+    if (st == EM_OK)
+        em_obj_writer(*out, write_groups_report, g, *out + 1);
+    return st;
 }

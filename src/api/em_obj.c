@@ -17,6 +17,8 @@ typedef union em_obj_hdr {
         uint64_t magic;
         void (*destroy)(void *); /* NULL: the block alone */
         size_t n;                /* em_obj_strv: the strings */
+        em_obj_write_fn *write;  /* NULL: em_write refuses it */
+        const void *ctx[2];
     } h;
     max_align_t align;           /* the payload aligned as malloc's */
 } em_obj_hdr;
@@ -49,6 +51,14 @@ static void strv_free(void *p)
 char **em_obj_strv(size_t n)
 {
     return n > SIZE_MAX / sizeof(char *) ? NULL : obj_new(n * sizeof(char *), strv_free, n);
+}
+
+void em_obj_writer(void *p, em_obj_write_fn *write, const void *ctx0, const void *ctx1)
+{
+    em_obj_hdr *h = hdr(p);
+    h->h.write = write;
+    h->h.ctx[0] = ctx0;
+    h->h.ctx[1] = ctx1;
 }
 
 void em_obj_release(void *p)
@@ -86,6 +96,20 @@ int em_obj_strings(int st, em_error *err, size_t k, char **const *v)
             *v[i] = NULL;
         }
     return em_err(err, EM_ERR_NOMEM, "out of memory");
+}
+
+int em_write(const void *obj, FILE *f, const em_write_opts *o, em_error *err)
+{
+    if (!obj || !f)
+        return em_err(err, EM_ERR_NULL, "em_write: obj or f is NULL");
+    const em_obj_hdr *h = hdr((void *)obj);
+    if (h->h.magic != EM_OBJ_MAGIC)
+        abort();
+    if (!h->h.write)
+        return em_err(err, EM_ERR_DOMAIN, "em_write: the object is not one em_write writes (a "
+                      "result of em_audit, em_draws_check, em_compare or em_groups_analyse, a "
+                      "score, a case)");
+    return h->h.write(f, obj, h->h.ctx, o, err);
 }
 
 void em_free(void *p)

@@ -5,6 +5,7 @@
 #define EM_OBJ_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "em_conform.h"
 #include "em_groups.h"
@@ -20,6 +21,12 @@ void *em_obj_new(size_t size, void (*destroy)(void *));
 /* A zeroed array of n string pointers that em_free frees with the strings (malloc'd, NULL
  * harmless), or NULL when out of memory. */
 char **em_obj_strv(size_t n);
+
+/* How em_write (em_scn.h) writes the block p: write(f, p, ctx, o, err), ctx the two
+ * pointers given here (what the object was computed over: its mechanisms, its groups). */
+typedef int em_obj_write_fn(FILE *f, const void *obj, const void *const *ctx,
+                            const em_write_opts *o, em_error *err);
+void em_obj_writer(void *p, em_obj_write_fn *write, const void *ctx0, const void *ctx1);
 
 /* The block of em_obj_new or em_obj_strv freed, not what its members point to (NULL is
  * harmless). */
@@ -44,6 +51,22 @@ int em_quantile_plain(em_mech *m, const char *p, char **out, em_error *err);
 int em_scn_utility_plain(const em_scn *s, size_t i, char **text, em_error *err);
 int em_num_grid_point_plain(em_mech *m, const char *lo, const char *hi, uint64_t n,
                             uint64_t i, char **exact, char **shown, em_error *err);
+
+/* The writers em_write runs, with the context passed explicitly (tests call them on results
+ * made by hand); their messages name em_write.  em_groups_report_write's g: the groups r
+ * was computed over; split as given to em_groups_analyse. */
+int em_audit_result_write(FILE *f, const em_audit_result *r, const em_mech *x,
+                          const em_mech *y, const em_write_opts *o, em_error *err);
+int em_check_result_write(FILE *f, const em_check_result *r, const em_mech *m,
+                          const em_write_opts *o, em_error *err);
+int em_compare_result_write(FILE *f, const em_compare_result *r, const em_mech *m,
+                            const em_write_opts *o, em_error *err);
+int em_groups_report_write(FILE *f, const em_groups *g, const em_groups_report *r,
+                           const char *split, const em_write_opts *o, em_error *err);
+int em_groups_report_write_info(FILE *f, const em_groups_info *g, const em_groups_report *r,
+                                const char *split, const em_write_opts *o, em_error *err);
+int em_scoring_write(FILE *f, const em_scoring *r, em_error *err);
+int em_case_write(const em_case *c, FILE *f, em_error *err);
 
 /* The destroy functions of the objects (em_free runs them): the members freed, then
  * em_obj_release (NULL is harmless).  The library's own code calls them on the objects it

@@ -227,7 +227,7 @@ static int make_score(int fn, const em_scoring_opts *o, int neigh, const em_rows
     return EM_HAND_OUT(st, r, em_scoring_free, out, err);
 }
 
-int em_scoring_new(const em_scoring_opts *o, em_scoring **out, em_error *err)
+static int scoring_new_any(const em_scoring_opts *o, em_scoring **out, em_error *err)
 {
     if (!out)
         return em_err(err, EM_ERR_NULL, "em_scoring_new: out is NULL");
@@ -241,6 +241,22 @@ int em_scoring_new(const em_scoring_opts *o, em_scoring **out, em_error *err)
                             o->function ? o->function : "(null)");
     int st = check_opts(o, fn, &neigh, err);
     return st != EM_OK ? st : make_score(fn, o, neigh, NULL, NULL, NULL, out, err);
+}
+
+/* em_write of a score (em_obj.h) */
+static int write_scoring(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                         em_error *err)
+{
+    (void)ctx, (void)o;
+    return em_scoring_write(f, obj, err);
+}
+
+int em_scoring_new(const em_scoring_opts *o, em_scoring **out, em_error *err)
+{
+    int st = scoring_new_any(o, out, err);
+    if (st == EM_OK)
+        em_obj_writer(*out, write_scoring, NULL, NULL);
+    return st;
 }
 
 int em_score_cands(const em_scoring_opts *o, const em_rows *d, em_cands *c, char **warning,
@@ -266,6 +282,6 @@ int em_score_rows(const em_scoring_opts *o, const em_rows *d, const em_cands *c,
 int em_scoring_write(FILE *f, const em_scoring *r, em_error *err)
 {
     if (!r)
-        return em_err(err, EM_ERR_NULL, "em_scoring_write: r is NULL");
+        return em_err(err, EM_ERR_NULL, "em_write: r is NULL");
     return em_scn_write(f, r->scn, (const char *const *)r->comment, r->n_comments, err);
 }

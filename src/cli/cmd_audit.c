@@ -145,7 +145,7 @@ int cmd_audit(int argc, char **argv)
     rc = run(cmd, files, &ox, sxp, syp, samples_are, conf, s, m, &r);
     em_error e;
     if (rc < 0)
-        rc = em_cli_written(cmd, em_audit_result_write(stdout, r, m[0], m[1], NULL, &e), &e);
+        rc = em_cli_written(cmd, em_write(r, stdout, NULL, &e), &e);
     if (rc < 0) {
         rc = r->verdict == EM_VERDICT_REJECT      ? EM_EXIT_REJECT
              : r->verdict == EM_VERDICT_UNDECIDED ? EM_EXIT_INTERNAL

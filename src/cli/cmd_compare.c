@@ -51,7 +51,7 @@ int cmd_compare(int argc, char **argv)
     }
     em_error e;
     if (rc < 0)
-        rc = em_cli_written(c.cmd, em_compare_result_write(stdout, r, m, NULL, &e), &e);
+        rc = em_cli_written(c.cmd, em_write(r, stdout, NULL, &e), &e);
     if (rc < 0)
         rc = r->passed ? EM_EXIT_OK : EM_EXIT_REJECT;
     em_free(r);

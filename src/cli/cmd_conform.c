@@ -127,7 +127,7 @@ static int figure(const char *dir, const em_conform_case *c)
     FILE *f = fopen(csv, "w");
     if (!f)
         return -1;
-    int st = em_check_result_write(f, r, NULL, &o, NULL);
+    int st = em_write(r, f, &o, NULL);
     if (fclose(f) != 0 || st != EM_OK)
         return -1;
     char title[512];

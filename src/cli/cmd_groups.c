@@ -26,8 +26,7 @@ static const char help[] =
     EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
 
 /* Every report first (a failure prints nothing), then the table. */
-static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char **eps, size_t n,
-               const char *split)
+static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char **eps, size_t n)
 {
     em_groups_report **r = calloc(n, sizeof *r);
     em_error e;
@@ -53,8 +52,7 @@ static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char *
     for (size_t i = 0; rc == EM_EXIT_OK && i < n; i++) {
         w.sweep_i = i;
         w.epsilon = eps[i];
-        int wr = em_cli_written(c->cmd, em_groups_report_write(stdout, g, r[i], split, &w, &e),
-                                &e);
+        int wr = em_cli_written(c->cmd, em_write(r[i], stdout, &w, &e), &e);
         if (wr >= 0)
             rc = wr;
     }
@@ -93,7 +91,7 @@ int cmd_groups(int argc, char **argv)
                         !(c.seen & EM_OPT(EO_VARIANT)) ? EM_VARIANT_AUTO : c.variant, c.force,
                         (int)c.digits};
     if (rc < 0)
-        rc = run(&c, g, &o, c.eps_all, c.eps_count, c.split);
+        rc = run(&c, g, &o, c.eps_all, c.eps_count);
     em_free(g);
     em_cli_free(&c);
     return rc;

@@ -1,6 +1,6 @@
 /* cmd_score.c: `expmech score FUNCTION --data FILE [options]`: the options read into an
  * em_scoring_opts, the scenario computed by em_scoring_new (src/api/em_score_*.c) and written
- * by em_scoring_write. */
+ * by em_write. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -149,7 +149,7 @@ int cmd_score(int argc, char **argv)
     if (em_scoring_get(r).warning)
         fprintf(stderr, "expmech score: warning: %s\n",
                 em_cli_words(em_scoring_get(r).warning, said, sizeof said));
-    rc = em_scoring_write(stdout, r, &err) == EM_OK ? EM_EXIT_OK : EM_EXIT_INTERNAL;
+    rc = em_write(r, stdout, NULL, &err) == EM_OK ? EM_EXIT_OK : EM_EXIT_INTERNAL;
     if (rc != EM_EXIT_OK)
         fprintf(stderr, "expmech score: %s\n", err.status == EM_ERR_NOMEM ? err.msg : "write error");
     em_free(r);

@@ -162,8 +162,8 @@ EM_API int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_
 EM_API int em_case_load(const char *path, em_case **out, em_error *err);
 EM_API int em_case_parse(const char *text, size_t len, const char *name, em_case **out,
                          em_error *err);
-/* The case as JSON (what em_case_load reads back), the same bytes for the same case. */
-EM_API int em_case_write(const em_case *c, FILE *f, em_error *err);
+/* em_write (em_scn.h) of a case: the case as JSON (what em_case_load reads back), the same
+ * bytes for the same case (the options are not read). */
 /* The scenario and mechanism of the case's law (expect_error cases: the library's refusal
  * as the error).  Free both (mechanism first). */
 EM_API int em_case_mech(const em_case *c, em_scn **s, em_mech **m, em_error *err);

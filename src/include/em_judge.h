@@ -320,20 +320,15 @@ EM_API int em_audit_neighbours(const em_mech *x, const em_mech *y, int sensitivi
 EM_API int em_clopper_pearson(uint64_t k, uint64_t n, double confidence, double *lo,
                               double *hi, em_error *err);
 
-/* The reports of expmech audit, check and compare (expmech(1)) written to f from a result
- * and the mechanisms it was computed with (audit: x and y), format EM_WRITE_TEXT only
- * (o NULL: the defaults); labels in the form for a person (em_scn_human_label).  The
- * verdict is a line of the text; the exit status it implies is the caller's.  A check's
- * table also as EM_WRITE_CSV (m may then be NULL): the header cell,expected,observed, a
- * row per cell (its index, or "[lo, hi)" to 6 digits), and "outside,0,N" for N draws
- * outside the support (the table of expmech conform --report-svg's figures).  Errors:
- * EM_ERR_NULL, EM_ERR_DOMAIN (another format; writing to f failed). */
-EM_API int em_audit_result_write(FILE *f, const em_audit_result *r, const em_mech *x,
-                                 const em_mech *y, const em_write_opts *o, em_error *err);
-EM_API int em_check_result_write(FILE *f, const em_check_result *r, const em_mech *m,
-                                 const em_write_opts *o, em_error *err);
-EM_API int em_compare_result_write(FILE *f, const em_compare_result *r, const em_mech *m,
-                                   const em_write_opts *o, em_error *err);
+/* em_write (em_scn.h) of a result of em_audit, em_draws_check or em_compare: the report of
+ * expmech audit, check or compare (expmech(1)) from the result and the mechanisms it was
+ * computed over (which must still exist), format EM_WRITE_TEXT (o NULL: the defaults);
+ * labels in the form for a person (em_scn_human_label).  The verdict is a line of the
+ * text; the exit status it implies is the caller's.  A check's table also as EM_WRITE_CSV
+ * (its mechanism not read: it may be gone): the header cell,expected,observed, a row per
+ * cell (its index, or "[lo, hi)" to 6 digits), and "outside,0,N" for N draws outside the
+ * support (the table of expmech conform --report-svg's figures).  Errors: EM_ERR_NULL,
+ * EM_ERR_DOMAIN (another format; writing to f failed). */
 
 #ifdef __cplusplus
 }

@@ -127,7 +127,7 @@ EM_API int em_scn_write(FILE *f, const em_scn *s, const char *const *comments,
 EM_API void em_scn_csv_label(FILE *f, const char *label);
 EM_API char *em_scn_human_label(char *buf, size_t cap, const char *s, size_t max_in);
 
-/* How a result writer (em_audit_result_write, em_utility_report_write, ...) writes: the
+/* How a result writer (em_write, em_utility_report_write, ...) writes: the
  * one options struct of them all.  A writer documents the formats it accepts; another is
  * EM_ERR_DOMAIN.  NULL options: EM_WRITE_OPTS_INIT. */
 #define EM_WRITE_TEXT 0      /* for a person: the report of expmech(1) */
@@ -143,6 +143,15 @@ typedef struct em_write_opts {
                                 they hold control characters; 0: their exact bytes */
 } em_write_opts;
 #define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0}
+
+/* Write obj, a result the library returned, as the command that computed it writes it: a
+ * result of em_audit, em_draws_check or em_compare (em_judge.h), of em_groups_analyse
+ * (em_groups.h), a score of em_scoring_new (em_scoring.h), a case (em_conform.h); what
+ * each is written as, and in which formats, is said beside it.  What the result was
+ * computed over (its mechanisms, its groups) must still exist.  o NULL: the defaults.
+ * Errors: EM_ERR_NULL (obj or f), EM_ERR_DOMAIN (an object em_write does not write, a
+ * format it is not written in, writing to f failed), the writer's. */
+EM_API int em_write(const void *obj, FILE *f, const em_write_opts *o, em_error *err);
 
 #ifdef __cplusplus
 }

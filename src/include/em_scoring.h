@@ -70,8 +70,8 @@ typedef struct em_scoring_info {
 /* r not NULL. */
 EM_API em_scoring_info em_scoring_get(const em_scoring *r);
 
-/* em_scn_write of the scenario of r with its comment lines. */
-EM_API int em_scoring_write(FILE *f, const em_scoring *r, em_error *err);
+/* em_write (em_scn.h) of a score: em_scn_write of its scenario with its comment lines (the
+ * options are not read). */
 
 #ifdef __cplusplus
 }
