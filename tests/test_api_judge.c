@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "expmech.h"
+#include "api/em_judge_priv.h"
 
 static em_error err;
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "expmech.h"
+#include "api/em_obj.h"
 
 static em_error err;
 

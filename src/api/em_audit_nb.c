@@ -14,7 +14,8 @@
 #include <string.h>
 #include "api/em_obj.h"
 
-static int audit_neighbours_plain(const em_mech *x, const em_mech *y, int sensitivity_given, char **note,
+static int audit_neighbours_plain(const em_mech *x, const em_mech *y, int sensitivity_given,
+                                  char **note,
                                   em_error *err)
 {
     if (!x || !y || !note)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "api/em_obj.h"
+#include "api/em_mistake_priv.h"
 
 void em_check_result_free(void *obj)
 {

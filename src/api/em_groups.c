@@ -666,7 +666,8 @@ static int groups_analyse_any(em_groups *g, const em_groups_opts *o, em_groups_r
 }
 
 /* em_write of a groups report (em_obj.h) */
-static int write_groups_report(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+static int write_groups_report(FILE *f, const void *obj, const void *const *ctx,
+                               const em_write_opts *o,
                                em_error *err)
 {
     return em_groups_report_write(f, ctx[0], obj, ctx[1], o, err);

@@ -382,7 +382,8 @@ int em_interval_prob(em_mech *m, const char *a, const char *b, char **out, em_er
     return EM_OBJ_STRINGS(interval_prob_plain(m, a, b, out, err), err, out);
 }
 
-static int density_plain(em_mech *m, const char *x, char **density, char **log_density, em_error *err)
+static int density_plain(em_mech *m, const char *x, char **density, char **log_density,
+                         em_error *err)
 {
     char *logd = NULL;
     int st = em_law_pointwise(m, F_DENSITY, "em_density", x, NULL, density,
@@ -393,7 +394,8 @@ static int density_plain(em_mech *m, const char *x, char **density, char **log_d
 
 int em_density(em_mech *m, const char *x, char **density, char **log_density, em_error *err)
 {
-    return EM_OBJ_STRINGS(density_plain(m, x, density, log_density, err), err, density, log_density);
+    return EM_OBJ_STRINGS(density_plain(m, x, density, log_density, err), err,
+                          density, log_density);
 }
 
 int em_quantile_plain(em_mech *m, const char *p, char **out, em_error *err)

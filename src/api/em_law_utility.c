@@ -238,7 +238,8 @@ static int loss_bounds_plain(em_mech *m, const char *t, char **expected_loss_bou
 int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound, char **p_bound,
                    em_error *err)
 {
-    return EM_OBJ_STRINGS(loss_bounds_plain(m, t, expected_loss_bound, p_bound, err), err, expected_loss_bound, p_bound);
+    return EM_OBJ_STRINGS(loss_bounds_plain(m, t, expected_loss_bound, p_bound, err), err,
+                          expected_loss_bound, p_bound);
 }
 
 /* ------------------------------------------------------------ Monte Carlo */

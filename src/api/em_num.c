@@ -111,5 +111,6 @@ int em_num_grid_point_plain(em_mech *m, const char *lo, const char *hi, uint64_t
 int em_num_grid_point(em_mech *m, const char *lo, const char *hi, uint64_t n, uint64_t i,
                       char **exact, char **shown, em_error *err)
 {
-    return EM_OBJ_STRINGS(em_num_grid_point_plain(m, lo, hi, n, i, exact, shown, err), err, exact, shown);
+    return EM_OBJ_STRINGS(em_num_grid_point_plain(m, lo, hi, n, i, exact, shown, err), err,
+                          exact, shown);
 }

@@ -68,6 +68,15 @@ int em_groups_report_write_info(FILE *f, const em_groups_info *g, const em_group
 int em_scoring_write(FILE *f, const em_scoring *r, em_error *err);
 int em_case_write(const em_case *c, FILE *f, em_error *err);
 
+/* Point i of the grid lo + i (hi - lo) / (n - 1), i < n (n = 1: lo, which must equal hi):
+ * *exact is its exact text (for em_cdf and the others), *shown what to print (both for
+ * em_free): the exact decimal when it has at most 20 digits, else its correct rounding to
+ * m's digits. m is a continuous mechanism; shown may be NULL, and then m too (no rounding).
+ * Errors: EM_ERR_NULL, EM_ERR_PARSE, EM_ERR_DOMAIN (n = 0, i >= n, lo > hi, n = 1 with lo
+ * != hi, a finite m), the law's errors, EM_ERR_NOMEM. */
+int em_num_grid_point(em_mech *m, const char *lo, const char *hi, uint64_t n,
+                      uint64_t i, char **exact, char **shown, em_error *err);
+
 /* The destroy functions of the objects (em_free runs them): the members freed, then
  * em_obj_release (NULL is harmless).  The library's own code calls them on the objects it
  * holds. */

@@ -55,13 +55,9 @@ EM_API int em_kind_from_name(const char *name);
 #define EM_MISTAKE_UNIFORM_IN_PIECES 10 /* each piece's mass right, uniform inside it */
 #define EM_MISTAKE_COUNT 11
 
-/* Its identifier ("eps_not_halved"), the law in a few symbols ("exp(ε·u/Δ)") and the
- * mistake in words ("the factor 1/2 is missing"); NULL when unknown. */
+/* Its identifier ("eps_not_halved"); NULL when unknown. */
 EM_API const char *em_mistake_name(int mistake);
-EM_API const char *em_mistake_law(int mistake);
-EM_API const char *em_mistake_words(int mistake);
-/* The mistake of an identifier, or -1. */
-EM_API int em_mistake_from_name(const char *name);
+
 
 /* -------------------------------------------------------------- diagnosis */
 
@@ -93,14 +89,6 @@ typedef struct em_diagnosis {
                                 under that law)", or that none of the known mistakes fits */
 } em_diagnosis;
 
-/* The draws behind a check result r of m (em_draws_check) tested against the law of every
- * known mistake that applies to m: counts[] per candidate for a finite m (em_scn_get's size
- * entries), NULL for a continuous one (r's bins and draws outside R are used).
- * em_draws_check calls this on every reject (unless em_check_opts.skip_diagnosis) and keeps
- * the result in r->diagnosis.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (counts missing or
- * present for the wrong kind), the law's errors, EM_ERR_NOMEM. */
-EM_API int em_diagnose(em_mech *m, const em_check_result *r, const uint64_t *counts,
-                       em_diagnosis **out, em_error *err);
 
 /* r->diagnosis (NULL when r passed or none was computed): for bindings. */
 EM_API const em_diagnosis *em_check_diagnosis(const em_check_result *r);

@@ -50,14 +50,15 @@ typedef struct em_groups_info {
 /* g not NULL. */
 EM_API em_groups_info em_groups_get(const em_groups *g);
 
-/* Write every group's scenario (as em_write writes its score) to DIR/NAME, creating the files, NAME the
- * group's name with every byte other than A-Z, a-z, 0-9, '_', '-' and a '.' that does not
- * start the name written %XX (two upper-case hex digits), then ".txt" ("Blue" ->
- * "Blue.txt", "a b/c" -> "a%20b%2Fc.txt", ".." -> "%2E..txt"): distinct names give
- * distinct files, none hidden, none a path.  The files: when one exists already (or cannot be created) nothing is written (the files
- * this call created are removed) and the message names it.  Once all are written, their
- * paths "DIR/NAME" to names, one a line (NULL: not listed).  Errors: EM_ERR_NULL,
- * EM_ERR_DOMAIN (a file exists, cannot be created or written), EM_ERR_NOMEM. */
+/* Write every group's scenario (as em_write writes its score) to DIR/NAME, creating the
+ * files, NAME the group's name with every byte other than A-Z, a-z, 0-9, '_', '-' and a '.'
+ * that does not start the name written %XX (two upper-case hex digits), then ".txt" ("Blue"
+ * -> "Blue.txt", "a b/c" -> "a%20b%2Fc.txt", ".." -> "%2E..txt"): distinct names give
+ * distinct files, none hidden, none a path.  The files: when one exists already (or cannot
+ * be created) nothing is written (the files this call created are removed) and the message
+ * names it.  Once all are written, their paths "DIR/NAME" to names, one a line (NULL: not
+ * listed).  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (a file exists, cannot be created or
+ * written), EM_ERR_NOMEM. */
 EM_API int em_groups_write(const em_groups *g, const char *dir, FILE *names, em_error *err);
 
 /* ------------------------------------------------------------------ analysis */
@@ -118,13 +119,14 @@ EM_API int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_re
                              em_error *err);
 
 /* em_write (em_scn.h) of a report of em_groups_analyse (g, over which it was computed, must
- * still exist), at the total epsilon o->epsilon as given, as expmech groups writes it: EM_WRITE_CSV (the header line
- * "epsilon,group,rows,share,epsilon_group,true_mode,p_true_mode,expected_loss,gap" at run 0,
- * then a row per group: the true modes as one field "a|b") or EM_WRITE_JSON (one object
- * {"epsilon", "split", "groups": [...], "gap"}; in a sweep of sweep_n > 1 the runs' objects in
- * one list; "split" as em_groups_analyse was given it).  Errors: EM_ERR_NULL (o->epsilon),
- * EM_ERR_DOMAIN (EM_WRITE_TEXT or an unknown format, sweep_i beyond sweep_n, writing to f
- * failed), EM_ERR_NOMEM. */
+ * still exist), at the total epsilon o->epsilon as given, as expmech groups writes it:
+ * EM_WRITE_CSV (the header line
+ * "epsilon,group,rows,share,epsilon_group,true_mode,p_true_mode,expected_loss,gap" at run
+ * 0, then a row per group: the true modes as one field "a|b") or EM_WRITE_JSON (one object
+ * {"epsilon", "split", "groups": [...], "gap"}; in a sweep of sweep_n > 1 the runs' objects
+ * in one list; "split" as em_groups_analyse was given it). Errors: EM_ERR_NULL
+ * (o->epsilon), EM_ERR_DOMAIN (EM_WRITE_TEXT or an unknown format, sweep_i beyond sweep_n,
+ * writing to f failed), EM_ERR_NOMEM. */
 
 #ifdef __cplusplus
 }

@@ -313,12 +313,6 @@ EM_API int em_audit(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *
 EM_API int em_audit_neighbours(const em_mech *x, const em_mech *y, int sensitivity_given,
                                char **note, em_error *err);
 
-/* The two-sided Clopper-Pearson interval of a binomial proportion from k successes in n
- * trials at confidence (each side at (1 - confidence)/2), as R's binom.test: lo = 0 when
- * k == 0, hi = 1 when k == n.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (k > n, n == 0,
- * confidence outside (0, 1)). */
-EM_API int em_clopper_pearson(uint64_t k, uint64_t n, double confidence, double *lo,
-                              double *hi, em_error *err);
 
 /* em_write (em_scn.h) of a result of em_audit, em_draws_check or em_compare: the report of
  * expmech audit, check or compare (expmech(1)) from the result and the mechanisms it was
