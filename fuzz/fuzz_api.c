@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "expmech.h"
+#include "io/em_scn_text.h"
 
 #define MUST_SAY(st, e) \
     do { if ((st) != EM_OK && (!(e).msg[0] || (e).status != (st))) abort(); } while (0)
@@ -60,7 +61,7 @@ static void label_round_trip(const char *lab)
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         return;
-    em_scn_csv_label(f, lab);
+    em_csv_label(f, lab);
     fputs(",0\n", f);
     if (fclose(f) != 0) {
         free(buf);

@@ -78,6 +78,29 @@ static const char *label_of(const void *s, size_t i)
     return em_scn_label(s, i);
 }
 
+/* em_conform_name and em_conform_value: the three tables, each name back to its code, and
+ * nothing past a table's end or for an unknown table */
+START_TEST(code_names)
+{
+    ck_assert_str_eq(em_conform_name(EM_NAME_KIND, EM_KIND_LAPLACE), "laplace");
+    ck_assert_str_eq(em_conform_name(EM_NAME_MISTAKE, EM_MISTAKE_EPS_NOT_HALVED),
+                     "eps_not_halved");
+    ck_assert_str_eq(em_conform_name(EM_NAME_VERDICT, EM_CONFORM_IMPOSSIBLE), "impossible draw");
+    static const int count[] = {EM_KIND_COUNT, EM_MISTAKE_COUNT, EM_CONFORM_NVERDICTS};
+    for (int t = EM_NAME_KIND; t <= EM_NAME_VERDICT; t++) {
+        for (int v = 0; v < count[t]; v++)
+            ck_assert_int_eq(em_conform_value(t, em_conform_name(t, v)), v);
+        ck_assert_ptr_null(em_conform_name(t, count[t]));
+        ck_assert_ptr_null(em_conform_name(t, -1));
+        ck_assert_int_eq(em_conform_value(t, "nope"), -1);
+        ck_assert_int_eq(em_conform_value(t, NULL), -1);
+    }
+    ck_assert_ptr_null(em_conform_name(3, 0));
+    ck_assert_int_eq(em_conform_value(3, "finite"), -1);
+    ck_assert_int_eq(em_conform_value(EM_NAME_MISTAKE, "finite"), -1);
+}
+END_TEST
+
 START_TEST(draws_labels)
 {
     em_scn *s = abc();
@@ -867,6 +890,7 @@ int main(void)
     TCase *t = tcase_create("conform");
     tcase_add_checked_fixture(t, setup, teardown);
     tcase_set_timeout(t, 300);
+    tcase_add_test(t, code_names);
     tcase_add_test(t, draws_labels);
     tcase_add_test(t, draws_numbers);
     tcase_add_test(t, command_split);

@@ -376,7 +376,7 @@ def _check_result(ptr) -> CheckResult:
             d = d.contents
             diag = d.sentence.decode("utf-8", "replace")
             if d.best >= 0:
-                mistake = lib.em_mistake_name(d.best).decode()
+                mistake = lib.em_conform_name(_lib.NAME_MISTAKE, d.best).decode()
                 mp = d.best_p
         return CheckResult(_VERDICTS.get(r.verdict, str(r.verdict)), r.statistic, r.p_value,
                            int(r.df), r.alpha, r.min_detectable, int(r.n), rows, diag, mistake,

@@ -244,6 +244,9 @@ _E = ctypes.POINTER(Error)
 _SZ = ctypes.c_size_t
 _STRS = ctypes.POINTER(ctypes.c_char_p)
 
+# em_conform_name's tables (em_conform.h)
+NAME_KIND, NAME_MISTAKE, NAME_VERDICT = 0, 1, 2
+
 _PROTOS = {
     "em_version": (_S, []),
     "em_free": (None, [_P]),
@@ -272,10 +275,8 @@ _PROTOS = {
     "em_loss_tail": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), _E]),
     "em_loss_bounds": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), ctypes.POINTER(_P), _E]),
     "em_check_diagnosis": (ctypes.POINTER(Diagnosis), [ctypes.POINTER(CheckResult)]),
-    "em_kind_name": (_S, [ctypes.c_int]),
-    "em_kind_from_name": (ctypes.c_int, [_S]),
-    "em_mistake_name": (_S, [ctypes.c_int]),
-    "em_conform_verdict_name": (_S, [ctypes.c_int]),
+    "em_conform_name": (_S, [ctypes.c_int, ctypes.c_int]),
+    "em_conform_value": (ctypes.c_int, [ctypes.c_int, _S]),
     "em_run_output_set": (ctypes.c_int, [ctypes.POINTER(RunOutput), ctypes.c_int, _S, _SZ]),
     "em_conform_run": (ctypes.c_int, [ctypes.POINTER(ConformOpts), SamplerFn, _P,
                                       ctypes.POINTER(ctypes.POINTER(ConformResult)), _E]),

@@ -9,6 +9,7 @@
 #include "em_conform.h"
 #include "base/em_error.h"
 #include "api/em_obj.h"
+#include "api/em_mistake_priv.h"
 
 static void num(FILE *f, double v, const char *format, int width)
 {

@@ -26,6 +26,12 @@ void em_mistake_laws_free(em_mistake_laws *L);
 /* 1 when L is the laws of a continuous mechanism (cells: bins), 0 finite (candidates) */
 int em_mistake_laws_continuous(const em_mistake_laws *L);
 
+/* The names of em_conform_name's tables (NULL when unknown) and the kind of a name (-1). */
+const char *em_kind_name(int kind);
+int em_kind_from_name(const char *name);
+const char *em_mistake_name(int mistake);
+const char *em_conform_verdict_name(int verdict);
+
 /* The law of a mistake in a few symbols ("exp(ε·u/Δ)") and the mistake in words ("the
  * factor 1/2 is missing"); NULL when unknown. */
 const char *em_mistake_law(int mistake);

@@ -43,7 +43,7 @@ static int parse_kinds(const char *s, unsigned *mask)
     *mask = 0;
     int ok = 1;
     for (char *w = strtok(t, ","); w; w = strtok(NULL, ",")) {
-        int k = em_kind_from_name(w);
+        int k = em_conform_value(EM_NAME_KIND, w);
         if (k < 0) {
             fprintf(stderr, CMD ": --kinds: unknown kind '%s' (finite, weighted, pf, continuous, "
                             "quantile, laplace)\n", w);
@@ -108,7 +108,7 @@ static void progress(void *ctx, size_t i, size_t n, const em_conform_case *r)
 {
     (void)ctx;
     fprintf(stderr, "\r" CMD ": %zu/%zu %s %s\033[K", i, n, r->id,
-            em_conform_verdict_name(r->verdict));
+            em_conform_name(EM_NAME_VERDICT, r->verdict));
     if (i == n)
         fputc('\n', stderr);
 }
@@ -131,7 +131,7 @@ static int figure(const char *dir, const em_conform_case *c)
     if (fclose(f) != 0 || st != EM_OK)
         return -1;
     char title[512];
-    snprintf(title, sizeof title, "%s: %s", c->id, em_conform_verdict_name(c->verdict));
+    snprintf(title, sizeof title, "%s: %s", c->id, em_conform_name(EM_NAME_VERDICT, c->verdict));
     char *argv[] = {"plot", "--x", "cell", "--y", "expected,observed", "--style", "bars",
                     "--title", title, "--xlabel", "cell", "--ylabel", "draws", "--output", svg,
                     csv, NULL};

@@ -34,10 +34,8 @@ extern "C" {
 #define EM_KIND_LAPLACE 5    /* f and Delta_f: u = -|f - r| on the real line */
 #define EM_KIND_COUNT 6
 
-/* "finite", "weighted", "pf", "continuous", "quantile", "laplace"; NULL when unknown. */
-EM_API const char *em_kind_name(int kind);
-/* The kind of a name, or -1. */
-EM_API int em_kind_from_name(const char *name);
+/* Their names (em_conform_name): "finite", "weighted", "pf", "continuous", "quantile",
+ * "laplace". */
 
 /* --------------------------------------------------------------- mistakes */
 /* Known mistakes of implementations, each a law that can be computed for a case. */
@@ -55,8 +53,7 @@ EM_API int em_kind_from_name(const char *name);
 #define EM_MISTAKE_UNIFORM_IN_PIECES 10 /* each piece's mass right, uniform inside it */
 #define EM_MISTAKE_COUNT 11
 
-/* Its identifier ("eps_not_halved"); NULL when unknown. */
-EM_API const char *em_mistake_name(int mistake);
+/* Their names (em_conform_name): identifiers, "eps_not_halved", ... */
 
 
 /* -------------------------------------------------------------- diagnosis */
@@ -204,9 +201,18 @@ typedef int em_sampler_fn(void *ctx, const em_case *c, uint64_t n, uint64_t seed
 #define EM_CONFORM_BAD_CASE 9      /* the case file is malformed (not the sampler's fault) */
 #define EM_CONFORM_NVERDICTS 10
 
-/* "pass", "reject", "impossible draw", "crash", "timeout", "malformed output", "accepted
- * invalid input", "skipped", "undecided", "bad case file"; NULL when unknown. */
-EM_API const char *em_conform_verdict_name(int verdict);
+/* Their names (em_conform_name): "pass", "reject", "impossible draw", "crash", "timeout",
+ * "malformed output", "accepted invalid input", "skipped", "undecided", "bad case file". */
+
+/* The names of the suite's codes, in table EM_NAME_KIND (EM_KIND_*), EM_NAME_MISTAKE
+ * (EM_MISTAKE_*) or EM_NAME_VERDICT (EM_CONFORM_*).  em_conform_name: the name of value (a
+ * static string), NULL when the table or the value is unknown; em_conform_value: the value
+ * of name, -1 when unknown. */
+#define EM_NAME_KIND 0
+#define EM_NAME_MISTAKE 1
+#define EM_NAME_VERDICT 2
+EM_API const char *em_conform_name(int table, int value);
+EM_API int em_conform_value(int table, const char *name);
 
 struct em_conform_case;
 

@@ -119,12 +119,11 @@ EM_API int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
 EM_API int em_scn_write(FILE *f, const em_scn *s, const char *const *comments,
                         size_t n_comments, em_error *err);
 
-/* A label for its reader (docs/cli.md, "Labels").  em_scn_csv_label: its exact bytes as a
- * CSV field, quoted where needed, which em_scn_parse reads back.  em_scn_human_label: the
+/* A label for its reader (docs/cli.md, "Labels"; the library's writers put a label in a
+ * CSV field as its exact bytes, quoted where needed, which em_scn_parse reads back): the
  * form for a person (C0 controls, DEL and bytes that are not UTF-8 as \xHH, C1 controls as
  * \u00HH, a backslash doubled) into buf (cap bytes, NUL-terminated, truncated with "..."
  * past max_in bytes of s when max_in > 0); returns buf. */
-EM_API void em_scn_csv_label(FILE *f, const char *label);
 EM_API char *em_scn_human_label(char *buf, size_t cap, const char *s, size_t max_in);
 
 /* How a result writer (em_write, em_utility_report_write, ...) writes: the
