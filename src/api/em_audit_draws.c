@@ -236,7 +236,7 @@ int em_audit_draws(em_mech *x, em_mech *y, const double *dx, size_t nx, const do
     if (st == EM_OK)
         st = empirical_cont(x, y, dx, nx, dy, ny, confidence, r, err);
     if (st != EM_OK) {
-        em_audit_result_free(r);
+        em_free(r);
         return st;
     }
     *out = r;

@@ -70,14 +70,14 @@ int em_scn_new_d(size_t n, const double *utilities, const double *measure, em_sc
     }
     if (measure)
         return new_d_text(n, utilities, measure, out, err);
-    em_scn *s = em_obj_new(sizeof *s, em_scn_free);
+    em_scn *s = em_obj_new(sizeof *s, em_scn_destroy);
     if (!s)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     em_scn_init(s);
     s->compact = 1;
     int st = em_scn_read_doubles(s, n, utilities, "utilities", err);
     if (st != EM_OK) {
-        em_scn_free(s);
+        em_free(s);
         return st;
     }
     *out = s;

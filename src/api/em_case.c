@@ -76,11 +76,9 @@ static void free_pieces(em_case *c)
     c->npieces = 0;
 }
 
-void em_case_free(void *obj)
+static void case_destroy(void *obj)
 {
     em_case *c = obj;
-    if (!c)
-        return;
     free((char *)c->file), free((char *)c->id), free((char *)c->title);
     free((char *)c->error), free((char *)c->epsilon), free((char *)c->sensitivity);
     freev(c->labels, c->n), freev(c->utilities, c->n), freev(c->measure, c->n);
@@ -192,8 +190,8 @@ int em_case_mech(const em_case *c, em_scn **s, em_mech **m, em_error *err)
     if (st == EM_OK)
         st = em_probs_prepare(*m, err);
     if (st != EM_OK) {
-        em_mech_free(*m);
-        em_scn_free(*s);
+        em_free(*m);
+        em_free(*s);
         *m = NULL;
         *s = NULL;
         return st;
@@ -318,7 +316,7 @@ static int law_continuous(em_case *c, em_mech *m, em_scn *s, em_error *err)
         st = em_mech_new(s, &o, &m17, err);
     if (st == EM_OK)
         st = cdf_points(c, m, m17, err);
-    em_mech_free(m17);
+    em_free(m17);
     return st;
 }
 
@@ -382,7 +380,7 @@ static int find_catches(em_case *c, em_mech *m, double alpha, uint64_t max_draws
         }
     }
     free(p), free(q), free(obs);
-    em_check_result_free(r);
+    em_free(r);
     em_mistake_laws_free(L);
     return st;
 }
@@ -401,7 +399,7 @@ int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **
         return em_err(err, EM_ERR_DOMAIN, "em_case_new: id, title and a kind are required");
     if (!(alpha > 0 && alpha < 1) || max_draws < 1)
         return em_err(err, EM_ERR_DOMAIN, "em_case_new: alpha in (0, 1) and max_draws >= 1");
-    em_case *c = em_obj_new(sizeof *c, em_case_free);
+    em_case *c = em_obj_new(sizeof *c, case_destroy);
     if (c)
         em_obj_writer(c, write_case, NULL, NULL);
     if (!c)
@@ -443,14 +441,14 @@ int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **
         c->f = dup(def->f);
     }
     if (bad || !c->id || !c->title || !c->epsilon || !c->sensitivity) {
-        em_case_free(c);
+        em_free(c);
         return em_err(err, bad ? EM_ERR_DOMAIN : EM_ERR_NOMEM,
                       "%s: %s", def->id, bad ? "an input text is missing (NULL)" : "out of memory");
     }
     em_error e;
     int st = derive_pieces(c, &e);
     if (st == EM_ERR_NOMEM) {
-        em_case_free(c);
+        em_free(c);
         return em_err(err, st, "out of memory");
     }
     em_scn *s = NULL;
@@ -458,15 +456,15 @@ int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **
     if (st == EM_OK)
         st = em_case_mech(c, &s, &m, &e);
     if (c->expect_error) {
-        em_mech_free(m);
-        em_scn_free(s);
+        em_free(m);
+        em_free(s);
         if (st == EM_OK) {
-            em_case_free(c);
+            em_free(c);
             return em_err(err, EM_ERR_DOMAIN, "%s: expected the library to refuse the case, but it "
                           "accepts it", def->id);
         }
         if (!(c->error = strdup(e.msg))) {
-            em_case_free(c);
+            em_free(c);
             return em_err(err, EM_ERR_NOMEM, "out of memory");
         }
         *out = c;
@@ -474,7 +472,7 @@ int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **
         return EM_OK;
     }
     if (st != EM_OK) {
-        em_case_free(c);
+        em_free(c);
         return em_err(err, st, "%s: %s", def->id, e.msg);
     }
     em_mech *m40 = NULL;
@@ -488,11 +486,11 @@ int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **
         st = is_finite_kind(c->kind) ? law_finite(c, m40, &e) : law_continuous(c, m40, s, &e);
     if (st == EM_OK)
         st = find_catches(c, m, alpha, max_draws, &e);
-    em_mech_free(m40);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m40);
+    em_free(m);
+    em_free(s);
     if (st != EM_OK) {
-        em_case_free(c);
+        em_free(c);
         return em_err(err, st, "%s: %s", def->id, e.msg);
     }
     *out = c;
@@ -936,7 +934,7 @@ int em_case_parse(const char *text, size_t len, const char *name, em_case **out,
     json_t *root = json_loadb(text ? text : "", len, JSON_REJECT_DUPLICATES, &je);
     if (!root)
         return em_err(err, EM_ERR_PARSE, "%s:%d:%d: %s", name, je.line, je.column, je.text);
-    em_case *c = em_obj_new(sizeof *c, em_case_free);
+    em_case *c = em_obj_new(sizeof *c, case_destroy);
     if (c)
         em_obj_writer(c, write_case, NULL, NULL);
     if (!c) {
@@ -947,7 +945,7 @@ int em_case_parse(const char *text, size_t len, const char *name, em_case **out,
     int st = parse_root(&r, root, c);
     json_decref(root);
     if (st != EM_OK) {
-        em_case_free(c);
+        em_free(c);
         return st;
     }
     *out = c;
@@ -976,7 +974,7 @@ int em_case_load(const char *path, em_case **out, em_error *err)
     st = em_case_parse(buf, len, path, out, err);
     free(buf);
     if (st == EM_OK && !((*out)->file = strdup(path))) {
-        em_case_free(*out);
+        em_free(*out);
         *out = NULL;
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }

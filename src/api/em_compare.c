@@ -26,11 +26,9 @@
 #define DIGITS 40   /* the exact values compared: beyond any double's 17 */
 #define PREC 256
 
-void em_compare_result_free(void *obj)
+static void compare_result_destroy(void *obj)
 {
     em_compare_result *r = obj;
-    if (!r)
-        return;
     for (size_t k = 0; k < r->nshow; k++)
         EM_FREE_ALL(r->show[k].x, r->show[k].given, r->show[k].exact);
     EM_FREE_ALL(r->max_abs_text, r->max_rel_text, r->max_ulp_text, r->sum_minus_one_text,
@@ -57,7 +55,7 @@ static int begin(em_mech *m, const void *data, int continuous, const em_compare_
                       continuous ? "a CDF table needs a continuous scenario ('# output: continuous')"
                                  : "a continuous scenario is compared with a CDF table, not "
                                    "probabilities");
-    *r = em_obj_new(sizeof **r, em_compare_result_free);
+    *r = em_obj_new(sizeof **r, compare_result_destroy);
     if (!*r)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     (*r)->rtol = (*o)->rtol;
@@ -366,7 +364,7 @@ static int finish(em_mech *m, em_pvalue *gv, em_compare_result *r, em_compare_re
 {
     int st = judge(m, gv, r, err);
     pvalues_free(gv, m->scn->n);
-    return EM_HAND_OUT(st, r, em_compare_result_free, out, err);
+    return EM_HAND_OUT(st, r, em_free, out, err);
 }
 
 static int compare_values(em_mech *m, const double *given, size_t n, const em_compare_opts *o,
@@ -513,7 +511,7 @@ static int compare_cdf_file(em_mech *m, const char *path, const em_compare_opts 
     em_cdf_table_free(&T);
     em_cont_free(C);
     free(buf);
-    return EM_HAND_OUT(st, r, em_compare_result_free, out, err);
+    return EM_HAND_OUT(st, r, em_free, out, err);
 }
 
 static int compare_any(em_mech *m, const double *given, size_t n, const char *path,

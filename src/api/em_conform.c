@@ -424,8 +424,8 @@ static int run_case(runner *R, em_case *c, em_conform_case *r, em_error *err)
         }
         if (em_mistake_laws_new(m, c->kind == EM_KIND_LAPLACE ? EM_KIND_LAPLACE : -1, &L,
                                 &e) != EM_OK) {
-            em_mech_free(m);
-            em_scn_free(s);
+            em_free(m);
+            em_free(s);
             r->verdict = EM_CONFORM_BAD_CASE;
             set_msg(r, fmt("the case's law cannot be made: %s", e.msg));
             return e.status == EM_ERR_NOMEM ? em_err(err, EM_ERR_NOMEM, "out of memory") : EM_OK;
@@ -488,7 +488,7 @@ static int run_case(runner *R, em_case *c, em_conform_case *r, em_error *err)
         }
         /* the diagnosis of a reject with the laws of the mistakes already made for the case */
         em_check_opts co = {R->alpha_test, EM_DIAG_MIN_EXPECTED, 1};
-        em_check_result_free(r->check);
+        em_free(r->check);
         r->check = NULL;
         r->diagnosis = NULL;
         em_draws d = EM_DRAWS_INIT;
@@ -551,8 +551,8 @@ static int run_case(runner *R, em_case *c, em_conform_case *r, em_error *err)
         r->message = strdup("");
     free(ud);
     em_mistake_laws_free(L);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     return st;
 }
 
@@ -643,16 +643,14 @@ static char *summary_text(const em_conform_result *res, size_t run)
     return strdup(buf);
 }
 
-void em_conform_result_free(void *obj)
+static void conform_result_destroy(void *obj)
 {
     em_conform_result *r = obj;
-    if (!r)
-        return;
     for (size_t i = 0; i < r->ncases; i++) {
         em_conform_case *c = &r->cases[i];
         free((char *)c->id), free((char *)c->title), free((char *)c->file);
         free(c->message), free(c->stderr_tail);
-        em_check_result_free(c->check);
+        em_free(c->check);
     }
     free(r->cases);
     free(r->diagnosis);
@@ -740,7 +738,7 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
         return st;
     em_case **cs = calloc(nf, sizeof *cs);
     char **bad = calloc(nf, sizeof *bad);
-    em_conform_result *res = em_obj_new(sizeof *res, em_conform_result_free);
+    em_conform_result *res = em_obj_new(sizeof *res, conform_result_destroy);
     if (res)
         res->cases = calloc(nf, sizeof *res->cases);
     if (!cs || !bad || !res || !res->cases)
@@ -759,7 +757,7 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
             continue;
         }
         if ((op.kinds && !(op.kinds >> cs[i]->kind & 1)) || (op.quick && !cs[i]->quick)) {
-            em_case_free(cs[i]);
+            em_free(cs[i]);
             cs[i] = NULL;
             continue;
         }
@@ -815,12 +813,12 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
     }
     for (size_t i = 0; i < nf; i++) {
         free(files[i]);
-        em_case_free(cs ? cs[i] : NULL);
+        em_free(cs ? cs[i] : NULL);
         free(bad ? bad[i] : NULL);
     }
     free(files), free(cs), free(bad);
     if (st != EM_OK) {
-        em_conform_result_free(res);
+        em_free(res);
         return st;
     }
     res->seconds = seconds_now() - t0;
@@ -833,7 +831,7 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
     res->diagnosis = suspects_text(res);
     res->summary = summary_text(res, nrun);
     if (!res->diagnosis || !res->summary) {
-        em_conform_result_free(res);
+        em_free(res);
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     *out = res;

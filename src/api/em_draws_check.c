@@ -21,14 +21,12 @@
 #include "api/em_obj.h"
 #include "api/em_mistake_priv.h"
 
-void em_check_result_free(void *obj)
+static void check_result_destroy(void *obj)
 {
     em_check_result *r = obj;
-    if (!r)
-        return;
     free(r->rows);
     free(r->cell_of);
-    em_diagnosis_free(r->diagnosis);
+    em_free(r->diagnosis);
     em_obj_release(r);
 }
 
@@ -59,7 +57,7 @@ static int begin(em_mech *m, const void *data, size_t n, const em_check_opts **o
         return st;
     if (n == 0)
         return em_err(err, EM_ERR_EMPTY, "no draws to test");
-    *r = em_obj_new(sizeof **r, em_check_result_free);
+    *r = em_obj_new(sizeof **r, check_result_destroy);
     if (!*r)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     (*r)->alpha = (*o)->alpha;
@@ -202,7 +200,7 @@ static int check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_c
     if (st == EM_OK && r->verdict == EM_VERDICT_REJECT && !o->skip_diagnosis) /* the mistake */
         (void)em_diagnose(m, r, counts, &r->diagnosis, NULL);
     free(p);
-    return EM_HAND_OUT(st, r, em_check_result_free, out, err);
+    return EM_HAND_OUT(st, r, em_free, out, err);
 }
 
 static int check_cont(em_mech *m, const double *x, const unsigned long *line, size_t n,
@@ -270,7 +268,7 @@ static int check_cont(em_mech *m, const double *x, const unsigned long *line, si
         (void)em_diagnose(m, r, NULL, &r->diagnosis, NULL);
     em_gof_cont_free(&c);
     em_cont_free(C);
-    return EM_HAND_OUT(st, r, em_check_result_free, out, err);
+    return EM_HAND_OUT(st, r, em_free, out, err);
 }
 
 static int check_file_cont(em_mech *m, const char *path, const em_check_opts *o,

@@ -34,16 +34,14 @@ struct em_groups {
     char *warning;
 };
 
-void em_groups_free(void *obj)
+static void groups_destroy(void *obj)
 {
     em_groups *g = obj;
-    if (!g)
-        return;
     for (size_t i = 0; i < g->k; i++) { /* a failed build may leave arrays NULL */
         if (g->name)
             free(g->name[i]);
         if (g->score)
-            em_scoring_free(g->score[i]);
+            em_free(g->score[i]);
     }
     free(g->name);
     free(g->rows);
@@ -170,9 +168,9 @@ int em_groups_new(const em_scoring_opts *o, const char *group_by, em_groups **ou
     if (!o->data || !o->column)
         return em_data_fail(err, "group_by %s needs o->data FILE and o->column NAME (a CSV file "
                                  "with a header line)", group_by);
-    em_groups *g = em_obj_new(sizeof *g, em_groups_free);
+    em_groups *g = em_obj_new(sizeof *g, groups_destroy);
     int st = g ? groups_build(g, o, group_by, err) : em_data_nomem(err);
-    return EM_HAND_OUT(st, g, em_groups_free, out, err);
+    return EM_HAND_OUT(st, g, em_free, out, err);
 }
 
 int em_groups_report_write(FILE *f, const em_groups *g, const em_groups_report *r,
@@ -270,11 +268,9 @@ int em_groups_write(const em_groups *g, const char *dir, FILE *names, em_error *
 
 /* ------------------------------------------------------------------ analysis */
 
-void em_groups_report_free(void *obj)
+static void groups_report_destroy(void *obj)
 {
     em_groups_report *r = obj;
-    if (!r)
-        return;
     for (size_t j = 0; r->group && j < r->n; j++) {
         em_group_report *e = &r->group[j];
         em_free_strings(e->modes, e->n_modes);
@@ -459,7 +455,7 @@ static int q_interval(em_groups *g, size_t j, const em_groups_opts *o, const cha
         mpq_sub(lo, lo, x);
     }
     mpq_clears(x, rel, (mpq_ptr)0);
-    em_mech_free(m);
+    em_free(m);
     return st;
 }
 
@@ -563,8 +559,8 @@ static int group_entry(em_groups *g, size_t j, const em_groups_opts *o, const mp
     }
     if (st == EM_OK)
         st = exponents(m, t, nt, e, err);
-    em_utility_result_free(u);
-    em_mech_free(m);
+    em_free(u);
+    em_free(m);
     return st;
 }
 
@@ -626,7 +622,7 @@ static int groups_analyse_any(em_groups *g, const em_groups_opts *o, em_groups_r
     size_t k = g->k, n = em_scn_get(em_scoring_get(g->score[0]).scn).size;
     /* the split as given, behind the report, for em_write */
     size_t split_len = strlen(o->split) + 1;
-    em_groups_report *r = em_obj_new(sizeof *r + split_len, em_groups_report_free);
+    em_groups_report *r = em_obj_new(sizeof *r + split_len, groups_report_destroy);
     if (r)
         memcpy(r + 1, o->split, split_len);
     mpq_t *w = malloc(k * sizeof *w);
@@ -662,7 +658,7 @@ static int groups_analyse_any(em_groups *g, const em_groups_opts *o, em_groups_r
     free(t);
     free(nt);
     free(eps);
-    return EM_HAND_OUT(st, r, em_groups_report_free, out, err);
+    return EM_HAND_OUT(st, r, em_free, out, err);
 }
 
 /* em_write of a groups report (em_obj.h) */

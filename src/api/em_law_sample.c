@@ -131,7 +131,7 @@ int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out, em_err
     }
     if (st != EM_OK)
         return st;
-    em_sampler *s = em_obj_new(sizeof *s, em_sampler_free);
+    em_sampler *s = em_obj_new(sizeof *s, NULL);
     if (!s)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     s->m = m;
@@ -146,8 +146,6 @@ int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out, em_err
     em_err_ok(err);
     return EM_OK;
 }
-
-void em_sampler_free(void *obj) { em_obj_release(obj); }
 
 /* One draw: the index, and x for a continuous law. */
 int em_law_draw1(em_sampler *s, size_t *idx, double *x)
@@ -228,7 +226,7 @@ int em_sample(em_mech *m, const em_sample_opts *o, size_t n, em_draw *out, em_er
     int st = em_sampler_new(m, o, &s, err);
     if (st == EM_OK)
         st = em_sampler_draw(s, n, out, err);
-    em_sampler_free(s);
+    em_free(s);
     return st;
 }
 

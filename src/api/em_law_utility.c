@@ -95,11 +95,9 @@ int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
 
 /* ------------------------------------------------------------ utility report */
 
-void em_utility_result_free(void *obj)
+static void utility_result_destroy(void *obj)
 {
     em_utility_result *r = obj;
-    if (!r)
-        return;
     EM_FREE_ALL(r->opt, r->expected_utility, r->expected_loss, r->sd_loss, r->p_best);
     em_obj_release(r);
 }
@@ -129,7 +127,7 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
         if (st == EM_OK)
             st = em_cont_p_best(L, &v[4]);
     }
-    em_utility_result *r = st == EM_OK ? em_obj_new(sizeof *r, em_utility_result_free) : NULL;
+    em_utility_result *r = st == EM_OK ? em_obj_new(sizeof *r, utility_result_destroy) : NULL;
     if (st != EM_OK) {
         if (!P) /* pf: em_law_pf_fail has said why */
             em_law_fail(err, st, NULL);
@@ -162,7 +160,7 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
             *out = r;
             em_err_ok(err);
         } else {
-            em_utility_result_free(r);
+            em_free(r);
         }
     }
     for (int k = 0; k < 5; k++)
@@ -299,7 +297,7 @@ int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, do
         mu += d / (long double)(k + 1);
         m2 += d * (l - mu);
     }
-    em_sampler_free(s);
+    em_free(s);
     mpq_clears(opt, q, a, b, (mpq_ptr)0);
     if (st != EM_OK)
         return st;

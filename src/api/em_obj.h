@@ -77,21 +77,9 @@ int em_case_write(const em_case *c, FILE *f, em_error *err);
 int em_num_grid_point(em_mech *m, const char *lo, const char *hi, uint64_t n,
                       uint64_t i, char **exact, char **shown, em_error *err);
 
-/* The destroy functions of the objects (em_free runs them): the members freed, then
- * em_obj_release (NULL is harmless).  The library's own code calls them on the objects it
- * holds. */
-void em_scn_free(void *obj);
-void em_mech_free(void *obj);
-void em_sampler_free(void *obj);
-void em_scoring_free(void *obj);
-void em_groups_free(void *obj);
-void em_groups_report_free(void *obj);
-void em_case_free(void *obj);
-void em_diagnosis_free(void *obj);
-void em_check_result_free(void *obj);
-void em_compare_result_free(void *obj);
-void em_audit_result_free(void *obj);
-void em_utility_result_free(void *obj);
-void em_conform_result_free(void *obj);
+/* A scenario's destroy function (em_free runs it; em_scn.c, em_binary.c and em_scoring.c
+ * make scenarios): the members freed, then em_obj_release.  The other objects' are their
+ * units' own; the library frees every object through em_free. */
+void em_scn_destroy(void *obj);
 
 #endif

@@ -19,7 +19,7 @@
 
 static int scn_alloc(em_scn **out, em_error *err)
 {
-    *out = em_obj_new(sizeof **out, em_scn_free);
+    *out = em_obj_new(sizeof **out, em_scn_destroy);
     if (!*out)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     em_scn_init(*out);
@@ -41,7 +41,7 @@ int em_scn_parse(const char *text, size_t len, const char *name, em_scn **out, e
     em_error e = {EM_OK, ""};
     st = em_scn_read(s, text ? text : "", len, name ? name : "<text>", &e);
     if (st != EM_OK) {
-        em_scn_free(s);
+        em_free(s);
         return em_err(err, st, "%s", e.msg[0] ? e.msg : em_strerror(st));
     }
     *out = s;
@@ -61,7 +61,7 @@ int em_scn_load(const char *path, em_scn **out, em_error *err)
     em_error e = {EM_OK, ""};
     st = em_scn_read_file(s, path, &e);
     if (st != EM_OK) {
-        em_scn_free(s);
+        em_free(s);
         return em_err(err, st, "%s", e.msg[0] ? e.msg : em_strerror(st));
     }
     *out = s;
@@ -122,7 +122,7 @@ static int parse_generated(char *text, size_t len, const char *what, unsigned lo
     st = em_scn_read(s, text, len, what, &e);
     const char *msg = e.msg;
     if (st != EM_OK) {
-        em_scn_free(s);
+        em_free(s);
         size_t wl = strlen(what);
         unsigned long line;
         int k = 0;
@@ -268,11 +268,9 @@ int em_scn_declare(em_scn *s, const char *sensitivity, int monotone, em_error *e
     return EM_OK;
 }
 
-void em_scn_free(void *obj)
+void em_scn_destroy(void *obj)
 {
     em_scn *s = obj;
-    if (!s)
-        return;
     em_scn_clear(s);
     em_obj_release(s);
 }

@@ -142,12 +142,10 @@ struct em_scoring {
     char *warning;
 };
 
-void em_scoring_free(void *obj)
+static void scoring_destroy(void *obj)
 {
     em_scoring *r = obj;
-    if (!r)
-        return;
-    em_scn_free(r->scn);
+    em_free(r->scn);
     for (size_t i = 0; i < r->n_comments; i++)
         free(r->comment[i]);
     free(r->comment);
@@ -173,7 +171,7 @@ static int is_header(const char *line)
 /* The scenario and the comment lines of the text the scorer wrote. */
 static int take_text(em_scoring *r, char *text, size_t len, em_error *err)
 {
-    r->scn = em_obj_new(sizeof *r->scn, em_scn_free);
+    r->scn = em_obj_new(sizeof *r->scn, em_scn_destroy);
     if (!r->scn)
         return em_data_nomem(err);
     em_scn_init(r->scn);
@@ -209,7 +207,7 @@ static int take_text(em_scoring *r, char *text, size_t len, em_error *err)
 static int make_score(int fn, const em_scoring_opts *o, int neigh, const em_rows *d,
                       const em_cands *c, const char *note, em_scoring **out, em_error *err)
 {
-    em_scoring *r = em_obj_new(sizeof *r, em_scoring_free);
+    em_scoring *r = em_obj_new(sizeof *r, scoring_destroy);
     char *text = NULL;
     size_t len = 0;
     FILE *mem = r ? open_memstream(&text, &len) : NULL;
@@ -224,7 +222,7 @@ static int make_score(int fn, const em_scoring_opts *o, int neigh, const em_rows
     if (st == EM_OK)
         st = take_text(r, text, len, err);
     free(text);
-    return EM_HAND_OUT(st, r, em_scoring_free, out, err);
+    return EM_HAND_OUT(st, r, em_free, out, err);
 }
 
 static int scoring_new_any(const em_scoring_opts *o, em_scoring **out, em_error *err)
