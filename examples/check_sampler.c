@@ -66,7 +66,7 @@ int main(int argc, char **argv)
     o.digits = 6;
     if (em_scn_new(N, u, NULL, NULL, &s, &err) != EM_OK || em_mech_new(s, &o, &m, &err) != EM_OK) {
         fprintf(stderr, "check_sampler: %s\n", err.msg);
-        em_scn_free(s);
+        em_free(s);
         return 2;
     }
     for (size_t i = 0; i < N; i++) {
@@ -98,8 +98,8 @@ int main(int argc, char **argv)
     if (r->diagnosis) /* on a reject: which known mistake's law the draws fit */
         printf("diagnosis: %s\n", r->diagnosis->sentence);
     int rc = r->verdict == EM_VERDICT_PASS ? 0 : 1;
-    em_check_result_free(r);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(r);
+    em_free(m);
+    em_free(s);
     return rc;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "expmech.h"
+#include "io/em_scn_text.h"
 
 #define MUST_SAY(st, e) \
     do { if ((st) != EM_OK && (!(e).msg[0] || (e).status != (st))) abort(); } while (0)
@@ -60,7 +61,7 @@ static void label_round_trip(const char *lab)
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         return;
-    em_scn_csv_label(f, lab);
+    em_csv_label(f, lab);
     fputs(",0\n", f);
     if (fclose(f) != 0) {
         free(buf);
@@ -70,7 +71,7 @@ static void label_round_trip(const char *lab)
     em_error e;
     if (em_scn_parse(buf, len, "label", &b, &e) == EM_OK && strcmp(em_scn_label(b, 0), lab) != 0)
         abort();
-    em_scn_free(b);
+    em_free(b);
     free(buf);
 }
 
@@ -195,7 +196,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             em_audit_result *ad = NULL;
             st = em_audit(m, m, &dx, &dy, 0.95, &ad, &e);
             MUST_SAY(st, e);
-            em_audit_result_free(ad);
+            em_free(ad);
         } else {
             em_prob p;
             for (size_t i = 0; i < em_scn_get(s).size && i < 4; i++) {
@@ -218,10 +219,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             d.n = 8;
             st = em_draws_check(m, &d, &co, &cr, &e);
             MUST_SAY(st, e);
-            if (st == EM_OK && em_check_result_write(devnull(), cr, m, NULL, &e) != EM_OK)
+            if (st == EM_OK && em_write(cr, devnull(), NULL, &e) != EM_OK)
                 abort();
         }
-        em_check_result_free(cr);
+        em_free(cr);
         /* the draws written as expmech sample writes them (labels of any bytes) */
         em_sampler *sp = NULL;
         st = em_sampler_new(m, &so, &sp, &e);
@@ -233,7 +234,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             st = em_sample_write(devnull(), sp, 4, &wc, NULL, &e);
             MUST_SAY(st, e);
         }
-        em_sampler_free(sp);
+        em_free(sp);
         em_write_opts wj = EM_WRITE_OPTS_INIT;
         wj.format = sel & 1 ? EM_WRITE_JSON : EM_WRITE_CSV;
         st = em_probs_write(devnull(), m, &wj, NULL, &e);
@@ -250,7 +251,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (em_utility_report_write(devnull(), &u, m, &wj, &e) != EM_OK)
                 abort();
         }
-        em_utility_result_free(ur);
+        em_free(ur);
         em_free(lb);
         em_free(pb);
         /* the report computed and written in one call (a bad threshold refused) */
@@ -260,11 +261,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         em_audit_result *ar = NULL;
         st = em_audit(m, m, NULL, NULL, 0, &ar, &e);
         MUST_SAY(st, e);
-        if (ar && em_audit_result_write(devnull(), ar, m, m, NULL, &e) != EM_OK)
+        if (ar && em_write(ar, devnull(), NULL, &e) != EM_OK)
             abort();
-        em_audit_result_free(ar);
+        em_free(ar);
     }
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     return 0;
 }

@@ -36,7 +36,7 @@ static char *written(const em_case *c, size_t *len)
     if (!f)
         abort();
     em_error e;
-    int st = em_case_write(c, f, &e);
+    int st = em_write(c, f, NULL, &e);
     fclose(f);
     if (st != EM_OK) { /* only texts that are not UTF-8 cannot be written */
         free(buf);
@@ -87,8 +87,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             free(w2);
         }
         free(w1);
-        em_case_free(d);
-        em_case_free(c);
+        em_free(d);
+        em_free(c);
     } else {
         char *line = malloc(len + 1);
         if (!line)
@@ -99,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int st = em_command_split(line, &argv, &e);
         if ((st == EM_OK && (!argv || !argv[0])) || (st != EM_OK && !e.msg[0]))
             abort();
-        em_command_free(argv);
+        em_free(argv);
         free(line);
     }
     return 0;

@@ -88,7 +88,7 @@ hex=$dir/u$NP.hex.csv
 whole cli_probs $NP figures "$B/expmech" probs --epsilon 1 "$hex"
 whole cli_sample $NP figures "$B/expmech" sample --epsilon 1 -n 1000 --seed 1 "$hex"
 whole cli_check $NP figures "$B/expmech" check --epsilon 1 --samples "$dir/draws" "$hex"
-lib=$(cd "$B" && pwd)/libexpmech.so.0
+lib=$(cd "$B" && pwd)/libexpmech.so.1
 for f in py_probs py_sample py_check; do
     run "$f" $NP figures env EXPMECH_LIB="$lib" "$PY" stats/bench_py.py
 done

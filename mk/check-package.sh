@@ -32,7 +32,7 @@ case $what in
 exports)
   so=$B/libexpmech.so
   [ -e "$so" ] || { echo "no $so"; exit 1; }
-  # Version-node names (EXPMECH_0, type A) are not functions.
+  # Version-node names (EXPMECH_1, type A) are not functions.
   exported=$(nm -D --defined-only "$so" | awk '$2 != "A" {sub(/@.*/, "", $3); print $3}' | sort -u)
   expected=$(public_functions)
   [ "$(echo "$expected" | wc -l)" -ge 20 ] || { echo "too few public functions parsed:"; echo "$expected"; exit 1; }
@@ -42,8 +42,8 @@ exports)
     exit 1
   fi
   # Every export belongs to the version node, so a future ABI change can add another.
-  if nm -D --defined-only "$so" | awk '$2 != "A"' | grep -v '@@EXPMECH_0$'; then
-    echo "symbols above are outside version node EXPMECH_0"; exit 1
+  if nm -D --defined-only "$so" | awk '$2 != "A"' | grep -v '@@EXPMECH_1$'; then
+    echo "symbols above are outside version node EXPMECH_1"; exit 1
   fi
   echo "exports: $(echo "$exported" | wc -l) symbols, exactly the public functions"
   ;;

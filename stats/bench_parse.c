@@ -89,7 +89,7 @@ int main(void)
                 return 1;
             }
             tp[r] = now_s() - t0;
-            em_scn_free(s);
+            em_free(s);
             t0 = now_s();
             if (em_scn_load(path, &s, &e) != EM_OK) {
                 fprintf(stderr, "%s\n", e.msg);
@@ -107,7 +107,7 @@ int main(void)
                 em_scn_get_u(s, i, q);
             tg[r] = now_s() - t0;
             mpq_clear(q);
-            em_scn_free(s);
+            em_free(s);
         }
         printf("%-8s %10.4f %10.4f %10.4f %10.4f\n", kinds[k], median(tp, runs),
                median(tl, runs), median(td, runs), median(tg, runs));

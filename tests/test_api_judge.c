@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "expmech.h"
+#include "api/em_judge_priv.h"
 
 static em_error err;
 
@@ -44,8 +45,8 @@ static em_mech *mech_piece(const char *lo, const char *hi, const char *a, const 
 static void mech_free(em_mech *m)
 {
     em_scn *s = em_mech_get(m).scn;
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 
 static const char *const TWO_EQUAL[] = {"0", "0"};
@@ -170,14 +171,14 @@ START_TEST(check_finite_pass_and_reject)
     ck_assert_uint_eq(r->rows[1].first, 1);
     ck_assert_uint_eq(r->rows[1].last, 1);
     ck_assert(r->min_detectable > 0 && r->min_detectable < 1);
-    em_check_result_free(r);
+    em_free(r);
     for (size_t k = 0; k < 1000; k++)
         x[k] = 0;
     ck_assert_int_eq(check_idx(m, x, 1000, NULL, &r, &err), EM_OK);
     ck_assert_int_eq(r->verdict, EM_VERDICT_REJECT);
     ck_assert_double_eq_tol(r->statistic, 1386.2943611198905, 1e-6);
     ck_assert(r->reasons & EM_CHECK_R_FIT);
-    em_check_result_free(r);
+    em_free(r);
     free(x);
     mech_free(m);
 }
@@ -194,7 +195,7 @@ START_TEST(check_insufficient)
     ck_assert_int_eq(r->verdict, EM_VERDICT_INSUFFICIENT);
     ck_assert_uint_eq(r->ncells, 1);
     ck_assert_double_eq_tol(r->cand_p, 0.125, 1e-12);
-    em_check_result_free(r);
+    em_free(r);
     mech_free(m);
 }
 END_TEST
@@ -214,7 +215,7 @@ START_TEST(check_support_and_counts)
     ck_assert_uint_eq(r->support_count, 1);
     ck_assert_uint_eq(r->nzero, 1);
     ck_assert_uint_eq(r->cell_of[1], EM_JUDGE_NONE);
-    em_check_result_free(r);
+    em_free(r);
     /* the same from a samples file of labels */
     char path[] = "/tmp/em_api_judge_XXXXXX";
     int fd = mkstemp(path);
@@ -227,7 +228,7 @@ START_TEST(check_support_and_counts)
     ck_assert_int_eq(check_path(m, path, EM_SAMPLES_ARE_LABELS, &o, &r, &err), EM_OK);
     ck_assert_int_eq(r->verdict, EM_VERDICT_PASS);
     ck_assert_uint_eq(r->n, 200);
-    em_check_result_free(r);
+    em_free(r);
     ck_assert_int_eq(check_path(m, path, EM_SAMPLES_ARE_INDICES, &o, &r, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, path));
     unlink(path);
@@ -278,7 +279,7 @@ START_TEST(check_bad_input)
     ck_assert_int_eq(check_path(NULL, "x", 0, NULL, &r, &err), EM_ERR_NULL);
     ck_assert_int_eq(check_path(m, "x", 7, NULL, &r, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "samples_are 7"));
-    em_check_result_free(NULL);
+    em_free(NULL);
     mech_free(m);
     mech_free(c);
 }
@@ -303,21 +304,21 @@ START_TEST(check_continuous)
     ck_assert_uint_eq(r->rows[3].observed, 100);
     ck_assert_ptr_nonnull(r->ks_method);
     ck_assert_uint_eq(r->first_outside, EM_JUDGE_NONE);
-    em_check_result_free(r);
+    em_free(r);
     x[7] = 2.0;
     ck_assert_int_eq(check_val(c, x, 2000, NULL, &r, &err), EM_OK);
     ck_assert_int_eq(r->verdict, EM_VERDICT_REJECT);
     ck_assert(r->reasons & EM_CHECK_R_SUPPORT);
     ck_assert_uint_eq(r->first_outside, 7);
     ck_assert_double_eq(r->outside_value, 2.0);
-    em_check_result_free(r);
+    em_free(r);
     for (size_t k = 0; k < 2000; k++)
         x[k] = 0.25;
     ck_assert_int_eq(check_val(c, x, 2000, NULL, &r, &err), EM_OK);
     ck_assert_int_eq(r->verdict, EM_VERDICT_REJECT);
     ck_assert(r->reasons & EM_CHECK_R_KS);
     ck_assert(r->reasons & EM_CHECK_R_FIT);
-    em_check_result_free(r);
+    em_free(r);
     free(x);
     mech_free(c);
 }
@@ -338,7 +339,7 @@ START_TEST(compare_probabilities)
     ck_assert_uint_eq(r->nfail, 0);
     ck_assert(r->max_abs_error < 1e-16);
     ck_assert(r->max_ulp_error <= 0.5);
-    em_compare_result_free(r);
+    em_free(r);
     double bad[] = {0.7310585786300049, 0.2689415};
     ck_assert_int_eq(em_compare(m, bad, 2, NULL, NULL, &r, &err), EM_OK);
     ck_assert_int_eq(r->passed, 0);
@@ -352,17 +353,17 @@ START_TEST(compare_probabilities)
     ck_assert_str_eq(r->show[0].given, "4844819356737849/18014398509481984");
     /* 1/(1+e) to 40 digits: 0.26894142136999512074884075817816372563485 (bc -l) */
     ck_assert_str_eq(r->show[0].exact, "0.2689414213699951207488407581781637256349");
-    em_compare_result_free(r);
+    em_free(r);
     double odd[] = {NAN, -0.5};
     ck_assert_int_eq(em_compare(m, odd, 2, NULL, NULL, &r, &err), EM_OK);
     ck_assert_uint_eq(r->nnan, 1);
     ck_assert_uint_eq(r->nneg, 1);
     ck_assert_uint_eq(r->nfail, 2);
-    em_compare_result_free(r);
+    em_free(r);
     em_compare_opts o = {1e-3, 0};
     ck_assert_int_eq(em_compare(m, bad, 2, NULL, &o, &r, &err), EM_OK);
     ck_assert_int_eq(r->passed, 1);
-    em_compare_result_free(r);
+    em_free(r);
     mech_free(m);
 }
 END_TEST
@@ -381,7 +382,7 @@ START_TEST(compare_files)
     ck_assert_int_eq(em_compare(m, NULL, 0, path, NULL, &r, &err), EM_OK);
     ck_assert_int_eq(r->passed, 1);
     ck_assert_str_eq(r->max_abs_text, "0");
-    em_compare_result_free(r);
+    em_free(r);
     em_mech *c = mech_piece("0", "1", "0", "0", "1");
     f = fopen(path, "w");
     fputs("0,0\n0.25,0.25\n0.5,0.6\n1,1\n", f);
@@ -395,7 +396,7 @@ START_TEST(compare_files)
     ck_assert_str_eq(r->x_abs, "0.5");
     /* F(0.5) = 1/2 correctly rounded to the mechanism's 17 digits */
     ck_assert_str_eq(r->show[0].exact, "0.50000000000000000");
-    em_compare_result_free(r);
+    em_free(r);
     /* values are a finite mechanism's; never both forms */
     const double half[] = {0.5, 0.5};
     ck_assert_int_eq(em_compare(c, half, 2, NULL, NULL, &r, &err), EM_ERR_DOMAIN);
@@ -428,7 +429,7 @@ START_TEST(compare_bad_input)
     o.atol = NAN;
     ck_assert_int_eq(em_compare(m, g, 2, NULL, &o, &r, &err), EM_ERR_DOMAIN);
     ck_assert_int_eq(em_compare(NULL, NULL, 0, "x", NULL, &r, &err), EM_ERR_NULL);
-    em_compare_result_free(NULL);
+    em_free(NULL);
     mech_free(m);
 }
 END_TEST
@@ -461,7 +462,7 @@ START_TEST(audit_finite)
     ck_assert_double_eq(r->width_d, 0.5);
     ck_assert_str_eq(r->rho, "0.031250000000000000");
     ck_assert_double_eq(r->rho_d, 0.03125);
-    em_audit_result_free(r);
+    em_free(r);
     mech_free(x);
     mech_free(y);
     x = mech(2, TWO_EQUAL, lx, "1", "0.1");
@@ -472,7 +473,7 @@ START_TEST(audit_finite)
     ck_assert_int_eq(r->verdict, EM_VERDICT_REJECT);
     ck_assert_double_eq(r->width_d, 5); /* c = 5: beyond eps, as the loss is */
     ck_assert_double_eq(r->rho_d, 3.125);
-    em_audit_result_free(r);
+    em_free(r);
     /* the same law on both sides: exactly 0 */
     ck_assert_int_eq(em_audit(x, x, NULL, NULL, 0, &r, &err), EM_OK);
     ck_assert_str_eq(r->loss, "0");
@@ -480,7 +481,7 @@ START_TEST(audit_finite)
     ck_assert_double_eq(r->rho_d, 0);
     ck_assert_int_eq(r->ideal.equal, 1);
     ck_assert_int_eq(r->within, 1);
-    em_audit_result_free(r);
+    em_free(r);
     mech_free(x);
     mech_free(y);
 }
@@ -500,7 +501,7 @@ START_TEST(audit_counts)
     ck_assert(r->eps_lower < 0.28092980362016137);
     ck_assert_int_eq(r->empirical_violation, 0);
     ck_assert_int_eq(r->verdict, EM_VERDICT_PASS);
-    em_audit_result_free(r);
+    em_free(r);
     ck_assert_int_eq(audit_draws(x, y, cx, cy, 1.5, &r, &err), EM_ERR_DOMAIN);
     ck_assert_int_eq(audit_draws(x, y, cx, NULL, 0.95, &r, &err), EM_ERR_NULL);
     mech_free(x);
@@ -521,7 +522,7 @@ START_TEST(audit_continuous)
     ck_assert_double_eq(r->loss_d, 0.26039505099275674);
     ck_assert_int_eq(r->within, 1);
     ck_assert_str_eq(r->d[r->worst].at, "0");
-    em_audit_result_free(r);
+    em_free(r);
     uint64_t c[] = {1};
     ck_assert_int_eq(audit_draws(x, y, c, c, 0.95, &r, &err), EM_ERR_DOMAIN);
     mech_free(x);
@@ -554,7 +555,7 @@ START_TEST(audit_continuous_draws)
     ck_assert_int_eq(r->empirical_violation, 0);
     ck_assert(r->eps_lower_xy <= 1 && r->eps_lower_yx <= 1);
     ck_assert_uint_gt(r->ev_cells, 1);
-    em_audit_result_free(r);
+    em_free(r);
     for (size_t i = 0; i < N; i++) {
         a[i].value = 0.01;
         b[i].value = 0.99;
@@ -563,7 +564,7 @@ START_TEST(audit_continuous_draws)
     ck_assert_int_eq(r->empirical_violation, 1);
     ck_assert(r->eps_lower_xy > 1 && r->eps_lower_yx > 1);
     ck_assert(r->ev_xy_lo < 0.01 && 0.01 <= r->ev_xy_hi && r->ev_xy_hi < 0.99);
-    em_audit_result_free(r);
+    em_free(r);
     /* refused: NaN, labels for numbers, a finite and a continuous side */
     a[0].value = NAN;
     ck_assert_int_eq(em_audit(x, x, &dx, &dy, 0.95, &r, &err), EM_ERR_DOMAIN);
@@ -604,7 +605,7 @@ START_TEST(audit_bad_input)
     ck_assert_int_eq(em_audit(x, t, NULL, NULL, 0, &r, &err), EM_ERR_DOMAIN);
     ck_assert_int_eq(em_audit(x, c, NULL, NULL, 0, &r, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "continuous"));
-    em_audit_result_free(NULL);
+    em_free(NULL);
     em_mech *all[] = {x, e2, z, t, c};
     for (int k = 0; k < 5; k++)
         mech_free(all[k]);

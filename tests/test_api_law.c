@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "expmech.h"
+#include "api/em_obj.h"
 
 static em_error err;
 
@@ -70,8 +71,8 @@ START_TEST(standard_two_candidates)
     ck_assert(p.prob_d == 0 && isinf(p.logprob_d) && p.logprob_d < 0);
     ck_assert_int_eq(em_probs_get(m, 3, &p, &err), EM_ERR_DOMAIN);
     ck_assert_str_ne(err.msg, "");
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -83,21 +84,21 @@ START_TEST(exact_cases)
     em_prob p;
     get(m, 0, &p, "1", "0");
     ck_assert(p.flags & EM_PROB_ONE);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     const char *tie[] = {"3", "3", "3", "3"};
     m = mk_finite(4, tie, NULL, "1", EM_VARIANT_AUTO, 3, &s);
     get(m, 2, &p, "0.250", NULL);
     ck_assert(p.prob_d == 0.25 && (p.flags & EM_PROB_RATIONAL));
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     /* 1 - 1e-30 rounds to 1 at 17 digits: 17 nines */
     const char *gap[] = {"0", "-138.155105579642741"};
     m = mk_finite(2, gap, NULL, "1", EM_STANDARD, 0, &s);
     get(m, 0, &p, "0.99999999999999999", NULL);
     ck_assert(p.flags & EM_PROB_NEAR_ONE);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -118,8 +119,8 @@ START_TEST(permute_and_flip)
     near(p.logprob_d, log1p(-exp(-1) / 2));
     get(m, 2, &p, NULL, NULL);
     ck_assert_uint_eq(p.flags, EM_PROB_ZERO);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -132,8 +133,8 @@ START_TEST(measure_and_pieces)
     get(m, 1, &p, "0.75000", NULL);
     ck_assert(p.prob_d == 0.75);
     near(p.logprob_d, log(0.75));
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     /* tent: c = 1, mass of [0,1] = int e^r = e - 1 = mass of [1,2]: 1/2 each */
     m = mk_pieces(1, &s);
     get(m, 0, &p, "0.50000", NULL);
@@ -144,8 +145,8 @@ START_TEST(measure_and_pieces)
     em_free(lo);
     em_free(hi);
     ck_assert_int_eq(em_piece_ends(m, 2, &lo, &hi, &err), EM_ERR_DOMAIN);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -195,8 +196,8 @@ START_TEST(continuous_functions)
     ck_assert_int_eq(em_num_grid_point(m, "0", "1", 1, 0, &x, &shown, &err), EM_ERR_DOMAIN);
     ck_assert_int_eq(em_num_grid_point(m, "0", "1", 3, 3, &x, &shown, &err), EM_ERR_DOMAIN);
     ck_assert_int_eq(em_num_grid_point(m, "0", "1", 0, 0, &x, &shown, &err), EM_ERR_DOMAIN);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     int sign;
     ck_assert_int_eq(em_num_cmp("1/3", "0.3333", &sign, &err), EM_OK);
     ck_assert_int_eq(sign, 1);
@@ -222,21 +223,21 @@ START_TEST(utility_report)
     near(r->sd_loss_d, sqrt(p * (1 - p)));
     near(r->p_best_d, p);
     ck_assert(fabs(strtod(r->expected_utility, NULL) - p) < 1e-16);
-    em_utility_result_free(r);
+    em_free(r);
     char *v;
     ck_assert_int_eq(em_loss_tail(m, "0.5", &v, &err), EM_OK);
     near(strtod(v, NULL), 1 / (1 + exp(1)));
     em_free(v);
     ck_assert_int_eq(em_loss_tail(m, "-1", &v, &err), EM_ERR_DOMAIN);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     /* pf: the other is visited first and accepted with probability e^-1 */
     m = mk_finite(2, u, NULL, "2", EM_PF, 0, &s);
     ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
     near(r->p_best_d, 1 - exp(-1) / 2);
-    em_utility_result_free(r);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(r);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -258,7 +259,7 @@ START_TEST(sampling_streams)
         ck_assert_int_eq(em_sampler_new(m, &o, &sp, &err), EM_OK);
         ck_assert_int_eq(em_sampler_draw(sp, 77, b, &err), EM_OK);
         ck_assert_int_eq(em_sampler_draw(sp, 123, b + 77, &err), EM_OK);
-        em_sampler_free(sp);
+        em_free(sp);
         size_t seen[4] = {0};
         for (int k = 0; k < 200; k++) {
             ck_assert_uint_eq(a[k].index, b[k].index);
@@ -272,8 +273,8 @@ START_TEST(sampling_streams)
     em_draw one;
     ck_assert_int_eq(em_sample(m, &o, 1, &one, &err), EM_OK);
     ck_assert_uint_lt(one.index, 3);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     m = mk_pieces(1, &s);
     em_draw xa[50], xb[50];
     o.seeded = 1;
@@ -286,8 +287,8 @@ START_TEST(sampling_streams)
         ck_assert_uint_eq(xa[k].index, xb[k].index);
         ck_assert(xa[k].index == 0 ? xa[k].value <= 1 : xa[k].index == 1 && xa[k].value >= 1);
     }
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -318,8 +319,8 @@ START_TEST(bad_input)
     ck_assert_ptr_null(r);
     ck_assert_int_eq(em_num_cmp(NULL, "1", &sign, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_num_grid_point(NULL, "0", "1", 2, 0, NULL, NULL, &err), EM_ERR_NULL);
-    em_utility_result_free(NULL);
-    em_sampler_free(NULL);
+    em_free(NULL);
+    em_free(NULL);
     /* a mechanism with bad epsilon is never made: NaN, inf, <= 0 */
     const char *u[] = {"0", "1"};
     em_scn *s;
@@ -347,14 +348,14 @@ START_TEST(bad_input)
     ck_assert_ptr_nonnull(strstr(err.msg, "timing fixed"));
     o.timing = 5;
     ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
-    em_mech_free(m);
+    em_free(m);
     eo.variant = EM_PF;
     ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
     o.timing = EM_TIMING_VARIABLE;
     ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_VARIANT);
     ck_assert_ptr_nonnull(strstr(err.msg, "only the exact sampler"));
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     /* a utility beyond double's range: the float sampler names it */
     const char *big[] = {"0", "1e400"};
     const char *lab[] = {"a", "huge"};
@@ -366,8 +367,8 @@ START_TEST(bad_input)
     o.sampler = EM_SAMPLER_EXACT;
     ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_OK);
     ck_assert_uint_eq(idx.index, 1); /* P(a) = exp(-5e399) */
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -421,10 +422,10 @@ START_TEST(float_many_draws_same_cells)
                           batch, got[k].index, want[k]);
             ck_assert_msg(W[got[k].index] > 0, "draw %d: zero-weight cell %zu", k, got[k].index);
         }
-        em_sampler_free(sp);
+        em_free(sp);
     }
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 

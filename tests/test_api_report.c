@@ -23,7 +23,7 @@ static void sweep_is(const char *spec, int log_spaced, const char *const *want, 
     ck_assert_uint_eq(k, n);
     for (size_t i = 0; i < n; i++)
         ck_assert_msg(!strcmp(v[i], want[i]), "%s point %zu: %s, want %s", spec, i, v[i], want[i]);
-    em_sweep_free(v, k);
+    em_free(v);
 }
 
 #define SWEEP_IS(spec, log, ...)                                                  \
@@ -68,7 +68,7 @@ START_TEST(linear_exact)
         snprintf(t, sizeof t, "%zu", i + 1);
         ck_assert_str_eq(v[i], t);
     }
-    em_sweep_free(v, n);
+    em_free(v);
 }
 END_TEST
 
@@ -164,7 +164,7 @@ START_TEST(bad_specs)
     many[len - 3] = 0; /* exactly EM_SWEEP_MAX */
     ck_assert_int_eq(em_epsilon_sweep(many, 0, &v, &n, &err), EM_OK);
     ck_assert_uint_eq(n, EM_SWEEP_MAX);
-    em_sweep_free(v, n);
+    em_free(v);
     free(many);
 }
 END_TEST
@@ -180,8 +180,8 @@ START_TEST(null_args)
     ck_assert_int_eq(em_epsilon_sweep("1", 0, NULL, NULL, NULL), EM_ERR_NULL);
     ck_assert_int_eq(em_epsilon_sweep("x", 0, &v, &n, NULL), EM_ERR_PARSE); /* err may be NULL */
     ck_assert_int_eq(em_epsilon_sweep("1:2:3", 1, &v, &n, NULL), EM_OK);
-    em_sweep_free(v, n);
-    em_sweep_free(NULL, 3);
+    em_free(v);
+    em_free(NULL);
 }
 END_TEST
 
@@ -200,11 +200,11 @@ START_TEST(texts_make_mechanisms)
             o.epsilon = v[i];
             em_mech *m = NULL;
             ck_assert_msg(em_mech_new(s, &o, &m, &err) == EM_OK, "%s: %s", v[i], err.msg);
-            em_mech_free(m);
+            em_free(m);
         }
-        em_sweep_free(v, n);
+        em_free(v);
     }
-    em_scn_free(s);
+    em_free(s);
 }
 END_TEST
 

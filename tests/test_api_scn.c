@@ -35,7 +35,7 @@ START_TEST(arrays_read_like_text)
     char *t = (char *)1;
     ck_assert_int_eq(em_scn_utility(s, 5, &t, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_null(t);
-    em_scn_free(s);
+    em_free(s);
 }
 END_TEST
 
@@ -50,7 +50,7 @@ START_TEST(default_labels_are_indices)
     ck_assert_int_eq(em_scn_utility(s, 1, &t, NULL), EM_OK);
     ck_assert_str_eq(t, "-inf");
     em_free(t);
-    em_scn_free(s);
+    em_free(s);
 }
 END_TEST
 
@@ -100,7 +100,7 @@ START_TEST(pieces)
     ck_assert_int_eq(em_scn_get(s).continuous, 1);
     ck_assert_uint_eq(em_scn_get(s).pieces, 3);
     ck_assert_uint_eq(em_scn_get(s).size, 0);
-    em_scn_free(s);
+    em_free(s);
     /* the tiling (no gap, no overlap) is the law's to check: em_law.h */
     const char *a2[] = {"0", "x", "1"};
     ck_assert_int_eq(em_scn_new_pieces(3, lo, hi, a2, NULL, &s, &err), EM_ERR_PARSE);
@@ -126,7 +126,7 @@ START_TEST(parameter_rule)
     ck_assert_int_eq(em_mech_get(m).digits, 17);
     ck_assert_ptr_eq(em_mech_get(m).scn, s);
     ck_assert_str_eq(em_mech_get(m).provenance, "variant standard (default), sensitivity 2 (header of h.csv)");
-    em_mech_free(m);
+    em_free(m);
     o.sensitivity = "1"; /* below the header: refused */
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "below the sensitivity 2"));
@@ -134,7 +134,7 @@ START_TEST(parameter_rule)
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_OK);
     ck_assert_int_eq(em_mech_get(m).forced, 1);
     ck_assert_ptr_nonnull(strstr(em_mech_get(m).provenance, "FORCED"));
-    em_mech_free(m);
+    em_free(m);
     o.force = 0;
     o.sensitivity = NULL;
     o.variant = EM_MONOTONE; /* undeclared: refused */
@@ -143,7 +143,7 @@ START_TEST(parameter_rule)
     ck_assert_int_eq(em_scn_declare(s, NULL, 1, &err), EM_OK);
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_OK);
     ck_assert_int_eq(em_mech_get(m).variant, EM_MONOTONE);
-    em_mech_free(m);
+    em_free(m);
     struct { const char *eps, *sens; int var, digits, st; } bad[] = {
         {"0", NULL, EM_VARIANT_AUTO, 0, EM_ERR_EPSILON},
         {"-1", NULL, EM_VARIANT_AUTO, 0, EM_ERR_EPSILON},
@@ -162,7 +162,7 @@ START_TEST(parameter_rule)
     }
     ck_assert_int_eq(em_scn_declare(s, "0", 0, &err), EM_ERR_SENSITIVITY);
     ck_assert_int_eq(em_scn_declare(s, "1/0", 0, &err), EM_ERR_PARSE);
-    em_scn_free(s);
+    em_free(s);
 }
 END_TEST
 
@@ -174,13 +174,13 @@ START_TEST(all_excluded_and_pf_on_pieces)
     em_opts o = {"1", NULL, EM_VARIANT_AUTO, 0, 0};
     em_mech *m;
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_ERR_ALL_EXCLUDED);
-    em_scn_free(s);
+    em_free(s);
     const char *lo[] = {"0"}, *hi[] = {"1"}, *a[] = {"0"};
     ck_assert_int_eq(em_scn_new_pieces(1, lo, hi, a, NULL, &s, &err), EM_OK);
     o.variant = EM_PF;
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_ERR_VARIANT);
     ck_assert_ptr_nonnull(strstr(err.msg, "continuous"));
-    em_scn_free(s);
+    em_free(s);
 }
 END_TEST
 

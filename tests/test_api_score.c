@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "expmech.h"
+#include "api/em_obj.h"
 
 static em_error err;
 static char dir[] = "/tmp/em_test_api_score_XXXXXX";
@@ -57,38 +58,37 @@ START_TEST(counts_as_data)
     em_scoring *r = NULL;
     ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_OK);
     ck_assert_str_eq(err.msg, "");
-    em_scn *s = em_scoring_scn(r);
+    em_scn *s = em_scoring_get(r).scn;
     ck_assert_uint_eq(em_scn_get(s).size, 4);
     const char *want[] = {"1/3", "0.5", "1/6", "0"};
     for (size_t i = 0; i < 4; i++)
         utility_is(s, i, want[i]);
     ck_assert_str_eq(em_scn_label(s, 1), "b");
-    ck_assert_ptr_null(em_scoring_warning(r));
-    ck_assert_uint_eq(em_scoring_comments(r), 2);
-    ck_assert_ptr_nonnull(strstr(em_scoring_comment(r, 0), "6 rows, 4 candidates"));
-    ck_assert_ptr_null(em_scoring_comment(r, 2));
+    ck_assert_ptr_null(em_scoring_get(r).warning);
+    ck_assert_uint_eq(em_scoring_get(r).n_comments, 2);
+    ck_assert_ptr_nonnull(strstr(em_scoring_get(r).comments[0], "6 rows, 4 candidates"));
     /* Delta 1/n (substitution, the default): the mechanism picks it up from the scenario */
     em_opts mo = EM_OPTS_INIT;
     mo.epsilon = "1";
     em_mech *m = NULL;
     ck_assert_int_eq(em_mech_new(s, &mo, &m, &err), EM_OK);
     ck_assert_str_eq(em_mech_get(m).sensitivity, "1/6");
-    em_mech_free(m);
-    em_scoring_free(r);
+    em_free(m);
+    em_free(r);
 
     /* the same data aggregated (counts a 2, b 3, c 1), maxnorm: counts / 3, monotone */
     o.function = "maxnorm";
     strcpy(data, file("g.txt", "a,2\nb,3\nc,1\n"));
     o.aggregated = 1;
     ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_OK);
-    s = em_scoring_scn(r);
+    s = em_scoring_get(r).scn;
     const char *want2[] = {"2/3", "1", "1/3", "0"};
     for (size_t i = 0; i < 4; i++)
         utility_is(s, i, want2[i]);
     char *text = written(s, NULL, 0);
     ck_assert_str_eq(text, "# sensitivity: 1\n# monotone: yes\na,2/3\nb,1\nc,1/3\nd,0\n");
     free(text);
-    em_scoring_free(r);
+    em_free(r);
 }
 END_TEST
 
@@ -103,7 +103,7 @@ START_TEST(range_median_and_write_round_trip)
     o.range = "0:10";
     em_scoring *r = NULL;
     ck_assert_int_eq(em_scoring_new(&o, &r, &err), EM_OK);
-    em_scn *s = em_scoring_scn(r);
+    em_scn *s = em_scoring_get(r).scn;
     ck_assert_int_eq(em_scn_get(s).continuous, 1);
     char *text = NULL;
     size_t len = 0;
@@ -117,15 +117,15 @@ START_TEST(range_median_and_write_round_trip)
     em_scn *back = NULL;
     ck_assert_int_eq(em_scn_parse(text, len, "back", &back, &err), EM_OK);
     const char *c[16];
-    size_t nc = em_scoring_comments(r);
+    size_t nc = em_scoring_get(r).n_comments;
     for (size_t i = 0; i < nc; i++)
-        c[i] = em_scoring_comment(r, i);
+        c[i] = em_scoring_get(r).comments[i];
     char *again = written(back, c, nc);
     ck_assert_str_eq(again, text);
     free(again);
     free(text);
-    em_scn_free(back);
-    em_scoring_free(r);
+    em_free(back);
+    em_free(r);
 }
 END_TEST
 
@@ -143,13 +143,13 @@ START_TEST(write_arrays)
     ck_assert_str_eq(text, "# made by hand\n# sensitivity: 0.5\n# monotone: no\n# measure: yes\n"
                            "\"a,b\",0.1,1\n\"#c\",-inf,2\nd,205/207,0\n");
     free(text);
-    em_scn_free(s);
+    em_free(s);
     const char *lo[] = {"-inf", "0"}, *hi[] = {"0", "inf"}, *a[] = {"0", "0"}, *b[] = {"1", "-1"};
     ck_assert_int_eq(em_scn_new_pieces(2, lo, hi, a, b, &s, &err), EM_OK);
     text = written(s, NULL, 0);
     ck_assert_str_eq(text, "# output: continuous\n-inf,0,0,1\n0,inf,0,-1\n");
     free(text);
-    em_scn_free(s);
+    em_free(s);
 }
 END_TEST
 
@@ -196,7 +196,7 @@ START_TEST(bad_entries)
     /* NULL err is fine */
     ck_assert_int_eq(em_scoring_new(&o, &r, NULL), EM_ERR_PARSE);
     ck_assert_int_eq(em_scoring_write(stdout, NULL, &err), EM_ERR_NULL);
-    em_scoring_free(NULL);
+    em_free(NULL);
     /* the writer's own checks */
     const char *u[] = {"1"};
     em_scn *s = NULL;
@@ -207,7 +207,7 @@ START_TEST(bad_entries)
     const char *nl[] = {"two\nlines"};
     ck_assert_int_eq(em_scn_write(stdout, s, nl, 1, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, "comments[0]"));
-    em_scn_free(s);
+    em_free(s);
 }
 END_TEST
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "expmech.h"
+#include "api/em_obj.h"
 
 static em_error err;
 
@@ -101,8 +102,8 @@ START_TEST(probs_csv_and_json)
                     "  ]\n"
                     "}\n"
                     "]\n");
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     /* 5 digits; no sweep: one object */
     m = mech(TIED, "2", "3", EM_VARIANT_AUTO, 5, &s);
     o = (em_write_opts)EM_WRITE_OPTS_INIT;
@@ -119,8 +120,8 @@ START_TEST(probs_csv_and_json)
                     "\"log_probability\": \"-0.69315\"}\n"
                     "  ]\n"
                     "}\n");
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -132,8 +133,8 @@ START_TEST(probs_labels_for_a_terminal)
     o.format = EM_WRITE_CSV;
     o.terminal = 1; /* the control character escaped, the field quoted */
     probs_is(m, &o, "\"x\\x01y\",0.50000,-0.69315\nz,0.50000,-0.69315\n");
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -194,8 +195,8 @@ START_TEST(utility_csv_and_json)
                      "\"expected_loss\": \"0.5\", \"sd_loss\": \"0.25\", \"p_best\": \"0.5\", "
                      "\"expected_loss_bound\": null, \"loss_at\": []}\n]\n");
     free(k.buf);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -235,10 +236,10 @@ START_TEST(audit_text)
         "and Rogers 2021, not proven here)\n"
         "float sampler: cannot run on these inputs (beyond double's range)\n");
     free(k.buf);
-    em_mech_free(x);
-    em_mech_free(y);
-    em_scn_free(sx);
-    em_scn_free(sy);
+    em_free(x);
+    em_free(y);
+    em_free(sx);
+    em_free(sy);
 }
 END_TEST
 
@@ -306,8 +307,8 @@ START_TEST(check_text)
     ck_assert_int_eq(em_check_result_write(k.f, &r, NULL, NULL, &err), EM_ERR_NULL);
     ck_assert_str_eq(sink_text(&k), "");
     free(k.buf);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -351,8 +352,8 @@ START_TEST(compare_text)
     ck_assert_ptr_nonnull(strstr(sink_text(&k),
         "verdict: PASS: every value within max(1e-09 * exact, 0.001)\n"));
     free(k.buf);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -422,10 +423,10 @@ START_TEST(utility_computed)
             "em_utility_write");
     ck_assert_str_eq(sink_text(&k), "");
     free(k.buf);
-    em_mech_free(m);
-    em_mech_free(m2);
-    em_scn_free(s);
-    em_scn_free(s2);
+    em_free(m);
+    em_free(m2);
+    em_free(s);
+    em_free(s2);
 }
 END_TEST
 
@@ -468,7 +469,7 @@ START_TEST(sample_csv)
     ck_assert_str_eq(sink_text(&k), "");
     ck_assert_uint_eq(done, 0);
     free(k.buf);
-    em_sampler_free(sp);
+    em_free(sp);
     /* continuous: one "%.17g" value a line, each in [0, 1] and read back exactly */
     ck_assert_msg(em_sampler_new(mu, &so, &sp, &err) == EM_OK, "%s", err.msg);
     sink_open(&k);
@@ -510,11 +511,11 @@ START_TEST(sample_csv)
     refused(em_sample_write(ro, sp, 1000, &o, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
     ck_assert_uint_eq(done, 1);
     fclose(ro);
-    em_sampler_free(sp);
-    em_mech_free(m);
-    em_mech_free(mu);
-    em_scn_free(s);
-    em_scn_free(su);
+    em_free(sp);
+    em_free(m);
+    em_free(mu);
+    em_free(s);
+    em_free(su);
 }
 END_TEST
 
@@ -541,13 +542,13 @@ START_TEST(bad_arguments)
     sweep.sweep_n = 2;
     /* NULL results, mechanisms, streams */
     refused(em_audit_result_write(k.f, NULL, m, m, NULL, &err), EM_ERR_NULL,
-            "em_audit_result_write");
+            "em_write");
     refused(em_audit_result_write(k.f, &ar, m, NULL, NULL, &err), EM_ERR_NULL,
-            "em_audit_result_write");
+            "em_write");
     refused(em_check_result_write(k.f, NULL, m, NULL, &err), EM_ERR_NULL,
-            "em_check_result_write");
+            "em_write");
     refused(em_compare_result_write(k.f, &pr, NULL, NULL, &err), EM_ERR_NULL,
-            "em_compare_result_write");
+            "em_write");
     refused(em_probs_write(NULL, m, NULL, NULL, &err), EM_ERR_NULL, "em_probs_write");
     refused(em_probs_write(k.f, NULL, NULL, NULL, &err), EM_ERR_NULL, "em_probs_write");
     refused(em_utility_report_write(k.f, NULL, m, NULL, &err), EM_ERR_NULL,
@@ -561,11 +562,11 @@ START_TEST(bad_arguments)
             "em_utility_report_write");
     /* formats a writer does not take, unknown formats, a sweep out of range */
     refused(em_audit_result_write(k.f, &ar, m, m, &json, &err), EM_ERR_DOMAIN,
-            "em_audit_result_write");
+            "em_write");
     refused(em_check_result_write(k.f, &cr, m, &odd, &err), EM_ERR_DOMAIN,
-            "em_check_result_write");
+            "em_write");
     refused(em_compare_result_write(k.f, &pr, m, &json, &err), EM_ERR_DOMAIN,
-            "em_compare_result_write");
+            "em_write");
     refused(em_probs_write(k.f, m, &text, NULL, &err), EM_ERR_DOMAIN, "em_probs_write");
     refused(em_probs_write(k.f, m, NULL, NULL, &err), EM_ERR_DOMAIN, "em_probs_write");
     refused(em_probs_write(k.f, m, &odd, NULL, &err), EM_ERR_DOMAIN, "em_probs_write");
@@ -584,8 +585,8 @@ START_TEST(bad_arguments)
     refused(em_utility_report_write(ro, &u, m, &json, &err), EM_ERR_DOMAIN,
             "em_utility_report_write");
     fclose(ro);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -647,8 +648,8 @@ START_TEST(points_csv)
             "em_law_points_write");
     ck_assert_str_eq(sink_text(&k), "");
     free(k.buf);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -751,14 +752,48 @@ START_TEST(points_parsed)
     const em_points grid = {2, NULL, "0", "1"};
     refused(em_law_points_write(stdout, m, EM_LAW_INTERVAL, &grid, &o, &err), EM_ERR_DOMAIN,
             "em_law_points_write");
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
 /* ------------------------------------------------------------------ groups */
 
 /* groups A (x, y, y) and B (y, x, y) from a file; the report filled by hand */
+/* em_write: a result knows the mechanisms it was computed over and writes what the
+ * writer given them explicitly writes; an object it does not write is refused. */
+START_TEST(one_writer)
+{
+    em_scn *s = NULL, *s2 = NULL;
+    em_mech *m = mech("a,1\nb,0\n", "1", NULL, EM_VARIANT_AUTO, 0, &s);
+    em_mech *m2 = mech("a,0\nb,0\n", "1", NULL, EM_VARIANT_AUTO, 0, &s2);
+    double given[] = {0.6, 0.4};
+    em_compare_result *cr = NULL;
+    ck_assert_int_eq(em_compare(m, given, 2, NULL, NULL, &cr, &err), EM_OK);
+    em_audit_result *ar = NULL;
+    ck_assert_msg(em_audit(m, m2, NULL, NULL, 0.95, &ar, &err) == EM_OK, "%s", err.msg);
+    sink a, b;
+    sink_open(&a), sink_open(&b);
+    ck_assert_int_eq(em_write(cr, a.f, NULL, &err), EM_OK);
+    ck_assert_int_eq(em_compare_result_write(b.f, cr, m, NULL, &err), EM_OK);
+    ck_assert_int_eq(em_write(ar, a.f, NULL, &err), EM_OK);
+    ck_assert_int_eq(em_audit_result_write(b.f, ar, m, m2, NULL, &err), EM_OK);
+    const char *ta = sink_text(&a), *tb = sink_text(&b);
+    ck_assert_ptr_nonnull(strstr(ta, "loss"));
+    ck_assert_str_eq(ta, tb);
+    free(a.buf), free(b.buf);
+    sink_open(&a);
+    refused(em_write(m, a.f, NULL, &err), EM_ERR_DOMAIN, "em_write: the object is not one");
+    refused(em_write(NULL, a.f, NULL, &err), EM_ERR_NULL, "em_write");
+    refused(em_write(cr, NULL, NULL, &err), EM_ERR_NULL, "em_write");
+    const em_write_opts json = {EM_WRITE_JSON, 0, 0, NULL, 0};
+    refused(em_write(cr, a.f, &json, &err), EM_ERR_DOMAIN, "em_write");
+    ck_assert_str_eq(sink_text(&a), "");
+    free(a.buf);
+    em_free(cr), em_free(ar), em_free(m), em_free(m2), em_free(s), em_free(s2);
+}
+END_TEST
+
 START_TEST(groups_csv_and_json)
 {
     char path[] = "/tmp/em_test_api_write_XXXXXX";
@@ -835,24 +870,24 @@ START_TEST(groups_csv_and_json)
     o.sweep_i = 0;
     sink_open(&k);
     refused(em_groups_report_write(k.f, NULL, &r, "equal", &o, &err), EM_ERR_NULL,
-            "em_groups_report_write");
+            "em_write");
     o.epsilon = NULL;
     refused(em_groups_report_write(k.f, g, &r, "equal", &o, &err), EM_ERR_NULL,
-            "em_groups_report_write");
+            "em_write");
     o.epsilon = "1";
     o.format = EM_WRITE_JSON;
     refused(em_groups_report_write(k.f, g, &r, NULL, &o, &err), EM_ERR_NULL,
-            "em_groups_report_write");
+            "em_write");
     o.format = EM_WRITE_TEXT;
     refused(em_groups_report_write(k.f, g, &r, "equal", &o, &err), EM_ERR_DOMAIN,
-            "em_groups_report_write");
+            "em_write");
     o.format = EM_WRITE_CSV;
     r.n = 1;
     refused(em_groups_report_write(k.f, g, &r, "equal", &o, &err), EM_ERR_DOMAIN,
-            "em_groups_report_write");
+            "em_write");
     ck_assert_str_eq(sink_text(&k), "");
     free(k.buf);
-    em_groups_free(g);
+    em_free(g);
 }
 END_TEST
 
@@ -872,6 +907,7 @@ static Suite *suite(void)
     tcase_add_test(tc, points_csv);
     tcase_add_test(tc, points_parsed);
     tcase_add_test(tc, groups_csv_and_json);
+    tcase_add_test(tc, one_writer);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -20,6 +20,7 @@
 #include "api/em_judge_priv.h" /* em_judge_find_label */
 #include "api/em_mistake_priv.h"
 #include "judge/em_gof_alt.h"
+#include "api/em_obj.h"
 
 #define CASES "conformance/cases"
 
@@ -77,6 +78,29 @@ static const char *label_of(const void *s, size_t i)
     return em_scn_label(s, i);
 }
 
+/* em_conform_name and em_conform_value: the three tables, each name back to its code, and
+ * nothing past a table's end or for an unknown table */
+START_TEST(code_names)
+{
+    ck_assert_str_eq(em_conform_name(EM_NAME_KIND, EM_KIND_LAPLACE), "laplace");
+    ck_assert_str_eq(em_conform_name(EM_NAME_MISTAKE, EM_MISTAKE_EPS_NOT_HALVED),
+                     "eps_not_halved");
+    ck_assert_str_eq(em_conform_name(EM_NAME_VERDICT, EM_CONFORM_IMPOSSIBLE), "impossible draw");
+    static const int count[] = {EM_KIND_COUNT, EM_MISTAKE_COUNT, EM_CONFORM_NVERDICTS};
+    for (int t = EM_NAME_KIND; t <= EM_NAME_VERDICT; t++) {
+        for (int v = 0; v < count[t]; v++)
+            ck_assert_int_eq(em_conform_value(t, em_conform_name(t, v)), v);
+        ck_assert_ptr_null(em_conform_name(t, count[t]));
+        ck_assert_ptr_null(em_conform_name(t, -1));
+        ck_assert_int_eq(em_conform_value(t, "nope"), -1);
+        ck_assert_int_eq(em_conform_value(t, NULL), -1);
+    }
+    ck_assert_ptr_null(em_conform_name(3, 0));
+    ck_assert_int_eq(em_conform_value(3, "finite"), -1);
+    ck_assert_int_eq(em_conform_value(EM_NAME_MISTAKE, "finite"), -1);
+}
+END_TEST
+
 START_TEST(draws_labels)
 {
     em_scn *s = abc();
@@ -112,7 +136,7 @@ START_TEST(draws_labels)
     ck_assert_int_eq(em_draws_read_labels(nul, sizeof nul - 1, 2, &dc, c, &lines, &e),
                      EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(msg, "line 2: a NUL byte (binary output?): 'b\\x00c'"));
-    em_scn_free(s);
+    em_free(s);
 }
 END_TEST
 
@@ -142,7 +166,7 @@ START_TEST(command_split)
     for (int i = 0; i < 5; i++)
         ck_assert_str_eq(v[i], want[i]);
     ck_assert_ptr_null(v[5]);
-    em_command_free(v);
+    em_free(v);
     ck_assert_int_eq(em_command_split("a 'b", &v, &e), EM_ERR_PARSE);
     ck_assert_str_eq(e.msg, "sampler: an unclosed single quote");
     ck_assert_int_eq(em_command_split("   ", &v, &e), EM_ERR_PARSE);
@@ -173,9 +197,9 @@ START_TEST(case_parse)
     ck_assert_int_eq(em_probs_get(m, 1, &p, &e), EM_OK);
     /* e^(1/2) / (1 + e^(1/2)) */
     ck_assert(fabs(p.prob_d - 1 / (1 + exp(-0.5))) < 1e-15);
-    em_mech_free(m);
-    em_scn_free(s);
-    em_case_free(c);
+    em_free(m);
+    em_free(s);
+    em_free(c);
     struct {
         const char *text, *want;
     } bad[] = {
@@ -208,7 +232,7 @@ START_TEST(case_parse)
     ck_assert_ptr_null(strstr(buf, "\"law\": {"));
     ck_assert_ptr_nonnull(strstr(buf, "\"catches\": []"));
     free(buf);
-    em_case_free(c);
+    em_free(c);
     /* a label that is not one line */
     char t[1024];
     const char *q = strstr(minimal, "\"b\"");
@@ -241,7 +265,7 @@ START_TEST(case_roundtrip)
         ck_assert_uint_eq(len, n);
         ck_assert_int_eq(memcmp(buf, orig, n), 0);
         free(buf);
-        em_case_free(c);
+        em_free(c);
     }
 }
 END_TEST
@@ -259,12 +283,12 @@ START_TEST(case_law)
     ck_assert(fabsl(strtold(c->probability[0], NULL) - 1 / z) < 1e-18L);
     ck_assert_uint_ge(c->ncatches, 4);
     ck_assert_int_eq(c->catches[0], EM_MISTAKE_EPS_NOT_HALVED);
-    em_case_free(c);
+    em_free(c);
     /* an expect-error case carries the library's refusal */
     ck_assert_int_eq(em_case_load(CASES "/T76.json", &c, &e), EM_OK);
     ck_assert_int_eq(c->expect_error, 1);
     ck_assert_ptr_nonnull(strstr(c->error, "NaN"));
-    em_case_free(c);
+    em_free(c);
 }
 END_TEST
 
@@ -320,8 +344,8 @@ static em_mech *mech(const char *const *u, size_t n, const char *eps, const char
 static void free_mech(em_mech *m)
 {
     em_scn *s = em_mech_get(m).scn;
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 
 /* em_draws_check of counts per candidate, and of values of a continuous m */
@@ -381,20 +405,20 @@ START_TEST(diagnose_finite)
     ck_assert_msg(!strncmp(d->sentence, "the draws fit exp(ε·u/Δ): the factor 1/2 is missing (p = ",
                            strlen("the draws fit exp(ε·u/Δ): the factor 1/2 is missing (p = ")),
                   "%s", d->sentence);
-    em_check_result_free(r);
+    em_free(r);
     /* exp(-u/2): negated */
     for (int i = 0; i < 7; i++)
         w[i] = expl(-i / 2.0L);
     expected_counts(w, 7, 20000, c);
     ck_assert_int_eq(check_counts(m, c, 7, &r, &e), EM_OK);
     ck_assert_int_eq(r->diagnosis->best, EM_MISTAKE_NEGATED);
-    em_check_result_free(r);
+    em_free(r);
     /* uniform */
     for (int i = 0; i < 7; i++)
         c[i] = 3000;
     ck_assert_int_eq(check_counts(m, c, 7, &r, &e), EM_OK);
     ck_assert_int_eq(r->diagnosis->best, EM_MISTAKE_UNIFORM);
-    em_check_result_free(r);
+    em_free(r);
     /* none: u^2 weights fit no known mistake */
     for (int i = 0; i < 7; i++)
         w[i] = 1 + (long double)i * i;
@@ -402,7 +426,7 @@ START_TEST(diagnose_finite)
     ck_assert_int_eq(check_counts(m, c, 7, &r, &e), EM_OK);
     ck_assert_int_eq(r->diagnosis->best, -1);
     ck_assert_ptr_nonnull(strstr(r->diagnosis->sentence, "fit none of the known mistakes"));
-    em_check_result_free(r);
+    em_free(r);
     /* a pass carries no diagnosis */
     for (int i = 0; i < 7; i++)
         w[i] = expl(i / 2.0L);
@@ -410,7 +434,7 @@ START_TEST(diagnose_finite)
     ck_assert_int_eq(check_counts(m, c, 7, &r, &e), EM_OK);
     ck_assert_int_eq(r->verdict, EM_VERDICT_PASS);
     ck_assert_ptr_null(r->diagnosis);
-    em_check_result_free(r);
+    em_free(r);
     free_mech(m);
     /* the monotone variant: exp(2u) is eps doubled, and "not halved" does not apply */
     const char *u4[] = {"0", "1", "2", "3"};
@@ -422,7 +446,7 @@ START_TEST(diagnose_finite)
     ck_assert_int_eq(r->diagnosis->best, EM_MISTAKE_EPS_DOUBLED);
     for (size_t i = 0; i < r->diagnosis->nrows; i++)
         ck_assert_int_ne(r->diagnosis->rows[i].mistake, EM_MISTAKE_EPS_NOT_HALVED);
-    em_check_result_free(r);
+    em_free(r);
     free_mech(m);
 }
 END_TEST
@@ -536,10 +560,10 @@ START_TEST(diagnose_laplace)
     ck_assert_ptr_nonnull(r->diagnosis);
     ck_assert_int_eq(r->diagnosis->best, EM_MISTAKE_EPS_NOT_HALVED);
     ck_assert(r->diagnosis->same >> EM_MISTAKE_LAPLACE_SCALE & 1);
-    em_check_result_free(r);
+    em_free(r);
     free(x);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -569,7 +593,7 @@ static int sampler(void *ctx, const em_case *c, uint64_t n, uint64_t seed, uint6
         return em_run_output_set(o, 2, e.msg, strlen(e.msg));
     }
     if (p->mode == 1) {
-        em_mech_free(m);
+        em_free(m);
         em_opts op = EM_OPTS_INIT;
         op.epsilon = c->epsilon;
         op.sensitivity = c->sensitivity;
@@ -600,8 +624,8 @@ static int sampler(void *ctx, const em_case *c, uint64_t n, uint64_t seed, uint6
     fclose(f);
     int st = em_run_output_set(o, 1, buf, len);
     free(buf);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     return st;
 }
 
@@ -638,7 +662,7 @@ START_TEST(runner_verdicts)
     ck_assert_ptr_nonnull(strstr(t, "T76   finite      pass"));
     ck_assert_ptr_nonnull(strstr(t, "4 cases: 4 pass;"));
     em_free(t);
-    em_conform_result_free(r);
+    em_free(r);
     /* the factor 1/2 missing: T01 and T46 rejected and named; T19 (monotone) passes and
        rules out "eps doubled" */
     r = run_plan("b", 1, 0);
@@ -649,18 +673,18 @@ START_TEST(runner_verdicts)
     ck_assert(r->cases[1].ruled_out >> EM_MISTAKE_EPS_DOUBLED & 1);
     ck_assert(r->suspects == 1ul << EM_MISTAKE_EPS_NOT_HALVED);
     ck_assert_int_eq(r->exit_status, 1);
-    em_conform_result_free(r);
+    em_free(r);
     /* garbage: malformed; refusing everything: crash on law cases, a pass on T76 */
     r = run_plan("b", 2, 0);
     ck_assert_int_eq(r->cases[0].verdict, EM_CONFORM_MALFORMED);
     ck_assert_str_eq(r->cases[0].message, "line 1: 'garbage' is not a label of this case");
     ck_assert_int_eq(r->cases[2].verdict, EM_CONFORM_MALFORMED);
     ck_assert_int_eq(r->cases[3].verdict, EM_CONFORM_ACCEPTED_INVALID);
-    em_conform_result_free(r);
+    em_free(r);
     r = run_plan("b", 3, 0);
     ck_assert_uint_eq(r->count[EM_CONFORM_SKIPPED], 4);
     ck_assert_int_eq(r->exit_status, 0);
-    em_conform_result_free(r);
+    em_free(r);
 }
 END_TEST
 
@@ -675,7 +699,7 @@ START_TEST(runner_bad_case_file)
     ck_assert_ptr_nonnull(strstr(r->cases[0].message, "T00.json: id: expected a string"));
     ck_assert_int_eq(r->cases[1].verdict, EM_CONFORM_PASS);
     ck_assert_int_eq(r->exit_status, 2);
-    em_conform_result_free(r);
+    em_free(r);
     em_conform_opts o = EM_CONFORM_OPTS_INIT;
     em_error e;
     o.cases = "/nonexistent/cases";
@@ -732,13 +756,13 @@ START_TEST(programs_misbehave)
         ck_assert_msg(strstr(c->message, t[i].msg), "%s: '%s'", t[i].name, c->message);
         ck_assert_msg(strstr(c->stderr_tail, t[i].err), "%s: stderr '%s'", t[i].name,
                       c->stderr_tail);
-        em_conform_result_free(r);
+        em_free(r);
     }
     /* a program that does not exist */
     em_conform_result *r = run_program("missing", 5);
     ck_assert_int_eq(r->cases[0].verdict, EM_CONFORM_CRASH);
     ck_assert_str_eq(r->cases[0].message, "cannot start the sampler: No such file or directory");
-    em_conform_result_free(r);
+    em_free(r);
 }
 END_TEST
 
@@ -795,7 +819,7 @@ START_TEST(planted_samplers_are_named)
         } else {
             ck_assert_ptr_nonnull(strstr(c->message, "a value written where a label was due"));
         }
-        em_conform_result_free(r);
+        em_free(r);
     }
 }
 END_TEST
@@ -866,6 +890,7 @@ int main(void)
     TCase *t = tcase_create("conform");
     tcase_add_checked_fixture(t, setup, teardown);
     tcase_set_timeout(t, 300);
+    tcase_add_test(t, code_names);
     tcase_add_test(t, draws_labels);
     tcase_add_test(t, draws_numbers);
     tcase_add_test(t, command_split);

@@ -3,6 +3,7 @@
 #include <limits.h>
 
 #include "em_test_util.h"
+#include "core/em_count.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 

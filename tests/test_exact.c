@@ -17,6 +17,7 @@
 #include "test_exact_enum.h"
 
 #include "judge/em_gof.h"
+#include "core/em_exact_select.h"
 #include "em_problem_util.h"
 
 static int exact_fn(void *ctx, em_bits *b, size_t *out)

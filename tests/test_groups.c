@@ -251,14 +251,14 @@ START_TEST(api)
     em_groups *g = NULL;
     em_error e;
     ck_assert_int_eq(em_groups_new(&o, "sock_color", &g, &e), EM_OK);
-    ck_assert_uint_eq(em_groups_count(g), 2);
-    ck_assert_uint_eq(em_groups_total_rows(g), 100);
-    ck_assert_str_eq(em_groups_name(g, 1), "Red");
-    ck_assert_uint_eq(em_groups_rows(g, 0), 30);
-    ck_assert_ptr_null(em_groups_name(g, 2));
-    ck_assert_ptr_null(em_groups_scoring(g, 2));
+    em_groups_info gi = em_groups_get(g);
+    ck_assert_uint_eq(gi.count, 2);
+    ck_assert_uint_eq(gi.total_rows, 100);
+    ck_assert_str_eq(gi.name[1], "Red");
+    ck_assert_uint_eq(gi.rows[0], 30);
+    ck_assert_uint_eq(gi.rows[1], 70);
     char *u = NULL;
-    ck_assert_int_eq(em_scn_utility(em_scoring_scn(em_groups_scoring(g, 1)), 0, &u, &e), EM_OK);
+    ck_assert_int_eq(em_scn_utility(em_scoring_get(gi.scoring[1]).scn, 0, &u, &e), EM_OK);
     ck_assert_str_eq(u, "9/70");
     em_free(u);
     em_groups_opts go = EM_GROUPS_OPTS_INIT;
@@ -275,7 +275,7 @@ START_TEST(api)
     /* 1 / (1 + e^-2.6) and 1 / (1 + e^-1.4) to 30 digits (Python decimal, prec 60) */
     ck_assert_str_eq(r->group[1].p_true_mode, "0.930861579656653182147476857968");
     ck_assert_str_eq(r->group[0].p_true_mode, "0.802183888558581748154343591552");
-    em_groups_report_free(r);
+    em_free(r);
     /* refusals */
     go.sensitivity = "1/100";
     ck_assert_int_eq(em_groups_analyse(g, &go, &r, &e), EM_ERR_DOMAIN);
@@ -309,7 +309,7 @@ START_TEST(api)
     ck_assert_str_eq(list, listed);
     free(list);
     ck_assert_int_eq(em_groups_write(NULL, gdir, NULL, &e), EM_ERR_NULL);
-    em_groups_free(g);
+    em_free(g);
     o.function = "median";
     ck_assert_int_eq(em_groups_new(&o, "sock_color", &g, &e), EM_ERR_PARSE);
     ck_assert_ptr_null(g);

@@ -51,9 +51,9 @@ static void load(const char *id, loaded *o)
 
 static void unload(loaded *o)
 {
-    em_mech_free(o->m);
-    em_scn_free(o->s);
-    em_case_free(o->c);
+    em_free(o->m);
+    em_free(o->s);
+    em_free(o->c);
 }
 
 /* the fast value at x, if any, against the 200-bit interval of the exact F(x) */

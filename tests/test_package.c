@@ -72,8 +72,8 @@ START_TEST(checker_rejects_wrong_libraries)
         "nm -D --defined-only $lib | awk '$2 != \"A\" {sub(/@.*/, \"\", $3); "
         "  print \"void \" $3 \"(void) {}\"}' > $t/all.c; "
         "v=$(readlink $lib); so=${v%%.*.*}; "
-        /* every case in version node EXPMECH_0, so each fails only for its own fault */
-        "echo 'EXPMECH_0 { global: *; };' > $t/all.map; m=-Wl,--version-script=$t/all.map; "
+        /* every case in version node EXPMECH_1, so each fails only for its own fault */
+        "echo 'EXPMECH_1 { global: *; };' > $t/all.map; m=-Wl,--version-script=$t/all.map; "
         /* leaked: every public name plus em_internal_helper */
         "mkdir $t/leak; { cat $t/all.c; echo 'void em_internal_helper(void) {}'; } > $t/leak.c; "
         "gcc -shared -fPIC -w $m -Wl,-soname,$so -o $t/leak/$v $t/leak.c; "

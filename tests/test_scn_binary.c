@@ -83,8 +83,8 @@ START_TEST(doubles_read_as_their_hex_text)
     ck_assert_str_eq(err.msg, "");
     em_scn *b = scn_text(N, u);
     same_scenario(a, b);
-    em_scn_free(a);
-    em_scn_free(b);
+    em_free(a);
+    em_free(b);
 }
 END_TEST
 
@@ -108,7 +108,7 @@ START_TEST(bad_doubles_name_the_element)
     double x[2] = {-INFINITY, -INFINITY};
     ck_assert_int_eq(em_scn_new_d(2, x, NULL, &s, &err), EM_OK);
     ck_assert_uint_eq(em_scn_get(s).size, 2);
-    em_scn_free(s);
+    em_free(s);
 }
 END_TEST
 
@@ -151,10 +151,10 @@ START_TEST(probs_in_one_buffer)
         }
         char *t = (char *)1;
         ck_assert_int_eq(em_probs_text(NULL, 0, &t, NULL, &err), EM_ERR_NULL);
-        em_mech_free(ma);
-        em_mech_free(mb);
-        em_scn_free(a);
-        em_scn_free(b);
+        em_free(ma);
+        em_free(mb);
+        em_free(a);
+        em_free(b);
     }
 }
 END_TEST

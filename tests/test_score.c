@@ -24,6 +24,13 @@
 
 #include "em_test_util.h"
 #include "expmech.h"
+#include "core/em_count.h"
+#include "core/em_score_count.h"
+#include "core/em_score_rank.h"
+#include "core/em_score_range.h"
+#include "core/em_score_revenue.h"
+#include "core/em_score_rr.h"
+#include "core/em_score_laplace.h"
 #include "oracle/em_oracle.h"
 #include "em_problem_util.h"
 #include "num/em_rational.h"

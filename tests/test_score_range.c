@@ -13,6 +13,13 @@
 
 #include "em_test_util.h"
 #include "expmech.h"
+#include "core/em_count.h"
+#include "core/em_score_count.h"
+#include "core/em_score_rank.h"
+#include "core/em_score_range.h"
+#include "core/em_score_revenue.h"
+#include "core/em_score_rr.h"
+#include "core/em_score_laplace.h"
 
 static int64_t rnd(uint64_t *s, int64_t lo, int64_t hi) /* uniform in [lo, hi] */
 {

@@ -93,9 +93,9 @@ START_TEST(pf_two_closed_form)
     tail_is(m, "0", lines[4]);
     tail_is(m, "2.999", lines[4]);
     tail_is(m, "3", "0");
-    em_utility_result_free(r);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(r);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -124,9 +124,9 @@ START_TEST(pf_three_closed_form)
         tail_is(m, "0.5", lines[4]);
         tail_is(m, "1", lines[5]);
         tail_is(m, "2.5", "0");
-        em_utility_result_free(r);
-        em_mech_free(m);
-        em_scn_free(s);
+        em_free(r);
+        em_free(m);
+        em_free(s);
     }
 }
 END_TEST
@@ -146,9 +146,9 @@ START_TEST(p_best_near_one)
         ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
         ck_assert_str_eq(r->p_best, "0.99999");
         ck_assert(r->p_best_d == 1.0);
-        em_utility_result_free(r);
-        em_mech_free(m);
-        em_scn_free(s);
+        em_free(r);
+        em_free(m);
+        em_free(s);
     }
     const char *u1[] = {"10", NULL};
     em_scn *s;
@@ -156,9 +156,9 @@ START_TEST(p_best_near_one)
     em_utility_result *r;
     ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
     ck_assert_str_eq(r->p_best, "1");
-    em_utility_result_free(r);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(r);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -181,9 +181,9 @@ START_TEST(pf_ties_exact)
     ck_assert_str_eq(pb, "1");
     em_free(eb);
     em_free(pb);
-    em_utility_result_free(r);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(r);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -216,8 +216,8 @@ START_TEST(bounds_closed_form)
         if (v < 2)
             bounds_are(m, "2.4", lines[0], lines[3]);
         bounds_are(m, "0", lines[v == 2], "1");
-        em_mech_free(m);
-        em_scn_free(s);
+        em_free(m);
+        em_free(s);
     }
     const char *um[] = {"1", "0", "1"}, *mu[] = {"2", "3", "0.5"};
     em_scn *s;
@@ -231,8 +231,8 @@ START_TEST(bounds_closed_form)
     ck_assert_int_eq(em_loss_bounds(m, "x", &eb, &eb, &err), EM_ERR_PARSE);
     ck_assert_int_eq(em_loss_bounds(NULL, NULL, &eb, NULL, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_loss_bounds(m, "1", &eb, NULL, &err), EM_ERR_NULL);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     /* no bound for a continuous scenario */
     const char *lo[] = {"0"}, *hi[] = {"1"}, *a[] = {"0"}, *b[] = {"1"};
     ck_assert_int_eq(em_scn_new_pieces(1, lo, hi, a, b, &s, &err), EM_OK);
@@ -240,8 +240,8 @@ START_TEST(bounds_closed_form)
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_OK);
     ck_assert_int_eq(em_loss_bounds(m, NULL, &eb, NULL, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "continuous"));
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 
@@ -264,7 +264,7 @@ static double within_bounds(em_mech *m, const char *what)
         em_free(tail);
     }
     double loss = r->expected_loss_d;
-    em_utility_result_free(r);
+    em_free(r);
     return loss;
 }
 
@@ -300,8 +300,8 @@ START_TEST(bounds_hold)
                     std_loss = loss;
                 if (v == 2)
                     ck_assert(loss <= std_loss);
-                em_mech_free(m);
-                em_scn_free(s);
+                em_free(m);
+                em_free(s);
             }
         }
 }
@@ -318,7 +318,7 @@ static void mc_near(em_mech *m, uint64_t n)
     ck_assert_int_eq(em_loss_mc(m, &o, n, &mean, &se, &err), EM_OK);
     ck_assert_msg(se > 0 && fabs(mean - r->expected_loss_d) < 5 * se, "mc %.17g (se %.3g), exact %s",
                   mean, se, r->expected_loss);
-    em_utility_result_free(r);
+    em_free(r);
 }
 
 /* seed 003's pricing: bids 1, 1, 1, 3.01, revenue r #{x >= r} at r = 0, 0.001, ..., 3.5 */
@@ -336,8 +336,8 @@ START_TEST(monte_carlo)
         em_scn *s;
         em_mech *m = mk(2, u, NULL, "1", NULL, v == 2 ? EM_PF : v, 17, &s);
         mc_near(m, 10000);
-        em_mech_free(m);
-        em_scn_free(s);
+        em_free(m);
+        em_free(s);
     }
     static char buf[3501][16];
     const char *pu[3501];
@@ -347,8 +347,8 @@ START_TEST(monte_carlo)
         em_scn *s;
         em_mech *m = mk(3501, pu, NULL, "1", "3.5", v == 2 ? EM_PF : v, 17, &s);
         mc_near(m, v == 2 ? 2000 : 10000);
-        em_mech_free(m);
-        em_scn_free(s);
+        em_free(m);
+        em_free(s);
     }
     /* the continuous pricing: revenue 4r, r, 0 on [0, 1], [1, 3.01], [3.01, 3.5] */
     const char *lo[] = {"0", "1", "3.01"}, *hi[] = {"1", "3.01", "3.5"}, *a[] = {"0", "0", "0"},
@@ -363,8 +363,8 @@ START_TEST(monte_carlo)
     double mean, se;
     ck_assert_int_eq(em_loss_mc(m, &so, 1, &mean, &se, &err), EM_ERR_DOMAIN);
     ck_assert_int_eq(em_loss_mc(m, NULL, 10, &mean, &se, &err), EM_ERR_NULL);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
 }
 END_TEST
 

@@ -416,13 +416,13 @@ static int write_case(const def *d, const char *dir, double alpha)
         char *path = malloc(len);
         snprintf(path, len, "%s/%s.json", dir, d->id);
         FILE *f = fopen(path, "wb");
-        if (!f || em_case_write(c, f, &e) != EM_OK || fclose(f) != 0) {
+        if (!f || em_write(c, f, NULL, &e) != EM_OK || fclose(f) != 0) {
             fprintf(stderr, "gen_conformance: %s: cannot write\n", path);
             rc = 1;
         }
         free(path);
     }
-    em_case_free(c);
+    em_free(c);
     for (int k = 0; k < 4; k++) {
         for (size_t j = 0; j < cols[k].n; j++)
             free(cols[k].v[j]);

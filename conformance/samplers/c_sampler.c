@@ -28,7 +28,7 @@ int main(int argc, char **argv)
     em_error e;
     if (em_case_load(argv[1], &c, &e) != EM_OK || em_case_mech(c, &s, &m, &e) != EM_OK) {
         fprintf(stderr, "c_sampler: refused: %s\n", e.msg);
-        em_case_free(c);
+        em_free(c);
         return 1;
     }
     em_sample_opts o = EM_SAMPLE_OPTS_INIT;
@@ -49,9 +49,9 @@ int main(int argc, char **argv)
     free(d);
     if (rc)
         fprintf(stderr, "c_sampler: %s\n", e.msg);
-    em_mech_free(m);
-    em_scn_free(s);
-    em_case_free(c);
+    em_free(m);
+    em_free(s);
+    em_free(c);
     if (fflush(stdout) != 0)
         rc = 3;
     return rc;

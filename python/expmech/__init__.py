@@ -15,7 +15,7 @@ correctly rounded ``decimal.Decimal`` values.  Every error the library reports r
 
 The library is found through, in order: the environment variable ``EXPMECH_LIB`` (a
 path to libexpmech.so), the build directory of the checkout this module sits in
-(``build/libexpmech.so.0``, after ``make``), the directory ``make install`` recorded,
+(``build/libexpmech.so.1``, after ``make``), the directory ``make install`` recorded,
 and the dynamic linker's search path.
 """
 from __future__ import annotations
@@ -178,10 +178,10 @@ class _Scenario:
 
     def __del__(self):
         if getattr(self, "mech", None):
-            lib.em_mech_free(self.mech)
+            lib.em_free(self.mech)
             self.mech = None
         if getattr(self, "scn", None):
-            lib.em_scn_free(self.scn)
+            lib.em_free(self.scn)
             self.scn = None
 
     @classmethod
@@ -376,13 +376,13 @@ def _check_result(ptr) -> CheckResult:
             d = d.contents
             diag = d.sentence.decode("utf-8", "replace")
             if d.best >= 0:
-                mistake = lib.em_mistake_name(d.best).decode()
+                mistake = lib.em_conform_name(_lib.NAME_MISTAKE, d.best).decode()
                 mp = d.best_p
         return CheckResult(_VERDICTS.get(r.verdict, str(r.verdict)), r.statistic, r.p_value,
                            int(r.df), r.alpha, r.min_detectable, int(r.n), rows, diag, mistake,
                            mp)
     finally:
-        lib.em_check_result_free(ptr)
+        lib.em_free(ptr)
 
 
 def _check_opts(alpha, min_expected):
@@ -448,7 +448,7 @@ def compare(probabilities: Sequence[float], utilities: Sequence[Utility], epsilo
         return CompareResult(bool(r.passed), r.max_abs_error, r.max_rel_error, int(r.worst),
                              int(r.nfail))
     finally:
-        lib.em_compare_result_free(ptr)
+        lib.em_free(ptr)
 
 
 class AuditLoss(decimal.Decimal):
@@ -485,7 +485,7 @@ def audit(utilities: Sequence[Utility], utilities_neighbour: Sequence[Utility], 
         out.rho = _dec(r.rho.decode(), "audit rho") if r.rho else None
         return out
     finally:
-        lib.em_audit_result_free(ptr)
+        lib.em_free(ptr)
 
 
 def _take_string(ptr) -> decimal.Decimal:
@@ -515,7 +515,7 @@ def utility(utilities: Sequence[Utility], epsilon: Exact, *, loss_at=(),
         out = {k: _dec(getattr(r, k).decode(), k)
                for k in ("opt", "expected_utility", "expected_loss", "sd_loss", "p_best")}
     finally:
-        lib.em_utility_result_free(ptr)
+        lib.em_free(ptr)
     eb = ctypes.c_void_p()
     _lib.call(lib.em_loss_bounds, sc.mech, None, ctypes.byref(eb), None)
     out["expected_loss_bound"] = _take_string(eb)

@@ -109,7 +109,7 @@ class Case:
             data=nums(c.data, c.ndata), alpha=num(c.alpha),
             bounds=(num(c.bound_lo), num(c.bound_hi)) if c.bound_lo else None,
             f=num(c.f),
-            catches=[lib.em_mistake_name(c.catches[k]).decode() for k in range(c.ncatches)],
+            catches=[lib.em_conform_name(_lib.NAME_MISTAKE, c.catches[k]).decode() for k in range(c.ncatches)],
             path=c.file.decode() if c.file else None)
 
 
@@ -234,7 +234,7 @@ def _result(ptr) -> ConformReport:
             id=c.id.decode("utf-8", "replace"), title=c.title.decode("utf-8", "replace"),
             kind=KINDS[c.kind] if 0 <= c.kind < len(KINDS) else None,
             expect="error" if c.expect_error else "law",
-            verdict=lib.em_conform_verdict_name(c.verdict).decode(), draws=int(c.n),
+            verdict=lib.em_conform_name(_lib.NAME_VERDICT, c.verdict).decode(), draws=int(c.n),
             p_value=c.p_value, power=c.power, message=c.message.decode("utf-8", "replace"),
             diagnosis=d.sentence.decode("utf-8", "replace") if d else None,
             mistake=MISTAKES[d.best] if d and d.best >= 0 else None,
@@ -245,7 +245,7 @@ def _result(ptr) -> ConformReport:
         table = ctypes.cast(text, ctypes.c_char_p).value.decode("utf-8", "replace")
     finally:
         lib.em_free(text)
-    counts = {lib.em_conform_verdict_name(v).decode(): int(r.count[v]) for v in range(10)}
+    counts = {lib.em_conform_name(_lib.NAME_VERDICT, v).decode(): int(r.count[v]) for v in range(10)}
     suspects = [MISTAKES[m] for m in range(len(MISTAKES)) if r.suspects >> m & 1]
     return ConformReport(cases, table, r.summary.decode("utf-8", "replace"),
                          r.diagnosis.decode("utf-8", "replace"), suspects, int(r.exit_status),
@@ -340,7 +340,7 @@ def conform(sampler: Union[Callable, str, Sequence[str]], kinds: Optional[Iterab
             while words[len(argv)] is not None:
                 argv.append(words[len(argv)].decode("utf-8", "surrogateescape"))
         finally:
-            lib.em_command_free(words)
+            lib.em_free(words)
         ptr = _run_command(argv, o)
     elif callable(sampler):
         ptr = _run_callable(sampler, o)
@@ -353,4 +353,4 @@ def conform(sampler: Union[Callable, str, Sequence[str]], kinds: Optional[Iterab
             _write_report(ptr, report)
         return _result(ptr)
     finally:
-        lib.em_conform_result_free(ptr)
+        lib.em_free(ptr)

@@ -10,7 +10,7 @@ import ctypes
 import ctypes.util
 import os
 
-_SONAME = "libexpmech.so.0"
+_SONAME = "libexpmech.so.1"
 
 
 def _candidates():
@@ -244,6 +244,9 @@ _E = ctypes.POINTER(Error)
 _SZ = ctypes.c_size_t
 _STRS = ctypes.POINTER(ctypes.c_char_p)
 
+# em_conform_name's tables (em_conform.h)
+NAME_KIND, NAME_MISTAKE, NAME_VERDICT = 0, 1, 2
+
 _PROTOS = {
     "em_version": (_S, []),
     "em_free": (None, [_P]),
@@ -254,10 +257,8 @@ _PROTOS = {
                                      ctypes.POINTER(_SZ), _E]),
     "em_scn_new_pieces": (ctypes.c_int, [_SZ, _STRS, _STRS, _STRS, _STRS, ctypes.POINTER(_P), _E]),
     "em_scn_declare": (ctypes.c_int, [_P, _S, ctypes.c_int, _E]),
-    "em_scn_free": (None, [_P]),
     "em_scn_get": (ScnInfo, [_P]),
     "em_mech_new": (ctypes.c_int, [_P, ctypes.POINTER(Opts), ctypes.POINTER(_P), _E]),
-    "em_mech_free": (None, [_P]),
     "em_probs_get": (ctypes.c_int, [_P, _SZ, ctypes.POINTER(Prob), _E]),
     "em_sample": (ctypes.c_int, [_P, ctypes.POINTER(SampleOpts), _SZ, ctypes.POINTER(Draw), _E]),
     "em_cdf": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), _E]),
@@ -265,32 +266,24 @@ _PROTOS = {
     "em_quantile": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), _E]),
     "em_draws_check": (ctypes.c_int, [_P, ctypes.POINTER(Draws), ctypes.POINTER(CheckOpts),
                                       ctypes.POINTER(ctypes.POINTER(CheckResult)), _E]),
-    "em_check_result_free": (None, [ctypes.POINTER(CheckResult)]),
     "em_compare": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_double), _SZ, _S,
                                   ctypes.POINTER(CompareOpts),
                                   ctypes.POINTER(ctypes.POINTER(CompareResult)), _E]),
-    "em_compare_result_free": (None, [ctypes.POINTER(CompareResult)]),
     "em_audit": (ctypes.c_int, [_P, _P, ctypes.POINTER(Draws), ctypes.POINTER(Draws),
                                 ctypes.c_double, ctypes.POINTER(ctypes.POINTER(AuditResult)), _E]),
-    "em_audit_result_free": (None, [ctypes.POINTER(AuditResult)]),
     "em_utility": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.POINTER(UtilityResult)), _E]),
-    "em_utility_result_free": (None, [ctypes.POINTER(UtilityResult)]),
     "em_loss_tail": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), _E]),
     "em_loss_bounds": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), ctypes.POINTER(_P), _E]),
     "em_check_diagnosis": (ctypes.POINTER(Diagnosis), [ctypes.POINTER(CheckResult)]),
-    "em_kind_name": (_S, [ctypes.c_int]),
-    "em_kind_from_name": (ctypes.c_int, [_S]),
-    "em_mistake_name": (_S, [ctypes.c_int]),
-    "em_conform_verdict_name": (_S, [ctypes.c_int]),
+    "em_conform_name": (_S, [ctypes.c_int, ctypes.c_int]),
+    "em_conform_value": (ctypes.c_int, [ctypes.c_int, _S]),
     "em_run_output_set": (ctypes.c_int, [ctypes.POINTER(RunOutput), ctypes.c_int, _S, _SZ]),
     "em_conform_run": (ctypes.c_int, [ctypes.POINTER(ConformOpts), SamplerFn, _P,
                                       ctypes.POINTER(ctypes.POINTER(ConformResult)), _E]),
     "em_conform_command": (ctypes.c_int, [ctypes.POINTER(ConformOpts), _STRS,
                                           ctypes.POINTER(ctypes.POINTER(ConformResult)), _E]),
     "em_command_split": (ctypes.c_int, [_S, ctypes.POINTER(ctypes.POINTER(_S)), _E]),
-    "em_command_free": (None, [ctypes.POINTER(_S)]),
     "em_conform_table": (ctypes.c_int, [ctypes.POINTER(ConformResult), ctypes.POINTER(_P), _E]),
-    "em_conform_result_free": (None, [ctypes.POINTER(ConformResult)]),
 }
 
 for _name, (_res, _args) in _PROTOS.items():

@@ -182,8 +182,9 @@ def test_widened_bounds_draw_the_impossible(tmp_path):
 
 def test_the_mistakes_are_the_librarys():
     from expmech import _conform
+    from expmech import _lib
     from expmech._lib import lib
-    assert _conform.MISTAKES == tuple(lib.em_mistake_name(m).decode()
+    assert _conform.MISTAKES == tuple(lib.em_conform_name(_lib.NAME_MISTAKE, m).decode()
                                       for m in range(len(_conform.MISTAKES)))
-    assert lib.em_mistake_name(len(_conform.MISTAKES)) is None
-    assert _conform.KINDS == tuple(lib.em_kind_name(k).decode() for k in range(6))
+    assert lib.em_conform_name(_lib.NAME_MISTAKE, len(_conform.MISTAKES)) is None
+    assert _conform.KINDS == tuple(lib.em_conform_name(_lib.NAME_KIND, k).decode() for k in range(6))

@@ -25,6 +25,7 @@
 #include <mpfr.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
+#include "api/em_obj.h"
 
 
 #define PREC 320
@@ -483,10 +484,9 @@ static int width_from_block(em_audit_result *r, int pf)
     return st;
 }
 
-void em_audit_result_free(em_audit_result *r)
+static void audit_result_destroy(void *obj)
 {
-    if (!r)
-        return;
+    em_audit_result *r = obj;
     free(r->loss);
     free(r->width);
     free(r->rho);
@@ -494,7 +494,7 @@ void em_audit_result_free(em_audit_result *r)
     dir_free(&r->d[1]);
     block_free(&r->ideal);
     block_free(&r->fp);
-    free(r);
+    em_obj_release(r);
 }
 
 /* ------------------------------------------------------------ the audits */
@@ -854,7 +854,7 @@ int em_audit_laws(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy
         st = em_err(err, EM_ERR_DOMAIN, "confidence %g: expected a number in (0, 1)",
                     confidence);
     em_audit_result *r = NULL;
-    if (st == EM_OK && !(r = calloc(1, sizeof *r)))
+    if (st == EM_OK && !(r = em_obj_new(sizeof *r, audit_result_destroy)))
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
     if (st == EM_OK) {
         r->ideal.where = r->fp.where = EM_JUDGE_NONE;
@@ -866,5 +866,5 @@ int em_audit_laws(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy
     free(c[1]);
     if (!r)
         return st;
-    return EM_HAND_OUT(st, r, em_audit_result_free, out, err);
+    return EM_HAND_OUT(st, r, em_free, out, err);
 }

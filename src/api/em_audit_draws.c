@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "api/em_obj.h"
 
 /* quantiles per law, and the most cells */
 #define EM_AUDIT_QUANTILES 16
@@ -235,7 +236,7 @@ int em_audit_draws(em_mech *x, em_mech *y, const double *dx, size_t nx, const do
     if (st == EM_OK)
         st = empirical_cont(x, y, dx, nx, dy, ny, confidence, r, err);
     if (st != EM_OK) {
-        em_audit_result_free(r);
+        em_free(r);
         return st;
     }
     *out = r;
@@ -312,8 +313,8 @@ static int cont_draws(em_mech *x, em_mech *y, const em_draws *dx, const em_draws
 }
 
 /* The one entry: draws of two continuous mechanisms here, everything else em_audit_laws. */
-int em_audit(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
-             double confidence, em_audit_result **out, em_error *err)
+static int audit_any(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
+                     double confidence, em_audit_result **out, em_error *err)
 {
     if (out && x && y && dx && dy && x->scn->continuous != y->scn->continuous)
         return em_err(err, EM_ERR_DOMAIN, "dx, dy: X and Y must both be finite or both "
@@ -323,4 +324,20 @@ int em_audit(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
         return cont_draws(x, y, dx, dy, confidence, out, err);
     }
     return em_audit_laws(x, y, dx, dy, confidence, out, err);
+}
+
+/* em_write of a audit (em_obj.h) */
+static int write_audit(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                       em_error *err)
+{
+    return em_audit_result_write(f, obj, ctx[0], ctx[1], o, err);
+}
+
+int em_audit(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
+             double confidence, em_audit_result **out, em_error *err)
+{
+    int st = audit_any(x, y, dx, dy, confidence, out, err);
+    if (st == EM_OK)
+        em_obj_writer(*out, write_audit, x, y);
+    return st;
 }

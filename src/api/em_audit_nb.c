@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "api/em_obj.h"
 
-int em_audit_neighbours(const em_mech *x, const em_mech *y, int sensitivity_given, char **note,
-                        em_error *err)
+static int audit_neighbours_plain(const em_mech *x, const em_mech *y, int sensitivity_given,
+                                  char **note,
+                                  em_error *err)
 {
     if (!x || !y || !note)
         return em_err(err, EM_ERR_NULL, "em_audit_neighbours: x, y or note is NULL");
@@ -73,4 +75,10 @@ int em_audit_neighbours(const em_mech *x, const em_mech *y, int sensitivity_give
     }
     em_err_ok(err);
     return EM_OK;
+}
+
+int em_audit_neighbours(const em_mech *x, const em_mech *y, int sensitivity_given, char **note,
+                        em_error *err)
+{
+    return EM_OBJ_STRINGS(audit_neighbours_plain(x, y, sensitivity_given, note, err), err, note);
 }

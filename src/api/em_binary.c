@@ -12,6 +12,7 @@
 #include "base/em_error.h"
 #include "io/em_scn_binary.h"
 #include "io/em_scn_text.h"
+#include "api/em_obj.h"
 
 /* the messages em_scn_new gives the same values as text */
 static int bad_double(const char *what, size_t i, double d, int nonneg, em_error *err)
@@ -69,14 +70,14 @@ int em_scn_new_d(size_t n, const double *utilities, const double *measure, em_sc
     }
     if (measure)
         return new_d_text(n, utilities, measure, out, err);
-    em_scn *s = calloc(1, sizeof *s);
+    em_scn *s = em_obj_new(sizeof *s, em_scn_destroy);
     if (!s)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     em_scn_init(s);
     s->compact = 1;
     int st = em_scn_read_doubles(s, n, utilities, "utilities", err);
     if (st != EM_OK) {
-        em_scn_free(s);
+        em_free(s);
         return st;
     }
     *out = s;
@@ -84,7 +85,7 @@ int em_scn_new_d(size_t n, const double *utilities, const double *measure, em_sc
     return EM_OK;
 }
 
-int em_probs_text(em_mech *m, int log, char **out, size_t *len, em_error *err)
+static int probs_text_plain(em_mech *m, int log, char **out, size_t *len, em_error *err)
 {
     if (!m || !out)
         return em_err(err, EM_ERR_NULL, "em_probs_text: m or out is NULL");
@@ -120,4 +121,9 @@ int em_probs_text(em_mech *m, int log, char **out, size_t *len, em_error *err)
         *len = size;
     em_err_ok(err);
     return EM_OK;
+}
+
+int em_probs_text(em_mech *m, int log, char **out, size_t *len, em_error *err)
+{
+    return EM_OBJ_STRINGS(probs_text_plain(m, log, out, len, err), err, out);
 }

@@ -18,6 +18,7 @@
 #include "base/em_error.h"
 #include "io/em_text.h"
 #include "judge/em_gof_alt.h"
+#include "api/em_obj.h"
 
 #define SCHEMA "expmech-conformance-1"
 #define LAW_DIGITS 40
@@ -33,6 +34,14 @@ static const char *const kind_names[EM_KIND_COUNT] = {"finite", "weighted", "pf"
 const char *em_kind_name(int kind)
 {
     return kind >= 0 && kind < EM_KIND_COUNT ? kind_names[kind] : NULL;
+}
+
+/* em_write of a case (em_obj.h) */
+static int write_case(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                      em_error *err)
+{
+    (void)ctx, (void)o;
+    return em_case_write(obj, f, err);
 }
 
 int em_kind_from_name(const char *name)
@@ -67,10 +76,9 @@ static void free_pieces(em_case *c)
     c->npieces = 0;
 }
 
-void em_case_free(em_case *c)
+static void case_destroy(void *obj)
 {
-    if (!c)
-        return;
+    em_case *c = obj;
     free((char *)c->file), free((char *)c->id), free((char *)c->title);
     free((char *)c->error), free((char *)c->epsilon), free((char *)c->sensitivity);
     freev(c->labels, c->n), freev(c->utilities, c->n), freev(c->measure, c->n);
@@ -82,7 +90,7 @@ void em_case_free(em_case *c)
     free((void *)c->catches), free((void *)c->catches_draws);
     freev(c->cdf_x, c->ncdf), freev(c->cdf, c->ncdf);
     freev(c->edges, c->nedges);
-    free(c);
+    em_obj_release(c);
 }
 
 static char *dup(const char *s)
@@ -182,8 +190,8 @@ int em_case_mech(const em_case *c, em_scn **s, em_mech **m, em_error *err)
     if (st == EM_OK)
         st = em_probs_prepare(*m, err);
     if (st != EM_OK) {
-        em_mech_free(*m);
-        em_scn_free(*s);
+        em_free(*m);
+        em_free(*s);
         *m = NULL;
         *s = NULL;
         return st;
@@ -228,7 +236,7 @@ static int cdf_points(em_case *c, em_mech *m40, em_mech *m17, em_error *err)
     for (int k = 1; st == EM_OK && k <= CDF_POINTS; k++) {
         char q[32];
         snprintf(q, sizeof q, "%d/%d", k, CDF_POINTS + 1);
-        st = em_quantile(m17, q, &x[n], err);
+        st = em_quantile_plain(m17, q, &x[n], err);
         if (st == EM_OK && (!strcmp(x[n], "-inf") || !strcmp(x[n], "inf")))
             free(x[n]), x[n] = NULL;
         else if (st == EM_OK)
@@ -275,7 +283,7 @@ static int cdf_points(em_case *c, em_mech *m40, em_mech *m17, em_error *err)
     if (!f)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < w && st == EM_OK; i++)
-        st = em_cdf(m40, x[i], &f[i], err);
+        st = em_cdf_plain(m40, x[i], &f[i], err);
     return st;
 }
 
@@ -297,7 +305,7 @@ static int law_continuous(em_case *c, em_mech *m, em_scn *s, em_error *err)
     for (int k = 1; k < NBINS && st == EM_OK; k++) {
         char q[32];
         snprintf(q, sizeof q, "%d/%d", k, NBINS);
-        st = em_quantile(m, q, &edges[k - 1], err);
+        st = em_quantile_plain(m, q, &edges[k - 1], err);
     }
     em_mech *m17 = NULL;
     em_opts o = EM_OPTS_INIT;
@@ -308,7 +316,7 @@ static int law_continuous(em_case *c, em_mech *m, em_scn *s, em_error *err)
         st = em_mech_new(s, &o, &m17, err);
     if (st == EM_OK)
         st = cdf_points(c, m, m17, err);
-    em_mech_free(m17);
+    em_free(m17);
     return st;
 }
 
@@ -346,7 +354,7 @@ static int find_catches(em_case *c, em_mech *m, double alpha, uint64_t max_draws
     if (st == EM_OK && !is_finite_kind(c->kind)) {
         /* the bins of the check, from a check of one draw at the median */
         char *med = NULL;
-        st = em_quantile(m, "1/2", &med, err);
+        st = em_quantile_plain(m, "1/2", &med, err);
         double x = st == EM_OK ? em_conform_q_double(med) : 0;
         free(med);
         if (st == EM_OK)
@@ -372,7 +380,7 @@ static int find_catches(em_case *c, em_mech *m, double alpha, uint64_t max_draws
         }
     }
     free(p), free(q), free(obs);
-    em_check_result_free(r);
+    em_free(r);
     em_mistake_laws_free(L);
     return st;
 }
@@ -391,7 +399,9 @@ int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **
         return em_err(err, EM_ERR_DOMAIN, "em_case_new: id, title and a kind are required");
     if (!(alpha > 0 && alpha < 1) || max_draws < 1)
         return em_err(err, EM_ERR_DOMAIN, "em_case_new: alpha in (0, 1) and max_draws >= 1");
-    em_case *c = calloc(1, sizeof *c);
+    em_case *c = em_obj_new(sizeof *c, case_destroy);
+    if (c)
+        em_obj_writer(c, write_case, NULL, NULL);
     if (!c)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     int bad = 0;
@@ -431,14 +441,14 @@ int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **
         c->f = dup(def->f);
     }
     if (bad || !c->id || !c->title || !c->epsilon || !c->sensitivity) {
-        em_case_free(c);
+        em_free(c);
         return em_err(err, bad ? EM_ERR_DOMAIN : EM_ERR_NOMEM,
                       "%s: %s", def->id, bad ? "an input text is missing (NULL)" : "out of memory");
     }
     em_error e;
     int st = derive_pieces(c, &e);
     if (st == EM_ERR_NOMEM) {
-        em_case_free(c);
+        em_free(c);
         return em_err(err, st, "out of memory");
     }
     em_scn *s = NULL;
@@ -446,15 +456,15 @@ int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **
     if (st == EM_OK)
         st = em_case_mech(c, &s, &m, &e);
     if (c->expect_error) {
-        em_mech_free(m);
-        em_scn_free(s);
+        em_free(m);
+        em_free(s);
         if (st == EM_OK) {
-            em_case_free(c);
+            em_free(c);
             return em_err(err, EM_ERR_DOMAIN, "%s: expected the library to refuse the case, but it "
                           "accepts it", def->id);
         }
         if (!(c->error = strdup(e.msg))) {
-            em_case_free(c);
+            em_free(c);
             return em_err(err, EM_ERR_NOMEM, "out of memory");
         }
         *out = c;
@@ -462,7 +472,7 @@ int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **
         return EM_OK;
     }
     if (st != EM_OK) {
-        em_case_free(c);
+        em_free(c);
         return em_err(err, st, "%s: %s", def->id, e.msg);
     }
     em_mech *m40 = NULL;
@@ -476,11 +486,11 @@ int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **
         st = is_finite_kind(c->kind) ? law_finite(c, m40, &e) : law_continuous(c, m40, s, &e);
     if (st == EM_OK)
         st = find_catches(c, m, alpha, max_draws, &e);
-    em_mech_free(m40);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m40);
+    em_free(m);
+    em_free(s);
     if (st != EM_OK) {
-        em_case_free(c);
+        em_free(c);
         return em_err(err, st, "%s: %s", def->id, e.msg);
     }
     *out = c;
@@ -539,7 +549,7 @@ static json_t *pieces_json(const em_case *c, int with_mass)
 int em_case_write(const em_case *c, FILE *f, em_error *err)
 {
     if (!c || !f)
-        return em_err(err, EM_ERR_NULL, "em_case_write: case or file NULL");
+        return em_err(err, EM_ERR_NULL, "em_write: case or file NULL");
     json_t *root = json_object(), *sc = json_object(), *law = NULL, *cat = json_array();
     int bad = !root || !sc || !cat;
     bad |= json_object_set_new(root, "schema", json_string(SCHEMA)) != 0;
@@ -924,7 +934,9 @@ int em_case_parse(const char *text, size_t len, const char *name, em_case **out,
     json_t *root = json_loadb(text ? text : "", len, JSON_REJECT_DUPLICATES, &je);
     if (!root)
         return em_err(err, EM_ERR_PARSE, "%s:%d:%d: %s", name, je.line, je.column, je.text);
-    em_case *c = calloc(1, sizeof *c);
+    em_case *c = em_obj_new(sizeof *c, case_destroy);
+    if (c)
+        em_obj_writer(c, write_case, NULL, NULL);
     if (!c) {
         json_decref(root);
         return em_err(err, EM_ERR_NOMEM, "out of memory");
@@ -933,7 +945,7 @@ int em_case_parse(const char *text, size_t len, const char *name, em_case **out,
     int st = parse_root(&r, root, c);
     json_decref(root);
     if (st != EM_OK) {
-        em_case_free(c);
+        em_free(c);
         return st;
     }
     *out = c;
@@ -962,7 +974,7 @@ int em_case_load(const char *path, em_case **out, em_error *err)
     st = em_case_parse(buf, len, path, out, err);
     free(buf);
     if (st == EM_OK && !((*out)->file = strdup(path))) {
-        em_case_free(*out);
+        em_free(*out);
         *out = NULL;
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }

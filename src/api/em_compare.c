@@ -19,20 +19,21 @@
 #include <string.h>
 
 #include <mpfr.h>
+#include "api/em_obj.h"
 
 
 #define PROBS_MAX ((size_t)4 << 30)
 #define DIGITS 40   /* the exact values compared: beyond any double's 17 */
 #define PREC 256
 
-void em_compare_result_free(em_compare_result *r)
+static void compare_result_destroy(void *obj)
 {
-    if (!r)
-        return;
+    em_compare_result *r = obj;
     for (size_t k = 0; k < r->nshow; k++)
         EM_FREE_ALL(r->show[k].x, r->show[k].given, r->show[k].exact);
     EM_FREE_ALL(r->max_abs_text, r->max_rel_text, r->max_ulp_text, r->sum_minus_one_text,
-                r->x_abs, r->x_rel, r->x_tail, r);
+                r->x_abs, r->x_rel, r->x_tail);
+    em_obj_release(r);
 }
 
 static int begin(em_mech *m, const void *data, int continuous, const em_compare_opts **o,
@@ -54,7 +55,7 @@ static int begin(em_mech *m, const void *data, int continuous, const em_compare_
                       continuous ? "a CDF table needs a continuous scenario ('# output: continuous')"
                                  : "a continuous scenario is compared with a CDF table, not "
                                    "probabilities");
-    *r = calloc(1, sizeof **r);
+    *r = em_obj_new(sizeof **r, compare_result_destroy);
     if (!*r)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     (*r)->rtol = (*o)->rtol;
@@ -363,7 +364,7 @@ static int finish(em_mech *m, em_pvalue *gv, em_compare_result *r, em_compare_re
 {
     int st = judge(m, gv, r, err);
     pvalues_free(gv, m->scn->n);
-    return EM_HAND_OUT(st, r, em_compare_result_free, out, err);
+    return EM_HAND_OUT(st, r, em_free, out, err);
 }
 
 static int compare_values(em_mech *m, const double *given, size_t n, const em_compare_opts *o,
@@ -374,13 +375,13 @@ static int compare_values(em_mech *m, const double *given, size_t n, const em_co
     if (st != EM_OK)
         return st;
     if (n != m->scn->n) {
-        free(r);
+        em_obj_release(r);
         return em_err(err, n ? EM_ERR_DOMAIN : EM_ERR_EMPTY, "%zu values for %zu candidates",
                       n, m->scn->n);
     }
     em_pvalue *gv = pvalues_new(n);
     if (!gv) {
-        free(r);
+        em_obj_release(r);
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     for (size_t i = 0; i < n; i++) {
@@ -419,7 +420,7 @@ static int compare_file(em_mech *m, const char *path, const em_compare_opts *o,
     free(buf);
     if (st != EM_OK) {
         pvalues_free(gv, sc->n);
-        free(r);
+        em_obj_release(r);
         return st;
     }
     return finish(m, gv, r, out, err);
@@ -510,11 +511,11 @@ static int compare_cdf_file(em_mech *m, const char *path, const em_compare_opts 
     em_cdf_table_free(&T);
     em_cont_free(C);
     free(buf);
-    return EM_HAND_OUT(st, r, em_compare_result_free, out, err);
+    return EM_HAND_OUT(st, r, em_free, out, err);
 }
 
-int em_compare(em_mech *m, const double *given, size_t n, const char *path,
-               const em_compare_opts *o, em_compare_result **out, em_error *err)
+static int compare_any(em_mech *m, const double *given, size_t n, const char *path,
+                       const em_compare_opts *o, em_compare_result **out, em_error *err)
 {
     if (given && path) {
         if (out)
@@ -526,4 +527,20 @@ int em_compare(em_mech *m, const double *given, size_t n, const char *path,
     if (m && m->scn->continuous)
         return compare_cdf_file(m, path, o, out, err);
     return compare_file(m, path, o, out, err);
+}
+
+/* em_write of a comparison (em_obj.h) */
+static int write_compare(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                         em_error *err)
+{
+    return em_compare_result_write(f, obj, ctx[0], o, err);
+}
+
+int em_compare(em_mech *m, const double *given, size_t n, const char *path,
+               const em_compare_opts *o, em_compare_result **out, em_error *err)
+{
+    int st = compare_any(m, given, n, path, o, out, err);
+    if (st == EM_OK)
+        em_obj_writer(*out, write_compare, m, NULL);
+    return st;
 }

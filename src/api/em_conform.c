@@ -34,6 +34,7 @@
 #include "io/em_draws.h"
 #include "io/em_spawn.h"
 #include "judge/em_gof_alt.h"
+#include "api/em_obj.h"
 
 #define FIRST_DRAWS 10000u
 #define POWER_NEEDED 0.99
@@ -423,8 +424,8 @@ static int run_case(runner *R, em_case *c, em_conform_case *r, em_error *err)
         }
         if (em_mistake_laws_new(m, c->kind == EM_KIND_LAPLACE ? EM_KIND_LAPLACE : -1, &L,
                                 &e) != EM_OK) {
-            em_mech_free(m);
-            em_scn_free(s);
+            em_free(m);
+            em_free(s);
             r->verdict = EM_CONFORM_BAD_CASE;
             set_msg(r, fmt("the case's law cannot be made: %s", e.msg));
             return e.status == EM_ERR_NOMEM ? em_err(err, EM_ERR_NOMEM, "out of memory") : EM_OK;
@@ -487,7 +488,7 @@ static int run_case(runner *R, em_case *c, em_conform_case *r, em_error *err)
         }
         /* the diagnosis of a reject with the laws of the mistakes already made for the case */
         em_check_opts co = {R->alpha_test, EM_DIAG_MIN_EXPECTED, 1};
-        em_check_result_free(r->check);
+        em_free(r->check);
         r->check = NULL;
         r->diagnosis = NULL;
         em_draws d = EM_DRAWS_INIT;
@@ -550,8 +551,8 @@ static int run_case(runner *R, em_case *c, em_conform_case *r, em_error *err)
         r->message = strdup("");
     free(ud);
     em_mistake_laws_free(L);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(m);
+    em_free(s);
     return st;
 }
 
@@ -642,20 +643,19 @@ static char *summary_text(const em_conform_result *res, size_t run)
     return strdup(buf);
 }
 
-void em_conform_result_free(em_conform_result *r)
+static void conform_result_destroy(void *obj)
 {
-    if (!r)
-        return;
+    em_conform_result *r = obj;
     for (size_t i = 0; i < r->ncases; i++) {
         em_conform_case *c = &r->cases[i];
         free((char *)c->id), free((char *)c->title), free((char *)c->file);
         free(c->message), free(c->stderr_tail);
-        em_check_result_free(c->check);
+        em_free(c->check);
     }
     free(r->cases);
     free(r->diagnosis);
     free(r->summary);
-    free(r);
+    em_obj_release(r);
 }
 
 /* 1 when the head of a case file as em_case_write writes it (the members one a line, one
@@ -738,7 +738,7 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
         return st;
     em_case **cs = calloc(nf, sizeof *cs);
     char **bad = calloc(nf, sizeof *bad);
-    em_conform_result *res = calloc(1, sizeof *res);
+    em_conform_result *res = em_obj_new(sizeof *res, conform_result_destroy);
     if (res)
         res->cases = calloc(nf, sizeof *res->cases);
     if (!cs || !bad || !res || !res->cases)
@@ -757,7 +757,7 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
             continue;
         }
         if ((op.kinds && !(op.kinds >> cs[i]->kind & 1)) || (op.quick && !cs[i]->quick)) {
-            em_case_free(cs[i]);
+            em_free(cs[i]);
             cs[i] = NULL;
             continue;
         }
@@ -813,12 +813,12 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
     }
     for (size_t i = 0; i < nf; i++) {
         free(files[i]);
-        em_case_free(cs ? cs[i] : NULL);
+        em_free(cs ? cs[i] : NULL);
         free(bad ? bad[i] : NULL);
     }
     free(files), free(cs), free(bad);
     if (st != EM_OK) {
-        em_conform_result_free(res);
+        em_free(res);
         return st;
     }
     res->seconds = seconds_now() - t0;
@@ -831,7 +831,7 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
     res->diagnosis = suspects_text(res);
     res->summary = summary_text(res, nrun);
     if (!res->diagnosis || !res->summary) {
-        em_conform_result_free(res);
+        em_free(res);
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     *out = res;
@@ -892,15 +892,6 @@ int em_conform_command(const em_conform_opts *o, const char *const *argv,
 
 /* ------------------------------------------------------------- command lines */
 
-void em_command_free(char **argv)
-{
-    if (!argv)
-        return;
-    for (char **p = argv; *p; p++)
-        free(*p);
-    free(argv);
-}
-
 int em_command_split(const char *line, char ***argv, em_error *err)
 {
     if (!argv)
@@ -909,10 +900,10 @@ int em_command_split(const char *line, char ***argv, em_error *err)
     if (!line)
         return em_err(err, EM_ERR_NULL, "em_command_split: line is NULL");
     size_t len = strlen(line), nw = 0;
-    char **v = calloc(len / 2 + 2, sizeof *v);
+    char **v = em_obj_strv(len / 2 + 2);
     char *w = malloc(len + 1);
     if (!v || !w) {
-        free(v), free(w);
+        em_free(v), free(w);
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     size_t i = 0;
@@ -959,7 +950,7 @@ int em_command_split(const char *line, char ***argv, em_error *err)
     if (st == EM_OK && nw == 0)
         st = em_err(err, EM_ERR_PARSE, "sampler: no command given");
     if (st != EM_OK) {
-        em_command_free(v);
+        em_free(v);
         return st;
     }
     *argv = v;

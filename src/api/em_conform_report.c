@@ -8,6 +8,8 @@
 
 #include "em_conform.h"
 #include "base/em_error.h"
+#include "api/em_obj.h"
+#include "api/em_mistake_priv.h"
 
 static void num(FILE *f, double v, const char *format, int width)
 {
@@ -25,7 +27,7 @@ static const char *failure_words(const em_conform_case *r)
     return r->message;
 }
 
-int em_conform_table(const em_conform_result *r, char **text, em_error *err)
+static int conform_table_plain(const em_conform_result *r, char **text, em_error *err)
 {
     if (!r || !text) {
         return em_err(err, EM_ERR_NULL, "em_conform_table: result or text NULL");
@@ -94,6 +96,11 @@ int em_conform_table(const em_conform_result *r, char **text, em_error *err)
     *text = buf;
     em_err_ok(err);
     return EM_OK;
+}
+
+int em_conform_table(const em_conform_result *r, char **text, em_error *err)
+{
+    return EM_OBJ_STRINGS(conform_table_plain(r, text, err), err, text);
 }
 
 /* ------------------------------------------------------------------ JSON */

@@ -11,15 +11,15 @@
 
 #include "base/em_error.h"
 #include "judge/em_gof_alt.h"
+#include "api/em_obj.h"
 /* ------------------------------------------------------------ diagnosis */
 
-void em_diagnosis_free(em_diagnosis *d)
+static void diagnosis_destroy(void *obj)
 {
-    if (!d)
-        return;
+    em_diagnosis *d = obj;
     free(d->rows);
     free(d->sentence);
-    free(d);
+    em_obj_release(d);
 }
 
 const em_diagnosis *em_check_diagnosis(const em_check_result *r)
@@ -63,7 +63,7 @@ static int diagnose(em_mistake_laws *L, const em_check_result *r, const uint64_t
     int st = em_mistake_cells(L, r, counts, &n, &p, &obs, err);
     if (st != EM_OK)
         return st;
-    em_diagnosis *d = calloc(1, sizeof *d);
+    em_diagnosis *d = em_obj_new(sizeof *d, diagnosis_destroy);
     double *q = malloc(EM_MISTAKE_COUNT * n * sizeof *q);
     if (d)
         d->rows = calloc(EM_MISTAKE_COUNT, sizeof *d->rows);
@@ -132,7 +132,7 @@ static int diagnose(em_mistake_laws *L, const em_check_result *r, const uint64_t
 out:
     free(p), free(obs), free(q);
     if (st != EM_OK) {
-        em_diagnosis_free(d);
+        em_free(d);
         return st;
     }
     *out = d;

@@ -18,15 +18,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "api/em_obj.h"
+#include "api/em_mistake_priv.h"
 
-void em_check_result_free(em_check_result *r)
+static void check_result_destroy(void *obj)
 {
-    if (!r)
-        return;
+    em_check_result *r = obj;
     free(r->rows);
     free(r->cell_of);
-    em_diagnosis_free(r->diagnosis);
-    free(r);
+    em_free(r->diagnosis);
+    em_obj_release(r);
 }
 
 static int opts_ok(const em_check_opts *o, em_error *err)
@@ -56,7 +57,7 @@ static int begin(em_mech *m, const void *data, size_t n, const em_check_opts **o
         return st;
     if (n == 0)
         return em_err(err, EM_ERR_EMPTY, "no draws to test");
-    *r = calloc(1, sizeof **r);
+    *r = em_obj_new(sizeof **r, check_result_destroy);
     if (!*r)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     (*r)->alpha = (*o)->alpha;
@@ -170,7 +171,7 @@ static int check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_c
         return st;
     const em_scn *sc = m->scn;
     if (n != sc->n) {
-        free(r);
+        em_obj_release(r);
         return em_err(err, EM_ERR_DOMAIN, "%zu counts for %zu candidates", n, sc->n);
     }
     double *p = malloc(n * sizeof *p);
@@ -199,7 +200,7 @@ static int check_counts(em_mech *m, const uint64_t *counts, size_t n, const em_c
     if (st == EM_OK && r->verdict == EM_VERDICT_REJECT && !o->skip_diagnosis) /* the mistake */
         (void)em_diagnose(m, r, counts, &r->diagnosis, NULL);
     free(p);
-    return EM_HAND_OUT(st, r, em_check_result_free, out, err);
+    return EM_HAND_OUT(st, r, em_free, out, err);
 }
 
 static int check_cont(em_mech *m, const double *x, const unsigned long *line, size_t n,
@@ -267,7 +268,7 @@ static int check_cont(em_mech *m, const double *x, const unsigned long *line, si
         (void)em_diagnose(m, r, NULL, &r->diagnosis, NULL);
     em_gof_cont_free(&c);
     em_cont_free(C);
-    return EM_HAND_OUT(st, r, em_check_result_free, out, err);
+    return EM_HAND_OUT(st, r, em_free, out, err);
 }
 
 static int check_file_cont(em_mech *m, const char *path, const em_check_opts *o,
@@ -308,8 +309,8 @@ int em_judge_check_values(em_mech *m, const double *x, size_t n, const em_check_
     return check_cont(m, x, NULL, n, o, out, err);
 }
 
-int em_draws_check(em_mech *m, const em_draws *d, const em_check_opts *o,
-                   em_check_result **out, em_error *err)
+static int draws_check_any(em_mech *m, const em_draws *d, const em_check_opts *o,
+                           em_check_result **out, em_error *err)
 {
     if (!out)
         return em_err(err, EM_ERR_NULL, "em_draws_check: out is NULL");
@@ -339,5 +340,21 @@ int em_draws_check(em_mech *m, const em_draws *d, const em_check_opts *o,
     if (st == EM_OK)
         st = check_counts(m, counts, m->scn->n, o, out, err);
     free(counts);
+    return st;
+}
+
+/* em_write of a check (em_obj.h) */
+static int write_check(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                       em_error *err)
+{
+    return em_check_result_write(f, obj, ctx[0], o, err);
+}
+
+int em_draws_check(em_mech *m, const em_draws *d, const em_check_opts *o,
+                   em_check_result **out, em_error *err)
+{
+    int st = draws_check_any(m, d, o, out, err);
+    if (st == EM_OK)
+        em_obj_writer(*out, write_check, m, NULL);
     return st;
 }

@@ -7,6 +7,7 @@
 #include "api/em_seeds.h"
 #include "base/em_error.h"
 #include "em_example.h"
+#include "api/em_obj.h"
 
 static void marital(FILE *f)
 {
@@ -171,7 +172,7 @@ const char *em_example_name(size_t i, const char **what)
     return examples[i].name;
 }
 
-int em_example(const char *name, char **text, em_error *err)
+static int example_plain(const char *name, char **text, em_error *err)
 {
     if (!name || !text)
         return em_err(err, EM_ERR_NULL, "em_example: NULL argument");
@@ -192,4 +193,9 @@ int em_example(const char *name, char **text, em_error *err)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     return EM_OK;
+}
+
+int em_example(const char *name, char **text, em_error *err)
+{
+    return EM_OBJ_STRINGS(example_plain(name, text, err), err, text);
 }

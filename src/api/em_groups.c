@@ -24,6 +24,7 @@
 #include "num/em_round.h"
 #include "oracle/em_oracle.h"
 #include "em_groups.h"
+#include "api/em_obj.h"
 
 struct em_groups {
     size_t k, total;
@@ -33,29 +34,27 @@ struct em_groups {
     char *warning;
 };
 
-void em_groups_free(em_groups *g)
+static void groups_destroy(void *obj)
 {
-    if (!g)
-        return;
+    em_groups *g = obj;
     for (size_t i = 0; i < g->k; i++) { /* a failed build may leave arrays NULL */
         if (g->name)
             free(g->name[i]);
         if (g->score)
-            em_scoring_free(g->score[i]);
+            em_free(g->score[i]);
     }
     free(g->name);
     free(g->rows);
     free(g->score);
     free(g->warning);
-    free(g);
+    em_obj_release(g);
 }
 
-size_t em_groups_count(const em_groups *g) { return g->k; }
-size_t em_groups_total_rows(const em_groups *g) { return g->total; }
-const char *em_groups_name(const em_groups *g, size_t i) { return i < g->k ? g->name[i] : NULL; }
-size_t em_groups_rows(const em_groups *g, size_t i) { return i < g->k ? g->rows[i] : 0; }
-em_scoring *em_groups_scoring(const em_groups *g, size_t i) { return i < g->k ? g->score[i] : NULL; }
-const char *em_groups_warning(const em_groups *g) { return g->warning; }
+em_groups_info em_groups_get(const em_groups *g)
+{
+    return (em_groups_info){g->k, g->total, (const char *const *)g->name, g->rows, g->score,
+                            g->warning};
+}
 
 /* The distinct values of group[0..n) in order of first appearance: *k of them, their
    texts in keys[0..*k), and the index of each row's group in of[]. */
@@ -101,7 +100,7 @@ static int score_group(em_groups *g, size_t j, const em_scoring_opts *o, const c
     if (st == EM_OK)
         st = em_score_rows(o, &s, c, note, &g->score[j], err);
     if (st == EM_OK) { /* messages and provenance name the group, not "expmech score" */
-        em_scn *sc = em_scoring_scn(g->score[j]);
+        em_scn *sc = em_scoring_get(g->score[j]).scn;
         free(sc->name);
         if (asprintf(&sc->name, "group %s", g->name[j]) < 0) {
             sc->name = NULL;
@@ -169,22 +168,31 @@ int em_groups_new(const em_scoring_opts *o, const char *group_by, em_groups **ou
     if (!o->data || !o->column)
         return em_data_fail(err, "group_by %s needs o->data FILE and o->column NAME (a CSV file "
                                  "with a header line)", group_by);
-    em_groups *g = calloc(1, sizeof *g);
+    em_groups *g = em_obj_new(sizeof *g, groups_destroy);
     int st = g ? groups_build(g, o, group_by, err) : em_data_nomem(err);
-    return EM_HAND_OUT(st, g, em_groups_free, out, err);
+    return EM_HAND_OUT(st, g, em_free, out, err);
+}
+
+int em_groups_report_write(FILE *f, const em_groups *g, const em_groups_report *r,
+                           const char *split, const em_write_opts *o, em_error *err)
+{
+    em_groups_info gi;
+    if (g)
+        gi = em_groups_get(g);
+    return em_groups_report_write_info(f, g ? &gi : NULL, r, split, o, err);
 }
 
 /* ------------------------------------------------------------------ files */
 
-int em_groups_file_name(const em_groups *g, size_t i, char **out, em_error *err)
+static int file_name(const em_groups *g, size_t i, char **out, em_error *err)
 {
     if (!out)
-        return em_err(err, EM_ERR_NULL, "em_groups_file_name: out is NULL");
+        return em_err(err, EM_ERR_NULL, "file_name: out is NULL");
     *out = NULL;
     if (!g)
-        return em_err(err, EM_ERR_NULL, "em_groups_file_name: g is NULL");
+        return em_err(err, EM_ERR_NULL, "file_name: g is NULL");
     if (i >= g->k)
-        return em_err(err, EM_ERR_DOMAIN, "em_groups_file_name: no group %zu (%zu groups)", i,
+        return em_err(err, EM_ERR_DOMAIN, "file_name: no group %zu (%zu groups)", i,
                       g->k);
     const unsigned char *p = (const unsigned char *)g->name[i];
     char *s = malloc(3 * strlen(g->name[i]) + 5), *w = s;
@@ -206,7 +214,7 @@ int em_groups_file_name(const em_groups *g, size_t i, char **out, em_error *err)
 static int group_path(const em_groups *g, size_t i, const char *dir, char **path, em_error *err)
 {
     char *name;
-    int st = em_groups_file_name(g, i, &name, err);
+    int st = file_name(g, i, &name, err);
     if (st == EM_OK && asprintf(path, "%s/%s", dir, name) < 0) {
         *path = NULL;
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
@@ -260,16 +268,16 @@ int em_groups_write(const em_groups *g, const char *dir, FILE *names, em_error *
 
 /* ------------------------------------------------------------------ analysis */
 
-void em_groups_report_free(em_groups_report *r)
+static void groups_report_destroy(void *obj)
 {
-    if (!r)
-        return;
+    em_groups_report *r = obj;
     for (size_t j = 0; r->group && j < r->n; j++) {
         em_group_report *e = &r->group[j];
         em_free_strings(e->modes, e->n_modes);
         EM_FREE_ALL(e->epsilon, e->share, e->p_true_mode, e->expected_loss, e->provenance);
     }
-    EM_FREE_ALL(r->group, r->gap, r);
+    EM_FREE_ALL(r->group, r->gap);
+    em_obj_release(r);
 }
 
 /* Each group's share of epsilon, w[0..k), from the split rule. */
@@ -372,7 +380,7 @@ static int run_group(em_groups *g, size_t j, const em_groups_opts *o, const char
 {
     em_opts mo = {eps, o->sensitivity, o->variant, o->force, digits};
     *u = NULL;
-    int st = em_mech_new(em_scoring_scn(g->score[j]), &mo, m, err);
+    int st = em_mech_new(em_scoring_get(g->score[j]).scn, &mo, m, err);
     return st != EM_OK ? st : em_utility(*m, u, err);
 }
 
@@ -416,7 +424,7 @@ static int q_interval(em_groups *g, size_t j, const em_groups_opts *o, const cha
 {
     em_mech *m = NULL;
     em_opts mo = {eps, o->sensitivity, o->variant, o->force, D};
-    em_scn *s = em_scoring_scn(g->score[j]);
+    em_scn *s = em_scoring_get(g->score[j]).scn;
     const em_scn *sc = s;
     int st = em_mech_new(s, &mo, &m, err);
     size_t n = em_scn_get(s).size, top = top_of(sc, n); /* expanded by exponents() */
@@ -447,7 +455,7 @@ static int q_interval(em_groups *g, size_t j, const em_groups_opts *o, const cha
         mpq_sub(lo, lo, x);
     }
     mpq_clears(x, rel, (mpq_ptr)0);
-    em_mech_free(m);
+    em_free(m);
     return st;
 }
 
@@ -551,8 +559,8 @@ static int group_entry(em_groups *g, size_t j, const em_groups_opts *o, const mp
     }
     if (st == EM_OK)
         st = exponents(m, t, nt, e, err);
-    em_utility_result_free(u);
-    em_mech_free(m);
+    em_free(u);
+    em_free(m);
     return st;
 }
 
@@ -598,21 +606,25 @@ static int analyse(em_groups *g, const em_groups_opts *o, int K, mpq_t *w, mpq_t
     return st;
 }
 
-int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **out,
-                      em_error *err)
+static int groups_analyse_any(em_groups *g, const em_groups_opts *o, em_groups_report **out,
+                              em_error *err)
 {
     if (!out)
         return em_err(err, EM_ERR_NULL, "em_groups_analyse: out is NULL");
     *out = NULL;
-    if (!g || !o || !o->epsilon)
+    if (!g || !o || !o->epsilon || !o->split)
         return em_err(err, EM_ERR_NULL, "em_groups_analyse: %s is NULL",
-                      !g ? "g" : !o ? "o" : "epsilon");
+                      !g ? "g" : !o ? "o" : !o->epsilon ? "epsilon" : "split");
     int K = o->digits ? o->digits : 17;
     if (K < 1 || K > EM_ROUND_MAX_DIGITS)
         return em_err(err, EM_ERR_DOMAIN, "digits %d: expected 1 to %d", o->digits,
                       EM_ROUND_MAX_DIGITS);
-    size_t k = g->k, n = em_scn_get(em_scoring_scn(g->score[0])).size;
-    em_groups_report *r = calloc(1, sizeof *r);
+    size_t k = g->k, n = em_scn_get(em_scoring_get(g->score[0]).scn).size;
+    /* the split as given, behind the report, for em_write */
+    size_t split_len = strlen(o->split) + 1;
+    em_groups_report *r = em_obj_new(sizeof *r + split_len, groups_report_destroy);
+    if (r)
+        memcpy(r + 1, o->split, split_len);
     mpq_t *w = malloc(k * sizeof *w);
     mpq_t **t = calloc(k, sizeof *t);
     size_t *nt = calloc(k, sizeof *nt);
@@ -646,5 +658,22 @@ int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **
     free(t);
     free(nt);
     free(eps);
-    return EM_HAND_OUT(st, r, em_groups_report_free, out, err);
+    return EM_HAND_OUT(st, r, em_free, out, err);
+}
+
+/* em_write of a groups report (em_obj.h) */
+static int write_groups_report(FILE *f, const void *obj, const void *const *ctx,
+                               const em_write_opts *o,
+                               em_error *err)
+{
+    return em_groups_report_write(f, ctx[0], obj, ctx[1], o, err);
+}
+
+int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **out,
+                      em_error *err)
+{
+    int st = groups_analyse_any(g, o, out, err);
+    if (st == EM_OK)
+        em_obj_writer(*out, write_groups_report, g, *out + 1);
+    return st;
 }

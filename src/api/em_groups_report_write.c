@@ -6,7 +6,7 @@
 #include "api/em_write_priv.h"
 #include "base/em_error.h"
 
-#define FN "em_groups_report_write"
+#define FN "em_write"
 
 /* the true modes as one field: "a|b" */
 static char *modes_text(const em_group_report *e)
@@ -28,7 +28,7 @@ static char *modes_text(const em_group_report *e)
     return s;
 }
 
-static int write_csv(FILE *f, const em_groups *g, const em_groups_report *r,
+static int write_csv(FILE *f, const em_groups_info *g, const em_groups_report *r,
                      const em_write_opts *w, em_error *err)
 {
     if (w->sweep_i == 0)
@@ -40,8 +40,8 @@ static int write_csv(FILE *f, const em_groups *g, const em_groups_report *r,
         if (!m)
             return em_err(err, EM_ERR_NOMEM, "out of memory");
         fprintf(f, "%s,", w->epsilon);
-        em_write_csv_label(f, em_groups_name(g, j), w);
-        fprintf(f, ",%zu,%s,%s,", em_groups_rows(g, j), e->share, e->epsilon);
+        em_write_csv_label(f, g->name[j], w);
+        fprintf(f, ",%zu,%s,%s,", g->rows[j], e->share, e->epsilon);
         em_write_csv_label(f, m, w);
         fprintf(f, ",%s,%s,%s\n", e->p_true_mode, e->expected_loss, r->gap);
         free(m);
@@ -49,8 +49,8 @@ static int write_csv(FILE *f, const em_groups *g, const em_groups_report *r,
     return EM_OK;
 }
 
-static void write_json(FILE *f, const em_groups *g, const em_groups_report *r, const char *split,
-                       const em_write_opts *w)
+static void write_json(FILE *f, const em_groups_info *g, const em_groups_report *r,
+                       const char *split, const em_write_opts *w)
 {
     const int list = w->sweep_n > 1;
     const char *indent = list ? "  " : "";
@@ -64,9 +64,9 @@ static void write_json(FILE *f, const em_groups *g, const em_groups_report *r, c
     for (size_t j = 0; j < r->n; j++) {
         const em_group_report *e = &r->group[j];
         fprintf(f, "%s  {\"group\": ", indent);
-        em_write_json_string(f, em_groups_name(g, j));
+        em_write_json_string(f, g->name[j]);
         fprintf(f, ", \"rows\": %zu, \"share\": \"%s\", \"epsilon_group\": \"%s\", \"true_mode\": [",
-                em_groups_rows(g, j), e->share, e->epsilon);
+                g->rows[j], e->share, e->epsilon);
         for (size_t i = 0; i < e->n_modes; i++) {
             fputs(i ? ", " : "", f);
             em_write_json_string(f, e->modes[i]);
@@ -78,8 +78,8 @@ static void write_json(FILE *f, const em_groups *g, const em_groups_report *r, c
     fputs(!list ? "\n" : w->sweep_i + 1 < w->sweep_n ? ",\n" : "\n]\n", f);
 }
 
-int em_groups_report_write(FILE *f, const em_groups *g, const em_groups_report *r,
-                           const char *split, const em_write_opts *o, em_error *err)
+int em_groups_report_write_info(FILE *f, const em_groups_info *g, const em_groups_report *r,
+                                const char *split, const em_write_opts *o, em_error *err)
 {
     em_write_opts w;
     int st = em_write_begin(FN, f, r, g, o,
@@ -89,9 +89,9 @@ int em_groups_report_write(FILE *f, const em_groups *g, const em_groups_report *
         return st;
     if (!w.epsilon || (w.format == EM_WRITE_JSON && !split))
         return em_err(err, EM_ERR_NULL, FN ": %s is NULL", !w.epsilon ? "o->epsilon" : "split");
-    if (r->n != em_groups_count(g) || !r->group || !r->gap)
+    if (r->n != g->count || !r->group || !r->gap)
         return em_err(err, EM_ERR_DOMAIN, FN ": r is not a report of g (%zu groups, g has %zu)",
-                      r->n, em_groups_count(g));
+                      r->n, g->count);
     if (w.format == EM_WRITE_CSV)
         st = write_csv(f, g, r, &w, err);
     else

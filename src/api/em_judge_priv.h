@@ -16,6 +16,13 @@ int em_judge_law(em_mech *m, int digits, em_cont **law, em_error *err);
 /* err from a status of the oracle (em_cont_strerror), prefixed "what: " when what. */
 int em_judge_fail(em_error *err, int st, const char *what);
 
+/* The two-sided Clopper-Pearson interval of a binomial proportion from k successes in n
+ * trials at confidence (each side at (1 - confidence)/2), as R's binom.test: lo = 0 when
+ * k == 0, hi = 1 when k == n.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (k > n, n == 0,
+ * confidence outside (0, 1)). */
+int em_clopper_pearson(uint64_t k, uint64_t n, double confidence, double *lo,
+                       double *hi, em_error *err);
+
 /* The whole of path (NULL or "-": standard input, "<stdin>") up to max bytes, into *buf
  * (malloc'd); *name for messages.  EM_ERR_PARSE: "NAME: cannot open: ..." or "NAME: cannot
  * read". */

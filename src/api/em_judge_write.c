@@ -6,6 +6,7 @@
 #include "em_conform.h"
 #include "em_judge.h"
 #include "api/em_write_priv.h"
+#include "api/em_obj.h"
 
 #define TEXT_ONLY EM_WRITE_ACCEPTS(EM_WRITE_TEXT)
 
@@ -173,7 +174,7 @@ static void audit_width(FILE *f, const em_audit_result *r, int pf)
 int em_audit_result_write(FILE *f, const em_audit_result *r, const em_mech *x, const em_mech *y,
                           const em_write_opts *o, em_error *err)
 {
-    static const char fn[] = "em_audit_result_write";
+    static const char fn[] = "em_write";
     em_write_opts w;
     int st = em_write_begin(fn, f, r, y ? x : NULL, o, TEXT_ONLY, &w, err);
     if (st != EM_OK)
@@ -370,7 +371,7 @@ static void check_csv(FILE *f, const em_check_result *r)
 int em_check_result_write(FILE *f, const em_check_result *r, const em_mech *m,
                           const em_write_opts *o, em_error *err)
 {
-    static const char fn[] = "em_check_result_write";
+    static const char fn[] = "em_write";
     em_write_opts w;
     const int csv = o && o->format == EM_WRITE_CSV; /* the table alone: m not needed */
     int st = em_write_begin(fn, f, r, csv ? (const void *)r : m, o,
@@ -447,7 +448,7 @@ static void compare_probs(FILE *f, const em_scn *s, const em_compare_result *r)
 int em_compare_result_write(FILE *f, const em_compare_result *r, const em_mech *m,
                             const em_write_opts *o, em_error *err)
 {
-    static const char fn[] = "em_compare_result_write";
+    static const char fn[] = "em_write";
     em_write_opts w;
     int st = em_write_begin(fn, f, r, m, o, TEXT_ONLY, &w, err);
     if (st != EM_OK)

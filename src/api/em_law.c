@@ -31,6 +31,7 @@
 #include "oracle/em_pf.h"
 #include "oracle/em_pf_law.h"
 #include "em_law.h"
+#include "api/em_obj.h"
 
 
 static void pf_table_free(pf_table *t)
@@ -267,7 +268,7 @@ static int end_text(const mpq_t q, int inf, const char *inf_text, char **out)
     return *out ? EM_OK : EM_ERR_NOMEM;
 }
 
-int em_piece_ends(em_mech *m, size_t j, char **lo, char **hi, em_error *err)
+static int piece_ends_plain(em_mech *m, size_t j, char **lo, char **hi, em_error *err)
 {
     if (!lo || !hi)
         return em_err(err, EM_ERR_NULL, "em_piece_ends: lo or hi is NULL");
@@ -293,6 +294,11 @@ int em_piece_ends(em_mech *m, size_t j, char **lo, char **hi, em_error *err)
     }
     em_err_ok(err);
     return EM_OK;
+}
+
+int em_piece_ends(em_mech *m, size_t j, char **lo, char **hi, em_error *err)
+{
+    return EM_OBJ_STRINGS(piece_ends_plain(m, j, lo, hi, err), err, lo, hi);
 }
 
 /* ----------------------------------------------------------- continuous laws */
@@ -356,17 +362,28 @@ int em_law_pointwise(em_mech *m, int f, const char *fn, const char *x, const cha
     return st;
 }
 
-int em_cdf(em_mech *m, const char *x, char **out, em_error *err)
+int em_cdf_plain(em_mech *m, const char *x, char **out, em_error *err)
 {
     return em_law_pointwise(m, F_CDF, "em_cdf", x, NULL, out, NULL, err);
 }
 
-int em_interval_prob(em_mech *m, const char *a, const char *b, char **out, em_error *err)
+int em_cdf(em_mech *m, const char *x, char **out, em_error *err)
+{
+    return EM_OBJ_STRINGS(em_cdf_plain(m, x, out, err), err, out);
+}
+
+static int interval_prob_plain(em_mech *m, const char *a, const char *b, char **out, em_error *err)
 {
     return em_law_pointwise(m, F_INTERVAL, "em_interval_prob", a, b, out, NULL, err);
 }
 
-int em_density(em_mech *m, const char *x, char **density, char **log_density, em_error *err)
+int em_interval_prob(em_mech *m, const char *a, const char *b, char **out, em_error *err)
+{
+    return EM_OBJ_STRINGS(interval_prob_plain(m, a, b, out, err), err, out);
+}
+
+static int density_plain(em_mech *m, const char *x, char **density, char **log_density,
+                         em_error *err)
 {
     char *logd = NULL;
     int st = em_law_pointwise(m, F_DENSITY, "em_density", x, NULL, density,
@@ -375,7 +392,18 @@ int em_density(em_mech *m, const char *x, char **density, char **log_density, em
     return st;
 }
 
-int em_quantile(em_mech *m, const char *p, char **out, em_error *err)
+int em_density(em_mech *m, const char *x, char **density, char **log_density, em_error *err)
+{
+    return EM_OBJ_STRINGS(density_plain(m, x, density, log_density, err), err,
+                          density, log_density);
+}
+
+int em_quantile_plain(em_mech *m, const char *p, char **out, em_error *err)
 {
     return em_law_pointwise(m, F_QUANTILE, "em_quantile", p, NULL, out, NULL, err);
+}
+
+int em_quantile(em_mech *m, const char *p, char **out, em_error *err)
+{
+    return EM_OBJ_STRINGS(em_quantile_plain(m, p, out, err), err, out);
 }

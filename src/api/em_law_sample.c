@@ -28,6 +28,7 @@
 #include "oracle/em_oracle.h"
 #include "oracle/em_pf.h"
 #include "em_law.h"
+#include "api/em_obj.h"
 
 
 struct em_sampler {
@@ -130,14 +131,14 @@ int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out, em_err
     }
     if (st != EM_OK)
         return st;
-    em_sampler *s = calloc(1, sizeof *s);
+    em_sampler *s = em_obj_new(sizeof *s, NULL);
     if (!s)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     s->m = m;
     s->kind = kind;
     st = o->seeded ? em_rng_init_chacha(&s->rng, o->seed) : em_rng_init_os(&s->rng);
     if (st != EM_OK) {
-        free(s);
+        em_obj_release(s);
         return em_err(err, st, "random source: %s", em_strerror(st));
     }
     em_bits_init_rng(&s->bits, &s->rng);
@@ -145,8 +146,6 @@ int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out, em_err
     em_err_ok(err);
     return EM_OK;
 }
-
-void em_sampler_free(em_sampler *s) { free(s); }
 
 /* One draw: the index, and x for a continuous law. */
 int em_law_draw1(em_sampler *s, size_t *idx, double *x)
@@ -227,7 +226,7 @@ int em_sample(em_mech *m, const em_sample_opts *o, size_t n, em_draw *out, em_er
     int st = em_sampler_new(m, o, &s, err);
     if (st == EM_OK)
         st = em_sampler_draw(s, n, out, err);
-    em_sampler_free(s);
+    em_free(s);
     return st;
 }
 

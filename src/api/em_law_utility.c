@@ -28,6 +28,7 @@
 #include "oracle/em_pf.h"
 #include "em_law.h"
 #include "base/em_mem.h"
+#include "api/em_obj.h"
 
 
 /* Permute-and-flip's utility report (em_accuracy.h), built once; the law's refusal of pf
@@ -58,7 +59,7 @@ static int pf_report(em_mech *m, em_pf_utility **out, em_error *err)
     return st;
 }
 
-int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
+static int loss_tail_plain(em_mech *m, const char *t, char **out, em_error *err)
 {
     if (!m || m->variant != EM_PF)
         return em_law_pointwise(m, F_TAIL, "em_loss_tail", t, NULL, out, NULL, err);
@@ -87,13 +88,18 @@ int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
     return st;
 }
 
+int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
+{
+    return EM_OBJ_STRINGS(loss_tail_plain(m, t, out, err), err, out);
+}
+
 /* ------------------------------------------------------------ utility report */
 
-void em_utility_result_free(em_utility_result *r)
+static void utility_result_destroy(void *obj)
 {
-    if (!r)
-        return;
-    EM_FREE_ALL(r->opt, r->expected_utility, r->expected_loss, r->sd_loss, r->p_best, r);
+    em_utility_result *r = obj;
+    EM_FREE_ALL(r->opt, r->expected_utility, r->expected_loss, r->sd_loss, r->p_best);
+    em_obj_release(r);
 }
 
 int em_utility(em_mech *m, em_utility_result **out, em_error *err)
@@ -121,7 +127,7 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
         if (st == EM_OK)
             st = em_cont_p_best(L, &v[4]);
     }
-    em_utility_result *r = st == EM_OK ? calloc(1, sizeof *r) : NULL;
+    em_utility_result *r = st == EM_OK ? em_obj_new(sizeof *r, utility_result_destroy) : NULL;
     if (st != EM_OK) {
         if (!P) /* pf: em_law_pf_fail has said why */
             em_law_fail(err, st, NULL);
@@ -154,7 +160,7 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
             *out = r;
             em_err_ok(err);
         } else {
-            em_utility_result_free(r);
+            em_free(r);
         }
     }
     for (int k = 0; k < 5; k++)
@@ -164,8 +170,8 @@ int em_utility(em_mech *m, em_utility_result **out, em_error *err)
 
 /* ------------------------------------------------------- the accuracy theorem */
 
-int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound, char **p_bound,
-                   em_error *err)
+static int loss_bounds_plain(em_mech *m, const char *t, char **expected_loss_bound, char **p_bound,
+                             em_error *err)
 {
     if (expected_loss_bound)
         *expected_loss_bound = NULL;
@@ -227,6 +233,13 @@ int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound, char *
     return st;
 }
 
+int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound, char **p_bound,
+                   em_error *err)
+{
+    return EM_OBJ_STRINGS(loss_bounds_plain(m, t, expected_loss_bound, p_bound, err), err,
+                          expected_loss_bound, p_bound);
+}
+
 /* ------------------------------------------------------------ Monte Carlo */
 
 int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, double *se,
@@ -284,7 +297,7 @@ int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, do
         mu += d / (long double)(k + 1);
         m2 += d * (l - mu);
     }
-    em_sampler_free(s);
+    em_free(s);
     mpq_clears(opt, q, a, b, (mpq_ptr)0);
     if (st != EM_OK)
         return st;

@@ -7,6 +7,7 @@
 #include "em_num.h"
 #include "api/em_write_priv.h"
 #include "base/em_error.h"
+#include "api/em_obj.h"
 
 #define CSV_JSON (EM_WRITE_ACCEPTS(EM_WRITE_CSV) | EM_WRITE_ACCEPTS(EM_WRITE_JSON))
 
@@ -246,7 +247,7 @@ int em_utility_write(FILE *f, em_mech *m, size_t nt, const char *const *t, uint6
                                      (const char *const *)tbound, mc_n, mean, se};
         st = em_utility_report_write(f, &u, m, o, err);
     }
-    em_utility_result_free(r);
+    em_free(r);
     em_free(bound);
     for (size_t i = 0; i < nt; i++) {
         em_free(tail ? tail[i] : NULL);

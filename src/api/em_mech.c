@@ -13,6 +13,7 @@ _Static_assert(EM_DIGITS_MAX == EM_ROUND_MAX_DIGITS, "em_opts.digits is the roun
 
 #include <stdio.h>
 #include <stdlib.h>
+#include "api/em_obj.h"
 
 
 const char *em_variant_text(int variant)
@@ -32,10 +33,9 @@ static int parse_param(const char *what, const char *text, mpq_t q, int bad_stat
     return EM_OK;
 }
 
-void em_mech_free(em_mech *m)
+static void mech_destroy(void *obj)
 {
-    if (!m)
-        return;
+    em_mech *m = obj;
     if (m->law)
         m->law_free(m->law);
     mpq_clears(m->eps, m->delta, (mpq_ptr)0);
@@ -43,7 +43,7 @@ void em_mech_free(em_mech *m)
     free(m->eps_s);
     free(m->delta_s);
     free(m->provenance);
-    free(m);
+    em_obj_release(m);
 }
 
 static char *provenance(const em_scn *sc, const em_params_out *o, const char *ds,
@@ -106,7 +106,7 @@ int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
     if (o->variant == EM_PF && (sc->continuous || sc->has_measure))
         return em_err(err, EM_ERR_VARIANT, "variant pf is not available for %s scenarios",
                       sc->continuous ? "continuous" : "weighted (measure)");
-    em_mech *m = calloc(1, sizeof *m);
+    em_mech *m = em_obj_new(sizeof *m, mech_destroy);
     if (!m)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     mpq_inits(m->eps, m->delta, (mpq_ptr)0);
@@ -166,7 +166,7 @@ int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
     free(ds);
     free(hs);
     mpq_clear(opt_delta);
-    return EM_HAND_OUT(st, m, em_mech_free, out, err);
+    return EM_HAND_OUT(st, m, em_free, out, err);
 }
 
 em_mech_info em_mech_get(const em_mech *m)

@@ -27,6 +27,7 @@
 #include "judge/em_gof_alt.h"
 #include "num/em_bounds.h"
 #include "num/em_rational.h"
+#include "api/em_obj.h"
 
 /* ------------------------------------------------------------------ names */
 
@@ -191,7 +192,7 @@ int em_mistake_laws_new(em_mech *m, int kind, em_mistake_laws **out, em_error *e
         if (L->has_measure && !(L->meas = calloc(L->n, sizeof *L->meas)))
             goto nomem;
         for (size_t i = 0; i < L->n; i++) {
-            if ((st = em_scn_utility(s, i, &L->u[i], err)) != EM_OK)
+            if ((st = em_scn_utility_plain(s, i, &L->u[i], err)) != EM_OK)
                 goto fail;
             if (L->has_measure && !(L->meas[i] = em_conform_scn_measure(s, i)))
                 goto nomem;
@@ -364,7 +365,7 @@ static int law_doubles(em_scn *s, const char *eps, const char *delta, int varian
         st = em_law_pf_limit(m, NULL);
         if (st == EM_OK)
             st = pf_mid_doubles(&m->prob, v);
-        em_mech_free(m);
+        em_free(m);
         return st;
     }
     if (st == EM_OK)
@@ -374,7 +375,7 @@ static int law_doubles(em_scn *s, const char *eps, const char *delta, int varian
         st = em_probs_get(m, i, &pr, NULL);
         v[i] = pr.prob_d;
     }
-    em_mech_free(m);
+    em_free(m);
     return st;
 }
 
@@ -501,7 +502,7 @@ static int finite_mk(em_mistake_laws *L, int ukind, int meas, const char *eps, c
     if (st == EM_OK)
         st = law_doubles(s, eps, delta, variant, L->n, q);
     if (own)
-        em_scn_free(s);
+        em_free(s);
     free_texts(u, L->n);
     return st;
 }
@@ -732,7 +733,7 @@ static int cont_mk(em_mistake_laws *L, int ukind, int meas, const char *eps, con
     if (st == EM_OK)
         st = law_doubles(s, eps, delta, variant, L->k, w);
     if (neg)
-        em_scn_free(s);
+        em_free(s);
     free_texts(na, L->k), free_texts(nb, L->k);
     return st;
 }

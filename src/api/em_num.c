@@ -11,6 +11,7 @@
 #include "num/em_rational.h"
 #include "oracle/em_cont.h"
 #include "em_num.h"
+#include "api/em_obj.h"
 
 int em_num_cmp(const char *a, const char *b, int *sign, em_error *err)
 {
@@ -60,8 +61,8 @@ static int grid_q(const char *lo, const char *hi, uint64_t n, uint64_t i, mpq_t 
     return st;
 }
 
-int em_num_grid_point(em_mech *m, const char *lo, const char *hi, uint64_t n, uint64_t i,
-                      char **exact, char **shown, em_error *err)
+int em_num_grid_point_plain(em_mech *m, const char *lo, const char *hi, uint64_t n, uint64_t i,
+                                char **exact, char **shown, em_error *err)
 {
     if (!exact)
         return em_err(err, EM_ERR_NULL, "em_num_grid_point: exact is NULL");
@@ -105,4 +106,11 @@ int em_num_grid_point(em_mech *m, const char *lo, const char *hi, uint64_t n, ui
     }
     em_err_ok(err);
     return EM_OK;
+}
+
+int em_num_grid_point(em_mech *m, const char *lo, const char *hi, uint64_t n, uint64_t i,
+                      char **exact, char **shown, em_error *err)
+{
+    return EM_OBJ_STRINGS(em_num_grid_point_plain(m, lo, hi, n, i, exact, shown, err), err,
+                          exact, shown);
 }

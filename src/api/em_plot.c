@@ -59,7 +59,7 @@ static void strv_free(char **v, size_t n)
 }
 
 /* One CSV line into malloc'd fields: comma-separated, a field in double quotes may hold
- * commas and "" for a quote (em_scn_csv_label's form).  -1 on no memory. */
+ * commas and "" for a quote (em_csv_label's form).  -1 on no memory. */
 static int split_csv(const char *s, char ***out, size_t *n)
 {
     char **v = NULL;

@@ -8,12 +8,13 @@
 #include "em_law.h"
 #include "em_num.h"
 #include "base/em_error.h"
+#include "api/em_obj.h"
 
 /* The points and their texts in one block (em_free frees it): the em_points, the array of
  * at, then the bytes of the texts. */
 static em_points *block(size_t n, size_t bytes)
 {
-    em_points *p = calloc(1, sizeof *p + n * sizeof(char *) + bytes);
+    em_points *p = em_obj_new(sizeof *p + n * sizeof(char *) + bytes, NULL);
     return p;
 }
 
@@ -129,7 +130,7 @@ static int unit(const em_points *p, em_error *err)
     const char *field = p->at ? "at" : "grid";
     for (size_t i = 0; i < p->n; i++) {
         char *x = p->at ? (char *)p->at[i] : NULL;
-        int st = x ? EM_OK : em_num_grid_point(NULL, p->lo, p->hi, p->n, i, &x, NULL, err);
+        int st = x ? EM_OK : em_num_grid_point_plain(NULL, p->lo, p->hi, p->n, i, &x, NULL, err);
         if (st == EM_OK && (st = cmp(field, x, "0", &s0, err)) == EM_OK)
             st = cmp(field, x, "1", &s1, err);
         if (st == EM_OK && (s0 < 0 || s1 > 0))
@@ -159,5 +160,5 @@ int em_points_parse(int what, const char *at, const char *grid, em_points **out,
     int st = at ? parse_at(&p, what, at, err) : parse_grid(&p, grid, err);
     if (st == EM_OK && what == EM_LAW_QUANTILE)
         st = unit(p, err);
-    return EM_HAND_OUT(st, p, free, out, err);
+    return EM_HAND_OUT(st, p, em_free, out, err);
 }

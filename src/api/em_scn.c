@@ -12,14 +12,14 @@
 #include "base/em_error.h"
 #include "core/em_params.h"
 #include "num/em_rational.h"
+#include "api/em_obj.h"
 
-void em_free(void *p) { free(p); }
 
 /* ------------------------------------------------------------------ scenarios */
 
 static int scn_alloc(em_scn **out, em_error *err)
 {
-    *out = calloc(1, sizeof **out);
+    *out = em_obj_new(sizeof **out, em_scn_destroy);
     if (!*out)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     em_scn_init(*out);
@@ -41,7 +41,7 @@ int em_scn_parse(const char *text, size_t len, const char *name, em_scn **out, e
     em_error e = {EM_OK, ""};
     st = em_scn_read(s, text ? text : "", len, name ? name : "<text>", &e);
     if (st != EM_OK) {
-        em_scn_free(s);
+        em_free(s);
         return em_err(err, st, "%s", e.msg[0] ? e.msg : em_strerror(st));
     }
     *out = s;
@@ -61,7 +61,7 @@ int em_scn_load(const char *path, em_scn **out, em_error *err)
     em_error e = {EM_OK, ""};
     st = em_scn_read_file(s, path, &e);
     if (st != EM_OK) {
-        em_scn_free(s);
+        em_free(s);
         return em_err(err, st, "%s", e.msg[0] ? e.msg : em_strerror(st));
     }
     *out = s;
@@ -122,7 +122,7 @@ static int parse_generated(char *text, size_t len, const char *what, unsigned lo
     st = em_scn_read(s, text, len, what, &e);
     const char *msg = e.msg;
     if (st != EM_OK) {
-        em_scn_free(s);
+        em_free(s);
         size_t wl = strlen(what);
         unsigned long line;
         int k = 0;
@@ -268,12 +268,11 @@ int em_scn_declare(em_scn *s, const char *sensitivity, int monotone, em_error *e
     return EM_OK;
 }
 
-void em_scn_free(em_scn *s)
+void em_scn_destroy(void *obj)
 {
-    if (!s)
-        return;
+    em_scn *s = obj;
     em_scn_clear(s);
-    free(s);
+    em_obj_release(s);
 }
 
 em_scn_info em_scn_get(const em_scn *s)
@@ -293,7 +292,7 @@ long em_scn_find(const em_scn *s, const char *label)
     return label && !s->continuous ? em_scn_lookup(s, label, strlen(label)) : -1;
 }
 
-int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
+int em_scn_utility_plain(const em_scn *s, size_t i, char **text, em_error *err)
 {
     if (!s || !text)
         return em_err(err, EM_ERR_NULL, "em_scn_utility: s or text is NULL");
@@ -314,5 +313,10 @@ int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     em_err_ok(err);
     return EM_OK;
+}
+
+int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
+{
+    return EM_OBJ_STRINGS(em_scn_utility_plain(s, i, text, err), err, text);
 }
 

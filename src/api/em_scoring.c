@@ -24,6 +24,7 @@
 #include "io/em_data.h"
 #include "io/em_text.h"
 #include "num/em_rational.h"
+#include "api/em_obj.h"
 
 static const struct {
     const char *name;
@@ -141,28 +142,22 @@ struct em_scoring {
     char *warning;
 };
 
-void em_scoring_free(em_scoring *r)
+static void scoring_destroy(void *obj)
 {
-    if (!r)
-        return;
-    em_scn_free(r->scn);
+    em_scoring *r = obj;
+    em_free(r->scn);
     for (size_t i = 0; i < r->n_comments; i++)
         free(r->comment[i]);
     free(r->comment);
     free(r->warning);
-    free(r);
+    em_obj_release(r);
 }
 
-em_scn *em_scoring_scn(const em_scoring *r) { return r->scn; }
-
-size_t em_scoring_comments(const em_scoring *r) { return r->n_comments; }
-
-const char *em_scoring_comment(const em_scoring *r, size_t i)
+em_scoring_info em_scoring_get(const em_scoring *r)
 {
-    return i < r->n_comments ? r->comment[i] : NULL;
+    return (em_scoring_info){r->scn, r->n_comments, (const char *const *)r->comment,
+                             r->warning};
 }
-
-const char *em_scoring_warning(const em_scoring *r) { return r->warning; }
 
 static int is_header(const char *line)
 {
@@ -176,7 +171,7 @@ static int is_header(const char *line)
 /* The scenario and the comment lines of the text the scorer wrote. */
 static int take_text(em_scoring *r, char *text, size_t len, em_error *err)
 {
-    r->scn = calloc(1, sizeof *r->scn);
+    r->scn = em_obj_new(sizeof *r->scn, em_scn_destroy);
     if (!r->scn)
         return em_data_nomem(err);
     em_scn_init(r->scn);
@@ -212,12 +207,12 @@ static int take_text(em_scoring *r, char *text, size_t len, em_error *err)
 static int make_score(int fn, const em_scoring_opts *o, int neigh, const em_rows *d,
                       const em_cands *c, const char *note, em_scoring **out, em_error *err)
 {
-    em_scoring *r = calloc(1, sizeof *r);
+    em_scoring *r = em_obj_new(sizeof *r, scoring_destroy);
     char *text = NULL;
     size_t len = 0;
     FILE *mem = r ? open_memstream(&text, &len) : NULL;
     if (!mem) {
-        free(r);
+        em_obj_release(r);
         return em_data_nomem(err);
     }
     int st = d ? em_scoring_write_categorical(fn, o->function, neigh, d, c, note, mem, err)
@@ -227,10 +222,10 @@ static int make_score(int fn, const em_scoring_opts *o, int neigh, const em_rows
     if (st == EM_OK)
         st = take_text(r, text, len, err);
     free(text);
-    return EM_HAND_OUT(st, r, em_scoring_free, out, err);
+    return EM_HAND_OUT(st, r, em_free, out, err);
 }
 
-int em_scoring_new(const em_scoring_opts *o, em_scoring **out, em_error *err)
+static int scoring_new_any(const em_scoring_opts *o, em_scoring **out, em_error *err)
 {
     if (!out)
         return em_err(err, EM_ERR_NULL, "em_scoring_new: out is NULL");
@@ -244,6 +239,22 @@ int em_scoring_new(const em_scoring_opts *o, em_scoring **out, em_error *err)
                             o->function ? o->function : "(null)");
     int st = check_opts(o, fn, &neigh, err);
     return st != EM_OK ? st : make_score(fn, o, neigh, NULL, NULL, NULL, out, err);
+}
+
+/* em_write of a score (em_obj.h) */
+static int write_scoring(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                         em_error *err)
+{
+    (void)ctx, (void)o;
+    return em_scoring_write(f, obj, err);
+}
+
+int em_scoring_new(const em_scoring_opts *o, em_scoring **out, em_error *err)
+{
+    int st = scoring_new_any(o, out, err);
+    if (st == EM_OK)
+        em_obj_writer(*out, write_scoring, NULL, NULL);
+    return st;
 }
 
 int em_score_cands(const em_scoring_opts *o, const em_rows *d, em_cands *c, char **warning,
@@ -269,6 +280,6 @@ int em_score_rows(const em_scoring_opts *o, const em_rows *d, const em_cands *c,
 int em_scoring_write(FILE *f, const em_scoring *r, em_error *err)
 {
     if (!r)
-        return em_err(err, EM_ERR_NULL, "em_scoring_write: r is NULL");
+        return em_err(err, EM_ERR_NULL, "em_write: r is NULL");
     return em_scn_write(f, r->scn, (const char *const *)r->comment, r->n_comments, err);
 }

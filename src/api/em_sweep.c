@@ -16,15 +16,11 @@
 #include "num/em_rational.h"
 #include "num/em_round.h"
 #include "em_sweep.h"
+#include "api/em_obj.h"
 
 #define SWEEP_DIGITS 17        /* significant digits of a log-spaced inner point */
 #define LINEAR_DIGITS 40       /* an exact decimal up to this many digits, else num/den */
 #define TEXT_MAX (1L << 26)    /* bytes of all the points' texts: 64 MiB */
-
-void em_sweep_free(char **v, size_t n)
-{
-    em_free_strings(v, n);
-}
 
 /* One value s[0..len) of the spec into q: exact, finite and > 0. */
 static int value(const char *s, size_t len, mpq_t q, em_error *err)
@@ -164,7 +160,7 @@ static int range(const char *s, int log_spaced, char ***v, size_t *n, em_error *
         st = points(c2 + 1, n, err);
     if (st == EM_OK && mpq_cmp(lo, hi) >= 0)
         st = em_err(err, EM_ERR_PARSE, "sweep '%.60s': LO must be below HI", s);
-    if (st == EM_OK && !(*v = calloc(*n, sizeof **v)))
+    if (st == EM_OK && !(*v = em_obj_strv(*n)))
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
     if (st == EM_OK) {
         unsigned long m = (unsigned long)*n - 1;
@@ -202,7 +198,7 @@ static int list(const char *s, char ***v, size_t *n, em_error *err)
         k += *p == ',';
     if (k > EM_SWEEP_MAX)
         return em_err(err, EM_ERR_PARSE, "more than %d values of epsilon", EM_SWEEP_MAX);
-    if (!(*v = calloc(k, sizeof **v)))
+    if (!(*v = em_obj_strv(k)))
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     *n = k;
     mpq_t q;
@@ -242,7 +238,7 @@ int em_epsilon_sweep(const char *spec, int log_spaced, char ***out, size_t *n, e
     else
         st = list(spec, &v, &k, err);
     if (st != EM_OK) {
-        em_sweep_free(v, k);
+        em_free(v);
         return st;
     }
     *out = v;

@@ -55,7 +55,7 @@ void em_write_csv_label(FILE *f, const char *label, const em_write_opts *w)
         em_csv_quoted(f, buf);
         return;
     }
-    em_scn_csv_label(f, label);
+    em_csv_label(f, label);
 }
 
 void em_write_json_string(FILE *f, const char *s)

@@ -18,7 +18,7 @@ int em_write_begin(const char *fn, FILE *f, const void *r, const void *m,
 /* label in the form for a person (em_scn_human_label, no truncation). */
 void em_write_human(FILE *f, const char *label);
 
-/* A CSV field: label's exact bytes (em_scn_csv_label), or, with w->terminal and control
+/* A CSV field: label's exact bytes (em_csv_label), or, with w->terminal and control
  * characters in it, its form for a person, quoted. */
 void em_write_csv_label(FILE *f, const char *label, const em_write_opts *w);
 

@@ -124,7 +124,7 @@ static int mech(const em_cli *c, em_scn *s, const char *eps, int tell, em_mech *
         if (em_mech_new(s, &o, m, NULL) == EM_OK)
             fprintf(stderr, "%s: variant pf%s\n", c->cmd,
                     em_mech_get(*m).provenance + strlen("variant standard"));
-        em_mech_free(*m);
+        em_free(*m);
         *m = NULL;
     }
     return em_cli_fail(c->cmd, NULL, &e);
@@ -150,11 +150,11 @@ int em_cli_run(em_cli *c, em_cli_run_fn *run, const void *ctx)
         rc = mech(c, s, c->eps_all[c->sweep_i], c->sweep_i == 0, &m);
         if (rc < 0)
             rc = run(c, s, m, ctx);
-        em_mech_free(m);
+        em_free(m);
         if (rc == EM_EXIT_OK && c->sweep_i + 1 < runs)
             rc = -1;
     }
-    em_scn_free(s);
+    em_free(s);
     em_cli_free(c);
     return rc;
 }

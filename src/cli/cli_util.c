@@ -31,7 +31,7 @@ void em_cli_init(em_cli *c, const char *cmd)
 
 void em_cli_free(em_cli *c)
 {
-    em_sweep_free(c->eps_all, c->eps_count);
+    em_free(c->eps_all);
 }
 
 /* Strict parsers: EM_OK or EM_ERR_PARSE with *msg. */

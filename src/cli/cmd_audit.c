@@ -145,16 +145,16 @@ int cmd_audit(int argc, char **argv)
     rc = run(cmd, files, &ox, sxp, syp, samples_are, conf, s, m, &r);
     em_error e;
     if (rc < 0)
-        rc = em_cli_written(cmd, em_audit_result_write(stdout, r, m[0], m[1], NULL, &e), &e);
+        rc = em_cli_written(cmd, em_write(r, stdout, NULL, &e), &e);
     if (rc < 0) {
         rc = r->verdict == EM_VERDICT_REJECT      ? EM_EXIT_REJECT
              : r->verdict == EM_VERDICT_UNDECIDED ? EM_EXIT_INTERNAL
                                                   : EM_EXIT_OK;
     }
-    em_audit_result_free(r);
+    em_free(r);
     for (int k = 0; k < 2; k++) {
-        em_mech_free(m[k]);
-        em_scn_free(s[k]);
+        em_free(m[k]);
+        em_free(s[k]);
     }
     return rc;
 }

@@ -46,7 +46,7 @@ int cmd_check(int argc, char **argv)
     }
     em_error e;
     if (rc < 0)
-        rc = em_cli_written(c.cmd, em_check_result_write(stdout, r, m, NULL, &e), &e);
+        rc = em_cli_written(c.cmd, em_write(r, stdout, NULL, &e), &e);
     if (rc < 0 && r->verdict == EM_VERDICT_INSUFFICIENT)
         fprintf(stderr, "%s: insufficient data: not a pass (exit %d)\n", c.cmd,
                 EM_EXIT_INSUFFICIENT);
@@ -54,9 +54,9 @@ int cmd_check(int argc, char **argv)
         rc = r->verdict == EM_VERDICT_REJECT         ? EM_EXIT_REJECT
              : r->verdict == EM_VERDICT_INSUFFICIENT ? EM_EXIT_INSUFFICIENT
                                                      : EM_EXIT_OK;
-    em_check_result_free(r);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(r);
+    em_free(m);
+    em_free(s);
     em_cli_free(&c);
     return rc;
 }

@@ -51,12 +51,12 @@ int cmd_compare(int argc, char **argv)
     }
     em_error e;
     if (rc < 0)
-        rc = em_cli_written(c.cmd, em_compare_result_write(stdout, r, m, NULL, &e), &e);
+        rc = em_cli_written(c.cmd, em_write(r, stdout, NULL, &e), &e);
     if (rc < 0)
         rc = r->passed ? EM_EXIT_OK : EM_EXIT_REJECT;
-    em_compare_result_free(r);
-    em_mech_free(m);
-    em_scn_free(s);
+    em_free(r);
+    em_free(m);
+    em_free(s);
     em_cli_free(&c);
     return rc;
 }

@@ -43,7 +43,7 @@ static int parse_kinds(const char *s, unsigned *mask)
     *mask = 0;
     int ok = 1;
     for (char *w = strtok(t, ","); w; w = strtok(NULL, ",")) {
-        int k = em_kind_from_name(w);
+        int k = em_conform_value(EM_NAME_KIND, w);
         if (k < 0) {
             fprintf(stderr, CMD ": --kinds: unknown kind '%s' (finite, weighted, pf, continuous, "
                             "quantile, laplace)\n", w);
@@ -108,7 +108,7 @@ static void progress(void *ctx, size_t i, size_t n, const em_conform_case *r)
 {
     (void)ctx;
     fprintf(stderr, "\r" CMD ": %zu/%zu %s %s\033[K", i, n, r->id,
-            em_conform_verdict_name(r->verdict));
+            em_conform_name(EM_NAME_VERDICT, r->verdict));
     if (i == n)
         fputc('\n', stderr);
 }
@@ -127,11 +127,11 @@ static int figure(const char *dir, const em_conform_case *c)
     FILE *f = fopen(csv, "w");
     if (!f)
         return -1;
-    int st = em_check_result_write(f, r, NULL, &o, NULL);
+    int st = em_write(r, f, &o, NULL);
     if (fclose(f) != 0 || st != EM_OK)
         return -1;
     char title[512];
-    snprintf(title, sizeof title, "%s: %s", c->id, em_conform_verdict_name(c->verdict));
+    snprintf(title, sizeof title, "%s: %s", c->id, em_conform_name(EM_NAME_VERDICT, c->verdict));
     char *argv[] = {"plot", "--x", "cell", "--y", "expected,observed", "--style", "bars",
                     "--title", title, "--xlabel", "cell", "--ylabel", "draws", "--output", svg,
                     csv, NULL};
@@ -159,15 +159,15 @@ int cmd_conform(int argc, char **argv)
     }
     em_conform_result *r = NULL;
     if (em_conform_command(&p.o, (const char *const *)words, &r, &e) != EM_OK) {
-        em_command_free(words);
+        em_free(words);
         rc = em_cli_fail(CMD, NULL, &e);
         return rc;
     }
-    em_command_free(words);
+    em_free(words);
     char *table = NULL;
     if (em_conform_table(r, &table, &e) == EM_OK) {
         fputs(table, stdout);
-        free(table);
+        em_free(table);
     }
     rc = r->exit_status;
     if (p.report) {
@@ -189,6 +189,6 @@ int cmd_conform(int argc, char **argv)
             }
         }
     }
-    em_conform_result_free(r);
+    em_free(r);
     return rc;
 }

@@ -118,6 +118,6 @@ int cmd_demo(int argc, char **argv)
     rc = marital(&s, count);
     if (rc < 0)
         rc = demo(s, count, a.draws, a.seed, (given & 2) != 0);
-    em_scn_free(s);
+    em_free(s);
     return rc;
 }

@@ -26,8 +26,7 @@ static const char help[] =
     EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
 
 /* Every report first (a failure prints nothing), then the table. */
-static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char **eps, size_t n,
-               const char *split)
+static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char **eps, size_t n)
 {
     em_groups_report **r = calloc(n, sizeof *r);
     em_error e;
@@ -43,8 +42,8 @@ static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char *
         snprintf(what, sizeof what, "--epsilon %.40s", eps[i]);
         rc = em_cli_fail(c->cmd, n > 1 ? what : NULL, &e);
     }
-    for (size_t j = 0; rc == EM_EXIT_OK && j < em_groups_count(g); j++)
-        fprintf(stderr, "%s: group %s: %s\n", c->cmd, em_cli_human(em_groups_name(g, j)),
+    for (size_t j = 0; rc == EM_EXIT_OK && j < em_groups_get(g).count; j++)
+        fprintf(stderr, "%s: group %s: %s\n", c->cmd, em_cli_human(em_groups_get(g).name[j]),
                 r[0]->group[j].provenance);
     em_write_opts w = EM_WRITE_OPTS_INIT;
     w.format = c->format == EM_FMT_CSV ? EM_WRITE_CSV : EM_WRITE_JSON;
@@ -53,13 +52,12 @@ static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char *
     for (size_t i = 0; rc == EM_EXIT_OK && i < n; i++) {
         w.sweep_i = i;
         w.epsilon = eps[i];
-        int wr = em_cli_written(c->cmd, em_groups_report_write(stdout, g, r[i], split, &w, &e),
-                                &e);
+        int wr = em_cli_written(c->cmd, em_write(r[i], stdout, &w, &e), &e);
         if (wr >= 0)
             rc = wr;
     }
     for (size_t i = 0; r && i < n; i++)
-        em_groups_report_free(r[i]);
+        em_free(r[i]);
     free(r);
     return rc == EM_EXIT_OK ? em_cli_flush(c->cmd, 1) : rc;
 }
@@ -86,15 +84,15 @@ int cmd_groups(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", c.cmd, em_cli_words(e.msg, said, sizeof said));
         rc = em_cli_status_exit(e.status);
     }
-    if (rc < 0 && em_groups_warning(g))
+    if (rc < 0 && em_groups_get(g).warning)
         fprintf(stderr, "%s: warning: %s\n", c.cmd,
-                em_cli_words(em_groups_warning(g), said, sizeof said));
+                em_cli_words(em_groups_get(g).warning, said, sizeof said));
     em_groups_opts o = {NULL, c.split, (c.seen & EM_OPT(EO_SENSITIVITY)) ? c.delta_text : NULL,
                         !(c.seen & EM_OPT(EO_VARIANT)) ? EM_VARIANT_AUTO : c.variant, c.force,
                         (int)c.digits};
     if (rc < 0)
-        rc = run(&c, g, &o, c.eps_all, c.eps_count, c.split);
-    em_groups_free(g);
+        rc = run(&c, g, &o, c.eps_all, c.eps_count);
+    em_free(g);
     em_cli_free(&c);
     return rc;
 }

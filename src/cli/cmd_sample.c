@@ -52,7 +52,7 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
         snprintf(what, sizeof what, "draw %llu", (unsigned long long)done + law);
         rc = em_cli_fail(c->cmd, what, &e);
     }
-    em_sampler_free(sp);
+    em_free(sp);
     return rc < 0 ? em_cli_flush(c->cmd, 0) : rc;
 }
 

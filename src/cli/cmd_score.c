@@ -1,6 +1,6 @@
 /* cmd_score.c: `expmech score FUNCTION --data FILE [options]`: the options read into an
  * em_scoring_opts, the scenario computed by em_scoring_new (src/api/em_score_*.c) and written
- * by em_scoring_write. */
+ * by em_write. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -111,10 +111,10 @@ static int score_groups(const em_scoring_opts *o, const args *go)
         fprintf(stderr, "expmech score: %s\n", em_cli_words(err.msg, said, sizeof said));
         rc = err.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
     }
-    if (rc == EM_EXIT_OK && em_groups_warning(g))
+    if (rc == EM_EXIT_OK && em_groups_get(g).warning)
         fprintf(stderr, "expmech score: warning: %s\n",
-                em_cli_words(em_groups_warning(g), said, sizeof said));
-    em_groups_free(g);
+                em_cli_words(em_groups_get(g).warning, said, sizeof said));
+    em_free(g);
     return rc;
 }
 
@@ -146,12 +146,12 @@ int cmd_score(int argc, char **argv)
         fprintf(stderr, "expmech score: %s\n", em_cli_words(err.msg, said, sizeof said));
         return err.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
     }
-    if (em_scoring_warning(r))
+    if (em_scoring_get(r).warning)
         fprintf(stderr, "expmech score: warning: %s\n",
-                em_cli_words(em_scoring_warning(r), said, sizeof said));
-    rc = em_scoring_write(stdout, r, &err) == EM_OK ? EM_EXIT_OK : EM_EXIT_INTERNAL;
+                em_cli_words(em_scoring_get(r).warning, said, sizeof said));
+    rc = em_write(r, stdout, NULL, &err) == EM_OK ? EM_EXIT_OK : EM_EXIT_INTERNAL;
     if (rc != EM_EXIT_OK)
         fprintf(stderr, "expmech score: %s\n", err.status == EM_ERR_NOMEM ? err.msg : "write error");
-    em_scoring_free(r);
+    em_free(r);
     return rc;
 }

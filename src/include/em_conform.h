@@ -34,10 +34,8 @@ extern "C" {
 #define EM_KIND_LAPLACE 5    /* f and Delta_f: u = -|f - r| on the real line */
 #define EM_KIND_COUNT 6
 
-/* "finite", "weighted", "pf", "continuous", "quantile", "laplace"; NULL when unknown. */
-EM_API const char *em_kind_name(int kind);
-/* The kind of a name, or -1. */
-EM_API int em_kind_from_name(const char *name);
+/* Their names (em_conform_name): "finite", "weighted", "pf", "continuous", "quantile",
+ * "laplace". */
 
 /* --------------------------------------------------------------- mistakes */
 /* Known mistakes of implementations, each a law that can be computed for a case. */
@@ -55,13 +53,8 @@ EM_API int em_kind_from_name(const char *name);
 #define EM_MISTAKE_UNIFORM_IN_PIECES 10 /* each piece's mass right, uniform inside it */
 #define EM_MISTAKE_COUNT 11
 
-/* Its identifier ("eps_not_halved"), the law in a few symbols ("exp(ε·u/Δ)") and the
- * mistake in words ("the factor 1/2 is missing"); NULL when unknown. */
-EM_API const char *em_mistake_name(int mistake);
-EM_API const char *em_mistake_law(int mistake);
-EM_API const char *em_mistake_words(int mistake);
-/* The mistake of an identifier, or -1. */
-EM_API int em_mistake_from_name(const char *name);
+/* Their names (em_conform_name): identifiers, "eps_not_halved", ... */
+
 
 /* -------------------------------------------------------------- diagnosis */
 
@@ -93,15 +86,6 @@ typedef struct em_diagnosis {
                                 under that law)", or that none of the known mistakes fits */
 } em_diagnosis;
 
-/* The draws behind a check result r of m (em_draws_check) tested against the law of every
- * known mistake that applies to m: counts[] per candidate for a finite m (em_scn_get's size
- * entries), NULL for a continuous one (r's bins and draws outside R are used).
- * em_draws_check calls this on every reject (unless em_check_opts.skip_diagnosis) and keeps
- * the result in r->diagnosis.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (counts missing or
- * present for the wrong kind), the law's errors, EM_ERR_NOMEM. */
-EM_API int em_diagnose(em_mech *m, const em_check_result *r, const uint64_t *counts,
-                       em_diagnosis **out, em_error *err);
-EM_API void em_diagnosis_free(em_diagnosis *d);
 
 /* r->diagnosis (NULL when r passed or none was computed): for bindings. */
 EM_API const em_diagnosis *em_check_diagnosis(const em_check_result *r);
@@ -109,7 +93,7 @@ EM_API const em_diagnosis *em_check_diagnosis(const em_check_result *r);
 /* ------------------------------------------------------------------ cases */
 
 /* One case of the battery.  Returned by em_case_new / em_case_load (owned by the library:
- * em_case_free); the caller of em_case_new fills only the inputs (marked "in"). */
+ * em_free); the caller of em_case_new fills only the inputs (marked "in"). */
 typedef struct em_case {
     const char *file;                  /* the file read, or NULL */
     const char *id, *title;            /* in */
@@ -163,12 +147,11 @@ EM_API int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_
 EM_API int em_case_load(const char *path, em_case **out, em_error *err);
 EM_API int em_case_parse(const char *text, size_t len, const char *name, em_case **out,
                          em_error *err);
-/* The case as JSON (what em_case_load reads back), the same bytes for the same case. */
-EM_API int em_case_write(const em_case *c, FILE *f, em_error *err);
+/* em_write (em_scn.h) of a case: the case as JSON (what em_case_load reads back), the same
+ * bytes for the same case (the options are not read). */
 /* The scenario and mechanism of the case's law (expect_error cases: the library's refusal
  * as the error).  Free both (mechanism first). */
 EM_API int em_case_mech(const em_case *c, em_scn **s, em_mech **m, em_error *err);
-EM_API void em_case_free(em_case *c);
 
 /* --------------------------------------------------------- running a suite */
 
@@ -218,9 +201,18 @@ typedef int em_sampler_fn(void *ctx, const em_case *c, uint64_t n, uint64_t seed
 #define EM_CONFORM_BAD_CASE 9      /* the case file is malformed (not the sampler's fault) */
 #define EM_CONFORM_NVERDICTS 10
 
-/* "pass", "reject", "impossible draw", "crash", "timeout", "malformed output", "accepted
- * invalid input", "skipped", "undecided", "bad case file"; NULL when unknown. */
-EM_API const char *em_conform_verdict_name(int verdict);
+/* Their names (em_conform_name): "pass", "reject", "impossible draw", "crash", "timeout",
+ * "malformed output", "accepted invalid input", "skipped", "undecided", "bad case file". */
+
+/* The names of the suite's codes, in table EM_NAME_KIND (EM_KIND_*), EM_NAME_MISTAKE
+ * (EM_MISTAKE_*) or EM_NAME_VERDICT (EM_CONFORM_*).  em_conform_name: the name of value (a
+ * static string), NULL when the table or the value is unknown; em_conform_value: the value
+ * of name, -1 when unknown. */
+#define EM_NAME_KIND 0
+#define EM_NAME_MISTAKE 1
+#define EM_NAME_VERDICT 2
+EM_API const char *em_conform_name(int table, int value);
+EM_API int em_conform_value(int table, const char *name);
 
 struct em_conform_case;
 
@@ -300,17 +292,15 @@ EM_API int em_conform_command(const em_conform_opts *o, const char *const *argv,
 
 /* Splits a command line into words as a shell would without expanding anything: blanks
  * separate words, '...' and "..." quote (\" \\ inside "..."), a backslash outside quotes
- * escapes the next byte.  *argv: a NULL-terminated malloc'd array (em_command_free).
+ * escapes the next byte.  *argv: a NULL-terminated array (em_free frees it and its strings).
  * Errors: EM_ERR_NULL, EM_ERR_PARSE (an unclosed quote, no word), EM_ERR_NOMEM. */
 EM_API int em_command_split(const char *line, char ***argv, em_error *err);
-EM_API void em_command_free(char **argv);
 
 /* The result as a table (case, kind, verdict, N, p, diagnosis: one row a case, messages and
  * the sampler's stderr below a failed row), then the summary line; malloc'd (em_free). */
 EM_API int em_conform_table(const em_conform_result *r, char **text, em_error *err);
 /* Everything in r as JSON (schema expmech-conformance-report-1). */
 EM_API int em_conform_report(const em_conform_result *r, FILE *f, em_error *err);
-EM_API void em_conform_result_free(em_conform_result *r);
 
 #ifdef __cplusplus
 }

@@ -26,40 +26,39 @@ typedef struct em_groups em_groups;
  * the group of each row (neither empty on any row; the two columns differ).  o->function
  * is count, frequency or maxnorm; o->aggregated is refused (an aggregate has no groups).
  * One candidate set serves every group: o->candidates, or with o->candidates_from_data
- * the distinct values of all the rows (em_groups_warning then says it is not private).
+ * the distinct values of all the rows (em_groups_get's warning then says it is not private).
  * Each group's scenario is what em_scoring_new makes of that group's rows alone, with the
  * sensitivity proven for them (frequency, n public: 1/n_g), its first comment line
  * "group: GROUP_BY = NAME (n_g of n rows)".  Groups are in order of first appearance in
  * the file (the order of the weights of em_groups_analyse).  Errors: EM_ERR_NULL,
  * EM_ERR_PARSE (what em_scoring_new refuses, with the same messages; a missing column or
  * --group-by column; fewer than two groups: the message names the one), EM_ERR_NOMEM.
- * *out freed with em_groups_free. */
+ * *out freed with em_free. */
 EM_API int em_groups_new(const em_scoring_opts *o, const char *group_by, em_groups **out,
                          em_error *err);
-EM_API void em_groups_free(em_groups *g);
 
-/* Accessors (g not NULL). */
-EM_API size_t em_groups_count(const em_groups *g);      /* k >= 2 */
-EM_API size_t em_groups_total_rows(const em_groups *g); /* n, all groups */
-EM_API const char *em_groups_name(const em_groups *g, size_t i);  /* NULL when i >= k */
-EM_API size_t em_groups_rows(const em_groups *g, size_t i);       /* n_i; 0 when i >= k */
-/* Group i's score (scenario and comment lines; owned by g); NULL when i >= k. */
-EM_API em_scoring *em_groups_scoring(const em_groups *g, size_t i);
-/* The warning of candidates_from_data, or NULL. */
-EM_API const char *em_groups_warning(const em_groups *g);
+/* What groups hold (owned by g; valid until em_free(g)). */
+typedef struct em_groups_info {
+    size_t count;                /* k >= 2 groups */
+    size_t total_rows;           /* n, all groups */
+    const char *const *name;     /* name[i], i < count: group i's value of group_by */
+    const size_t *rows;          /* rows[i]: n_i */
+    em_scoring *const *scoring;  /* scoring[i]: group i's score (scenario and comment lines) */
+    const char *warning;         /* the warning of candidates_from_data, or NULL */
+} em_groups_info;
 
-/* The file name of group i's scenario: its name with every byte other than A-Z, a-z, 0-9,
- * '_', '-' and a '.' that does not start the name written %XX (two upper-case hex
- * digits), then ".txt" ("Blue" -> "Blue.txt", "a b/c" -> "a%20b%2Fc.txt", ".." ->
- * "%2E..txt"): distinct names give distinct files, none hidden, none a path.  *out
- * malloc'd (em_free).  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (i >= k), EM_ERR_NOMEM. */
-EM_API int em_groups_file_name(const em_groups *g, size_t i, char **out, em_error *err);
+/* g not NULL. */
+EM_API em_groups_info em_groups_get(const em_groups *g);
 
-/* Write every group's scenario (em_scoring_write) to DIR/<em_groups_file_name>, creating the
- * files: when one exists already (or cannot be created) nothing is written (the files
- * this call created are removed) and the message names it.  Once all are written, their
- * paths "DIR/NAME" to names, one a line (NULL: not listed).  Errors: EM_ERR_NULL,
- * EM_ERR_DOMAIN (a file exists, cannot be created or written), EM_ERR_NOMEM. */
+/* Write every group's scenario (as em_write writes its score) to DIR/NAME, creating the
+ * files, NAME the group's name with every byte other than A-Z, a-z, 0-9, '_', '-' and a '.'
+ * that does not start the name written %XX (two upper-case hex digits), then ".txt" ("Blue"
+ * -> "Blue.txt", "a b/c" -> "a%20b%2Fc.txt", ".." -> "%2E..txt"): distinct names give
+ * distinct files, none hidden, none a path.  The files: when one exists already (or cannot
+ * be created) nothing is written (the files this call created are removed) and the message
+ * names it.  Once all are written, their paths "DIR/NAME" to names, one a line (NULL: not
+ * listed).  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (a file exists, cannot be created or
+ * written), EM_ERR_NOMEM. */
 EM_API int em_groups_write(const em_groups *g, const char *dir, FILE *names, em_error *err);
 
 /* ------------------------------------------------------------------ analysis */
@@ -95,7 +94,7 @@ typedef struct em_group_report {
 } em_group_report;
 
 typedef struct em_groups_report {
-    size_t n;              /* = em_groups_count */
+    size_t n;              /* = em_groups_get(g).count */
     em_group_report *group;
     char *gap;             /* max - min over the groups of P(true mode): exact, correctly
                               rounded (Ziv: as the difference of the P(no true mode), sums
@@ -115,21 +114,19 @@ typedef struct em_groups_report {
  * refusal of em_mech_new, the message naming the group), the errors of em_mech_new and
  * em_utility (EM_ERR_VARIANT: pf where em_utility does not take it), EM_ERR_UNDECIDED
  * (the gap not decided at 1000 digits), EM_ERR_NOMEM.  *out freed with
- * em_groups_report_free. */
+ * em_free. */
 EM_API int em_groups_analyse(em_groups *g, const em_groups_opts *o, em_groups_report **out,
                              em_error *err);
-EM_API void em_groups_report_free(em_groups_report *r);
 
-/* The report r of g (em_groups_analyse's at the total epsilon o->epsilon, as given) written as
- * expmech groups writes it: EM_WRITE_CSV (the header line
- * "epsilon,group,rows,share,epsilon_group,true_mode,p_true_mode,expected_loss,gap" at run 0,
- * then a row per group: the true modes as one field "a|b") or EM_WRITE_JSON (one object
- * {"epsilon", "split", "groups": [...], "gap"}; in a sweep of sweep_n > 1 the runs' objects in
- * one list).  split: as given (JSON).  Errors: EM_ERR_NULL (f, g, r, o->epsilon; split for
- * JSON), EM_ERR_DOMAIN (EM_WRITE_TEXT or an unknown format, sweep_i beyond sweep_n, r not a
- * report of g, writing to f failed), EM_ERR_NOMEM. */
-EM_API int em_groups_report_write(FILE *f, const em_groups *g, const em_groups_report *r,
-                                  const char *split, const em_write_opts *o, em_error *err);
+/* em_write (em_scn.h) of a report of em_groups_analyse (g, over which it was computed, must
+ * still exist), at the total epsilon o->epsilon as given, as expmech groups writes it:
+ * EM_WRITE_CSV (the header line
+ * "epsilon,group,rows,share,epsilon_group,true_mode,p_true_mode,expected_loss,gap" at run
+ * 0, then a row per group: the true modes as one field "a|b") or EM_WRITE_JSON (one object
+ * {"epsilon", "split", "groups": [...], "gap"}; in a sweep of sweep_n > 1 the runs' objects
+ * in one list; "split" as em_groups_analyse was given it). Errors: EM_ERR_NULL
+ * (o->epsilon), EM_ERR_DOMAIN (EM_WRITE_TEXT or an unknown format, sweep_i beyond sweep_n,
+ * writing to f failed), EM_ERR_NOMEM. */
 
 #ifdef __cplusplus
 }

@@ -145,7 +145,6 @@ typedef struct em_check_result {
  * ..."; "NAME: no draws"), EM_ERR_UNDECIDED, EM_ERR_NOMEM.  o NULL: the defaults. */
 EM_API int em_draws_check(em_mech *m, const em_draws *d, const em_check_opts *o,
                           em_check_result **out, em_error *err);
-EM_API void em_check_result_free(em_check_result *r);
 
 /* ---------------------------------------------------------------- compare */
 
@@ -206,7 +205,6 @@ typedef struct em_compare_result {
  * EM_ERR_NOMEM.  o NULL: the defaults. */
 EM_API int em_compare(em_mech *m, const double *given, size_t n, const char *path,
                       const em_compare_opts *o, em_compare_result **out, em_error *err);
-EM_API void em_compare_result_free(em_compare_result *r);
 
 /* ------------------------------------------------------------------ audit */
 
@@ -308,7 +306,6 @@ typedef struct em_audit_result {
  * draws (em_draws_check), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 EM_API int em_audit(em_mech *x, em_mech *y, const em_draws *dx, const em_draws *dy,
                     double confidence, em_audit_result **out, em_error *err);
-EM_API void em_audit_result_free(em_audit_result *r);
 /* Are x and y neighbours at x's sensitivity (the same candidates, |u_x - u_y| <= Delta on
  * each, the same exclusions)?  *note: NULL when they are, else a malloc'd sentence saying
  * where not (em_free).  Two different '# sensitivity:' headers with sensitivity_given 0:
@@ -316,27 +313,16 @@ EM_API void em_audit_result_free(em_audit_result *r);
 EM_API int em_audit_neighbours(const em_mech *x, const em_mech *y, int sensitivity_given,
                                char **note, em_error *err);
 
-/* The two-sided Clopper-Pearson interval of a binomial proportion from k successes in n
- * trials at confidence (each side at (1 - confidence)/2), as R's binom.test: lo = 0 when
- * k == 0, hi = 1 when k == n.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (k > n, n == 0,
- * confidence outside (0, 1)). */
-EM_API int em_clopper_pearson(uint64_t k, uint64_t n, double confidence, double *lo,
-                              double *hi, em_error *err);
 
-/* The reports of expmech audit, check and compare (expmech(1)) written to f from a result
- * and the mechanisms it was computed with (audit: x and y), format EM_WRITE_TEXT only
- * (o NULL: the defaults); labels in the form for a person (em_scn_human_label).  The
- * verdict is a line of the text; the exit status it implies is the caller's.  A check's
- * table also as EM_WRITE_CSV (m may then be NULL): the header cell,expected,observed, a
- * row per cell (its index, or "[lo, hi)" to 6 digits), and "outside,0,N" for N draws
- * outside the support (the table of expmech conform --report-svg's figures).  Errors:
- * EM_ERR_NULL, EM_ERR_DOMAIN (another format; writing to f failed). */
-EM_API int em_audit_result_write(FILE *f, const em_audit_result *r, const em_mech *x,
-                                 const em_mech *y, const em_write_opts *o, em_error *err);
-EM_API int em_check_result_write(FILE *f, const em_check_result *r, const em_mech *m,
-                                 const em_write_opts *o, em_error *err);
-EM_API int em_compare_result_write(FILE *f, const em_compare_result *r, const em_mech *m,
-                                   const em_write_opts *o, em_error *err);
+/* em_write (em_scn.h) of a result of em_audit, em_draws_check or em_compare: the report of
+ * expmech audit, check or compare (expmech(1)) from the result and the mechanisms it was
+ * computed over (which must still exist), format EM_WRITE_TEXT (o NULL: the defaults);
+ * labels in the form for a person (em_scn_human_label).  The verdict is a line of the
+ * text; the exit status it implies is the caller's.  A check's table also as EM_WRITE_CSV
+ * (its mechanism not read: it may be gone): the header cell,expected,observed, a row per
+ * cell (its index, or "[lo, hi)" to 6 digits), and "outside,0,N" for N draws outside the
+ * support (the table of expmech conform --report-svg's figures).  Errors: EM_ERR_NULL,
+ * EM_ERR_DOMAIN (another format; writing to f failed). */
 
 #ifdef __cplusplus
 }

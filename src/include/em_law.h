@@ -123,7 +123,6 @@ EM_API int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out,
 /* n >= 1 draws into out[0..n).  Errors: EM_ERR_NULL, EM_ERR_EMPTY (n = 0), EM_ERR_RNG,
  * EM_ERR_UNDECIDED, EM_ERR_NOMEM; after an error out[0..n) is unspecified. */
 EM_API int em_sampler_draw(em_sampler *s, size_t n, em_draw *out, em_error *err);
-EM_API void em_sampler_free(em_sampler *s);
 
 /* n draws of m with a fresh sampler (two calls with the same seed repeat the draws).  Same
  * seed => the same draws as `expmech sample --seed S -n N`, which prints a finite draw's
@@ -176,9 +175,8 @@ typedef struct em_utility_result {
 
 /* Errors: EM_ERR_NULL, EM_ERR_VARIANT (pf over a measure or pieces), EM_ERR_TOO_MANY (pf
  * beyond EM_PF_PROBS_MAX_N), the law's errors (em_probs_prepare), EM_ERR_UNDECIDED,
- * EM_ERR_NOMEM.  *out freed with em_utility_result_free. */
+ * EM_ERR_NOMEM.  *out freed with em_free. */
 EM_API int em_utility(em_mech *m, em_utility_result **out, em_error *err);
-EM_API void em_utility_result_free(em_utility_result *r);
 
 /* P(opt - u(X) > t), exactly, t >= 0 exact text, for the mechanisms of em_utility; *out
  * malloc'd (em_free).  Errors: EM_ERR_NULL, EM_ERR_PARSE, EM_ERR_DOMAIN (t < 0), those of

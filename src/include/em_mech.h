@@ -45,7 +45,6 @@ typedef struct em_mech em_mech;
  * caches inside s (it is not thread-safe to share s between mechanisms in use at once). */
 EM_API int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err);
 
-EM_API void em_mech_free(em_mech *m);
 
 /* What a mechanism resolved; the strings belong to the mechanism. */
 typedef struct em_mech_info {

@@ -15,9 +15,9 @@
  *   - err may be NULL; otherwise on failure err->status is the returned status and
  *     err->msg one line of English naming the offending argument, file and line; on
  *     success err->status is EM_OK and err->msg is empty;
- *   - an object returned through `**out` belongs to the caller, who frees it with the
- *     function named beside it; *out is NULL after a failure;
- *   - strings returned as `char *` are malloc'd: free them with em_free;
+ *   - an object, string or array returned through `**out` belongs to the caller, who
+ *     frees it with em_free (and with nothing else: it is not a malloc'd pointer); *out is
+ *     NULL after a failure;
  *   - nothing prints: messages go to err, results to the caller.
  */
 #ifndef EM_SCN_H
@@ -43,7 +43,8 @@ extern "C" {
 
 /* em_error and EM_ERRLEN: em_base.h */
 
-/* Frees a string or array the library returned (NULL is harmless). */
+/* Frees what the library returned to a caller: an object (em_scn, em_mech, em_sampler,
+ * a result, ...), a string, an array of strings (NULL is harmless). */
 EM_API void em_free(void *p);
 
 /* ------------------------------------------------------------------ scenarios */
@@ -88,7 +89,6 @@ EM_API int em_scn_new_pieces(size_t k, const char *const *lo, const char *const 
  * not an exact number), EM_ERR_SENSITIVITY (not > 0). */
 EM_API int em_scn_declare(em_scn *s, const char *sensitivity, int monotone, em_error *err);
 
-EM_API void em_scn_free(em_scn *s);
 
 /* What a scenario is (s not NULL; name belongs to s). */
 typedef struct em_scn_info {
@@ -119,15 +119,14 @@ EM_API int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
 EM_API int em_scn_write(FILE *f, const em_scn *s, const char *const *comments,
                         size_t n_comments, em_error *err);
 
-/* A label for its reader (docs/cli.md, "Labels").  em_scn_csv_label: its exact bytes as a
- * CSV field, quoted where needed, which em_scn_parse reads back.  em_scn_human_label: the
+/* A label for its reader (docs/cli.md, "Labels"; the library's writers put a label in a
+ * CSV field as its exact bytes, quoted where needed, which em_scn_parse reads back): the
  * form for a person (C0 controls, DEL and bytes that are not UTF-8 as \xHH, C1 controls as
  * \u00HH, a backslash doubled) into buf (cap bytes, NUL-terminated, truncated with "..."
  * past max_in bytes of s when max_in > 0); returns buf. */
-EM_API void em_scn_csv_label(FILE *f, const char *label);
 EM_API char *em_scn_human_label(char *buf, size_t cap, const char *s, size_t max_in);
 
-/* How a result writer (em_audit_result_write, em_utility_report_write, ...) writes: the
+/* How a result writer (em_write, em_utility_report_write, ...) writes: the
  * one options struct of them all.  A writer documents the formats it accepts; another is
  * EM_ERR_DOMAIN.  NULL options: EM_WRITE_OPTS_INIT. */
 #define EM_WRITE_TEXT 0      /* for a person: the report of expmech(1) */
@@ -143,6 +142,15 @@ typedef struct em_write_opts {
                                 they hold control characters; 0: their exact bytes */
 } em_write_opts;
 #define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0}
+
+/* Write obj, a result the library returned, as the command that computed it writes it: a
+ * result of em_audit, em_draws_check or em_compare (em_judge.h), of em_groups_analyse
+ * (em_groups.h), a score of em_scoring_new (em_scoring.h), a case (em_conform.h); what
+ * each is written as, and in which formats, is said beside it.  What the result was
+ * computed over (its mechanisms, its groups) must still exist.  o NULL: the defaults.
+ * Errors: EM_ERR_NULL (obj or f), EM_ERR_DOMAIN (an object em_write does not write, a
+ * format it is not written in, writing to f failed), the writer's. */
+EM_API int em_write(const void *obj, FILE *f, const em_write_opts *o, em_error *err);
 
 #ifdef __cplusplus
 }

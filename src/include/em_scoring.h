@@ -25,7 +25,7 @@ typedef struct em_scoring_opts {
     const char *column;     /* read this column of a CSV file with a header line */
     const char *candidates; /* a:b[:step] or a file with one candidate per line */
     int candidates_from_data; /* count, frequency, maxnorm: the distinct values (NOT
-                                 private: em_scoring_warning says so) */
+                                 private: em_scoring_get's warning says so) */
     const char *range;      /* LO:HI: a continuous scenario (revenue, median, quantile,
                                laplace) */
     const char *convention; /* median, quantile with range: rank-distance or diffprivlib */
@@ -56,18 +56,22 @@ EM_API int em_scoring_known(const char *function);
  * result the core refuses), EM_ERR_NOMEM. */
 EM_API int em_scoring_new(const em_scoring_opts *o, em_scoring **out, em_error *err);
 
-EM_API void em_scoring_free(em_scoring *r);
 
-/* The scenario (owned by r; valid until em_scoring_free). */
-EM_API em_scn *em_scoring_scn(const em_scoring *r);
-/* The definition lines (what was computed, from which lemma; without the leading "# "). */
-EM_API size_t em_scoring_comments(const em_scoring *r);
-EM_API const char *em_scoring_comment(const em_scoring *r, size_t i); /* NULL when i too large */
-/* A warning a caller should show (candidates_from_data: not private), or NULL. */
-EM_API const char *em_scoring_warning(const em_scoring *r);
+/* What a score holds (owned by r; valid until em_free(r)). */
+typedef struct em_scoring_info {
+    em_scn *scn;                 /* the scenario */
+    size_t n_comments;
+    const char *const *comments; /* the definition lines (what was computed, from which
+                                    lemma; without the leading "# ") */
+    const char *warning;         /* a warning a caller should show (candidates_from_data:
+                                    not private), or NULL */
+} em_scoring_info;
 
-/* em_scn_write of the scenario of r with its comment lines. */
-EM_API int em_scoring_write(FILE *f, const em_scoring *r, em_error *err);
+/* r not NULL. */
+EM_API em_scoring_info em_scoring_get(const em_scoring *r);
+
+/* em_write (em_scn.h) of a score: em_scn_write of its scenario with its comment lines (the
+ * options are not read). */
 
 #ifdef __cplusplus
 }

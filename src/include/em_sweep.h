@@ -18,9 +18,9 @@ extern "C" {
  * "E1,E2,..." (a list, in the order given), "LO:HI:N" (N >= 2 points lo + i (hi-lo)/(N-1),
  * exact; LO < HI), or with log_spaced != 0 only "LO:HI:N" with 0 < LO < HI: points
  * LO (HI/LO)^(i/(N-1)) rounded to 17 significant digits (the ends exact).  Every value
- * > 0, exact, finite; N <= EM_SWEEP_MAX.  *out is a malloc'd array of *n malloc'd texts
- * (em_sweep_free).  Errors: EM_ERR_NULL, EM_ERR_PARSE ("bad number 'X': why", a malformed
- * spec, N out of range), EM_ERR_EPSILON (a value <= 0), EM_ERR_NOMEM.
+ * > 0, exact, finite; N <= EM_SWEEP_MAX.  *out is an array of *n texts (em_free frees
+ * the array and its texts).  Errors: EM_ERR_NULL, EM_ERR_PARSE ("bad number 'X': why", a
+ * malformed spec, N out of range), EM_ERR_EPSILON (a value <= 0), EM_ERR_NOMEM.
  * Also EM_ERR_PARSE: a linear point with more digits than a number may have (10000:
  * em_mech_new could not read it), and points whose texts together pass 64 MiB;
  * EM_ERR_DOMAIN: a log-spaced point not decided at 2^20 bits (an irrational point is
@@ -38,7 +38,6 @@ extern "C" {
 EM_API int em_epsilon_sweep(const char *spec, int log_spaced, char ***out, size_t *n,
                             em_error *err);
 /* Frees the n texts of an em_epsilon_sweep result and the array (v NULL: harmless). */
-EM_API void em_sweep_free(char **v, size_t n);
 
 #ifdef __cplusplus
 }

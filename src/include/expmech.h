@@ -19,21 +19,16 @@ extern "C" {
 #include "em_base.h"
 
 /* ----------------------------------------------------- the verified core */
-/* Contracts: src/core/<name>.h; logic: spec/<Concept>.acsl; proofs: proofs/. */
+/* Contracts: src/core/<name>.h; logic: spec/<Concept>.acsl; proofs: proofs/.  The proven
+ * scores (core/em_score_*.h, em_count.h) and the exact sampler's integer decision
+ * (core/em_exact_select.h) are the library's own: a caller scores through em_scoring_new
+ * (em_scoring.h) and draws exactly through em_sampler_new (em_law.h). */
 
 #include "core/em_params.h"
-#include "core/em_count.h"
 #include "core/em_logweights.h"
 #include "core/em_fixed.h"
 #include "core/em_select.h"
 #include "core/em_uniform.h"
-#include "core/em_exact_select.h"
-#include "core/em_score_count.h"
-#include "core/em_score_rank.h"
-#include "core/em_score_range.h"
-#include "core/em_score_revenue.h"
-#include "core/em_score_rr.h"
-#include "core/em_score_laplace.h"
 
 /* ------------------------------------------------------ the high-level API */
 /* Exact computations over a scenario: numbers cross as exact text, results come back as
@@ -55,10 +50,10 @@ extern "C" {
 /* ---------------------------------------------------------------- version */
 /* The library's version (the command line prints it for --version).  MAJOR.MINOR.PATCH;
  * the numeric form is MAJOR * 10000 + MINOR * 100 + PATCH. */
-#define EM_VERSION_MAJOR 0
-#define EM_VERSION_MINOR 9
+#define EM_VERSION_MAJOR 1
+#define EM_VERSION_MINOR 0
 #define EM_VERSION_PATCH 0
-#define EM_VERSION_STRING "0.9.0"
+#define EM_VERSION_STRING "1.0.0"
 #define EM_VERSION_NUMBER (EM_VERSION_MAJOR * 10000 + EM_VERSION_MINOR * 100 + EM_VERSION_PATCH)
 
 /* EM_VERSION_STRING of the library linked in (which may differ from the header's when a

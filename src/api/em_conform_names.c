@@ -1,0 +1,25 @@
+/* em_conform_names.c: the names of the conformance suite's codes (em_conform.h:
+ * em_conform_name, em_conform_value), one pair of functions over the three tables. */
+#include <string.h>
+
+#include "em_conform.h"
+#include "api/em_mistake_priv.h"
+
+const char *em_conform_name(int table, int value)
+{
+    switch (table) {
+    case EM_NAME_KIND: return em_kind_name(value);
+    case EM_NAME_MISTAKE: return em_mistake_name(value);
+    case EM_NAME_VERDICT: return em_conform_verdict_name(value);
+    default: return NULL;
+    }
+}
+
+int em_conform_value(int table, const char *name)
+{
+    const char *s;
+    for (int v = 0; name && (s = em_conform_name(table, v)); v++)
+        if (!strcmp(s, name))
+            return v;
+    return -1;
+}
