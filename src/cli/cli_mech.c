@@ -44,6 +44,7 @@ static const struct { const char *api, *flag; int first; } words[] = {
     {"samples_are EM_SAMPLES_ARE_LABELS", "--samples-are labels", 0},
     {"(force to run it anyway)", "(--force to run it anyway)", 0},
     {"dir:", "--output-dir:", 1},
+    {"output:", "--output:", 1},
     {"at:", "--at:", 1},
     {"grid:", "--grid:", 1},
     {"between:", "--between:", 1},
