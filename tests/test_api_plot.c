@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "expmech.h"
@@ -228,6 +229,97 @@ START_TEST(bad_tables_and_options)
 }
 END_TEST
 
+/* text of a whole file, malloc'd ("" when it does not exist) */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(m);
+    for (int ch; f && (ch = getc(f)) != EOF;)
+        putc(ch, m);
+    fclose(m);
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* em_plot_svg with a stand-in gnuplot (a shell script on PATH, in a fresh directory) that
+ * keeps its arguments and standard input and plays a run that succeeds or fails; the real
+ * gnuplot's figures are compared in test_figures. */
+START_TEST(svg_through_gnuplot)
+{
+    char dir[] = "/tmp/em_plot_svg_XXXXXX", path[256], out[256], script[256];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    const char *old_path = getenv("PATH");
+    char *saved = strdup(old_path ? old_path : "/usr/bin:/bin");
+    snprintf(out, sizeof out, "%s/fig.svg", dir);
+    snprintf(script, sizeof script, "%s/gnuplot", dir);
+    em_plot_opts o = opts("x,y\n1,2\n3,4\n", "x", "y");
+    /* no gnuplot on PATH: refused, nothing written */
+    setenv("PATH", dir, 1);
+    ck_assert_int_eq(em_plot_svg(&o, out, &err), EM_ERR_DOMAIN);
+    ck_assert_str_eq(err.msg, "gnuplot not found; install it (Debian: apt-get install gnuplot-nox)");
+    ck_assert_int_ne(access(out, F_OK), 0);
+    /* a gnuplot that succeeds: called as `gnuplot -d`, the script on standard input, its
+       standard output the file */
+    FILE *g = fopen(script, "w");
+    ck_assert_ptr_nonnull(g);
+    fprintf(g, "#!/bin/sh\necho \"$*\" > %s/args\n/bin/cat > %s/stdin\nprintf '<svg>fig</svg>'\n",
+            dir, dir);
+    fclose(g);
+    ck_assert_int_eq(chmod(script, 0755), 0);
+    ck_assert_msg(em_plot_svg(&o, out, &err) == EM_OK, "%s", err.msg);
+    ck_assert_str_eq(err.msg, "");
+    char *got = slurp(out), *want = NULL;
+    ck_assert_str_eq(got, "<svg>fig</svg>");
+    free(got);
+    snprintf(path, sizeof path, "%s/args", dir);
+    got = slurp(path);
+    ck_assert_str_eq(got, "-d\n");
+    free(got);
+    size_t wlen = 0;
+    FILE *m = open_memstream(&want, &wlen);
+    ck_assert_int_eq(em_plot_write(m, &o, &err), EM_OK);
+    fclose(m);
+    snprintf(path, sizeof path, "%s/stdin", dir);
+    got = slurp(path);
+    ck_assert_str_eq(got, want);
+    free(got);
+    free(want);
+    /* a gnuplot that fails: its exit status and last line of standard error, the earlier
+       figure left as it was, no temporary file left */
+    g = fopen(script, "w");
+    ck_assert_ptr_nonnull(g);
+    fputs("#!/bin/sh\necho 'line 0: warning' >&2\necho 'line 9: bad thing' >&2\nexit 3\n", g);
+    fclose(g);
+    ck_assert_int_eq(em_plot_svg(&o, out, &err), EM_ERR_PROGRAM);
+    ck_assert_str_eq(err.msg, "gnuplot failed (exit status 3): line 9: bad thing; no figure written");
+    got = slurp(out);
+    ck_assert_str_eq(got, "<svg>fig</svg>");
+    free(got);
+    /* a bad table (before gnuplot runs), NULL output, an output that cannot be written */
+    o.x = "q";
+    ck_assert_int_eq(em_plot_svg(&o, out, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(err.msg, "o->x: no column 'q'"));
+    o.x = "x";
+    ck_assert_int_eq(em_plot_svg(&o, NULL, &err), EM_ERR_NULL);
+    snprintf(path, sizeof path, "%s/no/such/fig.svg", dir);
+    g = fopen(script, "w");
+    ck_assert_ptr_nonnull(g);
+    fputs("#!/bin/sh\ncat >/dev/null\nprintf '<svg/>'\n", g);
+    fclose(g);
+    ck_assert_int_eq(em_plot_svg(&o, path, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(err.msg, "output: cannot write '"));
+    setenv("PATH", saved, 1);
+    free(saved);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("api_plot");
@@ -237,6 +329,7 @@ static Suite *suite(void)
     tcase_add_test(tc, bars_by_category);
     tcase_add_test(tc, overlay_points);
     tcase_add_test(tc, bad_tables_and_options);
+    tcase_add_test(tc, svg_through_gnuplot);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -868,7 +868,7 @@ static int run_program(void *ctx, const em_case *c, uint64_t n, uint64_t seed,
     argv[x->argc + 1] = sn;
     argv[x->argc + 2] = ss;
     argv[x->argc + 3] = NULL;
-    em_spawn_opts so = {x->timeout, maxb, n, ERR_KEEP};
+    em_spawn_opts so = {x->timeout, maxb, n, ERR_KEEP, 0};
     em_spawn_out r;
     int st = em_spawn_run(argv, &so, &r);
     free(argv);

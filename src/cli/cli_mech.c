@@ -8,35 +8,13 @@
 #include "cli/commands.h"
 #include "expmech.h"
 
-/* The library names the fields of its options (o->candidates) and its parameters
- * (group_by); the command line names its options.  The one table from the ones to the
- * others: a name is replaced where it stands as a whole word, and the bare words (first)
- * only where the message starts with them, as the library puts a parameter first. */
+/* The library names the fields of its options (o->p_max) and its parameters (group_by);
+ * the command line names its options.  A field o->NAME is the option --NAME with '_' as
+ * '-'; the table holds the other names: each replaced where it stands as a whole word, and
+ * the bare words (first) only where the message starts with them, as the library puts a
+ * parameter first. */
 static const struct { const char *api, *flag; int first; } words[] = {
-    {"o->candidates_from_data", "--candidates-from-data", 0},
-    {"o->candidates", "--candidates", 0},
-    {"o->data", "--data", 0},
-    {"o->column", "--column", 0},
-    {"o->aggregated", "--aggregated", 0},
-    {"o->range", "--range", 0},
-    {"o->convention", "--convention", 0},
-    {"o->neighbours", "--neighbours", 0},
-    {"o->alpha", "--alpha", 0},
-    {"o->p_max", "--p-max", 0},
-    {"o->beta", "--beta", 0},
-    {"o->gamma", "--gamma", 0},
-    {"o->x", "--x", 0},
-    {"o->y", "--y", 0},
-    {"o->series", "--series", 0},
-    {"o->style", "--style", 0},
-    {"o->logx", "--logx", 0},
-    {"o->overlay", "--overlay", 0},
     {"em_plot_write reads", "expmech plot reads", 0},
-    {"o->f", "--f", 0},
-    {"o->delta_f", "--delta-f", 0},
-    {"o->split", "--split", 0},
-    {"o->sensitivity", "--sensitivity", 0},
-    {"o->epsilon", "--epsilon", 0},
     {"group_by", "--group-by", 0},
     {"samples_are EM_SAMPLES_ARE_INDICES", "--samples-are indices", 0},
     {"dx->samples_are", "--samples-are", 0},
@@ -44,6 +22,7 @@ static const struct { const char *api, *flag; int first; } words[] = {
     {"samples_are EM_SAMPLES_ARE_LABELS", "--samples-are labels", 0},
     {"(force to run it anyway)", "(--force to run it anyway)", 0},
     {"dir:", "--output-dir:", 1},
+    {"output:", "--output:", 1},
     {"at:", "--at:", 1},
     {"grid:", "--grid:", 1},
     {"between:", "--between:", 1},
@@ -65,11 +44,18 @@ const char *em_cli_words(const char *msg, char *buf, size_t len)
 {
     size_t o = 0;
     for (size_t i = 0; msg[i] && o + 1 < len;) {
+        int start = i == 0 || !word_char(msg[i - 1]);
+        if (start && !strncmp(msg + i, "o->", 3) && word_char(msg[i + 3]) && o + 3 < len) {
+            buf[o++] = '-';
+            buf[o++] = '-';
+            for (i += 3; word_char(msg[i]) && o + 1 < len; i++)
+                buf[o++] = msg[i] == '_' ? '-' : msg[i];
+            continue;
+        }
         size_t k = 0, n = sizeof words / sizeof words[0];
         for (; k < n; k++) {
             size_t w = strlen(words[k].api);
-            if ((words[k].first ? i == 0 : i == 0 || !word_char(msg[i - 1])) &&
-                !strncmp(msg + i, words[k].api, w) &&
+            if ((words[k].first ? i == 0 : start) && !strncmp(msg + i, words[k].api, w) &&
                 !(word_char(words[k].api[w - 1]) && word_char(msg[i + w])))
                 break;
         }

@@ -484,6 +484,7 @@ int em_cli_status_exit(int st)
     case EM_ERR_NOMEM:
     case EM_ERR_RNG:
     case EM_ERR_UNDECIDED:
+    case EM_ERR_PROGRAM:
         return EM_EXIT_INTERNAL;
     default:
         return EM_EXIT_USAGE;

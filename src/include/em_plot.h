@@ -51,6 +51,15 @@ typedef struct em_plot_opts {
  * EM_ERR_NOMEM.  The messages name the field of o at fault ("o->x: no column ..."). */
 EM_API int em_plot_write(FILE *f, const em_plot_opts *o, em_error *err);
 
+/* The figure itself: em_plot_write's script run by gnuplot (found on PATH; `gnuplot -d`, no
+ * shell, the script on its standard input), its SVG written to the file output through a
+ * temporary file beside it renamed over it, so that a failure leaves output as it was.
+ * Errors: em_plot_write's; EM_ERR_NULL (output NULL); EM_ERR_DOMAIN (gnuplot not on PATH or
+ * not runnable, output not writable: "output: cannot write ..."); EM_ERR_PROGRAM (gnuplot
+ * failed: its exit status or signal and the last line of its standard error, or no figure
+ * within 600 s, or more than 256 MiB of it); EM_ERR_NOMEM. */
+EM_API int em_plot_svg(const em_plot_opts *o, const char *output, em_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,4 @@
-/* em_spawn.c: running a sampler program (em_spawn.h). */
+/* em_spawn.c: running a program (em_spawn.h). */
 #include "io/em_spawn.h"
 
 #include <errno.h>
@@ -76,7 +76,10 @@ int em_spawn_run(const char *const *argv, const em_spawn_opts *opts, em_spawn_ou
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    if (opts->in_fd > 0)
+        posix_spawn_file_actions_adddup2(&fa, opts->in_fd, 0);
+    else
+        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, po[1], 1);
     posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
     posix_spawnattr_init(&at);

@@ -1,7 +1,7 @@
-/* em_spawn.h: running a sampler program for the conformance suite: posix_spawnp (no shell),
- * standard input /dev/null, standard output and error through pipes read with poll() up to
- * a deadline and caps, the program in a process group of its own that is killed at the
- * deadline or a cap.  Never installed. */
+/* em_spawn.h: running a program (a sampler of the conformance suite, gnuplot for a figure):
+ * posix_spawnp (no shell), standard input /dev/null or a file given, standard output and
+ * error through pipes read with poll() up to a deadline and caps, the program in a process
+ * group of its own that is killed at the deadline or a cap.  Never installed. */
 #ifndef EM_IO_SPAWN_H
 #define EM_IO_SPAWN_H
 
@@ -32,6 +32,8 @@ typedef struct em_spawn_opts {
     uint64_t max_out_bytes;  /* standard output beyond this: EM_SPAWN_FLOOD */
     uint64_t max_lines;      /* lines beyond this: EM_SPAWN_FLOOD */
     size_t err_keep;         /* bytes of the end of standard error kept */
+    int in_fd;               /* > 0: the program's standard input (read from its start);
+                                0: /dev/null */
 } em_spawn_opts;
 
 /* Runs argv (argv[0] found on PATH) and fills *o (how, code, out, err, seconds).  EM_OK, or
