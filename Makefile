@@ -80,6 +80,10 @@ $(B)/%.o: %.c $(HEADERS) | deps-built
 # proofs' float model is the one compiled.  Compilers that lack the option skip it.
 CORE_VEC := $(shell $(CC) -fvect-cost-model=dynamic -E -x c /dev/null >/dev/null 2>&1 && echo -fvect-cost-model=dynamic)
 $(B)/src/core/%.o: ALL_CFLAGS += $(CORE_VEC)
+# A core function that is exported and called in its own unit (em_select_cumulative in the
+# batch draw) is inlined there also in the shared library: calls within the library bind
+# to its own definitions, whatever a program linked against it defines.
+$(B)/src/core/%.o: ALL_CFLAGS += -fno-semantic-interposition
 # The matrix products of the exact Kolmogorov-Smirnov p-value (src/judge/em_ks.c), likewise.
 $(B)/src/judge/em_ks.o: ALL_CFLAGS += $(CORE_VEC)
 

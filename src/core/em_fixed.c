@@ -128,6 +128,33 @@ static uint64_t fixed_scale(size_t n)
     return S;
 }
 
+/* *total = sum and *scale = S, with the fact WP cannot see on its own (they
+   share the uint64_t memory with W): Sum(W, n) does not change.  The ghost
+   loop is the induction over the prefix. */
+/*@ requires valid: \valid(total) && \valid(scale);
+    requires valid_W: \valid_read(W + (0 .. n - 1));
+    requires separated: \separated(total, scale, W + (0 .. n - 1));
+    assigns *total, *scale;
+    ensures total: *total == sum;
+    ensures scale: *scale == S;
+    ensures sum: Sum(W, n) == Sum{Pre}(W, n);
+ */
+static void put_total(uint64_t *total, uint64_t sum, uint64_t *scale, uint64_t S,
+                      const uint64_t *W, size_t n)
+{
+    (void)W; /* used by the ghost induction only */
+    (void)n;
+    *total = sum;
+    *scale = S;
+    /*@ ghost
+      /@ loop invariant range: 0 <= j <= n;
+         loop invariant frame: Sum(W, j) == Sum{Pre}(W, j);
+         loop assigns j;
+         loop variant n - j; @/
+      for (size_t j = 0; j < n; j++) { }
+    */
+}
+
 int em_weights_fixed(size_t n, const double *lw, uint64_t *W, uint64_t *total, uint64_t *scale)
 {
     if (lw == NULL || W == NULL || total == NULL || scale == NULL)
@@ -167,18 +194,7 @@ int em_weights_fixed(size_t n, const double *lw, uint64_t *W, uint64_t *total, u
     //@ assert fixed_scale: 1 <= S && n * S <= 9223372036854775808;
     //@ assert fixed_bounded: \forall integer j; 0 <= j < n ==> W[j] <= S;
     //@ ghost Weights_FixedIntro(W, n, S);
-    //@ ghost summed: ;
-    *total = sum;
-    *scale = S;
-    /* Those two writes share WP's memory model with W: re-establish Sum(W, n)
-       from W's frame, by induction over the prefix. */
-    /*@ ghost
-      /@ loop invariant range: 0 <= j <= n;
-         loop invariant frame: Sum(W, j) == Sum{summed}(W, j);
-         loop assigns j;
-         loop variant n - j; @/
-      for (size_t j = 0; j < n; j++) { }
-    */
+    put_total(total, sum, scale, S, W, n);
     //@ assert still_fixed: \forall integer j; 0 <= j < n ==> W[j] <= *scale;
     return EM_OK;
 }
@@ -188,15 +204,13 @@ int em_weights_fixed_u(size_t n, const double *u, double eps, double delta, int 
 {
     if (u == NULL || W == NULL || total == NULL || scale == NULL || argmax == NULL)
         return EM_ERR_NULL;
-    if (n == 0)
-        return EM_ERR_EMPTY;
-    if (n > EM_N_MAX)
-        return EM_ERR_TOO_MANY;
     size_t best;
     em_lw_scale sc;
     int st = em_lw_setup(n, u, eps, delta, variant, &best, &sc);
     if (st != EM_OK)
         return st;
+    /* Stored now, so that the stores after the sum are those put_total frames. */
+    *argmax = best;
 
     const uint64_t S = fixed_scale(n);
     double scale_d = (double)S;
@@ -255,17 +269,7 @@ int em_weights_fixed_u(size_t n, const double *u, double eps, double delta, int 
     //@ assert fixed_bounded: \forall integer j; 0 <= j < n ==> W[j] <= S;
     //@ ghost Weights_FixedIntro(W, n, S);
     //@ assert total_positive: sum >= 1;
-    //@ ghost summed: ;
-    *total = sum;
-    *scale = S;
-    *argmax = best;
-    /*@ ghost
-      /@ loop invariant range: 0 <= j <= n;
-         loop invariant frame: Sum(W, j) == Sum{summed}(W, j);
-         loop assigns j;
-         loop variant n - j; @/
-      for (size_t j = 0; j < n; j++) { }
-    */
+    put_total(total, sum, scale, S, W, n);
     //@ assert still_fixed: \forall integer j; 0 <= j < n ==> W[j] <= *scale;
     //@ assert scale_out: 1 <= *scale && n * *scale <= 9223372036854775808;
     //@ assert fixed_out: FixedWeights(W, n, *scale);

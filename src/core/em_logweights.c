@@ -78,6 +78,10 @@ static inline void put_scale(em_lw_scale *sc, double umax, double ratio, double 
 int em_lw_setup(size_t n, const double *u, double eps, double delta, int variant,
                 size_t *best_out, em_lw_scale *sc)
 {
+    if (n == 0)
+        return EM_ERR_EMPTY;
+    if (n > EM_N_MAX)
+        return EM_ERR_TOO_MANY;
     int st = em_check_params(eps, delta, variant);
     if (st != EM_OK)
         return st;
@@ -223,19 +227,15 @@ int em_logweights(size_t n, const double *u, double eps, double delta, int varia
 {
     if (u == NULL || lw == NULL || argmax == NULL)
         return EM_ERR_NULL;
-    if (n == 0)
-        return EM_ERR_EMPTY;
-    if (n > EM_N_MAX)
-        return EM_ERR_TOO_MANY;
     size_t best;
     em_lw_scale sc;
     int st = em_lw_setup(n, u, eps, delta, variant, &best, &sc);
-    if (st != EM_OK)
-        return st;
-    em_lw_run(n, u, &sc, lw);
-    lw[best] = 0.0;
-    *argmax = best;
-    return EM_OK;
+    if (st == EM_OK) {
+        em_lw_run(n, u, &sc, lw);
+        lw[best] = 0.0;
+        *argmax = best;
+    }
+    return st;
 }
 
 int em_normalize(size_t n, const double *lw, double *logp, double *p)

@@ -16,17 +16,18 @@ typedef struct em_lw_scale {
     int k, direct;
 } em_lw_scale;
 
-/* em_logweights's checks after the arguments' (parameters, NaN, +inf, all
-   excluded, in its order) and its first pass: *best = the first maximal
+/* em_logweights's checks after its pointers' (size, parameters, NaN, +inf,
+   all excluded, in its order) and its first pass: *best = the first maximal
    utility's index, *sc the scale for em_lw_run. */
-/*@ requires nonempty: 1 <= n <= EM_N_MAX;
-    requires valid_u: \valid_read(u + (0 .. n - 1));
+/*@ requires valid_u: \valid_read(u + (0 .. n - 1));
     requires valid_out: \valid(best) && \valid(sc);
     requires separated: \separated(best, sc, u + (0 .. n - 1));
     assigns *best, *sc;
-    ensures status: \result == EM_OK || \result == EM_ERR_EPSILON ||
+    ensures empty: n == 0 ==> \result == EM_ERR_EMPTY;
+    ensures too_many: n > EM_N_MAX ==> \result == EM_ERR_TOO_MANY;
+    ensures status: 1 <= n <= EM_N_MAX ==> (\result == EM_OK || \result == EM_ERR_EPSILON ||
       \result == EM_ERR_SENSITIVITY || \result == EM_ERR_VARIANT ||
-      \result == EM_ERR_NAN || \result == EM_ERR_POS_INF || \result == EM_ERR_ALL_EXCLUDED;
+      \result == EM_ERR_NAN || \result == EM_ERR_POS_INF || \result == EM_ERR_ALL_EXCLUDED);
     ensures best: \result == EM_OK ==> *best < n;
     ensures scale: \result == EM_OK ==> -2200 <= sc->k <= 2200;
  */

@@ -3,26 +3,40 @@
 #include "core/em_count.h"
 #include "proofs/lemmas/ScoreCount_lemmas.h"
 
-int em_score_frequency(size_t n, const int *data, size_t k, uint64_t *num, uint64_t *den)
+/* The checks of both scores before they count, in their contracts' order.  Apart
+   from the counting: WP frames a call by the callee's assigns of all behaviours,
+   so a count behind them would break the scores' `assigns \nothing` on errors. */
+/*@ assigns \nothing;
+    ensures null: num == \null || den == \null || data == \null ==> \result == EM_ERR_NULL;
+    ensures empty: num != \null && den != \null && data != \null && (n == 0 || k == 0) ==>
+      \result == EM_ERR_EMPTY;
+    ensures ok: num != \null && den != \null && data != \null && n > 0 && k > 0 ==>
+      \result == EM_OK;
+ */
+static int counts_args(size_t n, const int *data, size_t k, const uint64_t *num, const uint64_t *den)
 {
     if (num == NULL || den == NULL || data == NULL)
         return EM_ERR_NULL;
     if (n == 0 || k == 0)
         return EM_ERR_EMPTY;
-    int st = em_histogram(n, data, k, num);
-    if (st != EM_OK)
-        return st;
-    *den = n;
     return EM_OK;
+}
+
+int em_score_frequency(size_t n, const int *data, size_t k, uint64_t *num, uint64_t *den)
+{
+    int st = counts_args(n, data, k, num, den);
+    if (st == EM_OK)
+        st = em_histogram(n, data, k, num);
+    if (st == EM_OK)
+        *den = n;
+    return st;
 }
 
 int em_score_maxnorm(size_t n, const int *data, size_t k, uint64_t *num, uint64_t *den)
 {
-    if (num == NULL || den == NULL || data == NULL)
-        return EM_ERR_NULL;
-    if (n == 0 || k == 0)
-        return EM_ERR_EMPTY;
-    int st = em_histogram(n, data, k, num);
+    int st = counts_args(n, data, k, num, den);
+    if (st == EM_OK)
+        st = em_histogram(n, data, k, num);
     if (st != EM_OK)
         return st;
     //@ ghost Count_Range(data, n);

@@ -1,5 +1,7 @@
 #include "em_base.h"
 #include "core/em_score_range.h"
+#include "core/em_rank_of.h"
+#include "core/em_rows.h"
 #include "proofs/lemmas/ScoreRange_lemmas.h"
 
 /* Which score pieces_of computes (plain macros: ACSL reads them too). */
@@ -39,29 +41,10 @@ static int is_sorted(size_t n, const int64_t *data)
  */
 static int64_t piece_value(int kind, size_t n, size_t i, int64_t qa, int64_t qb)
 {
-    size_t above = n - i;
-    if (kind == RANGE_MEDIAN) {
-        const size_t q = (n - 1) / 2;  /* index of the lower median */
-        const size_t hiq = n - 1 - q;  /* rows above it */
-        //@ assert index: q == MedianIndex(n) && hiq == n - 1 - MedianIndex(n);
-        size_t r = 0;
-        if (i > q)
-            r = i - q;
-        if (above > hiq && above - hiq > r)
-            r = above - hiq;
-        //@ assert closed_form: r == MedianOf(n, i, above) && r <= n;
-        return -2 * (int64_t)r;
-    }
-    if (kind == RANGE_QUANTILE) {
-        //@ assert fits: n * qb <= INT64_MAX;
-        //@ assert below: (qb - qa) * i <= (qb - qa) * n <= qb * n;
-        //@ assert over: qa * above <= qa * n <= qb * n;
-        int64_t lt = (qb - qa) * (int64_t)i;      /* (1 - alpha) #{x < r}, times qb */
-        int64_t gt = qa * (int64_t)above;         /* alpha #{x > r}, times qb */
-        //@ assert sum: lt + gt <= qb * n;
-        int64_t v = lt - gt;
-        return v < 0 ? v : -v;
-    }
+    if (kind == RANGE_MEDIAN)
+        return em_median_of(i, n - i, n);
+    if (kind == RANGE_QUANTILE)
+        return em_quantile_of(i, n - i, n, qa, qb);
     return 0;
 }
 
@@ -70,8 +53,7 @@ static int64_t piece_value(int kind, size_t n, size_t i, int64_t qa, int64_t qb)
    over data do not change, nor do the rows and the earlier pieces, and the
    tiling grows by one.  Stated here, in a small context, so that the caller's
    tiling goals are instances of this contract: proved in the caller, among all
-   of its hypotheses, they took up to 8 s.  The ghost loop is the induction over
-   the rows. */
+   of its hypotheses, they took up to 8 s. */
 /*@ requires valid_p: \valid(p + j);
     requires valid_data: \valid_read(data + (0 .. n - 1));
     requires separated: \separated(p + j, data + (0 .. n - 1));
@@ -93,21 +75,10 @@ static int64_t piece_value(int kind, size_t n, size_t i, int64_t qa, int64_t qb)
 static void put_piece(em_piece *p, size_t j, int64_t lo, int64_t hi, int64_t a, int64_t b,
                       const int64_t *data, size_t n)
 {
-    (void)data; /* used by the ghost induction only */
-    (void)n;
-    p[j].lo = lo;
-    p[j].hi = hi;
-    p[j].a = a;
-    p[j].b = b;
-    /*@ ghost
-      /@ loop invariant range: 0 <= i <= n;
-         loop invariant lt: \forall integer c; CountLt(data, i, c) == CountLt{Pre}(data, i, c);
-         loop invariant gt: \forall integer c; CountGt(data, i, c) == CountGt{Pre}(data, i, c);
-         loop invariant ge: \forall integer c; CountGe(data, i, c) == CountGe{Pre}(data, i, c);
-         loop assigns i;
-         loop variant n - i; @/
-      for (size_t i = 0; i < n; i++) { }
-    */
+    em_rows_put(&p[j].lo, lo, data, n);
+    em_rows_put(&p[j].hi, hi, data, n);
+    em_rows_put(&p[j].a, a, data, n);
+    em_rows_put(&p[j].b, b, data, n);
 }
 
 /* The first index after i whose row is above cur (data[i] == cur): skips the ties of a
@@ -264,18 +235,43 @@ static size_t pieces_of(int kind, size_t n, const int64_t *data, int64_t lo, int
     return k + 1;
 }
 
-int em_range_revenue(size_t n, const int64_t *bids, int64_t lo, int64_t hi, em_piece *p, size_t *k)
+/* The checks of the three scores over a range, in their contracts' order: the
+   pointers, the size, the score's own arguments (domain_ok), the size against
+   the largest that the score's values fit (nmax), the order of the rows. */
+/*@ requires valid_data: data == \null || \valid_read(data + (0 .. n - 1));
+    assigns \nothing;
+    ensures null: p == \null || k == \null || data == \null ==> \result == EM_ERR_NULL;
+    ensures empty: p != \null && k != \null && data != \null && n == 0 ==> \result == EM_ERR_EMPTY;
+    ensures domain: p != \null && k != \null && data != \null && n > 0 && domain_ok == 0 ==>
+      \result == EM_ERR_DOMAIN;
+    ensures overflow: p != \null && k != \null && data != \null && n > 0 && domain_ok != 0 &&
+      n > nmax ==> \result == EM_ERR_OVERFLOW;
+    ensures unsorted: p != \null && k != \null && data != \null && n > 0 && domain_ok != 0 &&
+      n <= nmax && !SortedUp(data, n) ==> \result == EM_ERR_DOMAIN;
+    ensures ok: p != \null && k != \null && data != \null && n > 0 && domain_ok != 0 &&
+      n <= nmax && SortedUp(data, n) ==> \result == EM_OK;
+ */
+static int range_args(const em_piece *p, const size_t *k, const int64_t *data, size_t n,
+                      int domain_ok, uint64_t nmax)
 {
-    if (p == NULL || k == NULL || bids == NULL)
+    if (p == NULL || k == NULL || data == NULL)
         return EM_ERR_NULL;
     if (n == 0)
         return EM_ERR_EMPTY;
-    if (lo < 0 || lo >= hi)
+    if (!domain_ok)
         return EM_ERR_DOMAIN;
-    if (n > (uint64_t)INT64_MAX)
+    if (n > nmax)
         return EM_ERR_OVERFLOW;
-    if (!is_sorted(n, bids))
+    if (!is_sorted(n, data))
         return EM_ERR_DOMAIN;
+    return EM_OK;
+}
+
+int em_range_revenue(size_t n, const int64_t *bids, int64_t lo, int64_t hi, em_piece *p, size_t *k)
+{
+    int st = range_args(p, k, bids, n, lo >= 0 && lo < hi, INT64_MAX);
+    if (st != EM_OK)
+        return st;
     size_t m = pieces_of(RANGE_REVENUE, n, bids, lo, hi, 0, 1, p);
     //@ assert linear: \forall integer j; 0 <= j < m ==> p[j].a == 0 && 0 <= p[j].b <= n;
     /*@ assert buyers: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
@@ -287,16 +283,9 @@ int em_range_revenue(size_t n, const int64_t *bids, int64_t lo, int64_t hi, em_p
 
 int em_range_median(size_t n, const int64_t *data, int64_t lo, int64_t hi, em_piece *p, size_t *k)
 {
-    if (p == NULL || k == NULL || data == NULL)
-        return EM_ERR_NULL;
-    if (n == 0)
-        return EM_ERR_EMPTY;
-    if (lo >= hi)
-        return EM_ERR_DOMAIN;
-    if (n > (uint64_t)(INT64_MAX / 2))
-        return EM_ERR_OVERFLOW;
-    if (!is_sorted(n, data))
-        return EM_ERR_DOMAIN;
+    int st = range_args(p, k, data, n, lo < hi, INT64_MAX / 2);
+    if (st != EM_OK)
+        return st;
     size_t m = pieces_of(RANGE_MEDIAN, n, data, lo, hi, 0, 1, p);
     //@ assert constant: \forall integer j; 0 <= j < m ==> p[j].b == 0 && -2 * n <= p[j].a <= 0;
     /*@ assert score: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>
@@ -310,16 +299,10 @@ int em_range_median(size_t n, const int64_t *data, int64_t lo, int64_t hi, em_pi
 int em_range_quantile(size_t n, const int64_t *data, int64_t lo, int64_t hi, int64_t qa, int64_t qb,
                       em_piece *p, size_t *k)
 {
-    if (p == NULL || k == NULL || data == NULL)
-        return EM_ERR_NULL;
-    if (n == 0)
-        return EM_ERR_EMPTY;
-    if (lo >= hi || !(0 < qa && qa < qb))
-        return EM_ERR_DOMAIN;
-    if (n > (uint64_t)(INT64_MAX / qb))
-        return EM_ERR_OVERFLOW;
-    if (!is_sorted(n, data))
-        return EM_ERR_DOMAIN;
+    const int alpha = 0 < qa && qa < qb;
+    int st = range_args(p, k, data, n, lo < hi && alpha, alpha ? (uint64_t)(INT64_MAX / qb) : 0);
+    if (st != EM_OK)
+        return st;
     size_t m = pieces_of(RANGE_QUANTILE, n, data, lo, hi, qa, qb, p);
     //@ assert constant: \forall integer j; 0 <= j < m ==> p[j].b == 0 && -qb * n <= p[j].a <= 0;
     /*@ assert score: \forall integer j, r; 0 <= j < m && p[j].lo < r < p[j].hi ==>

@@ -1,5 +1,6 @@
 #include "em_base.h"
 #include "core/em_score_revenue.h"
+#include "core/em_rows.h"
 
 /* #{i < n : bids[i] >= p} */
 /*@ requires valid_bids: \valid_read(bids + (0 .. n - 1));
@@ -19,30 +20,6 @@ static size_t count_ge(size_t n, const int64_t *bids, int64_t p)
         if (bids[i] >= p)
             c++;
     return c;
-}
-
-/* u[j] = v, with the fact WP cannot see on its own (u and bids share the
-   int64_t memory): the counts over bids do not change.  The ghost loop is the
-   induction over the bids. */
-/*@ requires valid_u: \valid(u + j);
-    requires valid_bids: \valid_read(bids + (0 .. n - 1));
-    requires separated: \separated(u + j, bids + (0 .. n - 1));
-    assigns u[j];
-    ensures written: u[j] == v;
-    ensures ge: \forall integer p; CountGe(bids, n, p) == CountGe{Pre}(bids, n, p);
- */
-static void put_score(int64_t *u, size_t j, int64_t v, const int64_t *bids, size_t n)
-{
-    (void)bids; /* used by the ghost induction only */
-    (void)n;
-    u[j] = v;
-    /*@ ghost
-      /@ loop invariant range: 0 <= i <= n;
-         loop invariant ge: \forall integer p; CountGe(bids, i, p) == CountGe{Pre}(bids, i, p);
-         loop assigns i;
-         loop variant n - i; @/
-      for (size_t i = 0; i < n; i++) { }
-    */
 }
 
 /* p * c without overflow. */
@@ -93,7 +70,7 @@ int em_score_revenue(size_t n, const int64_t *bids, size_t m, const int64_t *pri
         //@ assert count: c == CountGe{Pre}(bids, n, p);
         int64_t v = revenue_of(p, c, n, pmax);
         //@ assert value: v == Revenue{Pre}(bids, n, p);
-        put_score(u, j, v, bids, n);
+        em_rows_put(u + j, v, bids, n);
     }
     /* the score in the final state, here rather than in the ensures (3 s there) */
     /*@ assert same: \forall integer t; 0 <= t < m ==>

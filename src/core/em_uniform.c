@@ -85,19 +85,11 @@ int em_sample_fixed(size_t n, const uint64_t *W, uint64_t total, em_rng *rng, si
     return EM_OK;
 }
 
-/* em_select_cumulative's search (its contract), static so that the batch below
-   gets it inlined also in the shared library, where a call of the exported
-   function could be interposed and is not inlined. */
-/*@ requires nonempty: n >= 1;
-    requires valid: \valid_read(C + (0 .. n - 1));
-    requires sorted: \forall integer i, j; 0 <= i <= j < n ==> C[i] <= C[j];
-    requires in_range: t < C[n - 1];
-    assigns \nothing;
-    ensures index: \result < n;
-    ensures above: t < C[\result];
-    ensures smallest: \forall integer j; 0 <= j < \result ==> C[j] <= t;
- */
-static inline size_t search(size_t n, const uint64_t *C, uint64_t t)
+/* em_select_cumulative's search (its contract is in em_select.h).  Here, not in
+   em_select.c, so that the batch below gets it inlined: core objects are built
+   with -fno-semantic-interposition (Makefile), which lets the compiler inline an
+   exported function into its own unit's callers also in the shared library. */
+size_t em_select_cumulative(size_t n, const uint64_t *C, uint64_t t)
 {
     /* The answer lies in [base, base + len): C[j] <= t for every j < base and
        t < C[base + len - 1].  Each step keeps the upper ceil(len / 2) cells or
@@ -117,12 +109,6 @@ static inline size_t search(size_t n, const uint64_t *C, uint64_t t)
     return base;
 }
 
-/* Here, not in em_select.c, to share the search above with the batch. */
-size_t em_select_cumulative(size_t n, const uint64_t *C, uint64_t t)
-{
-    return search(n, C, t);
-}
-
 int em_sample_cumulative_many(size_t n, const uint64_t *C, em_rng *rng, size_t k, size_t *out)
 {
     if (C == NULL || rng == NULL || out == NULL)
@@ -133,7 +119,7 @@ int em_sample_cumulative_many(size_t n, const uint64_t *C, em_rng *rng, size_t k
     if (m == 0)
         return EM_ERR_DOMAIN;
     if (m == 1) { /* em_uniform_below gives 0 without drawing: one cell, always */
-        const size_t i0 = search(n, C, 0);
+        const size_t i0 = em_select_cumulative(n, C, 0);
         /*@ loop invariant range: 0 <= j <= k;
             loop invariant drawn: \forall integer i; 0 <= i < j ==> out[i] == i0;
             loop assigns j, out[0 .. k - 1];
@@ -174,7 +160,7 @@ int em_sample_cumulative_many(size_t n, const uint64_t *C, em_rng *rng, size_t k
                (done < k by `room`); the acceptance only moves done. */
             const uint64_t x = words[w] >> (64 - b);
             const int accept = x < m;
-            const size_t i = search(n, C, accept ? x : 0);
+            const size_t i = em_select_cumulative(n, C, accept ? x : 0);
             //@ assert cell: i == 0 ? C[0] > 0 : C[i - 1] < C[i];
             out[done] = i;
             /* `written` in three steps: the new cell, the cells before it, which the

@@ -17,14 +17,13 @@
 #define EM_SPAWN_NOT_STARTED 3 /* code: errno of the start (a missing program) */
 #define EM_SPAWN_FLOOD 4       /* killed: more output than the caps (lines or bytes) */
 
+/* The fields of em_conform.h's em_run_output, which the runner fills from it. */
 typedef struct em_spawn_out {
-    int how;               /* EM_SPAWN_* */
-    int code;
-    char *out;             /* standard output (up to the caps), malloc'd */
-    size_t out_len;
-    char *err;             /* the end of standard error, malloc'd */
-    size_t err_len;
-    double seconds;        /* wall time of the run */
+    int how, code;           /* EM_SPAWN_*; the exit status, the signal or the errno */
+    char *out, *err;         /* standard output (up to the caps), the end of standard
+                                error; both malloc'd */
+    size_t out_len, err_len;
+    double seconds;          /* wall time of the run */
 } em_spawn_out;
 
 typedef struct em_spawn_opts {

@@ -1,6 +1,7 @@
 /* em_bounds.c: interval bounds of rationals and their exponentials, MPFR's widest
  * exponent range (em_bounds.h). */
 #include "num/em_bounds.h"
+#include "num/em_objs.h"
 
 #include <stdlib.h>
 
@@ -67,22 +68,24 @@ int em_bounds_below_range(mpfr_srcptr lo, mpfr_srcptr hi)
     return mpfr_zero_p(lo) && !mpfr_zero_p(hi) && mpfr_get_exp(hi) <= mpfr_get_emin_min() + 64;
 }
 
+static void fr_init(void *x, long prec)
+{
+    mpfr_init2(x, (mpfr_prec_t)prec);
+}
+
+static void fr_clear(void *x)
+{
+    mpfr_clear(x);
+}
+
 mpfr_t *em_mpfr_array_new(size_t n, mpfr_prec_t prec)
 {
-    mpfr_t *a = malloc((n ? n : 1) * sizeof *a);
-    if (a)
-        for (size_t i = 0; i < n; i++)
-            mpfr_init2(a[i], prec);
-    return a;
+    return em_objs_new(n, sizeof(mpfr_t), fr_init, prec);
 }
 
 void em_mpfr_array_free(mpfr_t *a, size_t n)
 {
-    if (!a)
-        return;
-    for (size_t i = 0; i < n; i++)
-        mpfr_clear(a[i]);
-    free(a);
+    em_objs_free(a, n, sizeof(mpfr_t), fr_clear);
 }
 
 void em_mpfr_arrays_free(mpfr_t *const *v, size_t k, size_t n)

@@ -1,5 +1,6 @@
 /* em_rational.c: exact number parsing (GMP mpq) and exact-to-double rounding. */
 #include "num/em_rational.h"
+#include "num/em_objs.h"
 
 #include <ctype.h>
 #include <float.h>
@@ -460,22 +461,25 @@ long em_q_bits(const mpq_t q)
     return b < 0 ? 0 : b;
 }
 
+static void q_init(void *x, long unused)
+{
+    (void)unused;
+    mpq_init(x);
+}
+
+static void q_clear(void *x)
+{
+    mpq_clear(x);
+}
+
 mpq_t *em_q_array_new(size_t n)
 {
-    mpq_t *a = malloc((n ? n : 1) * sizeof *a);
-    if (a)
-        for (size_t i = 0; i < n; i++)
-            mpq_init(a[i]);
-    return a;
+    return em_objs_new(n, sizeof(mpq_t), q_init, 0);
 }
 
 void em_q_array_free(mpq_t *a, size_t n)
 {
-    if (!a)
-        return;
-    for (size_t i = 0; i < n; i++)
-        mpq_clear(a[i]);
-    free(a);
+    em_objs_free(a, n, sizeof(mpq_t), q_clear);
 }
 
 void em_d_boundary(mpq_t B, double y, int dir)
