@@ -145,6 +145,17 @@ int em_cli_run(em_cli *c, em_cli_run_fn *run, const void *ctx)
     return rc;
 }
 
+int em_cli_judge(em_cli *c, int rc, em_cli_run_fn *run)
+{
+    if (rc < 0 && c->sweep_n)
+        rc = em_cli_usage(c->cmd, "%s", EM_CLI_SWEEP_REFUSED);
+    if (rc >= 0) {
+        em_cli_free(c);
+        return rc;
+    }
+    return em_cli_run(c, run, NULL);
+}
+
 int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allowed,
                 const char *help, em_cli_run_fn *run, const void *ctx)
 {

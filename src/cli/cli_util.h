@@ -186,6 +186,11 @@ int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allow
  * its mechanism and run(c, s, m, ctx), as em_cli_main; frees c.  The exit status. */
 int em_cli_run(em_cli *c, em_cli_run_fn *run, const void *ctx);
 
+/* The rest of a command over one epsilon (check, compare) after em_cli_begin returned rc:
+ * a sweep of epsilon refused (EM_CLI_SWEEP_REFUSED), then em_cli_run(c, run, NULL); frees c.
+ * The exit status. */
+int em_cli_judge(em_cli *c, int rc, em_cli_run_fn *run);
+
 /* msg with the library's names of fields and parameters replaced by the options of the
  * command line (o->candidates: --candidates); into buf[0..len), which it returns. */
 const char *em_cli_words(const char *msg, char *buf, size_t len);

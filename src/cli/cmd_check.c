@@ -16,47 +16,43 @@ static const char help[] =
     EM_CLI_HELP_PARAMS
     EM_CLI_HELP_END("0 pass, 1 reject, 2 bad input, 3 internal failure, 4 insufficient data");
 
-int cmd_check(int argc, char **argv)
+/* The draws judged against the law of m (em_draws_check), the table written, the verdict as
+ * the exit status. */
+static int judge(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
-    em_cli c;
-    em_cli_init(&c, "expmech check");
-    em_scn *s = NULL;
-    em_mech *m = NULL;
-    em_check_result *r = NULL;
-    int rc = em_cli_begin(&c, argc, argv,
-                          EM_OPT_MECH | EM_OPT(EO_SAMPLES) | EM_OPT(EO_ALPHA) |
-                              EM_OPT(EO_MIN_EXPECTED) | EM_OPT(EO_FILE),
-                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SAMPLES), help);
-    if (rc < 0)
-        rc = em_cli_mech(&c, &s, &m);
-    if (rc < 0 && (c.seen & EM_OPT(EO_SAMPLES_ARE)) && em_scn_get(s).continuous) {
+    (void)ctx;
+    if ((c->seen & EM_OPT(EO_SAMPLES_ARE)) && em_scn_get(s).continuous)
         /* an option that does not apply is an error, not ignored */
-        rc = em_cli_usage(c.cmd, "--samples-are: a continuous scenario's draws are numbers, "
-                                 "neither labels nor indices; leave the option out");
-    }
-    if (rc < 0) {
-        em_check_opts o = {c.alpha, c.min_expected, 0};
-        em_error e;
-        em_cli_stdin_hint(c.cmd, c.samples, "the input");
-        em_draws d = EM_DRAWS_INIT;
-        d.path = c.samples ? c.samples : "-";
-        d.samples_are = c.samples_are;
-        if (em_draws_check(m, &d, &o, &r, &e) != EM_OK)
-            rc = em_cli_fail(c.cmd, NULL, &e);
-    }
+        return em_cli_usage(c->cmd, "--samples-are: a continuous scenario's draws are numbers, "
+                                    "neither labels nor indices; leave the option out");
+    em_check_opts o = {c->alpha, c->min_expected, 0};
     em_error e;
-    if (rc < 0)
-        rc = em_cli_written(c.cmd, em_write(r, stdout, NULL, &e), &e);
+    em_cli_stdin_hint(c->cmd, c->samples, "the input");
+    em_draws d = EM_DRAWS_INIT;
+    d.path = c->samples ? c->samples : "-";
+    d.samples_are = c->samples_are;
+    em_check_result *r = NULL;
+    int rc = em_draws_check(m, &d, &o, &r, &e) != EM_OK
+                 ? em_cli_fail(c->cmd, NULL, &e)
+                 : em_cli_written(c->cmd, em_write(r, stdout, NULL, &e), &e);
     if (rc < 0 && r->verdict == EM_VERDICT_INSUFFICIENT)
-        fprintf(stderr, "%s: insufficient data: not a pass (exit %d)\n", c.cmd,
+        fprintf(stderr, "%s: insufficient data: not a pass (exit %d)\n", c->cmd,
                 EM_EXIT_INSUFFICIENT);
     if (rc < 0)
         rc = r->verdict == EM_VERDICT_REJECT         ? EM_EXIT_REJECT
              : r->verdict == EM_VERDICT_INSUFFICIENT ? EM_EXIT_INSUFFICIENT
                                                      : EM_EXIT_OK;
     em_free(r);
-    em_free(m);
-    em_free(s);
-    em_cli_free(&c);
     return rc;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    em_cli c;
+    em_cli_init(&c, "expmech check");
+    int rc = em_cli_begin(&c, argc, argv,
+                          EM_OPT_MECH | EM_OPT(EO_SAMPLES) | EM_OPT(EO_ALPHA) |
+                              EM_OPT(EO_MIN_EXPECTED) | EM_OPT(EO_FILE),
+                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SAMPLES), help);
+    return em_cli_judge(&c, rc, judge);
 }

@@ -17,13 +17,34 @@ static const char help[] =
     EM_CLI_HELP_PARAMS
     EM_CLI_HELP_END("0 every value within tolerance, 1 not, 2 bad input, 3 internal failure");
 
+/* The probabilities or CDF table judged against the law of m (em_compare), the table
+ * written, the verdict as the exit status. */
+static int judge(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
+{
+    (void)ctx;
+    if (em_scn_get(s).continuous != !!c->cdf)
+        return em_cli_usage(c->cmd, "%s",
+                            c->cdf ? "--cdf needs a continuous scenario ('# output: continuous')"
+                                   : "a continuous scenario is compared with --cdf TABLE, not "
+                                     "--probs");
+    const char *in2 = c->probs ? c->probs : c->cdf;
+    em_compare_opts o = {c->rtol, c->atol};
+    em_error e;
+    em_cli_stdin_hint(c->cmd, in2, "the input");
+    em_compare_result *r = NULL;
+    int rc = em_compare(m, NULL, 0, in2, &o, &r, &e) != EM_OK
+                 ? em_cli_fail(c->cmd, NULL, &e)
+                 : em_cli_written(c->cmd, em_write(r, stdout, NULL, &e), &e);
+    if (rc < 0)
+        rc = r->passed ? EM_EXIT_OK : EM_EXIT_REJECT;
+    em_free(r);
+    return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     em_cli c;
     em_cli_init(&c, "expmech compare");
-    em_scn *s = NULL;
-    em_mech *m = NULL;
-    em_compare_result *r = NULL;
     int rc = em_cli_begin(&c, argc, argv,
                           EM_OPT_MECH | EM_OPT(EO_PROBS) | EM_OPT(EO_CDF) | EM_OPT(EO_RTOL) |
                               EM_OPT(EO_ATOL) | EM_OPT(EO_FILE),
@@ -34,29 +55,5 @@ int cmd_compare(int argc, char **argv)
     if (rc < 0 && !strcmp(in2, "-") && (!c.file || !strcmp(c.file, "-")))
         rc = em_cli_usage(c.cmd, "the scenario and the %s cannot both come from standard input",
                           c.probs ? "probabilities" : "CDF table");
-    if (rc < 0)
-        rc = em_cli_mech(&c, &s, &m);
-    if (rc < 0 && em_scn_get(s).continuous != !!c.cdf)
-        rc = em_cli_usage(c.cmd, "%s",
-                          c.cdf ? "--cdf needs a continuous scenario ('# output: continuous')"
-                                : "a continuous scenario is compared with --cdf TABLE, not "
-                                  "--probs");
-    if (rc < 0) {
-        em_compare_opts o = {c.rtol, c.atol};
-        em_error e;
-        em_cli_stdin_hint(c.cmd, in2, "the input");
-        int st = em_compare(m, NULL, 0, in2, &o, &r, &e);
-        if (st != EM_OK)
-            rc = em_cli_fail(c.cmd, NULL, &e);
-    }
-    em_error e;
-    if (rc < 0)
-        rc = em_cli_written(c.cmd, em_write(r, stdout, NULL, &e), &e);
-    if (rc < 0)
-        rc = r->passed ? EM_EXIT_OK : EM_EXIT_REJECT;
-    em_free(r);
-    em_free(m);
-    em_free(s);
-    em_cli_free(&c);
-    return rc;
+    return em_cli_judge(&c, rc, judge);
 }
