@@ -119,6 +119,12 @@ int em_exact_sample(em_exact *s, em_bits *b, size_t *out)
         if ((st = em_bits_extend(b, STEP_BITS, FIX_BITS, &a, &k)) != EM_OK)
             return st;
     }
+    return em_exact_slow(s, b, a, out);
+}
+
+int em_exact_slow(em_exact *s, em_bits *b, uint64_t a, size_t *out)
+{
+    int st;
     if (!s->mp && (st = em_exact_mp_setup_d(s, 0)) != EM_OK)
         return st;
     if (s->mp->nlev == 0 && (st = em_exact_mp_level0(s->mp, 0)) != EM_OK)
