@@ -519,11 +519,12 @@ static int words_init(wwords *ww, unsigned P, em_u128 zlo, em_u128 zhi)
     return 1;
 }
 
-/* The words of the next m indices, written over their lower bounds floor(L 2^P) (low 64
- * bits in lo, high in hi; cls their classes); the state moves past them.  A word is formed
- * again only after a nonzero lower bound (the tail of a large set, all zeros, only copies
- * them). */
-static void words_fill(wwords *ww, size_t m, uint64_t *lo, uint64_t *hi, const unsigned char *cls)
+/* The words of the next m indices into lo, hi from their lower bounds floor(L 2^P) (low 64
+ * bits in slo, high in shi; lo = slo and hi = shi writes them over the bounds); the state
+ * moves past them.  A word is formed again only after a nonzero lower bound (the tail of a
+ * large set, all zeros, only copies them). */
+static void words_fill(wwords *ww, size_t m, const uint64_t *slo, const uint64_t *shi,
+                       uint64_t *lo, uint64_t *hi)
 {
     const uint64_t ONE = (uint64_t)1 << FIX_BITS;
     if (ww->exact) {
@@ -531,9 +532,10 @@ static void words_fill(wwords *ww, size_t m, uint64_t *lo, uint64_t *hi, const u
         for (size_t i = 0; i < m; i++) {
             em_u128 num = (em_u128)cnt << FIX_BITS;
             uint64_t fl = (uint64_t)(num / mm);
+            /* (only modes and exclusions: a nonzero lower bound is a mode's, 2^P) */
+            cnt += (slo[i] | shi[i]) != 0;
             lo[i] = fl;
             hi[i] = fl + ((em_u128)fl * mm != num);
-            cnt += cls[i] == CL_MODE;
         }
         ww->cnt = cnt;
         return;
@@ -543,7 +545,7 @@ static void words_fill(wwords *ww, size_t m, uint64_t *lo, uint64_t *hi, const u
     em_u128 clo_s = ww->clo_s;
     uint64_t L = ww->L, H = ww->H;
     for (size_t i = 0; i < m; i++) {
-        em_u128 l = ((em_u128)hi[i] << 64) | lo[i];
+        em_u128 l = ((em_u128)shi[i] << 64) | slo[i];
         lo[i] = L;
         hi[i] = H;
         if (l) {
@@ -565,7 +567,7 @@ static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
     wwords ww;
     if (!words_init(&ww, P, zlo, zhi))
         return 0;
-    words_fill(&ww, n, s->lo64, s->hi64, s->cls);
+    words_fill(&ww, n, s->lo64, s->hi64, s->lo64, s->hi64);
     s->hi64[0] = 0;
     s->lo64[n] = s->hi64[n] = (uint64_t)1 << FIX_BITS;
     return 1;
@@ -780,26 +782,33 @@ int em_exact_new_d(const em_problem *P, em_exact **out, em_error *err)
 /* ------------------------------------------------- one draw, no sampler kept */
 
 /* Candidates per chunk of em_exact_sample_d (a multiple of 4: the fours fall as in
- * cheap_bounds; the values do not depend on it). */
-#define ONCE_CHUNK 512
+ * cheap_bounds; the values do not depend on it), and the sizes whose state stays on the
+ * stack. */
+#define ONCE_CHUNK 256
+#define ONCE_SMALL 64
 
-/* em_exact_sample_d's scratch: one chunk's values of cheap_bounds's arrays */
+/* em_exact_sample_d's state: one chunk's scratch, and the lower bounds of the chunks that
+ * have a nonzero one, kept from the first pass, then their words from the first scan on
+ * (keep: 2 (n + chunks) words reserved, written only as far as needed; a chunk of m
+ * candidates holds m + 1 low halves, then m + 1 high halves: the words of its m cells'
+ * ends, the last the next chunk's first). */
 typedef struct once {
     const double *u;
     const unsigned char *excluded;
     size_t n;
     int vec;
+    uint64_t *keep;
+    unsigned char *nz; /* nz[c]: chunk c has a nonzero lower bound */
     double ud[ONCE_CHUNK];
     unsigned char cls[ONCE_CHUNK];
-    uint64_t lo[ONCE_CHUNK + 1], hi[ONCE_CHUNK + 1];
 } once;
 
 /* The first pass of cheap_bounds over candidates [s, e) (e - s <= ONCE_CHUNK) with w's
- * constants and sums: their lower bounds in o->lo / o->hi from index 0, their classes in
- * o->cls, their bounds added to w->z in index order, as one pass over all of them adds
- * them (the queue flushed at the end: the chain's products still join dsum in index
- * order).  Returns 1 when some lower bound is nonzero. */
-static int once_chunk(once *o, wpass *w, size_t s, size_t e)
+ * constants and sums: their lower bounds into lo / hi from index 0, their bounds added to
+ * w->z in index order, as one pass over all of them adds them (the queue flushed at the
+ * end: the chain's products still join dsum in index order).  Returns 1 when some lower
+ * bound is nonzero. */
+static int once_chunk(once *o, wpass *w, size_t s, size_t e, uint64_t *lo, uint64_t *hi)
 {
     const size_t m = e - s;
     const em_u128 zlo0 = w->z.zlo;
@@ -808,8 +817,8 @@ static int once_chunk(once *o, wpass *w, size_t s, size_t e)
     w->excluded = o->excluded ? o->excluded + s : NULL;
     w->ud = o->ud;
     w->cls = o->cls;
-    w->lo = o->lo;
-    w->hi = o->hi;
+    w->lo = lo;
+    w->hi = hi;
     if (o->vec)
         wpass_runs(w, m);
     else
@@ -819,40 +828,41 @@ static int once_chunk(once *o, wpass *w, size_t s, size_t e)
     return w->z.zlo != zlo0 || w->z.modes != modes0;
 }
 
-/* One scan: the words of every chunk formed again from its lower bounds (w0: the first
- * pass's constants; ww0: the words' state at index 0), each chunk's cells decided by
- * em_exact_select on [a, a + w); nz[c]: chunk c has a nonzero lower bound.  A chunk whose
- * lower bounds are all 0 is skipped: its words are all the word before it, so no cell i
- * there has hi[i] <= a < a + w <= lo[i + 1].  Every other chunk is scanned whatever the
- * answer (no early exit).  Returns the certain cell, or n. */
-static size_t once_scan(once *o, const wpass *w0, const wwords *ww0, const unsigned char *nz,
-                        uint64_t a, uint64_t w)
+/* One scan: each chunk's cells decided by em_exact_select on [a, a + w), on its words,
+ * formed over its kept lower bounds by the first scan (formed = 0; ww0: the words' state
+ * at index 0).  A chunk whose lower bounds are all 0 is skipped: its words are all the
+ * word before it, so no cell i there has hi[i] <= a < a + w <= lo[i + 1].  Every other
+ * chunk is scanned whatever the answer (no early exit).  Returns the certain cell, or n. */
+static size_t once_scan(once *o, const wwords *ww0, int formed, uint64_t a, uint64_t w)
 {
     const size_t n = o->n;
     const uint64_t ONE = (uint64_t)1 << FIX_BITS;
-    wpass wp = *w0;
     wwords ww = *ww0;
+    uint64_t *kp = o->keep;
     size_t found = n;
     for (size_t s = 0, c = 0; s < n; s += ONCE_CHUNK, c++) {
         const size_t e = n - s < ONCE_CHUNK ? n : s + ONCE_CHUNK, m = e - s;
-        if (!nz[c])
+        if (!o->nz[c])
             continue;
-        once_chunk(o, &wp, s, e);
-        words_fill(&ww, m, o->lo, o->hi, o->cls);
-        if (e == n) {
-            o->lo[m] = o->hi[m] = ONE;
-        } else if (ww.exact) {
-            em_u128 num = (em_u128)ww.cnt << FIX_BITS;
-            uint64_t fl = (uint64_t)(num / ww.m);
-            o->lo[m] = fl;
-            o->hi[m] = fl + ((em_u128)fl * ww.m != num);
-        } else {
-            o->lo[m] = ww.L;
-            o->hi[m] = ww.H;
+        uint64_t *lo = kp, *hi = kp + m + 1;
+        kp += 2 * (m + 1);
+        if (!formed) {
+            words_fill(&ww, m, lo, hi, lo, hi);
+            if (e == n) {
+                lo[m] = hi[m] = ONE;
+            } else if (ww.exact) {
+                em_u128 num = (em_u128)ww.cnt << FIX_BITS;
+                uint64_t fl = (uint64_t)(num / ww.m);
+                lo[m] = fl;
+                hi[m] = fl + ((em_u128)fl * ww.m != num);
+            } else {
+                lo[m] = ww.L;
+                hi[m] = ww.H;
+            }
+            if (s == 0)
+                hi[0] = 0;
         }
-        if (s == 0)
-            o->hi[0] = 0;
-        size_t r = em_exact_select(m, o->lo, o->hi, a, w);
+        size_t r = em_exact_select(m, lo, hi, a, w);
         found = r < m ? s + r : found;
     }
     return found;
@@ -875,6 +885,48 @@ static int once_fallback(const em_problem *P, em_bits *b, const uint64_t *a, siz
     return EM_OK;
 }
 
+/* The first pass and the draw of em_exact_sample_d on o (its arrays set): EM_OK with *out,
+ * or with *fb = 1 (no bits drawn) or 2 (*a: U's first 63 bits, undecided) when the sampler
+ * must finish it, or the bit source's error. */
+static int once_draw(once *o, const em_problem *P, double eps, double delta, double umax,
+                     em_bits *b, size_t *out, int *fb, uint64_t *a)
+{
+    const size_t n = o->n;
+    wpass w;
+    wpass_init(&w, n, eps, delta, P->variant, umax);
+    uint64_t *kp = o->keep;
+    for (size_t s = 0, c = 0; s < n; s += ONCE_CHUNK, c++) {
+        const size_t e = n - s < ONCE_CHUNK ? n : s + ONCE_CHUNK, m = e - s;
+        /* written where they are kept; kept (kp moves on) only when one is nonzero */
+        o->nz[c] = (unsigned char)once_chunk(o, &w, s, e, kp, kp + m + 1);
+        kp += o->nz[c] ? 2 * (m + 1) : 0;
+    }
+    em_u128 zlo, zhi;
+    wwords ww0;
+    if (!wsum_bounds(&w.z, n, w.P, &zlo, &zhi) || !words_init(&ww0, w.P, zlo, zhi)) {
+        *fb = 1;
+        return EM_OK;
+    }
+    /* em_exact_sample's draw: the first chunk of bits, then STEP_BITS more while undecided */
+    long nb = em_exact_bitlen(n);
+    unsigned k = (unsigned)(nb + 2 > FIX_BITS ? FIX_BITS : nb + 2);
+    int st = em_bits_get(b, k, a);
+    for (int formed = 0; st == EM_OK; formed = 1) {
+        size_t r = once_scan(o, &ww0, formed, *a << (FIX_BITS - k),
+                             (uint64_t)1 << (FIX_BITS - k));
+        if (r < n) {
+            *out = r;
+            return EM_OK;
+        }
+        if (k == FIX_BITS) {
+            *fb = 2;
+            return EM_OK;
+        }
+        st = em_bits_extend(b, STEP_BITS, FIX_BITS, a, &k);
+    }
+    return st;
+}
+
 int em_exact_sample_d(const em_problem *P, em_bits *b, size_t *out, em_error *err)
 {
     if (!P || !P->ud || !b || !out)
@@ -884,49 +936,30 @@ int em_exact_sample_d(const em_problem *P, em_bits *b, size_t *out, em_error *er
     if (st != EM_OK)
         return st;
     const size_t n = P->n, nc = (n + ONCE_CHUNK - 1) / ONCE_CHUNK;
-    once *o = malloc(sizeof *o);
-    unsigned char *nz = malloc(nc);
-    if (!o || !nz) {
-        free(o);
-        free(nz);
-        return em_err(err, EM_ERR_NOMEM, "out of memory");
-    }
-    o->u = P->ud;
-    o->excluded = P->excluded;
-    o->n = n;
-    o->vec = wpass_vec(n);
-    wpass w0, w;
-    wpass_init(&w0, n, eps, delta, P->variant, umax);
-    w = w0;
-    for (size_t s = 0, c = 0; s < n; s += ONCE_CHUNK, c++)
-        nz[c] = (unsigned char)once_chunk(o, &w, s, n - s < ONCE_CHUNK ? n : s + ONCE_CHUNK);
-    em_u128 zlo, zhi;
-    wwords ww0;
-    if (!wsum_bounds(&w.z, n, w.P, &zlo, &zhi) || !words_init(&ww0, w.P, zlo, zhi)) {
-        free(o);
-        free(nz);
-        return once_fallback(P, b, NULL, out, err);
-    }
-    /* em_exact_sample's draw: the first chunk of bits, then STEP_BITS more while undecided */
-    long nb = em_exact_bitlen(n);
-    unsigned k = (unsigned)(nb + 2 > FIX_BITS ? FIX_BITS : nb + 2);
-    uint64_t a;
-    size_t r = n;
-    st = em_bits_get(b, k, &a);
-    while (st == EM_OK) {
-        r = once_scan(o, &w0, &ww0, nz, a << (FIX_BITS - k), (uint64_t)1 << (FIX_BITS - k));
-        if (r < n || k == FIX_BITS)
-            break;
-        st = em_bits_extend(b, STEP_BITS, FIX_BITS, &a, &k);
-    }
-    free(o);
-    free(nz);
+    once o;
+    uint64_t kbuf[2 * (ONCE_SMALL + 1)];
+    unsigned char nzbuf[ONCE_SMALL];
+    o.u = P->ud;
+    o.excluded = P->excluded;
+    o.n = n;
+    o.vec = wpass_vec(n);
+    /* (the kept bounds: 16 bytes a candidate reserved, written only for the chunks that
+     * have a nonzero one) */
+    o.keep = n <= ONCE_SMALL ? kbuf : malloc(2 * (n + nc) * sizeof *o.keep);
+    o.nz = nc <= ONCE_SMALL ? nzbuf : malloc(nc);
+    int fb = 0;
+    uint64_t a = 0;
+    if (!o.keep || !o.nz)
+        st = EM_ERR_NOMEM;
+    else
+        st = once_draw(&o, P, eps, delta, umax, b, out, &fb, &a);
+    if (o.keep != kbuf)
+        free(o.keep);
+    if (o.nz != nzbuf)
+        free(o.nz);
     if (st != EM_OK)
-        return em_err(err, st, "%s", em_strerror(st));
-    if (r == n)
-        return once_fallback(P, b, &a, out, err);
-    *out = r;
-    return EM_OK;
+        return em_err(err, st, "%s", st == EM_ERR_NOMEM ? "out of memory" : em_strerror(st));
+    return fb ? once_fallback(P, b, fb == 2 ? &a : NULL, out, err) : EM_OK;
 }
 
 void em_exact_free(em_exact *s)
