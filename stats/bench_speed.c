@@ -13,11 +13,13 @@
  *   float_many        one draw of FLOAT_MANY_K from a table prepared once, in one call of
  *                     em_sample_cumulative_many (as the float sampler draws many); the time
  *                     is per draw
- *   exact_oneshot     em_exact_new_d on the float figures' doubles + one em_exact_sample +
- *                     em_exact_free (exact for the reals the doubles denote); its problem
- *                     (em_problem_doubles: epsilon, the sensitivity and c as exact
+ *   exact_oneshot     one exact draw (for the reals the doubles denote) on the float
+ *                     figures' doubles without keeping a sampler: em_exact_sample_d; its
+ *                     problem (em_problem_doubles: epsilon, the sensitivity and c as exact
  *                     rationals, the utilities by reference) built once, outside the
  *                     timing, as the float figures take theirs as arguments
+ *   exact_oneshot_kept  the same draw through a sampler: em_exact_new_d + one
+ *                     em_exact_sample + em_exact_free
  *   exact_oneshot_q   the same through the rational constructor em_exact_new (the
  *                     rationals u_i = count/1000 or -i/1000 built once, outside the timing)
  *   oracle_probs_40d  em_oracle_new + every candidate's 40-digit probability + free, on
@@ -322,7 +324,8 @@ static int measure(ctx *c, op_fn op, double *median, double *lo, double *hi, int
 static int usage(void)
 {
     fprintf(stderr, "usage: bench_speed FIGURE N\n"
-                    "  FIGURE: float_oneshot float_many exact_oneshot exact_oneshot_q oracle_probs_40d\n"
+                    "  FIGURE: float_oneshot float_many exact_oneshot exact_oneshot_kept exact_oneshot_q\n"
+                    "          oracle_probs_40d\n"
                     "          cli_parse pf_probs pf_probs_old\n"
                     "          limit_scalar limit_vector limit_vector_sse2 limit_vector_avx512\n"
                     "          limit_memory\n");
