@@ -868,23 +868,6 @@ static size_t once_scan(once *o, const wwords *ww0, int formed, uint64_t a, uint
     return found;
 }
 
-/* em_exact_sample_d when the one-pass form cannot finish: the sampler built after all
- * (its words are those above), then its draw from the start (a = NULL: no bits drawn yet)
- * or its slow path from U's first 63 bits *a. */
-static int once_fallback(const em_problem *P, em_bits *b, const uint64_t *a, size_t *out,
-                         em_error *err)
-{
-    em_exact *x;
-    int st = em_exact_new_d(P, &x, err);
-    if (st != EM_OK)
-        return st;
-    st = a ? em_exact_slow(x, b, *a, out) : em_exact_sample(x, b, out);
-    em_exact_free(x);
-    if (st != EM_OK)
-        return em_err(err, st, "%s", em_strerror(st));
-    return EM_OK;
-}
-
 /* The first pass and the draw of em_exact_sample_d on o (its arrays set): EM_OK with *out,
  * or with *fb = 1 (no bits drawn) or 2 (*a: U's first 63 bits, undecided) when the sampler
  * must finish it, or the bit source's error. */
@@ -927,10 +910,10 @@ static int once_draw(once *o, const em_problem *P, double eps, double delta, dou
     return st;
 }
 
-int em_exact_sample_d(const em_problem *P, em_bits *b, size_t *out, em_error *err)
+int em_exact_once(const em_problem *P, em_bits *b, size_t *out, int *fb, uint64_t *a,
+                  em_error *err)
 {
-    if (!P || !P->ud || !b || !out)
-        return em_err(err, EM_ERR_NULL, "em_exact_sample_d: the doubles, bits or out NULL");
+    *fb = 0;
     double eps, delta, umax;
     int st = new_d_args(P, "em_exact_sample_d", &eps, &delta, &umax, err);
     if (st != EM_OK)
@@ -947,19 +930,17 @@ int em_exact_sample_d(const em_problem *P, em_bits *b, size_t *out, em_error *er
      * have a nonzero one) */
     o.keep = n <= ONCE_SMALL ? kbuf : malloc(2 * (n + nc) * sizeof *o.keep);
     o.nz = nc <= ONCE_SMALL ? nzbuf : malloc(nc);
-    int fb = 0;
-    uint64_t a = 0;
     if (!o.keep || !o.nz)
         st = EM_ERR_NOMEM;
     else
-        st = once_draw(&o, P, eps, delta, umax, b, out, &fb, &a);
+        st = once_draw(&o, P, eps, delta, umax, b, out, fb, a);
     if (o.keep != kbuf)
         free(o.keep);
     if (o.nz != nzbuf)
         free(o.nz);
     if (st != EM_OK)
         return em_err(err, st, "%s", st == EM_ERR_NOMEM ? "out of memory" : em_strerror(st));
-    return fb ? once_fallback(P, b, fb == 2 ? &a : NULL, out, err) : EM_OK;
+    return EM_OK;
 }
 
 void em_exact_free(em_exact *s)
