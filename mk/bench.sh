@@ -70,6 +70,7 @@ echo "== bench: issue 15's figures, one process each (medians; details below)"
 for n in 7 1000 10000 100000 $N; do run float_oneshot "$n" figures "$SPEED"; done
 run float_many 7 figures "$SPEED"
 for n in 7 1000 10000 100000 $N; do run exact_oneshot "$n" figures "$SPEED"; done
+run exact_oneshot_kept $N figures "$SPEED"
 for n in 7 1000 $N; do run exact_oneshot_q "$n" figures "$SPEED"; done
 run oracle_probs_40d $N figures "$SPEED"
 # permute-and-flip's exact law (every probability and log-probability, 17 digits), and

@@ -41,7 +41,8 @@ REQUIRED_PEERS = [("numpy_oneshot", 7), ("numpy_oneshot", 1000), ("numpy_oneshot
 DESCRIPTIONS = {
     "float_oneshot": "float path: em_weights_fixed_u (em_logweights + em_weights_fixed + the sum in one pass over blocks; its block loops built for SSE2 and AVX2, picked at load) + em_sample_fixed (prepare + one draw)",
     "float_many": "float path: one draw of 1000 from a cumulative table prepared once, in one em_sample_cumulative_many call (as the float sampler draws many)",
-    "exact_oneshot": "exact sampler from the doubles: em_exact_new_d + one em_exact_sample + free (its problem, epsilon and the sensitivity as rationals, built once)",
+    "exact_oneshot": "exact sampler from the doubles, one draw without keeping a sampler: em_exact_sample_d (the same draw and bits as em_exact_new_d + em_exact_sample; its problem, epsilon and the sensitivity as rationals, built once)",
+    "exact_oneshot_kept": "the same draw through a sampler built, used once and freed: em_exact_new_d + one em_exact_sample + em_exact_free",
     "exact_oneshot_q": "exact sampler from rationals: em_exact_new + one em_exact_sample + free",
     "oracle_probs_40d": "finite oracle: every candidate's probability to 40 digits",
     "pf_probs": "permute-and-flip's exact law: every probability and log-probability to 17 digits and as doubles (em_pfl_new over the problem's reader + em_pfl_round), u_i = -i/1000",

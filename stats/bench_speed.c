@@ -13,11 +13,13 @@
  *   float_many        one draw of FLOAT_MANY_K from a table prepared once, in one call of
  *                     em_sample_cumulative_many (as the float sampler draws many); the time
  *                     is per draw
- *   exact_oneshot     em_exact_new_d on the float figures' doubles + one em_exact_sample +
- *                     em_exact_free (exact for the reals the doubles denote); its problem
- *                     (em_problem_doubles: epsilon, the sensitivity and c as exact
+ *   exact_oneshot     one exact draw (for the reals the doubles denote) on the float
+ *                     figures' doubles without keeping a sampler: em_exact_sample_d; its
+ *                     problem (em_problem_doubles: epsilon, the sensitivity and c as exact
  *                     rationals, the utilities by reference) built once, outside the
  *                     timing, as the float figures take theirs as arguments
+ *   exact_oneshot_kept  the same draw through a sampler: em_exact_new_d + one
+ *                     em_exact_sample + em_exact_free
  *   exact_oneshot_q   the same through the rational constructor em_exact_new (the
  *                     rationals u_i = count/1000 or -i/1000 built once, outside the timing)
  *   oracle_probs_40d  em_oracle_new + every candidate's 40-digit probability + free, on
@@ -123,15 +125,26 @@ static int op_float_many(ctx *c)
 
 static int op_exact_oneshot(ctx *c)
 {
+    size_t r;
+    int st = em_exact_sample_d(&c->prob, &c->bits, &r, NULL);
+    if (st != EM_OK)
+        return fail("exact_oneshot", st);
+    c->sink += (double)r;
+    return 0;
+}
+
+/* the same draw through a sampler built, used once and freed */
+static int op_exact_oneshot_kept(ctx *c)
+{
     em_exact *x;
     size_t r;
     int st = em_exact_new_d(&c->prob, &x, NULL);
     if (st != EM_OK)
-        return fail("exact_oneshot", st);
+        return fail("exact_oneshot_kept", st);
     st = em_exact_sample(x, &c->bits, &r);
     em_exact_free(x);
     if (st != EM_OK)
-        return fail("exact_oneshot", st);
+        return fail("exact_oneshot_kept", st);
     c->sink += (double)r;
     return 0;
 }
@@ -311,7 +324,8 @@ static int measure(ctx *c, op_fn op, double *median, double *lo, double *hi, int
 static int usage(void)
 {
     fprintf(stderr, "usage: bench_speed FIGURE N\n"
-                    "  FIGURE: float_oneshot float_many exact_oneshot exact_oneshot_q oracle_probs_40d\n"
+                    "  FIGURE: float_oneshot float_many exact_oneshot exact_oneshot_kept exact_oneshot_q\n"
+                    "          oracle_probs_40d\n"
                     "          cli_parse pf_probs pf_probs_old\n"
                     "          limit_scalar limit_vector limit_vector_sse2 limit_vector_avx512\n"
                     "          limit_memory\n");
@@ -404,14 +418,14 @@ int main(int argc, char **argv)
         em_cumulative(c.n, c.W, c.C);
         op = op_float_many;
         ops_per_call = FLOAT_MANY_K;
-    } else if (!strcmp(name, "exact_oneshot")) {
+    } else if (!strcmp(name, "exact_oneshot") || !strcmp(name, "exact_oneshot_kept")) {
         /* (its three rationals cost six allocations, more than the sampler of 7
          * candidates: not the sampler's work) */
         em_problem_init(&c.prob);
         st = em_problem_doubles(&c.prob, c.n, c.u, NULL, 1.0, 1.0, EM_STANDARD, NULL);
         if (st != EM_OK)
             return fail("exact_oneshot: problem", st);
-        op = op_exact_oneshot;
+        op = name[13] ? op_exact_oneshot_kept : op_exact_oneshot;
     } else if (!strcmp(name, "exact_oneshot_q")) {
         if (make_rationals(&c, 0))
             return 1;
@@ -466,7 +480,7 @@ int main(int argc, char **argv)
             lo * 1e6, hi * 1e6, c.sink);
     printf("{\"name\": \"%s\", \"value\": %.6g, \"unit\": \"us\", \"n\": %zu}\n", name, med * 1e6, c.n);
 
-    if (op == op_exact_oneshot)
+    if (op == op_exact_oneshot || op == op_exact_oneshot_kept)
         em_problem_clear(&c.prob);
     if (c.q) {
         for (size_t i = 0; i < c.n; i++)

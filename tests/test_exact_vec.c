@@ -102,24 +102,33 @@ START_TEST(draws_unchanged)
             gold_scen(k, &n, &u, &ex, &eps, &del, &var, &seed);
             em_exact *x;
             ck_assert_int_eq(tp_exact_new_d(n, u, ex, eps, del, var, &x), EM_OK);
-            em_rng rng;
-            ck_assert_int_eq(em_rng_init_chacha(&rng, seed), EM_OK);
-            em_bits b;
-            em_bits_init_rng(&b, &rng);
-            for (int d = 0; d < 40; d++) {
-                size_t r;
-                ck_assert_int_eq(em_exact_sample(x, &b, &r), EM_OK);
-                EM_T_REQUIRE(r == gold_draws[k][d], "scenario %d draw %d: %zu, was %zu", k, d, r,
-                             gold_draws[k][d]);
+            em_problem P;
+            em_problem_init(&P);
+            ck_assert_int_eq(em_problem_doubles(&P, n, u, ex, eps, del, var, NULL), EM_OK);
+            /* the sampler, then one draw per call of em_exact_sample_d: the same draws */
+            for (int once = 0; once < 2; once++) {
+                em_rng rng;
+                ck_assert_int_eq(em_rng_init_chacha(&rng, seed), EM_OK);
+                em_bits b;
+                em_bits_init_rng(&b, &rng);
+                for (int d = 0; d < 40; d++) {
+                    size_t r;
+                    ck_assert_int_eq(once ? em_exact_sample_d(&P, &b, &r, NULL)
+                                          : em_exact_sample(x, &b, &r), EM_OK);
+                    EM_T_REQUIRE(r == gold_draws[k][d], "scenario %d draw %d (%s): %zu, was %zu",
+                                 k, d, once ? "one-shot" : "sampler", r, gold_draws[k][d]);
+                }
+                ck_assert_uint_eq(b.used, gold_bits[k]);
             }
-            ck_assert_uint_eq(b.used, gold_bits[k]);
+            em_problem_clear(&P);
             em_exact_free(x);
             free(u);
             free(ex);
         }
     }
     em_exact_vec_set(1);
-    printf("  draws for fixed seeds as before the pass (4 scenarios, 40 draws, pass on and off)\n");
+    printf("  draws for fixed seeds as before the pass (4 scenarios, 40 draws, pass on and off; "
+           "the sampler and em_exact_sample_d)\n");
 }
 END_TEST
 
@@ -241,6 +250,92 @@ START_TEST(on_off_same_words)
                 }
         }
     printf("  pass on and off: the same words, fallback, draws and bits in %d scenarios\n", count);
+    free(u);
+    free(ex);
+}
+END_TEST
+
+/* ------------------------------------------- one draw without a sampler */
+
+/* em_exact_sample_d on (u, ex, eps, del, var) against the sampler: the same status, and
+ * for a fixed seed the same 12 draws and bits used, with the pass on and off; returns 1
+ * when the sampler computed MPFR level 0 at construction (the one-shot's fallback) */
+static int once_same(size_t n, const double *u, const unsigned char *ex, double eps, double del,
+                     int var, const char *what)
+{
+    int mp = 0;
+    for (int on = 0; on < 2; on++) {
+        em_exact_vec_set(on);
+        em_exact *x;
+        em_problem P;
+        em_problem_init(&P);
+        ck_assert_int_eq(em_problem_doubles(&P, n, u, ex, eps, del, var, NULL), EM_OK);
+        int st = em_exact_new_d(&P, &x, NULL);
+        em_rng rng[2];
+        em_bits b[2];
+        for (int k = 0; k < 2; k++) {
+            ck_assert_int_eq(em_rng_init_chacha(&rng[k], 99 + n), EM_OK);
+            em_bits_init_rng(&b[k], &rng[k]);
+        }
+        size_t r = 0, r1 = 0;
+        int st1 = em_exact_sample_d(&P, &b[1], &r1, NULL);
+        EM_T_REQUIRE(st == st1, "%s: status %d vs %d", what, st, st1);
+        if (st == EM_OK) {
+            em_exact_stats es;
+            em_exact_get_stats(x, &es);
+            mp = es.levels > 0;
+            for (int d = 0; d < 12; d++) {
+                ck_assert_int_eq(em_exact_sample(x, &b[0], &r), EM_OK);
+                if (d > 0)
+                    ck_assert_int_eq(em_exact_sample_d(&P, &b[1], &r1, NULL), EM_OK);
+                EM_T_REQUIRE(r == r1, "%s (pass %d): draw %d: %zu vs %zu", what, on, d, r, r1);
+            }
+            EM_T_REQUIRE(b[0].used == b[1].used, "%s: bits used", what);
+            em_exact_free(x);
+        }
+        em_problem_clear(&P);
+    }
+    em_exact_vec_set(1);
+    return mp;
+}
+
+START_TEST(once_same_draws)
+{
+    /* sizes across the one-shot's chunks of 512 (a partial last chunk, one of 1 to 3
+     * candidates, exactly full ones), all the kinds of utilities above, epsilon / delta
+     * ordinary, small, large, under- and overflowing */
+    static const size_t ns[] = {1, 2, 3, 7, 8, 9, 511, 512, 513, 515, 1024, 1025, 1536, 2051};
+    static const double E[][2] = {{1, 1}, {0.9, 1.1}, {1e-3, 1}, {30, 1}, {1e-300, 1e300},
+                                  {2.0e-308, 1.0}, {4.9e-324, 1.0}, {1e300, 1e-300}};
+    double *u = malloc(2051 * sizeof *u);
+    unsigned char *ex = malloc(2051);
+    ck_assert(u && ex);
+    rs = 362436069ULL;
+    int count = 0, fallback = 0;
+    char what[96];
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
+        for (int kind = 0; kind < KINDS; kind++) {
+            fill(kind, ns[a], u, ex);
+            if (kind == 4)
+                u[ns[a] / 2] = 1.0; /* not all -inf */
+            if (kind == 5)
+                ex[ns[a] / 2] = 0;
+            for (size_t p = 0; p < sizeof E / sizeof E[0]; p++) {
+                int var = (int)(p + a) % 2 ? EM_MONOTONE : EM_STANDARD;
+                snprintf(what, sizeof what, "n %zu kind %d params %zu", ns[a], kind, p);
+                fallback += once_same(ns[a], u, kind == 5 ? ex : NULL, E[p][0], E[p][1], var,
+                                      what);
+                count++;
+            }
+        }
+    /* the tail of a long set in whole chunks (skipped by each scan), a chain at its end */
+    for (size_t i = 0; i < 2051; i++)
+        u[i] = i < 2000 ? -1000.0 - (double)i : 0.5 * (double)(i % 7);
+    count++;
+    fallback += once_same(2051, u, NULL, 1.0, 1.0, EM_STANDARD, "tail first");
+    printf("  em_exact_sample_d: the sampler's draws and bits in %d scenarios (%d through MPFR "
+           "level 0)\n", count, fallback);
+    ck_assert_int_gt(fallback, 0); /* the fallback was taken somewhere */
     free(u);
     free(ex);
 }
@@ -531,6 +626,7 @@ static Suite *suite(void)
     tcase_add_test(t, bits_enumerated);
     tcase_add_test(t, run_leaves_wide_fours);
     tcase_add_test(t, slow_path_at_boundary);
+    tcase_add_test(t, once_same_draws);
     suite_add_tcase(s, t);
     return s;
 }

@@ -60,6 +60,18 @@ int em_exact_new(const em_problem *P, em_exact **out, em_error *err);
  * the sensitivity not a double). */
 int em_exact_new_d(const em_problem *P, em_exact **out, em_error *err);
 
+/* One draw of the problem P given as doubles (as em_exact_new_d takes it) without keeping
+ * a sampler: the same output, from the same bits, as em_exact_new_d + em_exact_sample +
+ * em_exact_free, without the sampler's arrays (P->ud is read in place, never copied).  The
+ * first pass over the candidates, chunk by chunk, forms the sums and keeps the lower bounds
+ * of the chunks that have a nonzero one (at most 16 bytes a candidate, only those chunks
+ * written); the first scan forms their words, and each chunk is decided by em_exact_select;
+ * the chunks whose lower bounds are all 0 are skipped (no cell there can be certain), so a
+ * scan's time depends on the utilities, not on where U falls.  When the cheap bounds are
+ * too wide, or the 63-bit words leave the draw undecided, the sampler is built after all
+ * and finishes it.  Errors: those of em_exact_new_d and em_exact_sample. */
+int em_exact_sample_d(const em_problem *P, em_bits *b, size_t *out, em_error *err);
+
 /* One exact draw.  Errors: EM_ERR_NULL, EM_ERR_RNG (the bit source failed or ran out),
  * EM_ERR_DOMAIN (more than EM_EXACT_MAX_BITS bits for one draw: probability below
  * 2^-(2^20 - 64) times n), EM_ERR_NOMEM. */

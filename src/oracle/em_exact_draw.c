@@ -119,6 +119,12 @@ int em_exact_sample(em_exact *s, em_bits *b, size_t *out)
         if ((st = em_bits_extend(b, STEP_BITS, FIX_BITS, &a, &k)) != EM_OK)
             return st;
     }
+    return em_exact_slow(s, b, a, out);
+}
+
+int em_exact_slow(em_exact *s, em_bits *b, uint64_t a, size_t *out)
+{
+    int st;
     if (!s->mp && (st = em_exact_mp_setup_d(s, 0)) != EM_OK)
         return st;
     if (s->mp->nlev == 0 && (st = em_exact_mp_level0(s->mp, 0)) != EM_OK)
@@ -130,4 +136,25 @@ int em_exact_sample(em_exact *s, em_bits *b, size_t *out)
         s->st.bits += FIX_BITS + (b->used - before);
     }
     return st;
+}
+
+int em_exact_sample_d(const em_problem *P, em_bits *b, size_t *out, em_error *err)
+{
+    if (!P || !P->ud || !b || !out)
+        return em_err(err, EM_ERR_NULL, "em_exact_sample_d: the doubles, bits or out NULL");
+    int fb;
+    uint64_t a;
+    int st = em_exact_once(P, b, out, &fb, &a, err);
+    if (st != EM_OK || fb == 0)
+        return st;
+    /* the sampler after all (its words are those of em_exact_once), then its draw from the
+     * start (nothing drawn yet) or its slow path from U's first 63 bits */
+    em_exact *x;
+    if ((st = em_exact_new_d(P, &x, err)) != EM_OK)
+        return st;
+    st = fb == 2 ? em_exact_slow(x, b, a, out) : em_exact_sample(x, b, out);
+    em_exact_free(x);
+    if (st != EM_OK)
+        return em_err(err, st, "%s", em_strerror(st));
+    return EM_OK;
 }

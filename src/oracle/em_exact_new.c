@@ -406,39 +406,51 @@ static void wpass_runs(wpass *w, size_t n)
     w->z.modes += r.modes;
 }
 
+/* The constants of cheap_bounds's first pass for n candidates, umax the largest utility,
+ * and its sums at zero; the arrays are the caller's to set. */
+static void wpass_init(wpass *w, size_t n, double eps, double delta, int variant, double umax)
+{
+    w->umax = umax;
+    w->P = 127u - (unsigned)em_exact_bitlen(n);
+    /* c = eps / delta (monotone) or eps / (2 delta) (standard) */
+    double q = eps / delta;
+    double clo = em_next_down(q), chi = em_next_up(q);
+    if (variant == EM_STANDARD) {
+        clo = em_next_down(clo * 0.5);
+        chi = em_next_up(chi * 0.5);
+    }
+    if (!(clo > 0.0))
+        clo = 0.0;
+    w->clo = clo;
+    w->chi = chi;
+    w->xcut = wcut(w->P);
+    w->pc = em_wb_poly_init();
+    w->z = (wsum){0, 0, 0, 0, 0, 0.0};
+    w->pend.n = 0; /* (only the count: zeroing the arrays would cost more than a small set) */
+    /* (a few candidates: no threshold, the tail found one by one from x_lo, the same
+     * class and bounds without the division) */
+    w->uthr = n < 8 ? -HUGE_VAL : tail_threshold(umax, clo, w->xcut);
+}
+
+/* four at a time from 8 candidates on (below, one by one, the candidates' chains overlap
+ * more than two fours' can) */
+static int wpass_vec(size_t n)
+{
+    return n >= 8 && em_exact_vec_ok();
+}
+
 static int cheap_bounds(em_exact *s, const double *u, const unsigned char *excluded, double umax)
 {
     const size_t n = s->n;
     wpass w;
+    wpass_init(&w, n, s->eps_d, s->delta_d, s->variant, umax);
     w.u = u;
     w.excluded = excluded;
     w.ud = s->ud;
     w.cls = s->cls;
     w.lo = s->lo64; /* lo64 / hi64: each lower bound until cheap_words writes the words */
     w.hi = s->hi64;
-    w.umax = umax;
-    w.P = 127u - (unsigned)em_exact_bitlen(n);
-    /* c = eps / delta (monotone) or eps / (2 delta) (standard) */
-    double q = s->eps_d / s->delta_d;
-    double clo = em_next_down(q), chi = em_next_up(q);
-    if (s->variant == EM_STANDARD) {
-        clo = em_next_down(clo * 0.5);
-        chi = em_next_up(chi * 0.5);
-    }
-    if (!(clo > 0.0))
-        clo = 0.0;
-    w.clo = clo;
-    w.chi = chi;
-    w.xcut = wcut(w.P);
-    w.pc = em_wb_poly_init();
-    w.z = (wsum){0, 0, 0, 0, 0, 0.0};
-    w.pend.n = 0; /* (only the count: zeroing the arrays would cost more than a small set) */
-    /* (a few candidates: no threshold, the tail found one by one from x_lo, the same
-     * class and bounds without the division) */
-    w.uthr = n < 8 ? -HUGE_VAL : tail_threshold(umax, clo, w.xcut);
-    /* four at a time from 8 candidates on (below, one by one, the candidates' chains
-     * overlap more than two fours' can) */
-    if (n >= 8 && em_exact_vec_ok())
+    if (wpass_vec(n))
         wpass_runs(&w, n);
     else
         wpass_one_by_one(&w, 0, n);
@@ -447,13 +459,20 @@ static int cheap_bounds(em_exact *s, const double *u, const unsigned char *exclu
     return wsum_bounds(&w.z, n, w.P, &zlo, &zhi) && cheap_words(s, w.P, zlo, zhi);
 }
 
-/* The words from the lower bounds floor(L 2^P) in lo64 (low 64 bits) and hi64 (high 64
- * bits) and the sums (pass 2 of cheap_bounds): 1, or 0 when they are too wide. */
-static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
+/* The state of the second pass of cheap_bounds: the words of each index in turn from the
+ * lower bounds floor(L 2^P) and the sums (cheap_words; em_exact_sample_d, chunk by chunk). */
+typedef struct wwords {
+    int exact;       /* every candidate a mode or excluded: Z_lo = Z_hi = m 2^P */
+    unsigned S;
+    uint64_t m, cnt; /* exact: the modes, and those before the index */
+    uint64_t Rlo, W, L, H;
+    em_u128 clo_s;   /* C_lo(i), the sum of the lower bounds before the index */
+} wwords;
+
+/* The second pass's state at index 0 from Z_lo, Z_hi: 1, or 0 when the words would be too
+ * wide (then level 0 is computed in MPFR). */
+static int words_init(wwords *ww, unsigned P, em_u128 zlo, em_u128 zhi)
 {
-    const size_t n = s->n;
-    uint64_t *lo = s->lo64, *hi = s->hi64;
-    const unsigned char *cls = s->cls;
     /* Z_lo >= 2^P (a mode has weight 1 exactly), Z_hi < 2^127 (each upper bound is at
      * most 2^P).  Let C_lo(i), C_hi(i) be the prefix sums of the lower and upper
      * bounds (C_hi(n) = Z_hi: only C_lo is formed).
@@ -471,19 +490,13 @@ static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
      *   R_hi = ceil(2^125 / D_lo) <= 2^63;
      * hi64 = min(2^63, lo64 + W), W = 2 W1 + 8, nondecreasing with lo64; hi64[0] = 0. */
     const uint64_t ONE = (uint64_t)1 << FIX_BITS;
+    memset(ww, 0, sizeof *ww);
     if (zlo == zhi) {
         /* every candidate a mode or excluded: F(i) = (modes before i) / m exactly, and
          * the words are its floor and ceiling (exact where F(i) 2^63 is an integer, e.g.
          * 4 ties) */
-        uint64_t m = (uint64_t)(zlo >> P), cnt = 0;
-        for (size_t i = 0; i < n; i++) {
-            em_u128 num = (em_u128)cnt << FIX_BITS;
-            uint64_t fl = (uint64_t)(num / m);
-            lo[i] = fl;
-            hi[i] = fl + ((em_u128)fl * m != num);
-            cnt += cls[i] == CL_MODE;
-        }
-        lo[n] = hi[n] = ONE;
+        ww->exact = 1;
+        ww->m = (uint64_t)(zlo >> P);
         return 1;
     }
     unsigned S = bitlen_u128(zhi) - 63u, S2 = bitlen_u128(zlo) - 63u;
@@ -499,12 +512,40 @@ static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
     uint64_t W = 2 * W1 + 8;
     if (W > CHEAP_MAX_WIDTH)
         return 0;
-    /* The words of i from C_lo(i), the sum before i: formed again only after a nonzero
-     * lower bound (the tail of a large set, all zeros, only copies them). */
-    em_u128 clo_s = 0;
-    uint64_t L = 0, H = W < ONE ? W : ONE;
-    for (size_t i = 0; i < n; i++) {
-        em_u128 l = ((em_u128)hi[i] << 64) | lo[i];
+    ww->S = S;
+    ww->Rlo = Rlo;
+    ww->W = W;
+    ww->H = W < ONE ? W : ONE;
+    return 1;
+}
+
+/* The words of the next m indices into lo, hi from their lower bounds floor(L 2^P) (low 64
+ * bits in slo, high in shi; lo = slo and hi = shi writes them over the bounds); the state
+ * moves past them.  A word is formed again only after a nonzero lower bound (the tail of a
+ * large set, all zeros, only copies them). */
+static void words_fill(wwords *ww, size_t m, const uint64_t *slo, const uint64_t *shi,
+                       uint64_t *lo, uint64_t *hi)
+{
+    const uint64_t ONE = (uint64_t)1 << FIX_BITS;
+    if (ww->exact) {
+        uint64_t mm = ww->m, cnt = ww->cnt;
+        for (size_t i = 0; i < m; i++) {
+            em_u128 num = (em_u128)cnt << FIX_BITS;
+            uint64_t fl = (uint64_t)(num / mm);
+            /* (only modes and exclusions: a nonzero lower bound is a mode's, 2^P) */
+            cnt += (slo[i] | shi[i]) != 0;
+            lo[i] = fl;
+            hi[i] = fl + ((em_u128)fl * mm != num);
+        }
+        ww->cnt = cnt;
+        return;
+    }
+    const unsigned S = ww->S;
+    const uint64_t Rlo = ww->Rlo, W = ww->W;
+    em_u128 clo_s = ww->clo_s;
+    uint64_t L = ww->L, H = ww->H;
+    for (size_t i = 0; i < m; i++) {
+        em_u128 l = ((em_u128)shi[i] << 64) | slo[i];
         lo[i] = L;
         hi[i] = H;
         if (l) {
@@ -513,8 +554,22 @@ static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
             H = L + W < ONE ? L + W : ONE;
         }
     }
-    hi[0] = 0;
-    lo[n] = hi[n] = ONE;
+    ww->clo_s = clo_s;
+    ww->L = L;
+    ww->H = H;
+}
+
+/* The words from the lower bounds floor(L 2^P) in lo64 (low 64 bits) and hi64 (high 64
+ * bits) and the sums (pass 2 of cheap_bounds): 1, or 0 when they are too wide. */
+static int cheap_words(em_exact *s, unsigned P, em_u128 zlo, em_u128 zhi)
+{
+    const size_t n = s->n;
+    wwords ww;
+    if (!words_init(&ww, P, zlo, zhi))
+        return 0;
+    words_fill(&ww, n, s->lo64, s->hi64, s->lo64, s->hi64);
+    s->hi64[0] = 0;
+    s->lo64[n] = s->hi64[n] = (uint64_t)1 << FIX_BITS;
     return 1;
 }
 
@@ -624,6 +679,15 @@ static int umax_d(size_t n, const double *u, const unsigned char *excluded, doub
         double m0 = -HUGE_VAL, m1 = -HUGE_VAL, m2 = -HUGE_VAL, m3 = -HUGE_VAL;
         int bad = 0;
         size_t i = 0;
+        if (n >= 64 && em_exact_vec_ok()) {
+            double m4[4];
+            bad = em_exact_vec_max4(n, u, m4);
+            m0 = m4[0];
+            m1 = m4[1];
+            m2 = m4[2];
+            m3 = m4[3];
+            i = n & ~(size_t)3;
+        }
         for (; n - i >= 4; i += 4) {
             double x0 = u[i], x1 = u[i + 1], x2 = u[i + 2], x3 = u[i + 3];
             bad |= !(x0 <= 0x1.fffffffffffffp1023) | !(x1 <= 0x1.fffffffffffffp1023) |
@@ -666,25 +730,35 @@ static int umax_d(size_t n, const double *u, const unsigned char *excluded, doub
     return EM_OK;
 }
 
+/* em_exact_new_d's inputs checked (who names the function in the messages): epsilon and
+ * the sensitivity as doubles, the largest utility. */
+static int new_d_args(const em_problem *P, const char *who, double *eps, double *delta,
+                      double *umax, em_error *err)
+{
+    int st = em_problem_check(P, err);
+    if (st != EM_OK)
+        return st;
+    /* from em_problem_doubles: the doubles themselves; else the rationals must be doubles */
+    const int given = P->eps_d > 0 && P->delta_d > 0;
+    *eps = given ? P->eps_d : mpq_get_d(P->eps);
+    *delta = given ? P->delta_d : mpq_get_d(P->delta);
+    if (!given && (!em_q_is_d(P->eps, *eps) || !em_q_is_d(P->delta, *delta)))
+        return em_err(err, EM_ERR_DOMAIN, "%s: epsilon or the sensitivity is not a double", who);
+    st = umax_d(P->n, P->ud, P->excluded, umax);
+    if (st != EM_OK)
+        return em_err(err, st, "%s", em_strerror(st));
+    return EM_OK;
+}
+
 int em_exact_new_d(const em_problem *P, em_exact **out, em_error *err)
 {
     if (!out || !P || !P->ud)
         return em_err(err, EM_ERR_NULL, "em_exact_new_d: out or the doubles NULL");
-    int st = em_problem_check(P, err);
+    double eps, delta, umax;
+    int st = new_d_args(P, "em_exact_new_d", &eps, &delta, &umax, err);
     if (st != EM_OK)
         return st;
     const size_t n = P->n;
-    /* from em_problem_doubles: the doubles themselves; else the rationals must be doubles */
-    const int given = P->eps_d > 0 && P->delta_d > 0;
-    double eps = given ? P->eps_d : mpq_get_d(P->eps),
-           delta = given ? P->delta_d : mpq_get_d(P->delta);
-    if (!given && (!em_q_is_d(P->eps, eps) || !em_q_is_d(P->delta, delta)))
-        return em_err(err, EM_ERR_DOMAIN, "em_exact_new_d: epsilon or the sensitivity is "
-                      "not a double");
-    double umax;
-    st = umax_d(n, P->ud, P->excluded, &umax);
-    if (st != EM_OK)
-        return em_err(err, st, "%s", em_strerror(st));
     em_exact *s = exact_alloc(n, n * sizeof(double));
     if (!s)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
@@ -702,6 +776,170 @@ int em_exact_new_d(const em_problem *P, em_exact **out, em_error *err)
         }
     }
     *out = s;
+    return EM_OK;
+}
+
+/* ------------------------------------------------- one draw, no sampler kept */
+
+/* Candidates per chunk of em_exact_sample_d (a multiple of 4: the fours fall as in
+ * cheap_bounds; the values do not depend on it), and the sizes whose state stays on the
+ * stack. */
+#define ONCE_CHUNK 256
+#define ONCE_SMALL 64
+
+/* em_exact_sample_d's state: one chunk's scratch, and the lower bounds of the chunks that
+ * have a nonzero one, kept from the first pass, then their words from the first scan on
+ * (keep: 2 (n + chunks) words reserved, written only as far as needed; a chunk of m
+ * candidates holds m + 1 low halves, then m + 1 high halves: the words of its m cells'
+ * ends, the last the next chunk's first). */
+typedef struct once {
+    const double *u;
+    const unsigned char *excluded;
+    size_t n;
+    int vec;
+    uint64_t *keep;
+    unsigned char *nz; /* nz[c]: chunk c has a nonzero lower bound */
+    double ud[ONCE_CHUNK];
+    unsigned char cls[ONCE_CHUNK];
+} once;
+
+/* The first pass of cheap_bounds over candidates [s, e) (e - s <= ONCE_CHUNK) with w's
+ * constants and sums: their lower bounds into lo / hi from index 0, their bounds added to
+ * w->z in index order, as one pass over all of them adds them (the queue flushed at the
+ * end: the chain's products still join dsum in index order).  Returns 1 when some lower
+ * bound is nonzero. */
+static int once_chunk(once *o, wpass *w, size_t s, size_t e, uint64_t *lo, uint64_t *hi)
+{
+    const size_t m = e - s;
+    const em_u128 zlo0 = w->z.zlo;
+    const uint64_t modes0 = w->z.modes;
+    w->u = o->u + s;
+    w->excluded = o->excluded ? o->excluded + s : NULL;
+    w->ud = o->ud;
+    w->cls = o->cls;
+    w->lo = lo;
+    w->hi = hi;
+    if (o->vec)
+        wpass_runs(w, m);
+    else
+        wpass_one_by_one(w, 0, m);
+    wpend_flush(&w->pend, w->P, &w->pc, w->lo, w->hi, &w->z);
+    /* every nonzero lower bound is a mode's (counted in modes) or joins zlo */
+    return w->z.zlo != zlo0 || w->z.modes != modes0;
+}
+
+/* One scan: each chunk's cells decided by em_exact_select on [a, a + w), on its words,
+ * formed over its kept lower bounds by the first scan (formed = 0; ww0: the words' state
+ * at index 0).  A chunk whose lower bounds are all 0 is skipped: its words are all the
+ * word before it, so no cell i there has hi[i] <= a < a + w <= lo[i + 1].  Every other
+ * chunk is scanned whatever the answer (no early exit).  Returns the certain cell, or n. */
+static size_t once_scan(once *o, const wwords *ww0, int formed, uint64_t a, uint64_t w)
+{
+    const size_t n = o->n;
+    const uint64_t ONE = (uint64_t)1 << FIX_BITS;
+    wwords ww = *ww0;
+    uint64_t *kp = o->keep;
+    size_t found = n;
+    for (size_t s = 0, c = 0; s < n; s += ONCE_CHUNK, c++) {
+        const size_t e = n - s < ONCE_CHUNK ? n : s + ONCE_CHUNK, m = e - s;
+        if (!o->nz[c])
+            continue;
+        uint64_t *lo = kp, *hi = kp + m + 1;
+        kp += 2 * (m + 1);
+        if (!formed) {
+            words_fill(&ww, m, lo, hi, lo, hi);
+            if (e == n) {
+                lo[m] = hi[m] = ONE;
+            } else if (ww.exact) {
+                em_u128 num = (em_u128)ww.cnt << FIX_BITS;
+                uint64_t fl = (uint64_t)(num / ww.m);
+                lo[m] = fl;
+                hi[m] = fl + ((em_u128)fl * ww.m != num);
+            } else {
+                lo[m] = ww.L;
+                hi[m] = ww.H;
+            }
+            if (s == 0)
+                hi[0] = 0;
+        }
+        size_t r = em_exact_select(m, lo, hi, a, w);
+        found = r < m ? s + r : found;
+    }
+    return found;
+}
+
+/* The first pass and the draw of em_exact_sample_d on o (its arrays set): EM_OK with *out,
+ * or with *fb = 1 (no bits drawn) or 2 (*a: U's first 63 bits, undecided) when the sampler
+ * must finish it, or the bit source's error. */
+static int once_draw(once *o, const em_problem *P, double eps, double delta, double umax,
+                     em_bits *b, size_t *out, int *fb, uint64_t *a)
+{
+    const size_t n = o->n;
+    wpass w;
+    wpass_init(&w, n, eps, delta, P->variant, umax);
+    uint64_t *kp = o->keep;
+    for (size_t s = 0, c = 0; s < n; s += ONCE_CHUNK, c++) {
+        const size_t e = n - s < ONCE_CHUNK ? n : s + ONCE_CHUNK, m = e - s;
+        /* written where they are kept; kept (kp moves on) only when one is nonzero */
+        o->nz[c] = (unsigned char)once_chunk(o, &w, s, e, kp, kp + m + 1);
+        kp += o->nz[c] ? 2 * (m + 1) : 0;
+    }
+    em_u128 zlo, zhi;
+    wwords ww0;
+    if (!wsum_bounds(&w.z, n, w.P, &zlo, &zhi) || !words_init(&ww0, w.P, zlo, zhi)) {
+        *fb = 1;
+        return EM_OK;
+    }
+    /* em_exact_sample's draw: the first chunk of bits, then STEP_BITS more while undecided */
+    long nb = em_exact_bitlen(n);
+    unsigned k = (unsigned)(nb + 2 > FIX_BITS ? FIX_BITS : nb + 2);
+    int st = em_bits_get(b, k, a);
+    for (int formed = 0; st == EM_OK; formed = 1) {
+        size_t r = once_scan(o, &ww0, formed, *a << (FIX_BITS - k),
+                             (uint64_t)1 << (FIX_BITS - k));
+        if (r < n) {
+            *out = r;
+            return EM_OK;
+        }
+        if (k == FIX_BITS) {
+            *fb = 2;
+            return EM_OK;
+        }
+        st = em_bits_extend(b, STEP_BITS, FIX_BITS, a, &k);
+    }
+    return st;
+}
+
+int em_exact_once(const em_problem *P, em_bits *b, size_t *out, int *fb, uint64_t *a,
+                  em_error *err)
+{
+    *fb = 0;
+    double eps, delta, umax;
+    int st = new_d_args(P, "em_exact_sample_d", &eps, &delta, &umax, err);
+    if (st != EM_OK)
+        return st;
+    const size_t n = P->n, nc = (n + ONCE_CHUNK - 1) / ONCE_CHUNK;
+    once o;
+    uint64_t kbuf[2 * (ONCE_SMALL + 1)];
+    unsigned char nzbuf[ONCE_SMALL];
+    o.u = P->ud;
+    o.excluded = P->excluded;
+    o.n = n;
+    o.vec = wpass_vec(n);
+    /* (the kept bounds: 16 bytes a candidate reserved, written only for the chunks that
+     * have a nonzero one) */
+    o.keep = n <= ONCE_SMALL ? kbuf : malloc(2 * (n + nc) * sizeof *o.keep);
+    o.nz = nc <= ONCE_SMALL ? nzbuf : malloc(nc);
+    if (!o.keep || !o.nz)
+        st = EM_ERR_NOMEM;
+    else
+        st = once_draw(&o, P, eps, delta, umax, b, out, fb, a);
+    if (o.keep != kbuf)
+        free(o.keep);
+    if (o.nz != nzbuf)
+        free(o.nz);
+    if (st != EM_OK)
+        return em_err(err, st, "%s", st == EM_ERR_NOMEM ? "out of memory" : em_strerror(st));
     return EM_OK;
 }
 

@@ -137,6 +137,17 @@ int em_exact_mp_level0(struct xmp *m, int words);
  * em_exponents_classes's error. */
 int em_exact_mp_setup(em_exact *s, const em_problem *P, int words);
 
+/* The rest of em_exact_sample's draw when the 63-bit words leave U's first 63 bits a
+ * undecided: MPFR set up as needed, then the slow path. */
+int em_exact_slow(em_exact *s, em_bits *b, uint64_t a, size_t *out);
+
+/* em_exact_sample_d's draw without a sampler (em_exact_new.c): EM_OK with *out and
+ * *fb = 0; or *fb = 1 (nothing drawn: the cheap bounds are too wide) or 2 (*a: U's first 63
+ * bits, undecided by the words), when the sampler must be built to finish the draw; or an
+ * error (with its message in err). */
+int em_exact_once(const em_problem *P, em_bits *b, size_t *out, int *fb, uint64_t *a,
+                  em_error *err);
+
 /* em_exact_mp_setup for em_exact_new_d: eps, delta and the utilities are the exact
  * rationals the doubles denote. */
 int em_exact_mp_setup_d(em_exact *s, int words);

@@ -303,6 +303,27 @@ __attribute__((target("avx2"))) static int run_any(em_xrun *r, size_t i, size_t 
     return 1;
 }
 
+__attribute__((target("avx2"))) int em_exact_vec_max4(size_t n, const double *u, double m[4])
+{
+    const __m256d top = _mm256_set1_pd(0x1.fffffffffffffp1023);
+    __m256d a = _mm256_set1_pd(-HUGE_VAL), bad = _mm256_setzero_pd();
+    size_t i = 0;
+    /* (one chain in index order, as the scalar lanes: max(x, m) is x > m ? x : m) */
+    for (; n - i >= 8; i += 8) {
+        __m256d x = _mm256_loadu_pd(u + i), y = _mm256_loadu_pd(u + i + 4);
+        bad = _mm256_or_pd(bad, _mm256_or_pd(_mm256_cmp_pd(x, top, _CMP_NLE_UQ),
+                                             _mm256_cmp_pd(y, top, _CMP_NLE_UQ)));
+        a = _mm256_max_pd(y, _mm256_max_pd(x, a));
+    }
+    for (; n - i >= 4; i += 4) {
+        __m256d x = _mm256_loadu_pd(u + i);
+        bad = _mm256_or_pd(bad, _mm256_cmp_pd(x, top, _CMP_NLE_UQ));
+        a = _mm256_max_pd(x, a);
+    }
+    _mm256_storeu_pd(m, a);
+    return _mm256_movemask_pd(bad) != 0;
+}
+
 size_t em_exact_vec_run(em_xrun *r, size_t i, size_t n)
 {
     r->why = EM_XRUN_END;
@@ -326,6 +347,14 @@ size_t em_exact_vec_run(em_xrun *r, size_t i, size_t n)
 int em_exact_vec_ok(void)
 {
     return 0;
+}
+
+int em_exact_vec_max4(size_t n, const double *u, double m[4])
+{
+    (void)n;
+    (void)u;
+    (void)m;
+    return 1;
 }
 
 size_t em_exact_vec_run(em_xrun *r, size_t i, size_t n)

@@ -54,4 +54,10 @@ void em_exact_vec_set(int on);
  * index hold another). */
 size_t em_exact_vec_run(em_xrun *r, size_t i, size_t n);
 
+/* em_exact_new.c's umax_d over the first 4 floor(n / 4) utilities (where
+ * em_exact_vec_ok()): lane j of m the running x > m ? x : m over u[j], u[j + 4], ... in
+ * index order from -inf, as its four scalar lanes; returns 1 when one of them is NaN or
+ * +inf (then m is of no use). */
+int em_exact_vec_max4(size_t n, const double *u, double m[4]);
+
 #endif
