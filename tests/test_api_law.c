@@ -402,7 +402,7 @@ START_TEST(float_many_draws_same_cells)
     em_rng rng;
     ck_assert_int_eq(em_logweights(N, ud, 1.0, 1.0, EM_STANDARD, lw, &argmax), EM_OK);
     ck_assert_int_eq(em_weights_fixed(N, lw, W, &total, &scale), EM_OK);
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 99), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){99}, 1), EM_OK);
     for (int k = 0; k < DRAWS; k++)
         ck_assert_int_eq(em_sample_fixed(N, W, total, &rng, &want[k]), EM_OK);
     for (int batch = 1; batch <= 2; batch++) {
