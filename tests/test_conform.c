@@ -69,7 +69,7 @@ static em_scn *abc(void)
 {
     const char *u[] = {"0", "0.5", "1"}, *l[] = {"a", "b", "c"};
     em_scn *s;
-    ck_assert_int_eq(em_scn_new(3, u, l, NULL, &s, NULL), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 3, .utilities = u, .labels = l}, &s, NULL), EM_OK);
     return s;
 }
 
@@ -329,7 +329,7 @@ static em_mech *mech(const char *const *u, size_t n, const char *eps, const char
                      int variant)
 {
     em_scn *s;
-    ck_assert_int_eq(em_scn_new(n, u, NULL, NULL, &s, NULL), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = n, .utilities = u}, &s, NULL), EM_OK);
     if (variant == EM_MONOTONE)
         ck_assert_int_eq(em_scn_declare(s, NULL, 1, NULL), EM_OK);
     em_opts o = EM_OPTS_INIT;
@@ -460,7 +460,7 @@ static em_mech *wmech(const char *const *u, const char *const *w, size_t n, cons
                       const char *delta, int variant)
 {
     em_scn *s;
-    ck_assert_int_eq(em_scn_new(n, u, NULL, w, &s, NULL), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = n, .utilities = u, .measure = w}, &s, NULL), EM_OK);
     em_opts o = EM_OPTS_INIT;
     o.epsilon = eps;
     o.sensitivity = delta;
@@ -542,7 +542,7 @@ START_TEST(diagnose_laplace)
 {
     const char *lo[] = {"-inf", "0"}, *hi[] = {"0", "inf"}, *a[] = {"0", "0"}, *b[] = {"1", "-1"};
     em_scn *s;
-    ck_assert_int_eq(em_scn_new_pieces(2, lo, hi, a, b, &s, NULL), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 2, .lo = lo, .hi = hi, .a = a, .b = b}, &s, NULL), EM_OK);
     em_opts o = EM_OPTS_INIT;
     o.epsilon = "1";
     em_mech *m;

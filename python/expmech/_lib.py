@@ -77,6 +77,16 @@ class ScnInfo(ctypes.Structure):
                 ("has_measure", ctypes.c_int), ("name", ctypes.c_char_p)]
 
 
+class ScnSpec(ctypes.Structure):
+    _fields_ = [("n", ctypes.c_size_t), ("utilities", ctypes.POINTER(ctypes.c_char_p)),
+                ("labels", ctypes.POINTER(ctypes.c_char_p)),
+                ("measure", ctypes.POINTER(ctypes.c_char_p)),
+                ("utilities_d", ctypes.POINTER(ctypes.c_double)),
+                ("measure_d", ctypes.POINTER(ctypes.c_double)),
+                ("lo", ctypes.POINTER(ctypes.c_char_p)), ("hi", ctypes.POINTER(ctypes.c_char_p)),
+                ("a", ctypes.POINTER(ctypes.c_char_p)), ("b", ctypes.POINTER(ctypes.c_char_p))]
+
+
 class Draw(ctypes.Structure):
     _fields_ = [("index", ctypes.c_size_t), ("value", ctypes.c_double)]
 
@@ -250,12 +260,9 @@ NAME_KIND, NAME_MISTAKE, NAME_VERDICT = 0, 1, 2
 _PROTOS = {
     "em_version": (_S, []),
     "em_free": (None, [_P]),
-    "em_scn_new": (ctypes.c_int, [_SZ, _STRS, _STRS, _STRS, ctypes.POINTER(_P), _E]),
-    "em_scn_new_d": (ctypes.c_int, [_SZ, ctypes.POINTER(ctypes.c_double),
-                                    ctypes.POINTER(ctypes.c_double), ctypes.POINTER(_P), _E]),
+    "em_scn_new": (ctypes.c_int, [ctypes.POINTER(ScnSpec), ctypes.POINTER(_P), _E]),
     "em_probs_text": (ctypes.c_int, [_P, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p),
                                      ctypes.POINTER(_SZ), _E]),
-    "em_scn_new_pieces": (ctypes.c_int, [_SZ, _STRS, _STRS, _STRS, _STRS, ctypes.POINTER(_P), _E]),
     "em_scn_declare": (ctypes.c_int, [_P, _S, ctypes.c_int, _E]),
     "em_scn_get": (ScnInfo, [_P]),
     "em_mech_new": (ctypes.c_int, [_P, ctypes.POINTER(Opts), ctypes.POINTER(_P), _E]),
