@@ -14,6 +14,7 @@
 
 #include "expmech.h"
 #include "io/em_scn_text.h"
+#include "api/em_obj.h"
 
 #define MUST_SAY(st, e) \
     do { if ((st) != EM_OK && (!(e).msg[0] || (e).status != (st))) abort(); } while (0)

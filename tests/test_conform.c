@@ -661,6 +661,24 @@ START_TEST(runner_verdicts)
     ck_assert_int_eq(em_conform_table(r, &t, NULL), EM_OK);
     ck_assert_ptr_nonnull(strstr(t, "T76   finite      pass"));
     ck_assert_ptr_nonnull(strstr(t, "4 cases: 4 pass;"));
+    /* em_write: the same table as text, the report as JSON, no CSV */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mf = open_memstream(&buf, &len);
+    ck_assert_int_eq(em_write(r, mf, NULL, NULL), EM_OK);
+    fflush(mf);
+    ck_assert_str_eq(buf, t);
+    rewind(mf);
+    em_write_opts wo = {.format = EM_WRITE_JSON};
+    ck_assert_int_eq(em_write(r, mf, &wo, NULL), EM_OK);
+    fflush(mf);
+    ck_assert_ptr_nonnull(strstr(buf, "\"schema\": \"expmech-conformance-report-1\""));
+    wo.format = EM_WRITE_CSV;
+    em_error we;
+    ck_assert_int_eq(em_write(r, mf, &wo, &we), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(we.msg, "text or JSON only"));
+    fclose(mf);
+    free(buf);
     em_free(t);
     em_free(r);
     /* the factor 1/2 missing: T01 and T46 rejected and named; T19 (monotone) passes and

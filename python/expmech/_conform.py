@@ -257,13 +257,14 @@ def _write_report(ptr, path: str) -> None:
     libc.fopen.restype = ctypes.c_void_p
     libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
     libc.fclose.argtypes = [ctypes.c_void_p]
-    lib.em_conform_report.argtypes = [ctypes.POINTER(_lib.ConformResult), ctypes.c_void_p,
-                                      ctypes.POINTER(_lib.Error)]
+    lib.em_write.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(_lib.WriteOpts),
+                             ctypes.POINTER(_lib.Error)]
     f = libc.fopen(os.fsencode(path), b"w")
     if not f:
         raise OSError(f"report: cannot open {path}")
     try:
-        _lib.call(lib.em_conform_report, ptr, ctypes.c_void_p(f))
+        _lib.call(lib.em_write, ctypes.cast(ptr, ctypes.c_void_p), ctypes.c_void_p(f),
+                  ctypes.byref(_lib.WriteOpts(format=_lib.WRITE_JSON)))
     finally:
         if libc.fclose(ctypes.c_void_p(f)) != 0:
             raise OSError(f"report: cannot write {path}")

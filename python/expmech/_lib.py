@@ -77,6 +77,14 @@ class ScnInfo(ctypes.Structure):
                 ("has_measure", ctypes.c_int), ("name", ctypes.c_char_p)]
 
 
+class WriteOpts(ctypes.Structure):
+    _fields_ = [("format", ctypes.c_int), ("sweep_i", ctypes.c_size_t), ("sweep_n", ctypes.c_size_t),
+                ("epsilon", ctypes.c_char_p), ("terminal", ctypes.c_int)]
+
+
+WRITE_JSON = 2
+
+
 class ScnSpec(ctypes.Structure):
     _fields_ = [("n", ctypes.c_size_t), ("utilities", ctypes.POINTER(ctypes.c_char_p)),
                 ("labels", ctypes.POINTER(ctypes.c_char_p)),

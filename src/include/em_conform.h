@@ -299,8 +299,8 @@ EM_API int em_command_split(const char *line, char ***argv, em_error *err);
 /* The result as a table (case, kind, verdict, N, p, diagnosis: one row a case, messages and
  * the sampler's stderr below a failed row), then the summary line; malloc'd (em_free). */
 EM_API int em_conform_table(const em_conform_result *r, char **text, em_error *err);
-/* Everything in r as JSON (schema expmech-conformance-report-1). */
-EM_API int em_conform_report(const em_conform_result *r, FILE *f, em_error *err);
+/* em_write (em_scn.h) writes r: EM_WRITE_TEXT the table above, EM_WRITE_JSON everything in
+ * r (schema expmech-conformance-report-1). */
 
 #ifdef __cplusplus
 }

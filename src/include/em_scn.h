@@ -134,7 +134,7 @@ EM_API int em_scn_write(FILE *f, const em_scn *s, const char *const *comments,
  * past max_in bytes of s when max_in > 0); returns buf. */
 EM_API char *em_scn_human_label(char *buf, size_t cap, const char *s, size_t max_in);
 
-/* How a result writer (em_write, em_utility_report_write, ...) writes: the
+/* How a result writer (em_write, em_probs_write, ...) writes: the
  * one options struct of them all.  A writer documents the formats it accepts; another is
  * EM_ERR_DOMAIN.  NULL options: EM_WRITE_OPTS_INIT. */
 #define EM_WRITE_TEXT 0      /* for a person: the report of expmech(1) */
