@@ -657,17 +657,14 @@ START_TEST(runner_verdicts)
     /* alpha: 1e-6 over 4 cases, 3 runs of 4 tests */
     ck_assert(fabs(r->alpha_case - 2.5e-7) < 1e-20);
     ck_assert(fabs(r->cases[0].alpha - 2.5e-7 / 12) < 1e-20);
-    char *t;
-    ck_assert_int_eq(em_conform_table(r, &t, NULL), EM_OK);
-    ck_assert_ptr_nonnull(strstr(t, "T76   finite      pass"));
-    ck_assert_ptr_nonnull(strstr(t, "4 cases: 4 pass;"));
-    /* em_write: the same table as text, the report as JSON, no CSV */
+    /* em_write: the table as text, the report as JSON, no CSV */
     char *buf = NULL;
     size_t len = 0;
     FILE *mf = open_memstream(&buf, &len);
     ck_assert_int_eq(em_write(r, mf, NULL, NULL), EM_OK);
     fflush(mf);
-    ck_assert_str_eq(buf, t);
+    ck_assert_ptr_nonnull(strstr(buf, "T76   finite      pass"));
+    ck_assert_ptr_nonnull(strstr(buf, "4 cases: 4 pass;"));
     rewind(mf);
     em_write_opts wo = {.format = EM_WRITE_JSON};
     ck_assert_int_eq(em_write(r, mf, &wo, NULL), EM_OK);
@@ -679,7 +676,6 @@ START_TEST(runner_verdicts)
     ck_assert_ptr_nonnull(strstr(we.msg, "text or JSON only"));
     fclose(mf);
     free(buf);
-    em_free(t);
     em_free(r);
     /* the factor 1/2 missing: T01 and T46 rejected and named; T19 (monotone) passes and
        rules out "eps doubled" */

@@ -269,6 +269,7 @@ _PROTOS = {
     "em_version": (_S, []),
     "em_free": (None, [_P]),
     "em_scn_new": (ctypes.c_int, [ctypes.POINTER(ScnSpec), ctypes.POINTER(_P), _E]),
+    "em_write": (ctypes.c_int, [_P, _P, ctypes.POINTER(WriteOpts), _E]),
     "em_probs_text": (ctypes.c_int, [_P, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p),
                                      ctypes.POINTER(_SZ), _E]),
     "em_scn_declare": (ctypes.c_int, [_P, _S, ctypes.c_int, _E]),
@@ -298,7 +299,6 @@ _PROTOS = {
     "em_conform_command": (ctypes.c_int, [ctypes.POINTER(ConformOpts), _STRS,
                                           ctypes.POINTER(ctypes.POINTER(ConformResult)), _E]),
     "em_command_split": (ctypes.c_int, [_S, ctypes.POINTER(ctypes.POINTER(_S)), _E]),
-    "em_conform_table": (ctypes.c_int, [ctypes.POINTER(ConformResult), ctypes.POINTER(_P), _E]),
 }
 
 for _name, (_res, _args) in _PROTOS.items():

@@ -30,7 +30,7 @@ static const char *failure_words(const em_conform_case *r)
 static int conform_table_plain(const em_conform_result *r, char **text, em_error *err)
 {
     if (!r || !text) {
-        return em_err(err, EM_ERR_NULL, "em_conform_table: result or text NULL");
+        return em_err(err, EM_ERR_NULL, "em_write: result or text NULL");
     }
     *text = NULL;
     char *buf = NULL;
@@ -96,11 +96,6 @@ static int conform_table_plain(const em_conform_result *r, char **text, em_error
     *text = buf;
     em_err_ok(err);
     return EM_OK;
-}
-
-int em_conform_table(const em_conform_result *r, char **text, em_error *err)
-{
-    return EM_OBJ_STRINGS(conform_table_plain(r, text, err), err, text);
 }
 
 /* ------------------------------------------------------------------ JSON */

@@ -93,7 +93,7 @@ int em_utility_report_write(FILE *f, const em_utility_report *u, const em_mech *
                             const em_write_opts *o, em_error *err);
 
 /* em_write of a conformance suite's result (em_conform_run, em_conform_command):
- * EM_WRITE_TEXT the table of em_conform_table, EM_WRITE_JSON everything in it (schema
+ * EM_WRITE_TEXT a table, EM_WRITE_JSON everything in it (schema
  * expmech-conformance-report-1). */
 int em_conform_result_write(FILE *f, const void *obj, const void *const *ctx,
                             const em_write_opts *o, em_error *err);

@@ -164,11 +164,7 @@ int cmd_conform(int argc, char **argv)
         return rc;
     }
     em_free(words);
-    char *table = NULL;
-    if (em_conform_table(r, &table, &e) == EM_OK) {
-        fputs(table, stdout);
-        em_free(table);
-    }
+    em_write(r, stdout, NULL, &e);
     rc = r->exit_status;
     if (p.report) {
         FILE *f = fopen(p.report, "w");
