@@ -64,7 +64,8 @@ int main(int argc, char **argv)
     o.epsilon = "0.5";
     o.sensitivity = "2";
     o.digits = 6;
-    if (em_scn_new(N, u, NULL, NULL, &s, &err) != EM_OK || em_mech_new(s, &o, &m, &err) != EM_OK) {
+    if (em_scn_new(&(em_scn_spec){.n = N, .utilities = u}, &s, &err) != EM_OK ||
+        em_mech_new(s, &o, &m, &err) != EM_OK) {
         fprintf(stderr, "check_sampler: %s\n", err.msg);
         em_free(s);
         return 2;

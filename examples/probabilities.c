@@ -47,8 +47,8 @@ int main(void)
     if ((st = em_weights_fixed(N, lw, W, &total, &scale)) != EM_OK)
         return fail("em_weights_fixed", st);
     em_rng rng;
-    if ((st = em_rng_init_chacha(&rng, 2026)) != EM_OK)
-        return fail("em_rng_init_chacha", st);
+    if ((st = em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){2026}, 1)) != EM_OK)
+        return fail("em_rng_init", st);
     for (int d = 0; d < DRAWS; d++) {
         size_t r;
         if ((st = em_sample_fixed(N, W, total, &rng, &r)) != EM_OK)

@@ -14,6 +14,7 @@
 
 #include "expmech.h"
 #include "io/em_scn_text.h"
+#include "api/em_obj.h"
 
 #define MUST_SAY(st, e) \
     do { if ((st) != EM_OK && (!(e).msg[0] || (e).status != (st))) abort(); } while (0)
@@ -43,7 +44,7 @@ static em_scn *from_lines(const char *text, size_t len, em_error *e)
         u[n++] = !strcmp(p, "x") ? NULL : p; /* "x": an excluded candidate */
     }
     em_scn *s = NULL;
-    int st = em_scn_new(n, u, NULL, NULL, &s, e);
+    int st = em_scn_new(&(em_scn_spec){.n = n, .utilities = u}, &s, e);
     MUST_SAY(st, *e);
     free(copy);
     return s;

@@ -18,7 +18,7 @@ static em_scn *labels_scn(void)
     static em_scn *s;
     if (!s) {
         const char *u[] = {"0", "0.5", "1", "-inf"}, *l[] = {"a", "b c", "é", "x,y"};
-        if (em_scn_new(4, u, l, NULL, &s, NULL) != EM_OK)
+        if (em_scn_new(&(em_scn_spec){.n = 4, .utilities = u, .labels = l}, &s, NULL) != EM_OK)
             abort();
     }
     return s;

@@ -51,7 +51,7 @@ static int draws(const char *name, em_pieces *ps, const char *eps_s, long ndraw)
     if (tp_cont_new_pieces(ps, eps, delta, EM_STANDARD, 17, &C, NULL, 0) != EM_OK)
         return 1;
     em_rng rng;
-    em_rng_init_chacha(&rng, 1);
+    em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){1}, 1);
     em_bits b;
     em_bits_init_rng(&b, &rng);
     size_t idx;

@@ -21,7 +21,7 @@ static int bench(const char *name, size_t n, const double *u, long draws)
     uint64_t *W = malloc(n * sizeof *W), total, scale;
     size_t argmax, r, sink = 0;
     em_rng rng;
-    if (!lw || !logp || !p || !W || em_rng_init_chacha(&rng, 1) != EM_OK)
+    if (!lw || !logp || !p || !W || em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){1}, 1) != EM_OK)
         return 1;
     int reps = n < 1000 ? 100000 : 5;
     double t0 = now();

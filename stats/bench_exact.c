@@ -44,7 +44,7 @@ static int bench(const char *name, size_t n, long num_div, long draws)
     if (tp_exact_new(n, u, NULL, eps, eps, EM_STANDARD, &x) != EM_OK)
         return 1;
     double prep = now() - t0;
-    if (em_rng_init_chacha(&rng, 1) != EM_OK)
+    if (em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){1}, 1) != EM_OK)
         return 1;
     em_bits_init_rng(&b, &rng);
     t0 = now();
@@ -59,7 +59,7 @@ static int bench(const char *name, size_t n, long num_div, long draws)
     /* the float sampler on the same utilities */
     if (em_logweights(n, ud, 1.0, 1.0, EM_STANDARD, lw, &argmax) != EM_OK ||
         em_weights_fixed(n, lw, W, &total, &scale) != EM_OK ||
-        em_rng_init_chacha(&rng, 1) != EM_OK)
+        em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){1}, 1) != EM_OK)
         return 1;
     t0 = now();
     for (long d = 0; d < draws; d++) {
@@ -102,7 +102,7 @@ static int bench_pf(long draws)
     em_bits b;
     size_t r, sink = 0;
     if (tp_pf_new(EM_MARITAL_N, u, NULL, eps, eps, EM_STANDARD, &x) != EM_OK ||
-        em_rng_init_chacha(&rng, 1) != EM_OK)
+        em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){1}, 1) != EM_OK)
         return 1;
     em_bits_init_rng(&b, &rng);
     double t0 = now();

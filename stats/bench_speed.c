@@ -397,9 +397,9 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < c.n; i++)
         c.u[i] = c.n == EM_MARITAL_N ? (double)em_marital_counts[i] / 1000.0 : -(double)i / 1000.0;
-    int st = em_rng_init_chacha(&c.rng, 1);
+    int st = em_rng_init(&c.rng, EM_RNG_CHACHA, &(uint64_t){1}, 1);
     if (st != EM_OK)
-        return fail("em_rng_init_chacha", st);
+        return fail("em_rng_init", st);
     em_bits_init_rng(&c.bits, &c.rng);
 
     op_fn op = NULL;

@@ -41,7 +41,7 @@ static void run(const char *name, long den, unsigned chunk, long draws)
     if (chunk)
         em_exact_set_first_chunk(x, chunk);
     em_rng rng;
-    em_rng_init_chacha(&rng, 7);
+    em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){7}, 1);
     em_bits b;
     em_bits_init_rng(&b, &rng);
     double tsum[N] = {0}, bsum[N] = {0};
@@ -95,7 +95,7 @@ static void run_cont(long draws)
     if (tp_cont_new_pieces(&ps, eps, delta, EM_STANDARD, 17, &C, NULL, 0) != EM_OK)
         exit(1);
     em_rng rng;
-    em_rng_init_chacha(&rng, 7);
+    em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){7}, 1);
     em_bits b;
     em_bits_init_rng(&b, &rng);
     double tsum[3] = {0}, bsum[3] = {0};

@@ -63,7 +63,7 @@ static int draw(size_t n, mpq_t *u, const unsigned char *ex, int variant, int pf
         return st;
     em_rng rng;
     em_bits b;
-    st = em_rng_init_chacha(&rng, seed);
+    st = em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){seed}, 1);
     em_bits_init_rng(&b, &rng);
     for (size_t i = 0; i < n; i++)
         hits[i] = 0;
@@ -153,7 +153,7 @@ int main(int argc, char **argv)
     if (full) {
         em_rng os;
         uint64_t seed = 0;
-        if (em_rng_init_os(&os) != EM_OK || em_rng_u64(&os, &seed) != EM_OK)
+        if (em_rng_init(&os, EM_RNG_OS, NULL, 0) != EM_OK || em_rng_u64(&os, &seed) != EM_OK)
             em_st_verdict(0, "OS random source for a fresh seed");
         else
             for (size_t k = 0; k < sizeof scens / sizeof scens[0]; k++)

@@ -74,7 +74,7 @@ static int draw(double eps, double delta, int variant, uint64_t seed, uint64_t n
         st = em_weights_fixed(NCAT, lw, W, &total, &scale);
     em_rng rng;
     if (st == EM_OK)
-        st = em_rng_init_chacha(&rng, seed);
+        st = em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){seed}, 1);
     if (st != EM_OK)
         return st;
     for (int i = 0; i < NCAT; i++) {
@@ -164,7 +164,7 @@ int main(int argc, char **argv)
         /* Fresh seed, printed; two-stage rule left to the reader of the log. */
         em_rng os;
         uint64_t seed = 0;
-        if (em_rng_init_os(&os) != EM_OK || em_rng_u64(&os, &seed) != EM_OK)
+        if (em_rng_init(&os, EM_RNG_OS, NULL, 0) != EM_OK || em_rng_u64(&os, &seed) != EM_OK)
             verdict(0, "OS random source for a fresh seed");
         else
             run(seed, 10000000, alpha);

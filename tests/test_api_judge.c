@@ -20,7 +20,7 @@ static em_mech *mech(size_t n, const char *const *u, const char *const *lab, con
                      const char *sens)
 {
     em_scn *s = NULL;
-    ck_assert_int_eq(em_scn_new(n, u, lab, NULL, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = n, .utilities = u, .labels = lab}, &s, &err), EM_OK);
     em_opts o = EM_OPTS_INIT;
     o.epsilon = eps;
     o.sensitivity = sens;
@@ -34,7 +34,7 @@ static em_mech *mech_piece(const char *lo, const char *hi, const char *a, const 
                            const char *eps)
 {
     em_scn *s = NULL;
-    ck_assert_int_eq(em_scn_new_pieces(1, &lo, &hi, &a, &b, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .lo = &lo, .hi = &hi, .a = &a, .b = &b}, &s, &err), EM_OK);
     em_opts o = EM_OPTS_INIT;
     o.epsilon = eps;
     em_mech *m = NULL;

@@ -18,7 +18,7 @@ static em_error err;
 static em_mech *mk_finite(size_t n, const char *const *u, const char *const *measure,
                        const char *eps, int variant, int digits, em_scn **s)
 {
-    ck_assert_int_eq(em_scn_new(n, u, NULL, measure, s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = n, .utilities = u, .measure = measure}, s, &err), EM_OK);
     em_opts o = {eps, NULL, variant, 0, digits};
     em_mech *m = NULL;
     ck_assert_int_eq(em_mech_new(*s, &o, &m, &err), EM_OK);
@@ -29,7 +29,7 @@ static em_mech *mk_finite(size_t n, const char *const *u, const char *const *mea
 static em_mech *mk_pieces(int tent, em_scn **s)
 {
     const char *lo[] = {"0", "1"}, *hi[] = {"1", "2"}, *a[] = {"0", "2"}, *b[] = {"1", "-1"};
-    ck_assert_int_eq(em_scn_new_pieces(tent ? 2 : 1, lo, hi, a, tent ? b : NULL, s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = tent ? 2 : 1, .lo = lo, .hi = hi, .a = a, .b = tent ? b : NULL}, s, &err), EM_OK);
     em_opts o = {"2", NULL, EM_VARIANT_AUTO, 0, 5};
     em_mech *m = NULL;
     ck_assert_int_eq(em_mech_new(*s, &o, &m, &err), EM_OK);
@@ -324,7 +324,7 @@ START_TEST(bad_input)
     /* a mechanism with bad epsilon is never made: NaN, inf, <= 0 */
     const char *u[] = {"0", "1"};
     em_scn *s;
-    ck_assert_int_eq(em_scn_new(2, u, NULL, NULL, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 2, .utilities = u}, &s, &err), EM_OK);
     const char *bad_eps[] = {"nan", "inf", "0", "-1"};
     for (int k = 0; k < 4; k++) {
         em_opts eo = {bad_eps[k], NULL, EM_VARIANT_AUTO, 0, 0};
@@ -359,7 +359,7 @@ START_TEST(bad_input)
     /* a utility beyond double's range: the float sampler names it */
     const char *big[] = {"0", "1e400"};
     const char *lab[] = {"a", "huge"};
-    ck_assert_int_eq(em_scn_new(2, big, lab, NULL, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 2, .utilities = big, .labels = lab}, &s, &err), EM_OK);
     eo.variant = EM_VARIANT_AUTO;
     ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
     ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
@@ -392,7 +392,7 @@ START_TEST(float_many_draws_same_cells)
     }
     em_scn *s;
     em_mech *m;
-    ck_assert_int_eq(em_scn_new(N, u, lab, NULL, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = N, .utilities = u, .labels = lab}, &s, &err), EM_OK);
     em_opts eo = {"1", NULL, EM_VARIANT_AUTO, 0, 0};
     ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
     /* the reference: the core's one-shot path on the same doubles and stream */
@@ -402,7 +402,7 @@ START_TEST(float_many_draws_same_cells)
     em_rng rng;
     ck_assert_int_eq(em_logweights(N, ud, 1.0, 1.0, EM_STANDARD, lw, &argmax), EM_OK);
     ck_assert_int_eq(em_weights_fixed(N, lw, W, &total, &scale), EM_OK);
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 99), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){99}, 1), EM_OK);
     for (int k = 0; k < DRAWS; k++)
         ck_assert_int_eq(em_sample_fixed(N, W, total, &rng, &want[k]), EM_OK);
     for (int batch = 1; batch <= 2; batch++) {

@@ -15,7 +15,7 @@ START_TEST(arrays_read_like_text)
     const char *u[] = {"1", "0.1", "0x1.8p1", "-inf", "4100/4140"};
     const char *lab[] = {"a", "b,c", "\"q\"", "d", " e"};
     em_scn *s = NULL;
-    ck_assert_int_eq(em_scn_new(5, u, lab, NULL, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 5, .utilities = u, .labels = lab}, &s, &err), EM_OK);
     ck_assert_str_eq(err.msg, "");
     ck_assert_uint_eq(em_scn_get(s).size, 5);
     ck_assert_int_eq(em_scn_get(s).continuous, 0);
@@ -43,7 +43,7 @@ START_TEST(default_labels_are_indices)
 {
     const char *u[] = {"2", NULL, "3"};
     em_scn *s = NULL;
-    ck_assert_int_eq(em_scn_new(3, u, NULL, NULL, &s, NULL), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 3, .utilities = u}, &s, NULL), EM_OK);
     ck_assert_str_eq(em_scn_label(s, 0), "0");
     ck_assert_str_eq(em_scn_label(s, 2), "2");
     char *t;
@@ -73,16 +73,32 @@ START_TEST(bad_arrays_name_the_element)
         const char *l[] = {"a", rows[k].l1};
         const char *m[] = {"1", rows[k].m1};
         em_scn *s = (em_scn *)1;
-        int st = em_scn_new(2, u, l, rows[k].m1 ? m : NULL, &s, &err);
+        int st = em_scn_new(&(em_scn_spec){.n = 2, .utilities = u, .labels = l, .measure = rows[k].m1 ? m : NULL}, &s, &err);
         ck_assert_msg(st == rows[k].st, "row %zu: status %d", k, st);
         ck_assert_int_eq(err.status, st);
         ck_assert_ptr_null(s);
         ck_assert_msg(strstr(err.msg, rows[k].part), "row %zu: '%s' lacks '%s'", k, err.msg, rows[k].part);
     }
     em_scn *s = (em_scn *)1;
-    ck_assert_int_eq(em_scn_new(0, (const char *const[]){"1"}, NULL, NULL, &s, &err), EM_ERR_EMPTY);
-    ck_assert_int_eq(em_scn_new(1, NULL, NULL, NULL, &s, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_scn_new(1, (const char *const[]){"1"}, NULL, NULL, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 0, .utilities = (const char *const[]){"1"}}, &s, &err), EM_ERR_EMPTY);
+    /* one form, and only its fields */
+    const char *const one[] = {"1"};
+    const double oned[] = {1.0};
+    ck_assert_int_eq(em_scn_new(NULL, &s, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1}, &s, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(err.msg, "em_scn_new: give one of utilities"));
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .utilities = one, .utilities_d = oned},
+                                &s, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .utilities = one, .lo = one}, &s, &err),
+                     EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .utilities_d = oned, .labels = one},
+                                &s, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .b = one}, &s, &err), EM_ERR_NULL);
+    ck_assert_ptr_nonnull(strstr(err.msg, "lo, hi or a is NULL"));
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .labels = one}, &s, &err), EM_ERR_NULL);
+    ck_assert_ptr_nonnull(strstr(err.msg, "utilities is NULL"));
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .utilities = (const char *const[]){"1"}}, NULL, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_scn_parse(NULL, 3, "x", &s, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_scn_parse("", 0, "x", &s, &err), EM_ERR_PARSE);
     ck_assert_ptr_null(s);
@@ -96,16 +112,16 @@ START_TEST(pieces)
     const char *lo[] = {"-inf", "0", "1"}, *hi[] = {"0", "1", "inf"};
     const char *a[] = {"0", "0", "1"}, *b[] = {"1", "0", "-1"};
     em_scn *s = NULL;
-    ck_assert_int_eq(em_scn_new_pieces(3, lo, hi, a, b, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 3, .lo = lo, .hi = hi, .a = a, .b = b}, &s, &err), EM_OK);
     ck_assert_int_eq(em_scn_get(s).continuous, 1);
     ck_assert_uint_eq(em_scn_get(s).pieces, 3);
     ck_assert_uint_eq(em_scn_get(s).size, 0);
     em_free(s);
     /* the tiling (no gap, no overlap) is the law's to check: em_law.h */
     const char *a2[] = {"0", "x", "1"};
-    ck_assert_int_eq(em_scn_new_pieces(3, lo, hi, a2, NULL, &s, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 3, .lo = lo, .hi = hi, .a = a2}, &s, &err), EM_ERR_PARSE);
     ck_assert_msg(strstr(err.msg, "pieces[1]"), "%s", err.msg);
-    ck_assert_int_eq(em_scn_new_pieces(0, lo, hi, a, b, &s, &err), EM_ERR_EMPTY);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 0, .lo = lo, .hi = hi, .a = a, .b = b}, &s, &err), EM_ERR_EMPTY);
 }
 END_TEST
 
@@ -170,13 +186,13 @@ START_TEST(all_excluded_and_pf_on_pieces)
 {
     const char *u[] = {"-inf", "-inf"};
     em_scn *s = NULL;
-    ck_assert_int_eq(em_scn_new(2, u, NULL, NULL, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 2, .utilities = u}, &s, &err), EM_OK);
     em_opts o = {"1", NULL, EM_VARIANT_AUTO, 0, 0};
     em_mech *m;
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_ERR_ALL_EXCLUDED);
     em_free(s);
     const char *lo[] = {"0"}, *hi[] = {"1"}, *a[] = {"0"};
-    ck_assert_int_eq(em_scn_new_pieces(1, lo, hi, a, NULL, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .lo = lo, .hi = hi, .a = a}, &s, &err), EM_OK);
     o.variant = EM_PF;
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_ERR_VARIANT);
     ck_assert_ptr_nonnull(strstr(err.msg, "continuous"));

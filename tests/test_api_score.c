@@ -136,7 +136,7 @@ START_TEST(write_arrays)
     const char *u[] = {"0.1", "-inf", "4100/4140"}, *lab[] = {"a,b", "#c", "d"};
     const char *ms[] = {"1", "2", "0"};
     em_scn *s = NULL;
-    ck_assert_int_eq(em_scn_new(3, u, lab, ms, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 3, .utilities = u, .labels = lab, .measure = ms}, &s, &err), EM_OK);
     ck_assert_int_eq(em_scn_declare(s, "0.5", 0, &err), EM_OK);
     const char *c[] = {"made by hand"};
     char *text = written(s, c, 1);
@@ -145,7 +145,7 @@ START_TEST(write_arrays)
     free(text);
     em_free(s);
     const char *lo[] = {"-inf", "0"}, *hi[] = {"0", "inf"}, *a[] = {"0", "0"}, *b[] = {"1", "-1"};
-    ck_assert_int_eq(em_scn_new_pieces(2, lo, hi, a, b, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 2, .lo = lo, .hi = hi, .a = a, .b = b}, &s, &err), EM_OK);
     text = written(s, NULL, 0);
     ck_assert_str_eq(text, "# output: continuous\n-inf,0,0,1\n0,inf,0,-1\n");
     free(text);
@@ -200,7 +200,7 @@ START_TEST(bad_entries)
     /* the writer's own checks */
     const char *u[] = {"1"};
     em_scn *s = NULL;
-    ck_assert_int_eq(em_scn_new(1, u, NULL, NULL, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .utilities = u}, &s, &err), EM_OK);
     ck_assert_int_eq(em_scn_write(NULL, s, NULL, 0, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_scn_write(stdout, NULL, NULL, 0, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_scn_write(stdout, s, NULL, 1, &err), EM_ERR_NULL);

@@ -3,7 +3,7 @@
  *
  * The draws come from samplers written here, independently of src/: inverse-CDF sampling
  * in long double from the closed form of the law (piece masses integrated by hand), with
- * uniforms from ChaCha20 at fixed seeds (em_rng_init_chacha), printed with %.17g.  Each
+ * uniforms from ChaCha20 at fixed seeds (em_rng_init, EM_RNG_CHACHA), printed with %.17g.  Each
  * acceptance test runs N = 20000 draws at alpha = 1e-6 (the command's default): a correct
  * sampler must pass, and two planted bugs must be rejected:
  *   - "not halved": c = eps/delta instead of eps/(2 delta);
@@ -101,7 +101,7 @@ static void sample_pieces(const char *name, const piece *ps, size_t np, double e
         tot += w[j];
     }
     em_rng r;
-    ck_assert_int_eq(em_rng_init_chacha(&r, seed), EM_OK);
+    ck_assert_int_eq(em_rng_init(&r, EM_RNG_CHACHA, &(uint64_t){seed}, 1), EM_OK);
     char path[160];
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
     FILE *f = fopen(path, "w");
@@ -130,7 +130,7 @@ static void sample_atoms(const char *name, const double *u, const double *m, siz
         tot += w[j];
     }
     em_rng r;
-    ck_assert_int_eq(em_rng_init_chacha(&r, seed), EM_OK);
+    ck_assert_int_eq(em_rng_init(&r, EM_RNG_CHACHA, &(uint64_t){seed}, 1), EM_OK);
     char path[160];
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
     FILE *f = fopen(path, "w");

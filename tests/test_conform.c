@@ -69,7 +69,7 @@ static em_scn *abc(void)
 {
     const char *u[] = {"0", "0.5", "1"}, *l[] = {"a", "b", "c"};
     em_scn *s;
-    ck_assert_int_eq(em_scn_new(3, u, l, NULL, &s, NULL), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 3, .utilities = u, .labels = l}, &s, NULL), EM_OK);
     return s;
 }
 
@@ -329,7 +329,7 @@ static em_mech *mech(const char *const *u, size_t n, const char *eps, const char
                      int variant)
 {
     em_scn *s;
-    ck_assert_int_eq(em_scn_new(n, u, NULL, NULL, &s, NULL), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = n, .utilities = u}, &s, NULL), EM_OK);
     if (variant == EM_MONOTONE)
         ck_assert_int_eq(em_scn_declare(s, NULL, 1, NULL), EM_OK);
     em_opts o = EM_OPTS_INIT;
@@ -460,7 +460,7 @@ static em_mech *wmech(const char *const *u, const char *const *w, size_t n, cons
                       const char *delta, int variant)
 {
     em_scn *s;
-    ck_assert_int_eq(em_scn_new(n, u, NULL, w, &s, NULL), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = n, .utilities = u, .measure = w}, &s, NULL), EM_OK);
     em_opts o = EM_OPTS_INIT;
     o.epsilon = eps;
     o.sensitivity = delta;
@@ -542,7 +542,7 @@ START_TEST(diagnose_laplace)
 {
     const char *lo[] = {"-inf", "0"}, *hi[] = {"0", "inf"}, *a[] = {"0", "0"}, *b[] = {"1", "-1"};
     em_scn *s;
-    ck_assert_int_eq(em_scn_new_pieces(2, lo, hi, a, b, &s, NULL), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 2, .lo = lo, .hi = hi, .a = a, .b = b}, &s, NULL), EM_OK);
     em_opts o = EM_OPTS_INIT;
     o.epsilon = "1";
     em_mech *m;
@@ -657,11 +657,25 @@ START_TEST(runner_verdicts)
     /* alpha: 1e-6 over 4 cases, 3 runs of 4 tests */
     ck_assert(fabs(r->alpha_case - 2.5e-7) < 1e-20);
     ck_assert(fabs(r->cases[0].alpha - 2.5e-7 / 12) < 1e-20);
-    char *t;
-    ck_assert_int_eq(em_conform_table(r, &t, NULL), EM_OK);
-    ck_assert_ptr_nonnull(strstr(t, "T76   finite      pass"));
-    ck_assert_ptr_nonnull(strstr(t, "4 cases: 4 pass;"));
-    em_free(t);
+    /* em_write: the table as text, the report as JSON, no CSV */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mf = open_memstream(&buf, &len);
+    ck_assert_int_eq(em_write(r, mf, NULL, NULL), EM_OK);
+    fflush(mf);
+    ck_assert_ptr_nonnull(strstr(buf, "T76   finite      pass"));
+    ck_assert_ptr_nonnull(strstr(buf, "4 cases: 4 pass;"));
+    rewind(mf);
+    em_write_opts wo = {.format = EM_WRITE_JSON};
+    ck_assert_int_eq(em_write(r, mf, &wo, NULL), EM_OK);
+    fflush(mf);
+    ck_assert_ptr_nonnull(strstr(buf, "\"schema\": \"expmech-conformance-report-1\""));
+    wo.format = EM_WRITE_CSV;
+    em_error we;
+    ck_assert_int_eq(em_write(r, mf, &wo, &we), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(we.msg, "text or JSON only"));
+    fclose(mf);
+    free(buf);
     em_free(r);
     /* the factor 1/2 missing: T01 and T46 rejected and named; T19 (monotone) passes and
        rules out "eps doubled" */

@@ -162,7 +162,7 @@ START_TEST(bits_first_chunk_63)
     ck_assert_int_eq(em_exact_set_first_chunk(x, 63), EM_OK);
     em_rng rng;
     em_bits b;
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 9), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){9}, 1), EM_OK);
     em_bits_init_rng(&b, &rng);
     em_exact_stats s0, st;
     em_exact_get_stats(x, &s0);
@@ -325,7 +325,7 @@ START_TEST(bits_source)
     /* from an rng: MSB first, across words */
     const uint64_t words[2] = {0xF000000000000001ULL, 0x8000000000000000ULL};
     em_rng rng;
-    ck_assert_int_eq(em_rng_init_script(&rng, words, 2), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words, 2), EM_OK);
     em_bits_init_rng(&b, &rng);
     ck_assert_int_eq(em_bits_get(&b, 4, &x), EM_OK);
     ck_assert_uint_eq(x, 15);
@@ -381,7 +381,7 @@ START_TEST(errors_and_rng)
     ck_assert_int_eq(tp_exact_new(3, u, NULL, eps, delta, EM_STANDARD, &x), EM_OK);
     /* many draws from ChaCha20: frequencies near the truth; bits per draw small */
     em_rng rng;
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 42), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){42}, 1), EM_OK);
     em_bits b;
     em_bits_init_rng(&b, &rng);
     uint64_t hits[3] = {0};

@@ -436,7 +436,7 @@ START_TEST(c_overflow)
     const uint64_t *lo = em_exact_lo64(x), *hi = em_exact_hi64(x);
     ck_assert(hi[2] <= 16 && lo[3] >= ((uint64_t)1 << 63) - 16); /* cell 2: [0, 1) but units */
     em_rng rng;
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 3), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){3}, 1), EM_OK);
     em_bits b;
     em_bits_init_rng(&b, &rng);
     for (int k = 0; k < 1000; k++) {
@@ -567,7 +567,7 @@ START_TEST(slow_path_lazy)
     ck_assert_int_eq(tp_exact_new_d(7, marital_d, NULL, 1.0, 1.0, EM_STANDARD, &x), EM_OK);
     em_exact_set_select(x, select_never);
     em_rng rng;
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 5), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){5}, 1), EM_OK);
     em_bits b;
     em_bits_init_rng(&b, &rng);
     const int N = 4000;
@@ -603,7 +603,7 @@ START_TEST(many_draws_no_mpfr)
     ck_assert_int_eq(tp_exact_new_d(n, u, NULL, 1.0, 1.0, EM_STANDARD, &x), EM_OK);
     free(u); /* copied */
     em_rng rng;
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 11), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){11}, 1), EM_OK);
     em_bits b;
     em_bits_init_rng(&b, &rng);
     double mean = 0;

@@ -155,7 +155,7 @@ static void same_as_sampler(size_t n, const double *u, const char *what)
     em_rng rng[2];
     em_bits b[2];
     for (int k = 0; k < 2; k++) {
-        ck_assert_int_eq(em_rng_init_chacha(&rng[k], 2026), EM_OK);
+        ck_assert_int_eq(em_rng_init(&rng[k], EM_RNG_CHACHA, &(uint64_t){2026}, 1), EM_OK);
         em_bits_init_rng(&b[k], &rng[k]);
     }
     size_t distinct = 0, last = n;
@@ -201,7 +201,7 @@ START_TEST(errors)
     em_problem_init(&P);
     ck_assert_int_eq(em_problem_doubles(&P, 100, u, NULL, 1.0, 1.0, EM_STANDARD, NULL), EM_OK);
     em_rng rng;
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){1}, 1), EM_OK);
     em_bits b;
     em_bits_init_rng(&b, &rng);
     size_t r;

@@ -108,7 +108,7 @@ START_TEST(draws_unchanged)
             /* the sampler, then one draw per call of em_exact_sample_d: the same draws */
             for (int once = 0; once < 2; once++) {
                 em_rng rng;
-                ck_assert_int_eq(em_rng_init_chacha(&rng, seed), EM_OK);
+                ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){seed}, 1), EM_OK);
                 em_bits b;
                 em_bits_init_rng(&b, &rng);
                 for (int d = 0; d < 40; d++) {
@@ -205,7 +205,7 @@ static void same_on_off(size_t n, const double *u, const unsigned char *ex, doub
     em_rng rng[2];
     em_bits b[2];
     for (int on = 0; on < 2; on++) {
-        ck_assert_int_eq(em_rng_init_chacha(&rng[on], 42 + n), EM_OK);
+        ck_assert_int_eq(em_rng_init(&rng[on], EM_RNG_CHACHA, &(uint64_t){42 + n}, 1), EM_OK);
         em_bits_init_rng(&b[on], &rng[on]);
     }
     for (int d = 0; d < 20; d++) {
@@ -274,7 +274,7 @@ static int once_same(size_t n, const double *u, const unsigned char *ex, double 
         em_rng rng[2];
         em_bits b[2];
         for (int k = 0; k < 2; k++) {
-            ck_assert_int_eq(em_rng_init_chacha(&rng[k], 99 + n), EM_OK);
+            ck_assert_int_eq(em_rng_init(&rng[k], EM_RNG_CHACHA, &(uint64_t){99 + n}, 1), EM_OK);
             em_bits_init_rng(&b[k], &rng[k]);
         }
         size_t r = 0, r1 = 0;
@@ -593,7 +593,7 @@ START_TEST(slow_path_at_boundary)
     ck_assert_int_eq(tp_exact_new_d(13, v, NULL, 1.0, 1.0, EM_STANDARD, &x), EM_OK);
     em_exact_set_select(x, select_never);
     em_rng rng;
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 5), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){5}, 1), EM_OK);
     em_bits b;
     em_bits_init_rng(&b, &rng);
     const int N = 4000;

@@ -215,7 +215,7 @@ START_TEST(statistic_as_the_exact_path)
         loaded o;
         load(CASES[ci], &o);
         em_rng rng;
-        ck_assert_int_eq(em_rng_init_chacha(&rng, 1000 + ci), EM_OK);
+        ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){1000 + ci}, 1), EM_OK);
         for (size_t i = 0; i < N; i++) {
             size_t idx;
             ck_assert_int_eq(em_cont_sample_float(o.L, &rng, &idx, &x[i]), EM_OK);

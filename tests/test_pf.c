@@ -196,7 +196,7 @@ END_TEST
 START_TEST(pf_expected_score_dominance)
 {
     em_rng rng;
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 20261122), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){20261122}, 1), EM_OK);
     static const char *const epss[] = {"1/10", "1", "5"};
     static const double epsd[] = {0.1, 1.0, 5.0};
     int checked = 0, uniform_fails = 0;
@@ -332,7 +332,7 @@ START_TEST(pf_rng_draws)
     ck_assert_int_eq(tp_pf_new(7, s.u, s.ex, s.eps, s.delta, EM_STANDARD, &x), EM_OK);
     em_rng rng;
     em_bits b;
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 5), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){5}, 1), EM_OK);
     em_bits_init_rng(&b, &rng);
     uint64_t hits[7] = {0};
     for (int k = 0; k < 100000; k++) {

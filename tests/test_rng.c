@@ -46,9 +46,9 @@ START_TEST(chacha_deterministic)
 {
     em_rng a, b, c;
     uint64_t wa[100], wb[100], wc[100];
-    ck_assert_int_eq(em_rng_init_chacha(&a, 1), EM_OK);
-    ck_assert_int_eq(em_rng_init_chacha(&b, 1), EM_OK);
-    ck_assert_int_eq(em_rng_init_chacha(&c, 2), EM_OK);
+    ck_assert_int_eq(em_rng_init(&a, EM_RNG_CHACHA, &(uint64_t){1}, 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&b, EM_RNG_CHACHA, &(uint64_t){1}, 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&c, EM_RNG_CHACHA, &(uint64_t){2}, 1), EM_OK);
     draw(&a, wa, 100);
     draw(&b, wb, 100);
     draw(&c, wc, 100);
@@ -65,7 +65,7 @@ START_TEST(chacha_deterministic)
     for (size_t k = 0; k < N_OF(seeds); k++) {
         em_rng d;
         uint64_t wd[100];
-        ck_assert_int_eq(em_rng_init_chacha(&d, seeds[k]), EM_OK);
+        ck_assert_int_eq(em_rng_init(&d, EM_RNG_CHACHA, &(uint64_t){seeds[k]}, 1), EM_OK);
         draw(&d, wd, 100);
         int eq = 0;
         for (int i = 0; i < 100; i++)
@@ -86,7 +86,7 @@ START_TEST(chacha_matches_rfc8439_stream)
         em_rng rng;
         uint64_t *got = malloc(k * sizeof *got), *want = malloc(k * sizeof *want);
         ck_assert(got && want);
-        ck_assert_int_eq(em_rng_init_chacha(&rng, seeds[s]), EM_OK);
+        ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){seeds[s]}, 1), EM_OK);
         draw(&rng, got, k);
         reference_words(seeds[s], 0, 0, want, k);
         for (size_t i = 0; i < k; i++)
@@ -109,7 +109,7 @@ START_TEST(chacha_refill_boundary_words)
     const size_t per = EM_RNG_BUFSZ / 8;
     uint64_t want[2 * (EM_RNG_BUFSZ / 8) + 1];
     reference_words(5, 0, 0, want, N_OF(want));
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 5), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){5}, 1), EM_OK);
     uint64_t x;
     for (size_t i = 0; i < per - 1; i++)
         ck_assert_int_eq(em_rng_u64(&rng, &x), EM_OK);
@@ -130,13 +130,13 @@ START_TEST(chacha_stream_rollover)
     const uint32_t blocks = EM_RNG_BUFSZ / 64;
     em_rng rng;
     uint64_t x, want[1];
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 9), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){9}, 1), EM_OK);
     rng.block = UINT32_MAX - blocks; /* the last buffer that still fits */
     ck_assert_int_eq(em_rng_u64(&rng, &x), EM_OK);
     reference_words(9, 0, UINT32_MAX - blocks, want, 1);
     ck_assert(x == want[0]);
     ck_assert_uint_eq(rng.nonce, 0);
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 9), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){9}, 1), EM_OK);
     rng.block = UINT32_MAX - blocks + 1; /* does not fit: next stream */
     ck_assert_int_eq(em_rng_u64(&rng, &x), EM_OK);
     reference_words(9, 1, 0, want, 1);
@@ -149,7 +149,7 @@ END_TEST
 START_TEST(os_source)
 {
     em_rng rng;
-    ck_assert_int_eq(em_rng_init_os(&rng), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_OS, NULL, 0), EM_OK);
     ck_assert_int_eq(rng.kind, EM_RNG_OS);
     const size_t k = (EM_RNG_BUFSZ / 8) * 2 + 3; /* crosses two refills */
     uint64_t w[(EM_RNG_BUFSZ / 8) * 2 + 3];
@@ -170,7 +170,7 @@ START_TEST(os_source)
     /* two OS generators do not share a stream */
     em_rng r2;
     uint64_t w2[4];
-    ck_assert_int_eq(em_rng_init_os(&r2), EM_OK);
+    ck_assert_int_eq(em_rng_init(&r2, EM_RNG_OS, NULL, 0), EM_OK);
     draw(&r2, w2, 4);
     ck_assert(memcmp(w2, w, sizeof w2) != 0);
 }
@@ -181,7 +181,7 @@ START_TEST(script_source)
     em_rng rng;
     const uint64_t words[] = {0, UINT64_MAX, 0x0123456789ABCDEFULL};
     uint64_t x = 7;
-    ck_assert_int_eq(em_rng_init_script(&rng, words, 3), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words, 3), EM_OK);
     ck_assert_int_eq(rng.kind, EM_RNG_SCRIPT);
     for (size_t i = 0; i < 3; i++) {
         ck_assert_int_eq(em_rng_u64(&rng, &x), EM_OK);
@@ -195,19 +195,19 @@ START_TEST(script_source)
     ck_assert_uint_eq(x, 7);
     ck_assert_uint_eq(rng.words_drawn, 3);
     /* len counts: a length-2 view of the same array stops after 2 */
-    ck_assert_int_eq(em_rng_init_script(&rng, words, 2), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words, 2), EM_OK);
     ck_assert_int_eq(em_rng_u64(&rng, &x), EM_OK);
     ck_assert_int_eq(em_rng_u64(&rng, &x), EM_OK);
     ck_assert_int_eq(em_rng_u64(&rng, &x), EM_ERR_RNG);
     /* NULL words: allowed only with len 0 (an empty script) */
-    ck_assert_int_eq(em_rng_init_script(&rng, NULL, 0), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, NULL, 0), EM_OK);
     ck_assert_int_eq(em_rng_u64(&rng, &x), EM_ERR_RNG);
     ck_assert_uint_eq(rng.words_drawn, 0);
-    ck_assert_int_eq(em_rng_init_script(&rng, NULL, 5), EM_ERR_NULL);
-    ck_assert_int_eq(em_rng_init_script(&rng, words, 0), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, NULL, 5), EM_ERR_NULL);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words, 0), EM_OK);
     ck_assert_int_eq(em_rng_u64(&rng, &x), EM_ERR_RNG);
     /* re-initialising resets position and count */
-    ck_assert_int_eq(em_rng_init_script(&rng, words + 1, 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words + 1, 1), EM_OK);
     ck_assert_int_eq(em_rng_u64(&rng, &x), EM_OK);
     ck_assert(x == UINT64_MAX && rng.words_drawn == 1);
 }
@@ -215,14 +215,21 @@ END_TEST
 
 START_TEST(null_and_bad_kind)
 {
-    ck_assert_int_eq(em_rng_init_os(NULL), EM_ERR_NULL);
-    ck_assert_int_eq(em_rng_init_chacha(NULL, 1), EM_ERR_NULL);
-    ck_assert_int_eq(em_rng_init_script(NULL, NULL, 0), EM_ERR_NULL);
+    ck_assert_int_eq(em_rng_init(NULL, EM_RNG_OS, NULL, 0), EM_ERR_NULL);
+    ck_assert_int_eq(em_rng_init(NULL, EM_RNG_CHACHA, &(uint64_t){1}, 1), EM_ERR_NULL);
+    ck_assert_int_eq(em_rng_init(NULL, EM_RNG_SCRIPT, NULL, 0), EM_ERR_NULL);
     const uint64_t w[] = {1};
-    ck_assert_int_eq(em_rng_init_script(NULL, w, 1), EM_ERR_NULL);
+    ck_assert_int_eq(em_rng_init(NULL, EM_RNG_SCRIPT, w, 1), EM_ERR_NULL);
     em_rng rng;
+    /* each kind takes its own count of words; no other kind exists */
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_OS, w, 1), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, NULL, 0), EM_ERR_DOMAIN);
+    const uint64_t two[] = {1, 2};
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, two, 2), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, NULL, 1), EM_ERR_NULL);
+    ck_assert_int_eq(em_rng_init(&rng, (em_rng_kind)3, NULL, 0), EM_ERR_DOMAIN);
     uint64_t x = 5;
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){1}, 1), EM_OK);
     ck_assert_int_eq(em_rng_u64(NULL, &x), EM_ERR_RNG);
     ck_assert_int_eq(em_rng_u64(&rng, NULL), EM_ERR_RNG);
     rng.kind = 99; /* not a source: an error, not a value */
@@ -249,7 +256,7 @@ START_TEST(chacha_fill_equals_words)
         size_t s0 = cases[c][0], k = cases[c][1];
         ck_assert(s0 + k < MAXW);
         em_rng rng;
-        ck_assert_int_eq(em_rng_init_chacha(&rng, 11), EM_OK);
+        ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){11}, 1), EM_OK);
         uint64_t x;
         for (size_t i = 0; i < s0; i++)
             ck_assert_int_eq(em_rng_u64(&rng, &x), EM_OK);
@@ -266,7 +273,7 @@ START_TEST(chacha_fill_equals_words)
     /* at the end of a stream: the next nonce, as em_rng_u64 (whole buffers too) */
     const uint32_t blocks = EM_RNG_BUFSZ / 64;
     em_rng rng;
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 9), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){9}, 1), EM_OK);
     rng.block = UINT32_MAX - blocks + 1;
     ck_assert_int_eq(em_rng_fill(&rng, 2 * per, got), EM_OK);
     reference_words(9, 1, 0, want, 2 * per);
@@ -281,7 +288,7 @@ START_TEST(fill_os_and_script)
     em_rng rng;
     const size_t per = EM_RNG_BUFSZ / 8;
     static uint64_t w[3 * (EM_RNG_BUFSZ / 8)];
-    ck_assert_int_eq(em_rng_init_os(&rng), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_OS, NULL, 0), EM_OK);
     ck_assert_int_eq(em_rng_fill(&rng, 3, w), EM_OK);
     ck_assert_int_eq(em_rng_fill(&rng, 3 * per - 3, w + 3), EM_OK);
     ck_assert_uint_eq(rng.words_drawn, 3 * per);
@@ -292,7 +299,7 @@ START_TEST(fill_os_and_script)
     /* a script: its words in order; more than are left is an error */
     const uint64_t words[] = {4, 5, 6, 7};
     uint64_t out[4] = {0};
-    ck_assert_int_eq(em_rng_init_script(&rng, words, 4), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words, 4), EM_OK);
     ck_assert_int_eq(em_rng_fill(&rng, 3, out), EM_OK);
     ck_assert(out[0] == 4 && out[1] == 5 && out[2] == 6);
     ck_assert_uint_eq(rng.words_drawn, 3);
@@ -303,7 +310,7 @@ START_TEST(fill_os_and_script)
     /* NULL, and a source of no kind */
     ck_assert_int_eq(em_rng_fill(NULL, 1, out), EM_ERR_RNG);
     ck_assert_int_eq(em_rng_fill(&rng, 1, NULL), EM_ERR_RNG);
-    ck_assert_int_eq(em_rng_init_chacha(&rng, 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_CHACHA, &(uint64_t){1}, 1), EM_OK);
     rng.kind = 99;
     ck_assert_int_eq(em_rng_fill(&rng, 1, out), EM_ERR_RNG);
 }

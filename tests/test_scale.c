@@ -261,9 +261,9 @@ START_TEST(exact_src_same)
     for (uint64_t k = 0; k < 300; k++) {
         em_rng r1, r2, r3;
         em_bits b1, b2, b3;
-        ck_assert_int_eq(em_rng_init_chacha(&r1, k), EM_OK);
-        ck_assert_int_eq(em_rng_init_chacha(&r2, k), EM_OK);
-        ck_assert_int_eq(em_rng_init_chacha(&r3, k), EM_OK);
+        ck_assert_int_eq(em_rng_init(&r1, EM_RNG_CHACHA, &(uint64_t){k}, 1), EM_OK);
+        ck_assert_int_eq(em_rng_init(&r2, EM_RNG_CHACHA, &(uint64_t){k}, 1), EM_OK);
+        ck_assert_int_eq(em_rng_init(&r3, EM_RNG_CHACHA, &(uint64_t){k}, 1), EM_OK);
         em_bits_init_rng(&b1, &r1);
         em_bits_init_rng(&b2, &r2);
         em_bits_init_rng(&b3, &r3);

@@ -26,7 +26,7 @@ static em_scn *scn_text(size_t n, const double *u)
         if (!(isinf(u[i]) && u[i] < 0))
             ck_assert_int_ge(asprintf(&t[i], "%a", u[i]), 0);
     em_scn *s = NULL;
-    ck_assert_int_eq(em_scn_new(n, (const char *const *)t, NULL, NULL, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = n, .utilities = (const char *const *)t}, &s, &err), EM_OK);
     for (size_t i = 0; i < n; i++)
         free(t[i]);
     free(t);
@@ -79,7 +79,7 @@ START_TEST(doubles_read_as_their_hex_text)
             u[i] = (double)(int32_t)(st >> 32);      /* small integers */
     }
     em_scn *a = NULL;
-    ck_assert_int_eq(em_scn_new_d(N, u, NULL, &a, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = N, .utilities_d = u}, &a, &err), EM_OK);
     ck_assert_str_eq(err.msg, "");
     em_scn *b = scn_text(N, u);
     same_scenario(a, b);
@@ -92,21 +92,22 @@ START_TEST(bad_doubles_name_the_element)
 {
     double u[3] = {0, 1, NAN};
     em_scn *s = (em_scn *)1;
-    ck_assert_int_eq(em_scn_new_d(3, u, NULL, &s, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 3, .utilities_d = u}, &s, &err), EM_ERR_PARSE);
     ck_assert_ptr_null(s);
     ck_assert_str_eq(err.msg, "utilities[2]: bad number 'nan': NaN is not a number");
     u[2] = INFINITY;
-    ck_assert_int_eq(em_scn_new_d(3, u, NULL, &s, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 3, .utilities_d = u}, &s, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, "utilities[2]: bad number 'inf'"));
     u[2] = 2;
     double m[3] = {1, -1, 1};
-    ck_assert_int_eq(em_scn_new_d(3, u, m, &s, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 3, .utilities_d = u, .measure_d = m}, &s, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, "measure[1]"));
-    ck_assert_int_eq(em_scn_new_d(0, u, NULL, &s, &err), EM_ERR_EMPTY);
-    ck_assert_int_eq(em_scn_new_d(3, NULL, NULL, &s, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_scn_new_d(3, u, NULL, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 0, .utilities_d = u}, &s, &err), EM_ERR_EMPTY);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 3, .measure_d = m}, &s, &err), EM_ERR_NULL);
+    ck_assert_ptr_nonnull(strstr(err.msg, "utilities_d is NULL"));
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 3, .utilities_d = u}, NULL, &err), EM_ERR_NULL);
     double x[2] = {-INFINITY, -INFINITY};
-    ck_assert_int_eq(em_scn_new_d(2, x, NULL, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 2, .utilities_d = x}, &s, &err), EM_OK);
     ck_assert_uint_eq(em_scn_get(s).size, 2);
     em_free(s);
 }
@@ -119,12 +120,12 @@ START_TEST(probs_in_one_buffer)
     double m[6] = {1, 1, 0.5, 2, 0, 1};
     for (int with_m = 0; with_m < 2; with_m++) {
         em_scn *a = NULL, *b = NULL;
-        ck_assert_int_eq(em_scn_new_d(6, u, with_m ? m : NULL, &a, &err), EM_OK);
+        ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 6, .utilities_d = u, .measure_d = with_m ? m : NULL}, &a, &err), EM_OK);
         if (with_m) {
             const char *ut[6] = {"0x1.999999999999ap-4", "-inf", "3", "-2.5", "0x1.0624dd2f1a9fcp-10",
                                  "0x1.999999999999ap-4"};
             const char *mt[6] = {"1", "1", "0.5", "2", "0", "1"};
-            ck_assert_int_eq(em_scn_new(6, ut, NULL, mt, &b, &err), EM_OK);
+            ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 6, .utilities = ut, .measure = mt}, &b, &err), EM_OK);
         } else {
             b = scn_text(6, u);
         }

@@ -20,7 +20,7 @@ START_TEST(rejection_not_modulo_m3)
     /* m = 3: b = 2 bits from the top; 11 (3) is rejected, never reduced mod 3 */
     const uint64_t words[] = {top(2, 3), top(2, 1)};
     em_rng rng;
-    ck_assert_int_eq(em_rng_init_script(&rng, words, 2), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words, 2), EM_OK);
     uint64_t out = 99;
     ck_assert_int_eq(em_uniform_below(&rng, 3, &out), EM_OK);
     ck_assert_uint_eq(out, 1);            /* the second word's top bits; 3 mod 3 = 0 would be modulo */
@@ -31,7 +31,7 @@ START_TEST(rejection_not_modulo_m3)
         const uint64_t lows[] = {0, UINT64_MAX >> 2, LOWJUNK >> 2, 1};
         for (size_t k = 0; k < N_OF(lows); k++) {
             uint64_t w = (v << 62) | lows[k];
-            ck_assert_int_eq(em_rng_init_script(&rng, &w, 1), EM_OK);
+            ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, &w, 1), EM_OK);
             ck_assert_int_eq(em_uniform_below(&rng, 3, &out), EM_OK);
             ck_assert_uint_eq(out, v);
             ck_assert_uint_eq(rng.words_drawn, 1);
@@ -39,7 +39,7 @@ START_TEST(rejection_not_modulo_m3)
     }
     /* the largest word (top bits 11) alone: rejected, then the script runs out */
     uint64_t w = UINT64_MAX;
-    ck_assert_int_eq(em_rng_init_script(&rng, &w, 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, &w, 1), EM_OK);
     out = 99;
     ck_assert_int_eq(em_uniform_below(&rng, 3, &out), EM_ERR_RNG);
     ck_assert_uint_eq(rng.words_drawn, 1);
@@ -54,7 +54,7 @@ START_TEST(exact_distribution_m5)
     em_rng rng;
     for (uint64_t v = 0; v < 8; v++) {
         uint64_t w = top(3, v), out = 99;
-        ck_assert_int_eq(em_rng_init_script(&rng, &w, 1), EM_OK);
+        ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, &w, 1), EM_OK);
         int st = em_uniform_below(&rng, 5, &out);
         if (v < 5) {
             ck_assert_int_eq(st, EM_OK);
@@ -73,7 +73,7 @@ START_TEST(exact_distribution_m5)
     uint64_t words[8];
     for (int i = 0; i < 8; i++)
         words[i] = top(3, order[i]);
-    ck_assert_int_eq(em_rng_init_script(&rng, words, 8), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words, 8), EM_OK);
     int got[5] = {0};
     const uint64_t expect_seq[] = {2, 0, 4, 1, 3};
     const uint64_t expect_drawn[] = {2, 4, 6, 7, 8};
@@ -103,14 +103,14 @@ START_TEST(bit_count_per_m)
         const uint64_t vs[] = {0, m / 2, m - 1};
         for (size_t k = 0; k < 3; k++) {
             uint64_t w = top(b, vs[k]), out;
-            ck_assert_int_eq(em_rng_init_script(&rng, &w, 1), EM_OK);
+            ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, &w, 1), EM_OK);
             EM_T_REQUIRE(em_uniform_below(&rng, m, &out) == EM_OK && out == vs[k], "m %llu v %llu",
                          (unsigned long long)m, (unsigned long long)vs[k]);
         }
         if (m < (1ULL << b)) {
             const uint64_t w[2] = {top(b, m), top(b, 0)};
             uint64_t out;
-            ck_assert_int_eq(em_rng_init_script(&rng, w, 2), EM_OK);
+            ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, w, 2), EM_OK);
             EM_T_REQUIRE(em_uniform_below(&rng, m, &out) == EM_OK && out == 0 && rng.words_drawn == 2,
                          "m %llu: pattern m not rejected", (unsigned long long)m);
         }
@@ -122,19 +122,19 @@ START_TEST(m_one_and_zero)
 {
     em_rng rng;
     const uint64_t w[] = {123};
-    ck_assert_int_eq(em_rng_init_script(&rng, w, 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, w, 1), EM_OK);
     uint64_t out = 99;
     ck_assert_int_eq(em_uniform_below(&rng, 1, &out), EM_OK);
     ck_assert_uint_eq(out, 0);
     ck_assert_uint_eq(rng.words_drawn, 0); /* nothing drawn */
     ck_assert_uint_eq(rng.script_pos, 0);
     /* even with an empty script */
-    ck_assert_int_eq(em_rng_init_script(&rng, NULL, 0), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, NULL, 0), EM_OK);
     out = 99;
     ck_assert_int_eq(em_uniform_below(&rng, 1, &out), EM_OK);
     ck_assert_uint_eq(out, 0);
     /* m == 0: EM_ERR_DOMAIN, nothing drawn, out untouched */
-    ck_assert_int_eq(em_rng_init_script(&rng, w, 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, w, 1), EM_OK);
     out = 99;
     ck_assert_int_eq(em_uniform_below(&rng, 0, &out), EM_ERR_DOMAIN);
     ck_assert_uint_eq(out, 99);
@@ -151,7 +151,7 @@ START_TEST(script_exhausted_and_retry_limit)
 {
     em_rng rng;
     uint64_t out = 99;
-    ck_assert_int_eq(em_rng_init_script(&rng, NULL, 0), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, NULL, 0), EM_OK);
     ck_assert_int_eq(em_uniform_below(&rng, 2, &out), EM_ERR_RNG);
     ck_assert_uint_eq(out, 99);
 
@@ -162,17 +162,17 @@ START_TEST(script_exhausted_and_retry_limit)
     for (int i = 0; i < EM_UNIFORM_TRIES; i++)
         words[i] = top(2, 3) ^ (uint64_t)i;
     words[EM_UNIFORM_TRIES] = top(2, 2);
-    ck_assert_int_eq(em_rng_init_script(&rng, words, EM_UNIFORM_TRIES + 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words, EM_UNIFORM_TRIES + 1), EM_OK);
     ck_assert_int_eq(em_uniform_below(&rng, 3, &out), EM_ERR_RNG);
     ck_assert_uint_eq(out, 99);
     ck_assert_uint_eq(rng.words_drawn, EM_UNIFORM_TRIES);
     /* one rejection fewer: the last try is accepted */
-    ck_assert_int_eq(em_rng_init_script(&rng, words + 1, EM_UNIFORM_TRIES), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words + 1, EM_UNIFORM_TRIES), EM_OK);
     ck_assert_int_eq(em_uniform_below(&rng, 3, &out), EM_OK);
     ck_assert_uint_eq(out, 2);
     ck_assert_uint_eq(rng.words_drawn, EM_UNIFORM_TRIES);
     /* a script of 10 rejections: exhausted after 10 words */
-    ck_assert_int_eq(em_rng_init_script(&rng, words, 10), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words, 10), EM_OK);
     ck_assert_int_eq(em_uniform_below(&rng, 3, &out), EM_ERR_RNG);
     ck_assert_uint_eq(rng.words_drawn, 10);
 }
@@ -184,16 +184,16 @@ START_TEST(boundary_m)
     uint64_t out;
     /* m = 2^64 - 1: b = 64, only the all-ones word is rejected */
     const uint64_t a[] = {UINT64_MAX, UINT64_MAX - 1};
-    ck_assert_int_eq(em_rng_init_script(&rng, a, 2), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, a, 2), EM_OK);
     ck_assert_int_eq(em_uniform_below(&rng, UINT64_MAX, &out), EM_OK);
     ck_assert(out == UINT64_MAX - 1 && rng.words_drawn == 2);
     const uint64_t a0[] = {0};
-    ck_assert_int_eq(em_rng_init_script(&rng, a0, 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, a0, 1), EM_OK);
     ck_assert_int_eq(em_uniform_below(&rng, UINT64_MAX, &out), EM_OK);
     ck_assert_uint_eq(out, 0);
     /* m = 2^63: b = 63, never a rejection; the value is word >> 1 */
     const uint64_t b[] = {UINT64_MAX, 1, 0x8000000000000000ULL};
-    ck_assert_int_eq(em_rng_init_script(&rng, b, 3), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, b, 3), EM_OK);
     ck_assert_int_eq(em_uniform_below(&rng, 1ULL << 63, &out), EM_OK);
     ck_assert_uint_eq(out, (1ULL << 63) - 1);
     ck_assert_int_eq(em_uniform_below(&rng, 1ULL << 63, &out), EM_OK);
@@ -203,17 +203,17 @@ START_TEST(boundary_m)
     ck_assert_uint_eq(rng.words_drawn, 3);
     /* m = 2^63 + 1: b = 64, words above 2^63 rejected, 2^63 accepted */
     const uint64_t c[] = {(1ULL << 63) + 1, UINT64_MAX, 1ULL << 63};
-    ck_assert_int_eq(em_rng_init_script(&rng, c, 3), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, c, 3), EM_OK);
     ck_assert_int_eq(em_uniform_below(&rng, (1ULL << 63) + 1, &out), EM_OK);
     ck_assert(out == (1ULL << 63) && rng.words_drawn == 3);
     /* m = 2^63 - 1: b = 63, the top-63 pattern 2^63 - 1 rejected */
     const uint64_t d[] = {UINT64_MAX, UINT64_MAX - 1, UINT64_MAX - 2};
-    ck_assert_int_eq(em_rng_init_script(&rng, d, 3), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, d, 3), EM_OK);
     ck_assert_int_eq(em_uniform_below(&rng, (1ULL << 63) - 1, &out), EM_OK);
     ck_assert(out == (1ULL << 63) - 2 && rng.words_drawn == 3);
     /* m = 2: the top bit only */
     const uint64_t e[] = {0x7FFFFFFFFFFFFFFFULL, 0x8000000000000000ULL};
-    ck_assert_int_eq(em_rng_init_script(&rng, e, 2), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, e, 2), EM_OK);
     ck_assert_int_eq(em_uniform_below(&rng, 2, &out), EM_OK);
     ck_assert_uint_eq(out, 0);
     ck_assert_int_eq(em_uniform_below(&rng, 2, &out), EM_OK);
@@ -232,7 +232,7 @@ START_TEST(sample_every_cell_boundary)
     for (uint64_t t = 0; t < 16; t++) {
         uint64_t w = top(4, t);
         size_t out = 99;
-        ck_assert_int_eq(em_rng_init_script(&rng, &w, 1), EM_OK);
+        ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, &w, 1), EM_OK);
         int st = em_sample_fixed(6, W, 10, &rng, &out);
         if (t < 10) {
             ck_assert_int_eq(st, EM_OK);
@@ -246,7 +246,7 @@ START_TEST(sample_every_cell_boundary)
     /* a rejected word followed by an accepted one */
     const uint64_t two[] = {top(4, 15), top(4, 9)};
     size_t out;
-    ck_assert_int_eq(em_rng_init_script(&rng, two, 2), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, two, 2), EM_OK);
     ck_assert_int_eq(em_sample_fixed(6, W, 10, &rng, &out), EM_OK);
     ck_assert_uint_eq(out, 4);
 }
@@ -285,7 +285,7 @@ START_TEST(sample_random_vectors_all_t)
             uint64_t acc = W[0];
             while (t >= acc)
                 acc += W[++want];
-            ck_assert_int_eq(em_rng_init_script(&rng, &w, 1), EM_OK);
+            ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, &w, 1), EM_OK);
             EM_T_REQUIRE(em_sample_fixed(n, W, total, &rng, &out) == EM_OK, "status");
             EM_T_REQUIRE(out == want && W[out] > 0, "t %llu: cell %zu, expected %zu", (unsigned long long)t, out, want);
         }
@@ -303,14 +303,14 @@ START_TEST(sample_large_total)
     for (size_t k = 0; k < N_OF(c); k++) {
         uint64_t w = (c[k].t << 1) | 1; /* the lowest bit is not used */
         size_t out;
-        ck_assert_int_eq(em_rng_init_script(&rng, &w, 1), EM_OK);
+        ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, &w, 1), EM_OK);
         ck_assert_int_eq(em_sample_fixed(4, W, 1ULL << 63, &rng, &out), EM_OK);
         ck_assert_msg(out == c[k].cell, "t %llu -> %zu", (unsigned long long)c[k].t, out);
     }
     /* the single-candidate case draws nothing (total 1) */
     const uint64_t one[] = {0, 1, 0};
     size_t out = 99;
-    ck_assert_int_eq(em_rng_init_script(&rng, NULL, 0), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, NULL, 0), EM_OK);
     ck_assert_int_eq(em_sample_fixed(3, one, 1, &rng, &out), EM_OK);
     ck_assert_uint_eq(out, 1);
     ck_assert_uint_eq(rng.words_drawn, 0);
@@ -324,7 +324,7 @@ START_TEST(sample_errors)
     const uint64_t w[] = {0};
     em_rng rng;
     size_t out = 99;
-    ck_assert_int_eq(em_rng_init_script(&rng, w, 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, w, 1), EM_OK);
     ck_assert_int_eq(em_sample_fixed(2, NULL, 3, &rng, &out), EM_ERR_NULL);
     ck_assert_int_eq(em_sample_fixed(2, W, 3, NULL, &out), EM_ERR_NULL);
     ck_assert_int_eq(em_sample_fixed(2, W, 3, &rng, NULL), EM_ERR_NULL);
@@ -332,7 +332,7 @@ START_TEST(sample_errors)
     ck_assert_int_eq(em_sample_fixed(2, Z, 0, &rng, &out), EM_ERR_DOMAIN);
     ck_assert_uint_eq(out, 99);
     ck_assert_uint_eq(rng.words_drawn, 0); /* none of these drew a word */
-    ck_assert_int_eq(em_rng_init_script(&rng, NULL, 0), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, NULL, 0), EM_OK);
     ck_assert_int_eq(em_sample_fixed(2, W, 3, &rng, &out), EM_ERR_RNG);
     ck_assert_uint_eq(out, 99);
 }
@@ -359,7 +359,7 @@ START_TEST(sample_pipeline_marital)
     em_rng rng;
     for (size_t k = 0; k < N_OF(c); k++) {
         uint64_t w = top(b, c[k].t);
-        ck_assert_int_eq(em_rng_init_script(&rng, &w, 1), EM_OK);
+        ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, &w, 1), EM_OK);
         ck_assert_int_eq(em_sample_fixed(EM_MARITAL_N, W, total, &rng, &out), EM_OK);
         ck_assert_uint_eq(out, c[k].cell);
     }
@@ -407,8 +407,8 @@ START_TEST(many_same_as_single_draws)
         for (size_t q = 0; q < N_OF(ks); q++) {
             size_t k = ks[q];
             em_rng a, b;
-            ck_assert_int_eq(em_rng_init_chacha(&a, 1000 + q), EM_OK);
-            ck_assert_int_eq(em_rng_init_chacha(&b, 1000 + q), EM_OK);
+            ck_assert_int_eq(em_rng_init(&a, EM_RNG_CHACHA, &(uint64_t){1000 + q}, 1), EM_OK);
+            ck_assert_int_eq(em_rng_init(&b, EM_RNG_CHACHA, &(uint64_t){1000 + q}, 1), EM_OK);
             uint64_t skip; /* start inside a buffer */
             ck_assert_int_eq(em_rng_u64(&a, &skip), EM_OK);
             ck_assert_int_eq(em_rng_u64(&b, &skip), EM_OK);
@@ -442,7 +442,7 @@ START_TEST(many_exact_enumeration)
     for (size_t i = 0; i < 8; i++)
         words[i] = top(3, v[i]);
     em_rng rng;
-    ck_assert_int_eq(em_rng_init_script(&rng, words, 8), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words, 8), EM_OK);
     size_t out[6];
     ck_assert_int_eq(em_sample_cumulative_many(4, C, &rng, 6, out), EM_OK);
     ck_assert_uint_eq(rng.words_drawn, 8);
@@ -472,7 +472,7 @@ START_TEST(many_retry_limit)
     words[0] = top(2, 2);                        /* draw 0: cell 2 */
     words[EM_UNIFORM_TRIES] = top(2, 0);         /* after 255 rejections: cell 0 */
     words[EM_UNIFORM_TRIES + 1] = top(2, 1);     /* cell 1 */
-    ck_assert_int_eq(em_rng_init_script(&rng, words, EM_UNIFORM_TRIES + 2), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words, EM_UNIFORM_TRIES + 2), EM_OK);
     ck_assert_int_eq(em_sample_cumulative_many(3, C, &rng, 3, out), EM_OK);
     ck_assert_uint_eq(out[0], 2);
     ck_assert_uint_eq(out[1], 0);
@@ -481,14 +481,14 @@ START_TEST(many_retry_limit)
     /* 256 rejections after the first draw: an error, not a biased value */
     words[EM_UNIFORM_TRIES] = top(2, 3);
     words[EM_UNIFORM_TRIES + 1] = top(2, 1);
-    ck_assert_int_eq(em_rng_init_script(&rng, words, EM_UNIFORM_TRIES + 3), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words, EM_UNIFORM_TRIES + 3), EM_OK);
     ck_assert_int_eq(em_sample_cumulative_many(3, C, &rng, 2, out), EM_ERR_RNG);
     /* one draw at a time (runs of one word): the same limit */
-    ck_assert_int_eq(em_rng_init_script(&rng, words + 1, EM_UNIFORM_TRIES), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words + 1, EM_UNIFORM_TRIES), EM_OK);
     ck_assert_int_eq(em_sample_cumulative_many(3, C, &rng, 1, out), EM_ERR_RNG);
     ck_assert_uint_eq(rng.words_drawn, EM_UNIFORM_TRIES);
     /* a source that runs out: an error */
-    ck_assert_int_eq(em_rng_init_script(&rng, words, 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, words, 1), EM_OK);
     ck_assert_int_eq(em_sample_cumulative_many(3, C, &rng, 2, out), EM_ERR_RNG);
 }
 END_TEST
@@ -501,7 +501,7 @@ START_TEST(many_errors_and_one_cell)
     const uint64_t w[] = {0};
     em_rng rng;
     size_t out[4] = {99, 99, 99, 99};
-    ck_assert_int_eq(em_rng_init_script(&rng, w, 1), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, w, 1), EM_OK);
     ck_assert_int_eq(em_sample_cumulative_many(2, NULL, &rng, 1, out), EM_ERR_NULL);
     ck_assert_int_eq(em_sample_cumulative_many(2, C, NULL, 1, out), EM_ERR_NULL);
     ck_assert_int_eq(em_sample_cumulative_many(2, C, &rng, 1, NULL), EM_ERR_NULL);
@@ -510,7 +510,7 @@ START_TEST(many_errors_and_one_cell)
     ck_assert_int_eq(em_sample_cumulative_many(2, Z, &rng, 1, out), EM_ERR_DOMAIN);
     ck_assert_uint_eq(out[0], 99);
     ck_assert_uint_eq(rng.words_drawn, 0); /* none of these drew a word */
-    ck_assert_int_eq(em_rng_init_script(&rng, NULL, 0), EM_OK);
+    ck_assert_int_eq(em_rng_init(&rng, EM_RNG_SCRIPT, NULL, 0), EM_OK);
     ck_assert_int_eq(em_sample_cumulative_many(3, one, &rng, 4, out), EM_OK);
     for (size_t j = 0; j < 4; j++)
         ck_assert_uint_eq(out[j], 1);

@@ -46,7 +46,7 @@ static size_t python(int K, const char *prog)
 static em_mech *mk(size_t n, const char *const *u, const char *const *measure, const char *eps,
                    const char *delta, int variant, int digits, em_scn **s)
 {
-    ck_assert_int_eq(em_scn_new(n, u, NULL, measure, s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = n, .utilities = u, .measure = measure}, s, &err), EM_OK);
     em_opts o = {eps, delta, variant, 1, digits};
     em_mech *m = NULL;
     ck_assert_int_eq(em_mech_new(*s, &o, &m, &err), EM_OK);
@@ -235,7 +235,7 @@ START_TEST(bounds_closed_form)
     em_free(s);
     /* no bound for a continuous scenario */
     const char *lo[] = {"0"}, *hi[] = {"1"}, *a[] = {"0"}, *b[] = {"1"};
-    ck_assert_int_eq(em_scn_new_pieces(1, lo, hi, a, b, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .lo = lo, .hi = hi, .a = a, .b = b}, &s, &err), EM_OK);
     em_opts o = {"1", NULL, EM_STANDARD, 0, 17};
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_OK);
     ck_assert_int_eq(em_loss_bounds(m, NULL, &eb, NULL, &err), EM_ERR_DOMAIN);
@@ -355,7 +355,7 @@ START_TEST(monte_carlo)
                *b[] = {"4", "1", "0"};
     em_scn *s;
     em_mech *m;
-    ck_assert_int_eq(em_scn_new_pieces(3, lo, hi, a, b, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 3, .lo = lo, .hi = hi, .a = a, .b = b}, &s, &err), EM_OK);
     em_opts o = {"1", "3.5", EM_STANDARD, 0, 17};
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_OK);
     mc_near(m, 10000);

@@ -2,8 +2,8 @@
 
 A ctypes binding over libexpmech (the C library of this project); standard library only.
 Every number that must be exact is passed to the library exactly: utilities that are
-all floats, ints of at most 53 bits or None as doubles (em_scn_new_d), anything else as
-exact text.  So a float utility means its exact binary value (``0.1`` is
+all floats, ints of at most 53 bits or None as doubles (em_scn_new's utilities_d),
+anything else as exact text.  So a float utility means its exact binary value (``0.1`` is
 0x1.999999999999ap-4, not 1/10; pass ``"0.1"``, ``Fraction(1, 10)`` or ``Decimal("0.1")``
 for one tenth).  Results are
 correctly rounded ``decimal.Decimal`` values.  Every error the library reports raises
@@ -189,8 +189,8 @@ class _Scenario:
         d = _doubles(utilities) if measure is None else None
         if d is not None:
             # binary: each double, or integer a double holds, is passed as its exact value
-            scn = _lib.new(lib.em_scn_new_d, ctypes.c_void_p, ctypes.c_size_t(len(d)), d,
-                           None)
+            spec = _lib.ScnSpec(n=len(d), utilities_d=d)
+            scn = _lib.new(lib.em_scn_new, ctypes.c_void_p, ctypes.byref(spec))
             return cls(scn, opts)  # owns scn from here, even if it raises
         u = _texts(utilities, "utilities", allow_none=True)
         if not u:
@@ -200,8 +200,9 @@ class _Scenario:
             m = _texts(measure, "measure")
             if len(m) != len(u):
                 raise ValueError(f"measure has {len(m)} entries for {len(u)} utilities")
-        scn = _lib.new(lib.em_scn_new, ctypes.c_void_p, ctypes.c_size_t(len(u)), _carray(u),
-                       None, _carray(m) if m is not None else None)
+        spec = _lib.ScnSpec(n=len(u), utilities=_carray(u),
+                            measure=_carray(m) if m is not None else None)
+        scn = _lib.new(lib.em_scn_new, ctypes.c_void_p, ctypes.byref(spec))
         return cls(scn, opts)  # owns scn from here, even if it raises
 
     @classmethod
@@ -214,8 +215,9 @@ class _Scenario:
                 cols[k].append(_text(x, f"pieces[{j}]").encode())
         if not cols[0]:
             raise ValueError("no pieces")
-        scn = _lib.new(lib.em_scn_new_pieces, ctypes.c_void_p, ctypes.c_size_t(len(cols[0])),
-                       *(_carray(c) for c in cols))
+        lo, hi, a, b = (_carray(c) for c in cols)
+        spec = _lib.ScnSpec(n=len(cols[0]), lo=lo, hi=hi, a=a, b=b)
+        scn = _lib.new(lib.em_scn_new, ctypes.c_void_p, ctypes.byref(spec))
         return cls(scn, opts)  # owns scn from here, even if it raises
 
     def size(self) -> int:

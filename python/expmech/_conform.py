@@ -239,12 +239,7 @@ def _result(ptr) -> ConformReport:
             diagnosis=d.sentence.decode("utf-8", "replace") if d else None,
             mistake=MISTAKES[d.best] if d and d.best >= 0 else None,
             stderr=c.stderr_tail.decode("utf-8", "replace")))
-    text = ctypes.c_void_p()
-    _lib.call(lib.em_conform_table, ptr, ctypes.byref(text))
-    try:
-        table = ctypes.cast(text, ctypes.c_char_p).value.decode("utf-8", "replace")
-    finally:
-        lib.em_free(text)
+    table = _table(ptr)
     counts = {lib.em_conform_name(_lib.NAME_VERDICT, v).decode(): int(r.count[v]) for v in range(10)}
     suspects = [MISTAKES[m] for m in range(len(MISTAKES)) if r.suspects >> m & 1]
     return ConformReport(cases, table, r.summary.decode("utf-8", "replace"),
@@ -252,18 +247,38 @@ def _result(ptr) -> ConformReport:
                          counts)
 
 
+def _table(ptr) -> str:
+    """The result as em_write writes it as text, through a memory stream."""
+    libc = ctypes.CDLL(None)
+    libc.open_memstream.restype = ctypes.c_void_p
+    libc.open_memstream.argtypes = [ctypes.POINTER(ctypes.c_void_p),
+                                    ctypes.POINTER(ctypes.c_size_t)]
+    libc.fclose.argtypes = [ctypes.c_void_p]
+    libc.free.argtypes = [ctypes.c_void_p]
+    buf, size = ctypes.c_void_p(), ctypes.c_size_t()
+    f = libc.open_memstream(ctypes.byref(buf), ctypes.byref(size))
+    if not f:
+        raise MemoryError("out of memory")
+    try:
+        _lib.call(lib.em_write, ctypes.cast(ptr, ctypes.c_void_p), ctypes.c_void_p(f), None)
+    finally:
+        libc.fclose(ctypes.c_void_p(f))  # sets buf and size
+        text = ctypes.string_at(buf, size.value) if buf else b""
+        libc.free(buf)
+    return text.decode("utf-8", "replace")
+
+
 def _write_report(ptr, path: str) -> None:
     libc = ctypes.CDLL(None)
     libc.fopen.restype = ctypes.c_void_p
     libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
     libc.fclose.argtypes = [ctypes.c_void_p]
-    lib.em_conform_report.argtypes = [ctypes.POINTER(_lib.ConformResult), ctypes.c_void_p,
-                                      ctypes.POINTER(_lib.Error)]
     f = libc.fopen(os.fsencode(path), b"w")
     if not f:
         raise OSError(f"report: cannot open {path}")
     try:
-        _lib.call(lib.em_conform_report, ptr, ctypes.c_void_p(f))
+        _lib.call(lib.em_write, ctypes.cast(ptr, ctypes.c_void_p), ctypes.c_void_p(f),
+                  ctypes.byref(_lib.WriteOpts(format=_lib.WRITE_JSON)))
     finally:
         if libc.fclose(ctypes.c_void_p(f)) != 0:
             raise OSError(f"report: cannot write {path}")

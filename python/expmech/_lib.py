@@ -77,6 +77,24 @@ class ScnInfo(ctypes.Structure):
                 ("has_measure", ctypes.c_int), ("name", ctypes.c_char_p)]
 
 
+class WriteOpts(ctypes.Structure):
+    _fields_ = [("format", ctypes.c_int), ("sweep_i", ctypes.c_size_t), ("sweep_n", ctypes.c_size_t),
+                ("epsilon", ctypes.c_char_p), ("terminal", ctypes.c_int)]
+
+
+WRITE_JSON = 2
+
+
+class ScnSpec(ctypes.Structure):
+    _fields_ = [("n", ctypes.c_size_t), ("utilities", ctypes.POINTER(ctypes.c_char_p)),
+                ("labels", ctypes.POINTER(ctypes.c_char_p)),
+                ("measure", ctypes.POINTER(ctypes.c_char_p)),
+                ("utilities_d", ctypes.POINTER(ctypes.c_double)),
+                ("measure_d", ctypes.POINTER(ctypes.c_double)),
+                ("lo", ctypes.POINTER(ctypes.c_char_p)), ("hi", ctypes.POINTER(ctypes.c_char_p)),
+                ("a", ctypes.POINTER(ctypes.c_char_p)), ("b", ctypes.POINTER(ctypes.c_char_p))]
+
+
 class Draw(ctypes.Structure):
     _fields_ = [("index", ctypes.c_size_t), ("value", ctypes.c_double)]
 
@@ -250,12 +268,10 @@ NAME_KIND, NAME_MISTAKE, NAME_VERDICT = 0, 1, 2
 _PROTOS = {
     "em_version": (_S, []),
     "em_free": (None, [_P]),
-    "em_scn_new": (ctypes.c_int, [_SZ, _STRS, _STRS, _STRS, ctypes.POINTER(_P), _E]),
-    "em_scn_new_d": (ctypes.c_int, [_SZ, ctypes.POINTER(ctypes.c_double),
-                                    ctypes.POINTER(ctypes.c_double), ctypes.POINTER(_P), _E]),
+    "em_scn_new": (ctypes.c_int, [ctypes.POINTER(ScnSpec), ctypes.POINTER(_P), _E]),
+    "em_write": (ctypes.c_int, [_P, _P, ctypes.POINTER(WriteOpts), _E]),
     "em_probs_text": (ctypes.c_int, [_P, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p),
                                      ctypes.POINTER(_SZ), _E]),
-    "em_scn_new_pieces": (ctypes.c_int, [_SZ, _STRS, _STRS, _STRS, _STRS, ctypes.POINTER(_P), _E]),
     "em_scn_declare": (ctypes.c_int, [_P, _S, ctypes.c_int, _E]),
     "em_scn_get": (ScnInfo, [_P]),
     "em_mech_new": (ctypes.c_int, [_P, ctypes.POINTER(Opts), ctypes.POINTER(_P), _E]),
@@ -283,7 +299,6 @@ _PROTOS = {
     "em_conform_command": (ctypes.c_int, [ctypes.POINTER(ConformOpts), _STRS,
                                           ctypes.POINTER(ctypes.POINTER(ConformResult)), _E]),
     "em_command_split": (ctypes.c_int, [_S, ctypes.POINTER(ctypes.POINTER(_S)), _E]),
-    "em_conform_table": (ctypes.c_int, [ctypes.POINTER(ConformResult), ctypes.POINTER(_P), _E]),
 }
 
 for _name, (_res, _args) in _PROTOS.items():

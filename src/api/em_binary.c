@@ -41,21 +41,21 @@ static int new_d_text(size_t n, const double *u, const double *measure, em_scn *
         }
     }
     if (st == EM_OK)
-        st = em_scn_new(n, (const char *const *)t, NULL, (const char *const *)(t + n), out, err);
+        st = em_scn_from_text(n, (const char *const *)t, NULL, (const char *const *)(t + n), out, err);
     for (size_t i = 0; t && i < 2 * n; i++)
         free(t[i]);
     free(t);
     return st;
 }
 
-int em_scn_new_d(size_t n, const double *utilities, const double *measure, em_scn **out,
-                 em_error *err)
+int em_scn_from_doubles(size_t n, const double *utilities, const double *measure,
+                        em_scn **out, em_error *err)
 {
     if (!out)
-        return em_err(err, EM_ERR_NULL, "em_scn_new_d: out is NULL");
+        return em_err(err, EM_ERR_NULL, "em_scn_new: out is NULL");
     *out = NULL;
     if (!utilities)
-        return em_err(err, EM_ERR_NULL, "em_scn_new_d: utilities is NULL");
+        return em_err(err, EM_ERR_NULL, "em_scn_new: utilities_d is NULL");
     if (n == 0)
         return em_err(err, EM_ERR_EMPTY, "no candidates (n = 0)");
     if (n > EM_SCN_MAX_N)

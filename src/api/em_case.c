@@ -19,6 +19,7 @@
 #include "io/em_text.h"
 #include "judge/em_gof_alt.h"
 #include "api/em_obj.h"
+#include "api/em_scn_priv.h"
 
 #define SCHEMA "expmech-conformance-1"
 #define LAW_DIGITS 40
@@ -173,11 +174,11 @@ int em_case_mech(const em_case *c, em_scn **s, em_mech **m, em_error *err)
     if (is_finite_kind(c->kind)) {
         if (c->n == 0)
             return em_err(err, EM_ERR_EMPTY, "no candidates");
-        st = em_scn_new(c->n, c->utilities, c->labels, c->measure, s, err);
+        st = em_scn_from_text(c->n, c->utilities, c->labels, c->measure, s, err);
     } else if (c->npieces == 0) {
         return em_err(err, EM_ERR_EMPTY, "no pieces");
     } else {
-        st = em_scn_new_pieces(c->npieces, c->lo, c->hi, c->a, c->b, s, err);
+        st = em_scn_from_pieces(c->npieces, c->lo, c->hi, c->a, c->b, s, err);
     }
     if (st == EM_OK && c->variant == EM_MONOTONE)
         st = em_scn_declare(*s, NULL, 1, err);

@@ -51,15 +51,6 @@ static const char *cand_label(const void *ctx, size_t i)
     return em_scn_label(ctx, i);
 }
 
-static const char *const verdict_names[EM_CONFORM_NVERDICTS] = {
-    "pass", "reject", "impossible draw", "crash", "timeout", "malformed output",
-    "accepted invalid input", "skipped", "undecided", "bad case file"};
-
-const char *em_conform_verdict_name(int v)
-{
-    return v >= 0 && v < EM_CONFORM_NVERDICTS ? verdict_names[v] : NULL;
-}
-
 static int is_failure(int v)
 {
     return v == EM_CONFORM_REJECT || v == EM_CONFORM_IMPOSSIBLE || v == EM_CONFORM_CRASH ||
@@ -631,7 +622,7 @@ static char *summary_text(const em_conform_result *res, size_t run)
     for (int v = 0; v < EM_CONFORM_NVERDICTS && k < sizeof buf; v++)
         if (res->count[v]) {
             k += (size_t)snprintf(buf + k, sizeof buf - k, "%s %zu %s", first ? "" : ",",
-                                  res->count[v], verdict_names[v]);
+                                  res->count[v], em_conform_verdict_name(v));
             first = 0;
         }
     if (k < sizeof buf)
@@ -739,8 +730,10 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
     em_case **cs = calloc(nf, sizeof *cs);
     char **bad = calloc(nf, sizeof *bad);
     em_conform_result *res = em_obj_new(sizeof *res, conform_result_destroy);
-    if (res)
+    if (res) {
+        em_obj_writer(res, em_conform_result_write, NULL, NULL);
         res->cases = calloc(nf, sizeof *res->cases);
+    }
     if (!cs || !bad || !res || !res->cases)
         st = em_err(err, EM_ERR_NOMEM, "out of memory");
     /* read every case first: the level of each depends on how many run */

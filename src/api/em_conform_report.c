@@ -30,7 +30,7 @@ static const char *failure_words(const em_conform_case *r)
 static int conform_table_plain(const em_conform_result *r, char **text, em_error *err)
 {
     if (!r || !text) {
-        return em_err(err, EM_ERR_NULL, "em_conform_table: result or text NULL");
+        return em_err(err, EM_ERR_NULL, "em_write: result or text NULL");
     }
     *text = NULL;
     char *buf = NULL;
@@ -96,11 +96,6 @@ static int conform_table_plain(const em_conform_result *r, char **text, em_error
     *text = buf;
     em_err_ok(err);
     return EM_OK;
-}
-
-int em_conform_table(const em_conform_result *r, char **text, em_error *err)
-{
-    return EM_OBJ_STRINGS(conform_table_plain(r, text, err), err, text);
 }
 
 /* ------------------------------------------------------------------ JSON */
@@ -186,11 +181,8 @@ static json_t *check_json(const em_check_result *r)
     return o;
 }
 
-int em_conform_report(const em_conform_result *r, FILE *f, em_error *err)
+static int conform_report(const em_conform_result *r, FILE *f, em_error *err)
 {
-    if (!r || !f) {
-        return em_err(err, EM_ERR_NULL, "em_conform_report: result or file NULL");
-    }
     json_t *root = json_object(), *cases = json_array(), *counts = json_object();
     if (!root || !cases || !counts) {
         json_decref(root), json_decref(cases), json_decref(counts);
@@ -246,7 +238,29 @@ int em_conform_report(const em_conform_result *r, FILE *f, em_error *err)
     st = st == 0 && fputc('\n', f) != EOF ? EM_OK : EM_ERR_DOMAIN;
     json_decref(root);
     if (st != EM_OK)
-        return em_err(err, st, "em_conform_report: write error");
+        return em_err(err, st, "em_write: write error");
     em_err_ok(err);
     return st;
+}
+
+int em_conform_result_write(FILE *f, const void *obj, const void *const *ctx,
+                            const em_write_opts *o, em_error *err)
+{
+    (void)ctx;
+    int format = o ? o->format : EM_WRITE_TEXT;
+    if (format == EM_WRITE_JSON)
+        return conform_report(obj, f, err);
+    if (format != EM_WRITE_TEXT)
+        return em_err(err, EM_ERR_DOMAIN, "em_write: a conformance result is written as text "
+                                          "or JSON only");
+    char *table = NULL;
+    int st = conform_table_plain(obj, &table, err);
+    if (st != EM_OK)
+        return st;
+    st = fputs(table, f) == EOF ? EM_ERR_DOMAIN : EM_OK;
+    free(table);
+    if (st != EM_OK)
+        return em_err(err, st, "em_write: write error");
+    em_err_ok(err);
+    return EM_OK;
 }

@@ -136,7 +136,7 @@ int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out, em_err
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     s->m = m;
     s->kind = kind;
-    st = o->seeded ? em_rng_init_chacha(&s->rng, o->seed) : em_rng_init_os(&s->rng);
+    st = em_rng_init(&s->rng, o->seeded ? EM_RNG_CHACHA : EM_RNG_OS, &o->seed, o->seeded ? 1 : 0);
     if (st != EM_OK) {
         em_obj_release(s);
         return em_err(err, st, "random source: %s", em_strerror(st));

@@ -28,6 +28,7 @@
 #include "num/em_bounds.h"
 #include "num/em_rational.h"
 #include "api/em_obj.h"
+#include "api/em_scn_priv.h"
 
 /* ------------------------------------------------------------------ names */
 
@@ -495,8 +496,8 @@ static int finite_mk(em_mistake_laws *L, int ukind, int meas, const char *eps, c
         }
     }
     if (st == EM_OK && own)
-        st = em_scn_new(L->n, (const char *const *)(u ? u : L->u), NULL,
-                        (const char *const *)(meas ? L->meas : NULL), &s, NULL);
+        st = em_scn_from_text(L->n, (const char *const *)(u ? u : L->u), NULL,
+                              (const char *const *)(meas ? L->meas : NULL), &s, NULL);
     else if (st == EM_OK)
         s = em_mech_get(L->m).scn;
     if (st == EM_OK)
@@ -725,8 +726,8 @@ static int cont_mk(em_mistake_laws *L, int ukind, int meas, const char *eps, con
             if (!(na[j] = em_conform_q_neg(L->a[j])) || !(nb[j] = em_conform_q_neg(L->b[j])))
                 st = EM_ERR_NOMEM;
         if (st == EM_OK)
-            st = em_scn_new_pieces(L->k, (const char *const *)L->lo, (const char *const *)L->hi,
-                                   (const char *const *)na, (const char *const *)nb, &s, NULL);
+            st = em_scn_from_pieces(L->k, (const char *const *)L->lo, (const char *const *)L->hi,
+                                    (const char *const *)na, (const char *const *)nb, &s, NULL);
     } else {
         s = em_mech_get(L->m).scn;
     }

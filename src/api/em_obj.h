@@ -68,6 +68,36 @@ int em_groups_report_write_info(FILE *f, const em_groups_info *g, const em_group
 int em_scoring_write(FILE *f, const em_scoring *r, em_error *err);
 int em_case_write(const em_case *c, FILE *f, em_error *err);
 
+/* em_utility_write's report from its parts, for the tests of hand-made parts. */
+/* The utility report of expmech utility: em_utility's result with, where computed, the
+ * bound em_loss_bounds gives (NULL: none, as for a continuous scenario), the loss tails
+ * at nt thresholds, and a Monte Carlo estimate (mc_n 0: none).  The strings are the
+ * caller's. */
+typedef struct em_utility_report {
+    const em_utility_result *result;
+    const char *expected_loss_bound;
+    size_t nt;
+    const char *const *t;          /* the thresholds as given */
+    const char *const *p_loss_gt;  /* em_loss_tail at each */
+    const char *const *p_bound;    /* em_loss_bounds' p_bound at each; NULL (or an entry
+                                      NULL): none */
+    uint64_t mc_n;
+    double mc_mean, mc_se;         /* em_loss_mc */
+} em_utility_report;
+
+/* u written for m as expmech utility writes it: EM_WRITE_CSV (the header line at the first
+ * run, then one row) or EM_WRITE_JSON (one object; a sweep: a list of them).  Errors:
+ * EM_ERR_NULL, EM_ERR_DOMAIN (EM_WRITE_TEXT or an unknown format, a sweep_i beyond
+ * sweep_n, writing to f failed). */
+int em_utility_report_write(FILE *f, const em_utility_report *u, const em_mech *m,
+                            const em_write_opts *o, em_error *err);
+
+/* em_write of a conformance suite's result (em_conform_run, em_conform_command):
+ * EM_WRITE_TEXT a table, EM_WRITE_JSON everything in it (schema
+ * expmech-conformance-report-1). */
+int em_conform_result_write(FILE *f, const void *obj, const void *const *ctx,
+                            const em_write_opts *o, em_error *err);
+
 /* Point i of the grid lo + i (hi - lo) / (n - 1), i < n (n = 1: lo, which must equal hi):
  * *exact is its exact text (for em_cdf and the others), *shown what to print (both for
  * em_free): the exact decimal when it has at most 20 digits, else its correct rounding to

@@ -97,7 +97,7 @@ static int check_number(const char *what, size_t i, const char *v, int allow_neg
     return EM_OK;
 }
 
-/* Close a memory stream written by em_scn_new / em_scn_new_pieces: EM_OK, or
+/* Close a memory stream written by em_scn_from_text / em_scn_from_pieces: EM_OK, or
  * EM_ERR_NOMEM with *text freed (a memory stream fails only when out of memory). */
 static int close_text(FILE *f, char **text, em_error *err)
 {
@@ -147,8 +147,8 @@ static int check_count(size_t n, const char *what, char var, em_error *err)
     return EM_OK;
 }
 
-int em_scn_new(size_t n, const char *const *utilities, const char *const *labels,
-               const char *const *measure, em_scn **out, em_error *err)
+int em_scn_from_text(size_t n, const char *const *utilities, const char *const *labels,
+                     const char *const *measure, em_scn **out, em_error *err)
 {
     if (!out)
         return em_err(err, EM_ERR_NULL, "em_scn_new: out is NULL");
@@ -202,15 +202,15 @@ int em_scn_new(size_t n, const char *const *utilities, const char *const *labels
     return st;
 }
 
-int em_scn_new_pieces(size_t k, const char *const *lo, const char *const *hi,
-                      const char *const *a, const char *const *b, em_scn **out, em_error *err)
+int em_scn_from_pieces(size_t k, const char *const *lo, const char *const *hi,
+                       const char *const *a, const char *const *b, em_scn **out, em_error *err)
 {
     if (!out)
-        return em_err(err, EM_ERR_NULL, "em_scn_new_pieces: out is NULL");
+        return em_err(err, EM_ERR_NULL, "em_scn_new: out is NULL");
     *out = NULL;
     if (!lo || !hi || !a)
-        return em_err(err, EM_ERR_NULL, "em_scn_new_pieces: lo, hi or a is NULL");
-    int cst = check_count(k, "pieces", 'k', err);
+        return em_err(err, EM_ERR_NULL, "em_scn_new: lo, hi or a is NULL");
+    int cst = check_count(k, "pieces", 'n', err);
     if (cst != EM_OK)
         return cst;
     for (size_t j = 0; j < k; j++) {

@@ -32,4 +32,13 @@ struct em_mech {
 /* "standard", "monotone", "pf" */
 const char *em_variant_text(int variant);
 
+/* em_scn_new's three forms (em_scn.h), for the library's own callers, which hold one. */
+int em_scn_from_text(size_t n, const char *const *utilities, const char *const *labels,
+                     const char *const *measure, em_scn **out, em_error *err);
+int em_scn_from_doubles(size_t n, const double *utilities, const double *measure,
+                        em_scn **out, em_error *err);
+int em_scn_from_pieces(size_t k, const char *const *lo, const char *const *hi,
+                       const char *const *a, const char *const *b, em_scn **out,
+                       em_error *err);
+
 #endif

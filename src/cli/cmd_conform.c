@@ -164,15 +164,12 @@ int cmd_conform(int argc, char **argv)
         return rc;
     }
     em_free(words);
-    char *table = NULL;
-    if (em_conform_table(r, &table, &e) == EM_OK) {
-        fputs(table, stdout);
-        em_free(table);
-    }
+    em_write(r, stdout, NULL, &e);
     rc = r->exit_status;
     if (p.report) {
         FILE *f = fopen(p.report, "w");
-        if (!f || em_conform_report(r, f, &e) != EM_OK || fclose(f) != 0) {
+        em_write_opts json = {.format = EM_WRITE_JSON};
+        if (!f || em_write(r, f, &json, &e) != EM_OK || fclose(f) != 0) {
             fprintf(stderr, CMD ": --report %s: cannot write%s%s\n", p.report, errno ? ": " : "",
                     errno ? strerror(errno) : "");
             rc = EM_EXIT_INTERNAL;

@@ -77,7 +77,7 @@ static int demo(const em_scn *sc, const long *count, uint64_t draws, uint64_t se
         printf("%-22s %7ld %10.3f %24.17g %22.17g\n", em_scn_label(sc, i), count[i], u[i], p[i], logp[i]);
 
     em_rng rng;
-    st = seeded ? em_rng_init_chacha(&rng, seed) : em_rng_init_os(&rng);
+    st = em_rng_init(&rng, seeded ? EM_RNG_CHACHA : EM_RNG_OS, &seed, seeded ? 1 : 0);
     if (st != EM_OK) {
         fprintf(stderr, "expmech demo: %s\n", em_strerror(st));
         return EM_EXIT_INTERNAL;

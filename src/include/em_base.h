@@ -104,11 +104,11 @@ int em_rng_u64(em_rng *rng, uint64_t *out);
  */
 int em_rng_fill(em_rng *rng, size_t k, uint64_t *out);
 
-/* Initialisers (not part of the core).  em_rng_init_chacha: the same seed gives the
- * same stream on every machine; use it only when a seed is explicitly wanted. */
-int em_rng_init_os(em_rng *rng);
-int em_rng_init_chacha(em_rng *rng, uint64_t seed);
-int em_rng_init_script(em_rng *rng, const uint64_t *words, size_t len);
+/* The initialiser (not part of the core), one for every kind: EM_RNG_OS takes no
+ * words (NULL, 0); EM_RNG_CHACHA one, the seed (the same seed gives the same stream
+ * on every machine; use it only when a seed is explicitly wanted); EM_RNG_SCRIPT the
+ * words it hands out, in order (kept, not copied).  Another count: EM_ERR_DOMAIN. */
+int em_rng_init(em_rng *rng, em_rng_kind kind, const uint64_t *words, size_t len);
 
 
 #endif

@@ -5,7 +5,7 @@
  * the bug ("the draws fit exp(eps u / Delta): the factor 1/2 is missing").
  *
  * Conventions: those of em_scn.h.  Everything comes back as data (cases, verdicts,
- * diagnoses); em_conform_table and em_conform_report only format that data.
+ * diagnoses); em_write only formats that data.
  */
 #ifndef EM_CONFORM_H
 #define EM_CONFORM_H
@@ -296,11 +296,9 @@ EM_API int em_conform_command(const em_conform_opts *o, const char *const *argv,
  * Errors: EM_ERR_NULL, EM_ERR_PARSE (an unclosed quote, no word), EM_ERR_NOMEM. */
 EM_API int em_command_split(const char *line, char ***argv, em_error *err);
 
-/* The result as a table (case, kind, verdict, N, p, diagnosis: one row a case, messages and
- * the sampler's stderr below a failed row), then the summary line; malloc'd (em_free). */
-EM_API int em_conform_table(const em_conform_result *r, char **text, em_error *err);
-/* Everything in r as JSON (schema expmech-conformance-report-1). */
-EM_API int em_conform_report(const em_conform_result *r, FILE *f, em_error *err);
+/* em_write (em_scn.h) writes r: EM_WRITE_TEXT as a table (case, kind, verdict, N, p,
+ * diagnosis: one row a case, messages and the sampler's stderr below a failed row), then
+ * the summary line; EM_WRITE_JSON everything in r (schema expmech-conformance-report-1). */
 
 #ifdef __cplusplus
 }

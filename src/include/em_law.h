@@ -240,35 +240,14 @@ EM_API int em_probs_write(FILE *f, em_mech *m, const em_write_opts *o,
 EM_API int em_sample_write(FILE *f, em_sampler *sp, uint64_t n, const em_write_opts *o,
                            uint64_t *done, em_error *err);
 
-/* The utility report of expmech utility: em_utility's result with, where computed, the
- * bound em_loss_bounds gives (NULL: none, as for a continuous scenario), the loss tails
- * at nt thresholds, and a Monte Carlo estimate (mc_n 0: none).  The strings are the
- * caller's. */
-typedef struct em_utility_report {
-    const em_utility_result *result;
-    const char *expected_loss_bound;
-    size_t nt;
-    const char *const *t;          /* the thresholds as given */
-    const char *const *p_loss_gt;  /* em_loss_tail at each */
-    const char *const *p_bound;    /* em_loss_bounds' p_bound at each; NULL (or an entry
-                                      NULL): none */
-    uint64_t mc_n;
-    double mc_mean, mc_se;         /* em_loss_mc */
-} em_utility_report;
-
-/* u written for m as expmech utility writes it: EM_WRITE_CSV (the header line at the first
- * run, then one row) or EM_WRITE_JSON (one object; a sweep: a list of them).  Errors:
- * EM_ERR_NULL, EM_ERR_DOMAIN (EM_WRITE_TEXT or an unknown format, a sweep_i beyond
- * sweep_n, writing to f failed). */
-EM_API int em_utility_report_write(FILE *f, const em_utility_report *u, const em_mech *m,
-                                   const em_write_opts *o, em_error *err);
-
-/* The utility report of m computed and written as em_utility_report_write writes it:
- * em_utility, the bounds of em_loss_bounds (finite scenarios), em_loss_tail at the nt
- * thresholds t (as given) with their bounds, and, with mc_n, em_loss_mc of mc_n draws of a
- * sampler with options mc (NULL: EM_SAMPLE_OPTS_INIT); nothing is written unless all are
- * computed.
- * Errors: those of em_utility_report_write and of the functions it calls (a threshold's
+/* The utility report of m computed and written as expmech utility writes it: EM_WRITE_CSV
+ * (the header line at the first run, then one row) or EM_WRITE_JSON (one object; a sweep:
+ * a list of them): em_utility, the bounds of em_loss_bounds (finite scenarios),
+ * em_loss_tail at the nt thresholds t (as given) with their bounds, and, with mc_n,
+ * em_loss_mc of mc_n draws of a sampler with options mc (NULL: EM_SAMPLE_OPTS_INIT);
+ * nothing is written unless all are computed.
+ * Errors: EM_ERR_NULL, EM_ERR_DOMAIN (EM_WRITE_TEXT or an unknown format, a sweep_i
+ * beyond sweep_n, writing to f failed), those of the functions it calls (a threshold's
  * prefixed "loss_at: ", the Monte Carlo estimate's "mc: "). */
 EM_API int em_utility_write(FILE *f, em_mech *m, size_t nt, const char *const *t,
                             uint64_t mc_n, const em_sample_opts *mc, const em_write_opts *o,

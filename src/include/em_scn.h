@@ -62,26 +62,34 @@ EM_API int em_scn_parse(const char *text, size_t len, const char *name, em_scn *
  * (about 10 bytes each), so that 10^7 candidates fit in memory. */
 EM_API int em_scn_load(const char *path, em_scn **out, em_error *err);
 
-/* A finite scenario from arrays: n >= 1 candidates, utilities[i] exact text (see the
- * conventions above; NULL or "-inf": excluded); labels NULL for "0", "1", ..., "n-1",
- * else n distinct non-empty labels without line breaks or NUL; measure NULL for none,
- * else n exact texts >= 0 (P(r) proportional to measure[r] exp(c u(r))).  Messages name
- * the element ("utilities[3]: ..."). */
-EM_API int em_scn_new(size_t n, const char *const *utilities, const char *const *labels,
-                      const char *const *measure, em_scn **out, em_error *err);
+/* A scenario from arrays, finite or continuous alike: set n and one of utilities,
+ * utilities_d or lo (with hi, a, b); the fields of the other forms stay NULL.
+ *  - utilities: n >= 1 candidates, utilities[i] exact text (see the conventions above;
+ *    NULL or "-inf": excluded); labels NULL for "0", "1", ..., "n-1", else n distinct
+ *    non-empty labels without line breaks or NUL; measure NULL for none, else n exact
+ *    texts >= 0 (P(r) proportional to measure[r] exp(c u(r))).
+ *  - utilities_d: the same from doubles, each the exact rational it is (0.1 is
+ *    0x1.999999999999ap-4), read without text: -inf excludes a candidate, NaN and +inf
+ *    are refused; labels "0" ... "n-1"; measure_d NULL for none, else n doubles >= 0.
+ *  - lo: a continuous range of n >= 1 pieces [lo[j], hi[j]] tiling an interval, with
+ *    utility a[j] + b[j] r on piece j (b NULL: all slopes 0).  lo[0] may be "-inf" and
+ *    hi[n-1] "inf" (rays need slopes that make the density integrable).
+ * Messages name the element ("utilities[3]: ...", "lo[2] is NULL"); no form, two forms
+ * or a field of another form: EM_ERR_DOMAIN. */
+typedef struct em_scn_spec {
+    size_t n;                       /* candidates, or pieces */
+    const char *const *utilities;   /* a finite range as exact text ... */
+    const char *const *labels;
+    const char *const *measure;
+    const double *utilities_d;      /* ... or as doubles */
+    const double *measure_d;
+    const char *const *lo;          /* a continuous range */
+    const char *const *hi;
+    const char *const *a;
+    const char *const *b;
+} em_scn_spec;
 
-/* The same from doubles, each the exact rational it is (0.1 is 0x1.999999999999ap-4),
- * read without text: -inf excludes a candidate, NaN and +inf are refused; labels "0" ...
- * "n-1"; measure NULL for none, else n doubles >= 0.  Errors as em_scn_new. */
-EM_API int em_scn_new_d(size_t n, const double *utilities, const double *measure,
-                        em_scn **out, em_error *err);
-
-/* A continuous scenario: k >= 1 pieces [lo[j], hi[j]] tiling an interval, with utility
- * a[j] + b[j] r on piece j (b NULL: all slopes 0).  lo[0] may be "-inf" and hi[k-1]
- * "inf" (rays need slopes that make the density integrable).  Messages name the piece. */
-EM_API int em_scn_new_pieces(size_t k, const char *const *lo, const char *const *hi,
-                             const char *const *a, const char *const *b, em_scn **out,
-                             em_error *err);
+EM_API int em_scn_new(const em_scn_spec *spec, em_scn **out, em_error *err);
 
 /* Declare what the headers '# sensitivity: D' and '# monotone: yes' declare (sensitivity
  * NULL: leave as it is): the proven bound a caller may not go below without force, and
@@ -126,7 +134,7 @@ EM_API int em_scn_write(FILE *f, const em_scn *s, const char *const *comments,
  * past max_in bytes of s when max_in > 0); returns buf. */
 EM_API char *em_scn_human_label(char *buf, size_t cap, const char *s, size_t max_in);
 
-/* How a result writer (em_write, em_utility_report_write, ...) writes: the
+/* How a result writer (em_write, em_probs_write, ...) writes: the
  * one options struct of them all.  A writer documents the formats it accepts; another is
  * EM_ERR_DOMAIN.  NULL options: EM_WRITE_OPTS_INIT. */
 #define EM_WRITE_TEXT 0      /* for a person: the report of expmech(1) */

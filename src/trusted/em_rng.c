@@ -147,20 +147,16 @@ int em_rng_fill(em_rng *rng, size_t k, uint64_t *out)
     return EM_OK;
 }
 
-int em_rng_init_os(em_rng *rng)
+static int rng_init_os(em_rng *rng)
 {
-    if (rng == NULL)
-        return EM_ERR_NULL;
     memset(rng, 0, sizeof *rng);
     rng->kind = EM_RNG_OS;
     rng->pos = sizeof rng->buf; /* empty: the first draw refills */
     return EM_OK;
 }
 
-int em_rng_init_chacha(em_rng *rng, uint64_t seed)
+static int rng_init_chacha(em_rng *rng, uint64_t seed)
 {
-    if (rng == NULL)
-        return EM_ERR_NULL;
     if (sodium_init() < 0)
         return EM_ERR_RNG;
     memset(rng, 0, sizeof *rng);
@@ -176,13 +172,26 @@ int em_rng_init_chacha(em_rng *rng, uint64_t seed)
     return EM_OK;
 }
 
-int em_rng_init_script(em_rng *rng, const uint64_t *words, size_t len)
+static int rng_init_script(em_rng *rng, const uint64_t *words, size_t len)
 {
-    if (rng == NULL || (words == NULL && len > 0))
-        return EM_ERR_NULL;
     memset(rng, 0, sizeof *rng);
     rng->kind = EM_RNG_SCRIPT;
     rng->script = words;
     rng->script_len = len;
     return EM_OK;
+}
+
+int em_rng_init(em_rng *rng, em_rng_kind kind, const uint64_t *words, size_t len)
+{
+    if (rng == NULL || (words == NULL && len > 0))
+        return EM_ERR_NULL;
+    switch (kind) {
+    case EM_RNG_OS:
+        return len == 0 ? rng_init_os(rng) : EM_ERR_DOMAIN;
+    case EM_RNG_CHACHA:
+        return len == 1 ? rng_init_chacha(rng, words[0]) : EM_ERR_DOMAIN;
+    case EM_RNG_SCRIPT:
+        return rng_init_script(rng, words, len);
+    }
+    return EM_ERR_DOMAIN;
 }
