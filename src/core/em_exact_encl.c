@@ -16,8 +16,9 @@ void em_encl_words(uint64_t *lo, uint64_t *hi, mpfr_ptr t, mpfr_srcptr flo, mpfr
 
 void em_encl_monotone(size_t n, uint64_t *lo, uint64_t *hi)
 {
+    /* lo_monotone follows from max and MaxUpTo_Step (as an invariant of its own, its
+       preservation took CVC4 1.8 s) */
     /*@ loop invariant range: 1 <= i <= n + 1;
-        loop invariant sorted: \forall integer a; 0 < a < i ==> lo[a - 1] <= lo[a];
         loop invariant max: \forall integer k; 0 <= k < i ==> lo[k] == MaxUpTo{Pre}(lo, k);
         loop invariant rest: \forall integer k; i <= k <= n ==> lo[k] == \at(lo[k], Pre);
         loop assigns i, lo[1 .. n];
@@ -34,9 +35,16 @@ void em_encl_monotone(size_t n, uint64_t *lo, uint64_t *hi)
         loop assigns k, hi[0 .. n - 1];
         loop variant k; */
     for (size_t k = n; k > 0; k--) {
+        /* MinFrom's definition at k - 1, the cell's new value, and the cells kept, apart
+           from the invariants (min's preservation at once took CVC4 2.3 s) */
+        /*@ assert unfold: \let j = k - 1; MinFrom{Pre}(hi, j, n) ==
+              (\at(hi[j], Pre) > MinFrom{Pre}(hi, j + 1, n) ? MinFrom{Pre}(hi, j + 1, n) : \at(hi[j], Pre)); */
         if (hi[k - 1] > hi[k])
             hi[k - 1] = hi[k];
         //@ assert step: hi[k - 1] <= hi[k];
+        //@ assert new_min: hi[k - 1] == MinFrom{Pre}(hi, k - 1, n);
+        //@ assert new_head: \forall integer b; k - 1 <= b <= n ==> hi[k - 1] <= hi[b];
+        //@ assert kept_sorted: \forall integer a, b; k <= a <= b <= n ==> hi[a] <= hi[b];
     }
 }
 
@@ -98,7 +106,16 @@ void em_encl_ratio(mpfr_ptr flo, mpfr_ptr fhi, mpfr_ptr d, mpfr_srcptr clo, mpfr
         em_mpfr_set_01(flo, 0);
     else
         ratio_lo(flo, d, clo, thi);
+    /* each end's facts first, then one product at the box's corner, which the lemma turns
+       into the end's clause (the clause at once took CVC4 2.7 s) */
+    /*@ assert lo_end: 0 <= EmVal(flo) <= 1 && (EmVal(flo) == 0 ||
+          (EmVal{Pre}(clo) + EmVal{Pre}(thi) <= EmVal(d) && EmVal(flo) * EmVal(d) <= EmVal{Pre}(clo))); */
+    //@ assert lo_corner: EmVal(flo) * (EmVal{Pre}(clo) + EmVal{Pre}(thi)) <= EmVal{Pre}(clo);
     //@ assert below: RatioBelow(EmVal(flo), EmVal{Pre}(clo), EmVal{Pre}(chi), EmVal{Pre}(tlo), EmVal{Pre}(thi));
+    //@ assert hi_args: EmVal(chi) == EmVal{Pre}(chi) && EmVal(tlo) == EmVal{Pre}(tlo);
     ratio_hi(fhi, d, chi, tlo);
+    /*@ assert hi_end: 0 <= EmVal(fhi) <= 1 && (EmVal(fhi) == 1 ||
+          (EmVal(d) <= EmVal{Pre}(chi) + EmVal{Pre}(tlo) && EmVal(fhi) * EmVal(d) >= EmVal{Pre}(chi))); */
+    //@ assert hi_corner: EmVal(fhi) * (EmVal{Pre}(chi) + EmVal{Pre}(tlo)) >= EmVal{Pre}(chi);
     //@ assert above: RatioAbove(EmVal(fhi), EmVal{Pre}(clo), EmVal{Pre}(chi), EmVal{Pre}(tlo), EmVal{Pre}(thi));
 }
