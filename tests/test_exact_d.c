@@ -291,19 +291,8 @@ END_TEST
 static int check_dm(size_t n, const double *u, const unsigned char *ex, double eps,
                     double delta, int variant, unsigned L, double *unf, int mpfr_levels)
 {
-    char buf[16][64], se[64], sd[64];
-    const char *us[16];
-    for (size_t i = 0; i < n; i++) {
-        if (ex && ex[i])
-            snprintf(buf[i], sizeof buf[i], "-inf");
-        else
-            snprintf(buf[i], sizeof buf[i], "%a", u[i]);
-        us[i] = buf[i];
-    }
-    snprintf(se, sizeof se, "%a", eps);
-    snprintf(sd, sizeof sd, "%a", delta);
     scen s;
-    scen_init(&s, n, us, se, sd, variant);
+    scen_init_d(&s, n, u, ex, eps, delta, variant);
     em_exact *x;
     ck_assert_int_eq(tp_exact_new_d(n, u, ex, eps, delta, variant, &x), EM_OK);
     enum_state e;

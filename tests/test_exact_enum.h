@@ -4,6 +4,9 @@
 #ifndef TEST_EXACT_ENUM_H
 #define TEST_EXACT_ENUM_H
 
+#include <math.h>
+#include <stdio.h>
+
 #include "em_test_util.h"
 
 #include "oracle/em_exact.h"
@@ -218,6 +221,25 @@ static inline void scen_init(scen *s, size_t n, const char *const *u, const char
     }
     mpq_clears(d, tol, NULL);
     em_oracle_free(o);
+}
+
+/* scen_init of the reals that doubles denote (each as a C99 hex float: exact); an excluded
+ * candidate (ex[i] set, or u[i] = -inf) as "-inf". */
+static inline void scen_init_d(scen *s, size_t n, const double *u, const unsigned char *ex,
+                               double eps, double delta, int variant)
+{
+    char buf[16][64], se[64], sd[64];
+    const char *us[16];
+    for (size_t i = 0; i < n; i++) {
+        if ((ex && ex[i]) || u[i] == -HUGE_VAL)
+            snprintf(buf[i], sizeof buf[i], "-inf");
+        else
+            snprintf(buf[i], sizeof buf[i], "%a", u[i]);
+        us[i] = buf[i];
+    }
+    snprintf(se, sizeof se, "%a", eps);
+    snprintf(sd, sizeof sd, "%a", delta);
+    scen_init(s, n, us, se, sd, variant);
 }
 
 static inline void scen_free(scen *s)

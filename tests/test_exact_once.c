@@ -35,19 +35,8 @@ static int once_fn(void *ctx, em_bits *b, size_t *out)
 static int check_once(size_t n, const double *u, const unsigned char *ex, double eps,
                       double delta, int variant, unsigned L, double *unf)
 {
-    char buf[16][64], se[64], sd[64];
-    const char *us[16];
-    for (size_t i = 0; i < n; i++) {
-        if (ex && ex[i])
-            snprintf(buf[i], sizeof buf[i], "-inf");
-        else
-            snprintf(buf[i], sizeof buf[i], "%a", u[i]);
-        us[i] = buf[i];
-    }
-    snprintf(se, sizeof se, "%a", eps);
-    snprintf(sd, sizeof sd, "%a", delta);
     scen s;
-    scen_init(&s, n, us, se, sd, variant);
+    scen_init_d(&s, n, u, ex, eps, delta, variant);
     once_ctx c;
     em_problem_init(&c.P);
     ck_assert_int_eq(em_problem_doubles(&c.P, n, u, ex, eps, delta, variant, NULL), EM_OK);

@@ -404,19 +404,8 @@ END_TEST
 static int check_enum(size_t n, const double *u, double eps, double delta, int variant,
                       unsigned L, double *unf)
 {
-    char buf[16][64], se[64], sd[64];
-    const char *us[16];
-    for (size_t i = 0; i < n; i++) {
-        if (u[i] == -HUGE_VAL)
-            snprintf(buf[i], sizeof buf[i], "-inf");
-        else
-            snprintf(buf[i], sizeof buf[i], "%a", u[i]);
-        us[i] = buf[i];
-    }
-    snprintf(se, sizeof se, "%a", eps);
-    snprintf(sd, sizeof sd, "%a", delta);
     scen s;
-    scen_init(&s, n, us, se, sd, variant);
+    scen_init_d(&s, n, u, NULL, eps, delta, variant);
     em_exact *x;
     ck_assert_int_eq(tp_exact_new_d(n, u, NULL, eps, delta, variant, &x), EM_OK);
     enum_state e;
