@@ -316,8 +316,6 @@ static int check_d(size_t n, const double *u, const unsigned char *ex, double ep
     return check_dm(n, u, ex, eps, delta, variant, L, unf, 0);
 }
 
-static const double marital_d[7] = {10.683, 14.976, 4.443, 0.418, 1.025, 0.023, 0.993};
-
 START_TEST(bits_d_marital)
 {
     double unf;
@@ -522,16 +520,7 @@ START_TEST(slow_path_lazy)
     /* F1 = floor(F(1) 2^63), F(1) = 1/(1 + e^-1/2) from MPFR at 256 bits: U following F1
      * then zeros is below F(1) (cell 0), then ones above it (cell 1); either way the cheap
      * words (lo64[1] <= F1 < hi64[1]) leave it undecided after 63 bits: MPFR decides */
-    mpfr_t f;
-    mpfr_init2(f, 256);
-    mpfr_set_si(f, -1, MPFR_RNDN);
-    mpfr_div_2ui(f, f, 1, MPFR_RNDN);
-    mpfr_exp(f, f, MPFR_RNDN);
-    mpfr_add_ui(f, f, 1, MPFR_RNDN);
-    mpfr_ui_div(f, 1, f, MPFR_RNDN);
-    mpfr_mul_2ui(f, f, 63, MPFR_RNDN);
-    uint64_t F1 = (uint64_t)mpfr_get_uj(f, MPFR_RNDD);
-    mpfr_clear(f);
+    uint64_t F1 = two_cell_f1();
     ck_assert(em_exact_lo64(x)[1] <= F1 && F1 < em_exact_hi64(x)[1]);
     for (int c = 0; c < 2; c++) {
         unsigned char bits[200];

@@ -163,6 +163,8 @@ static inline int enum_check(enum_state *e, sampler_fn f, void *ctx, size_t n, u
 /* the seed's marital-status utilities (counts / 1000), in the seed's order */
 static const char *const marital_u[] = {"10.683", "14.976", "4.443", "0.418",
                                         "1.025",  "0.023",  "0.993"};
+/* the same as the doubles nearest them */
+static const double marital_d[7] = {10.683, 14.976, 4.443, 0.418, 1.025, 0.023, 0.993};
 
 typedef struct scen {
     size_t n;
@@ -221,6 +223,24 @@ static inline void scen_init(scen *s, size_t n, const char *const *u, const char
     }
     mpq_clears(d, tol, NULL);
     em_oracle_free(o);
+}
+
+/* floor(F(1) 2^63) for the two utilities {0, -1} at epsilon = delta = 1 (standard variant):
+ * F(1) = 1/(1 + e^-1/2), from MPFR at 256 bits.  U's bits F1 then zeros lie below F(1)
+ * (cell 0), then ones above it (cell 1): a draw the cheap words leave undecided. */
+static inline uint64_t two_cell_f1(void)
+{
+    mpfr_t f;
+    mpfr_init2(f, 256);
+    mpfr_set_si(f, -1, MPFR_RNDN);
+    mpfr_div_2ui(f, f, 1, MPFR_RNDN);
+    mpfr_exp(f, f, MPFR_RNDN);
+    mpfr_add_ui(f, f, 1, MPFR_RNDN);
+    mpfr_ui_div(f, 1, f, MPFR_RNDN);
+    mpfr_mul_2ui(f, f, 63, MPFR_RNDN);
+    uint64_t F1 = (uint64_t)mpfr_get_uj(f, MPFR_RNDD);
+    mpfr_clear(f);
+    return F1;
 }
 
 /* scen_init of the reals that doubles denote (each as a C99 hex float: exact); an excluded

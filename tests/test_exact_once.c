@@ -51,8 +51,6 @@ static int check_once(size_t n, const double *u, const unsigned char *ex, double
     return v;
 }
 
-static const double marital_d[7] = {10.683, 14.976, 4.443, 0.418, 1.025, 0.023, 0.993};
-
 START_TEST(law_enumerated)
 {
     double unf;
@@ -82,16 +80,7 @@ START_TEST(slow_path_at_boundary)
      * then zeros lie below F(1) (cell 0), then ones above it (cell 1); the cheap words
      * leave both undecided after 63 bits */
     static const double u2[] = {0, -1};
-    mpfr_t f;
-    mpfr_init2(f, 256);
-    mpfr_set_si(f, -1, MPFR_RNDN);
-    mpfr_div_2ui(f, f, 1, MPFR_RNDN);
-    mpfr_exp(f, f, MPFR_RNDN);
-    mpfr_add_ui(f, f, 1, MPFR_RNDN);
-    mpfr_ui_div(f, 1, f, MPFR_RNDN);
-    mpfr_mul_2ui(f, f, 63, MPFR_RNDN);
-    uint64_t F1 = (uint64_t)mpfr_get_uj(f, MPFR_RNDD);
-    mpfr_clear(f);
+    uint64_t F1 = two_cell_f1();
     em_problem P;
     em_problem_init(&P);
     ck_assert_int_eq(em_problem_doubles(&P, 2, u2, NULL, 1.0, 1.0, EM_STANDARD, NULL), EM_OK);

@@ -35,8 +35,6 @@ static int exact_fn(void *ctx, em_bits *b, size_t *out)
 
 /* ------------------------------------------------- draws as before the pass */
 
-static const double marital_d[7] = {10.683, 14.976, 4.443, 0.418, 1.025, 0.023, 0.993};
-
 /* scenario k: n, utilities (malloc), excluded (malloc or NULL), eps, delta, variant, seed */
 static void gold_scen(int k, size_t *n, double **u, unsigned char **ex, double *eps,
                       double *del, int *var, uint64_t *seed)
@@ -88,6 +86,10 @@ static const size_t gold_draws[4][40] = {
      8501, 4156, 7459, 2954, 3870, 109,  3366, 979,  2954, 4471, 2542, 8581, 458,  8833,
      5278, 252,  5736, 2559, 2639, 8186, 7127, 5215, 7854, 5009, 9703, 8644}};
 static const uint64_t gold_bits[4] = {212, 524, 336, 640};
+
+/* epsilon / delta: ordinary, small, large, under- and overflowing */
+static const double EPS_DELTA[][2] = {{1, 1}, {0.9, 1.1}, {1e-3, 1}, {30, 1}, {1e-300, 1e300},
+                                      {2.0e-308, 1.0}, {4.9e-324, 1.0}, {1e300, 1e-300}};
 
 START_TEST(draws_unchanged)
 {
@@ -227,8 +229,6 @@ START_TEST(on_off_same_words)
         return;
     }
     static const size_t ns[] = {8, 9, 10, 11, 12, 13, 15, 16, 17, 31, 33, 63, 64, 65, 100, 257, 1000, 1003};
-    static const double E[][2] = {{1, 1}, {0.9, 1.1}, {1e-3, 1}, {30, 1}, {1e-300, 1e300},
-                                  {2.0e-308, 1.0}, {4.9e-324, 1.0}, {1e300, 1e-300}};
     double *u = malloc(1003 * sizeof *u);
     unsigned char *ex = malloc(1003);
     ck_assert(u && ex);
@@ -240,11 +240,11 @@ START_TEST(on_off_same_words)
             fill(kind, ns[a], u, ex);
             if (kind == 4)
                 u[ns[a] / 2] = 1.0; /* not all -inf */
-            for (size_t p = 0; p < sizeof E / sizeof E[0]; p++)
+            for (size_t p = 0; p < sizeof EPS_DELTA / sizeof EPS_DELTA[0]; p++)
                 for (int var = 0; var < 2; var++) {
                     snprintf(what, sizeof what, "n %zu kind %d params %zu variant %d", ns[a], kind,
                              p, var);
-                    same_on_off(ns[a], u, kind == 5 ? ex : NULL, E[p][0], E[p][1],
+                    same_on_off(ns[a], u, kind == 5 ? ex : NULL, EPS_DELTA[p][0], EPS_DELTA[p][1],
                                 var ? EM_MONOTONE : EM_STANDARD, what);
                     count++;
                 }
@@ -305,8 +305,6 @@ START_TEST(once_same_draws)
      * candidates, exactly full ones), all the kinds of utilities above, epsilon / delta
      * ordinary, small, large, under- and overflowing */
     static const size_t ns[] = {1, 2, 3, 7, 8, 9, 511, 512, 513, 515, 1024, 1025, 1536, 2051};
-    static const double E[][2] = {{1, 1}, {0.9, 1.1}, {1e-3, 1}, {30, 1}, {1e-300, 1e300},
-                                  {2.0e-308, 1.0}, {4.9e-324, 1.0}, {1e300, 1e-300}};
     double *u = malloc(2051 * sizeof *u);
     unsigned char *ex = malloc(2051);
     ck_assert(u && ex);
@@ -320,10 +318,10 @@ START_TEST(once_same_draws)
                 u[ns[a] / 2] = 1.0; /* not all -inf */
             if (kind == 5)
                 ex[ns[a] / 2] = 0;
-            for (size_t p = 0; p < sizeof E / sizeof E[0]; p++) {
+            for (size_t p = 0; p < sizeof EPS_DELTA / sizeof EPS_DELTA[0]; p++) {
                 int var = (int)(p + a) % 2 ? EM_MONOTONE : EM_STANDARD;
                 snprintf(what, sizeof what, "n %zu kind %d params %zu", ns[a], kind, p);
-                fallback += once_same(ns[a], u, kind == 5 ? ex : NULL, E[p][0], E[p][1], var,
+                fallback += once_same(ns[a], u, kind == 5 ? ex : NULL, EPS_DELTA[p][0], EPS_DELTA[p][1], var,
                                       what);
                 count++;
             }
