@@ -70,7 +70,7 @@ static void label_round_trip(const char *lab)
     }
     em_scn *b = NULL;
     em_error e;
-    if (em_scn_parse(buf, len, "label", &b, &e) == EM_OK && strcmp(em_scn_label(b, 0), lab) != 0)
+    if (em_scn_new(&(em_scn_spec){.text = buf, .len = len, .name = "label"}, &b, &e) == EM_OK && strcmp(em_scn_label(b, 0), lab) != 0)
         abort();
     em_free(b);
     free(buf);
@@ -137,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (sel & 0x80)
         s = from_lines(text, len, &e);
     else {
-        st = em_scn_parse(text, len, "fuzz", &s, &e);
+        st = em_scn_new(&(em_scn_spec){.text = text, .len = len, .name = "fuzz"}, &s, &e);
         MUST_SAY(st, e);
     }
     if (!s)

@@ -99,11 +99,15 @@ START_TEST(bad_arrays_name_the_element)
     ck_assert_ptr_nonnull(strstr(err.msg, "utilities is NULL"));
     ck_assert_ptr_null(s);
     ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .utilities = (const char *const[]){"1"}}, NULL, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_scn_parse(NULL, 3, "x", &s, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_scn_parse("", 0, "x", &s, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.text = NULL, .len = 3, .name = "x"}, &s, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.text = "", .len = 0, .name = "x"}, &s, &err), EM_ERR_PARSE);
     ck_assert_ptr_null(s);
-    ck_assert_int_eq(em_scn_load("/nonexistent/file.csv", &s, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.path = "/nonexistent/file.csv"}, &s, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent/file.csv"));
+    /* a file and its text at once: two forms */
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.path = "-", .text = "a,1\n", .len = 4}, &s,
+                                &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_null(s);
 }
 END_TEST
 
@@ -129,7 +133,7 @@ START_TEST(parameter_rule)
 {
     const char *text = "# sensitivity: 2\na,1\nb,2\n";
     em_scn *s = NULL;
-    ck_assert_int_eq(em_scn_parse(text, strlen(text), "h.csv", &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.text = text, .len = strlen(text), .name = "h.csv"}, &s, &err), EM_OK);
     em_opts o = EM_OPTS_INIT;
     em_mech *m = (em_mech *)1;
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_ERR_EPSILON);

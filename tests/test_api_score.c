@@ -115,7 +115,7 @@ START_TEST(range_median_and_write_round_trip)
     ck_assert_ptr_nonnull(strstr(text, "\n0,1,-4,0\n1,5,-2,0\n5,10,-4,0\n"));
     /* read back and written again: the same text */
     em_scn *back = NULL;
-    ck_assert_int_eq(em_scn_parse(text, len, "back", &back, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.text = text, .len = len, .name = "back"}, &back, &err), EM_OK);
     const char *c[16];
     size_t nc = em_scoring_get(r).n_comments;
     for (size_t i = 0; i < nc; i++)

@@ -49,7 +49,7 @@ static em_mech *mech(const char *text, const char *eps, const char *delta, int v
     o.sensitivity = delta;
     o.variant = variant;
     o.digits = digits;
-    ck_assert_msg(em_scn_parse(text, strlen(text), "w.csv", s, &err) == EM_OK, "%s", err.msg);
+    ck_assert_msg(em_scn_new(&(em_scn_spec){.text = text, .len = strlen(text), .name = "w.csv"}, s, &err) == EM_OK, "%s", err.msg);
     ck_assert_msg(em_mech_new(*s, &o, &m, &err) == EM_OK, "%s", err.msg);
     return m;
 }

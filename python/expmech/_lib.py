@@ -92,7 +92,9 @@ class ScnSpec(ctypes.Structure):
                 ("utilities_d", ctypes.POINTER(ctypes.c_double)),
                 ("measure_d", ctypes.POINTER(ctypes.c_double)),
                 ("lo", ctypes.POINTER(ctypes.c_char_p)), ("hi", ctypes.POINTER(ctypes.c_char_p)),
-                ("a", ctypes.POINTER(ctypes.c_char_p)), ("b", ctypes.POINTER(ctypes.c_char_p))]
+                ("a", ctypes.POINTER(ctypes.c_char_p)), ("b", ctypes.POINTER(ctypes.c_char_p)),
+                ("path", ctypes.c_char_p), ("text", ctypes.c_char_p), ("len", ctypes.c_size_t),
+                ("name", ctypes.c_char_p)]
 
 
 class Draw(ctypes.Structure):

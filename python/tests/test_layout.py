@@ -20,6 +20,7 @@ STRUCTS = {
     _lib.Prob: ("em_prob", True),
     _lib.SampleOpts: ("em_sample_opts", True),
     _lib.ScnInfo: ("em_scn_info", True),
+    _lib.ScnSpec: ("em_scn_spec", True),
     _lib.Draw: ("em_draw", True),
     _lib.Draws: ("em_draws", True),
     _lib.CheckOpts: ("em_check_opts", True),

@@ -27,39 +27,18 @@ static int scn_alloc(em_scn **out, em_error *err)
     return EM_OK;
 }
 
-int em_scn_parse(const char *text, size_t len, const char *name, em_scn **out, em_error *err)
+int em_scn_from_source(const char *path, const char *text, size_t len, const char *name,
+                       em_scn **out, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_scn_parse: out is NULL");
-    *out = NULL;
-    if (!text && len)
-        return em_err(err, EM_ERR_NULL, "em_scn_parse: text is NULL");
+    if (!path && !text && len)
+        return em_err(err, EM_ERR_NULL, "em_scn_new: text is NULL");
     em_scn *s;
     int st = scn_alloc(&s, err);
     if (st != EM_OK)
         return st;
     em_error e = {EM_OK, ""};
-    st = em_scn_read(s, text ? text : "", len, name ? name : "<text>", &e);
-    if (st != EM_OK) {
-        em_free(s);
-        return em_err(err, st, "%s", e.msg[0] ? e.msg : em_strerror(st));
-    }
-    *out = s;
-    em_err_ok(err);
-    return EM_OK;
-}
-
-int em_scn_load(const char *path, em_scn **out, em_error *err)
-{
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_scn_load: out is NULL");
-    *out = NULL;
-    em_scn *s;
-    int st = scn_alloc(&s, err);
-    if (st != EM_OK)
-        return st;
-    em_error e = {EM_OK, ""};
-    st = em_scn_read_file(s, path, &e);
+    st = path ? em_scn_read_file(s, path, &e)
+              : em_scn_read(s, text ? text : "", len, name ? name : "<text>", &e);
     if (st != EM_OK) {
         em_free(s);
         return em_err(err, st, "%s", e.msg[0] ? e.msg : em_strerror(st));

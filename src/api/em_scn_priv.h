@@ -32,7 +32,10 @@ struct em_mech {
 /* "standard", "monotone", "pf" */
 const char *em_variant_text(int variant);
 
-/* em_scn_new's three forms (em_scn.h), for the library's own callers, which hold one. */
+/* em_scn_new's forms (em_scn.h), for the library's own callers, which hold one.  The file
+ * and the text form are one: path set (a file, "-" standard input), else text[0..len). */
+int em_scn_from_source(const char *path, const char *text, size_t len, const char *name,
+                       em_scn **out, em_error *err);
 int em_scn_from_text(size_t n, const char *const *utilities, const char *const *labels,
                      const char *const *measure, em_scn **out, em_error *err);
 int em_scn_from_doubles(size_t n, const double *utilities, const double *measure,

@@ -166,7 +166,7 @@ int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed,
                  unsigned long long required, const char *help);
 
 /* The scenario (c->file, or standard input) and its mechanism through the public API
- * (em_scn_load, em_mech_new with the options given), the provenance line on stderr as
+ * (em_scn_new of the file, em_mech_new with the options given), the provenance line on stderr as
  * em_cli_scenario.  Returns -1 with *s and *m set (free both), or an exit status after a
  * message; a sweep of epsilon (c->sweep_n) is refused (EM_CLI_SWEEP_REFUSED). */
 int em_cli_mech(em_cli *c, em_scn **s, em_mech **m);

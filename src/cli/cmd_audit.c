@@ -29,7 +29,7 @@ static int run(const char *cmd, const char *const *files, const em_opts *ox, con
 {
     em_error e;
     for (int k = 0; k < 2; k++)
-        if (em_scn_load(files[k], &s[k], &e) != EM_OK)
+        if (em_scn_new(&(em_scn_spec){.path = files[k] ? files[k] : "-"}, &s[k], &e) != EM_OK)
             return em_cli_fail(cmd, NULL, &e);
     if (em_mech_new(s[0], ox, &m[0], &e) != EM_OK)
         return em_cli_fail(cmd, NULL, &e);

@@ -41,7 +41,8 @@ static int marital(em_scn **s, long *count)
     em_error e;
     int st = em_example("marital-raw", &text, &e);
     if (st == EM_OK)
-        st = em_scn_parse(text, strlen(text), "marital-raw", s, &e);
+        st = em_scn_new(&(em_scn_spec){.text = text, .len = strlen(text),
+                                       .name = "marital-raw"}, s, &e);
     for (size_t i = 0; st == EM_OK && i < NCAT; i++, em_free(t), t = NULL)
         if ((st = em_scn_utility(*s, i, &t, &e)) == EM_OK)
             count[i] = strtol(t, NULL, 10);

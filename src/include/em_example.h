@@ -14,7 +14,7 @@ extern "C" {
  * saying what it is; NULL past the last. */
 EM_API const char *em_example_name(size_t i, const char **what);
 
-/* Example `name` as a scenario file (em_scn_parse reads it: '# ' comment lines, a
+/* Example `name` as a scenario file (em_scn_new reads it: '# ' comment lines, a
  * '# sensitivity:' header, lines 'label,utility' with exact utilities), into *text
  * (NUL-terminated, em_free).  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (no such example),
  * EM_ERR_NOMEM. */
