@@ -155,16 +155,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             static const char *pts[] = {"0", "1/3", "-2.5", "7"};
             for (int k = 0; k < 4; k++) {
                 char *r = NULL;
-                st = em_cdf(m, pts[k], &r, &e);
+                st = em_law_at(m, EM_LAW_CDF, pts[k], NULL, &r, NULL, &e);
                 MUST_SAY(st, e);
                 em_free(r);
                 r = NULL;
-                st = em_density(m, pts[k], &r, NULL, &e);
+                st = em_law_at(m, EM_LAW_DENSITY, pts[k], NULL, &r, NULL, &e);
                 MUST_SAY(st, e);
                 em_free(r);
             }
             char *q = NULL;
-            st = em_quantile(m, "1/3", &q, &e);
+            st = em_law_at(m, EM_LAW_QUANTILE, "1/3", NULL, &q, NULL, &e);
             MUST_SAY(st, e);
             em_free(q);
             static const char *const at[] = {"0", "1/3", "-2.5"};

@@ -155,33 +155,40 @@ START_TEST(continuous_functions)
     em_scn *s;
     em_mech *m = mk_pieces(0, &s); /* uniform on [0, 1] */
     char *v = NULL, *l = NULL;
-    ck_assert_int_eq(em_cdf(m, "0.25", &v, &err), EM_OK);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_CDF, "0.25", NULL, &v, NULL, &err), EM_OK);
     ck_assert(strtod(v, NULL) == 0.25);
     em_free(v);
-    ck_assert_int_eq(em_cdf(m, "-3", &v, &err), EM_OK);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_CDF, "-3", NULL, &v, NULL, &err), EM_OK);
     ck_assert_str_eq(v, "0");
     em_free(v);
-    ck_assert_int_eq(em_interval_prob(m, "1/4", "3/4", &v, &err), EM_OK);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_INTERVAL, "1/4", "3/4", &v, NULL, &err), EM_OK);
     ck_assert(strtod(v, NULL) == 0.5);
     em_free(v);
-    ck_assert_int_eq(em_density(m, "0.5", &v, &l, &err), EM_OK);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_DENSITY, "0.5", NULL, &v, &l, &err), EM_OK);
     ck_assert(strtod(v, NULL) == 1 && strtod(l, NULL) == 0);
     em_free(v);
     em_free(l);
-    ck_assert_int_eq(em_density(m, "2", &v, NULL, &err), EM_OK);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_DENSITY, "2", NULL, &v, NULL, &err), EM_OK);
     ck_assert_str_eq(v, "0");
     em_free(v);
-    ck_assert_int_eq(em_quantile(m, "0.5", &v, &err), EM_OK);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_QUANTILE, "0.5", NULL, &v, NULL, &err), EM_OK);
     ck_assert(strtod(v, NULL) == 0.5);
     em_free(v);
-    ck_assert_int_eq(em_quantile(m, "2", &v, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_QUANTILE, "2", NULL, &v, NULL, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_null(v);
-    ck_assert_int_eq(em_cdf(m, "x", &v, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_CDF, "x", NULL, &v, NULL, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, "bad number 'x'"));
     /* a control byte, a newline or a byte that is not UTF-8 is shown escaped, never raw */
-    ck_assert_int_eq(em_cdf(m, "0.5\x1b[2J\n\xff", &v, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_CDF, "0.5\x1b[2J\n\xff", NULL, &v, NULL, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, "bad number '0.5\\x1b[2J\\x0a\\xff': "));
-    ck_assert_int_eq(em_interval_prob(m, "1", "0", &v, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_INTERVAL, "1", "0", &v, NULL, &err), EM_ERR_DOMAIN);
+    /* one call, the arguments of its kind only */
+    ck_assert_int_eq(em_law_at(m, 4, "0", NULL, &v, NULL, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_null(v);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_CDF, "0", "1", &v, NULL, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_INTERVAL, "0", NULL, &v, NULL, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_QUANTILE, "0.5", NULL, &v, &l, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(err.msg, "em_law_at: y is EM_LAW_INTERVAL's b"));
     /* the grid 0, 1/3, 2/3, 1: exact text, printed rounded to 5 digits */
     char *x, *shown;
     ck_assert_int_eq(em_num_grid_point(m, "0", "1", 4, 1, &x, &shown, &err), EM_OK);
@@ -309,11 +316,11 @@ START_TEST(bad_input)
     ck_assert_ptr_null(sp);
     ck_assert_int_eq(em_sample(NULL, &o, 1, &idx, NULL), EM_ERR_NULL);
     ck_assert_int_eq(em_sampler_draw(NULL, 1, &idx, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_cdf(NULL, "0", &v, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_density(NULL, "0", &v, NULL, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_density(NULL, "0", &v, &w, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_quantile(NULL, "0", &v, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_interval_prob(NULL, "0", "1", &v, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_law_at(NULL, EM_LAW_CDF, "0", NULL, &v, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_law_at(NULL, EM_LAW_DENSITY, "0", NULL, &v, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_law_at(NULL, EM_LAW_DENSITY, "0", NULL, &v, &w, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_law_at(NULL, EM_LAW_QUANTILE, "0", NULL, &v, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_law_at(NULL, EM_LAW_INTERVAL, "0", "1", &v, NULL, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_loss_tail(NULL, "0", &v, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_utility(NULL, &r, &err), EM_ERR_NULL);
     ck_assert_ptr_null(r);
@@ -335,7 +342,7 @@ START_TEST(bad_input)
     em_opts eo = {"1", NULL, EM_VARIANT_AUTO, 0, 0};
     em_mech *m;
     ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
-    ck_assert_int_eq(em_cdf(m, "0", &v, &err), EM_ERR_DOMAIN); /* finite */
+    ck_assert_int_eq(em_law_at(m, EM_LAW_CDF, "0", NULL, &v, NULL, &err), EM_ERR_DOMAIN); /* finite */
     ck_assert_ptr_nonnull(strstr(err.msg, "finite"));
     ck_assert_int_eq(em_sample(m, &o, 0, &idx, &err), EM_ERR_EMPTY);
     ck_assert_int_eq(em_sample(m, &o, 1, NULL, &err), EM_ERR_NULL);

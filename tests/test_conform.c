@@ -184,7 +184,13 @@ START_TEST(case_parse)
 {
     em_case *c;
     em_error e;
-    ck_assert_int_eq(em_case_parse(minimal, strlen(minimal), "m.json", &c, &e), EM_OK);
+    /* a file and a text at once: two forms, refused before either is read */
+    ck_assert_int_eq(em_case_new(&(em_case_spec){.path = "/nonexistent.json", .text = minimal,
+                                                 .len = strlen(minimal)}, &c, &e),
+                     EM_ERR_DOMAIN);
+    ck_assert_ptr_null(c);
+    ck_assert_ptr_nonnull(strstr(e.msg, "give one of def, path or text"));
+    ck_assert_int_eq(em_case_new(&(em_case_spec){.text = minimal, .len = strlen(minimal), .name = "m.json"}, &c, &e), EM_OK);
     ck_assert_str_eq(c->id, "X1");
     ck_assert_int_eq(c->kind, EM_KIND_FINITE);
     ck_assert_uint_eq(c->n, 2);
@@ -211,7 +217,7 @@ START_TEST(case_parse)
         {"{\"schema\": \"expmech-conformance-1\", \"id\": \"\xff\"}", "bad.json:1:"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        ck_assert_int_eq(em_case_parse(bad[i].text, strlen(bad[i].text), "bad.json", &c, &e),
+        ck_assert_int_eq(em_case_new(&(em_case_spec){.text = bad[i].text, .len = strlen(bad[i].text), .name = "bad.json"}, &c, &e),
                          EM_ERR_PARSE);
         ck_assert_msg(strstr(e.msg, bad[i].want), "%zu: '%s'", i, e.msg);
     }
@@ -221,9 +227,9 @@ START_TEST(case_parse)
                        "\"kind\": \"quantile\", \"expect\": \"law\", \"epsilon\": \"1\", "
                        "\"sensitivity\": \"1\", \"variant\": \"standard\", \"scenario\": "
                        "{\"data\": [\"1\", 2], \"alpha\": \"1/2\", \"bounds\": [\"0\", \"4\"]}}";
-    ck_assert_int_eq(em_case_parse(half, strlen(half), "h.json", &c, &e), EM_ERR_PARSE);
+    ck_assert_int_eq(em_case_new(&(em_case_spec){.text = half, .len = strlen(half), .name = "h.json"}, &c, &e), EM_ERR_PARSE);
     ck_assert_str_eq(e.msg, "h.json: data[1]: expected a string");
-    ck_assert_int_eq(em_case_parse(minimal, strlen(minimal), "m.json", &c, &e), EM_OK);
+    ck_assert_int_eq(em_case_new(&(em_case_spec){.text = minimal, .len = strlen(minimal), .name = "m.json"}, &c, &e), EM_OK);
     char *buf = NULL;
     size_t len = 0;
     FILE *mf = open_memstream(&buf, &len);
@@ -237,7 +243,7 @@ START_TEST(case_parse)
     char t[1024];
     const char *q = strstr(minimal, "\"b\"");
     snprintf(t, sizeof t, "%.*s\"\\n\"%s", (int)(q - minimal), minimal, q + 3);
-    ck_assert_int_eq(em_case_parse(t, strlen(t), "bad.json", &c, &e), EM_ERR_PARSE);
+    ck_assert_int_eq(em_case_new(&(em_case_spec){.text = t, .len = strlen(t), .name = "bad.json"}, &c, &e), EM_ERR_PARSE);
     ck_assert_str_eq(e.msg, "bad.json: labels[1]: a label must be a non-empty line");
 }
 END_TEST
@@ -256,7 +262,7 @@ START_TEST(case_roundtrip)
         fclose(f);
         em_case *c;
         em_error e;
-        ck_assert_int_eq(em_case_parse(orig, n, path, &c, &e), EM_OK);
+        ck_assert_int_eq(em_case_new(&(em_case_spec){.text = orig, .len = n, .name = path}, &c, &e), EM_OK);
         char *buf = NULL;
         size_t len = 0;
         FILE *m = open_memstream(&buf, &len);
@@ -275,7 +281,7 @@ START_TEST(case_law)
 {
     em_case *c;
     em_error e;
-    ck_assert_int_eq(em_case_load(CASES "/T07.json", &c, &e), EM_OK);
+    ck_assert_int_eq(em_case_new(&(em_case_spec){.path = CASES "/T07.json"}, &c, &e), EM_OK);
     long double u[5] = {0, -1, -2.5L, -4, -7}, z = 0;
     for (int i = 0; i < 5; i++)
         z += expl(u[i] / 2);
@@ -285,7 +291,7 @@ START_TEST(case_law)
     ck_assert_int_eq(c->catches[0], EM_MISTAKE_EPS_NOT_HALVED);
     em_free(c);
     /* an expect-error case carries the library's refusal */
-    ck_assert_int_eq(em_case_load(CASES "/T76.json", &c, &e), EM_OK);
+    ck_assert_int_eq(em_case_new(&(em_case_spec){.path = CASES "/T76.json"}, &c, &e), EM_OK);
     ck_assert_int_eq(c->expect_error, 1);
     ck_assert_ptr_nonnull(strstr(c->error, "NaN"));
     em_free(c);
@@ -871,7 +877,7 @@ START_TEST(cli_conform)
     snprintf(cmd, sizeof cmd, "%s/r.json", tmp);
     em_case *c;
     em_error er;
-    ck_assert_int_eq(em_case_load(cmd, &c, &er), EM_ERR_PARSE); /* a report, not a case */
+    ck_assert_int_eq(em_case_new(&(em_case_spec){.path = cmd}, &c, &er), EM_ERR_PARSE); /* a report, not a case */
     ck_assert_ptr_nonnull(strstr(er.msg, "schema"));
     /* --report-svg: a figure for each rejected case (gnuplot, when installed) */
     if (system("command -v gnuplot >/dev/null 2>&1") == 0) {

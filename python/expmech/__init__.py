@@ -540,14 +540,20 @@ def _scalar(x) -> bool:
     return getattr(x, "ndim", 1) == 0
 
 
-def _pointwise(fn, pieces, epsilon, at, sensitivity, digits, monotone, force, *more):
+# em_law_at's kinds (src/include/em_law.h)
+_LAW_CDF, _LAW_DENSITY, _LAW_QUANTILE = 0, 1, 2
+
+
+def _pointwise(what, pieces, epsilon, at, sensitivity, digits, monotone, force):
     sc = _Scenario.pieces(pieces, **_opts(epsilon, sensitivity, "standard", digits, monotone, force))
     single = _scalar(at)
     pts = [at] if single else list(at)
     out = []
     for k, x in enumerate(pts):
         ptr = ctypes.c_void_p()
-        _lib.call(fn, sc.mech, _text(x, f"at[{k}]").encode(), ctypes.byref(ptr), *more)
+        # no y (an interval's), no log density (NULL)
+        _lib.call(lib.em_law_at, sc.mech, what, _text(x, f"at[{k}]").encode(), None,
+                  ctypes.byref(ptr), None)
         try:
             out.append(_dec(ctypes.cast(ptr, ctypes.c_char_p).value.decode(), f"at[{k}]"))
         finally:
@@ -560,15 +566,13 @@ def cdf(pieces: Sequence[Piece], epsilon: Exact, at, *, sensitivity: Exact = 1, 
     """P(X <= at) for the mechanism over a continuous range, correctly rounded.  ``pieces``
     are (lo, hi, a, b) with utility a + b r on [lo, hi], tiling the range (lo of the first
     may be "-inf", hi of the last "inf").  ``at``: one point (-> Decimal) or a list."""
-    return _pointwise(lib.em_cdf, pieces, epsilon, at, sensitivity, digits, monotone, force)
+    return _pointwise(_LAW_CDF, pieces, epsilon, at, sensitivity, digits, monotone, force)
 
 
 def density(pieces: Sequence[Piece], epsilon: Exact, at, *, sensitivity: Exact = 1,
             digits: int = 17, monotone: bool = False, force: bool = False):
     """The density of the output at ``at`` (one point or a list), correctly rounded."""
-    # no log density (NULL)
-    return _pointwise(lib.em_density, pieces, epsilon, at, sensitivity, digits, monotone, force,
-                      None)
+    return _pointwise(_LAW_DENSITY, pieces, epsilon, at, sensitivity, digits, monotone, force)
 
 
 def quantile(pieces: Sequence[Piece], epsilon: Exact, p, *, sensitivity: Exact = 1,
@@ -581,7 +585,7 @@ def quantile(pieces: Sequence[Piece], epsilon: Exact, p, *, sensitivity: Exact =
             f = None  # a form only the library reads (hex): it says what is wrong
         if f is not None and not 0 <= f <= 1:
             raise ValueError(f"quantile(p={x!r}): p must be in [0, 1]")
-    return _pointwise(lib.em_quantile, pieces, epsilon, p, sensitivity, digits, monotone, force)
+    return _pointwise(_LAW_QUANTILE, pieces, epsilon, p, sensitivity, digits, monotone, force)
 
 
 def sample_continuous(pieces: Sequence[Piece], epsilon: Exact, n: int, *,

@@ -742,7 +742,7 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
         em_error e;
         if (not_selected(files[i], &op))
             continue;
-        if (em_case_load(files[i], &cs[i], &e) != EM_OK) {
+        if (em_case_new(&(em_case_spec){.path = files[i]}, &cs[i], &e) != EM_OK) {
             if (e.status == EM_ERR_NOMEM)
                 st = em_err(err, EM_ERR_NOMEM, "out of memory");
             else if (!(bad[i] = strdup(e.msg)))

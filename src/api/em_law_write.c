@@ -297,7 +297,7 @@ static int interval_row(FILE *f, em_mech *m, const em_points *p, size_t i,
         em_err(err, st, "%s%s", st == EM_ERR_NOMEM ? "" : "between: ", msg);
     else if (sign > 0)
         st = em_err(err, EM_ERR_DOMAIN, "between: A > B in '%s'", t);
-    else if ((st = em_interval_prob(m, a, b, &v, err)) != EM_OK) {
+    else if ((st = em_law_at(m, EM_LAW_INTERVAL, a, b, &v, NULL, err)) != EM_OK) {
         snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
         em_err(err, st, "interval %zu: %s", i + 1, msg);
     } else {
@@ -335,9 +335,7 @@ int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
         char *x = NULL, *shown = NULL, *v1 = NULL, *v2 = NULL;
         st = point(m, p, i, &x, &shown, err);
         if (st == EM_OK)
-            st = what == EM_LAW_CDF       ? em_cdf(m, x, &v1, err)
-                 : what == EM_LAW_DENSITY ? em_density(m, x, &v1, &v2, err)
-                                          : em_quantile(m, x, &v1, err);
+            st = em_law_at(m, what, x, NULL, &v1, what == EM_LAW_DENSITY ? &v2 : NULL, err);
         if (st == EM_OK) {
             em_write_sweep_row(f, &w, em_mech_get(m).epsilon, columns[what], i);
             fprintf(f, "%s,%s%s%s\n", shown, v1, v2 ? "," : "", v2 ? v2 : "");

@@ -44,8 +44,9 @@ int em_obj_strings(int st, em_error *err, size_t k, char **const *v);
     em_obj_strings(st, err, sizeof((char **const[]){__VA_ARGS__}) / sizeof(char **), \
                    (char **const[]){__VA_ARGS__})
 
-/* The public functions of the same names without EM_OBJ_STRINGS: malloc'd strings, for the
- * library's own code that keeps them among its own (free(3)). */
+/* em_law_at's CDF and quantile, and the public em_scn_utility and em_num_grid_point, without
+ * EM_OBJ_STRINGS: malloc'd strings, for the library's own code that keeps them among its own
+ * (free(3)). */
 int em_cdf_plain(em_mech *m, const char *x, char **out, em_error *err);
 int em_quantile_plain(em_mech *m, const char *p, char **out, em_error *err);
 int em_scn_utility_plain(const em_scn *s, size_t i, char **text, em_error *err);
@@ -99,7 +100,7 @@ int em_conform_result_write(FILE *f, const void *obj, const void *const *ctx,
                             const em_write_opts *o, em_error *err);
 
 /* Point i of the grid lo + i (hi - lo) / (n - 1), i < n (n = 1: lo, which must equal hi):
- * *exact is its exact text (for em_cdf and the others), *shown what to print (both for
+ * *exact is its exact text (for em_law_at), *shown what to print (both for
  * em_free): the exact decimal when it has at most 20 digits, else its correct rounding to
  * m's digits. m is a continuous mechanism; shown may be NULL, and then m too (no rounding).
  * Errors: EM_ERR_NULL, EM_ERR_PARSE, EM_ERR_DOMAIN (n = 0, i >= n, lo > hi, n = 1 with lo

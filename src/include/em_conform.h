@@ -92,8 +92,8 @@ EM_API const em_diagnosis *em_check_diagnosis(const em_check_result *r);
 
 /* ------------------------------------------------------------------ cases */
 
-/* One case of the battery.  Returned by em_case_new / em_case_load (owned by the library:
- * em_free); the caller of em_case_new fills only the inputs (marked "in"). */
+/* One case of the battery.  Returned by em_case_new (owned by the library: em_free); a
+ * caller making one from its inputs fills only those (marked "in"). */
 typedef struct em_case {
     const char *file;                  /* the file read, or NULL */
     const char *id, *title;            /* in */
@@ -132,22 +132,32 @@ typedef struct em_case {
     int quick;                         /* in: one of the quick cases (em_conform_opts.quick) */
 } em_case;
 
-/* A case from its inputs (def: the fields marked "in"): the pieces of a quantile or laplace
- * case, the law at 40 digits, and the mistakes it catches with the draws each needs (power
- * 0.99 at level alpha per case, within max_draws); an expect_error case must be refused by
- * the library, whose message becomes c->error.  Errors: EM_ERR_NULL, EM_ERR_PARSE (a
- * number), EM_ERR_DOMAIN (an input that does not make the kind, an expect_error case the
- * library accepts, a law case it refuses: the message says which), the law's errors,
- * EM_ERR_NOMEM. */
-EM_API int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **out,
-                       em_error *err);
-/* A case file (schema expmech-conformance-1); messages "NAME: ..." name the file and the
- * member.  Errors: EM_ERR_NULL, EM_ERR_PARSE (not JSON, not the schema, a member missing
- * or of the wrong type, a label that is not a non-empty line of UTF-8), EM_ERR_NOMEM. */
-EM_API int em_case_load(const char *path, em_case **out, em_error *err);
-EM_API int em_case_parse(const char *text, size_t len, const char *name, em_case **out,
-                         em_error *err);
-/* em_write (em_scn.h) of a case: the case as JSON (what em_case_load reads back), the same
+/* A case, made or read: set one of def (with alpha, max_draws), path or text (with len,
+ * name); the fields of the other forms stay NULL (and 0).
+ *  - def: a case from its inputs (the fields marked "in"): the pieces of a quantile or
+ *    laplace case, the law at 40 digits, and the mistakes it catches with the draws each
+ *    needs (power 0.99 at level alpha per case, within max_draws); an expect_error case
+ *    must be refused by the library, whose message becomes c->error.  Errors: EM_ERR_PARSE
+ *    (a number), EM_ERR_DOMAIN (an input that does not make the kind, an expect_error case
+ *    the library accepts, a law case it refuses: the message says which), the law's errors.
+ *  - path: a case file (schema expmech-conformance-1), c->file its path; text: the same
+ *    from text[0..len) (text may be NULL when len is 0), name used in messages (NULL:
+ *    "<case>").  Messages "NAME: ..." name the file and the member.  Errors: EM_ERR_PARSE
+ *    (not JSON, not the schema, a member missing or of the wrong type, a label that is not
+ *    a non-empty line of UTF-8, a file that cannot be read).
+ * Besides: EM_ERR_NULL, EM_ERR_DOMAIN (no form, two forms), EM_ERR_NOMEM. */
+typedef struct em_case_spec {
+    const em_case *def;     /* a case from its inputs ... */
+    double alpha;
+    uint64_t max_draws;
+    const char *path;       /* ... or a case file ... */
+    const char *text;       /* ... or its text */
+    size_t len;
+    const char *name;
+} em_case_spec;
+
+EM_API int em_case_new(const em_case_spec *spec, em_case **out, em_error *err);
+/* em_write (em_scn.h) of a case: the case as JSON (what em_case_new reads back), the same
  * bytes for the same case (the options are not read). */
 /* The scenario and mechanism of the case's law (expect_error cases: the library's refusal
  * as the error).  Free both (mechanism first). */

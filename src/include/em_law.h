@@ -132,24 +132,25 @@ EM_API int em_sample(em_mech *m, const em_sample_opts *o, size_t n, em_draw *out
                      em_error *err);
 
 /* ----------------------------------------------------------- continuous laws */
-/* For a continuous mechanism; x, p, a, b are exact text (em_scn.h); results malloc'd
- * (em_free).  Errors: EM_ERR_NULL, EM_ERR_PARSE (not an exact number; the message
- * "bad number 'X': why"), EM_ERR_DOMAIN (a finite mechanism, p outside [0, 1], a > b),
- * the law's errors (em_probs_prepare), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 
-/* P(X <= x): "0" left of the output range, "1" right of it. */
-EM_API int em_cdf(em_mech *m, const char *x, char **out, em_error *err);
-/* P(a < X <= b) = F(b) - F(a), a <= b, rounded once as one exact number. */
-EM_API int em_interval_prob(em_mech *m, const char *a, const char *b, char **out,
-                            em_error *err);
-/* The density at x, right-continuous (at a breakpoint, the piece that starts there; 0
- * outside the range, in gaps and at its right end), and its natural log ("-inf" where the
- * density is 0) when log_density is not NULL. */
-EM_API int em_density(em_mech *m, const char *x, char **density, char **log_density,
-                      em_error *err);
-/* The p-quantile inf { x : F(x) >= p }: Q(0) the left end of the range ("-inf"
- * possible), Q(1) the right end ("inf" possible). */
-EM_API int em_quantile(em_mech *m, const char *p, char **out, em_error *err);
+#define EM_LAW_CDF 0      /* P(X <= x): "0" left of the output range, "1" right of it */
+#define EM_LAW_DENSITY 1  /* the density at x, right-continuous (at a breakpoint, the piece
+                             that starts there; 0 outside the range, in gaps and at its right
+                             end), and its natural log ("-inf" where it is 0) in *log */
+#define EM_LAW_QUANTILE 2 /* the p-quantile inf { x : F(x) >= p }, x = p: Q(0) the left end
+                             of the range ("-inf" possible), Q(1) the right end ("inf") */
+#define EM_LAW_INTERVAL 3 /* P(x < X <= y) = F(y) - F(x), x <= y, rounded once as one exact
+                             number */
+
+/* The law of a continuous mechanism at a point, what one of EM_LAW_*: *out (and *log)
+ * malloc'd (em_free).  x (and y) are exact text (em_scn.h); y is EM_LAW_INTERVAL's only
+ * and log EM_LAW_DENSITY's only (may be NULL there: the log density not wanted), both
+ * NULL for the others.  Errors: EM_ERR_NULL, EM_ERR_PARSE (not an exact number; the
+ * message "bad number 'X': why"), EM_ERR_DOMAIN (another what, a y or log it does not
+ * take, a finite mechanism, p outside [0, 1], x > y), the law's errors
+ * (em_probs_prepare), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+EM_API int em_law_at(em_mech *m, int what, const char *x, const char *y, char **out,
+                     char **log, em_error *err);
 
 /* ------------------------------------------------------------ utility report */
 
@@ -262,18 +263,14 @@ typedef struct em_points {
     const char *lo, *hi;
 } em_points;
 
-#define EM_LAW_CDF 0      /* rows x,cdf (em_cdf) */
-#define EM_LAW_DENSITY 1  /* rows x,density,log_density (em_density) */
-#define EM_LAW_QUANTILE 2 /* rows p,x (em_quantile) */
-#define EM_LAW_INTERVAL 3 /* rows a,b,probability (em_interval_prob), p->at "A:B" each */
-
-/* The law of a continuous m at the points p, what one of EM_LAW_*, computed point by point
- * and written as expmech cdf, density and quantile write it: EM_WRITE_CSV only (no header
- * line but in a sweep).  Rows already written stay written when a point fails ("point
+/* The law of a continuous m at the points p, what one of EM_LAW_* (em_law_at), computed
+ * point by point and written as expmech cdf, density and quantile write it (rows x,cdf;
+ * x,density,log_density; p,x; a,b,probability with p->at "A:B" each): EM_WRITE_CSV only
+ * (no header line but in a sweep).  Rows already written stay written when a point fails ("point
  * N: ..."; an interval: "between: ..." for a malformed one or A > B, "interval N: ..."); the
  * writing stops when f is in error.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (another format or
  * what, a sweep_i beyond sweep_n, writing to f failed), EM_ERR_PARSE (an interval), those
- * of em_probs_prepare, em_num_grid_point and the function of what. */
+ * of em_probs_prepare, em_num_grid_point and em_law_at. */
 EM_API int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
                                const em_write_opts *o, em_error *err);
 
