@@ -222,7 +222,8 @@ START_TEST(utility_report)
     em_scn *s;
     em_mech *m = mk_finite(2, u, NULL, "2", EM_VARIANT_AUTO, 0, &s);
     em_utility_result *r = NULL;
-    ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
+    const char *half[] = {"0.5"}, *neg[] = {"-1"};
+    ck_assert_int_eq(em_utility(m, &(em_utility_opts){1, half, 0, NULL}, &r, &err), EM_OK);
     double p = exp(1) / (1 + exp(1));
     ck_assert_str_eq(r->opt, "1.0000000000000000");
     near(r->expected_utility_d, p);
@@ -230,17 +231,15 @@ START_TEST(utility_report)
     near(r->sd_loss_d, sqrt(p * (1 - p)));
     near(r->p_best_d, p);
     ck_assert(fabs(strtod(r->expected_utility, NULL) - p) < 1e-16);
+    near(strtod(r->p_loss_gt[0], NULL), 1 / (1 + exp(1)));
     em_free(r);
-    char *v;
-    ck_assert_int_eq(em_loss_tail(m, "0.5", &v, &err), EM_OK);
-    near(strtod(v, NULL), 1 / (1 + exp(1)));
-    em_free(v);
-    ck_assert_int_eq(em_loss_tail(m, "-1", &v, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_utility(m, &(em_utility_opts){1, neg, 0, NULL}, &r, &err),
+                     EM_ERR_DOMAIN);
     em_free(m);
     em_free(s);
     /* pf: the other is visited first and accepted with probability e^-1 */
     m = mk_finite(2, u, NULL, "2", EM_PF, 0, &s);
-    ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
+    ck_assert_int_eq(em_utility(m, NULL, &r, &err), EM_OK);
     near(r->p_best_d, 1 - exp(-1) / 2);
     em_free(r);
     em_free(m);
@@ -321,8 +320,7 @@ START_TEST(bad_input)
     ck_assert_int_eq(em_law_at(NULL, EM_LAW_DENSITY, "0", NULL, &v, &w, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_law_at(NULL, EM_LAW_QUANTILE, "0", NULL, &v, NULL, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_law_at(NULL, EM_LAW_INTERVAL, "0", "1", &v, NULL, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_loss_tail(NULL, "0", &v, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_utility(NULL, &r, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_utility(NULL, NULL, &r, &err), EM_ERR_NULL);
     ck_assert_ptr_null(r);
     ck_assert_int_eq(em_num_cmp(NULL, "1", &sign, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_num_grid_point(NULL, "0", "1", 2, 0, NULL, NULL, &err), EM_ERR_NULL);

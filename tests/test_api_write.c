@@ -144,7 +144,8 @@ START_TEST(utility_csv_and_json)
 {
     em_scn *s;
     em_mech *m = mech(TIED, "1", "2", EM_VARIANT_AUTO, 0, &s);
-    em_utility_result r = {"2", "1.5", "0.5", "0.25", "0.5", 2, 1.5, 0.5, 0.25, 0.5};
+    em_utility_result r = {"2", "1.5", "0.5", "0.25", "0.5", 2, 1.5, 0.5, 0.25, 0.5,
+                               NULL, 0, NULL, NULL, NULL, 0, 0, 0};
     const char *t[] = {"0.5", "1"}, *tail[] = {"0.125", "0"}, *bound[] = {"0.25", NULL};
     em_utility_report u = {&r, "0.75", 2, t, tail, bound, 10, 0.5, 0.125};
     em_write_opts o = EM_WRITE_OPTS_INIT;
@@ -367,6 +368,19 @@ static void refused(int st, int want, const char *fn)
     ck_assert_msg(strstr(err.msg, fn) != NULL, "'%s' names no %s", err.msg, fn);
 }
 
+/* em_utility's report of m with the nt thresholds t and mc_n draws of mc, written to f
+ * (em_write) with o */
+static int utility_written(FILE *f, em_mech *m, size_t nt, const char *const *t,
+                           uint64_t mc_n, const em_sample_opts *mc, const em_write_opts *o)
+{
+    em_utility_result *r = NULL;
+    int st = em_utility(m, &(em_utility_opts){nt, t, mc_n, mc}, &r, &err);
+    if (st == EM_OK)
+        st = em_write(r, f, o, &err);
+    em_free(r);
+    return st;
+}
+
 /* The report computed and written.  Two tied candidates at epsilon 1 (c = 1/2): opt 1, no
  * loss, the bounds 1/c = 2 and exp(-1/2) = 0.60653 at T = 1.  Utilities 0, -1 at epsilon 2
  * (c = 1): P(a) = 1/(1 + e^-1) = 0.73106, E[u] = -0.26894, sd = sqrt(p (1 - p)) = 0.44341,
@@ -380,8 +394,8 @@ START_TEST(utility_computed)
     const char *t[] = {"0", "1"}, *half[] = {"1/2"};
     sink k;
     sink_open(&k);
-    ck_assert_msg(em_utility_write(k.f, m, 2, t, 0, NULL, &csv, &err) == EM_OK, "%s", err.msg);
-    ck_assert_msg(em_utility_write(k.f, m2, 1, half, 0, NULL, &csv, &err) == EM_OK, "%s",
+    ck_assert_msg(utility_written(k.f, m, 2, t, 0, NULL, &csv) == EM_OK, "%s", err.msg);
+    ck_assert_msg(utility_written(k.f, m2, 1, half, 0, NULL, &csv) == EM_OK, "%s",
                   err.msg);
     ck_assert_str_eq(sink_text(&k),
                      "epsilon,opt,expected_utility,expected_loss,sd_loss,p_best,"
@@ -395,7 +409,7 @@ START_TEST(utility_computed)
     const em_sample_opts seeded = {1, 1, EM_SAMPLER_EXACT, EM_TIMING_VARIABLE};
     const em_write_opts json = {EM_WRITE_JSON, 0, 0, NULL, 0};
     sink_open(&k);
-    ck_assert_msg(em_utility_write(k.f, m, 0, NULL, 5, &seeded, &json, &err) == EM_OK, "%s",
+    ck_assert_msg(utility_written(k.f, m, 0, NULL, 5, &seeded, &json) == EM_OK, "%s",
                   err.msg);
     ck_assert_str_eq(sink_text(&k),
                      "{\"epsilon\": \"1\", \"sensitivity\": \"1\", \"variant\": \"standard\", "
@@ -407,20 +421,16 @@ START_TEST(utility_computed)
     /* refused: nothing written, the threshold or the estimate named */
     const char *bad[] = {"1", "x"}, *hole[] = {NULL};
     sink_open(&k);
-    ck_assert_int_eq(em_utility_write(k.f, m, 2, bad, 0, NULL, &csv, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(utility_written(k.f, m, 2, bad, 0, NULL, &csv), EM_ERR_PARSE);
     ck_assert_msg(!strncmp(err.msg, "loss_at: ", 9), "%s", err.msg);
-    ck_assert_int_eq(em_utility_write(k.f, m, 1, hole, 0, NULL, &csv, &err), EM_ERR_NULL);
+    ck_assert_int_eq(utility_written(k.f, m, 1, hole, 0, NULL, &csv), EM_ERR_NULL);
     ck_assert_msg(!strncmp(err.msg, "loss_at: t[0] is NULL", 21), "%s", err.msg);
-    ck_assert_int_eq(em_utility_write(k.f, m, 0, NULL, 1, NULL, &csv, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(utility_written(k.f, m, 0, NULL, 1, NULL, &csv), EM_ERR_DOMAIN);
     ck_assert_msg(!strncmp(err.msg, "mc: ", 4), "%s", err.msg);
-    refused(em_utility_write(k.f, m, 1, NULL, 0, NULL, &csv, &err), EM_ERR_NULL,
-            "em_utility_write");
-    refused(em_utility_write(NULL, m, 0, NULL, 0, NULL, &csv, &err), EM_ERR_NULL,
-            "em_utility_write");
-    refused(em_utility_write(k.f, NULL, 0, NULL, 0, NULL, &csv, &err), EM_ERR_NULL,
-            "em_utility_write");
-    refused(em_utility_write(k.f, m, 0, NULL, 0, NULL, NULL, &err), EM_ERR_DOMAIN,
-            "em_utility_write");
+    refused(utility_written(k.f, m, 1, NULL, 0, NULL, &csv), EM_ERR_NULL, "em_utility");
+    refused(utility_written(NULL, m, 0, NULL, 0, NULL, &csv), EM_ERR_NULL, "em_write");
+    refused(utility_written(k.f, NULL, 0, NULL, 0, NULL, &csv), EM_ERR_NULL, "em_utility");
+    refused(utility_written(k.f, m, 0, NULL, 0, NULL, NULL), EM_ERR_DOMAIN, "em_write");
     ck_assert_str_eq(sink_text(&k), "");
     free(k.buf);
     em_free(m);
@@ -526,7 +536,8 @@ START_TEST(bad_arguments)
     em_audit_result ar;
     em_check_result cr;
     em_compare_result pr;
-    em_utility_result ur = {"2", "1.5", "0.5", "0.25", "0.5", 2, 1.5, 0.5, 0.25, 0.5};
+    em_utility_result ur = {"2", "1.5", "0.5", "0.25", "0.5", 2, 1.5, 0.5, 0.25, 0.5,
+                               NULL, 0, NULL, NULL, NULL, 0, 0, 0};
     em_utility_report u = {&ur, NULL, 0, NULL, NULL, NULL, 0, 0, 0};
     memset(&ar, 0, sizeof ar);
     memset(&cr, 0, sizeof cr);
@@ -552,14 +563,14 @@ START_TEST(bad_arguments)
     refused(em_probs_write(NULL, m, NULL, NULL, &err), EM_ERR_NULL, "em_probs_write");
     refused(em_probs_write(k.f, NULL, NULL, NULL, &err), EM_ERR_NULL, "em_probs_write");
     refused(em_utility_report_write(k.f, NULL, m, NULL, &err), EM_ERR_NULL,
-            "em_utility_report_write");
+            "em_write");
     em_utility_report holes = {NULL, NULL, 0, NULL, NULL, NULL, 0, 0, 0};
     refused(em_utility_report_write(k.f, &holes, m, &json, &err), EM_ERR_NULL,
-            "em_utility_report_write");
+            "em_write");
     const char *t[] = {"1"}, *tail[] = {NULL};
     em_utility_report hole = {&ur, NULL, 1, t, tail, NULL, 0, 0, 0};
     refused(em_utility_report_write(k.f, &hole, m, &json, &err), EM_ERR_NULL,
-            "em_utility_report_write");
+            "em_write");
     /* formats a writer does not take, unknown formats, a sweep out of range */
     refused(em_audit_result_write(k.f, &ar, m, m, &json, &err), EM_ERR_DOMAIN,
             "em_write");
@@ -572,9 +583,9 @@ START_TEST(bad_arguments)
     refused(em_probs_write(k.f, m, &odd, NULL, &err), EM_ERR_DOMAIN, "em_probs_write");
     refused(em_probs_write(k.f, m, &sweep, NULL, &err), EM_ERR_DOMAIN, "em_probs_write");
     refused(em_utility_report_write(k.f, &u, m, &text, &err), EM_ERR_DOMAIN,
-            "em_utility_report_write");
+            "em_write");
     refused(em_utility_report_write(k.f, &u, m, &sweep, &err), EM_ERR_DOMAIN,
-            "em_utility_report_write");
+            "em_write");
     /* nothing was written by a refused call; err may be NULL */
     ck_assert_str_eq(sink_text(&k), "");
     free(k.buf);
@@ -583,7 +594,7 @@ START_TEST(bad_arguments)
     FILE *ro = fopen("/dev/null", "r");
     ck_assert_ptr_nonnull(ro);
     refused(em_utility_report_write(ro, &u, m, &json, &err), EM_ERR_DOMAIN,
-            "em_utility_report_write");
+            "em_write");
     fclose(ro);
     em_free(m);
     em_free(s);

@@ -490,14 +490,6 @@ def audit(utilities: Sequence[Utility], utilities_neighbour: Sequence[Utility], 
         lib.em_free(ptr)
 
 
-def _take_string(ptr) -> decimal.Decimal:
-    """A malloc'd decimal string from the library, as a Decimal; freed here."""
-    try:
-        return _dec(ctypes.cast(ptr, ctypes.c_char_p).value.decode(), "result")
-    finally:
-        lib.em_free(ptr)
-
-
 def utility(utilities: Sequence[Utility], epsilon: Exact, *, loss_at=(),
             sensitivity: Exact = 1, variant: str = "standard", digits: int = 17,
             measure: Optional[Sequence[Exact]] = None, monotone: bool = False,
@@ -510,25 +502,23 @@ def utility(utilities: Sequence[Utility], epsilon: Exact, *, loss_at=(),
     min(1, |R|/|R_OPT| e^(-cT)).  Variants: standard, monotone, pf."""
     sc = _Scenario.finite(utilities, measure,
                           **_opts(epsilon, sensitivity, variant, digits, monotone, force))
+    loss_at = list(loss_at)
+    ts = (ctypes.c_char_p * max(len(loss_at), 1))(*[_text(t, "loss_at").encode()
+                                                    for t in loss_at])
+    o = _lib.UtilityOpts(len(loss_at), ts, 0, None)
     ptr = ctypes.POINTER(_lib.UtilityResult)()
-    _lib.call(lib.em_utility, sc.mech, ctypes.byref(ptr))
+    _lib.call(lib.em_utility, sc.mech, ctypes.byref(o), ctypes.byref(ptr))
     try:
         r = ptr.contents
         out = {k: _dec(getattr(r, k).decode(), k)
-               for k in ("opt", "expected_utility", "expected_loss", "sd_loss", "p_best")}
+               for k in ("opt", "expected_utility", "expected_loss", "sd_loss", "p_best",
+                         "expected_loss_bound")}
+        out["p_loss_gt"] = {t: _dec(r.p_loss_gt[i].decode(), "p_loss_gt")
+                            for i, t in enumerate(loss_at)}
+        out["bound_p_loss_gt"] = {t: _dec(r.p_bound[i].decode(), "bound_p_loss_gt")
+                                  for i, t in enumerate(loss_at)}
     finally:
         lib.em_free(ptr)
-    eb = ctypes.c_void_p()
-    _lib.call(lib.em_loss_bounds, sc.mech, None, ctypes.byref(eb), None)
-    out["expected_loss_bound"] = _take_string(eb)
-    out["p_loss_gt"], out["bound_p_loss_gt"] = {}, {}
-    for t in loss_at:
-        ts = _text(t, "loss_at").encode()
-        v, b = ctypes.c_void_p(), ctypes.c_void_p()
-        _lib.call(lib.em_loss_tail, sc.mech, ts, ctypes.byref(v))
-        out["p_loss_gt"][t] = _take_string(v)
-        _lib.call(lib.em_loss_bounds, sc.mech, ts, None, ctypes.byref(b))
-        out["bound_p_loss_gt"][t] = _take_string(b)
     return out
 
 

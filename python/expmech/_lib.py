@@ -183,7 +183,18 @@ class AuditResult(ctypes.Structure):  # em_audit_result: every field, in order
 class UtilityResult(ctypes.Structure):
     _fields_ = [("opt", ctypes.c_char_p), ("expected_utility", ctypes.c_char_p),
                 ("expected_loss", ctypes.c_char_p), ("sd_loss", ctypes.c_char_p),
-                ("p_best", ctypes.c_char_p)]
+                ("p_best", ctypes.c_char_p), ("opt_d", ctypes.c_double),
+                ("expected_utility_d", ctypes.c_double), ("expected_loss_d", ctypes.c_double),
+                ("sd_loss_d", ctypes.c_double), ("p_best_d", ctypes.c_double),
+                ("expected_loss_bound", ctypes.c_char_p), ("nt", ctypes.c_size_t),
+                ("t", ctypes.POINTER(ctypes.c_char_p)),
+                ("p_loss_gt", ctypes.POINTER(ctypes.c_char_p)),
+                ("p_bound", ctypes.POINTER(ctypes.c_char_p))]
+
+
+class UtilityOpts(ctypes.Structure):
+    _fields_ = [("nt", ctypes.c_size_t), ("t", ctypes.POINTER(ctypes.c_char_p)),
+                ("mc_n", ctypes.c_uint64), ("mc", ctypes.POINTER(SampleOpts))]
 
 
 class DiagnosisRow(ctypes.Structure):
@@ -288,9 +299,8 @@ _PROTOS = {
                                   ctypes.POINTER(ctypes.POINTER(CompareResult)), _E]),
     "em_audit": (ctypes.c_int, [_P, _P, ctypes.POINTER(Draws), ctypes.POINTER(Draws),
                                 ctypes.c_double, ctypes.POINTER(ctypes.POINTER(AuditResult)), _E]),
-    "em_utility": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.POINTER(UtilityResult)), _E]),
-    "em_loss_tail": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), _E]),
-    "em_loss_bounds": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), ctypes.POINTER(_P), _E]),
+    "em_utility": (ctypes.c_int, [_P, ctypes.POINTER(UtilityOpts),
+                                  ctypes.POINTER(ctypes.POINTER(UtilityResult)), _E]),
     "em_check_diagnosis": (ctypes.POINTER(Diagnosis), [ctypes.POINTER(CheckResult)]),
     "em_conform_name": (_S, [ctypes.c_int, ctypes.c_int]),
     "em_conform_value": (ctypes.c_int, [ctypes.c_int, _S]),

@@ -30,6 +30,7 @@ STRUCTS = {
     _lib.CompareResult: ("em_compare_result", False),
     _lib.AuditResult: ("em_audit_result", False),
     _lib.UtilityResult: ("em_utility_result", False),
+    _lib.UtilityOpts: ("em_utility_opts", True),
     _lib.DiagnosisRow: ("em_diagnosis_row", True),
     _lib.Diagnosis: ("em_diagnosis", True),
     _lib.Case: ("em_case", True),

@@ -381,7 +381,7 @@ static int run_group(em_groups *g, size_t j, const em_groups_opts *o, const char
     em_opts mo = {eps, o->sensitivity, o->variant, o->force, digits};
     *u = NULL;
     int st = em_mech_new(em_scoring_get(g->score[j]).scn, &mo, m, err);
-    return st != EM_OK ? st : em_utility(*m, u, err);
+    return st != EM_OK ? st : em_utility(*m, NULL, u, err);
 }
 
 /* A probability as the library writes it ("0.25", "1.5e-78000") into q: 0 when q is its

@@ -193,7 +193,7 @@ static void utility_json(FILE *f, const em_utility_report *u, const em_mech *m,
 int em_utility_report_write(FILE *f, const em_utility_report *u, const em_mech *m,
                             const em_write_opts *o, em_error *err)
 {
-    static const char fn[] = "em_utility_report_write";
+    static const char fn[] = "em_write";
     em_write_opts w;
     int st = em_write_begin(fn, f, u, m, o, CSV_JSON, &w, err);
     if (st != EM_OK)
@@ -206,56 +206,6 @@ int em_utility_report_write(FILE *f, const em_utility_report *u, const em_mech *
                           i, i);
     (w.format == EM_WRITE_JSON ? utility_json : utility_csv)(f, u, m, &w);
     return em_write_end(fn, f, err);
-}
-
-/* err's message prefixed with "what: " */
-static int prefixed(em_error *err, int st, const char *what)
-{
-    char msg[EM_ERRLEN];
-    snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
-    return em_err(err, st, "%s: %s", what, msg);
-}
-
-int em_utility_write(FILE *f, em_mech *m, size_t nt, const char *const *t, uint64_t mc_n,
-                     const em_sample_opts *mc, const em_write_opts *o, em_error *err)
-{
-    static const char fn[] = "em_utility_write";
-    static const em_sample_opts fresh = EM_SAMPLE_OPTS_INIT;
-    em_write_opts w;
-    int st = em_write_begin(fn, f, m, m, o, CSV_JSON, &w, err);
-    if (st != EM_OK)
-        return st;
-    if (nt && !t)
-        return em_err(err, EM_ERR_NULL, "%s: t is NULL", fn);
-    const int bounded = !em_scn_get(em_mech_get(m).scn).continuous;
-    em_utility_result *r = NULL;
-    char *bound = NULL, **tail = calloc(nt + 1, sizeof *tail);
-    char **tbound = calloc(nt + 1, sizeof *tbound);
-    double mean = 0, se = 0;
-    st = tail && tbound ? em_utility(m, &r, err) : em_err(err, EM_ERR_NOMEM, "out of memory");
-    if (st == EM_OK && bounded)
-        st = em_loss_bounds(m, NULL, &bound, NULL, err);
-    for (size_t i = 0; st == EM_OK && i < nt; i++)
-        if ((st = t[i] ? em_loss_tail(m, t[i], &tail[i], err)
-                       : em_err(err, EM_ERR_NULL, "t[%zu] is NULL", i)) != EM_OK ||
-            (bounded && (st = em_loss_bounds(m, t[i], NULL, &tbound[i], err)) != EM_OK))
-            st = prefixed(err, st, "loss_at");
-    if (st == EM_OK && mc_n && (st = em_loss_mc(m, mc ? mc : &fresh, mc_n, &mean, &se, err)))
-        st = prefixed(err, st, "mc");
-    if (st == EM_OK) {
-        const em_utility_report u = {r, bound, nt, t, (const char *const *)tail,
-                                     (const char *const *)tbound, mc_n, mean, se};
-        st = em_utility_report_write(f, &u, m, o, err);
-    }
-    em_free(r);
-    em_free(bound);
-    for (size_t i = 0; i < nt; i++) {
-        em_free(tail ? tail[i] : NULL);
-        em_free(tbound ? tbound[i] : NULL);
-    }
-    free(tail);
-    free(tbound);
-    return st;
 }
 
 /* ------------------------------------------------------- cdf, density, quantile */

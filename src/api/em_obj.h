@@ -69,21 +69,21 @@ int em_groups_report_write_info(FILE *f, const em_groups_info *g, const em_group
 int em_scoring_write(FILE *f, const em_scoring *r, em_error *err);
 int em_case_write(const em_case *c, FILE *f, em_error *err);
 
-/* em_utility_write's report from its parts, for the tests of hand-made parts. */
-/* The utility report of expmech utility: em_utility's result with, where computed, the
- * bound em_loss_bounds gives (NULL: none, as for a continuous scenario), the loss tails
- * at nt thresholds, and a Monte Carlo estimate (mc_n 0: none).  The strings are the
- * caller's. */
+/* The utility report of expmech utility from its parts (em_write of an em_utility result
+ * makes one; the tests make them by hand): em_utility's moments with, where computed, the
+ * bound on the expected loss (NULL: none, as for a continuous scenario), the loss tails at
+ * nt thresholds with their bounds, and a Monte Carlo estimate (mc_n 0: none).  The strings
+ * are the caller's. */
 typedef struct em_utility_report {
     const em_utility_result *result;
     const char *expected_loss_bound;
     size_t nt;
     const char *const *t;          /* the thresholds as given */
-    const char *const *p_loss_gt;  /* em_loss_tail at each */
-    const char *const *p_bound;    /* em_loss_bounds' p_bound at each; NULL (or an entry
+    const char *const *p_loss_gt;  /* P(loss > t) at each */
+    const char *const *p_bound;    /* the theorem's bound on it at each; NULL (or an entry
                                       NULL): none */
     uint64_t mc_n;
-    double mc_mean, mc_se;         /* em_loss_mc */
+    double mc_mean, mc_se;         /* the Monte Carlo estimate */
 } em_utility_report;
 
 /* u written for m as expmech utility writes it: EM_WRITE_CSV (the header line at the first

@@ -137,10 +137,13 @@ static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
         mc.seed = c->seed;
         mc.seeded = (c->seen & EM_OPT(EO_SEED)) != 0;
         const em_write_opts o = em_cli_write_opts(c);
+        const em_utility_opts uo = {T ? T->n : 0, T ? T->at : NULL,
+                                    (c->seen & EM_OPT(EO_MC)) ? c->mc : 0, &mc};
+        em_utility_result *r = NULL;
         em_error e;
-        rc = em_cli_written(c->cmd, em_utility_write(stdout, m, T ? T->n : 0, T ? T->at : NULL,
-                                                     (c->seen & EM_OPT(EO_MC)) ? c->mc : 0, &mc,
-                                                     &o, &e), &e);
+        int st = em_utility(m, &uo, &r, &e);
+        rc = em_cli_written(c->cmd, st != EM_OK ? st : em_write(r, stdout, &o, &e), &e);
+        em_free(r);
     }
     if (rc < 0)
         rc = em_cli_flush(c->cmd, 1);

@@ -161,7 +161,19 @@ EM_API int em_law_at(em_mech *m, int what, const char *x, const char *y, char **
  * EM_PF_PROBS_MAX_N candidates (sums over its exact pmf's interval bounds at rising
  * precision: Ziv's strategy, as for its probabilities; a value that is exactly a
  * rounding boundary, which the rational cases of ties and of one candidate never are, is
- * EM_ERR_UNDECIDED rather than a guess). */
+ * EM_ERR_UNDECIDED rather than a guess).
+ *
+ * With them, for a finite scenario, the accuracy theorem of the exponential mechanism
+ * (McSherry & Talwar 2007; Dwork & Roth, Theorem 3.11): with c = eps/(2 D) (standard, pf)
+ * or eps/D (monotone) and ratio = |R| / |R_OPT| (the outputs of positive probability over
+ * those at opt; with a measure column, their total measures),
+ *   P(loss >= s) <= ratio exp(-c s)   (the theorem: (2D/eps)(ln ratio + t) at s, e^-t),
+ * so P(loss > t) <= min(1, ratio exp(-c t)), and, integrating the tail,
+ * E[loss] <= (ln ratio + 1) / c.  Permute-and-flip meets the same bounds: for r not at
+ * opt, P(r) = p_r integral_0^1 prod_{j != r} (1 - p_j x) dx <= p_r / (|R_OPT| + 1) (the
+ * |R_OPT| modes have p_j = 1), with p_r = exp(-c loss_r); and its expected loss never
+ * exceeds the standard mechanism's (McKenna & Sheldon 2020, Theorem 2).  Both correctly
+ * rounded to m's digits (1/c and "1" exactly when so). */
 typedef struct em_utility_result {
     char *opt;               /* max u over the outputs of positive probability
                                 (continuous: the largest u at a finite end of a piece) */
@@ -172,44 +184,38 @@ typedef struct em_utility_result {
                                 piece at opt); below 1 but rounding to 1: K nines "0.99...9",
                                 as EM_PROB_NEAR_ONE */
     double opt_d, expected_utility_d, expected_loss_d, sd_loss_d, p_best_d;
+    char *expected_loss_bound;  /* the theorem's bound on E[loss]; NULL when continuous */
+    size_t nt;               /* the thresholds asked for (em_utility_opts) */
+    char **t;                /* each as given */
+    char **p_loss_gt;        /* P(opt - u(X) > t), exactly rounded */
+    char **p_bound;          /* the theorem's bound on it; entries NULL when continuous */
+    uint64_t mc_n;           /* the Monte Carlo estimate's draws (0: none) */
+    double mc_mean, mc_se;   /* the mean loss of the draws and its standard error */
 } em_utility_result;
 
-/* Errors: EM_ERR_NULL, EM_ERR_VARIANT (pf over a measure or pieces), EM_ERR_TOO_MANY (pf
- * beyond EM_PF_PROBS_MAX_N), the law's errors (em_probs_prepare), EM_ERR_UNDECIDED,
+/* What em_utility computes beyond the moments and the bound on E[loss] (NULL: nothing).
+ * nt thresholds t[i] >= 0, exact text; mc_n >= 2: a Monte Carlo estimate of the expected
+ * loss beside the exact one, mc_n draws of m's sampler with options mc (NULL:
+ * EM_SAMPLE_OPTS_INIT, the OS CSPRNG), the loss of each (opt - u, opt exactly, then rounded
+ * to double; a continuous draw's u is its piece's a + b x at the double x drawn), their
+ * mean and its standard error (sample standard deviation / sqrt(n)). */
+typedef struct em_utility_opts {
+    size_t nt;
+    const char *const *t;
+    uint64_t mc_n;
+    const em_sample_opts *mc;
+} em_utility_opts;
+
+/* The utility report of m, as expmech utility computes it; em_write (em_scn.h) writes it
+ * as that command does: EM_WRITE_CSV (the header line at the first run, then one row) or
+ * EM_WRITE_JSON (one object; a sweep: a list of them), m still existing.  Errors:
+ * EM_ERR_NULL (m, out, o->t, a threshold: "loss_at: t[i] is NULL"), EM_ERR_VARIANT (pf
+ * over a measure or pieces), EM_ERR_TOO_MANY (pf beyond EM_PF_PROBS_MAX_N), EM_ERR_PARSE
+ * and EM_ERR_DOMAIN (a threshold below 0, "loss_at: ..."; mc_n 1, "mc: ..."), the law's
+ * errors (em_probs_prepare), the sampler's (em_sampler_new, "mc: ..."), EM_ERR_UNDECIDED,
  * EM_ERR_NOMEM.  *out freed with em_free. */
-EM_API int em_utility(em_mech *m, em_utility_result **out, em_error *err);
-
-/* P(opt - u(X) > t), exactly, t >= 0 exact text, for the mechanisms of em_utility; *out
- * malloc'd (em_free).  Errors: EM_ERR_NULL, EM_ERR_PARSE, EM_ERR_DOMAIN (t < 0), those of
- * em_utility. */
-EM_API int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err);
-
-/* The accuracy theorem of the exponential mechanism (McSherry & Talwar 2007; Dwork & Roth,
- * Theorem 3.11) for a finite scenario: with c = eps/(2 D) (standard, pf) or eps/D
- * (monotone) and ratio = |R| / |R_OPT| (the outputs of positive probability over those at
- * opt; with a measure column, their total measures),
- *   P(loss >= s) <= ratio exp(-c s)   (the theorem: (2D/eps)(ln ratio + t) at s, e^-t),
- * so P(loss > t) <= *p_bound = min(1, ratio exp(-c t)), and, integrating the tail,
- * E[loss] <= *expected_loss_bound = (ln ratio + 1) / c.  Permute-and-flip meets the same
- * bounds: for r not at opt, P(r) = p_r integral_0^1 prod_{j != r} (1 - p_j x) dx <=
- * p_r / (|R_OPT| + 1) (the |R_OPT| modes have p_j = 1), with p_r = exp(-c loss_r); and
- * its expected loss never exceeds the standard mechanism's (McKenna & Sheldon 2020,
- * Theorem 2).  Both correctly rounded to m's digits (1/c and "1" exactly when so);
- * malloc'd (em_free).  expected_loss_bound may be NULL (not computed); t NULL computes no
- * p_bound (which may then be NULL).  Errors: EM_ERR_NULL, EM_ERR_PARSE, EM_ERR_DOMAIN (a
- * continuous scenario: the theorem needs a finite range; t < 0), EM_ERR_UNDECIDED,
- * EM_ERR_NOMEM. */
-EM_API int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound,
-                          char **p_bound, em_error *err);
-
-/* A Monte Carlo estimate of the expected loss beside the exact one: n >= 2 draws of m's
- * sampler with options o (em_sampler_new: seeded, or the OS CSPRNG), the loss of each
- * (opt - u, opt as em_utility's, exactly, then rounded to double; a continuous draw's u is
- * its piece's a + b x at the double x drawn), *mean their mean and *se its standard error
- * (sample standard deviation / sqrt(n)).  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (n < 2),
- * em_sampler_new's and em_sampler_draw's. */
-EM_API int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean,
-                      double *se, em_error *err);
+EM_API int em_utility(em_mech *m, const em_utility_opts *o, em_utility_result **out,
+                      em_error *err);
 
 /* ----------------------------------------------------------------- writers */
 /* The notes of em_probs_write: how many rows carry each (expmech probs says them on
@@ -240,19 +246,6 @@ EM_API int em_probs_write(FILE *f, em_mech *m, const em_write_opts *o,
  * failed), em_sampler_draw's (the draws before it stay written). */
 EM_API int em_sample_write(FILE *f, em_sampler *sp, uint64_t n, const em_write_opts *o,
                            uint64_t *done, em_error *err);
-
-/* The utility report of m computed and written as expmech utility writes it: EM_WRITE_CSV
- * (the header line at the first run, then one row) or EM_WRITE_JSON (one object; a sweep:
- * a list of them): em_utility, the bounds of em_loss_bounds (finite scenarios),
- * em_loss_tail at the nt thresholds t (as given) with their bounds, and, with mc_n,
- * em_loss_mc of mc_n draws of a sampler with options mc (NULL: EM_SAMPLE_OPTS_INIT);
- * nothing is written unless all are computed.
- * Errors: EM_ERR_NULL, EM_ERR_DOMAIN (EM_WRITE_TEXT or an unknown format, a sweep_i
- * beyond sweep_n, writing to f failed), those of the functions it calls (a threshold's
- * prefixed "loss_at: ", the Monte Carlo estimate's "mc: "). */
-EM_API int em_utility_write(FILE *f, em_mech *m, size_t nt, const char *const *t,
-                            uint64_t mc_n, const em_sample_opts *mc, const em_write_opts *o,
-                            em_error *err);
 
 /* The points of em_law_points_write: n texts as given (written as given), or, with at
  * NULL, the grid lo + i (hi - lo)/(n - 1) of em_num_grid_point (written exactly when short,

@@ -154,8 +154,8 @@ typedef struct em_write_opts {
 #define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0}
 
 /* Write obj, a result the library returned, as the command that computed it writes it: a
- * result of em_audit, em_draws_check or em_compare (em_judge.h), of em_groups_analyse
- * (em_groups.h), a score of em_scoring_new (em_scoring.h), a case (em_conform.h); what
+ * result of em_audit, em_draws_check or em_compare (em_judge.h), of em_utility (em_law.h),
+ * of em_groups_analyse (em_groups.h), a score of em_scoring_new (em_scoring.h), a case (em_conform.h); what
  * each is written as, and in which formats, is said beside it.  What the result was
  * computed over (its mechanisms, its groups) must still exist.  o NULL: the defaults.
  * Errors: EM_ERR_NULL (obj or f), EM_ERR_DOMAIN (an object em_write does not write, a
