@@ -212,7 +212,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         em_draw dr[8];
         em_check_opts co = EM_CHECK_OPTS_INIT;
         em_check_result *cr = NULL;
-        st = em_sample(m, &so, 8, dr, &e);
+        em_sampler *sp = NULL;
+        st = em_sampler_new(m, &so, &sp, &e);
+        if (st == EM_OK)
+            st = em_sampler_draw(sp, 8, dr, &e);
+        em_free(sp);
         MUST_SAY(st, e);
         if (st == EM_OK) {
             em_draws d = EM_DRAWS_INIT;
@@ -225,7 +229,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         em_free(cr);
         /* the draws written as expmech sample writes them (labels of any bytes) */
-        em_sampler *sp = NULL;
+        sp = NULL;
         st = em_sampler_new(m, &so, &sp, &e);
         MUST_SAY(st, e);
         if (st == EM_OK) {

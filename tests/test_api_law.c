@@ -53,6 +53,17 @@ static void get(em_mech *m, size_t i, em_prob *p, const char *prob, const char *
         ck_assert_str_eq(p->logprob, logprob);
 }
 
+/* n draws of m with a fresh sampler of options o (em_sampler_new, em_sampler_draw) */
+static int draws(em_mech *m, const em_sample_opts *o, size_t n, em_draw *out, em_error *e)
+{
+    em_sampler *sp = NULL;
+    int st = em_sampler_new(m, o, &sp, e);
+    if (st == EM_OK)
+        st = em_sampler_draw(sp, n, out, e);
+    em_free(sp);
+    return st;
+}
+
 START_TEST(standard_two_candidates)
 {
     /* eps 2, sensitivity 1: c = 1, P(1) = e / (1 + e) */
@@ -260,7 +271,7 @@ START_TEST(sampling_streams)
         o.sampler = kind == 1 ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT;
         o.timing = kind == 2 ? EM_TIMING_FIXED : EM_TIMING_VARIABLE;
         em_draw a[200], b[200];
-        ck_assert_int_eq(em_sample(m, &o, 200, a, &err), EM_OK);
+        ck_assert_int_eq(draws(m, &o, 200, a, &err), EM_OK);
         em_sampler *sp;
         ck_assert_int_eq(em_sampler_new(m, &o, &sp, &err), EM_OK);
         ck_assert_int_eq(em_sampler_draw(sp, 77, b, &err), EM_OK);
@@ -277,7 +288,7 @@ START_TEST(sampling_streams)
     }
     em_sample_opts o = EM_SAMPLE_OPTS_INIT; /* the OS source */
     em_draw one;
-    ck_assert_int_eq(em_sample(m, &o, 1, &one, &err), EM_OK);
+    ck_assert_int_eq(draws(m, &o, 1, &one, &err), EM_OK);
     ck_assert_uint_lt(one.index, 3);
     em_free(m);
     em_free(s);
@@ -285,8 +296,8 @@ START_TEST(sampling_streams)
     em_draw xa[50], xb[50];
     o.seeded = 1;
     o.seed = 7;
-    ck_assert_int_eq(em_sample(m, &o, 50, xa, &err), EM_OK);
-    ck_assert_int_eq(em_sample(m, &o, 50, xb, &err), EM_OK);
+    ck_assert_int_eq(draws(m, &o, 50, xa, &err), EM_OK);
+    ck_assert_int_eq(draws(m, &o, 50, xb, &err), EM_OK);
     for (int k = 0; k < 50; k++) {
         ck_assert(xa[k].value == xb[k].value && xa[k].value >= 0 && xa[k].value <= 2);
         /* the piece drawn: [0, 1] or [1, 2] */
@@ -313,7 +324,7 @@ START_TEST(bad_input)
     ck_assert_int_eq(em_piece_ends(NULL, 0, &v, &w, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_sampler_new(NULL, &o, &sp, &err), EM_ERR_NULL);
     ck_assert_ptr_null(sp);
-    ck_assert_int_eq(em_sample(NULL, &o, 1, &idx, NULL), EM_ERR_NULL);
+    ck_assert_int_eq(draws(NULL, &o, 1, &idx, NULL), EM_ERR_NULL);
     ck_assert_int_eq(em_sampler_draw(NULL, 1, &idx, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_law_at(NULL, EM_LAW_CDF, "0", NULL, &v, NULL, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_law_at(NULL, EM_LAW_DENSITY, "0", NULL, &v, NULL, &err), EM_ERR_NULL);
@@ -342,22 +353,22 @@ START_TEST(bad_input)
     ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
     ck_assert_int_eq(em_law_at(m, EM_LAW_CDF, "0", NULL, &v, NULL, &err), EM_ERR_DOMAIN); /* finite */
     ck_assert_ptr_nonnull(strstr(err.msg, "finite"));
-    ck_assert_int_eq(em_sample(m, &o, 0, &idx, &err), EM_ERR_EMPTY);
-    ck_assert_int_eq(em_sample(m, &o, 1, NULL, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_sample(m, NULL, 1, &idx, &err), EM_ERR_NULL);
+    ck_assert_int_eq(draws(m, &o, 0, &idx, &err), EM_ERR_EMPTY);
+    ck_assert_int_eq(draws(m, &o, 1, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(draws(m, NULL, 1, &idx, &err), EM_ERR_NULL);
     o.sampler = 9;
-    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(draws(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
     o.sampler = EM_SAMPLER_FLOAT;
     o.timing = EM_TIMING_FIXED;
-    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(draws(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "timing fixed"));
     o.timing = 5;
-    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(draws(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
     em_free(m);
     eo.variant = EM_PF;
     ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
     o.timing = EM_TIMING_VARIABLE;
-    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_VARIANT);
+    ck_assert_int_eq(draws(m, &o, 1, &idx, &err), EM_ERR_VARIANT);
     ck_assert_ptr_nonnull(strstr(err.msg, "only the exact sampler"));
     em_free(m);
     em_free(s);
@@ -367,10 +378,10 @@ START_TEST(bad_input)
     ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 2, .utilities = big, .labels = lab}, &s, &err), EM_OK);
     eo.variant = EM_VARIANT_AUTO;
     ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
-    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(draws(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "'huge' is beyond double's range"));
     o.sampler = EM_SAMPLER_EXACT;
-    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_OK);
+    ck_assert_int_eq(draws(m, &o, 1, &idx, &err), EM_OK);
     ck_assert_uint_eq(idx.index, 1); /* P(a) = exp(-5e399) */
     em_free(m);
     em_free(s);

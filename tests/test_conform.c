@@ -618,7 +618,10 @@ static int sampler(void *ctx, const em_case *c, uint64_t n, uint64_t seed, uint6
     } else {
         const int cont = em_scn_get(s).continuous;
         em_draw *d = malloc(n * sizeof *d);
-        ck_assert_int_eq(em_sample(m, &so, n, d, NULL), EM_OK);
+        em_sampler *sp = NULL;
+        ck_assert_int_eq(em_sampler_new(m, &so, &sp, NULL), EM_OK);
+        ck_assert_int_eq(em_sampler_draw(sp, n, d, NULL), EM_OK);
+        em_free(sp);
         for (uint64_t i = 0; i < n; i++) {
             if (cont)
                 fprintf(f, "%.17g\n", d[i].value);

@@ -38,8 +38,10 @@ int main(int argc, char **argv)
     /* one draw type for finite and continuous mechanisms: a label or a value */
     const int cont = em_scn_get(s).continuous;
     em_draw *d = malloc((n ? n : 1) * sizeof *d);
-    if (!d || em_sample(m, &o, n, d, &e) != EM_OK)
+    em_sampler *sp = NULL;
+    if (!d || em_sampler_new(m, &o, &sp, &e) != EM_OK || em_sampler_draw(sp, n, d, &e) != EM_OK)
         rc = 3;
+    em_free(sp);
     for (unsigned long long i = 0; !rc && i < n; i++) {
         if (cont)
             printf("%.17g\n", d[i].value);

@@ -296,6 +296,17 @@ def _count(n, what="n") -> int:
     return int(n)
 
 
+def _draw(sc, o, k: int):
+    """k >= 1 draws of sc's mechanism with sampler options o (one sampler, freed here)."""
+    sp = _lib.new(lib.em_sampler_new, ctypes.c_void_p, sc.mech, ctypes.byref(o))
+    try:
+        out = (_lib.Draw * k)()
+        _lib.call(lib.em_sampler_draw, sp, ctypes.c_size_t(k), out)
+    finally:
+        lib.em_free(sp)
+    return out
+
+
 def sample(utilities: Sequence[Utility], epsilon: Exact, n: int, *, seed: Optional[int] = None,
            sensitivity: Exact = 1, variant: str = "standard", sampler: str = "exact",
            measure: Optional[Sequence[Exact]] = None, monotone: bool = False,
@@ -313,9 +324,7 @@ def sample(utilities: Sequence[Utility], epsilon: Exact, n: int, *, seed: Option
     o = _sample_opts(seed, sampler)
     if k == 0:
         return []  # as `expmech sample -n 0`: nothing asked, nothing drawn
-    out = (_lib.Draw * max(k, 1))()
-    _lib.call(lib.em_sample, sc.mech, ctypes.byref(o),
-              ctypes.c_size_t(k), out)
+    out = _draw(sc, o, k)
     return [d.index for d in out[:k]]
 
 
@@ -588,9 +597,7 @@ def sample_continuous(pieces: Sequence[Piece], epsilon: Exact, n: int, *,
     o = _sample_opts(seed, sampler)
     if k == 0:
         return []
-    out = (_lib.Draw * max(k, 1))()
-    _lib.call(lib.em_sample, sc.mech, ctypes.byref(o),
-              ctypes.c_size_t(k), out)
+    out = _draw(sc, o, k)
     return [d.value for d in out[:k]]
 
 

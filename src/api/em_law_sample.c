@@ -218,17 +218,6 @@ int em_sampler_draw(em_sampler *s, size_t n, em_draw *out, em_error *err)
     return EM_OK;
 }
 
-int em_sample(em_mech *m, const em_sample_opts *o, size_t n, em_draw *out, em_error *err)
-{
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_sample: out is NULL");
-    em_sampler *s;
-    int st = em_sampler_new(m, o, &s, err);
-    if (st == EM_OK)
-        st = em_sampler_draw(s, n, out, err);
-    em_free(s);
-    return st;
-}
 
 int em_sample_write(FILE *f, em_sampler *sp, uint64_t n, const em_write_opts *o,
                     uint64_t *done, em_error *err)

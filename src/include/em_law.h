@@ -120,16 +120,12 @@ typedef struct em_sampler em_sampler;
  * "random source: ..."), EM_ERR_NOMEM. */
 EM_API int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out,
                           em_error *err);
-/* n >= 1 draws into out[0..n).  Errors: EM_ERR_NULL, EM_ERR_EMPTY (n = 0), EM_ERR_RNG,
+/* n >= 1 draws into out[0..n).  A sampler made with the same seed repeats the draws: those
+ * of `expmech sample --seed S -n N`, which prints a finite draw's label and a continuous
+ * draw's value with "%.17g".  Errors: EM_ERR_NULL, EM_ERR_EMPTY (n = 0), EM_ERR_RNG,
  * EM_ERR_UNDECIDED, EM_ERR_NOMEM; after an error out[0..n) is unspecified. */
 EM_API int em_sampler_draw(em_sampler *s, size_t n, em_draw *out, em_error *err);
 
-/* n draws of m with a fresh sampler (two calls with the same seed repeat the draws).  Same
- * seed => the same draws as `expmech sample --seed S -n N`, which prints a finite draw's
- * label and a continuous draw's value with "%.17g".  Errors: those of em_sampler_new and
- * em_sampler_draw. */
-EM_API int em_sample(em_mech *m, const em_sample_opts *o, size_t n, em_draw *out,
-                     em_error *err);
 
 /* ----------------------------------------------------------- continuous laws */
 
