@@ -245,24 +245,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         st = em_probs_write(devnull(), m, &wj, NULL, &e);
         MUST_SAY(st, e);
         em_utility_result *ur = NULL;
-        st = em_utility(m, &ur, &e);
-        MUST_SAY(st, e);
-        char *lb = NULL, *pb = NULL;
-        st = em_loss_bounds(m, "1", &lb, &pb, &e);
+        st = em_utility(m, NULL, &ur, &e);
         MUST_SAY(st, e);
         if (ur) {
-            const char *t[] = {"1"}, *tail[] = {"0"}, *bound[] = {pb};
-            const em_utility_report u = {ur, lb, 1, t, tail, bound, sel, 0.5, 0.25};
+            const char *t[] = {"1"}, *tail[] = {"0"}, *bound[] = {ur->expected_loss_bound};
+            const em_utility_report u = {ur, ur->expected_loss_bound, 1, t, tail, bound, sel,
+                                         0.5, 0.25};
             if (em_utility_report_write(devnull(), &u, m, &wj, &e) != EM_OK)
                 abort();
         }
         em_free(ur);
-        em_free(lb);
-        em_free(pb);
-        /* the report computed and written in one call (a bad threshold refused) */
+        /* the whole report computed (a bad threshold refused) and written */
         const char *ts[] = {"1/3", sel & 2 ? "x" : "0"};
-        st = em_utility_write(devnull(), m, 2, ts, (sel >> 2) & 3, &so, &wj, &e);
+        ur = NULL;
+        st = em_utility(m, &(em_utility_opts){2, ts, (sel >> 2) & 3, &so}, &ur, &e);
         MUST_SAY(st, e);
+        if (ur && em_write(ur, devnull(), &wj, &e) != EM_OK)
+            abort();
+        em_free(ur);
         em_audit_result *ar = NULL;
         st = em_audit(m, m, NULL, NULL, 0, &ar, &e);
         MUST_SAY(st, e);
