@@ -290,7 +290,7 @@ START_TEST(check_text)
        digits, the draws outside the support last */
     em_check_row bins[2] = {{0, 0, 3, 2.5, 0.25, 0.0, 1, 0, -INFINITY, 1.0 / 3, 1},
                             {1, 1, 6, 7.5, 0.75, 0.0, 1, 1, 1.0 / 3, 1234567.0, 0}};
-    const em_write_opts csv = {EM_WRITE_CSV, 0, 0, NULL, 0};
+    const em_write_opts csv = {.format = EM_WRITE_CSV};
     sink_open(&k);
     ck_assert_msg(em_check_result_write(k.f, &r, NULL, &csv, &err) == EM_OK, "%s", err.msg);
     ck_assert_str_eq(sink_text(&k), "cell,expected,observed\n0,10,10\n");
@@ -390,7 +390,7 @@ START_TEST(utility_computed)
     em_scn *s, *s2;
     em_mech *m = mech(TIED, "1", NULL, EM_VARIANT_AUTO, 5, &s);
     em_mech *m2 = mech("a,0\nb,-1\n", "2", NULL, EM_VARIANT_AUTO, 5, &s2);
-    const em_write_opts csv = {EM_WRITE_CSV, 0, 0, NULL, 0};
+    const em_write_opts csv = {.format = EM_WRITE_CSV};
     const char *t[] = {"0", "1"}, *half[] = {"1/2"};
     sink k;
     sink_open(&k);
@@ -407,7 +407,7 @@ START_TEST(utility_computed)
     free(k.buf);
     /* Monte Carlo over tied candidates: every loss 0 */
     const em_sample_opts seeded = {1, 1, EM_SAMPLER_EXACT, EM_TIMING_VARIABLE};
-    const em_write_opts json = {EM_WRITE_JSON, 0, 0, NULL, 0};
+    const em_write_opts json = {.format = EM_WRITE_JSON};
     sink_open(&k);
     ck_assert_msg(utility_written(k.f, m, 0, NULL, 5, &seeded, &json) == EM_OK, "%s",
                   err.msg);
@@ -797,7 +797,7 @@ START_TEST(one_writer)
     refused(em_write(m, a.f, NULL, &err), EM_ERR_DOMAIN, "em_write: the object is not one");
     refused(em_write(NULL, a.f, NULL, &err), EM_ERR_NULL, "em_write");
     refused(em_write(cr, NULL, NULL, &err), EM_ERR_NULL, "em_write");
-    const em_write_opts json = {EM_WRITE_JSON, 0, 0, NULL, 0};
+    const em_write_opts json = {.format = EM_WRITE_JSON};
     refused(em_write(cr, a.f, &json, &err), EM_ERR_DOMAIN, "em_write");
     ck_assert_str_eq(sink_text(&a), "");
     free(a.buf);

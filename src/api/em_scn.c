@@ -17,14 +17,21 @@
 
 /* ------------------------------------------------------------------ scenarios */
 
+em_scn *em_scn_obj(void)
+{
+    em_scn *s = em_obj_new(sizeof *s, em_scn_destroy);
+    if (!s)
+        return NULL;
+    em_scn_init(s);
+    s->compact = 1;
+    em_obj_writer(s, em_scn_obj_write, NULL, NULL);
+    return s;
+}
+
 static int scn_alloc(em_scn **out, em_error *err)
 {
-    *out = em_obj_new(sizeof **out, em_scn_destroy);
-    if (!*out)
-        return em_err(err, EM_ERR_NOMEM, "out of memory");
-    em_scn_init(*out);
-    (*out)->compact = 1; /* 10 bytes per utility instead of a rational's 100 */
-    return EM_OK;
+    *out = em_scn_obj();
+    return *out ? EM_OK : em_err(err, EM_ERR_NOMEM, "out of memory");
 }
 
 int em_scn_from_source(const char *path, const char *text, size_t len, const char *name,

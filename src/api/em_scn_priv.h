@@ -29,6 +29,17 @@ struct em_mech {
     void (*law_free)(struct em_law_cache *law);
 };
 
+/* A new scenario, empty, compact (10 bytes per utility instead of a rational's 100), that
+ * em_free frees and em_write writes; NULL when out of memory. */
+em_scn *em_scn_obj(void);
+
+/* The scenario file format of s (em_write of a scenario, em_scn.h) with the n_comments
+ * comment lines first, and em_write's writer of a scenario (the comments of o). */
+int em_scn_text_write(FILE *f, const em_scn *s, const char *const *comments,
+                      size_t n_comments, em_error *err);
+int em_scn_obj_write(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                     em_error *err);
+
 /* "standard", "monotone", "pf" */
 const char *em_variant_text(int variant);
 

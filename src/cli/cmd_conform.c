@@ -123,7 +123,7 @@ static int figure(const char *dir, const em_conform_case *c)
     char csv[4096], svg[4096];
     snprintf(csv, sizeof csv, "%s/%s.csv", dir, c->id);
     snprintf(svg, sizeof svg, "%s/%s.svg", dir, c->id);
-    const em_write_opts o = {EM_WRITE_CSV, 0, 0, NULL, 0};
+    const em_write_opts o = {.format = EM_WRITE_CSV};
     FILE *f = fopen(csv, "w");
     if (!f)
         return -1;

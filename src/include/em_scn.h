@@ -118,16 +118,6 @@ EM_API long em_scn_find(const em_scn *s, const char *label);
  * (i >= size), EM_ERR_NOMEM. */
 EM_API int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err);
 
-/* Write s in the scenario file format (expmech(1) FILES) to f: the comment lines ("# "
- * before each), then the headers ('# output: continuous', '# sensitivity: D',
- * '# monotone: yes|no', '# measure: yes' as declared), then one line per candidate
- * `label,utility[,measure]` or per piece `lo,hi,a,b`.  Numbers are exact: short decimals
- * where they exist, else num/den; labels are CSV-quoted where needed, so em_scn_new reads
- * the text back to the same scenario.  comments may be NULL when n_comments is 0.
- * Errors: EM_ERR_NULL, EM_ERR_PARSE (a comment holds a line break), EM_ERR_NOMEM, and
- * EM_ERR_DOMAIN when writing to f fails. */
-EM_API int em_scn_write(FILE *f, const em_scn *s, const char *const *comments,
-                        size_t n_comments, em_error *err);
 
 /* A label for its reader (docs/cli.md, "Labels"; the library's writers put a label in a
  * CSV field as its exact bytes, quoted where needed, which em_scn_new reads back): the
@@ -150,16 +140,28 @@ typedef struct em_write_opts {
     const char *epsilon;     /* a sweep: this run's epsilon as given (NULL: the mechanism's) */
     int terminal;            /* CSV labels for a person (em_scn_human_label, quoted) when
                                 they hold control characters; 0: their exact bytes */
+    const char *const *comments; /* a scenario: its first lines, "# " before each (NULL when */
+    size_t n_comments;           /* n_comments is 0) */
 } em_write_opts;
-#define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0}
+#define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0, NULL, 0}
 
 /* Write obj, a result the library returned, as the command that computed it writes it: a
  * result of em_audit, em_draws_check or em_compare (em_judge.h), of em_utility (em_law.h),
- * of em_groups_analyse (em_groups.h), a score of em_scoring_new (em_scoring.h), a case (em_conform.h); what
- * each is written as, and in which formats, is said beside it.  What the result was
- * computed over (its mechanisms, its groups) must still exist.  o NULL: the defaults.
- * Errors: EM_ERR_NULL (obj or f), EM_ERR_DOMAIN (an object em_write does not write, a
- * format it is not written in, writing to f failed), the writer's. */
+ * of em_groups_analyse (em_groups.h), a score of em_scoring_new (em_scoring.h), a case
+ * (em_conform.h), a scenario; what each is written as, and in which formats, is said
+ * beside it.  What the result was computed over (its mechanisms, its groups) must still
+ * exist.  o NULL: the defaults.  Errors: EM_ERR_NULL (obj or f), EM_ERR_DOMAIN (an object
+ * em_write does not write, a format it is not written in, writing to f failed), the
+ * writer's.
+ *
+ * A scenario (em_scn_new) is written in the scenario file format (expmech(1) FILES),
+ * whatever o->format: the comment lines o->comments ("# " before each), then the headers
+ * ('# output: continuous', '# sensitivity: D', '# monotone: yes|no', '# measure: yes' as
+ * declared), then one line per candidate `label,utility[,measure]` or per piece
+ * `lo,hi,a,b`.  Numbers are exact: short decimals where they exist, else num/den; labels
+ * are CSV-quoted where needed, so em_scn_new reads the text back to the same scenario.
+ * Errors: EM_ERR_NULL (a comment NULL), EM_ERR_PARSE (a comment holds a line break),
+ * EM_ERR_NOMEM. */
 EM_API int em_write(const void *obj, FILE *f, const em_write_opts *o, em_error *err);
 
 #ifdef __cplusplus
