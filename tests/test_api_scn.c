@@ -204,6 +204,34 @@ START_TEST(all_excluded_and_pf_on_pieces)
 }
 END_TEST
 
+/* em_example's list names every example once, each a scenario em_scn_new reads by its name
+ * (the small ones: median-worst has 10^6 + 1 candidates) */
+START_TEST(examples_listed_and_read)
+{
+    char *list = NULL, *text = NULL;
+    ck_assert_int_eq(em_example(NULL, &list, &err), EM_OK);
+    ck_assert_int_eq(strncmp(list, "marital\t", 8), 0);
+    size_t n = 0;
+    for (char *l = list, *tab; (tab = strchr(l, '\t')); l = strchr(tab, '\n') + 1, n++) {
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(tab - l), l);
+        if (!strcmp(name, "median-worst"))
+            continue;
+        ck_assert_msg(em_example(name, &text, &err) == EM_OK, "%s: %s", name, err.msg);
+        em_scn *s = NULL;
+        ck_assert_msg(em_scn_new(&(em_scn_spec){.text = text, .len = strlen(text), .name = name},
+                                 &s, &err) == EM_OK, "%s: %s", name, err.msg);
+        em_free(s);
+        em_free(text);
+    }
+    ck_assert_uint_eq(n, 10);
+    em_free(list);
+    ck_assert_int_eq(em_example("nope", &text, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_null(text);
+    ck_assert_int_eq(em_example(NULL, NULL, &err), EM_ERR_NULL);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("api_scn");
@@ -214,6 +242,7 @@ static Suite *suite(void)
     tcase_add_test(tc, pieces);
     tcase_add_test(tc, parameter_rule);
     tcase_add_test(tc, all_excluded_and_pf_on_pieces);
+    tcase_add_test(tc, examples_listed_and_read);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -306,7 +306,6 @@ _PROTOS = {
     "em_check_diagnosis": (ctypes.POINTER(Diagnosis), [ctypes.POINTER(CheckResult)]),
     "em_conform_name": (_S, [ctypes.c_int, ctypes.c_int]),
     "em_conform_value": (ctypes.c_int, [ctypes.c_int, _S]),
-    "em_run_output_set": (ctypes.c_int, [ctypes.POINTER(RunOutput), ctypes.c_int, _S, _SZ]),
     "em_conform_run": (ctypes.c_int, [ctypes.POINTER(ConformOpts), SamplerFn, _P,
                                       ctypes.POINTER(ctypes.POINTER(ConformResult)), _E]),
     "em_conform_command": (ctypes.c_int, [ctypes.POINTER(ConformOpts), _STRS,

@@ -40,26 +40,34 @@ int cmd_example(int argc, char **argv)
     int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);
     if (rc >= 0)
         return rc;
+    char *list = NULL, *text = NULL;
+    em_error e;
+    if (em_example(NULL, &list, &e) != EM_OK)
+        return em_cli_fail("expmech example", NULL, &e);
     if (p.list && !p.n) {
-        const char *name, *what;
-        for (size_t i = 0; (name = em_example_name(i, &what)); i++)
-            printf("%-13s %s\n", name, what);
+        for (char *l = list, *tab; (tab = strchr(l, '\t')); l = strchr(tab, '\n') + 1)
+            printf("%-13.*s %.*s\n", (int)(tab - l), l, (int)strcspn(tab + 1, "\n"), tab + 1);
+        em_free(list);
         return EM_EXIT_OK;
     }
-    if (p.list || p.n != 1 || p.name[0] == '-')
+    if (p.list || p.n != 1 || p.name[0] == '-') {
+        em_free(list);
         return em_cli_usage("expmech example", "expected one NAME (see --list)");
-    char *text = NULL;
-    em_error e;
+    }
     if (em_example(p.name, &text, &e) == EM_OK) {
+        em_free(list);
         fputs(text, stdout);
         em_free(text);
         return fflush(stdout) != 0 || ferror(stdout) ? EM_EXIT_INTERNAL : EM_EXIT_OK;
     }
-    if (e.status != EM_ERR_DOMAIN)
+    if (e.status != EM_ERR_DOMAIN) {
+        em_free(list);
         return em_cli_fail("expmech example", NULL, &e);
+    }
     fprintf(stderr, "expmech example: unknown example '%s'; known:", p.name);
-    for (size_t i = 0; em_example_name(i, NULL); i++)
-        fprintf(stderr, " %s", em_example_name(i, NULL));
+    for (char *l = list, *tab; (tab = strchr(l, '\t')); l = strchr(tab, '\n') + 1)
+        fprintf(stderr, " %.*s", (int)(tab - l), l);
     fputc('\n', stderr);
+    em_free(list);
     return EM_EXIT_USAGE;
 }

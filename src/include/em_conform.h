@@ -175,20 +175,18 @@ EM_API int em_case_mech(const em_case *c, em_scn **s, em_mech **m, em_error *err
 
 #define EM_EXIT_SKIP 77      /* a sampler's exit status: "I do not do this kind" */
 
+/* out and err are malloc(3)'d, NUL-terminated after their len bytes, and freed by the
+ * library with free(3): an in-process sampler (a binding) hands its output over by
+ * malloc'ing them with the C library the library is linked with. */
 typedef struct em_run_output {
     int how;               /* EM_RUN_* */
     int code;
-    char *out;             /* standard output (up to the caps), malloc'd */
+    char *out;             /* standard output (up to the caps) */
     size_t out_len;
-    char *err;             /* the end of standard error, malloc'd */
+    char *err;             /* the end of standard error */
     size_t err_len;
     double seconds;        /* wall time of the run */
 } em_run_output;
-
-/* Copies len bytes into o->out (o->err): how an in-process sampler (a binding) hands its
- * output over.  Errors: EM_ERR_NULL, EM_ERR_NOMEM. */
-EM_API int em_run_output_set(em_run_output *o, int which /* 1 out, 2 err */, const char *data,
-                             size_t len);
 
 /* A sampler: n draws for case c (its file c->file) with seed, into *o (zeroed by the
  * caller; out and err freed by the library).  max_bytes: the most output the harness will
