@@ -242,7 +242,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         em_free(sp);
         em_write_opts wj = EM_WRITE_OPTS_INIT;
         wj.format = sel & 1 ? EM_WRITE_JSON : EM_WRITE_CSV;
-        st = em_probs_write(devnull(), m, &wj, NULL, &e);
+        st = em_write(m, devnull(), &wj, &e);
         MUST_SAY(st, e);
         em_utility_result *ur = NULL;
         st = em_utility(m, NULL, &ur, &e);

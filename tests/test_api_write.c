@@ -63,7 +63,9 @@ static void probs_is(em_mech *m, const em_write_opts *o, const char *want)
     sink k;
     em_probs_notes n = {9, 9, 9};
     sink_open(&k);
-    ck_assert_msg(em_probs_write(k.f, m, o, &n, &err) == EM_OK, "%s", err.msg);
+    em_write_opts w = *o;
+    w.notes = &n;
+    ck_assert_msg(em_write(m, k.f, &w, &err) == EM_OK, "%s", err.msg);
     ck_assert_str_eq(err.msg, "");
     ck_assert_str_eq(sink_text(&k), want);
     ck_assert_uint_eq(n.near_one + n.from_log + n.undecided, 0);
@@ -560,8 +562,8 @@ START_TEST(bad_arguments)
             "em_write");
     refused(em_compare_result_write(k.f, &pr, NULL, NULL, &err), EM_ERR_NULL,
             "em_write");
-    refused(em_probs_write(NULL, m, NULL, NULL, &err), EM_ERR_NULL, "em_probs_write");
-    refused(em_probs_write(k.f, NULL, NULL, NULL, &err), EM_ERR_NULL, "em_probs_write");
+    refused(em_write(m, NULL, NULL, &err), EM_ERR_NULL, "em_write");
+    refused(em_write(NULL, k.f, NULL, &err), EM_ERR_NULL, "em_write");
     refused(em_utility_report_write(k.f, NULL, m, NULL, &err), EM_ERR_NULL,
             "em_write");
     em_utility_report holes = {NULL, NULL, 0, NULL, NULL, NULL, 0, 0, 0};
@@ -578,10 +580,10 @@ START_TEST(bad_arguments)
             "em_write");
     refused(em_compare_result_write(k.f, &pr, m, &json, &err), EM_ERR_DOMAIN,
             "em_write");
-    refused(em_probs_write(k.f, m, &text, NULL, &err), EM_ERR_DOMAIN, "em_probs_write");
-    refused(em_probs_write(k.f, m, NULL, NULL, &err), EM_ERR_DOMAIN, "em_probs_write");
-    refused(em_probs_write(k.f, m, &odd, NULL, &err), EM_ERR_DOMAIN, "em_probs_write");
-    refused(em_probs_write(k.f, m, &sweep, NULL, &err), EM_ERR_DOMAIN, "em_probs_write");
+    refused(em_write(m, k.f, &text, &err), EM_ERR_DOMAIN, "em_write");
+    refused(em_write(m, k.f, NULL, &err), EM_ERR_DOMAIN, "em_write");
+    refused(em_write(m, k.f, &odd, &err), EM_ERR_DOMAIN, "em_write");
+    refused(em_write(m, k.f, &sweep, &err), EM_ERR_DOMAIN, "em_write");
     refused(em_utility_report_write(k.f, &u, m, &text, &err), EM_ERR_DOMAIN,
             "em_write");
     refused(em_utility_report_write(k.f, &u, m, &sweep, &err), EM_ERR_DOMAIN,
@@ -589,7 +591,7 @@ START_TEST(bad_arguments)
     /* nothing was written by a refused call; err may be NULL */
     ck_assert_str_eq(sink_text(&k), "");
     free(k.buf);
-    ck_assert_int_eq(em_probs_write(NULL, m, &json, NULL, NULL), EM_ERR_NULL);
+    ck_assert_int_eq(em_write(m, NULL, &json, NULL), EM_ERR_NULL);
     /* a stream that cannot be written */
     FILE *ro = fopen("/dev/null", "r");
     ck_assert_ptr_nonnull(ro);
@@ -794,7 +796,10 @@ START_TEST(one_writer)
     ck_assert_str_eq(ta, tb);
     free(a.buf), free(b.buf);
     sink_open(&a);
-    refused(em_write(m, a.f, NULL, &err), EM_ERR_DOMAIN, "em_write: the object is not one");
+    char *text = NULL; /* a string: not an object em_write writes */
+    ck_assert_int_eq(em_scn_utility(s, 0, &text, &err), EM_OK);
+    refused(em_write(text, a.f, NULL, &err), EM_ERR_DOMAIN, "em_write: the object is not one");
+    em_free(text);
     refused(em_write(NULL, a.f, NULL, &err), EM_ERR_NULL, "em_write");
     refused(em_write(cr, NULL, NULL, &err), EM_ERR_NULL, "em_write");
     const em_write_opts json = {.format = EM_WRITE_JSON};

@@ -80,7 +80,8 @@ class ScnInfo(ctypes.Structure):
 class WriteOpts(ctypes.Structure):
     _fields_ = [("format", ctypes.c_int), ("sweep_i", ctypes.c_size_t), ("sweep_n", ctypes.c_size_t),
                 ("epsilon", ctypes.c_char_p), ("terminal", ctypes.c_int),
-                ("comments", ctypes.POINTER(ctypes.c_char_p)), ("n_comments", ctypes.c_size_t)]
+                ("comments", ctypes.POINTER(ctypes.c_char_p)), ("n_comments", ctypes.c_size_t),
+                ("notes", ctypes.c_void_p)]
 
 
 WRITE_JSON = 2

@@ -79,17 +79,18 @@ static int probs_row(FILE *f, em_mech *m, const em_write_opts *w, size_t i, size
     return EM_OK;
 }
 
-int em_probs_write(FILE *f, em_mech *m, const em_write_opts *o, em_probs_notes *notes,
-                   em_error *err)
+int em_mech_write(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                  em_error *err)
 {
-    static const char fn[] = "em_probs_write";
+    static const char fn[] = "em_write";
+    em_mech *m = (em_mech *)obj; /* the law it caches is computed here */
     em_write_opts w;
     em_probs_notes none;
+    (void)ctx;
     int st = em_write_begin(fn, f, m, m, o, CSV_JSON, &w, err);
     if (st != EM_OK)
         return st;
-    if (!notes)
-        notes = &none;
+    em_probs_notes *notes = w.notes ? w.notes : &none;
     notes->near_one = notes->from_log = notes->undecided = 0;
     const em_mech_info mi = em_mech_get(m);
     const int cont = em_scn_get(mi.scn).continuous;

@@ -109,6 +109,7 @@ int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
     em_mech *m = em_obj_new(sizeof *m, mech_destroy);
     if (!m)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
+    em_obj_writer(m, em_mech_write, NULL, NULL);
     mpq_inits(m->eps, m->delta, (mpq_ptr)0);
     em_problem_init(&m->prob);
     m->scn = s;

@@ -67,6 +67,9 @@ int em_groups_report_write(FILE *f, const em_groups *g, const em_groups_report *
 int em_groups_report_write_info(FILE *f, const em_groups_info *g, const em_groups_report *r,
                                 const char *split, const em_write_opts *o, em_error *err);
 int em_scoring_write(FILE *f, const em_scoring *r, em_error *err);
+/* em_write of a mechanism: its law, as expmech probs writes it (em_mech.h) */
+int em_mech_write(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                  em_error *err);
 int em_case_write(const em_case *c, FILE *f, em_error *err);
 
 /* The utility report of expmech utility from its parts (em_write of an em_utility result

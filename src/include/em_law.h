@@ -214,27 +214,25 @@ EM_API int em_utility(em_mech *m, const em_utility_opts *o, em_utility_result **
                       em_error *err);
 
 /* ----------------------------------------------------------------- writers */
-/* The notes of em_probs_write: how many rows carry each (expmech probs says them on
- * standard error). */
+/* The notes of a mechanism's law written by em_write (em_write_opts.notes): how many rows
+ * carry each (expmech probs says them on standard error). */
 typedef struct em_probs_notes {
     size_t near_one;   /* EM_PROB_NEAR_ONE, finite unweighted only */
     size_t from_log;   /* EM_PROB_FROM_LOG or EM_PROB_LOG_FROM_LOG */
     size_t undecided;  /* EM_PROB_UNDECIDED */
 } em_probs_notes;
 
-/* The law of m written as expmech probs writes it: EM_WRITE_CSV (a header line in a sweep
- * only; rows label,probability,log_probability or lo,hi,probability,log_probability) or
- * EM_WRITE_JSON (one object; in a sweep, the runs' objects in one list), computed row by
- * row (em_probs_get): rows already written stay written when one fails.  notes (may be
- * NULL) counts the rows' notes.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (EM_WRITE_TEXT or an
- * unknown format, a sweep_i beyond sweep_n, writing to f failed), em_probs_prepare's,
- * em_probs_get's ("candidate N: ..." / "piece N: ..."), em_piece_ends's,
- * em_scn_utility's. */
-EM_API int em_probs_write(FILE *f, em_mech *m, const em_write_opts *o,
-                          em_probs_notes *notes, em_error *err);
+/* em_write (em_scn.h) of a mechanism m: its law written as expmech probs writes it:
+ * EM_WRITE_CSV (a header line in a sweep only; rows label,probability,log_probability or
+ * lo,hi,probability,log_probability) or EM_WRITE_JSON (one object; in a sweep, the runs'
+ * objects in one list), computed row by row (em_probs_get): rows already written stay
+ * written when one fails.  o->notes (may be NULL) counts the rows' notes.  Errors:
+ * EM_ERR_DOMAIN (EM_WRITE_TEXT or an unknown format, a sweep_i beyond sweep_n, writing to f
+ * failed), those of the law (em_probs_get: "candidate N: ..." / "piece N: ..."),
+ * em_piece_ends's, em_scn_utility's. */
 
 /* n draws of sp written as expmech sample writes them, one a line: a finite draw's label
- * (a CSV field: em_write_opts.terminal as em_probs_write), a continuous draw's value
+ * (a CSV field: em_write_opts.terminal as for a mechanism), a continuous draw's value
  * ("%.17g"); EM_WRITE_CSV only (the header line "epsilon,value" and the epsilon first in a
  * sweep only).  Drawn one at a time: the first failed write (f in error) stops the drawing.
  * *done (may be NULL): the draws written (the one whose write failed included).  Errors:
