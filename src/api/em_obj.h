@@ -67,6 +67,10 @@ int em_groups_report_write(FILE *f, const em_groups *g, const em_groups_report *
 int em_groups_report_write_info(FILE *f, const em_groups_info *g, const em_groups_report *r,
                                 const char *split, const em_write_opts *o, em_error *err);
 int em_scoring_write(FILE *f, const em_scoring *r, em_error *err);
+/* What em_probs_get needs, computed once (em_law.h: the law's errors), so that a failure
+ * of the whole computation is told apart from one candidate's. */
+int em_probs_prepare(em_mech *m, em_error *err);
+
 /* em_write of a mechanism: its law, as expmech probs writes it (em_mech.h) */
 int em_mech_write(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
                   em_error *err);

@@ -51,19 +51,16 @@ typedef struct em_prob {
  * (spec/PermuteAndFlip.md). */
 #define EM_PF_PROBS_MAX_N ((size_t)10000000)
 
-/* Compute what em_probs_get needs, so that a failure of the whole computation is told
- * apart from one candidate's: the normaliser's first bounds (standard, monotone), every
- * probability at once (pf), the weighted or continuous law (a measure, pieces).  Calling
- * it is optional.  Errors: EM_ERR_NULL, EM_ERR_TOO_MANY (pf beyond EM_PF_PROBS_MAX_N),
- * EM_ERR_DOMAIN (pieces that overlap, a ray whose integral diverges, no mass: the message
- * names the file and line), EM_ERR_UNDECIDED (a weight below exp(-3.0e18); pf: a
- * probability not decided within 2^20 bits, which no known input reaches), EM_ERR_NOMEM. */
-EM_API int em_probs_prepare(em_mech *m, em_error *err);
-
 /* Candidate i's probability (finite scenarios: standard, monotone, pf, with or without a
- * measure), or piece i's mass P(lo_i <= X <= hi_i) (continuous scenarios).  Errors: those
- * of em_probs_prepare, EM_ERR_DOMAIN (i >= em_scn_get's size, or em_scn_get's pieces), and
- * EM_ERR_UNDECIDED. */
+ * measure), or piece i's mass P(lo_i <= X <= hi_i) (continuous scenarios).  The first call
+ * on m computes what every candidate needs (the normaliser's first bounds for standard and
+ * monotone, every probability at once for pf, the weighted or continuous law for a measure
+ * or pieces); its failure, returned by every call, is the law's error: EM_ERR_NULL,
+ * EM_ERR_TOO_MANY (pf beyond EM_PF_PROBS_MAX_N), EM_ERR_DOMAIN (pieces that overlap, a ray
+ * whose integral diverges, no mass: the message names the file and line), EM_ERR_UNDECIDED
+ * (a weight below exp(-3.0e18); pf: a probability not decided within 2^20 bits, which no
+ * known input reaches), EM_ERR_NOMEM.  Errors of one candidate: EM_ERR_DOMAIN (i >=
+ * em_scn_get's size, or em_scn_get's pieces), and EM_ERR_UNDECIDED. */
 EM_API int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err);
 
 /* Every candidate's (or piece's) probability, or with log its log-probability, as
@@ -116,7 +113,7 @@ typedef struct em_sampler em_sampler;
  * measure; the float sampler with a utility beyond double's range, the message naming
  * the candidate), EM_ERR_VARIANT (pf with the float sampler), EM_ERR_EPSILON /
  * EM_ERR_SENSITIVITY (epsilon or the sensitivity rounds to a double the core refuses),
- * the law's errors (em_probs_prepare), EM_ERR_RNG (the OS random source failed; message
+ * the law's errors (em_probs_get), EM_ERR_RNG (the OS random source failed; message
  * "random source: ..."), EM_ERR_NOMEM. */
 EM_API int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out,
                           em_error *err);
@@ -144,7 +141,7 @@ EM_API int em_sampler_draw(em_sampler *s, size_t n, em_draw *out, em_error *err)
  * NULL for the others.  Errors: EM_ERR_NULL, EM_ERR_PARSE (not an exact number; the
  * message "bad number 'X': why"), EM_ERR_DOMAIN (another what, a y or log it does not
  * take, a finite mechanism, p outside [0, 1], x > y), the law's errors
- * (em_probs_prepare), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+ * (em_probs_get), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 EM_API int em_law_at(em_mech *m, int what, const char *x, const char *y, char **out,
                      char **log, em_error *err);
 
@@ -208,7 +205,7 @@ typedef struct em_utility_opts {
  * EM_ERR_NULL (m, out, o->t, a threshold: "loss_at: t[i] is NULL"), EM_ERR_VARIANT (pf
  * over a measure or pieces), EM_ERR_TOO_MANY (pf beyond EM_PF_PROBS_MAX_N), EM_ERR_PARSE
  * and EM_ERR_DOMAIN (a threshold below 0, "loss_at: ..."; mc_n 1, "mc: ..."), the law's
- * errors (em_probs_prepare), the sampler's (em_sampler_new, "mc: ..."), EM_ERR_UNDECIDED,
+ * errors (em_probs_get), the sampler's (em_sampler_new, "mc: ..."), EM_ERR_UNDECIDED,
  * EM_ERR_NOMEM.  *out freed with em_free. */
 EM_API int em_utility(em_mech *m, const em_utility_opts *o, em_utility_result **out,
                       em_error *err);
@@ -257,7 +254,7 @@ typedef struct em_points {
  * N: ..."; an interval: "between: ..." for a malformed one or A > B, "interval N: ..."); the
  * writing stops when f is in error.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (another format or
  * what, a sweep_i beyond sweep_n, writing to f failed), EM_ERR_PARSE (an interval), those
- * of em_probs_prepare, em_num_grid_point and em_law_at. */
+ * of the law (em_probs_get), em_num_grid_point and em_law_at. */
 EM_API int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
                                const em_write_opts *o, em_error *err);
 
