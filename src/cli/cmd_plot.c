@@ -1,5 +1,6 @@
 /* cmd_plot.c: `expmech plot`: a CSV table that expmech wrote drawn as an SVG figure by
- * gnuplot (em_plot_svg), so that a terminal user gets a picture without writing gnuplot. */
+ * gnuplot (em_plot_write to a file), so that a terminal user gets a picture without writing
+ * gnuplot. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,8 @@ static int nomem(void)
     return EM_EXIT_INTERNAL;
 }
 
-/* The figure (em_plot_svg: the tables checked, gnuplot run, the SVG written). */
+/* The figure (em_plot_write to o.output: the tables checked, gnuplot run, the SVG
+ * written). */
 static int draw(plot *p)
 {
     em_cli_stdin_hint(CMD, p->o.table, "a CSV table");
@@ -45,7 +47,8 @@ static int draw(plot *p)
         if (!strncmp(p->ov[i], "-:", 2))
             em_cli_stdin_hint(CMD, "-", "a CSV table");
     em_error e;
-    return em_plot_svg(&p->o, p->output, &e) == EM_OK ? EM_EXIT_OK : em_cli_fail(CMD, NULL, &e);
+    p->o.output = p->output;
+    return em_plot_write(NULL, &p->o, &e) == EM_OK ? EM_EXIT_OK : em_cli_fail(CMD, NULL, &e);
 }
 
 /* --overlay FILE:XCOL:YCOL:TITLE (repeatable): one more overlay. */
