@@ -8,6 +8,7 @@
 #include "api/em_write_priv.h"
 #include "base/em_error.h"
 #include "api/em_obj.h"
+#include "api/em_scn_priv.h"
 
 #define CSV_JSON (EM_WRITE_ACCEPTS(EM_WRITE_CSV) | EM_WRITE_ACCEPTS(EM_WRITE_JSON))
 
@@ -18,7 +19,7 @@
 static int probs_row(FILE *f, em_mech *m, const em_write_opts *w, size_t i, size_t n,
                      em_probs_notes *notes, em_error *err)
 {
-    const em_scn *s = em_mech_get(m).scn;
+    const em_scn *s = em_mech_view(m).scn;
     const int cont = em_scn_get(s).continuous, law = cont || em_scn_get(s).has_measure;
     em_prob p;
     char *lo = NULL, *hi = NULL, *u = NULL;
@@ -35,7 +36,7 @@ static int probs_row(FILE *f, em_mech *m, const em_write_opts *w, size_t i, size
         return st;
     }
     if (w->format == EM_WRITE_CSV) {
-        em_write_sweep_row(f, w, em_mech_get(m).epsilon,
+        em_write_sweep_row(f, w, em_mech_view(m).epsilon,
                            cont ? "lo,hi,probability,log_probability"
                                 : "label,probability,log_probability", i);
         if (cont)
@@ -58,7 +59,7 @@ static int probs_row(FILE *f, em_mech *m, const em_write_opts *w, size_t i, size
         fprintf(f, ", \"probability\": \"%s\", \"log_probability\": \"%s\"", p.prob, p.logprob);
         if (!law && (p.flags & EM_PROB_NEAR_ONE))
             fprintf(f, ", \"note\": \"below 1 but rounds to 1: printed as the largest %d-digit "
-                       "decimal below 1\"", em_mech_get(m).digits);
+                       "decimal below 1\"", em_mech_view(m).digits);
         if (p.flags & EM_PROB_FROM_LOG)
             fputs(", \"note\": \"below MPFR's exponent range: decimal computed from the "
                   "log-probability\"", f);
@@ -92,7 +93,7 @@ int em_mech_write(FILE *f, const void *obj, const void *const *ctx, const em_wri
         return st;
     em_probs_notes *notes = w.notes ? w.notes : &none;
     notes->near_one = notes->from_log = notes->undecided = 0;
-    const em_mech_info mi = em_mech_get(m);
+    const em_mech_info mi = em_mech_view(m);
     const int cont = em_scn_get(mi.scn).continuous;
     const int law = cont || em_scn_get(mi.scn).has_measure;
     const size_t n = cont ? em_scn_get(mi.scn).pieces : em_scn_get(mi.scn).size;
@@ -133,7 +134,7 @@ static void utility_csv(FILE *f, const em_utility_report *u, const em_mech *m,
             fprintf(f, ",p_loss_gt_%s,bound_p_loss_gt_%s", u->t[i], u->t[i]);
         fprintf(f, "%s\n", u->mc_n ? ",mc_n,mc_expected_loss,mc_se" : "");
     }
-    fprintf(f, "%s,%s,%s,%s,%s,%s,%s", em_mech_get(m).epsilon, r->opt, r->expected_utility,
+    fprintf(f, "%s,%s,%s,%s,%s,%s,%s", em_mech_view(m).epsilon, r->opt, r->expected_utility,
             r->expected_loss, r->sd_loss, r->p_best,
             u->expected_loss_bound ? u->expected_loss_bound : "");
     for (size_t i = 0; i < u->nt; i++)
@@ -157,7 +158,7 @@ static void utility_json(FILE *f, const em_utility_report *u, const em_mech *m,
                          const em_write_opts *w)
 {
     const em_utility_result *r = u->result;
-    const em_mech_info mi = em_mech_get(m);
+    const em_mech_info mi = em_mech_view(m);
     const char *keys[] = {"epsilon", "sensitivity", "opt", "expected_utility", "expected_loss",
                           "sd_loss", "p_best", "expected_loss_bound"};
     const char *vals[] = {mi.epsilon, mi.sensitivity, r->opt, r->expected_utility,
@@ -252,7 +253,7 @@ static int interval_row(FILE *f, em_mech *m, const em_points *p, size_t i,
         snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
         em_err(err, st, "interval %zu: %s", i + 1, msg);
     } else {
-        em_write_sweep_row(f, w, em_mech_get(m).epsilon, "a,b,probability", i);
+        em_write_sweep_row(f, w, em_mech_view(m).epsilon, "a,b,probability", i);
         fprintf(f, "%s,%s,%s\n", a, b, v);
     }
     free(a);
@@ -288,7 +289,7 @@ int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
         if (st == EM_OK)
             st = em_law_at(m, what, x, NULL, &v1, what == EM_LAW_DENSITY ? &v2 : NULL, err);
         if (st == EM_OK) {
-            em_write_sweep_row(f, &w, em_mech_get(m).epsilon, columns[what], i);
+            em_write_sweep_row(f, &w, em_mech_view(m).epsilon, columns[what], i);
             fprintf(f, "%s,%s%s%s\n", shown, v1, v2 ? "," : "", v2 ? v2 : "");
         }
         point_done(p, x, shown);

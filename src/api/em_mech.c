@@ -172,7 +172,5 @@ int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
 
 em_mech_info em_mech_get(const em_mech *m)
 {
-    em_mech_info i = {m->scn, m->variant, m->digits, m->forced, m->eps_s, m->delta_s,
-                      m->provenance};
-    return i;
+    return em_mech_view(m);
 }

@@ -29,6 +29,15 @@ struct em_mech {
     void (*law_free)(struct em_law_cache *law);
 };
 
+/* em_mech_get's view, for the units em_mech.c itself calls (the writer of a mechanism,
+ * em_law_write.c), which may not call back into it. */
+static inline em_mech_info em_mech_view(const em_mech *m)
+{
+    em_mech_info i = {m->scn, m->variant, m->digits, m->forced, m->eps_s, m->delta_s,
+                      m->provenance};
+    return i;
+}
+
 /* A new scenario, empty, compact (10 bytes per utility instead of a rational's 100), that
  * em_free frees and em_write writes; NULL when out of memory. */
 em_scn *em_scn_obj(void);
