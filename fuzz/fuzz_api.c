@@ -236,7 +236,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             em_write_opts wc = EM_WRITE_OPTS_INIT;
             wc.format = EM_WRITE_CSV;
             wc.terminal = sel & 1;
-            st = em_sample_write(devnull(), sp, 4, &wc, NULL, &e);
+            wc.draws = 4;
+            st = em_write(sp, devnull(), &wc, &e);
             MUST_SAY(st, e);
         }
         em_free(sp);

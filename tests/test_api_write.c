@@ -360,6 +360,18 @@ START_TEST(compare_text)
 }
 END_TEST
 
+/* em_write of the sampler sp: n draws (o NULL: the default options), *done those written */
+static int sample_written(FILE *f, em_sampler *sp, uint64_t n, const em_write_opts *o,
+                          uint64_t *done)
+{
+    em_write_opts w = EM_WRITE_OPTS_INIT;
+    if (o)
+        w = *o;
+    w.draws = n;
+    w.done = done;
+    return em_write(sp, f, &w, &err);
+}
+
 /* ------------------------------------------------------------- bad input */
 
 /* st, with a message naming the writer */
@@ -459,7 +471,7 @@ START_TEST(sample_csv)
     sink k;
     ck_assert_msg(em_sampler_new(m, &so, &sp, &err) == EM_OK, "%s", err.msg);
     sink_open(&k);
-    ck_assert_msg(em_sample_write(k.f, sp, 3, &o, &done, &err) == EM_OK, "%s", err.msg);
+    ck_assert_msg(sample_written(k.f, sp, 3, &o, &done) == EM_OK, "%s", err.msg);
     ck_assert_str_eq(sink_text(&k), "\"q,r\"\n\"q,r\"\n\"q,r\"\n");
     ck_assert_uint_eq(done, 3);
     free(k.buf);
@@ -467,17 +479,17 @@ START_TEST(sample_csv)
     o.sweep_n = 2;
     o.epsilon = "1.0";
     sink_open(&k);
-    ck_assert_msg(em_sample_write(k.f, sp, 2, &o, NULL, &err) == EM_OK, "%s", err.msg);
+    ck_assert_msg(sample_written(k.f, sp, 2, &o, NULL) == EM_OK, "%s", err.msg);
     o.sweep_i = 1;
     o.epsilon = "2e0";
-    ck_assert_msg(em_sample_write(k.f, sp, 1, &o, &done, &err) == EM_OK, "%s", err.msg);
+    ck_assert_msg(sample_written(k.f, sp, 1, &o, &done) == EM_OK, "%s", err.msg);
     ck_assert_str_eq(sink_text(&k), "epsilon,value\n1.0,\"q,r\"\n1.0,\"q,r\"\n2e0,\"q,r\"\n");
     ck_assert_uint_eq(done, 1);
     free(k.buf);
     /* n = 0: nothing */
     o.sweep_n = 0;
     sink_open(&k);
-    ck_assert_int_eq(em_sample_write(k.f, sp, 0, &o, &done, &err), EM_OK);
+    ck_assert_int_eq(sample_written(k.f, sp, 0, &o, &done), EM_OK);
     ck_assert_str_eq(sink_text(&k), "");
     ck_assert_uint_eq(done, 0);
     free(k.buf);
@@ -485,7 +497,7 @@ START_TEST(sample_csv)
     /* continuous: one "%.17g" value a line, each in [0, 1] and read back exactly */
     ck_assert_msg(em_sampler_new(mu, &so, &sp, &err) == EM_OK, "%s", err.msg);
     sink_open(&k);
-    ck_assert_msg(em_sample_write(k.f, sp, 50, &o, &done, &err) == EM_OK, "%s", err.msg);
+    ck_assert_msg(sample_written(k.f, sp, 50, &o, &done) == EM_OK, "%s", err.msg);
     const char *t = sink_text(&k);
     size_t lines = 0;
     for (const char *p = t; *p; lines++) {
@@ -503,16 +515,16 @@ START_TEST(sample_csv)
     free(k.buf);
     /* bad arguments: an error naming the writer, nothing written */
     sink_open(&k);
-    refused(em_sample_write(NULL, sp, 1, &o, &done, &err), EM_ERR_NULL, "em_sample_write");
-    refused(em_sample_write(k.f, NULL, 1, &o, &done, &err), EM_ERR_NULL, "em_sample_write");
-    ck_assert_uint_eq(done, 0);
+    refused(sample_written(NULL, sp, 1, &o, &done), EM_ERR_NULL, "em_write");
+    refused(sample_written(k.f, NULL, 1, &o, &done), EM_ERR_NULL, "em_write");
     o.format = EM_WRITE_JSON;
-    refused(em_sample_write(k.f, sp, 1, &o, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
-    refused(em_sample_write(k.f, sp, 1, NULL, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
+    refused(sample_written(k.f, sp, 1, &o, &done), EM_ERR_DOMAIN, "em_write");
+    ck_assert_uint_eq(done, 0); /* the sampler's writer counts from 0, refusing or not */
+    refused(sample_written(k.f, sp, 1, NULL, &done), EM_ERR_DOMAIN, "em_write");
     o.format = EM_WRITE_CSV;
     o.sweep_n = 2;
     o.sweep_i = 2;
-    refused(em_sample_write(k.f, sp, 1, &o, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
+    refused(sample_written(k.f, sp, 1, &o, &done), EM_ERR_DOMAIN, "em_write");
     ck_assert_str_eq(sink_text(&k), "");
     free(k.buf);
     /* a stream that cannot be written: the first draw's write fails and stops the drawing */
@@ -520,7 +532,7 @@ START_TEST(sample_csv)
     FILE *ro = fopen("/dev/null", "r");
     ck_assert_ptr_nonnull(ro);
     setvbuf(ro, NULL, _IONBF, 0);
-    refused(em_sample_write(ro, sp, 1000, &o, &done, &err), EM_ERR_DOMAIN, "em_sample_write");
+    refused(sample_written(ro, sp, 1000, &o, &done), EM_ERR_DOMAIN, "em_write");
     ck_assert_uint_eq(done, 1);
     fclose(ro);
     em_free(sp);

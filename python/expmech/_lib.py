@@ -81,7 +81,8 @@ class WriteOpts(ctypes.Structure):
     _fields_ = [("format", ctypes.c_int), ("sweep_i", ctypes.c_size_t), ("sweep_n", ctypes.c_size_t),
                 ("epsilon", ctypes.c_char_p), ("terminal", ctypes.c_int),
                 ("comments", ctypes.POINTER(ctypes.c_char_p)), ("n_comments", ctypes.c_size_t),
-                ("notes", ctypes.c_void_p)]
+                ("notes", ctypes.c_void_p), ("draws", ctypes.c_uint64),
+                ("done", ctypes.POINTER(ctypes.c_uint64))]
 
 
 WRITE_JSON = 2

@@ -228,15 +228,14 @@ typedef struct em_probs_notes {
  * failed), those of the law (em_probs_get: "candidate N: ..." / "piece N: ..."),
  * em_piece_ends's, em_scn_utility's. */
 
-/* n draws of sp written as expmech sample writes them, one a line: a finite draw's label
- * (a CSV field: em_write_opts.terminal as for a mechanism), a continuous draw's value
- * ("%.17g"); EM_WRITE_CSV only (the header line "epsilon,value" and the epsilon first in a
- * sweep only).  Drawn one at a time: the first failed write (f in error) stops the drawing.
- * *done (may be NULL): the draws written (the one whose write failed included).  Errors:
- * EM_ERR_NULL, EM_ERR_DOMAIN (another format, a sweep_i beyond sweep_n, writing to f
- * failed), em_sampler_draw's (the draws before it stay written). */
-EM_API int em_sample_write(FILE *f, em_sampler *sp, uint64_t n, const em_write_opts *o,
-                           uint64_t *done, em_error *err);
+/* em_write (em_scn.h) of a sampler: o->draws draws written as expmech sample writes them,
+ * one a line: a finite draw's label (a CSV field: em_write_opts.terminal as for a
+ * mechanism), a continuous draw's value ("%.17g"); EM_WRITE_CSV only (the header line
+ * "epsilon,value" and the epsilon first in a sweep only).  Drawn one at a time: the first
+ * failed write (f in error) stops the drawing.  *o->done (may be NULL): the draws written
+ * (the one whose write failed included).  Errors: EM_ERR_DOMAIN (another format, a sweep_i
+ * beyond sweep_n, writing to f failed), em_sampler_draw's (the draws before it stay
+ * written). */
 
 /* The points of em_law_points_write: n texts as given (written as given), or, with at
  * NULL, the grid lo + i (hi - lo)/(n - 1) of em_num_grid_point (written exactly when short,

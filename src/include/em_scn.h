@@ -126,7 +126,7 @@ EM_API int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
  * past max_in bytes of s when max_in > 0); returns buf. */
 EM_API char *em_scn_human_label(char *buf, size_t cap, const char *s, size_t max_in);
 
-/* How a result writer (em_write, em_sample_write, ...) writes: the
+/* How a result writer (em_write, em_law_points_write, ...) writes: the
  * one options struct of them all.  A writer documents the formats it accepts; another is
  * EM_ERR_DOMAIN.  NULL options: EM_WRITE_OPTS_INIT. */
 #define EM_WRITE_TEXT 0      /* for a person: the report of expmech(1) */
@@ -144,14 +144,16 @@ typedef struct em_write_opts {
     size_t n_comments;           /* n_comments is 0) */
     struct em_probs_notes *notes; /* a mechanism: the counts of its rows' notes (em_law.h;
                                      NULL: not wanted) */
+    uint64_t draws;          /* a sampler: the draws to write (em_law.h) ... */
+    uint64_t *done;          /* ... and those written (NULL: not wanted) */
 } em_write_opts;
-#define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0, NULL, 0, NULL}
+#define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL}
 
 /* Write obj, a result the library returned, as the command that computed it writes it: a
  * result of em_audit, em_draws_check or em_compare (em_judge.h), of em_utility (em_law.h),
  * of em_groups_analyse (em_groups.h), a score of em_scoring_new (em_scoring.h), a case
- * (em_conform.h), a scenario, a mechanism (em_law.h); what each is written as, and in
- * which formats, is said beside it.  What the result was computed over (its mechanisms, its groups) must still
+ * (em_conform.h), a scenario, a mechanism or a sampler (em_law.h); what each is written as,
+ * and in which formats, is said beside it.  What the result was computed over (its mechanisms, its groups) must still
  * exist.  o NULL: the defaults.  Errors: EM_ERR_NULL (obj or f), EM_ERR_DOMAIN (an object
  * em_write does not write, a format it is not written in, writing to f failed), the
  * writer's.
