@@ -106,8 +106,10 @@ static int score_groups(const em_scoring_opts *o, const args *go)
     em_error err;
     char said[4 * EM_ERRLEN];
     int rc = EM_EXIT_OK;
+    em_write_opts wo = EM_WRITE_OPTS_INIT;
+    wo.dir = go->output_dir;
     if (em_groups_new(o, go->group_by, &g, &err) != EM_OK ||
-        em_groups_write(g, go->output_dir, stdout, &err) != EM_OK) {
+        em_write(g, stdout, &wo, &err) != EM_OK) {
         fprintf(stderr, "expmech score: %s\n", em_cli_words(err.msg, said, sizeof said));
         rc = err.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
     }

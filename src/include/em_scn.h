@@ -146,14 +146,15 @@ typedef struct em_write_opts {
                                      NULL: not wanted) */
     uint64_t draws;          /* a sampler: the draws to write (em_law.h) ... */
     uint64_t *done;          /* ... and those written (NULL: not wanted) */
+    const char *dir;         /* groups: the directory of their files (em_groups.h) */
 } em_write_opts;
-#define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL}
+#define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL}
 
 /* Write obj, a result the library returned, as the command that computed it writes it: a
  * result of em_audit, em_draws_check or em_compare (em_judge.h), of em_utility (em_law.h),
  * of em_groups_analyse (em_groups.h), a score of em_scoring_new (em_scoring.h), a case
- * (em_conform.h), a scenario, a mechanism or a sampler (em_law.h); what each is written as,
- * and in which formats, is said beside it.  What the result was computed over (its mechanisms, its groups) must still
+ * (em_conform.h), a scenario, a mechanism or a sampler (em_law.h), groups (em_groups.h);
+ * what each is written as, and in which formats, is said beside it.  What the result was computed over (its mechanisms, its groups) must still
  * exist.  o NULL: the defaults.  Errors: EM_ERR_NULL (obj or f), EM_ERR_DOMAIN (an object
  * em_write does not write, a format it is not written in, writing to f failed), the
  * writer's.
