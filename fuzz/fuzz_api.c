@@ -171,20 +171,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const em_points where = {3, at, NULL, NULL};
             em_write_opts wo = EM_WRITE_OPTS_INIT;
             wo.format = EM_WRITE_CSV;
-            st = em_law_points_write(devnull(), m, (int)(sel % 3), &where, &wo, &e);
+            wo.points = &where;
+            wo.law = (int)(sel % 3);
+            st = em_write(m, devnull(), &wo, &e);
             MUST_SAY(st, e);
             em_points *iv = NULL;
             st = em_points_parse(EM_LAW_INTERVAL, "0:1/3,-2.5:7,7:7", NULL, &iv, &e);
             MUST_SAY(st, e);
             if (st == EM_OK) {
-                st = em_law_points_write(devnull(), m, EM_LAW_INTERVAL, iv, &wo, &e);
+                wo.points = iv;
+                wo.law = EM_LAW_INTERVAL;
+                st = em_write(m, devnull(), &wo, &e);
                 MUST_SAY(st, e);
             }
             em_free(iv);
             /* a bad interval the parser would refuse: the writer's own check */
             static const char *const ivs[] = {"0:1/3", "-2.5:7", "x:1"};
             const em_points hand = {3, ivs, NULL, NULL};
-            st = em_law_points_write(devnull(), m, EM_LAW_INTERVAL, &hand, &wo, &e);
+            wo.points = &hand;
+            wo.law = EM_LAW_INTERVAL;
+            st = em_write(m, devnull(), &wo, &e);
             MUST_SAY(st, e);
             /* the sample-based audit of continuous draws (its grid from the exact laws) */
             static const em_draw dv[] = {{0, 0.0}, {0, 1.0 / 3}, {0, -2.5}, {0, 7.0},

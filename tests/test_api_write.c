@@ -621,12 +621,22 @@ END_TEST
 /* the uniform law on [0, 1] (utility 0): F(x) = x, f = 1 on [0, 1), Q(p) = p */
 #define UNIFORM "# output: continuous\n0,1,0,0\n"
 
+/* em_write of m's law what at the points p with the options o */
+static int points_written(FILE *f, em_mech *m, int what, const em_points *p,
+                          const em_write_opts *o)
+{
+    em_write_opts w = *o;
+    w.points = p;
+    w.law = what;
+    return em_write(m, f, &w, &err);
+}
+
 static void points_are(em_mech *m, int what, const em_points *p, const em_write_opts *o,
                        const char *want)
 {
     sink k;
     sink_open(&k);
-    ck_assert_msg(em_law_points_write(k.f, m, what, p, o, &err) == EM_OK, "%s", err.msg);
+    ck_assert_msg(points_written(k.f, m, what, p, o) == EM_OK, "%s", err.msg);
     ck_assert_str_eq(sink_text(&k), want);
     free(k.buf);
 }
@@ -654,23 +664,21 @@ START_TEST(points_csv)
     o.format = EM_WRITE_CSV;
     sink k;
     sink_open(&k);
-    ck_assert_int_eq(em_law_points_write(k.f, m, EM_LAW_QUANTILE, &qb, &o, &err),
+    ck_assert_int_eq(points_written(k.f, m, EM_LAW_QUANTILE, &qb, &o),
                      EM_ERR_DOMAIN);
     ck_assert_msg(!strncmp(err.msg, "point 2: ", 9), "%s", err.msg);
     ck_assert_str_eq(sink_text(&k), "0.5,0.50000\n");
     free(k.buf);
     /* bad arguments */
     sink_open(&k);
-    refused(em_law_points_write(k.f, m, EM_LAW_CDF, NULL, &o, &err), EM_ERR_NULL,
-            "em_law_points_write");
-    refused(em_law_points_write(k.f, m, 3, &grid, &o, &err), EM_ERR_DOMAIN,
-            "em_law_points_write");
+    refused(points_written(k.f, m, 3, &grid, &o), EM_ERR_DOMAIN,
+            "em_write");
     const em_points holes = {2, NULL, "0", NULL};
-    refused(em_law_points_write(k.f, m, EM_LAW_CDF, &holes, &o, &err), EM_ERR_NULL,
-            "em_law_points_write");
+    refused(points_written(k.f, m, EM_LAW_CDF, &holes, &o), EM_ERR_NULL,
+            "em_write");
     o.format = EM_WRITE_JSON;
-    refused(em_law_points_write(k.f, m, EM_LAW_CDF, &grid, &o, &err), EM_ERR_DOMAIN,
-            "em_law_points_write");
+    refused(points_written(k.f, m, EM_LAW_CDF, &grid, &o), EM_ERR_DOMAIN,
+            "em_write");
     ck_assert_str_eq(sink_text(&k), "");
     free(k.buf);
     em_free(m);
@@ -768,15 +776,15 @@ START_TEST(points_parsed)
         const char *two[] = {"0:1/4", badi[i].at};
         const em_points hand = {2, two, NULL, NULL};
         sink_open(&k);
-        ck_assert_int_eq(em_law_points_write(k.f, m, EM_LAW_INTERVAL, &hand, &o, &err),
+        ck_assert_int_eq(points_written(k.f, m, EM_LAW_INTERVAL, &hand, &o),
                          badi[i].st);
         ck_assert_msg(strstr(err.msg, badi[i].says) != NULL, "%zu: '%s'", i, err.msg);
         ck_assert_str_eq(sink_text(&k), "0,1/4,0.25000\n");
         free(k.buf);
     }
     const em_points grid = {2, NULL, "0", "1"};
-    refused(em_law_points_write(stdout, m, EM_LAW_INTERVAL, &grid, &o, &err), EM_ERR_DOMAIN,
-            "em_law_points_write");
+    refused(points_written(stdout, m, EM_LAW_INTERVAL, &grid, &o), EM_ERR_DOMAIN,
+            "em_write");
     em_free(m);
     em_free(s);
 }

@@ -82,7 +82,8 @@ class WriteOpts(ctypes.Structure):
                 ("epsilon", ctypes.c_char_p), ("terminal", ctypes.c_int),
                 ("comments", ctypes.POINTER(ctypes.c_char_p)), ("n_comments", ctypes.c_size_t),
                 ("notes", ctypes.c_void_p), ("draws", ctypes.c_uint64),
-                ("done", ctypes.POINTER(ctypes.c_uint64)), ("dir", ctypes.c_char_p)]
+                ("done", ctypes.POINTER(ctypes.c_uint64)), ("dir", ctypes.c_char_p),
+                ("points", ctypes.c_void_p), ("law", ctypes.c_int)]
 
 
 WRITE_JSON = 2

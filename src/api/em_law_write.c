@@ -80,6 +80,9 @@ static int probs_row(FILE *f, em_mech *m, const em_write_opts *w, size_t i, size
     return EM_OK;
 }
 
+static int points_write(FILE *f, em_mech *m, int what, const em_points *p,
+                        const em_write_opts *o, em_error *err);
+
 int em_mech_write(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
                   em_error *err)
 {
@@ -88,6 +91,8 @@ int em_mech_write(FILE *f, const void *obj, const void *const *ctx, const em_wri
     em_write_opts w;
     em_probs_notes none;
     (void)ctx;
+    if (o && o->points)
+        return points_write(f, m, o->law, o->points, o, err);
     int st = em_write_begin(fn, f, m, m, o, CSV_JSON, &w, err);
     if (st != EM_OK)
         return st;
@@ -262,17 +267,18 @@ static int interval_row(FILE *f, em_mech *m, const em_points *p, size_t i,
     return st;
 }
 
-int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
+/* em_write of a continuous mechanism at o->points: its law there (o->law) */
+static int points_write(FILE *f, em_mech *m, int what, const em_points *p,
                         const em_write_opts *o, em_error *err)
 {
-    static const char fn[] = "em_law_points_write";
+    static const char fn[] = "em_write";
     static const char *const columns[] = {"x,cdf", "x,density,log_density", "p,x"};
     em_write_opts w;
     int st = em_write_begin(fn, f, p, m, o, EM_WRITE_ACCEPTS(EM_WRITE_CSV), &w, err);
     if (st != EM_OK)
         return st;
     if (what < EM_LAW_CDF || what > EM_LAW_INTERVAL)
-        return em_err(err, EM_ERR_DOMAIN, "%s: what (%d) is not EM_LAW_CDF, EM_LAW_DENSITY, "
+        return em_err(err, EM_ERR_DOMAIN, "%s: o->law (%d) is not EM_LAW_CDF, EM_LAW_DENSITY, "
                       "EM_LAW_QUANTILE or EM_LAW_INTERVAL", fn, what);
     if (!p->at && what == EM_LAW_INTERVAL)
         return em_err(err, EM_ERR_DOMAIN, "%s: intervals are p->at (\"A:B\"), not a grid", fn);

@@ -64,9 +64,11 @@ static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     em_points *P;
     int rc = get_points(c, kind, &P);
     if (rc < 0) {
-        const em_write_opts o = em_cli_write_opts(c);
+        em_write_opts o = em_cli_write_opts(c);
+        o.points = P;
+        o.law = kind;
         em_error e;
-        rc = em_cli_written(c->cmd, em_law_points_write(stdout, m, kind, P, &o, &e), &e);
+        rc = em_cli_written(c->cmd, em_write(m, stdout, &o, &e), &e);
     }
     em_free(P);
     return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;

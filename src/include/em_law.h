@@ -237,7 +237,8 @@ typedef struct em_probs_notes {
  * beyond sweep_n, writing to f failed), em_sampler_draw's (the draws before it stay
  * written). */
 
-/* The points of em_law_points_write: n texts as given (written as given), or, with at
+/* The points at which em_write (em_scn.h) writes a continuous mechanism's law
+ * (em_write_opts.points, .law): n texts as given (written as given), or, with at
  * NULL, the grid lo + i (hi - lo)/(n - 1) of em_num_grid_point (written exactly when short,
  * else rounded to the mechanism's digits; computed at the exact point). */
 typedef struct em_points {
@@ -246,16 +247,15 @@ typedef struct em_points {
     const char *lo, *hi;
 } em_points;
 
-/* The law of a continuous m at the points p, what one of EM_LAW_* (em_law_at), computed
- * point by point and written as expmech cdf, density and quantile write it (rows x,cdf;
- * x,density,log_density; p,x; a,b,probability with p->at "A:B" each): EM_WRITE_CSV only
- * (no header line but in a sweep).  Rows already written stay written when a point fails ("point
- * N: ..."; an interval: "between: ..." for a malformed one or A > B, "interval N: ..."); the
- * writing stops when f is in error.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (another format or
- * what, a sweep_i beyond sweep_n, writing to f failed), EM_ERR_PARSE (an interval), those
- * of the law (em_probs_get), em_num_grid_point and em_law_at. */
-EM_API int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
-                               const em_write_opts *o, em_error *err);
+/* em_write of a continuous mechanism m with o->points p: its law there, o->law one of
+ * EM_LAW_* (em_law_at), computed point by point and written as expmech cdf, density and
+ * quantile write it (rows x,cdf; x,density,log_density; p,x; a,b,probability with p->at
+ * "A:B" each): EM_WRITE_CSV only (no header line but in a sweep).  Rows already written
+ * stay written when a point fails ("point N: ..."; an interval: "between: ..." for a
+ * malformed one or A > B, "interval N: ..."); the writing stops when f is in error.
+ * Errors: EM_ERR_NULL, EM_ERR_DOMAIN (another format or law, a sweep_i beyond sweep_n,
+ * writing to f failed), EM_ERR_PARSE (an interval), those of the law (em_probs_get),
+ * em_num_grid_point and em_law_at. */
 
 /* The points of what (EM_LAW_*) from text, in *out (one block, freed by em_free): at
  * "X[,X...]" (at most EM_POINTS_MAX, each an exact number; EM_LAW_INTERVAL: "A:B[,A:B...]",

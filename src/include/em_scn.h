@@ -126,8 +126,7 @@ EM_API int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err)
  * past max_in bytes of s when max_in > 0); returns buf. */
 EM_API char *em_scn_human_label(char *buf, size_t cap, const char *s, size_t max_in);
 
-/* How a result writer (em_write, em_law_points_write, ...) writes: the
- * one options struct of them all.  A writer documents the formats it accepts; another is
+/* How em_write writes: the one options struct of every object it writes.  A writer documents the formats it accepts; another is
  * EM_ERR_DOMAIN.  NULL options: EM_WRITE_OPTS_INIT. */
 #define EM_WRITE_TEXT 0      /* for a person: the report of expmech(1) */
 #define EM_WRITE_CSV 1       /* a header line, then rows */
@@ -147,8 +146,10 @@ typedef struct em_write_opts {
     uint64_t draws;          /* a sampler: the draws to write (em_law.h) ... */
     uint64_t *done;          /* ... and those written (NULL: not wanted) */
     const char *dir;         /* groups: the directory of their files (em_groups.h) */
+    const struct em_points *points; /* a continuous mechanism: its law at these points ... */
+    int law;                 /* ... EM_LAW_* (em_law.h); points NULL: its probabilities */
 } em_write_opts;
-#define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL}
+#define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, 0}
 
 /* Write obj, a result the library returned, as the command that computed it writes it: a
  * result of em_audit, em_draws_check or em_compare (em_judge.h), of em_utility (em_law.h),
