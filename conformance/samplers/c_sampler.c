@@ -1,6 +1,6 @@
 /* c_sampler: a correct sampler for every kind of the conformance battery in C, over
  * libexpmech's public API only: the case read by em_case_new, its law by em_case_mech,
- * exact draws by em_sample (ChaCha20 keyed by SEED).
+ * exact draws by em_sampler_draw (ChaCha20 keyed by SEED).
  *
  *   c_sampler CASE.json N SEED          (conformance/README.md: the protocol)
  *
