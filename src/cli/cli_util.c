@@ -204,8 +204,6 @@ int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, cha
         const char *a = argv[i];
         if (!only_args && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
             fputs(sp->help, stdout);
-            if (sp->help2)
-                fputs(sp->help2, stdout);
             return EM_EXIT_OK;
         }
         if (!only_args && !strcmp(a, "--")) {

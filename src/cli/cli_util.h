@@ -39,7 +39,7 @@ typedef struct em_cli_opt {
 typedef struct em_cli_spec {
     const char *cmd;              /* "expmech probs" */
     const em_cli_opt *opts;
-    const char *help, *help2;     /* --help prints both (help2 may be NULL) */
+    const char *help;             /* EM_HELP_NAME (build/gen/cli_help.h, from man/expmech.1) */
     const char *see;              /* the end of an unknown option's message: "(did you mean
                                      N?  SEE)", "(SEE)"; NULL: "(did you mean N?)" or nothing */
     int whole, list;              /* the unknown option shown with its '=VALUE'; with no name
@@ -90,16 +90,6 @@ enum { EO_EPSILON, EO_SENSITIVITY, EO_VARIANT, EO_DIGITS, EO_FORMAT, EO_SEED, EO
 /* What a command that runs over one epsilon only says to a sweep (exit 2). */
 #define EM_CLI_SWEEP_REFUSED \
     "a sweep of epsilon applies to probs, sample, cdf, density, quantile, utility, groups"
-
-/* The lines every numeric command's --help carries (the details: man/expmech.1). */
-#define EM_CLI_HELP_PARAMS                                                                  \
-    "  --sensitivity D    > 0 (default: the scenario's '# sensitivity:' header, else 1)\n"   \
-    "  --variant V        standard (default), monotone (needs '# monotone: yes') or pf\n"   \
-    "  --force            run a refused --sensitivity or --variant (not epsilon-DP)\n"
-#define EM_CLI_HELP_SWEEP                                                                   \
-    "A sweep of epsilon: --epsilon E1,E2,... or LO:HI:N, or --epsilon-log LO:HI:N.\n"
-#define EM_CLI_HELP_DIGITS "  --digits K         significant digits, 1..1000 (default 17)\n"
-#define EM_CLI_HELP_END(exits) "Exit status: " exits ".\nDetails: man expmech.\n"
 
 #define EM_FMT_CSV 0
 #define EM_FMT_JSON 1

@@ -8,18 +8,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli_help.h"
 #include "expmech.h"
-
-static const char help[] =
-    "usage: expmech audit --epsilon E [--sensitivity D] [--variant V] [--force]\n"
-    "                     [--samples-x SX --samples-y SY] [--confidence C] X.csv Y.csv\n"
-    "The exact privacy loss between neighbouring scenarios X and Y (ideal and float).\n"
-    "  --samples-x SX, --samples-y SY   draws on X and Y: a lower bound on epsilon\n"
-    "  --confidence C     of that bound (default 0.95)\n"
-    "  --samples-are W    labels or indices (as for expmech check)\n"
-    EM_CLI_HELP_PARAMS
-    EM_CLI_HELP_END("0 the claim holds, 1 violated, 2 bad input, 3 internal failure or "
-                    "undecided");
 
 /* Both mechanisms (X's headers decide the parameters, as for every command), the draws, and
  * the audit; -1 with *r set, or an exit status after a message. */
@@ -105,7 +95,7 @@ static const em_cli_opt opts[] = {
 int cmd_audit(int argc, char **argv)
 {
     const char *cmd = "expmech audit";
-    const em_cli_spec sp = {.cmd = cmd, .opts = opts, .help = help, .whole = 1, .repeat = 1,
+    const em_cli_spec sp = {.cmd = cmd, .opts = opts, .help = EM_HELP_audit, .whole = 1, .repeat = 1,
                             .arg = file_arg};
     args p = {.conf = 0.95};
     unsigned long long given = 0;

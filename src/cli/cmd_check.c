@@ -3,18 +3,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli_help.h"
 #include "expmech.h"
-
-static const char help[] =
-    "usage: expmech check --epsilon E --samples SAMPLES [--sensitivity D] [--variant V]\n"
-    "                     [--samples-are W] [--alpha A] [--min-expected M] [FILE]\n"
-    "Tests another implementation's draws against the exact law of FILE.\n"
-    "  --samples SAMPLES  the draws, one per line ('-': standard input; required)\n"
-    "  --samples-are W    labels or indices (default: labels, digits without one: indices)\n"
-    "  --alpha A          significance level of each test (default 1e-6)\n"
-    "  --min-expected M   least expected draws per pooled cell (default 20)\n"
-    EM_CLI_HELP_PARAMS
-    EM_CLI_HELP_END("0 pass, 1 reject, 2 bad input, 3 internal failure, 4 insufficient data");
 
 /* The draws judged against the law of m (em_draws_check), the table written, the verdict as
  * the exit status. */
@@ -53,6 +43,6 @@ int cmd_check(int argc, char **argv)
     int rc = em_cli_begin(&c, argc, argv,
                           EM_OPT_MECH | EM_OPT(EO_SAMPLES) | EM_OPT(EO_ALPHA) |
                               EM_OPT(EO_MIN_EXPECTED) | EM_OPT(EO_FILE),
-                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SAMPLES), help);
+                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SAMPLES), EM_HELP_check);
     return em_cli_judge(&c, rc, judge);
 }

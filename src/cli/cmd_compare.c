@@ -4,18 +4,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli_help.h"
 #include "expmech.h"
-
-static const char help[] =
-    "usage: expmech compare --epsilon E (--probs PROBS | --cdf TABLE) [--rtol R]\n"
-    "                       [--atol A] [--sensitivity D] [--variant V] [FILE]\n"
-    "Judges another implementation's probabilities against the exact ones of FILE.\n"
-    "  --probs PROBS      the probabilities ('-': standard input)\n"
-    "  --cdf TABLE        'x,cdf' lines, for a continuous scenario\n"
-    "  --rtol R           a value fails when |given - exact| > max(R exact, A) (1e-9)\n"
-    "  --atol A           the absolute floor A (default 2^-1074)\n"
-    EM_CLI_HELP_PARAMS
-    EM_CLI_HELP_END("0 every value within tolerance, 1 not, 2 bad input, 3 internal failure");
 
 /* The probabilities or CDF table judged against the law of m (em_compare), the table
  * written, the verdict as the exit status. */
@@ -48,7 +38,7 @@ int cmd_compare(int argc, char **argv)
     int rc = em_cli_begin(&c, argc, argv,
                           EM_OPT_MECH | EM_OPT(EO_PROBS) | EM_OPT(EO_CDF) | EM_OPT(EO_RTOL) |
                               EM_OPT(EO_ATOL) | EM_OPT(EO_FILE),
-                          EM_OPT(EO_EPSILON), help);
+                          EM_OPT(EO_EPSILON), EM_HELP_compare);
     if (rc < 0 && !(c.seen & EM_OPT(EO_PROBS)) == !(c.seen & EM_OPT(EO_CDF)))
         rc = em_cli_usage(c.cmd, "give exactly one of --probs PROBS and --cdf TABLE (see --help)");
     const char *in2 = c.probs ? c.probs : c.cdf;

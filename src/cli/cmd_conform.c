@@ -11,24 +11,10 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli_help.h"
 #include "expmech.h"
 
 #define CMD "expmech conform"
-
-static const char help[] =
-    "usage: expmech conform --sampler 'CMD ARGS...' [options]\n"
-    "Judges another sampler on every case of the conformance battery, run as\n"
-    "  CMD ARGS... CASE.json N SEED\n"
-    "  --sampler 'CMD ARGS'  the program and its first arguments (no shell; required)\n"
-    "  --kinds K,...      finite, weighted, pf, continuous, quantile, laplace (default all)\n"
-    "  --quick            one run of 10^4 draws per case\n"
-    "  --cases DIR        a directory of case files, or one (default conformance/cases)\n"
-    "  --max-draws N      the largest run (default 10^6)\n"
-    "  --timeout S        seconds a run may take (default 600)\n"
-    "  --seed S           the runs' seeds derive from it (default 1)\n"
-    "  --report FILE.json everything, as JSON\n"
-    "  --report-svg DIR   a figure of each failed case\n"
-    EM_CLI_HELP_END("0 passed, 1 failed, 2 bad invocation, 3 internal failure, 4 undecided");
 
 typedef struct opts {
     const char *sampler, *kinds, *cases, *report, *svg;
@@ -84,7 +70,7 @@ static const em_cli_opt options[] = {
 
 static int parse(opts *p, int argc, char **argv)
 {
-    const em_cli_spec sp = {.cmd = CMD, .opts = options, .help = help,
+    const em_cli_spec sp = {.cmd = CMD, .opts = options, .help = EM_HELP_conform,
                             .see = "expmech conform --help", .repeat = 1,
                             .needs = "%s: option %s needs a value (expmech conform --help)\n"};
     em_conform_opts init = EM_CONFORM_OPTS_INIT;

@@ -7,6 +7,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli_help.h"
 #include "expmech.h"
 
 /* --at X[,X...], --grid LO:HI:N or --between A:B[,...] into *P; -1 or an exit status */
@@ -25,30 +26,6 @@ static int get_points(const em_cli *c, int kind, em_points **P)
 }
 
 /* ------------------------------------------------------------ cdf/density/quantile */
-
-#define EM_CLI_HELP_POINTS                                                                  \
-    "  --at X[,X...]      the points (quantile: p); --grid LO:HI:N: N from LO to HI\n"      \
-    EM_CLI_HELP_DIGITS EM_CLI_HELP_PARAMS EM_CLI_HELP_SWEEP                                 \
-    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure")
-
-static const char help_cdf[] =
-    "usage: expmech cdf (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                   [--variant V] [--digits K]\n"
-    "                   (--at X[,X...] | --grid LO:HI:N | --between A:B[,A:B...]) [FILE]\n"
-    "The exact CDF of a continuous scenario as 'x,cdf'; --between: P(A < X <= B).\n"
-    EM_CLI_HELP_POINTS;
-
-static const char help_density[] =
-    "usage: expmech density (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                       [--variant V] [--digits K] (--at X[,X...] | --grid LO:HI:N) [FILE]\n"
-    "The exact density of a continuous scenario as 'x,density,log_density'.\n"
-    EM_CLI_HELP_POINTS;
-
-static const char help_quantile[] =
-    "usage: expmech quantile (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                        [--variant V] [--digits K] (--at P[,P...] | --grid LO:HI:N) [FILE]\n"
-    "The exact quantile function of a continuous scenario as 'p,x'.\n"
-    EM_CLI_HELP_POINTS;
 
 /* cdf --between A:B[,A:B...] */
 static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
@@ -77,9 +54,9 @@ static int run_pointwise(int argc, char **argv, int kind)
     const char *name = kind == EM_LAW_CDF       ? "expmech cdf"
                        : kind == EM_LAW_DENSITY ? "expmech density"
                                                 : "expmech quantile";
-    const char *help = kind == EM_LAW_CDF       ? help_cdf
-                       : kind == EM_LAW_DENSITY ? help_density
-                                                : help_quantile;
+    const char *help = kind == EM_LAW_CDF       ? EM_HELP_cdf
+                       : kind == EM_LAW_DENSITY ? EM_HELP_density
+                                                : EM_HELP_quantile;
     return em_cli_main(name, argc, argv,
                        EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_AT) | EM_OPT(EO_GRID) |
                            EM_OPT(EO_FILE) | (kind == EM_LAW_CDF ? EM_OPT(EO_BETWEEN) : 0),
@@ -91,17 +68,6 @@ int cmd_density(int argc, char **argv) { return run_pointwise(argc, argv, EM_LAW
 int cmd_quantile(int argc, char **argv) { return run_pointwise(argc, argv, EM_LAW_QUANTILE); }
 
 /* ----------------------------------------------------------------- utility */
-
-static const char help_utility[] =
-    "usage: expmech utility (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                       [--variant V] [--digits K] [--loss-at T[,T...]]\n"
-    "                       [--format csv|json] [--mc N [--seed S]] [FILE]\n"
-    "The exact expected utility and loss, P(best), P(loss > T), the accuracy bounds.\n"
-    "  --loss-at T[,...]  the loss thresholds T (each >= 0)\n"
-    "  --format F         csv (default) or json\n"
-    "  --mc N [--seed S]  N exact draws' mean loss and standard error (2 <= N <= 10^9)\n"
-    EM_CLI_HELP_DIGITS EM_CLI_HELP_PARAMS EM_CLI_HELP_SWEEP
-    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
 
 /* --loss-at's thresholds into T (none: *T NULL), each >= 0: -1 or an exit status */
 static int loss_points(const em_cli *c, em_points **T)
@@ -153,5 +119,5 @@ int cmd_utility(int argc, char **argv)
     return em_cli_main("expmech utility", argc, argv,
                        EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_AT) | EM_OPT(EO_FILE) |
                            EM_OPT(EO_FORMAT) | EM_OPT(EO_MC) | EM_OPT(EO_SEED),
-                       help_utility, report, NULL);
+                       EM_HELP_utility, report, NULL);
 }

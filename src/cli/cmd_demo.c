@@ -8,15 +8,9 @@
 #include "expmech.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli_help.h"
 
 #define NCAT 7 /* the marital-status categories of seed 000 */
-
-static const char help[] =
-    "usage: expmech demo [--draws N] [--seed S]\n"
-    "The marital-status example of seed 000 through the verified core's float path.\n"
-    "  --draws N          number of draws, 0 to 1000000 (default 10)\n"
-    "  --seed S           ChaCha20 keyed by S (default: the OS CSPRNG)\n"
-    "The exact values: expmech example marital | expmech probs --epsilon 1\n";
 
 typedef struct args {
     uint64_t draws, seed;
@@ -105,7 +99,7 @@ static int demo(const em_scn *sc, const long *count, uint64_t draws, uint64_t se
 
 int cmd_demo(int argc, char **argv)
 {
-    const em_cli_spec sp = {.cmd = "expmech demo", .opts = opts, .help = help,
+    const em_cli_spec sp = {.cmd = "expmech demo", .opts = opts, .help = EM_HELP_demo,
                             .see = "see expmech demo --help", .repeat = 1,
                             .needs = "%s: unknown or incomplete option '%s'\n"};
     args a = {10, 0};

@@ -6,11 +6,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli_help.h"
 #include "expmech.h"
-
-static const char help[] =
-    "usage: expmech example NAME | --list\n"
-    "A scenario of the seed documents: expmech example marital | expmech probs --epsilon 1\n";
 
 typedef struct args {
     const char *name;
@@ -33,7 +30,7 @@ static const em_cli_opt opts[] = {
 
 int cmd_example(int argc, char **argv)
 {
-    const em_cli_spec sp = {.cmd = "expmech example", .opts = opts, .help = help,
+    const em_cli_spec sp = {.cmd = "expmech example", .opts = opts, .help = EM_HELP_example,
                             .see = "see expmech example --help", .arg = name_arg};
     args p = {NULL, 0, 0};
     unsigned long long given = 0;

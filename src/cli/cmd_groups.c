@@ -8,22 +8,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli_help.h"
 #include "expmech.h"
-
-static const char help[] =
-    "usage: expmech groups --epsilon E --split S --data FILE --column COL --group-by GROUP\n"
-    "                      --candidates C [options]\n"
-    "Per group: its epsilon, true mode(s), P(a true mode), expected loss, and the gap.\n"
-    "  --epsilon E        the total epsilon; a list or LO:HI:N (or --epsilon-log LO:HI:N)\n"
-    "  --split S          each group's share: proportional, equal, full, or w1,w2,...\n"
-    "  --data FILE --column COL --group-by GROUP   the CSV file and its columns\n"
-    "  --candidates C     a:b[:step] or a file, one per line\n"
-    "  --candidates-from-data  the distinct values of COL (NOT private: a warning)\n"
-    "  --function F       frequency (default), count or maxnorm\n"
-    "  --neighbours R     add-remove or substitution\n"
-    "  --format F         csv (default) or json\n"
-    EM_CLI_HELP_DIGITS EM_CLI_HELP_PARAMS
-    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
 
 /* Every report first (a failure prints nothing), then the table. */
 static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char **eps, size_t n)
@@ -69,7 +55,7 @@ int cmd_groups(int argc, char **argv)
     c.both = "give either --epsilon or --epsilon-log, not both";
     int rc = em_cli_begin(&c, argc, argv,
                           EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT_GROUPS,
-                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SPLIT) | EM_OPT(EO_GROUP_BY), help);
+                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SPLIT) | EM_OPT(EO_GROUP_BY), EM_HELP_groups);
     em_groups *g = NULL;
     em_error e;
     em_scoring_opts so = EM_SCORING_OPTS_INIT;

@@ -7,21 +7,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli_help.h"
 #include "expmech.h"
-
-static const char help[] =
-    "usage: expmech plot --x COL --y COL[,COL...] --output FILE.svg [--series COL]\n"
-    "                    [--style S[,S...]] [--logx] [--logy] [--title T]\n"
-    "                    [--xlabel L] [--ylabel L] [--overlay F:X:Y:T]... [FILE]\n"
-    "Draws a CSV table that expmech wrote as an SVG figure, with gnuplot.\n"
-    "  --x COL, --y COL[,COL...]   the x column, the y column(s): one curve each\n"
-    "  --output FILE      the SVG file to write (required)\n"
-    "  --series COL       one curve per distinct value of COL\n"
-    "  --style S[,S...]   lines (default), points, steps or bars, one per --y column\n"
-    "  --logx, --logy     logarithmic axis\n"
-    "  --title T, --xlabel L, --ylabel L   texts (default: none, the column names)\n"
-    "  --overlay F:X:Y:T  column Y against X of table F, as points titled T (repeatable)\n"
-    EM_CLI_HELP_END("0 success, 2 bad input (gnuplot not found included), 3 gnuplot failed");
 
 #define CMD "expmech plot"
 
@@ -84,7 +71,7 @@ static const em_cli_opt opts[] = {
 
 int cmd_plot(int argc, char **argv)
 {
-    const em_cli_spec sp = {.cmd = CMD, .opts = opts, .help = help,
+    const em_cli_spec sp = {.cmd = CMD, .opts = opts, .help = EM_HELP_plot,
                             .see = "see expmech plot --help", .whole = 1, .list = 1,
                             .repeat = 1, .empty = 1, .arg = table_arg};
     plot p = {EM_PLOT_OPTS_INIT, NULL, NULL};

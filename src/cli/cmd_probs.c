@@ -3,17 +3,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli_help.h"
 #include "expmech.h"
-
-static const char help[] =
-    "usage: expmech probs (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                     [--variant V] [--force] [--digits K] [--format csv|json] [FILE]\n"
-    "Exact probabilities of the candidates of FILE ('-' or none: standard input).\n"
-    EM_CLI_HELP_PARAMS EM_CLI_HELP_DIGITS
-    "  --format F         csv (default: label,probability,log_probability) or json\n"
-    EM_CLI_HELP_SWEEP
-    "At most 2^25 candidates (EXPMECH_MAX_CANDIDATES=N, 1 to 2^30, sets another).\n"
-    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
 
 static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
@@ -44,5 +35,5 @@ int cmd_probs(int argc, char **argv)
 {
     return em_cli_main("expmech probs", argc, argv,
                        EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT(EO_FILE),
-                       help, print_probs, NULL);
+                       EM_HELP_probs, print_probs, NULL);
 }

@@ -6,20 +6,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli_help.h"
 #include "expmech.h"
-
-static const char help[] =
-    "usage: expmech sample (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                      [--variant V] [-n N] [--seed S] [--sampler exact|float] [FILE]\n"
-    "Draws from the exponential mechanism over FILE ('-' or none: standard input).\n"
-    "  -n N               number of draws (default 1)\n"
-    "  --seed S           reproducible draws, ChaCha20 keyed by S (default: the OS CSPRNG)\n"
-    "  --sampler S        exact (default) or float (the verified core's path on doubles)\n"
-    "  --timing T         variable (default) or fixed (the same work on every draw)\n"
-    EM_CLI_HELP_PARAMS EM_CLI_HELP_SWEEP
-    "WARNING: the float sampler can break pure epsilon-DP (expmech audit shows it).\n"
-    "At most 2^25 candidates (EXPMECH_MAX_CANDIDATES=N, 1 to 2^30, sets another).\n"
-    EM_CLI_HELP_END("0 success, 2 bad input, 3 random source, memory or write failure");
 
 static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
@@ -63,7 +51,7 @@ int cmd_sample(int argc, char **argv)
     int rc = em_cli_begin(&c, argc, argv,
                           EM_OPT_MECH | EM_OPT(EO_N) | EM_OPT(EO_SEED) | EM_OPT(EO_FILE) |
                               EM_OPT_SAMPLER,
-                          EM_OPT(EO_EPSILON), help);
+                          EM_OPT(EO_EPSILON), EM_HELP_sample);
     if (rc >= 0) {
         em_cli_free(&c);
         return rc;

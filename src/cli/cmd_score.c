@@ -7,26 +7,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli_help.h"
 #include "expmech.h"
-
-static const char help[] =
-    "usage: expmech score FUNCTION --data FILE [options]\n"
-    "A scenario from raw data, with a proven score and sensitivity.  FUNCTION: count,\n"
-    "frequency (Delta 1/n, 1 (add-remove)), maxnorm, median, quantile, revenue, rr, laplace.\n"
-    "  --data FILE        one value per line ('-': standard input)\n"
-    "  --column NAME      read the column NAME of a CSV file with a header line\n"
-    "  --aggregated       --data holds lines 'value,count'\n"
-    "  --candidates C     the outputs: a:b[:step] or a file, one per line\n"
-    "  --candidates-from-data  the distinct data values (NOT private: a warning)\n"
-    "  --range LO:HI      a continuous scenario (revenue, median, quantile, laplace)\n"
-    "  --convention C     rank-distance (default) or diffprivlib (median, quantile)\n"
-    "  --neighbours R     add-remove (default) or substitution (frequency's, rr's)\n"
-    "  --alpha A          quantile level, 0 < A < 1 (quantile)\n"
-    "  --p-max P          largest price (revenue)\n"
-    "  --beta B --gamma G --x BIT   rr: the scores (default -1/4, 1/4), the private bit\n"
-    "  --f F --delta-f D  laplace: the query value, its sensitivity (default 1)\n"
-    "  --group-by COLUMN --output-dir DIR   one scenario file per group, in DIR\n"
-    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
 
 #define CMD "expmech score"
 
@@ -89,7 +71,7 @@ static int score_arg(void *dst, const char *cmd, const char *a)
     return score_unknown(&spec, ~0ULL, a);
 }
 
-static const em_cli_spec spec = {.cmd = "expmech score", .opts = opts, .help = help,
+static const em_cli_spec spec = {.cmd = "expmech score", .opts = opts, .help = EM_HELP_score,
                                  .twice = "%s: option %s given twice\n",
                                  .needs = "%s: option %s needs a value\n", .arg = score_arg,
                                  .unknown = score_unknown};
@@ -122,7 +104,7 @@ int cmd_score(int argc, char **argv)
 {
     FILE *f = argc < 2 ? stderr : stdout;
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        fputs(help, f);
+        fputs(EM_HELP_score, f);
         return argc < 2 ? EM_EXIT_USAGE : EM_EXIT_OK;
     }
     if (!em_scoring_known(argv[1]))

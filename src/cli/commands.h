@@ -21,7 +21,6 @@
 typedef struct em_command {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *synopsis; /* one line for `expmech --help` */
 } em_command;
 
 int cmd_demo(int argc, char **argv);

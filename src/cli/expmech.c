@@ -7,37 +7,16 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli_help.h"
 #include "expmech.h"
 
 const em_command em_commands[] = {
-    {"demo", cmd_demo, "demo                      the marital-status example: probabilities and draws"},
-    {"probs", cmd_probs, "probs --epsilon E [FILE]  exact probabilities, correctly rounded (MPFR, any digits)"},
-    {"sample", cmd_sample, "sample --epsilon E [FILE] exact draws (-n N, --seed S, --sampler float)"},
-    {"check", cmd_check, "check --samples S [FILE]  test draws of another implementation (G-test, exit 0/1)"},
-    {"conform", cmd_conform, "conform --sampler 'CMD'    run another sampler on every case of the conformance battery"},
-    {"compare", cmd_compare, "compare --probs P [FILE]  judge another implementation's probabilities (exit 0/1)"},
-    {"audit", cmd_audit, "audit --epsilon E X Y       exact privacy loss between neighbours X, Y (exit 0/1)"},
-    {"cdf", cmd_cdf, "cdf --epsilon E --at X [FILE]  exact CDF of a continuous scenario, correctly rounded"},
-    {"density", cmd_density, "density --epsilon E --at X [FILE] exact density (and its log) of a continuous scenario"},
-    {"quantile", cmd_quantile, "quantile --epsilon E --at P [FILE] exact quantile function, correctly rounded"},
-    {"utility", cmd_utility, "utility --epsilon E [FILE]  exact expected utility and loss (finite, weighted, continuous)"},
-    {"plot", cmd_plot, "plot --x C --y C --output F.svg [FILE]  a table of expmech as an SVG figure (gnuplot)"},
-    {"groups", cmd_groups, "groups --epsilon E --split S  per-group P(true mode), expected loss and the gap (seed 001)"},
-    {"score", cmd_score, "score FUNCTION --data F    a scenario from raw data: proven score, sensitivity"},
-    {"example", cmd_example, "example NAME              print a seed scenario (--list for the names)"},
-    {NULL, NULL, NULL}
+    {"demo", cmd_demo}, {"probs", cmd_probs}, {"sample", cmd_sample}, {"check", cmd_check},
+    {"conform", cmd_conform}, {"compare", cmd_compare}, {"audit", cmd_audit}, {"cdf", cmd_cdf},
+    {"density", cmd_density}, {"quantile", cmd_quantile}, {"utility", cmd_utility},
+    {"plot", cmd_plot}, {"groups", cmd_groups}, {"score", cmd_score}, {"example", cmd_example},
+    {NULL, NULL},
 };
-
-static void usage(FILE *f)
-{
-    fputs("usage: expmech COMMAND [OPTIONS] [FILE]\n\ncommands:\n", f);
-    for (const em_command *c = em_commands; c->name; c++)
-        fprintf(f, "  %s\n", c->synopsis);
-    fputs("\nRun `expmech COMMAND --help` for a command's options.\n"
-          "`expmech --version` (or -V) prints the library's version.\n"
-          "Exit status: 0 success/pass, 1 reject/violation, 2 bad input, 3 internal failure\n"
-          "(a write error on standard output included), 4 too little data to test (check).\n", f);
-}
 
 /* Every command's output passes through here: a verdict or a table that did not reach its
  * reader is a failure, whatever the command concluded.  A write error (disk full, closed
@@ -92,11 +71,11 @@ int main(int argc, char **argv)
     if (err && setvbuf(err, NULL, _IONBF, 0) == 0)
         stderr = err;
     if (argc < 2) {
-        usage(stderr);
+        fputs(EM_HELP_expmech, stderr);
         return EM_EXIT_USAGE;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-        usage(stdout);
+        fputs(EM_HELP_expmech, stdout);
         return finish(NULL, EM_EXIT_OK);
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
@@ -117,6 +96,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "expmech: unknown command '%s' (did you mean %s?)\n", argv[1], near);
     else
         fprintf(stderr, "expmech: unknown command '%s'\n", argv[1]);
-    usage(stderr);
+    fputs(EM_HELP_expmech, stderr);
     return EM_EXIT_USAGE;
 }
