@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli_util.h"
@@ -99,33 +98,6 @@ static void progress(void *ctx, size_t i, size_t n, const em_conform_case *r)
         fputc('\n', stderr);
 }
 
-/* DIR/ID.svg: expected and observed counts per cell of a failed case, drawn as bars by
- * `expmech plot` (run in this process: the same code as the command) */
-static int figure(const char *dir, const em_conform_case *c)
-{
-    const em_check_result *r = c->check;
-    if (!r || !r->nrows)
-        return 0;
-    char csv[4096], svg[4096];
-    snprintf(csv, sizeof csv, "%s/%s.csv", dir, c->id);
-    snprintf(svg, sizeof svg, "%s/%s.svg", dir, c->id);
-    const em_write_opts o = {EM_WRITE_CSV, 0, 0, NULL, 0};
-    FILE *f = fopen(csv, "w");
-    if (!f)
-        return -1;
-    int st = em_write(r, f, &o, NULL);
-    if (fclose(f) != 0 || st != EM_OK)
-        return -1;
-    char title[512];
-    snprintf(title, sizeof title, "%s: %s", c->id, em_conform_name(EM_NAME_VERDICT, c->verdict));
-    char *argv[] = {"plot", "--x", "cell", "--y", "expected,observed", "--style", "bars",
-                    "--title", title, "--xlabel", "cell", "--ylabel", "draws", "--output", svg,
-                    csv, NULL};
-    int rc = cmd_plot(16, argv);
-    remove(csv);
-    return rc == EM_EXIT_OK ? 0 : -1;
-}
-
 int cmd_conform(int argc, char **argv)
 {
     opts p;
@@ -139,17 +111,13 @@ int cmd_conform(int argc, char **argv)
         fprintf(stderr, CMD ": --sampler: %s\n", e.msg);
         return EM_EXIT_USAGE;
     }
-    if (isatty(2)) {
+    if (isatty(2))
         p.o.progress = progress;
-        p.o.progress_ctx = NULL;
-    }
     em_conform_result *r = NULL;
-    if (em_conform_command(&p.o, (const char *const *)words, &r, &e) != EM_OK) {
-        em_free(words);
-        rc = em_cli_fail(CMD, NULL, &e);
-        return rc;
-    }
+    int st = em_conform_command(&p.o, (const char *const *)words, &r, &e);
     em_free(words);
+    if (st != EM_OK)
+        return em_cli_fail(CMD, NULL, &e);
     em_write(r, stdout, NULL, &e);
     rc = r->exit_status;
     if (p.report) {
@@ -161,16 +129,9 @@ int cmd_conform(int argc, char **argv)
             rc = EM_EXIT_INTERNAL;
         }
     }
-    if (p.svg) {
-        mkdir(p.svg, 0777);
-        for (size_t i = 0; i < r->ncases; i++) {
-            const em_conform_case *c = &r->cases[i];
-            if ((c->verdict == EM_CONFORM_REJECT || c->verdict == EM_CONFORM_IMPOSSIBLE) &&
-                figure(p.svg, c) != 0) {
-                fprintf(stderr, CMD ": --report-svg %s: no figure for %s\n", p.svg, c->id);
-                rc = rc == EM_EXIT_OK ? EM_EXIT_INTERNAL : rc;
-            }
-        }
+    if (p.svg && em_conform_figures(r, p.svg, &e) != EM_OK) {
+        fprintf(stderr, CMD ": --report-svg %s: %s\n", p.svg, e.msg);
+        rc = rc == EM_EXIT_OK ? EM_EXIT_INTERNAL : rc;
     }
     em_free(r);
     return rc;
