@@ -741,7 +741,7 @@ START_TEST(continuous_audit_draws_rows)
         {"--samples-x g.txt --samples-y g.txt --samples-are labels",
          "--samples-are does not apply to continuous scenarios"},
         {"--samples-x g.txt --samples-y g.txt --samples-are words",
-         "--samples-are takes 'labels' or 'indices'"},
+         "--samples-are: bad value 'words': expected 'labels' or 'indices'"},
     };
     for (size_t j = 0; j < sizeof o / sizeof o[0]; j++) {
         int st = run("$E audit --epsilon 1 %s ux.csv uy.csv", o[j].args);

@@ -116,16 +116,6 @@ static int mech(const em_cli *c, em_scn *s, const char *eps, int tell, em_mech *
     return em_cli_fail(c->cmd, NULL, &e);
 }
 
-int em_cli_mech(em_cli *c, em_scn **s, em_mech **m)
-{
-    *s = NULL;
-    *m = NULL;
-    if (c->sweep_n)
-        return em_cli_usage(c->cmd, "%s", EM_CLI_SWEEP_REFUSED);
-    int rc = load(c, s);
-    return rc < 0 ? mech(c, *s, c->eps_text, 1, m) : rc;
-}
-
 int em_cli_run(em_cli *c, em_cli_run_fn *run, const void *ctx)
 {
     em_scn *s = NULL;

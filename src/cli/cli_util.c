@@ -20,7 +20,6 @@ void em_cli_init(em_cli *c, const char *cmd)
     const em_check_opts check = EM_CHECK_OPTS_INIT;
     c->variant = EM_STANDARD;
     c->digits = 17;
-    c->format = EM_FMT_CSV;
     c->n = 1;
     c->alpha = check.alpha;
     c->rtol = 1e-9;
@@ -34,72 +33,27 @@ void em_cli_free(em_cli *c)
     em_free(c->eps_all);
 }
 
-/* Strict parsers: EM_OK or EM_ERR_PARSE with *msg. */
-static int parse_u64(const char *s, uint64_t *out, const char **msg)
+/* Strict numbers, the why of a refusal or NULL: a typo is never read as a prefix. */
+static const char *u64_why(const char *s, uint64_t *out)
 {
-    if (!s || !*s) {
-        *msg = "empty value";
-        return EM_ERR_PARSE;
-    }
-    int base = 10;
-    const char *p = s;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-        base = 16;
-        p += 2;
-    }
-    if (!*p) {
-        *msg = "missing digits";
-        return EM_ERR_PARSE;
-    }
-    uint64_t v = 0;
-    for (; *p; p++) {
-        int d;
-        if (*p >= '0' && *p <= '9') d = *p - '0';
-        else if (base == 16 && *p >= 'a' && *p <= 'f') d = *p - 'a' + 10;
-        else if (base == 16 && *p >= 'A' && *p <= 'F') d = *p - 'A' + 10;
-        else {
-            *msg = "not a non-negative integer";
-            return EM_ERR_PARSE;
-        }
-        if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base) {
-            *msg = "too large (the limit is 2^64 - 1)";
-            return EM_ERR_PARSE;
-        }
-        v = v * (uint64_t)base + (uint64_t)d;
-    }
-    *out = v;
-    return EM_OK;
-}
-
-static int parse_double(const char *s, double *out, const char **msg)
-{
-    if (!s || !*s) {
-        *msg = "empty value";
-        return EM_ERR_PARSE;
-    }
-    if (s[0] == ' ' || s[0] == '\t') {
-        *msg = "leading white space";
-        return EM_ERR_PARSE;
-    }
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *p = s + 2 * hex;
+    if (!*s || !*p)
+        return *s ? "missing digits" : "empty value";
+    if (p[strspn(p, hex ? "0123456789abcdefABCDEF" : "0123456789")])
+        return "not a non-negative integer";
     errno = 0;
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end) {
-        *msg = "not a number";
-        return EM_ERR_PARSE;
-    }
-    if (!isfinite(v)) {
-        *msg = "not a finite number";
-        return EM_ERR_PARSE;
-    }
-    *out = v;
-    return EM_OK;
+    *out = strtoull(p, NULL, hex ? 16 : 10);
+    return errno ? "too large (the limit is 2^64 - 1)" : NULL;
 }
 
-static int bad(const em_cli_opt *o, const char *cmd, const char *v, const char *why)
+static const char *double_why(const char *s, double *out)
 {
-    fprintf(stderr, o->bad ? o->bad : "%s: %s: bad value '%s': %s\n", cmd, o->name, v, why);
-    return EM_EXIT_USAGE;
+    char *end;
+    if (!*s || s[0] == ' ' || s[0] == '\t')
+        return *s ? "leading white space" : "empty value";
+    *out = strtod(s, &end);
+    return end == s || *end ? "not a number" : isfinite(*out) ? NULL : "not a finite number";
 }
 
 const char *em_cli_nearest(const char *w, size_t wn, const char *const *words, size_t n)
@@ -134,21 +88,16 @@ const char *em_cli_nearest(const char *w, size_t wn, const char *const *words, s
 }
 
 int em_cli_unknown(const char *cmd, const char *what, const char *a, size_t len,
-                   const char *const *names, size_t n, int list, const char *see)
+                   const char *const *names, size_t n, int list)
 {
     const char *eq = a[0] == '-' ? strchr(a, '=') : NULL;
     const char *near = em_cli_nearest(a, eq ? (size_t)(eq - a) : strlen(a), names, n);
-    fprintf(stderr, "%s: unknown %s '%.*s'", cmd, what, (int)len, a);
+    fprintf(stderr, "%s: unknown %s '%.*s' (", cmd, what, (int)len, a);
     if (near)
-        fprintf(stderr, " (did you mean %s?%s%s)", near, see ? "  " : "", see ? see : "");
-    else if (list) {
-        fputs(" (one of ", stderr);
-        for (size_t k = 0; k < n; k++)
-            fprintf(stderr, "%s%s", names[k], k + 1 < n ? ", " : "; ");
-        fprintf(stderr, "%s)", see);
-    } else if (see)
-        fprintf(stderr, " (%s)", see);
-    fputc('\n', stderr);
+        fprintf(stderr, "did you mean %s?  ", near);
+    for (size_t k = 0; list && !near && k < n; k++)
+        fprintf(stderr, "%s%s", k ? ", " : "one of ", names[k]);
+    fputs(list && !near ? "; see --help)\n" : "see --help)\n", stderr);
     return EM_EXIT_USAGE;
 }
 
@@ -168,32 +117,21 @@ static int set_value(const em_cli_spec *sp, const em_cli_opt *o, void *dst, cons
 {
     void *field = (char *)dst + o->off;
     const char *why = NULL;
-    switch (o->kind) {
-    case EM_CLI_WORD: {
-        int w = 0;
+    int w = 0;
+    if (o->kind == EM_CLI_CALL)
+        return o->set(dst, sp->cmd, o->name, v);
+    if (o->kind == EM_CLI_WORD) {
         while (o->words[w] && strcmp(o->words[w], v))
             w++;
-        if (!o->words[w])
-            return bad(o, sp->cmd, v, "");
         *(int *)field = w;
-        break;
-    }
-    case EM_CLI_U64:
-        if (parse_u64(v, field, &why) != EM_OK)
-            return bad(o, sp->cmd, v, why);
-        break;
-    case EM_CLI_DOUBLE:
-        if (parse_double(v, field, &why) != EM_OK)
-            return bad(o, sp->cmd, v, why);
-        break;
-    case EM_CLI_STRING:
+        why = o->words[w] ? NULL : o->why;
+    } else if (o->kind == EM_CLI_STRING)
         *(const char **)field = v;
-        break;
-    default:
-        return o->set(dst, sp->cmd, o->name, v);
-    }
-    why = o->check ? o->check(field) : NULL;
-    return why ? bad(o, sp->cmd, v, why) : -1;
+    else
+        why = o->kind == EM_CLI_U64 ? u64_why(v, field) : double_why(v, field);
+    if (!why && o->check)
+        why = o->check(field);
+    return why ? em_cli_usage(sp->cmd, "%s: bad value '%s': %s", o->name, v, why) : -1;
 }
 
 int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, char **argv,
@@ -212,11 +150,11 @@ int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, cha
         }
         int rc = EM_EXIT_USAGE;
         if (only_args || a[0] != '-' || !a[1]) {
-            if (sp->arg && (rc = sp->arg(dst, sp->cmd, a)) < 0)
-                continue;
             if (!sp->arg)
-                fprintf(stderr, "%s: unexpected argument '%s' (%s)\n", sp->cmd, a, sp->see);
-            return rc;
+                return em_cli_usage(sp->cmd, "unexpected argument '%s' (see --help)", a);
+            if ((rc = sp->arg(dst, sp->cmd, a)) >= 0)
+                return rc;
+            continue;
         }
         const char *eq = strchr(a, '=');
         size_t nl = eq ? (size_t)(eq - a) : strlen(a), k = 0;
@@ -227,25 +165,20 @@ int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, cha
         if (!o->name) {
             const char *names[64];
             return sp->unknown ? sp->unknown(sp, mask, a)
-                               : em_cli_unknown(sp->cmd, "option", a, sp->whole ? strlen(a) : nl,
-                                                names, em_cli_names(sp, mask, names, 64),
-                                                sp->list, sp->see);
+                               : em_cli_unknown(sp->cmd, "option", a, nl, names,
+                                                em_cli_names(sp, mask, names, 64), 0);
         }
         for (size_t j = 0; !sp->repeat && sp->opts[j].name; j++)
-            if ((*given >> j & 1) && sp->opts[j].off == o->off) {
-                fprintf(stderr, sp->twice ? sp->twice : "%s: %s given twice\n", sp->cmd, o->name);
-                return EM_EXIT_USAGE;
-            }
+            if ((*given >> j & 1) && sp->opts[j].off == o->off)
+                return em_cli_usage(sp->cmd, "%s given twice", o->name);
         if (o->kind == EM_CLI_FLAG && eq)
             return em_cli_usage(sp->cmd, "%s takes no value", o->name);
         if (o->kind == EM_CLI_FLAG) {
             *(int *)(void *)((char *)dst + o->off) = 1;
         } else {
             const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-            if (!v || (sp->empty && !*v)) {
-                fprintf(stderr, sp->needs ? sp->needs : "%s: %s needs a value\n", sp->cmd, o->name);
-                return EM_EXIT_USAGE;
-            }
+            if (!v || (sp->empty && !*v))
+                return em_cli_usage(sp->cmd, "%s needs a value", o->name);
             if ((rc = set_value(sp, o, dst, v)) >= 0)
                 return rc;
         }
@@ -314,78 +247,45 @@ static const char *digits_ok(const void *v)
     uint64_t d = *(const uint64_t *)v;
     return d < 1 || d > EM_DIGITS_MAX ? "must be between 1 and 1000" : NULL;
 }
-
 static const char *alpha_ok(const void *v)
 {
-    double a = *(const double *)v;
-    return a > 0 && a < 1 ? NULL : "must be in (0, 1)";
+    return *(const double *)v > 0 && *(const double *)v < 1 ? NULL : "must be in (0, 1)";
 }
-
-static const char *nonneg(const void *v)
-{
-    return *(const double *)v >= 0 ? NULL : "must be >= 0";
-}
-
-static const char *atleast1(const void *v)
-{
-    return *(const double *)v >= 1 ? NULL : "must be >= 1";
-}
-
+static const char *nonneg(const void *v) { return *(const double *)v < 0 ? "must be >= 0" : NULL; }
+static const char *atleast1(const void *v) { return *(const double *)v < 1 ? "must be >= 1" : NULL; }
 static const char *mc_ok(const void *v)
 {
     uint64_t n = *(const uint64_t *)v;
-    return n < 2 || n > EM_CLI_MC_MAX
+    return n < 2 || n > 1000000000
                ? "must be between 2 and 1000000000 (a standard error needs 2 draws)"
                : NULL;
 }
 
-static const char *const variants[] = {"standard", "monotone", "pf", NULL};
-static const char *const formats[] = {"csv", "json", NULL};
-static const char *const are[] = {"labels", "indices", NULL};
-static const char *const samplers[] = {"exact", "float", NULL};
-static const char *const timings[] = {"variable", "fixed", NULL};
-
-#define AT(f) offsetof(em_cli, f)
+#define S(name, f) EM_CLI_STR(name, em_cli, f)
+#define U(name, f, check) EM_CLI_NUM(name, EM_CLI_U64, em_cli, f, check)
+#define D(name, f, check) EM_CLI_NUM(name, EM_CLI_DOUBLE, em_cli, f, check)
 /* In the order of EO_* (cli_util.h): an option's bit is EM_OPT(its index). */
 static const em_cli_opt cli_opts[] = {
-    {"--epsilon", EM_CLI_CALL, AT(eps_text), NULL, NULL, NULL, set_eps},
-    {"--sensitivity", EM_CLI_CALL, AT(delta_text), NULL, NULL, NULL, set_sensitivity},
-    {"--variant", EM_CLI_WORD, AT(variant), variants, NULL,
-     "%s: %s: bad value '%s': expected 'standard' (eps/(2 delta)), 'monotone' (eps/delta) or "
-     "'pf' (permute-and-flip)\n", NULL},
-    {"--digits", EM_CLI_U64, AT(digits), NULL, digits_ok, NULL, NULL},
-    {"--format", EM_CLI_WORD, AT(format), formats, NULL,
-     "%s: %s: bad value '%s': expected 'csv' or 'json'\n", NULL},
-    {"--seed", EM_CLI_U64, AT(seed), NULL, NULL, NULL, NULL},
-    {"-n", EM_CLI_U64, AT(n), NULL, NULL, NULL, NULL},
-    {"--alpha", EM_CLI_DOUBLE, AT(alpha), NULL, alpha_ok, NULL, NULL},
-    EM_CLI_STR("--samples", em_cli, samples),
-    EM_CLI_STR("--probs", em_cli, probs),
-    {"--rtol", EM_CLI_DOUBLE, AT(rtol), NULL, nonneg, NULL, NULL},
-    {"--min-expected", EM_CLI_DOUBLE, AT(min_expected), NULL, atleast1, NULL, NULL},
-    {"--mc", EM_CLI_U64, AT(mc), NULL, mc_ok, NULL, NULL},
-    EM_CLI_STR("--cdf", em_cli, cdf),
-    {"--atol", EM_CLI_DOUBLE, AT(atol), NULL, nonneg, NULL, NULL},
-    EM_CLI_STR("--at", em_cli, at),
-    EM_CLI_STR("--grid", em_cli, grid),
-    EM_CLI_STR("--between", em_cli, between),
-    EM_CLI_STR("--loss-at", em_cli, at),
-    EM_CLI_FLAG_AT("--force", em_cli, force),
-    {"--samples-are", EM_CLI_WORD, AT(samples_are), are, NULL,
-     "%s: %s: bad value '%s': expected 'labels' or 'indices'\n", NULL},
-    {"--epsilon-log", EM_CLI_CALL, AT(eps_all), NULL, NULL, NULL, set_eps_log},
-    {"--sampler", EM_CLI_WORD, AT(sampler), samplers, NULL, "%s: %s takes 'exact' or 'float'\n",
-     NULL},
-    {"--timing", EM_CLI_WORD, AT(timing), timings, NULL, "%s: %s takes 'variable' or 'fixed'\n",
-     NULL},
-    EM_CLI_STR("--split", em_cli, split),
-    EM_CLI_STR("--data", em_cli, data),
-    EM_CLI_STR("--column", em_cli, column),
-    EM_CLI_STR("--group-by", em_cli, group_by),
-    EM_CLI_STR("--candidates", em_cli, candidates),
-    EM_CLI_FLAG_AT("--candidates-from-data", em_cli, from_data),
-    EM_CLI_STR("--function", em_cli, function),
-    EM_CLI_STR("--neighbours", em_cli, neighbours),
+    EM_CLI_CALL_AT("--epsilon", em_cli, eps_text, set_eps),
+    EM_CLI_CALL_AT("--sensitivity", em_cli, delta_text, set_sensitivity),
+    EM_CLI_WORDS("--variant", em_cli, variant, "expected 'standard' (eps/(2 delta)), "
+                 "'monotone' (eps/delta) or 'pf' (permute-and-flip)", "standard", "monotone", "pf"),
+    U("--digits", digits, digits_ok),
+    EM_CLI_WORDS("--format", em_cli, format, "expected 'csv' or 'json'", "csv", "json"),
+    U("--seed", seed, NULL), U("-n", n, NULL), D("--alpha", alpha, alpha_ok),
+    S("--samples", samples), S("--probs", probs), D("--rtol", rtol, nonneg),
+    D("--min-expected", min_expected, atleast1), U("--mc", mc, mc_ok), S("--cdf", cdf),
+    D("--atol", atol, nonneg), S("--at", at), S("--grid", grid), S("--between", between),
+    S("--loss-at", at), EM_CLI_FLAG_AT("--force", em_cli, force),
+    EM_CLI_WORDS("--samples-are", em_cli, samples_are, "expected 'labels' or 'indices'", "labels",
+                 "indices"),
+    EM_CLI_CALL_AT("--epsilon-log", em_cli, eps_all, set_eps_log),
+    EM_CLI_WORDS("--sampler", em_cli, sampler, "expected 'exact' or 'float'", "exact", "float"),
+    EM_CLI_WORDS("--timing", em_cli, timing, "expected 'variable' or 'fixed'", "variable",
+                 "fixed"),
+    S("--split", split), S("--data", data), S("--column", column), S("--group-by", group_by),
+    S("--candidates", candidates), EM_CLI_FLAG_AT("--candidates-from-data", em_cli, from_data),
+    S("--function", function), S("--neighbours", neighbours),
     EM_CLI_END,
 };
 
@@ -410,7 +310,7 @@ static int parse(em_cli *c, int argc, char **argv, unsigned long long allowed,
         allowed |= EM_OPT(EO_EPSILON_LOG);
     if (allowed & EM_OPT(EO_AT))
         allowed |= EM_OPT(EO_LOSS_AT);
-    const em_cli_spec sp = {.cmd = c->cmd, .opts = cli_opts, .help = help, .see = "see --help",
+    const em_cli_spec sp = {.cmd = c->cmd, .help = help, .opts = cli_opts,
                             .arg = (allowed & EM_OPT(EO_FILE)) ? file_arg : NULL};
     int rc = em_cli_options(&sp, allowed, argc, argv, c, &c->seen);
     if (c->seen & EM_OPT(EO_EPSILON_LOG)) /* it gives the epsilon a command requires */
@@ -506,7 +406,7 @@ int em_cli_written(const char *cmd, int st, const em_error *e)
 em_write_opts em_cli_write_opts(const em_cli *c)
 {
     em_write_opts o = EM_WRITE_OPTS_INIT;
-    o.format = c->format == EM_FMT_JSON ? EM_WRITE_JSON : EM_WRITE_CSV;
+    o.format = c->format ? EM_WRITE_JSON : EM_WRITE_CSV;
     o.sweep_i = c->sweep_i;
     o.sweep_n = c->sweep_n;
     o.epsilon = c->sweep_n ? c->eps_all[c->sweep_i] : NULL;

@@ -60,7 +60,7 @@ typedef struct args {
 
 static const char *conf_ok(const void *v)
 {
-    return *(const double *)v > 0 && *(const double *)v < 1 ? NULL : "";
+    return *(const double *)v > 0 && *(const double *)v < 1 ? NULL : "must be in (0, 1)";
 }
 
 static int file_arg(void *dst, const char *cmd, const char *a)
@@ -73,30 +73,26 @@ static int file_arg(void *dst, const char *cmd, const char *a)
     return em_cli_usage(cmd, "exactly two scenario files, X and Y");
 }
 
-static const char *const variants[] = {"standard", "monotone", "pf", NULL};
-static const char *const are_words[] = {"labels", "indices", NULL};
 enum { A_VARIANT = 2, A_CONF = 5, A_ARE };
 static const em_cli_opt opts[] = {
     EM_CLI_STR("--epsilon", args, eps),
     EM_CLI_STR("--sensitivity", args, del),
-    {"--variant", EM_CLI_WORD, offsetof(args, variant), variants, NULL,
-     "%s: %s takes standard, monotone or pf\n", NULL},
+    EM_CLI_WORDS("--variant", args, variant, "expected 'standard' (eps/(2 delta)), 'monotone' "
+                 "(eps/delta) or 'pf' (permute-and-flip)", "standard", "monotone", "pf"),
     EM_CLI_STR("--samples-x", args, sxp),
     EM_CLI_STR("--samples-y", args, syp),
-    {"--confidence", EM_CLI_DOUBLE, offsetof(args, conf), NULL, conf_ok,
-     "%s: %s takes a number in (0, 1)\n", NULL},
-    {"--samples-are", EM_CLI_WORD, offsetof(args, are), are_words, NULL,
-     "%s: %s takes 'labels' or 'indices'\n", NULL},
+    EM_CLI_NUM("--confidence", EM_CLI_DOUBLE, args, conf, conf_ok),
+    EM_CLI_WORDS("--samples-are", args, are, "expected 'labels' or 'indices'", "labels",
+                 "indices"),
     EM_CLI_FLAG_AT("--force", args, force),
-    {"--epsilon-log", EM_CLI_CALL, offsetof(args, nf), NULL, NULL, NULL, no_sweep},
+    EM_CLI_CALL_AT("--epsilon-log", args, nf, no_sweep),
     EM_CLI_END,
 };
 
 int cmd_audit(int argc, char **argv)
 {
     const char *cmd = "expmech audit";
-    const em_cli_spec sp = {.cmd = cmd, .opts = opts, .help = EM_HELP_audit, .whole = 1, .repeat = 1,
-                            .arg = file_arg};
+    const em_cli_spec sp = {cmd, EM_HELP_audit, opts, .repeat = 1, .arg = file_arg};
     args p = {.conf = 0.95};
     unsigned long long given = 0;
     int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);

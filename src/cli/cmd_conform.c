@@ -16,77 +16,61 @@
 #define CMD "expmech conform"
 
 typedef struct opts {
-    const char *sampler, *kinds, *cases, *report, *svg;
+    const char *sampler, *kinds, *report, *svg;
     em_conform_opts o;
 } opts;
 
+/* --kinds K,...: the bits of em_conform_opts.kinds; -1 to go on, else the exit status */
 static int parse_kinds(const char *s, unsigned *mask)
 {
-    char *t = strdup(s);
-    if (!t)
-        return -1;
-    *mask = 0;
-    int ok = 1;
-    for (char *w = strtok(t, ","); w; w = strtok(NULL, ",")) {
-        int k = em_conform_value(EM_NAME_KIND, w);
-        if (k < 0) {
-            fprintf(stderr, CMD ": --kinds: unknown kind '%s' (finite, weighted, pf, continuous, "
-                            "quantile, laplace)\n", w);
-            ok = 0;
-            break;
-        }
+    char kind[32];
+    for (const char *w = s + strspn(s, ","); *w; w += strspn(w, ",")) {
+        size_t n = strcspn(w, ",");
+        snprintf(kind, sizeof kind, "%.*s", (int)n, w);
+        int k = em_conform_value(EM_NAME_KIND, kind);
+        if (k < 0)
+            return em_cli_usage(CMD, "--kinds: unknown kind '%.*s' (finite, weighted, pf, "
+                                     "continuous, quantile, laplace)", (int)n, w);
         *mask |= 1u << k;
+        w += n;
     }
-    free(t);
-    return ok && *mask ? 0 : -1;
+    return *mask ? -1 : em_cli_usage(CMD, "--kinds '%s': expected kinds (see --help)", s);
 }
 
 static const char *max_draws_ok(const void *v)
 {
     uint64_t u = *(const uint64_t *)v;
-    return u < 1 || u > ((uint64_t)1 << 32) ? "" : NULL;
+    return u < 1 || u > ((uint64_t)1 << 32) ? "expected an integer from 1 to 2^32" : NULL;
 }
 
 static const char *timeout_ok(const void *v)
 {
     double d = *(const double *)v;
-    return d > 0 && !isinf(d) ? NULL : "";
+    return d > 0 && !isinf(d) ? NULL : "expected a number of seconds > 0";
 }
 
 #define S(name, f) EM_CLI_STR(name, opts, f)
 static const em_cli_opt options[] = {
-    S("--sampler", sampler), S("--kinds", kinds), S("--cases", cases), S("--report", report),
+    S("--sampler", sampler), S("--kinds", kinds), S("--cases", o.cases), S("--report", report),
     S("--report-svg", svg),
-    {"--max-draws", EM_CLI_U64, offsetof(opts, o.max_draws), NULL, max_draws_ok,
-     "%s: %s '%s': expected an integer from 1 to 2^32 (expmech conform --help)\n", NULL},
-    {"--timeout", EM_CLI_DOUBLE, offsetof(opts, o.timeout), NULL, timeout_ok,
-     "%s: %s '%s': expected a number of seconds > 0 (expmech conform --help)\n", NULL},
-    {"--seed", EM_CLI_U64, offsetof(opts, o.seed), NULL, NULL,
-     "%s: %s '%s': expected an integer from 0 to 2^64 - 1 (expmech conform --help)\n", NULL},
+    EM_CLI_NUM("--max-draws", EM_CLI_U64, opts, o.max_draws, max_draws_ok),
+    EM_CLI_NUM("--timeout", EM_CLI_DOUBLE, opts, o.timeout, timeout_ok),
+    EM_CLI_NUM("--seed", EM_CLI_U64, opts, o.seed, NULL),
     EM_CLI_FLAG_AT("--quick", opts, o.quick),
     EM_CLI_END,
 };
 
 static int parse(opts *p, int argc, char **argv)
 {
-    const em_cli_spec sp = {.cmd = CMD, .opts = options, .help = EM_HELP_conform,
-                            .see = "expmech conform --help", .repeat = 1,
-                            .needs = "%s: option %s needs a value (expmech conform --help)\n"};
+    const em_cli_spec sp = {CMD, EM_HELP_conform, options, .repeat = 1};
     em_conform_opts init = EM_CONFORM_OPTS_INIT;
     p->o = init;
-    p->cases = "conformance/cases";
+    p->o.cases = "conformance/cases";
     unsigned long long given = 0;
     int rc = em_cli_options(&sp, ~0ULL, argc, argv, p, &given);
-    if (rc >= 0)
-        return rc;
-    if (!p->sampler)
-        return em_cli_usage(CMD, "--sampler 'CMD ARGS' is required (expmech conform --help)");
-    p->o.cases = p->cases;
-    if (p->kinds && parse_kinds(p->kinds, &p->o.kinds) != 0)
-        return p->kinds[0] ? EM_EXIT_USAGE
-                           : em_cli_usage(CMD, "--kinds '%s': expected kinds (expmech conform "
-                                               "--help)", p->kinds);
-    return -1;
+    if (rc < 0 && !p->sampler)
+        rc = em_cli_usage(CMD, "--sampler 'CMD ARGS' is required (see --help)");
+    return rc < 0 && p->kinds ? parse_kinds(p->kinds, &p->o.kinds) : rc;
 }
 
 static void progress(void *ctx, size_t i, size_t n, const em_conform_case *r)

@@ -18,16 +18,14 @@ static const char *draws_ok(const void *v)
 }
 
 static const em_cli_opt opts[] = {
-    {"--draws", EM_CLI_U64, offsetof(args, draws), NULL, draws_ok, NULL, NULL},
-    {"--seed", EM_CLI_U64, offsetof(args, seed), NULL, NULL, NULL, NULL},
+    EM_CLI_NUM("--draws", EM_CLI_U64, args, draws, draws_ok),
+    EM_CLI_NUM("--seed", EM_CLI_U64, args, seed, NULL),
     EM_CLI_END,
 };
 
 int cmd_demo(int argc, char **argv)
 {
-    const em_cli_spec sp = {.cmd = "expmech demo", .opts = opts, .help = EM_HELP_demo,
-                            .see = "see expmech demo --help", .repeat = 1,
-                            .needs = "%s: unknown or incomplete option '%s'\n"};
+    const em_cli_spec sp = {"expmech demo", EM_HELP_demo, opts, .repeat = 1};
     args a = {10, 0};
     unsigned long long given = 0;
     int rc = em_cli_options(&sp, ~0ULL, argc, argv, &a, &given);

@@ -30,8 +30,7 @@ static const em_cli_opt opts[] = {
 
 int cmd_example(int argc, char **argv)
 {
-    const em_cli_spec sp = {.cmd = "expmech example", .opts = opts, .help = EM_HELP_example,
-                            .see = "see expmech example --help", .arg = name_arg};
+    const em_cli_spec sp = {"expmech example", EM_HELP_example, opts, .arg = name_arg};
     args p = {NULL, 0, 0};
     unsigned long long given = 0;
     int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);

@@ -32,7 +32,7 @@ static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char *
         fprintf(stderr, "%s: group %s: %s\n", c->cmd, em_cli_human(em_groups_get(g).name[j]),
                 r[0]->group[j].provenance);
     em_write_opts w = EM_WRITE_OPTS_INIT;
-    w.format = c->format == EM_FMT_CSV ? EM_WRITE_CSV : EM_WRITE_JSON;
+    w.format = c->format ? EM_WRITE_JSON : EM_WRITE_CSV;
     w.sweep_n = n > 1 ? n : 0;
     w.terminal = isatty(STDOUT_FILENO);
     for (size_t i = 0; rc == EM_EXIT_OK && i < n; i++) {
@@ -54,8 +54,12 @@ int cmd_groups(int argc, char **argv)
     em_cli_init(&c, "expmech groups");
     c.both = "give either --epsilon or --epsilon-log, not both";
     int rc = em_cli_begin(&c, argc, argv,
-                          EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT_GROUPS,
-                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SPLIT) | EM_OPT(EO_GROUP_BY), EM_HELP_groups);
+                          EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT(EO_SPLIT) |
+                              EM_OPT(EO_DATA) | EM_OPT(EO_COLUMN) | EM_OPT(EO_GROUP_BY) |
+                              EM_OPT(EO_CANDIDATES) | EM_OPT(EO_FROM_DATA) |
+                              EM_OPT(EO_FUNCTION) | EM_OPT(EO_NEIGHBOURS),
+                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SPLIT) | EM_OPT(EO_GROUP_BY),
+                          EM_HELP_groups);
     em_groups *g = NULL;
     em_error e;
     em_scoring_opts so = EM_SCORING_OPTS_INIT;

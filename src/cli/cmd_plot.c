@@ -65,15 +65,13 @@ static const em_cli_opt opts[] = {
     S("--output", output),
     EM_CLI_FLAG_AT("--logx", plot, o.logx),
     EM_CLI_FLAG_AT("--logy", plot, o.logy),
-    {"--overlay", EM_CLI_CALL, offsetof(plot, ov), NULL, NULL, NULL, add_overlay},
+    EM_CLI_CALL_AT("--overlay", plot, ov, add_overlay),
     EM_CLI_END,
 };
 
 int cmd_plot(int argc, char **argv)
 {
-    const em_cli_spec sp = {.cmd = CMD, .opts = opts, .help = EM_HELP_plot,
-                            .see = "see expmech plot --help", .whole = 1, .list = 1,
-                            .repeat = 1, .empty = 1, .arg = table_arg};
+    const em_cli_spec sp = {CMD, EM_HELP_plot, opts, 1, 1, table_arg, NULL};
     plot p = {EM_PLOT_OPTS_INIT, NULL, NULL};
     unsigned long long given = 0;
     int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);

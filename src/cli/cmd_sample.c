@@ -50,7 +50,7 @@ int cmd_sample(int argc, char **argv)
     em_cli_init(&c, "expmech sample");
     int rc = em_cli_begin(&c, argc, argv,
                           EM_OPT_MECH | EM_OPT(EO_N) | EM_OPT(EO_SEED) | EM_OPT(EO_FILE) |
-                              EM_OPT_SAMPLER,
+                              EM_OPT(EO_SAMPLER) | EM_OPT(EO_TIMING),
                           EM_OPT(EO_EPSILON), EM_HELP_sample);
     if (rc >= 0) {
         em_cli_free(&c);

@@ -30,37 +30,31 @@ static const em_cli_opt opts[] = {
     S("--neighbors", o.neighbours),
     EM_CLI_END,
 };
-#define SEE "see expmech score --help"
 
-/* An unknown word: an option (in FUNCTION's place too: the function comes first) or a
-   scoring function, with the nearest valid one named.  --epsilon and --sensitivity are
-   named as options of the commands that read the scenario, which score does not take. */
+/* An unknown word: in FUNCTION's place a function, or an option (the function comes first);
+ * --epsilon and --sensitivity are named as options of the commands that read the scenario,
+ * which score writes. */
 static int score_unknown(const em_cli_spec *sp, unsigned long long mask, const char *a)
 {
-    static const char *const fns[] = {"count",   "frequency", "maxnorm", "median",
-                                      "quantile", "revenue",  "rr",      "laplace"};
+    static const char *const fns[] = {"count",    "frequency", "maxnorm", "median",
+                                      "quantile", "revenue",   "rr",      "laplace"};
     static const char *const theirs[] = {"--epsilon", "--sensitivity"};
     if (a[0] != '-')
-        return em_cli_unknown(sp->cmd, "scoring function", a, strlen(a), fns,
-                              sizeof fns / sizeof *fns, 1, SEE);
+        return em_cli_unknown(sp->cmd, "scoring function", a, strlen(a), fns, 8, 1);
     const char *eq = strchr(a, '='), *names[32];
     size_t nl = eq ? (size_t)(eq - a) : strlen(a), n = em_cli_names(sp, mask, names, 32);
     const char *near = em_cli_nearest(a, nl, names, n);
     if (near && strlen(near) == nl && !strncmp(a, near, nl))
         return em_cli_usage(CMD, "the scoring function comes first, before %s (expmech score "
-                                 "FUNCTION --data FILE [options]; see expmech score --help)",
-                            near);
+                                 "FUNCTION --data FILE [options]; see --help)", near);
     const char *other = near ? NULL : em_cli_nearest(a, nl, theirs, 2);
-    if (other) {
-        int exact = strlen(other) == nl && !strncmp(a, other, nl);
-        fprintf(stderr,
-                "expmech score: unknown option '%s' (%s%s%sscore takes no %s: it writes the "
-                "scenario that probs, sample, cdf, ... read with %s; see expmech score "
-                "--help)\n", a, exact ? "" : "did you mean ", exact ? "" : other,
-                exact ? "" : "?  ", other, other);
-        return EM_EXIT_USAGE;
-    }
-    return em_cli_unknown(sp->cmd, "option", a, strlen(a), names, n, 0, SEE);
+    if (!other)
+        return em_cli_unknown(sp->cmd, "option", a, nl, names, n, 0);
+    int exact = strlen(other) == nl && !strncmp(a, other, nl);
+    return em_cli_usage(CMD, "unknown option '%.*s' (%s%s%sscore takes no %s: it writes the "
+                             "scenario that probs, sample, cdf, ... read with %s; see --help)",
+                        (int)nl, a, exact ? "" : "did you mean ", exact ? "" : other,
+                        exact ? "" : "?  ", other, other);
 }
 
 static const em_cli_spec spec;
@@ -71,9 +65,7 @@ static int score_arg(void *dst, const char *cmd, const char *a)
     return score_unknown(&spec, ~0ULL, a);
 }
 
-static const em_cli_spec spec = {.cmd = "expmech score", .opts = opts, .help = EM_HELP_score,
-                                 .twice = "%s: option %s given twice\n",
-                                 .needs = "%s: option %s needs a value\n", .arg = score_arg,
+static const em_cli_spec spec = {CMD, EM_HELP_score, opts, .arg = score_arg,
                                  .unknown = score_unknown};
 
 /* --group-by: one scenario file per group in --output-dir, their names on standard
