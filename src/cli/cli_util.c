@@ -15,23 +15,13 @@
 
 void em_cli_init(em_cli *c, const char *cmd)
 {
-    memset(c, 0, sizeof *c);
-    c->cmd = cmd;
     const em_check_opts check = EM_CHECK_OPTS_INIT;
-    c->variant = EM_STANDARD;
-    c->digits = 17;
-    c->n = 1;
-    c->alpha = check.alpha;
-    c->rtol = 1e-9;
-    c->atol = 0x1p-1074;
-    c->min_expected = check.min_expected;
-    c->samples_are = EM_SAMPLES_ARE_AUTO;
+    *c = (em_cli){.cmd = cmd, .variant = EM_STANDARD, .digits = 17, .n = 1, .alpha = check.alpha,
+                  .rtol = 1e-9, .atol = 0x1p-1074, .min_expected = check.min_expected,
+                  .samples_are = EM_SAMPLES_ARE_AUTO};
 }
 
-void em_cli_free(em_cli *c)
-{
-    em_free(c->eps_all);
-}
+void em_cli_free(em_cli *c) { em_free(c->eps_all); }
 
 /* Strict numbers, the why of a refusal or NULL: a typo is never read as a prefix. */
 static const char *u64_why(const char *s, uint64_t *out)
@@ -59,30 +49,21 @@ static const char *double_why(const char *s, double *out)
 const char *em_cli_nearest(const char *w, size_t wn, const char *const *words, size_t n)
 {
     const char *best = NULL;
-    size_t bd = 3;
+    size_t bd = 3, d[41][41]; /* edit distances of the prefixes, d[i][j] */
     for (size_t k = 0; k < n && wn <= 40; k++) {
         size_t m = strlen(words[k]);
-        if (m > 40)
-            continue;
-        size_t d[41][41];
-        for (size_t i = 0; i <= wn; i++)
-            d[i][0] = i;
-        for (size_t j = 0; j <= m; j++)
-            d[0][j] = j;
-        for (size_t i = 1; i <= wn; i++)
-            for (size_t j = 1; j <= m; j++) {
-                size_t v = d[i - 1][j - 1] + (w[i - 1] != words[k][j - 1]);
-                if (d[i - 1][j] + 1 < v)
+        for (size_t i = 0; i <= wn && m <= 40; i++)
+            for (size_t j = 0; j <= m; j++) {
+                size_t v = i && j ? d[i - 1][j - 1] + (w[i - 1] != words[k][j - 1]) : i + j;
+                if (i && j && d[i - 1][j] + 1 < v)
                     v = d[i - 1][j] + 1;
-                if (d[i][j - 1] + 1 < v)
+                if (i && j && d[i][j - 1] + 1 < v)
                     v = d[i][j - 1] + 1;
                 d[i][j] = v;
             }
-        size_t dist = wn >= 3 && m > wn && !strncmp(words[k], w, wn) ? 1 : d[wn][m];
-        if (dist < bd) {
-            bd = dist;
-            best = words[k];
-        }
+        size_t dist = m > 40 ? 3 : wn >= 3 && m > wn && !strncmp(words[k], w, wn) ? 1 : d[wn][m];
+        if (dist < bd)
+            bd = dist, best = words[k];
     }
     return best;
 }
@@ -299,51 +280,31 @@ static int file_arg(void *dst, const char *cmd, const char *a)
     return -1;
 }
 
-static int parse(em_cli *c, int argc, char **argv, unsigned long long allowed,
-                 const char *help)
-{
-    if (allowed & EM_OPT(EO_VARIANT))
-        allowed |= EM_OPT(EO_FORCE);
-    if (allowed & EM_OPT(EO_SAMPLES))
-        allowed |= EM_OPT(EO_SAMPLES_ARE);
-    if (allowed & EM_OPT(EO_EPSILON))
-        allowed |= EM_OPT(EO_EPSILON_LOG);
-    if (allowed & EM_OPT(EO_AT))
-        allowed |= EM_OPT(EO_LOSS_AT);
-    const em_cli_spec sp = {.cmd = c->cmd, .help = help, .opts = cli_opts,
-                            .arg = (allowed & EM_OPT(EO_FILE)) ? file_arg : NULL};
-    int rc = em_cli_options(&sp, allowed, argc, argv, c, &c->seen);
-    if (c->seen & EM_OPT(EO_EPSILON_LOG)) /* it gives the epsilon a command requires */
-        c->seen |= EM_OPT(EO_EPSILON);
-    if (c->seen & EM_OPT(EO_LOSS_AT))
-        c->seen |= EM_OPT(EO_AT);
-    if (c->seen & EM_OPT(EO_SAMPLES_ARE)) /* the word's index into EM_SAMPLES_ARE_* */
-        c->samples_are = c->samples_are ? EM_SAMPLES_ARE_INDICES : EM_SAMPLES_ARE_LABELS;
-    return rc;
-}
-
-static int require(const em_cli *c, unsigned long long required)
-{
-    for (int k = 0; cli_opts[k].name; k++)
-        if ((required >> k & 1) && !(c->seen >> k & 1))
-            return em_cli_usage(c->cmd, "%s is required (see --help)", cli_opts[k].name);
-    return -1;
-}
+/* The options that come with another: --force with --variant, --samples-are with --samples,
+ * and --epsilon-log and --loss-at, which also give the --epsilon, --at a command requires. */
+static const int with[][2] = {{EO_VARIANT, EO_FORCE}, {EO_SAMPLES, EO_SAMPLES_ARE},
+                              {EO_EPSILON, EO_EPSILON_LOG}, {EO_AT, EO_LOSS_AT}};
 
 int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed,
                  unsigned long long required, const char *help)
 {
-    int rc = parse(c, argc, argv, allowed, help);
-    if (rc < 0)
-        rc = require(c, required);
-    if (rc < 0) {
-        const char *in2 = (required & EM_OPT(EO_SAMPLES)) ? c->samples
-                          : (required & EM_OPT(EO_PROBS)) ? c->probs : NULL;
-        if (in2 && !strcmp(in2, "-") && (!c->file || !strcmp(c->file, "-")))
-            rc = em_cli_usage(c->cmd,
-                              "the scenario and the %s cannot both come from standard input",
-                              (required & EM_OPT(EO_SAMPLES)) ? "samples" : "probabilities");
-    }
+    for (size_t k = 0; k < sizeof with / sizeof *with; k++)
+        allowed |= allowed >> with[k][0] & 1 ? EM_OPT(with[k][1]) : 0;
+    const em_cli_spec sp = {c->cmd, help, cli_opts,
+                            .arg = (allowed & EM_OPT(EO_FILE)) ? file_arg : NULL};
+    int rc = em_cli_options(&sp, allowed, argc, argv, c, &c->seen);
+    for (size_t k = 2; k < sizeof with / sizeof *with; k++)
+        c->seen |= c->seen >> with[k][1] & 1 ? EM_OPT(with[k][0]) : 0;
+    if (c->seen & EM_OPT(EO_SAMPLES_ARE)) /* the word's index into EM_SAMPLES_ARE_* */
+        c->samples_are = c->samples_are ? EM_SAMPLES_ARE_INDICES : EM_SAMPLES_ARE_LABELS;
+    for (int k = 0; rc < 0 && cli_opts[k].name; k++)
+        if ((required >> k & 1) && !(c->seen >> k & 1))
+            rc = em_cli_usage(c->cmd, "%s is required (see --help)", cli_opts[k].name);
+    const char *in2 = (required & EM_OPT(EO_SAMPLES)) ? c->samples
+                      : (required & EM_OPT(EO_PROBS)) ? c->probs : NULL;
+    if (rc < 0 && in2 && !strcmp(in2, "-") && (!c->file || !strcmp(c->file, "-")))
+        rc = em_cli_usage(c->cmd, "the scenario and the %s cannot both come from standard input",
+                          (required & EM_OPT(EO_SAMPLES)) ? "samples" : "probabilities");
     return rc;
 }
 
@@ -376,17 +337,11 @@ int em_cli_usage(const char *cmd, const char *fmt, ...)
 
 int em_cli_status_exit(int st)
 {
-    switch (st) {
-    case EM_OK:
-        return EM_EXIT_OK;
-    case EM_ERR_NOMEM:
-    case EM_ERR_RNG:
-    case EM_ERR_UNDECIDED:
-    case EM_ERR_PROGRAM:
-        return EM_EXIT_INTERNAL;
-    default:
-        return EM_EXIT_USAGE;
-    }
+    return st == EM_OK ? EM_EXIT_OK
+           : st == EM_ERR_NOMEM || st == EM_ERR_RNG || st == EM_ERR_UNDECIDED ||
+                   st == EM_ERR_PROGRAM
+               ? EM_EXIT_INTERNAL
+               : EM_EXIT_USAGE;
 }
 
 const char *em_cli_human(const char *label)
