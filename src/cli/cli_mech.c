@@ -1,12 +1,6 @@
 /* cli_mech.c: the scenario and mechanism of a command through the public API (em_scn.h),
  * and the library's errors as the command line words them. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
-#include "expmech.h"
 
 /* The library names the fields of its options (o->p_max) and its parameters (group_by);
  * the command line names its options.  A field o->NAME is the option --NAME with '_' as

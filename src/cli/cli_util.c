@@ -5,13 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
-
-#include "cli/commands.h"
-#include "expmech.h"
 
 void em_cli_init(em_cli *c, const char *cmd)
 {

@@ -8,7 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "cli/commands.h"
 #include "expmech.h"
 
 /* An option takes its value as the next argument or after '=', "--" ends the options, -h

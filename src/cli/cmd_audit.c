@@ -1,15 +1,8 @@
 /* cmd_audit.c: `expmech audit`: the exact privacy loss between two neighbouring scenarios,
  * for the ideal mechanism (= the exact samplers) and for the float sampler as implemented,
  * and optionally a Clopper-Pearson lower bound on epsilon from draws (em_judge.h). */
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
 #include "cli_help.h"
-#include "expmech.h"
 
 /* Both mechanisms (X's headers decide the parameters, as for every command), the draws, and
  * the audit; -1 with *r set, or an exit status after a message. */

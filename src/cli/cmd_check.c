@@ -1,10 +1,6 @@
 /* cmd_check.c: `expmech check`: goodness of fit of another implementation's draws. */
-#include <stdio.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
 #include "cli_help.h"
-#include "expmech.h"
 
 /* The draws judged against the law of m (em_draws_check), the table written, the verdict as
  * the exit status. */

@@ -1,11 +1,6 @@
 /* cmd_compare.c: `expmech compare`: another implementation's probabilities vs the exact ones. */
-#include <stdio.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
 #include "cli_help.h"
-#include "expmech.h"
 
 /* The probabilities or CDF table judged against the law of m (em_compare), the table
  * written, the verdict as the exit status. */

@@ -2,16 +2,10 @@
  * its table, JSON report and figures. */
 #include <errno.h>
 #include <math.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cli/cli_util.h"
-#include "cli/commands.h"
 #include "cli_help.h"
-#include "expmech.h"
 
 #define CMD "expmech conform"
 

@@ -1,14 +1,8 @@
 /* cmd_cont.c: the commands over continuous laws (em_law.h): `expmech cdf`, `density`,
  * `quantile`, and `utility` (any scenario).  Parsing and formatting only; every number
  * comes from the library. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
 #include "cli_help.h"
-#include "expmech.h"
 
 /* --at X[,X...], --grid LO:HI:N or --between A:B[,...] into *P; -1 or an exit status */
 static int get_points(const em_cli *c, int kind, em_points **P)

@@ -1,12 +1,7 @@
 /* cmd_demo.c: `expmech demo`: the library's demo (em_demo_write) with the draws and seed
  * given. */
-#include <stddef.h>
-#include <stdio.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
 #include "cli_help.h"
-#include "expmech.h"
 
 typedef struct args {
     uint64_t draws, seed;

@@ -1,13 +1,6 @@
 /* cmd_example.c: `expmech example NAME`: the seed documents' scenarios (em_example.h). */
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
 #include "cli_help.h"
-#include "expmech.h"
 
 typedef struct args {
     const char *name;

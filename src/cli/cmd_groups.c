@@ -1,15 +1,10 @@
 /* cmd_groups.c: `expmech groups`: the group analysis of em_groups.h (seed 001) over an
  * epsilon sweep (em_sweep.h).  Parsing and formatting only; every number comes from the
  * library. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cli/cli_util.h"
-#include "cli/commands.h"
 #include "cli_help.h"
-#include "expmech.h"
 
 /* Every report first (a failure prints nothing), then the table. */
 static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char **eps, size_t n)

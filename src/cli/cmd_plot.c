@@ -1,14 +1,7 @@
 /* cmd_plot.c: `expmech plot`: a CSV table that expmech wrote drawn as an SVG figure by
  * gnuplot (em_plot_svg), so that a terminal user gets a picture without writing gnuplot. */
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
 #include "cli_help.h"
-#include "expmech.h"
 
 #define CMD "expmech plot"
 

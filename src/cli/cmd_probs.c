@@ -1,10 +1,6 @@
 /* cmd_probs.c: `expmech probs`: exact, correctly rounded probabilities. */
-#include <stdio.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
 #include "cli_help.h"
-#include "expmech.h"
 
 static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {

@@ -1,13 +1,7 @@
 /* cmd_sample.c: `expmech sample`: exact draws (src/oracle/em_exact_*.c, the default) or
  * draws from the verified core's float sampler (--sampler float). */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
 #include "cli_help.h"
-#include "expmech.h"
 
 static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {

@@ -1,14 +1,8 @@
 /* cmd_score.c: `expmech score FUNCTION --data FILE [options]`: the options read into an
  * em_scoring_opts, the scenario computed by em_scoring_new (src/api/em_score_*.c) and written
  * by em_write. */
-#include <stddef.h>
-#include <stdio.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
 #include "cli_help.h"
-#include "expmech.h"
 
 #define CMD "expmech score"
 

@@ -1,14 +1,10 @@
 /* expmech: the command-line program over libexpmech.  One subcommand per file
  * (cmd_NAME.c); this file only dispatches. */
 #include <errno.h> /* fopencookie: _GNU_SOURCE, set by the Makefile */
-#include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cli/cli_util.h"
-#include "cli/commands.h"
 #include "cli_help.h"
-#include "expmech.h"
 
 const em_command em_commands[] = {
     {"demo", cmd_demo}, {"probs", cmd_probs}, {"sample", cmd_sample}, {"check", cmd_check},
