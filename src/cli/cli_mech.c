@@ -2,58 +2,58 @@
  * and the library's errors as the command line words them. */
 #include "cli/cli_util.h"
 
-/* The library names the fields of its options (o->p_max) and its parameters (group_by);
- * the command line names its options.  A field o->NAME is the option --NAME with '_' as
- * '-'; the table holds the other names: each replaced where it stands as a whole word, and
- * the bare words (first) only where the message starts with them, as the library puts a
- * parameter first. */
+#include <ctype.h>
+
+/* The library names its options' fields (o->p_max) and its parameters; the command line
+ * names its options.  o->NAME is --NAME with '_' as '-', and so is a parameter of params
+ * where a message starts with it (the library puts a parameter first); words are replaced
+ * where they stand as whole words, or (first) where the message starts with them. */
+static const char *const params[] = {"at:",     "grid:",        "between:", "loss_at:", "mc:",
+                                     "output:", "variant ",     "sensitivity ", "epsilon ",
+                                     "timing "};
 static const struct { const char *api, *flag; int first; } words[] = {
-    {"em_plot_write reads", "expmech plot reads", 0},
-    {"group_by", "--group-by", 0},
+    {"em_plot_write reads", "expmech plot reads", 0}, {"group_by", "--group-by", 0},
     {"samples_are EM_SAMPLES_ARE_INDICES", "--samples-are indices", 0},
-    {"dx->samples_are", "--samples-are", 0},
-    {"dx, dy:", "--samples-x/--samples-y:", 1},
     {"samples_are EM_SAMPLES_ARE_LABELS", "--samples-are labels", 0},
+    {"dx->samples_are", "--samples-are", 0}, {"dx, dy:", "--samples-x/--samples-y:", 1},
     {"(force to run it anyway)", "(--force to run it anyway)", 0},
     {"dir:", "--output-dir:", 1},
-    {"output:", "--output:", 1},
-    {"at:", "--at:", 1},
-    {"grid:", "--grid:", 1},
-    {"between:", "--between:", 1},
-    {"loss_at:", "--loss-at:", 1},
-    {"mc:", "--mc:", 1},
-    {"variant ", "--variant ", 1},
-    {"sensitivity ", "--sensitivity ", 1},
-    {"epsilon ", "--epsilon ", 1},
-    {"timing ", "--timing ", 1},
 };
 
-static int word_char(char ch)
+static int word_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+
+/* "--" and name[0..n) with '_' as '-' at buf[*o], within len */
+static void put_flag(char *buf, size_t len, size_t *o, const char *name, size_t n)
 {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-           ch == '_';
+    for (size_t k = 0; k < n + 2 && *o + 1 < len; k++)
+        buf[(*o)++] = k < 2 || name[k - 2] == '_' ? '-' : name[k - 2];
 }
 
 const char *em_cli_words(const char *msg, char *buf, size_t len)
 {
-    size_t o = 0;
+    size_t o = 0, n, k, np = sizeof params / sizeof *params, nw = sizeof words / sizeof *words;
     for (size_t i = 0; msg[i] && o + 1 < len;) {
         int start = i == 0 || !word_char(msg[i - 1]);
-        if (start && !strncmp(msg + i, "o->", 3) && word_char(msg[i + 3]) && o + 3 < len) {
-            buf[o++] = '-';
-            buf[o++] = '-';
-            for (i += 3; word_char(msg[i]) && o + 1 < len; i++)
-                buf[o++] = msg[i] == '_' ? '-' : msg[i];
+        if (start && !strncmp(msg + i, "o->", 3) && word_char(msg[i + 3])) {
+            for (i += 3, n = 0; word_char(msg[i + n]); n++)
+                ;
+            put_flag(buf, len, &o, msg + i, n);
+            i += n;
             continue;
         }
-        size_t k = 0, n = sizeof words / sizeof words[0];
-        for (; k < n; k++) {
+        for (k = 0; i == 0 && k < np && strncmp(msg, params[k], strlen(params[k])); k++)
+            ;
+        if (i == 0 && k < np) {
+            put_flag(buf, len, &o, msg, i = strlen(params[k]) - 1);
+            continue;
+        }
+        for (k = 0; k < nw; k++) {
             size_t w = strlen(words[k].api);
             if ((words[k].first ? i == 0 : start) && !strncmp(msg + i, words[k].api, w) &&
                 !(word_char(words[k].api[w - 1]) && word_char(msg[i + w])))
                 break;
         }
-        if (k == n) {
+        if (k == nw) {
             buf[o++] = msg[i++];
             continue;
         }
@@ -65,11 +65,16 @@ const char *em_cli_words(const char *msg, char *buf, size_t len)
     return buf;
 }
 
+void em_cli_note(const char *cmd, const char *what, const char *msg)
+{
+    char said[4 * EM_ERRLEN];
+    fprintf(stderr, "%s: %s%s%s\n", cmd, what ? what : "", what ? ": " : "",
+            em_cli_words(msg, said, sizeof said));
+}
+
 int em_cli_fail(const char *cmd, const char *what, const em_error *e)
 {
-    char said[2 * EM_ERRLEN];
-    fprintf(stderr, "%s: %s%s%s\n", cmd, what ? what : "", what ? ": " : "",
-            em_cli_words(e->msg, said, sizeof said));
+    em_cli_note(cmd, what, e->msg);
     return em_cli_status_exit(e->status);
 }
 
@@ -110,10 +115,10 @@ static int mech(const em_cli *c, em_scn *s, const char *eps, int tell, em_mech *
     return em_cli_fail(c->cmd, NULL, &e);
 }
 
-int em_cli_run(em_cli *c, em_cli_run_fn *run, const void *ctx)
+int em_cli_run(em_cli *c, int rc, em_cli_run_fn *run, const void *ctx)
 {
     em_scn *s = NULL;
-    int rc = load(c, &s);
+    rc = rc < 0 ? load(c, &s) : rc;
     const size_t runs = c->sweep_n ? c->sweep_n : 1;
     for (c->sweep_i = 0; rc < 0 && c->sweep_i < runs; c->sweep_i++) {
         em_mech *m = NULL;
@@ -133,11 +138,7 @@ int em_cli_judge(em_cli *c, int rc, em_cli_run_fn *run)
 {
     if (rc < 0 && c->sweep_n)
         rc = em_cli_usage(c->cmd, "%s", EM_CLI_SWEEP_REFUSED);
-    if (rc >= 0) {
-        em_cli_free(c);
-        return rc;
-    }
-    return em_cli_run(c, run, NULL);
+    return em_cli_run(c, rc, run, NULL);
 }
 
 int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allowed,
@@ -145,10 +146,6 @@ int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allow
 {
     em_cli c;
     em_cli_init(&c, cmd);
-    int rc = em_cli_begin(&c, argc, argv, allowed, EM_OPT(EO_EPSILON), help);
-    if (rc >= 0) {
-        em_cli_free(&c);
-        return rc;
-    }
-    return em_cli_run(&c, run, ctx);
+    return em_cli_run(&c, em_cli_begin(&c, argc, argv, allowed, EM_OPT(EO_EPSILON), help), run,
+                      ctx);
 }

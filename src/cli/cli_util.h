@@ -114,15 +114,16 @@ typedef int em_cli_run_fn(const em_cli *c, em_scn *s, em_mech *m, const void *ct
 /* em_cli_begin with --epsilon required, then em_cli_run. */
 int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allowed,
                 const char *help, em_cli_run_fn *run, const void *ctx);
-/* The scenario, then for each epsilon of the sweep its mechanism and run() until one
- * fails; the provenance line once; frees c.  The exit status. */
-int em_cli_run(em_cli *c, em_cli_run_fn *run, const void *ctx);
-/* After em_cli_begin's rc, for a command over one epsilon: a sweep refused, em_cli_run. */
+/* After em_cli_begin's rc: the scenario, then for each epsilon of the sweep its mechanism
+ * and run() until one fails; the provenance line once; frees c.  The exit status. */
+int em_cli_run(em_cli *c, int rc, em_cli_run_fn *run, const void *ctx);
+/* em_cli_run for a command over one epsilon: a sweep refused. */
 int em_cli_judge(em_cli *c, int rc, em_cli_run_fn *run);
 
 /* msg with the library's API names (o->NAME, parameters) as the command line's options */
 const char *em_cli_words(const char *msg, char *buf, size_t len);
-/* "CMD: [WHAT: ]MESSAGE" (em_cli_words); the exit status of e->status */
+/* "CMD: [WHAT: ]MSG" (em_cli_words); em_cli_fail returns the exit status of e->status */
+void em_cli_note(const char *cmd, const char *what, const char *msg);
 int em_cli_fail(const char *cmd, const char *what, const em_error *e);
 /* After a writer to stdout: -1 when it wrote (a write error is main's to name), else
  * em_cli_fail's status. */

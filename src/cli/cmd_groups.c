@@ -64,14 +64,10 @@ int cmd_groups(int argc, char **argv)
     so.candidates = c.candidates;
     so.candidates_from_data = c.from_data;
     so.neighbours = c.neighbours;
-    char said[4 * EM_ERRLEN];
-    if (rc < 0 && em_groups_new(&so, c.group_by, &g, &e) != EM_OK) {
-        fprintf(stderr, "%s: %s\n", c.cmd, em_cli_words(e.msg, said, sizeof said));
-        rc = em_cli_status_exit(e.status);
-    }
+    if (rc < 0 && em_groups_new(&so, c.group_by, &g, &e) != EM_OK)
+        rc = em_cli_fail(c.cmd, NULL, &e);
     if (rc < 0 && em_groups_get(g).warning)
-        fprintf(stderr, "%s: warning: %s\n", c.cmd,
-                em_cli_words(em_groups_get(g).warning, said, sizeof said));
+        em_cli_note(c.cmd, "warning", em_groups_get(g).warning);
     em_groups_opts o = {NULL, c.split, (c.seen & EM_OPT(EO_SENSITIVITY)) ? c.delta_text : NULL,
                         !(c.seen & EM_OPT(EO_VARIANT)) ? EM_VARIANT_AUTO : c.variant, c.force,
                         (int)c.digits};

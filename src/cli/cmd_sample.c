@@ -46,14 +46,10 @@ int cmd_sample(int argc, char **argv)
                           EM_OPT_MECH | EM_OPT(EO_N) | EM_OPT(EO_SEED) | EM_OPT(EO_FILE) |
                               EM_OPT(EO_SAMPLER) | EM_OPT(EO_TIMING),
                           EM_OPT(EO_EPSILON), EM_HELP_sample);
-    if (rc >= 0) {
-        em_cli_free(&c);
-        return rc;
-    }
-    if (c.sampler)
+    if (rc < 0 && c.sampler)
         fprintf(stderr, "expmech sample: --sampler float: the float path can break pure "
                         "epsilon-DP (weights that round to 0 on one neighbour only: infinite "
                         "privacy loss, see `expmech audit`); the exact sampler (the default) "
                         "does not\n");
-    return em_cli_run(&c, draw_all, NULL);
+    return em_cli_run(&c, rc, draw_all, NULL);
 }

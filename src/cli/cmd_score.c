@@ -71,17 +71,13 @@ static int score_groups(const em_scoring_opts *o, const args *go)
                             go->group_by ? "--group-by" : "--output-dir",
                             go->group_by ? "--output-dir DIR" : "--group-by COLUMN");
     em_groups *g = NULL;
-    em_error err;
-    char said[4 * EM_ERRLEN];
-    int rc = EM_EXIT_OK;
-    if (em_groups_new(o, go->group_by, &g, &err) != EM_OK ||
-        em_groups_write(g, go->output_dir, stdout, &err) != EM_OK) {
-        fprintf(stderr, "expmech score: %s\n", em_cli_words(err.msg, said, sizeof said));
-        rc = err.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
-    }
+    em_error e;
+    int rc = em_groups_new(o, go->group_by, &g, &e) != EM_OK ||
+                     em_groups_write(g, go->output_dir, stdout, &e) != EM_OK
+                 ? em_cli_fail(CMD, NULL, &e)
+                 : EM_EXIT_OK;
     if (rc == EM_EXIT_OK && em_groups_get(g).warning)
-        fprintf(stderr, "expmech score: warning: %s\n",
-                em_cli_words(em_groups_get(g).warning, said, sizeof said));
+        em_cli_note(CMD, "warning", em_groups_get(g).warning);
     em_free(g);
     return rc;
 }
@@ -108,18 +104,14 @@ int cmd_score(int argc, char **argv)
     if (p.group_by || p.output_dir)
         return score_groups(&o, &p);
     em_scoring *r = NULL;
-    em_error err;
-    char said[4 * EM_ERRLEN];
-    if (em_scoring_new(&o, &r, &err) != EM_OK) {
-        fprintf(stderr, "expmech score: %s\n", em_cli_words(err.msg, said, sizeof said));
-        return err.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
-    }
+    em_error e;
+    if (em_scoring_new(&o, &r, &e) != EM_OK)
+        return em_cli_fail(CMD, NULL, &e);
     if (em_scoring_get(r).warning)
-        fprintf(stderr, "expmech score: warning: %s\n",
-                em_cli_words(em_scoring_get(r).warning, said, sizeof said));
-    rc = em_write(r, stdout, NULL, &err) == EM_OK ? EM_EXIT_OK : EM_EXIT_INTERNAL;
+        em_cli_note(CMD, "warning", em_scoring_get(r).warning);
+    rc = em_write(r, stdout, NULL, &e) == EM_OK ? EM_EXIT_OK : EM_EXIT_INTERNAL;
     if (rc != EM_EXIT_OK)
-        fprintf(stderr, "expmech score: %s\n", err.status == EM_ERR_NOMEM ? err.msg : "write error");
+        fprintf(stderr, CMD ": %s\n", e.status == EM_ERR_NOMEM ? e.msg : "write error");
     em_free(r);
     return rc;
 }

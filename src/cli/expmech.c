@@ -19,12 +19,9 @@ const em_command em_commands[] = {
  * pipe) turns 0 and 1 into 3; a failure the command already reported keeps its status. */
 static int finish(const char *name, int rc)
 {
-    int bad = fflush(stdout) != 0;
-    bad |= ferror(stdout) != 0;
-    int e = errno;
+    int bad = (fflush(stdout) != 0) | (ferror(stdout) != 0), e = errno;
     bad |= fclose(stdout) != 0;
-    if (!e)
-        e = errno;
+    e = e ? e : errno;
     if (bad) {
         fprintf(stderr, "expmech%s%s: write error on standard output%s%s\n", name ? " " : "",
                 name ? name : "", e ? ": " : "", e ? strerror(e) : "");
@@ -70,12 +67,9 @@ int main(int argc, char **argv)
         fputs(EM_HELP_expmech, stderr);
         return EM_EXIT_USAGE;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-        fputs(EM_HELP_expmech, stdout);
-        return finish(NULL, EM_EXIT_OK);
-    }
-    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-        printf("expmech %s\n", em_version());
+    int help = !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help");
+    if (help || !strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        help ? fputs(EM_HELP_expmech, stdout) : printf("expmech %s\n", em_version());
         return finish(NULL, EM_EXIT_OK);
     }
     for (const em_command *c = em_commands; c->name; c++)
@@ -88,10 +82,8 @@ int main(int argc, char **argv)
     for (const em_command *c = em_commands; c->name && nn < 32; c++)
         names[nn++] = c->name;
     const char *near = em_cli_nearest(argv[1], strlen(argv[1]), names, nn);
-    if (near)
-        fprintf(stderr, "expmech: unknown command '%s' (did you mean %s?)\n", argv[1], near);
-    else
-        fprintf(stderr, "expmech: unknown command '%s'\n", argv[1]);
+    fprintf(stderr, "expmech: unknown command '%s'%s%s%s\n", argv[1], near ? " (did you mean " : "",
+            near ? near : "", near ? "?)" : "");
     fputs(EM_HELP_expmech, stderr);
     return EM_EXIT_USAGE;
 }
