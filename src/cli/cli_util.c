@@ -226,8 +226,11 @@ static const char *alpha_ok(const void *v)
 {
     return *(const double *)v > 0 && *(const double *)v < 1 ? NULL : "must be in (0, 1)";
 }
-static const char *nonneg(const void *v) { return *(const double *)v < 0 ? "must be >= 0" : NULL; }
-static const char *atleast1(const void *v) { return *(const double *)v < 1 ? "must be >= 1" : NULL; }
+static const char *nonneg(const void *x) { return *(const double *)x < 0 ? "must be >= 0" : NULL; }
+static const char *atleast1(const void *x)
+{
+    return *(const double *)x < 1 ? "must be >= 1" : NULL;
+}
 static const char *mc_ok(const void *v)
 {
     uint64_t n = *(const uint64_t *)v;
