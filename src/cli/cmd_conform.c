@@ -1,7 +1,6 @@
-/* cmd_conform.c: `expmech conform`: options, the library's suite (em_conform_command), and
- * its table, JSON report and figures. */
+/* cmd_conform.c: `expmech conform`: the library's suite (em_conform_command) over the
+ * sampler given, its table on standard output, its JSON report and figures on request. */
 #include <errno.h>
-#include <math.h>
 #include <unistd.h>
 
 #include "cli/cli_util.h"
@@ -39,8 +38,7 @@ static const char *max_draws_ok(const void *v)
 
 static const char *timeout_ok(const void *v)
 {
-    double d = *(const double *)v;
-    return d > 0 && !isinf(d) ? NULL : "expected a number of seconds > 0";
+    return *(const double *)v > 0 ? NULL : "expected a number of seconds > 0";
 }
 
 #define S(name, f) EM_CLI_STR(name, opts, f)
@@ -54,58 +52,43 @@ static const em_cli_opt options[] = {
     EM_CLI_END,
 };
 
-static int parse(opts *p, int argc, char **argv)
-{
-    const em_cli_spec sp = {CMD, EM_HELP_conform, options, .repeat = 1};
-    em_conform_opts init = EM_CONFORM_OPTS_INIT;
-    p->o = init;
-    p->o.cases = "conformance/cases";
-    unsigned long long given = 0;
-    int rc = em_cli_options(&sp, ~0ULL, argc, argv, p, &given);
-    if (rc < 0 && !p->sampler)
-        rc = em_cli_usage(CMD, "--sampler 'CMD ARGS' is required (see --help)");
-    return rc < 0 && p->kinds ? parse_kinds(p->kinds, &p->o.kinds) : rc;
-}
-
 static void progress(void *ctx, size_t i, size_t n, const em_conform_case *r)
 {
     (void)ctx;
-    fprintf(stderr, "\r" CMD ": %zu/%zu %s %s\033[K", i, n, r->id,
-            em_conform_name(EM_NAME_VERDICT, r->verdict));
-    if (i == n)
-        fputc('\n', stderr);
+    fprintf(stderr, "\r" CMD ": %zu/%zu %s %s\033[K%s", i, n, r->id,
+            em_conform_name(EM_NAME_VERDICT, r->verdict), i == n ? "\n" : "");
 }
 
 int cmd_conform(int argc, char **argv)
 {
-    opts p;
-    memset(&p, 0, sizeof p);
-    int rc = parse(&p, argc, argv);
-    if (rc >= 0)
-        return rc;
+    const em_cli_spec sp = {CMD, EM_HELP_conform, options, .repeat = 1};
+    opts p = {NULL, NULL, NULL, NULL, EM_CONFORM_OPTS_INIT};
+    p.o.cases = "conformance/cases";
+    p.o.progress = isatty(2) ? progress : NULL;
+    unsigned long long given = 0;
+    int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);
+    if (rc < 0 && !p.sampler)
+        rc = em_cli_usage(CMD, "--sampler 'CMD ARGS' is required (see --help)");
+    if (rc < 0 && p.kinds)
+        rc = parse_kinds(p.kinds, &p.o.kinds);
     em_error e;
     char **words = NULL;
-    if (em_command_split(p.sampler, &words, &e) != EM_OK) {
-        fprintf(stderr, CMD ": --sampler: %s\n", e.msg);
-        return EM_EXIT_USAGE;
-    }
-    if (isatty(2))
-        p.o.progress = progress;
+    if (rc < 0 && em_command_split(p.sampler, &words, &e) != EM_OK)
+        rc = em_cli_fail(CMD, "--sampler", &e);
     em_conform_result *r = NULL;
-    int st = em_conform_command(&p.o, (const char *const *)words, &r, &e);
+    if (rc < 0 && em_conform_command(&p.o, (const char *const *)words, &r, &e) != EM_OK)
+        rc = em_cli_fail(CMD, NULL, &e);
     em_free(words);
-    if (st != EM_OK)
-        return em_cli_fail(CMD, NULL, &e);
+    if (rc >= 0)
+        return rc;
     em_write(r, stdout, NULL, &e);
     rc = r->exit_status;
-    if (p.report) {
-        FILE *f = fopen(p.report, "w");
-        em_write_opts json = {.format = EM_WRITE_JSON};
-        if (!f || em_write(r, f, &json, &e) != EM_OK || fclose(f) != 0) {
-            fprintf(stderr, CMD ": --report %s: cannot write%s%s\n", p.report, errno ? ": " : "",
-                    errno ? strerror(errno) : "");
-            rc = EM_EXIT_INTERNAL;
-        }
+    FILE *f = p.report ? fopen(p.report, "w") : NULL;
+    const em_write_opts json = {.format = EM_WRITE_JSON};
+    if (p.report && (!f || em_write(r, f, &json, &e) != EM_OK || fclose(f) != 0)) {
+        fprintf(stderr, CMD ": --report %s: cannot write%s%s\n", p.report, errno ? ": " : "",
+                errno ? strerror(errno) : "");
+        rc = EM_EXIT_INTERNAL;
     }
     if (p.svg && em_conform_figures(r, p.svg, &e) != EM_OK) {
         fprintf(stderr, CMD ": --report-svg %s: %s\n", p.svg, e.msg);
