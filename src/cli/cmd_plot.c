@@ -11,12 +11,6 @@ typedef struct plot {
     const char **ov; /* --overlay's values, o.noverlay of them */
 } plot;
 
-static int nomem(void)
-{
-    fputs(CMD ": out of memory\n", stderr);
-    return EM_EXIT_INTERNAL;
-}
-
 /* The figure (em_plot_svg: the tables checked, gnuplot run, the SVG written). */
 static int draw(plot *p)
 {
@@ -28,16 +22,12 @@ static int draw(plot *p)
     return em_plot_svg(&p->o, p->output, &e) == EM_OK ? EM_EXIT_OK : em_cli_fail(CMD, NULL, &e);
 }
 
-/* --overlay FILE:XCOL:YCOL:TITLE (repeatable): one more overlay. */
+/* --overlay FILE:XCOL:YCOL:TITLE (repeatable): one more overlay, into ov (argc entries). */
 static int add_overlay(void *dst, const char *cmd, const char *name, const char *v)
 {
     (void)cmd, (void)name;
     plot *p = dst;
-    const char **ov = realloc(p->ov, (p->o.noverlay + 1) * sizeof *ov);
-    if (!ov)
-        return nomem();
-    p->o.overlay = p->ov = ov;
-    ov[p->o.noverlay++] = v;
+    p->ov[p->o.noverlay++] = v;
     return -1;
 }
 
@@ -65,11 +55,13 @@ static const em_cli_opt opts[] = {
 int cmd_plot(int argc, char **argv)
 {
     const em_cli_spec sp = {CMD, EM_HELP_plot, opts, 1, 1, table_arg, NULL};
-    plot p = {EM_PLOT_OPTS_INIT, NULL, NULL};
+    plot p = {EM_PLOT_OPTS_INIT, NULL, calloc((size_t)argc, sizeof *p.ov)};
+    p.o.overlay = p.ov;
     unsigned long long given = 0;
-    int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);
+    int rc = p.ov ? em_cli_options(&sp, ~0ULL, argc, argv, &p, &given)
+                  : (fputs(CMD ": out of memory\n", stderr), EM_EXIT_INTERNAL);
     if (rc < 0 && (!p.o.x || !p.o.y || !p.output))
-        rc = em_cli_usage(CMD, "--x, --y and --output are required (see expmech plot --help)");
+        rc = em_cli_usage(CMD, "--x, --y and --output are required (see --help)");
     if (rc < 0)
         rc = draw(&p);
     free(p.ov);
