@@ -62,31 +62,10 @@ static int score_arg(void *dst, const char *cmd, const char *a)
 static const em_cli_spec spec = {CMD, EM_HELP_score, opts, .arg = score_arg,
                                  .unknown = score_unknown};
 
-/* --group-by: one scenario file per group in --output-dir, their names on standard
-   output. */
-static int score_groups(const em_scoring_opts *o, const args *go)
-{
-    if (!go->group_by || !go->output_dir)
-        return em_cli_usage(CMD, "%s needs %s (one scenario file per group)",
-                            go->group_by ? "--group-by" : "--output-dir",
-                            go->group_by ? "--output-dir DIR" : "--group-by COLUMN");
-    em_groups *g = NULL;
-    em_error e;
-    int rc = em_groups_new(o, go->group_by, &g, &e) != EM_OK ||
-                     em_groups_write(g, go->output_dir, stdout, &e) != EM_OK
-                 ? em_cli_fail(CMD, NULL, &e)
-                 : EM_EXIT_OK;
-    if (rc == EM_EXIT_OK && em_groups_get(g).warning)
-        em_cli_note(CMD, "warning", em_groups_get(g).warning);
-    em_free(g);
-    return rc;
-}
-
 int cmd_score(int argc, char **argv)
 {
-    FILE *f = argc < 2 ? stderr : stdout;
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        fputs(EM_HELP_score, f);
+        fputs(EM_HELP_score, argc < 2 ? stderr : stdout);
         return argc < 2 ? EM_EXIT_USAGE : EM_EXIT_OK;
     }
     if (!em_scoring_known(argv[1]))
@@ -95,17 +74,30 @@ int cmd_score(int argc, char **argv)
     unsigned long long given = 0;
     p.o.function = argv[1];
     int rc = em_cli_options(&spec, ~0ULL, argc - 1, argv + 1, &p, &given);
+    if (rc < 0 && p.o.data && p.o.candidates && !strcmp(p.o.data, "-") &&
+        !strcmp(p.o.candidates, "-"))
+        rc = em_cli_usage(CMD, "--data and --candidates cannot both be standard input ('-'): "
+                               "one of them must be a file");
+    if (rc < 0 && !p.group_by != !p.output_dir)
+        rc = em_cli_usage(CMD, "%s needs %s (one scenario file per group)",
+                          p.group_by ? "--group-by" : "--output-dir",
+                          p.group_by ? "--output-dir DIR" : "--group-by COLUMN");
     if (rc >= 0)
         return rc;
-    em_scoring_opts o = p.o;
-    if (o.data && o.candidates && !strcmp(o.data, "-") && !strcmp(o.candidates, "-"))
-        return em_cli_usage(CMD, "--data and --candidates cannot both be standard input ('-'): "
-                                 "one of them must be a file");
-    if (p.group_by || p.output_dir)
-        return score_groups(&o, &p);
-    em_scoring *r = NULL;
     em_error e;
-    if (em_scoring_new(&o, &r, &e) != EM_OK)
+    if (p.group_by) { /* one scenario file per group in --output-dir, their names on stdout */
+        em_groups *g = NULL;
+        rc = em_groups_new(&p.o, p.group_by, &g, &e) != EM_OK ||
+                     em_groups_write(g, p.output_dir, stdout, &e) != EM_OK
+                 ? em_cli_fail(CMD, NULL, &e)
+                 : EM_EXIT_OK;
+        if (rc == EM_EXIT_OK && em_groups_get(g).warning)
+            em_cli_note(CMD, "warning", em_groups_get(g).warning);
+        em_free(g);
+        return rc;
+    }
+    em_scoring *r = NULL;
+    if (em_scoring_new(&p.o, &r, &e) != EM_OK)
         return em_cli_fail(CMD, NULL, &e);
     if (em_scoring_get(r).warning)
         em_cli_note(CMD, "warning", em_scoring_get(r).warning);
