@@ -1,13 +1,15 @@
 /* cli_util.c: the option parser of every command (em_cli_options), the options of the
- * oracle commands, and the helpers they share. */
+ * oracle commands, the library's messages as the command line words them, and the scenario
+ * and mechanism of a command through the public API. */
 #include "cli/cli_util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <unistd.h>
 
-void em_cli_init(em_cli *c, const char *cmd)
+static void em_cli_init(em_cli *c, const char *cmd)
 {
     const em_check_opts check = EM_CHECK_OPTS_INIT;
     *c = (em_cli){.cmd = cmd, .variant = EM_STANDARD, .digits = 17, .n = 1, .alpha = check.alpha,
@@ -164,19 +166,18 @@ int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, cha
 
 /* ---------------------------------------------------- the oracle commands' options */
 
-/* --epsilon SPEC or --epsilon-log LO:HI:N: every value (em_epsilon_sweep); c->eps and
- * c->eps_text the first; a sweep unless SPEC is one plain value. */
-static int set_epsilon(em_cli *c, int log, const char *cmd, const char *name, const char *v)
+/* --epsilon SPEC or --epsilon-log LO:HI:N: every value (em_epsilon_sweep), c->eps_text the
+ * first; a sweep unless SPEC is one plain value. */
+static int set_epsilon(void *dst, const char *cmd, const char *name, const char *v)
 {
+    em_cli *c = dst;
+    const int log = !strcmp(name, "--epsilon-log");
     if (c->seen & (EM_OPT(EO_EPSILON) | EM_OPT(EO_EPSILON_LOG)))
-        return em_cli_usage(cmd, "%s",
-                            c->both ? c->both : "--epsilon and --epsilon-log exclude each other");
+        return em_cli_usage(cmd, "--epsilon and --epsilon-log exclude each other");
     em_error e;
     int st = em_epsilon_sweep(v, log, &c->eps_all, &c->eps_count, &e);
-    if (st == EM_ERR_NOMEM) {
-        fprintf(stderr, "%s: %s\n", cmd, e.msg);
-        return EM_EXIT_INTERNAL;
-    }
+    if (st == EM_ERR_NOMEM)
+        return em_cli_fail(cmd, NULL, &e);
     if (st != EM_OK) {
         /* the whole value is the number named: said once */
         char said[EM_ERRLEN];
@@ -188,16 +189,6 @@ static int set_epsilon(em_cli *c, int log, const char *cmd, const char *name, co
     c->eps_text = c->eps_all[0];
     c->sweep_n = log || strpbrk(v, ",:") ? c->eps_count : 0;
     return -1;
-}
-
-static int set_eps(void *c, const char *cmd, const char *name, const char *v)
-{
-    return set_epsilon(c, 0, cmd, name, v);
-}
-
-static int set_eps_log(void *c, const char *cmd, const char *name, const char *v)
-{
-    return set_epsilon(c, 1, cmd, name, v);
 }
 
 static int set_sensitivity(void *dst, const char *cmd, const char *name, const char *v)
@@ -244,7 +235,7 @@ static const char *mc_ok(const void *v)
 #define D(name, f, check) EM_CLI_NUM(name, EM_CLI_DOUBLE, em_cli, f, check)
 /* In the order of EO_* (cli_util.h): an option's bit is EM_OPT(its index). */
 static const em_cli_opt cli_opts[] = {
-    EM_CLI_CALL_AT("--epsilon", em_cli, eps_text, set_eps),
+    EM_CLI_CALL_AT("--epsilon", em_cli, eps_text, set_epsilon),
     EM_CLI_CALL_AT("--sensitivity", em_cli, delta_text, set_sensitivity),
     EM_CLI_WORDS("--variant", em_cli, variant, "expected 'standard' (eps/(2 delta)), "
                  "'monotone' (eps/delta) or 'pf' (permute-and-flip)", "standard", "monotone", "pf"),
@@ -257,7 +248,7 @@ static const em_cli_opt cli_opts[] = {
     S("--loss-at", at), EM_CLI_FLAG_AT("--force", em_cli, force),
     EM_CLI_WORDS("--samples-are", em_cli, samples_are, "expected 'labels' or 'indices'", "labels",
                  "indices"),
-    EM_CLI_CALL_AT("--epsilon-log", em_cli, eps_all, set_eps_log),
+    EM_CLI_CALL_AT("--epsilon-log", em_cli, eps_all, set_epsilon),
     EM_CLI_WORDS("--sampler", em_cli, sampler, "expected 'exact' or 'float'", "exact", "float"),
     EM_CLI_WORDS("--timing", em_cli, timing, "expected 'variable' or 'fixed'", "variable",
                  "fixed"),
@@ -282,9 +273,10 @@ static int file_arg(void *dst, const char *cmd, const char *a)
 static const int with[][2] = {{EO_VARIANT, EO_FORCE}, {EO_SAMPLES, EO_SAMPLES_ARE},
                               {EO_EPSILON, EO_EPSILON_LOG}, {EO_AT, EO_LOSS_AT}};
 
-int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed,
+int em_cli_begin(em_cli *c, const char *cmd, int argc, char **argv, unsigned long long allowed,
                  unsigned long long required, const char *help)
 {
+    em_cli_init(c, cmd);
     for (size_t k = 0; k < sizeof with / sizeof *with; k++)
         allowed |= allowed >> with[k][0] & 1 ? EM_OPT(with[k][1]) : 0;
     const em_cli_spec sp = {c->cmd, help, cli_opts,
@@ -332,20 +324,13 @@ int em_cli_usage(const char *cmd, const char *fmt, ...)
     return EM_EXIT_USAGE;
 }
 
-int em_cli_status_exit(int st)
+static int em_cli_status_exit(int st)
 {
     return st == EM_OK ? EM_EXIT_OK
            : st == EM_ERR_NOMEM || st == EM_ERR_RNG || st == EM_ERR_UNDECIDED ||
                    st == EM_ERR_PROGRAM
                ? EM_EXIT_INTERNAL
                : EM_EXIT_USAGE;
-}
-
-const char *em_cli_human(const char *label)
-{
-    /* one label per call (the CLI is single-threaded; a printf takes one at a time) */
-    static char buf[4096 * 6 + 16]; /* a label: one line of at most 4096 bytes, 6 a byte */
-    return em_scn_human_label(buf, sizeof buf, label, 0);
 }
 
 int em_cli_written(const char *cmd, int st, const em_error *e)
@@ -364,4 +349,151 @@ em_write_opts em_cli_write_opts(const em_cli *c)
     o.epsilon = c->sweep_n ? c->eps_all[c->sweep_i] : NULL;
     o.terminal = isatty(STDOUT_FILENO);
     return o;
+}
+
+/* ------------------------------------ the library's messages, the scenario and mechanism */
+
+/* The library names its options' fields (o->p_max) and its parameters; the command line
+ * names its options.  o->NAME is --NAME with '_' as '-', and so is a parameter of params
+ * where a message starts with it (the library puts a parameter first); words are replaced
+ * where they stand as whole words, or (first) where the message starts with them. */
+static const char *const params[] = {"at:",     "grid:",        "between:", "loss_at:", "mc:",
+                                     "output:", "variant ",     "sensitivity ", "epsilon ",
+                                     "timing "};
+static const struct { const char *api, *flag; int first; } words[] = {
+    {"em_plot_write reads", "expmech plot reads", 0}, {"group_by", "--group-by", 0},
+    {"samples_are EM_SAMPLES_ARE_INDICES", "--samples-are indices", 0},
+    {"samples_are EM_SAMPLES_ARE_LABELS", "--samples-are labels", 0},
+    {"dx->samples_are", "--samples-are", 0}, {"dx, dy:", "--samples-x/--samples-y:", 1},
+    {"(force to run it anyway)", "(--force to run it anyway)", 0},
+    {"dir:", "--output-dir:", 1},
+};
+
+static int word_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+
+/* "--" and name[0..n) with '_' as '-' at buf[*o], within len */
+static void put_flag(char *buf, size_t len, size_t *o, const char *name, size_t n)
+{
+    for (size_t k = 0; k < n + 2 && *o + 1 < len; k++)
+        buf[(*o)++] = k < 2 || name[k - 2] == '_' ? '-' : name[k - 2];
+}
+
+static const char *em_cli_words(const char *msg, char *buf, size_t len)
+{
+    size_t o = 0, n, k, np = sizeof params / sizeof *params, nw = sizeof words / sizeof *words;
+    for (size_t i = 0; msg[i] && o + 1 < len;) {
+        int start = i == 0 || !word_char(msg[i - 1]);
+        if (start && !strncmp(msg + i, "o->", 3) && word_char(msg[i + 3])) {
+            for (i += 3, n = 0; word_char(msg[i + n]); n++)
+                ;
+            put_flag(buf, len, &o, msg + i, n);
+            i += n;
+            continue;
+        }
+        for (k = 0; i == 0 && k < np && strncmp(msg, params[k], strlen(params[k])); k++)
+            ;
+        if (i == 0 && k < np) {
+            put_flag(buf, len, &o, msg, i = strlen(params[k]) - 1);
+            continue;
+        }
+        for (k = 0; k < nw; k++) {
+            size_t w = strlen(words[k].api);
+            if ((words[k].first ? i == 0 : start) && !strncmp(msg + i, words[k].api, w) &&
+                !(word_char(words[k].api[w - 1]) && word_char(msg[i + w])))
+                break;
+        }
+        if (k == nw) {
+            buf[o++] = msg[i++];
+            continue;
+        }
+        int m = snprintf(buf + o, len - o, "%s", words[k].flag);
+        o = m < 0 || (size_t)m >= len - o ? len - 1 : o + (size_t)m;
+        i += strlen(words[k].api);
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+void em_cli_note(const char *cmd, const char *what, const char *msg)
+{
+    char said[4 * EM_ERRLEN];
+    fprintf(stderr, "%s: %s%s%s\n", cmd, what ? what : "", what ? ": " : "",
+            em_cli_words(msg, said, sizeof said));
+}
+
+int em_cli_fail(const char *cmd, const char *what, const em_error *e)
+{
+    em_cli_note(cmd, what, e->msg);
+    return em_cli_status_exit(e->status);
+}
+
+static int load(const em_cli *c, em_scn **s)
+{
+    em_error e;
+    em_cli_stdin_hint(c->cmd, c->file, "the scenario");
+    if (em_scn_load(c->file, s, &e) == EM_OK)
+        return -1;
+    fprintf(stderr, "%s: %s\n", c->cmd, e.msg);
+    return e.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+}
+
+/* The mechanism of s at epsilon eps with the other options given; tell: the provenance
+ * line on stderr (once per command, not once per epsilon of a sweep). */
+static int mech(const em_cli *c, em_scn *s, const char *eps, int tell, em_mech **m)
+{
+    em_error e;
+    em_opts o = {eps, (c->seen & EM_OPT(EO_SENSITIVITY)) ? c->delta_text : NULL,
+                 !(c->seen & EM_OPT(EO_VARIANT))         ? EM_VARIANT_AUTO
+                                                   : c->variant,
+                 (c->seen & EM_OPT(EO_FORCE)) != 0, (int)c->digits};
+    if (em_mech_new(s, &o, m, &e) == EM_OK) {
+        if (tell)
+            fprintf(stderr, "%s: %s\n", c->cmd, em_mech_get(*m).provenance);
+        return -1;
+    }
+    if (e.status == EM_ERR_VARIANT && o.variant == EM_PF) {
+        /* pf refused for this scenario: after the line naming the parameters, as for a
+           computation that refuses it */
+        o.variant = EM_STANDARD;
+        if (em_mech_new(s, &o, m, NULL) == EM_OK)
+            fprintf(stderr, "%s: variant pf%s\n", c->cmd,
+                    em_mech_get(*m).provenance + strlen("variant standard"));
+        em_free(*m);
+        *m = NULL;
+    }
+    return em_cli_fail(c->cmd, NULL, &e);
+}
+
+int em_cli_run(em_cli *c, int rc, em_cli_run_fn *run, const void *ctx)
+{
+    em_scn *s = NULL;
+    rc = rc < 0 ? load(c, &s) : rc;
+    const size_t runs = c->sweep_n ? c->sweep_n : 1;
+    for (c->sweep_i = 0; rc < 0 && c->sweep_i < runs; c->sweep_i++) {
+        em_mech *m = NULL;
+        rc = mech(c, s, c->eps_all[c->sweep_i], c->sweep_i == 0, &m);
+        if (rc < 0)
+            rc = run(c, s, m, ctx);
+        em_free(m);
+        if (rc == EM_EXIT_OK && c->sweep_i + 1 < runs)
+            rc = -1;
+    }
+    em_free(s);
+    em_cli_free(c);
+    return rc;
+}
+
+int em_cli_judge(em_cli *c, int rc, em_cli_run_fn *run)
+{
+    if (rc < 0 && c->sweep_n)
+        rc = em_cli_usage(c->cmd, "%s", EM_CLI_SWEEP_REFUSED);
+    return em_cli_run(c, rc, run, NULL);
+}
+
+int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allowed,
+                const char *help, em_cli_run_fn *run, const void *ctx)
+{
+    em_cli c;
+    return em_cli_run(&c, em_cli_begin(&c, cmd, argc, argv, allowed, EM_OPT(EO_EPSILON), help),
+                      run, ctx);
 }

@@ -90,24 +90,20 @@ typedef struct em_cli {
     int force, sampler, timing;        /* sampler, timing: their word's index */
     const char *split, *data, *column, *group_by, *candidates, *function, *neighbours;
     int from_data;
-    const char *both;                  /* --epsilon with --epsilon-log: NULL or the message */
     size_t sweep_i, sweep_n;           /* run sweep_i of sweep_n (0: no sweep) */
 } em_cli;
 
-void em_cli_init(em_cli *c, const char *cmd);
 void em_cli_free(em_cli *c);
 
 /* Reading standard input from a terminal says so: a forgotten FILE otherwise looks hung. */
 void em_cli_stdin_hint(const char *cmd, const char *path, const char *what);
 __attribute__((format(printf, 2, 3))) int em_cli_usage(const char *cmd, const char *fmt, ...);
-int em_cli_status_exit(int st); /* an em_status: 2 for the caller's mistakes, else 3 */
 /* stdout flushed: EM_EXIT_OK, or 3 after "CMD: write error[ on standard output]" */
 int em_cli_flush(const char *cmd, int on_stdout);
-const char *em_cli_human(const char *label); /* static buffer, until the next call */
 
-/* The options of `allowed` read, those of `required` given, not two inputs from standard
- * input: -1 to go on, else the exit status. */
-int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed,
+/* c for cmd with the options of `allowed` read, those of `required` given, not two inputs
+ * from standard input: -1 to go on, else the exit status. */
+int em_cli_begin(em_cli *c, const char *cmd, int argc, char **argv, unsigned long long allowed,
                  unsigned long long required, const char *help);
 
 typedef int em_cli_run_fn(const em_cli *c, em_scn *s, em_mech *m, const void *ctx);
@@ -120,9 +116,8 @@ int em_cli_run(em_cli *c, int rc, em_cli_run_fn *run, const void *ctx);
 /* em_cli_run for a command over one epsilon: a sweep refused. */
 int em_cli_judge(em_cli *c, int rc, em_cli_run_fn *run);
 
-/* msg with the library's API names (o->NAME, parameters) as the command line's options */
-const char *em_cli_words(const char *msg, char *buf, size_t len);
-/* "CMD: [WHAT: ]MSG" (em_cli_words); em_cli_fail returns the exit status of e->status */
+/* "CMD: [WHAT: ]MSG", the library's API names in msg (o->NAME, parameters) written as the
+ * command line's options; em_cli_fail returns e->status's exit status (2: the caller's). */
 void em_cli_note(const char *cmd, const char *what, const char *msg);
 int em_cli_fail(const char *cmd, const char *what, const em_error *e);
 /* After a writer to stdout: -1 when it wrote (a write error is main's to name), else

@@ -35,8 +35,7 @@ static int judge(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 int cmd_check(int argc, char **argv)
 {
     em_cli c;
-    em_cli_init(&c, "expmech check");
-    int rc = em_cli_begin(&c, argc, argv,
+    int rc = em_cli_begin(&c, "expmech check", argc, argv,
                           EM_OPT_MECH | EM_OPT(EO_SAMPLES) | EM_OPT(EO_ALPHA) |
                               EM_OPT(EO_MIN_EXPECTED) | EM_OPT(EO_FILE),
                           EM_OPT(EO_EPSILON) | EM_OPT(EO_SAMPLES), EM_HELP_check);

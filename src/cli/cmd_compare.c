@@ -29,8 +29,7 @@ static int judge(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 int cmd_compare(int argc, char **argv)
 {
     em_cli c;
-    em_cli_init(&c, "expmech compare");
-    int rc = em_cli_begin(&c, argc, argv,
+    int rc = em_cli_begin(&c, "expmech compare", argc, argv,
                           EM_OPT_MECH | EM_OPT(EO_PROBS) | EM_OPT(EO_CDF) | EM_OPT(EO_RTOL) |
                               EM_OPT(EO_ATOL) | EM_OPT(EO_FILE),
                           EM_OPT(EO_EPSILON), EM_HELP_compare);

@@ -19,8 +19,10 @@ static int run(em_cli *c, em_groups *g, const em_groups_opts *base)
         if (em_groups_analyse(g, &o, &r[i], &e) != EM_OK)
             rc = em_cli_fail(c->cmd, n > 1 ? what : NULL, &e);
     }
+    char name[4096 * 6 + 16]; /* a label: one line of at most 4096 bytes, 6 a byte */
     for (size_t j = 0; rc == EM_EXIT_OK && j < em_groups_get(g).count; j++)
-        fprintf(stderr, "%s: group %s: %s\n", c->cmd, em_cli_human(em_groups_get(g).name[j]),
+        fprintf(stderr, "%s: group %s: %s\n", c->cmd,
+                em_scn_human_label(name, sizeof name, em_groups_get(g).name[j], 0),
                 r[0]->group[j].provenance);
     c->sweep_n = n > 1 ? n : 0;
     for (c->sweep_i = 0; rc == EM_EXIT_OK && c->sweep_i < n; c->sweep_i++) {
@@ -38,9 +40,7 @@ static int run(em_cli *c, em_groups *g, const em_groups_opts *base)
 int cmd_groups(int argc, char **argv)
 {
     em_cli c;
-    em_cli_init(&c, "expmech groups");
-    c.both = "give either --epsilon or --epsilon-log, not both";
-    int rc = em_cli_begin(&c, argc, argv,
+    int rc = em_cli_begin(&c, "expmech groups", argc, argv,
                           EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT(EO_SPLIT) |
                               EM_OPT(EO_DATA) | EM_OPT(EO_COLUMN) | EM_OPT(EO_GROUP_BY) |
                               EM_OPT(EO_CANDIDATES) | EM_OPT(EO_FROM_DATA) |

@@ -41,8 +41,7 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 int cmd_sample(int argc, char **argv)
 {
     em_cli c;
-    em_cli_init(&c, "expmech sample");
-    int rc = em_cli_begin(&c, argc, argv,
+    int rc = em_cli_begin(&c, "expmech sample", argc, argv,
                           EM_OPT_MECH | EM_OPT(EO_N) | EM_OPT(EO_SEED) | EM_OPT(EO_FILE) |
                               EM_OPT(EO_SAMPLER) | EM_OPT(EO_TIMING),
                           EM_OPT(EO_EPSILON), EM_HELP_sample);
