@@ -627,7 +627,7 @@ START_TEST(groups_rows)
          "--sensitivity 0.5", "--force"},
         {"--epsilon 1 --split equal --data s.csv --column v --group-by color --digits 0", "--digits"},
         {"--epsilon 1 --epsilon-log 1:2:3 --split equal --data s.csv --column v --group-by color",
-         "not both"},
+         "--epsilon and --epsilon-log exclude each other"},
         {"--epsilon 1 --split equal --data s.csv --column v --group-by color --no-such-option",
          "unknown option '--no-such-option'"},
     };

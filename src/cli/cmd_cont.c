@@ -4,57 +4,38 @@
 #include "cli/cli_util.h"
 #include "cli_help.h"
 
-/* --at X[,X...], --grid LO:HI:N or --between A:B[,...] into *P; -1 or an exit status */
-static int get_points(const em_cli *c, int kind, em_points **P)
-{
-    em_error e;
-    *P = NULL;
-    if (kind != EM_LAW_INTERVAL && !!(c->seen & EM_OPT(EO_AT)) == !!(c->seen & EM_OPT(EO_GRID)))
-        return em_cli_usage(c->cmd, "give exactly one of --at X[,X...] and --grid LO:HI:N");
-    const char *at = kind == EM_LAW_INTERVAL      ? c->between
-                     : (c->seen & EM_OPT(EO_AT)) ? c->at
-                                                 : NULL;
-    if (em_points_parse(kind, at, at ? NULL : c->grid, P, &e) == EM_OK)
-        return -1;
-    return em_cli_fail(c->cmd, NULL, &e);
-}
-
-/* ------------------------------------------------------------ cdf/density/quantile */
-
-/* cdf --between A:B[,A:B...] */
+/* The points of --at X[,X...], --grid LO:HI:N or cdf's --between A:B[,...] written at m. */
 static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
-    int kind = *(const int *)ctx;
-    if ((c->seen & EM_OPT(EO_BETWEEN)) && (c->seen & (EM_OPT(EO_AT) | EM_OPT(EO_GRID))))
+    const int between = (c->seen & EM_OPT(EO_BETWEEN)) != 0;
+    const int kind = between ? EM_LAW_INTERVAL : *(const int *)ctx;
+    if (between && (c->seen & (EM_OPT(EO_AT) | EM_OPT(EO_GRID))))
         return em_cli_usage(c->cmd, "--between goes without --at and --grid");
-    kind = c->seen & EM_OPT(EO_BETWEEN) ? EM_LAW_INTERVAL : kind;
     if (!em_scn_get(s).continuous)
         return em_cli_usage(c->cmd, "%s is a finite scenario; %s needs a continuous one%s",
-                            em_scn_get(s).name, kind == EM_LAW_INTERVAL ? "cdf" : c->cmd + 8,
-                            kind == EM_LAW_INTERVAL ? "" : " (header '# output: continuous')");
-    em_points *P;
-    int rc = get_points(c, kind, &P);
-    if (rc < 0) {
-        const em_write_opts o = em_cli_write_opts(c);
-        em_error e;
-        rc = em_cli_written(c->cmd, em_law_points_write(stdout, m, kind, P, &o, &e), &e);
-    }
+                            em_scn_get(s).name, between ? "cdf" : c->cmd + 8,
+                            between ? "" : " (header '# output: continuous')");
+    if (!between && !(c->seen & EM_OPT(EO_AT)) == !(c->seen & EM_OPT(EO_GRID)))
+        return em_cli_usage(c->cmd, "give exactly one of --at X[,X...] and --grid LO:HI:N");
+    const char *at = between ? c->between : (c->seen & EM_OPT(EO_AT)) ? c->at : NULL;
+    const em_write_opts o = em_cli_write_opts(c);
+    em_points *P = NULL;
+    em_error e;
+    int rc = em_points_parse(kind, at, at ? NULL : c->grid, &P, &e) != EM_OK
+                 ? em_cli_fail(c->cmd, NULL, &e)
+                 : em_cli_written(c->cmd, em_law_points_write(stdout, m, kind, P, &o, &e), &e);
     em_free(P);
     return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
 }
 
 static int run_pointwise(int argc, char **argv, int kind)
 {
-    const char *name = kind == EM_LAW_CDF       ? "expmech cdf"
-                       : kind == EM_LAW_DENSITY ? "expmech density"
-                                                : "expmech quantile";
-    const char *help = kind == EM_LAW_CDF       ? EM_HELP_cdf
-                       : kind == EM_LAW_DENSITY ? EM_HELP_density
-                                                : EM_HELP_quantile;
-    return em_cli_main(name, argc, argv,
+    static const char *const name[] = {"expmech cdf", "expmech density", "expmech quantile"};
+    static const char *const help[] = {EM_HELP_cdf, EM_HELP_density, EM_HELP_quantile};
+    return em_cli_main(name[kind], argc, argv,
                        EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_AT) | EM_OPT(EO_GRID) |
                            EM_OPT(EO_FILE) | (kind == EM_LAW_CDF ? EM_OPT(EO_BETWEEN) : 0),
-                       help, run_points, &kind);
+                       help[kind], run_points, &kind);
 }
 
 int cmd_cdf(int argc, char **argv) { return run_pointwise(argc, argv, EM_LAW_CDF); }
@@ -92,20 +73,16 @@ static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     (void)ctx, (void)s;
     em_points *T;
     int rc = loss_points(c, &T);
-    if (rc < 0) {
-        em_sample_opts mc = EM_SAMPLE_OPTS_INIT;
-        mc.seed = c->seed;
-        mc.seeded = (c->seen & EM_OPT(EO_SEED)) != 0;
-        const em_write_opts o = em_cli_write_opts(c);
-        em_error e;
+    em_sample_opts mc = {c->seed, (c->seen & EM_OPT(EO_SEED)) != 0, EM_SAMPLER_EXACT,
+                         EM_TIMING_VARIABLE};
+    const em_write_opts o = em_cli_write_opts(c);
+    em_error e;
+    if (rc < 0)
         rc = em_cli_written(c->cmd, em_utility_write(stdout, m, T ? T->n : 0, T ? T->at : NULL,
                                                      (c->seen & EM_OPT(EO_MC)) ? c->mc : 0, &mc,
                                                      &o, &e), &e);
-    }
-    if (rc < 0)
-        rc = em_cli_flush(c->cmd, 1);
     em_free(T);
-    return rc;
+    return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
 }
 
 int cmd_utility(int argc, char **argv)
