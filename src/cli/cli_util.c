@@ -306,11 +306,10 @@ void em_cli_stdin_hint(const char *cmd, const char *path, const char *what)
 
 int em_cli_flush(const char *cmd, int on_stdout)
 {
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error%s\n", cmd, on_stdout ? " on standard output" : "");
-        return EM_EXIT_INTERNAL;
-    }
-    return EM_EXIT_OK;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return EM_EXIT_OK;
+    fprintf(stderr, "%s: write error%s\n", cmd, on_stdout ? " on standard output" : "");
+    return EM_EXIT_INTERNAL;
 }
 
 int em_cli_usage(const char *cmd, const char *fmt, ...)

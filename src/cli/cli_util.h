@@ -17,16 +17,14 @@
 /* An option takes its value as the next argument or after '=', "--" ends the options, -h
  * and --help print the help.  A refused value: "CMD: NAME: bad value 'V': WHY". */
 enum { EM_CLI_FLAG, EM_CLI_WORD, EM_CLI_U64, EM_CLI_DOUBLE, EM_CLI_STRING, EM_CLI_CALL };
-
 typedef struct em_cli_opt {
-    const char *name;           /* NULL ends a table */
-    int kind;                   /* EM_CLI_* */
-    size_t off;                 /* the field in the command's struct: int (FLAG: 1, WORD: the
-                                   word's index), uint64_t, double or const char *; options
-                                   with the same field are one option */
-    const char *const *words;   /* WORD: NULL-terminated */
+    const char *name;         /* NULL ends a table */
+    int kind;                 /* EM_CLI_* */
+    size_t off;               /* its field: int (FLAG 1, WORD the word's index), uint64_t,
+                                 double or const char *; one field, one option */
+    const char *const *words; /* WORD, NULL-terminated; why: the WHY of another word */
     const char *(*check)(const void *value); /* NULL, or why the value stored is refused */
-    const char *why;            /* WORD: why another word is refused */
+    const char *why;
     /* CALL: the option's own reading; -1 to go on, else an exit status after a message */
     int (*set)(void *dst, const char *cmd, const char *name, const char *v);
 } em_cli_opt;
@@ -40,13 +38,11 @@ typedef struct em_cli_opt {
 #define EM_CLI_END {NULL, 0, 0, NULL, NULL, NULL, NULL}
 
 typedef struct em_cli_spec {
-    const char *cmd, *help;     /* "expmech probs", EM_HELP_probs (build/gen/cli_help.h) */
+    const char *cmd, *help;   /* "expmech probs", EM_HELP_probs (build/gen/cli_help.h) */
     const em_cli_opt *opts;
-    int repeat, empty;          /* given twice: the last wins (else refused); an empty value
-                                   is no value */
+    int repeat, empty;        /* given twice: the last wins (else refused); "" is no value */
     /* a positional argument: -1 to go on, else an exit status; NULL: refused */
     int (*arg)(void *dst, const char *cmd, const char *a);
-    /* an unknown option (NULL: em_cli_unknown's message) */
     int (*unknown)(const struct em_cli_spec *sp, unsigned long long mask, const char *a);
 } em_cli_spec;
 
@@ -71,8 +67,6 @@ enum { EO_EPSILON, EO_SENSITIVITY, EO_VARIANT, EO_DIGITS, EO_FORMAT, EO_SEED, EO
        EO_SPLIT, EO_DATA, EO_COLUMN, EO_GROUP_BY, EO_CANDIDATES, EO_FROM_DATA, EO_FUNCTION,
        EO_NEIGHBOURS, EO_FILE };
 #define EM_OPT(k) (1ULL << (k))
-/* --force comes with --variant, --samples-are with --samples, --epsilon-log with --epsilon,
- * --loss-at is --at */
 #define EM_OPT_MECH (EM_OPT(EO_EPSILON) | EM_OPT(EO_SENSITIVITY) | EM_OPT(EO_VARIANT))
 #define EM_CLI_SWEEP_REFUSED \
     "a sweep of epsilon applies to probs, sample, cdf, density, quantile, utility, groups"

@@ -6,14 +6,13 @@
 static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
     (void)ctx;
-    const em_sample_opts so = {c->seed, (c->seen & EM_OPT(EO_SEED)) != 0,
-                               c->sampler ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT,
-                               c->timing ? EM_TIMING_FIXED : EM_TIMING_VARIABLE};
-    const em_sample_opts *o = &so;
+    const em_sample_opts o = {c->seed, (c->seen & EM_OPT(EO_SEED)) != 0,
+                              c->sampler ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT,
+                              c->timing ? EM_TIMING_FIXED : EM_TIMING_VARIABLE};
     const int law = em_scn_get(s).continuous || em_scn_get(s).has_measure;
     em_error e;
     em_sampler *sp;
-    if (em_sampler_new(m, o, &sp, &e) != EM_OK)
+    if (em_sampler_new(m, &o, &sp, &e) != EM_OK)
         return em_cli_fail(c->cmd, NULL, &e);
     if (c->seen & EM_OPT(EO_SEED))
         fprintf(stderr, "%s: --seed %llu: the draws are reproducible by anyone who knows the "
@@ -21,16 +20,14 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
                 c->cmd, (unsigned long long)c->seed);
     const em_write_opts w = em_cli_write_opts(c);
     uint64_t done = 0;
+    char what[64] = "";
     int rc = em_sample_write(stdout, sp, c->n, &w, &done, &e) == EM_OK ? -1 : 0;
     if (!rc && ferror(stdout)) { /* the first failed write: drawing on would be wasted */
-        if (law)
-            fprintf(stderr, "%s: write error on standard output\n", c->cmd);
-        else
-            fprintf(stderr, "%s: write error on standard output after %llu draw(s); "
-                            "stopped\n", c->cmd, (unsigned long long)done);
+        if (!law)
+            snprintf(what, sizeof what, " after %llu draw(s); stopped", (unsigned long long)done);
+        fprintf(stderr, "%s: write error on standard output%s\n", c->cmd, what);
         rc = EM_EXIT_INTERNAL;
     } else if (!rc) {
-        char what[64];
         snprintf(what, sizeof what, "draw %llu", (unsigned long long)done + law);
         rc = em_cli_fail(c->cmd, what, &e);
     }
