@@ -323,13 +323,11 @@ int em_cli_usage(const char *cmd, const char *fmt, ...)
     return EM_EXIT_USAGE;
 }
 
-static int em_cli_status_exit(int st)
+static int em_cli_status_exit(int st) /* 2: the caller's mistake, 3: the machine's */
 {
-    return st == EM_OK ? EM_EXIT_OK
-           : st == EM_ERR_NOMEM || st == EM_ERR_RNG || st == EM_ERR_UNDECIDED ||
-                   st == EM_ERR_PROGRAM
-               ? EM_EXIT_INTERNAL
-               : EM_EXIT_USAGE;
+    int machine = st == EM_ERR_NOMEM || st == EM_ERR_RNG || st == EM_ERR_UNDECIDED ||
+                  st == EM_ERR_PROGRAM;
+    return st == EM_OK ? EM_EXIT_OK : machine ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
 }
 
 int em_cli_written(const char *cmd, int st, const em_error *e)
@@ -341,13 +339,10 @@ int em_cli_written(const char *cmd, int st, const em_error *e)
 
 em_write_opts em_cli_write_opts(const em_cli *c)
 {
-    em_write_opts o = EM_WRITE_OPTS_INIT;
-    o.format = c->format ? EM_WRITE_JSON : EM_WRITE_CSV;
-    o.sweep_i = c->sweep_i;
-    o.sweep_n = c->sweep_n;
-    o.epsilon = c->sweep_n ? c->eps_all[c->sweep_i] : NULL;
-    o.terminal = isatty(STDOUT_FILENO);
-    return o;
+    return (em_write_opts){.format = c->format ? EM_WRITE_JSON : EM_WRITE_CSV,
+                           .sweep_i = c->sweep_i, .sweep_n = c->sweep_n,
+                           .epsilon = c->sweep_n ? c->eps_all[c->sweep_i] : NULL,
+                           .terminal = isatty(STDOUT_FILENO)};
 }
 
 /* ------------------------------------ the library's messages, the scenario and mechanism */

@@ -72,15 +72,13 @@ int main(int argc, char **argv)
         help ? fputs(EM_HELP_expmech, stdout) : printf("expmech %s\n", em_version());
         return finish(NULL, EM_EXIT_OK);
     }
+    const char *names[sizeof em_commands / sizeof *em_commands];
+    size_t nn = 0;
     for (const em_command *c = em_commands; c->name; c++)
-        if (!strcmp(argv[1], c->name)) {
+        if (!strcmp(argv[1], names[nn++] = c->name)) {
             errno = 0;
             return finish(c->name, c->run(argc - 1, argv + 1));
         }
-    const char *names[32];
-    size_t nn = 0;
-    for (const em_command *c = em_commands; c->name && nn < 32; c++)
-        names[nn++] = c->name;
     const char *near = em_cli_nearest(argv[1], strlen(argv[1]), names, nn);
     fprintf(stderr, "expmech: unknown command '%s'%s%s%s\n", argv[1], near ? " (did you mean " : "",
             near ? near : "", near ? "?)" : "");
