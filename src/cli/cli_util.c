@@ -127,6 +127,8 @@ int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, cha
         }
         int rc = EM_EXIT_USAGE;
         if (only_args || a[0] != '-' || !a[1]) {
+            if (!sp->arg && sp->unknown) /* a command that tells why */
+                return sp->unknown(sp, mask, a);
             if (!sp->arg)
                 return em_cli_usage(sp->cmd, "unexpected argument '%s' (see --help)", a);
             if ((rc = sp->arg(dst, sp->cmd, a)) >= 0)

@@ -41,7 +41,7 @@ typedef struct em_cli_spec {
     const char *cmd, *help;   /* "expmech probs", EM_HELP_probs (build/gen/cli_help.h) */
     const em_cli_opt *opts;
     int repeat, empty;        /* given twice: the last wins (else refused); "" is no value */
-    /* a positional argument: -1 to go on, else an exit status; NULL: refused */
+    /* a positional argument: -1 to go on, else an exit status; NULL: refused (unknown) */
     int (*arg)(void *dst, const char *cmd, const char *a);
     int (*unknown)(const struct em_cli_spec *sp, unsigned long long mask, const char *a);
 } em_cli_spec;

@@ -51,16 +51,7 @@ static int score_unknown(const em_cli_spec *sp, unsigned long long mask, const c
                         exact ? "" : "?  ", other, other);
 }
 
-static const em_cli_spec spec;
-
-static int score_arg(void *dst, const char *cmd, const char *a)
-{
-    (void)dst, (void)cmd;
-    return score_unknown(&spec, ~0ULL, a);
-}
-
-static const em_cli_spec spec = {CMD, EM_HELP_score, opts, .arg = score_arg,
-                                 .unknown = score_unknown};
+static const em_cli_spec spec = {CMD, EM_HELP_score, opts, .unknown = score_unknown};
 
 int cmd_score(int argc, char **argv)
 {
