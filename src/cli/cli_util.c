@@ -9,14 +9,6 @@
 #include <stdarg.h>
 #include <unistd.h>
 
-static void em_cli_init(em_cli *c, const char *cmd)
-{
-    const em_check_opts check = EM_CHECK_OPTS_INIT;
-    *c = (em_cli){.cmd = cmd, .variant = EM_STANDARD, .digits = 17, .n = 1, .alpha = check.alpha,
-                  .rtol = 1e-9, .atol = 0x1p-1074, .min_expected = check.min_expected,
-                  .samples_are = EM_SAMPLES_ARE_AUTO};
-}
-
 void em_cli_free(em_cli *c) { em_free(c->eps_all); }
 
 /* Strict numbers, the why of a refusal or NULL: a typo is never read as a prefix. */
@@ -278,7 +270,10 @@ static const int with[][2] = {{EO_VARIANT, EO_FORCE}, {EO_SAMPLES, EO_SAMPLES_AR
 int em_cli_begin(em_cli *c, const char *cmd, int argc, char **argv, unsigned long long allowed,
                  unsigned long long required, const char *help)
 {
-    em_cli_init(c, cmd);
+    const em_check_opts check = EM_CHECK_OPTS_INIT;
+    *c = (em_cli){.cmd = cmd, .variant = EM_STANDARD, .digits = 17, .n = 1, .alpha = check.alpha,
+                  .rtol = 1e-9, .atol = 0x1p-1074, .min_expected = check.min_expected,
+                  .samples_are = EM_SAMPLES_ARE_AUTO};
     for (size_t k = 0; k < sizeof with / sizeof *with; k++)
         allowed |= allowed >> with[k][0] & 1 ? EM_OPT(with[k][1]) : 0;
     const em_cli_spec sp = {c->cmd, help, cli_opts,

@@ -11,17 +11,6 @@ typedef struct plot {
     const char **ov; /* --overlay's values, o.noverlay of them */
 } plot;
 
-/* The figure (em_plot_svg: the tables checked, gnuplot run, the SVG written). */
-static int draw(plot *p)
-{
-    em_cli_stdin_hint(CMD, p->o.table, "a CSV table");
-    for (size_t i = 0; i < p->o.noverlay; i++)
-        if (!strncmp(p->ov[i], "-:", 2))
-            em_cli_stdin_hint(CMD, "-", "a CSV table");
-    em_error e;
-    return em_plot_svg(&p->o, p->output, &e) == EM_OK ? EM_EXIT_OK : em_cli_fail(CMD, NULL, &e);
-}
-
 /* --overlay FILE:XCOL:YCOL:TITLE (repeatable): one more overlay, into ov (argc entries). */
 static int add_overlay(void *dst, const char *cmd, const char *name, const char *v)
 {
@@ -63,7 +52,13 @@ int cmd_plot(int argc, char **argv)
     if (rc < 0 && (!p.o.x || !p.o.y || !p.output))
         rc = em_cli_usage(CMD, "--x, --y and --output are required (see --help)");
     if (rc < 0)
-        rc = draw(&p);
+        em_cli_stdin_hint(CMD, p.o.table, "a CSV table");
+    for (size_t i = 0; rc < 0 && i < p.o.noverlay; i++)
+        if (!strncmp(p.ov[i], "-:", 2))
+            em_cli_stdin_hint(CMD, "-", "a CSV table");
+    em_error e;
+    if (rc < 0) /* em_plot_svg: the tables checked, gnuplot run, the SVG written */
+        rc = em_plot_svg(&p.o, p.output, &e) == EM_OK ? EM_EXIT_OK : em_cli_fail(CMD, NULL, &e);
     free(p.ov);
     return rc;
 }
