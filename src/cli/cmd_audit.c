@@ -12,38 +12,6 @@ typedef struct args {
     double conf;
 } args;
 
-/* Both mechanisms (X's headers decide the parameters, as for every command), the draws, and
- * the audit; -1 with *r set, or an exit status after a message. */
-static int run(const args *p, const em_opts *ox, int are, em_scn **s, em_mech **m,
-               em_audit_result **r)
-{
-    em_error e;
-    for (int k = 0; k < 2; k++)
-        if (em_scn_load(p->in[k], &s[k], &e) != EM_OK)
-            return em_cli_fail(CMD, NULL, &e);
-    if (em_mech_new(s[0], ox, &m[0], &e) != EM_OK)
-        return em_cli_fail(CMD, NULL, &e);
-    fprintf(stderr, CMD ": %s\n", em_mech_get(m[0]).provenance);
-    em_opts oy = {ox->epsilon, em_mech_get(m[0]).sensitivity, em_mech_get(m[0]).variant, 1, 0};
-    char *note = NULL;
-    if (em_mech_new(s[1], &oy, &m[1], &e) != EM_OK ||
-        em_audit_neighbours(m[0], m[1], ox->sensitivity != NULL, &note, &e) != EM_OK)
-        return em_cli_fail(CMD, NULL, &e);
-    if (note) /* said, not refused: the loss between non-neighbours is still the loss */
-        fprintf(stderr, CMD ": %s\n", note);
-    em_free(note);
-    em_draws d[2] = {EM_DRAWS_INIT, EM_DRAWS_INIT};
-    for (int k = 0; p->in[2] && k < 2; k++) {
-        em_cli_stdin_hint(CMD, p->in[2 + k], "the draws");
-        d[k].path = p->in[2 + k];
-        d[k].samples_are = are;
-    }
-    if (em_audit(m[0], m[1], p->in[2] ? &d[0] : NULL, p->in[2] ? &d[1] : NULL, p->conf, r,
-                 &e) != EM_OK)
-        return em_cli_fail(CMD, NULL, &e);
-    return -1;
-}
-
 /* One epsilon for both mechanisms, as for every command that judges one mechanism. */
 static int no_sweep(void *dst, const char *cmd, const char *name, const char *v)
 {
@@ -94,7 +62,7 @@ int cmd_audit(int argc, char **argv)
         return em_cli_usage(CMD, "%s goes with --samples-x and --samples-y (draws to judge)",
                             (given & EM_OPT(A_CONF)) ? "--confidence" : "--samples-are");
     if (!p.eps || p.nf != 2)
-        return em_cli_usage(CMD, "--epsilon and two scenario files are required (--help)");
+        return em_cli_usage(CMD, "--epsilon and two scenario files are required (see --help)");
     if (strpbrk(p.eps, ",:"))
         return no_sweep(NULL, CMD, NULL, NULL);
     if (!p.in[2] != !p.in[3])
@@ -104,16 +72,37 @@ int cmd_audit(int argc, char **argv)
             if (p.in[a] && p.in[b] && !strcmp(p.in[a], "-") && !strcmp(p.in[b], "-"))
                 return em_cli_usage(CMD, "%s and %s cannot both be standard input ('-'): one "
                                          "of them must be a file", what[a], what[b]);
+    /* both mechanisms (X's headers decide the parameters, as for every command), the draws,
+     * and the audit */
     em_opts ox = {p.eps, p.del, (given & EM_OPT(A_VARIANT)) ? p.variant : EM_VARIANT_AUTO,
                   p.force, 0};
     em_scn *s[2] = {NULL, NULL};
     em_mech *m[2] = {NULL, NULL};
     em_audit_result *r = NULL;
+    em_draws d[2] = {EM_DRAWS_INIT, EM_DRAWS_INIT};
+    char *note = NULL;
     em_error e;
-    rc = run(&p, &ox, (given & EM_OPT(A_ARE)) ? EM_SAMPLES_ARE_LABELS + p.are : EM_SAMPLES_ARE_AUTO,
-             s, m, &r);
-    if (rc < 0)
-        rc = em_cli_written(CMD, em_write(r, stdout, NULL, &e), &e);
+    int st = em_scn_load(p.in[0], &s[0], &e);
+    st = st ? st : em_scn_load(p.in[1], &s[1], &e);
+    st = st ? st : em_mech_new(s[0], &ox, &m[0], &e);
+    if (!st) {
+        fprintf(stderr, CMD ": %s\n", em_mech_get(m[0]).provenance);
+        em_opts oy = {p.eps, em_mech_get(m[0]).sensitivity, em_mech_get(m[0]).variant, 1, 0};
+        st = em_mech_new(s[1], &oy, &m[1], &e);
+    }
+    st = st ? st : em_audit_neighbours(m[0], m[1], p.del != NULL, &note, &e);
+    if (note) /* said, not refused: the loss between non-neighbours is still the loss */
+        fprintf(stderr, CMD ": %s\n", note);
+    em_free(note);
+    for (int k = 0; !st && p.in[2] && k < 2; k++) {
+        em_cli_stdin_hint(CMD, p.in[2 + k], "the draws");
+        d[k].path = p.in[2 + k];
+        d[k].samples_are = (given & EM_OPT(A_ARE)) ? EM_SAMPLES_ARE_LABELS + p.are
+                                                   : EM_SAMPLES_ARE_AUTO;
+    }
+    st = st ? st : em_audit(m[0], m[1], p.in[2] ? &d[0] : NULL, p.in[2] ? &d[1] : NULL, p.conf,
+                            &r, &e);
+    rc = st ? em_cli_fail(CMD, NULL, &e) : em_cli_written(CMD, em_write(r, stdout, NULL, &e), &e);
     if (rc < 0)
         rc = r->verdict == EM_VERDICT_REJECT      ? EM_EXIT_REJECT
              : r->verdict == EM_VERDICT_UNDECIDED ? EM_EXIT_INTERNAL
