@@ -20,7 +20,7 @@ static int figure(const char *dir, const em_conform_case *c)
     if (!f)
         return -1;
     int st = em_write(c->check, f, &o, NULL);
-    if ((fclose(f) != 0) | (st != EM_OK)) {
+    if (fclose(f) != 0 || st != EM_OK) {
         remove(csv);
         return -1;
     }

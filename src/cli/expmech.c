@@ -19,7 +19,7 @@ const em_command em_commands[] = {
  * pipe) turns 0 and 1 into 3; a failure the command already reported keeps its status. */
 static int finish(const char *name, int rc)
 {
-    int bad = (fflush(stdout) != 0) | (ferror(stdout) != 0), e = errno;
+    int bad = fflush(stdout) != 0 || ferror(stdout), e = errno;
     bad |= fclose(stdout) != 0;
     e = e ? e : errno;
     if (bad) {
