@@ -348,9 +348,8 @@ em_write_opts em_cli_write_opts(const em_cli *c)
  * names its options.  o->NAME is --NAME with '_' as '-', and so is a parameter of params
  * where a message starts with it (the library puts a parameter first); words are replaced
  * where they stand as whole words, or (first) where the message starts with them. */
-static const char *const params[] = {"at:",     "grid:",        "between:", "loss_at:", "mc:",
-                                     "output:", "variant ",     "sensitivity ", "epsilon ",
-                                     "timing "};
+static const char *const params[] = {"at:", "grid:", "between:", "loss_at:", "mc:", "output:",
+                                     "variant ", "sensitivity ", "epsilon ", "timing "};
 static const struct { const char *api, *flag; int first; } words[] = {
     {"em_plot_write reads", "expmech plot reads", 0}, {"group_by", "--group-by", 0},
     {"samples_are EM_SAMPLES_ARE_INDICES", "--samples-are indices", 0},

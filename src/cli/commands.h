@@ -1,5 +1,5 @@
-/* commands.h: the subcommands of `expmech`, each `int cmd_NAME(int argc, char **argv)` in
- * cmd_NAME.c (argv[0] its name), returning the exit status (man/expmech.1, EXIT STATUS);
+/* commands.h: the subcommands of `expmech`, each `int cmd_NAME(int argc, char **argv)`
+ * (argv[0] its name), returning the exit status (man/expmech.1, EXIT STATUS);
  * main (expmech.c) checks the final flush of standard output for every command. */
 #ifndef EM_CLI_COMMANDS_H
 #define EM_CLI_COMMANDS_H
@@ -10,10 +10,7 @@
 #define EM_EXIT_INTERNAL 3     /* internal or resource failure, a write error */
 #define EM_EXIT_INSUFFICIENT 4 /* too little data to test: neither pass nor reject */
 
-typedef struct em_command {
-    const char *name;
-    int (*run)(int argc, char **argv);
-} em_command;
+typedef struct em_command { const char *name; int (*run)(int argc, char **argv); } em_command;
 
 int cmd_demo(int argc, char **argv), cmd_probs(int argc, char **argv),
     cmd_sample(int argc, char **argv), cmd_check(int argc, char **argv),

@@ -1,5 +1,5 @@
-/* expmech: the command-line program over libexpmech.  One subcommand per file
- * (cmd_NAME.c); this file only dispatches. */
+/* expmech: the command-line program over libexpmech.  The subcommands live in cmd_*.c
+ * (commands.h); this file only dispatches. */
 #include <errno.h> /* fopencookie: _GNU_SOURCE, set by the Makefile */
 #include <unistd.h>
 
