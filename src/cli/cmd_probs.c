@@ -12,18 +12,17 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     int rc = em_cli_written(c->cmd, em_probs_write(stdout, m, &o, &k, &e), &e);
     if (rc >= 0)
         return rc;
-    const size_t counts[3] = {k.near_one, k.from_log, k.undecided};
-    if (counts[0])
+    if (k.near_one)
         fprintf(stderr, "%s: note: %zu probability below 1 rounds to 1 at %d digits; printed as "
                         "0.99...9, the largest %d-digit decimal below 1 (see its log-probability)\n",
-                c->cmd, counts[0], (int)c->digits, (int)c->digits);
-    if (counts[1])
+                c->cmd, k.near_one, (int)c->digits, (int)c->digits);
+    if (k.from_log)
         fprintf(stderr, "%s: note: %zu value(s) lie below MPFR's exponent range; their decimals "
-                        "were computed exactly from logarithms\n", c->cmd, counts[1]);
-    if (counts[2])
+                        "were computed exactly from logarithms\n", c->cmd, k.from_log);
+    if (k.undecided)
         fprintf(stderr, "%s: note: %zu log-probability(ies) could not be decided within 2^20 bits "
                         "(or lie below MPFR's exponent range); printed as nan, not computed\n",
-                c->cmd, counts[2]);
+                c->cmd, k.undecided);
     return em_cli_flush(c->cmd, law);
 }
 

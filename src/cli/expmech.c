@@ -22,13 +22,12 @@ static int finish(const char *name, int rc)
     int bad = fflush(stdout) != 0 || ferror(stdout), e = errno;
     bad |= fclose(stdout) != 0;
     e = e ? e : errno;
-    if (bad) {
+    if (bad)
         fprintf(stderr, "expmech%s%s: write error on standard output%s%s\n", name ? " " : "",
                 name ? name : "", e ? ": " : "", e ? strerror(e) : "");
-        if (rc == EM_EXIT_OK || rc == EM_EXIT_REJECT || rc == EM_EXIT_INSUFFICIENT)
-            rc = EM_EXIT_INTERNAL;
-    }
-    return rc;
+    return bad && (rc == EM_EXIT_OK || rc == EM_EXIT_REJECT || rc == EM_EXIT_INSUFFICIENT)
+               ? EM_EXIT_INTERNAL
+               : rc;
 }
 
 /* Messages quote what the user gave (a value, a file name, a label): a control byte in it
