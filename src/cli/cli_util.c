@@ -89,7 +89,9 @@ static int set_value(const em_cli_spec *sp, const em_cli_opt *o, void *dst, cons
     int w = 0;
     if (o->kind == EM_CLI_CALL)
         return o->set(dst, sp->cmd, o->name, v);
-    if (o->kind == EM_CLI_WORD) {
+    if (o->kind == EM_CLI_FLAG)
+        *(int *)field = 1;
+    else if (o->kind == EM_CLI_WORD) {
         while (o->words[w] && strcmp(o->words[w], v))
             w++;
         *(int *)field = w;
@@ -142,17 +144,14 @@ int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, cha
         for (size_t j = 0; !sp->repeat && sp->opts[j].name; j++)
             if ((*given >> j & 1) && sp->opts[j].off == o->off)
                 return em_cli_usage(sp->cmd, "%s given twice", o->name);
-        if (o->kind == EM_CLI_FLAG && eq)
+        const int flag = o->kind == EM_CLI_FLAG;
+        const char *v = flag ? "" : eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+        if (flag && eq)
             return em_cli_usage(sp->cmd, "%s takes no value", o->name);
-        if (o->kind == EM_CLI_FLAG) {
-            *(int *)(void *)((char *)dst + o->off) = 1;
-        } else {
-            const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-            if (!v || (sp->empty && !*v))
-                return em_cli_usage(sp->cmd, "%s needs a value", o->name);
-            if ((rc = set_value(sp, o, dst, v)) >= 0)
-                return rc;
-        }
+        if (!v || (sp->empty && !flag && !*v))
+            return em_cli_usage(sp->cmd, "%s needs a value", o->name);
+        if ((rc = set_value(sp, o, dst, v)) >= 0)
+            return rc;
         *given |= 1ULL << k;
     }
     return -1;
