@@ -114,6 +114,13 @@ $(B)/$(SO_REAL): $(PIC_OBJ) mk/libexpmech.map
 $(B)/$(SONAME) $(B)/libexpmech.so: $(B)/$(SO_REAL)
 	ln -sf $(SO_REAL) $@
 
+# The program's --help texts: the help blocks of man/expmech.1 (one source), a build product
+$(B)/gen/cli_help.h: man/expmech.1 mk/gen-help.sh
+	@mkdir -p $(dir $@)
+	sh mk/gen-help.sh $< $@
+$(CLI_OBJ) $(B)/src/cli/expmech.o $(B)/mk/expmech-entry.o: $(B)/gen/cli_help.h
+$(CLI_OBJ) $(B)/src/cli/expmech.o $(B)/mk/expmech-entry.o: ALL_CFLAGS += -I$(B)/gen
+
 # PROG_EXTRA: objects only the program links (make sanitize's coverage recorder, mk/em-cov.c)
 $(B)/expmech: $(B)/src/cli/expmech.o $(CLI_OBJ) $(B)/libexpmech.a $(PROG_EXTRA)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
@@ -483,9 +490,9 @@ FUZZ_CFLAGS := $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-
 FUZZ_SECONDS ?= 20
 FUZZ_TIMEOUT ?= 1
 # (in san-build's make, where B is $(SB): the objects are the sanitized build's)
-$(FB)/obj/src/cli/expmech.o: src/cli/expmech.c $(HEADERS) | deps-built
+$(FB)/obj/src/cli/expmech.o: src/cli/expmech.c $(HEADERS) $(B)/gen/cli_help.h | deps-built
 	@mkdir -p $(dir $@)
-	clang $(subst -fsanitize=fuzzer,-fsanitize=fuzzer-no-link,$(FUZZ_CFLAGS)) -Dmain=em_program_main -c -o $@ $<
+	clang $(subst -fsanitize=fuzzer,-fsanitize=fuzzer-no-link,$(FUZZ_CFLAGS)) -I$(B)/gen -Dmain=em_program_main -c -o $@ $<
 $(FB)/%: fuzz/%.c $(FB)/obj/src/cli/expmech.o $(CLI_OBJ) $(B)/libexpmech.a $(HEADERS) | deps-built
 	@mkdir -p $(FB)
 	clang $(FUZZ_CFLAGS) -o $@ $< $(FB)/obj/src/cli/expmech.o $(CLI_OBJ) $(B)/libexpmech.a $(LDLIBS)

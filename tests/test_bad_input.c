@@ -627,7 +627,7 @@ START_TEST(groups_rows)
          "--sensitivity 0.5", "--force"},
         {"--epsilon 1 --split equal --data s.csv --column v --group-by color --digits 0", "--digits"},
         {"--epsilon 1 --epsilon-log 1:2:3 --split equal --data s.csv --column v --group-by color",
-         "not both"},
+         "--epsilon and --epsilon-log exclude each other"},
         {"--epsilon 1 --split equal --data s.csv --column v --group-by color --no-such-option",
          "unknown option '--no-such-option'"},
     };
@@ -741,7 +741,7 @@ START_TEST(continuous_audit_draws_rows)
         {"--samples-x g.txt --samples-y g.txt --samples-are labels",
          "--samples-are does not apply to continuous scenarios"},
         {"--samples-x g.txt --samples-y g.txt --samples-are words",
-         "--samples-are takes 'labels' or 'indices'"},
+         "--samples-are: bad value 'words': expected 'labels' or 'indices'"},
     };
     for (size_t j = 0; j < sizeof o / sizeof o[0]; j++) {
         int st = run("$E audit --epsilon 1 %s ux.csv uy.csv", o[j].args);

@@ -235,7 +235,7 @@ static const row rows[] = {
      "unknown option '--epsilom' (did you mean --epsilon?", ""},
     {"errors: audit's own options name the nearest too",
      "printf 'a,0\\nb,1\\n' > x.csv && $E audit --epsilon 1 --sample-x d.txt x.csv x.csv", 2,
-     "unknown option '--sample-x' (did you mean --samples-x?)", ""},
+     "unknown option '--sample-x' (did you mean --samples-x?  see --help)", ""},
     {"errors: a mistyped command names the nearest",
      "$E prob --epsilon 1", 2, "unknown command 'prob' (did you mean probs?)", NULL},
     {"errors: an option far from every one is only unknown",

@@ -152,7 +152,7 @@ START_TEST(bad_aggregate_lines)
     ck_assert_int_eq(run("$E score laplace --f 3 --aggregated --candidates 0:4"), 2);
     ck_assert(strstr(errtxt, "option --aggregated needs --data FILE") != NULL);
     ck_assert_int_eq(run("$E score count --data g.txt --aggregated --aggregated --candidates c.txt"), 2);
-    ck_assert_str_eq(errtxt, "expmech score: option --aggregated given twice\n");
+    ck_assert_str_eq(errtxt, "expmech score: --aggregated given twice\n");
 }
 END_TEST
 

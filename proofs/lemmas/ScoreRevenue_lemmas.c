@@ -2,6 +2,17 @@
 #include "proofs/lemmas/ScoreRevenue_lemmas.h"
 
 /*@ ghost
+  void Count_GeLt(const int64_t *a, size_t n, int64_t p)
+  {
+    /@ loop invariant range: 0 <= i <= n;
+       loop invariant ge_lt: CountGe(a, i, p) == i - CountLt(a, i, p);
+       loop assigns i;
+       loop variant n - i; @/
+    for (size_t i = 0; i < n; i++) { }
+  }
+*/
+
+/*@ ghost
   void Revenue_Subst(const int64_t *a, const int64_t *b, size_t n, size_t j, int64_t pmax)
   {
     /@ loop invariant range: 0 <= i <= n;

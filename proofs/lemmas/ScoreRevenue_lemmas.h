@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "spec/Revenue.acsl"
+#include "spec/Rank.acsl"
 #include "spec/Neighbours.acsl"
 
 /*@
@@ -15,6 +16,15 @@
     0 <= RevenueOf(p, c2) - RevenueOf(p, c) <= p;
   lemma RevenueOf_Subst: \forall integer p, c, c2; p >= 0 && c - 1 <= c2 <= c + 1 ==>
     \abs(RevenueOf(p, c2) - RevenueOf(p, c)) <= p;
+*/
+
+/* The buyers at a price are the rows not below it: em_score_revenue counts them with
+   em_rank_counts (src/core/em_rank_counts.h), the rank scores' proven loop. */
+/*@ ghost
+  /@ assigns \nothing;
+     ensures ge_lt: CountGe(a, n, p) == n - CountLt(a, n, p);
+  @/
+  void Count_GeLt(const int64_t *a, size_t n, int64_t p);
 */
 
 /*@ ghost

@@ -1,48 +1,9 @@
 """python3 -m expmech conform --sampler 'CMD ARGS' [...]: the conformance suite, with the
 options of `expmech conform` (expmech(1)); the harness is the library's."""
 import argparse
-import os
-import shutil
-import subprocess
 import sys
 
 from . import _conform
-
-
-def _figures(report_json: str, out_dir: str) -> int:
-    """--report-svg: observed against expected for each failed case, drawn by
-    `expmech plot` (the program beside the library, $EXPMECH_BIN, or on PATH)."""
-    import json
-    exe = os.environ.get("EXPMECH_BIN") or shutil.which("expmech")
-    if not exe:
-        here = os.path.dirname(os.path.abspath(__file__))
-        cand = os.path.join(here, "..", "..", "build", "expmech")
-        exe = cand if os.path.exists(cand) else None
-    if not exe:
-        sys.stderr.write("expmech conform: --report-svg needs the expmech program (set EXPMECH_BIN)\n")
-        return 2
-    os.makedirs(out_dir, exist_ok=True)
-    with open(report_json, encoding="utf-8") as f:
-        rep = json.load(f)
-    rc = 0
-    for c in rep["cases"]:
-        if c["verdict"] not in ("reject", "impossible draw") or not c["check"]:
-            continue
-        csv = os.path.join(out_dir, c["id"] + ".csv")
-        with open(csv, "w", encoding="utf-8") as f:
-            f.write("cell,expected,observed\n")
-            for k, cell in enumerate(c["check"]["cells"]):
-                name = str(k) if "first" in cell else f'"[{cell["lo"]}, {cell["hi"]})"'
-                f.write(f'{name},{cell["expected"]},{cell["observed"]}\n')
-            if c["check"]["outside"]:
-                f.write(f'outside,0,{c["check"]["outside"]}\n')
-        svg = os.path.join(out_dir, c["id"] + ".svg")
-        r = subprocess.run([exe, "plot", "--x", "cell", "--y", "expected,observed", "--style",
-                            "bars", "--title", f'{c["id"]}: {c["verdict"]}', "--xlabel", "cell",
-                            "--ylabel", "draws", "--output", svg, csv])
-        os.remove(csv)
-        rc = rc or (3 if r.returncode else 0)
-    return rc
 
 
 def main(argv=None) -> int:
@@ -64,21 +25,18 @@ def main(argv=None) -> int:
     p.add_argument("--report-svg", help="a directory for the figures of failed cases")
     a = p.parse_args(argv[1:])
     kinds = a.kinds.split(",") if a.kinds else None
-    report = a.report
-    if a.report_svg and not report:
-        report = os.path.join(a.report_svg, "report.json")
-        os.makedirs(a.report_svg, exist_ok=True)
     try:
         r = _conform.conform(a.sampler, kinds=kinds, quick=a.quick, max_draws=a.max_draws,
-                             cases=a.cases, timeout=a.timeout, seed=a.seed, report=report)
+                             cases=a.cases, timeout=a.timeout, seed=a.seed, report=a.report,
+                             figures=a.report_svg)
     except (ValueError, TypeError, OSError) as e:
         sys.stderr.write(f"expmech conform: {e}\n")
         return 2
     sys.stdout.write(r.table)
-    rc = r.exit_status
-    if a.report_svg:
-        rc = _figures(report, a.report_svg) or rc
-    return rc
+    if r.figures_error:  # as `expmech conform` says it
+        sys.stderr.write(f"expmech conform: --report-svg {a.report_svg}: {r.figures_error}\n")
+        return r.exit_status or 3
+    return r.exit_status
 
 
 if __name__ == "__main__":

@@ -356,12 +356,15 @@ def _run_callable(sampler: Callable, o) -> ctypes.POINTER:
 def conform(sampler: Union[Callable, str, Sequence[str]], kinds: Optional[Iterable[str]] = None,
             quick: bool = False, max_draws: int = 10 ** 6, *, cases: Optional[str] = None,
             timeout: float = 600, seed: int = 1, alpha: float = 1e-6,
-            report: Optional[str] = None) -> ConformReport:
+            report: Optional[str] = None, figures: Optional[str] = None) -> ConformReport:
     """Run ``sampler`` on every case of the battery (``cases``: a directory of case files or
     one file; default: the checkout's conformance/cases, or $EXPMECH_CASES) and judge its
     draws: runs of 10^4, 10^5, ... draws up to ``max_draws`` (``quick``: the quick cases,
     one run of 10^4), each case at level ``alpha`` / cases, passing only with power >= 0.99
-    against the mistakes it catches.  ``report``: also write the JSON report there.
+    against the mistakes it catches.  ``report``: also write the JSON report there;
+    ``figures``: a directory, made when missing, for FIGURES/ID.svg of each rejected case
+    (em_conform_figures: its expected and observed counts per cell as bars, by gnuplot); a
+    figure not drawn is said in the result's ``figures_error`` (else None), as the run stands.
     Returns a ConformReport: truthy when every case run passed, printing as the table,
     with ``.failures`` (the failed cases, each naming its mistake where one fits)."""
     o = _opts(cases, kinds, quick, max_draws, timeout, seed, alpha)
@@ -384,6 +387,13 @@ def conform(sampler: Union[Callable, str, Sequence[str]], kinds: Optional[Iterab
     try:
         if report:
             _write_report(ptr, report)
-        return _result(ptr)
+        r = _result(ptr)
+        r.figures_error = None
+        try:
+            if figures:
+                _lib.call(lib.em_conform_figures, ptr, os.fsencode(figures))
+        except ValueError as e:
+            r.figures_error = str(e)
+        return r
     finally:
         lib.em_free(ptr)

@@ -314,6 +314,7 @@ _PROTOS = {
     "em_conform_command": (ctypes.c_int, [ctypes.POINTER(ConformOpts), _STRS,
                                           ctypes.POINTER(ctypes.POINTER(ConformResult)), _E]),
     "em_command_split": (ctypes.c_int, [_S, ctypes.POINTER(ctypes.POINTER(_S)), _E]),
+    "em_conform_figures": (ctypes.c_int, [ctypes.POINTER(ConformResult), _S, _E]),
 }
 
 for _name, (_res, _args) in _PROTOS.items():

@@ -129,6 +129,20 @@ def test_a_command_sampler_and_python_m(tmp_path):
     assert p.returncode == 2 and "unknown kind 'nope'" in p.stderr
 
 
+def test_figures_of_a_rejected_case_as_expmech_conform_draws_them(tmp_path):
+    if shutil.which("gnuplot") is None:
+        pytest.skip("gnuplot not installed")
+    planted = [sys.executable, os.path.join(SAMPLERS, "planted", "eps_not_halved.py")]
+    one = os.path.join(CASES, "T07.json")
+    r = expmech.conform(planted, cases=one, figures=str(tmp_path / "svg"))
+    assert not r and r.cases[0].verdict == "reject" and r.figures_error is None
+    assert (tmp_path / "svg" / "T07.svg").read_text().lstrip().startswith("<?xml")
+    assert not (tmp_path / "svg" / "T07.csv").exists()  # the table drawn is not left behind
+    (tmp_path / "file").write_text("")
+    r = expmech.conform(planted, cases=one, figures=str(tmp_path / "file"))
+    assert not r and r.figures_error == "no figure for T07"
+
+
 def test_check_names_the_mistake_as_the_command_line_does(tmp_path):
     u = [0, -1, -2.5, -4, -7]
     draws = expmech.sample([str(x) for x in u], 2, 20000, seed=5)  # eps 2: exp(u), not exp(u/2)

@@ -13,6 +13,7 @@
 #include "io/em_scn_binary.h"
 #include "io/em_scn_text.h"
 #include "api/em_obj.h"
+#include "api/em_write_priv.h"
 
 /* the messages em_scn_new gives the same values as text */
 static int bad_double(const char *what, size_t i, double d, int nonneg, em_error *err)
@@ -83,42 +84,39 @@ int em_scn_from_doubles(size_t n, const double *utilities, const double *measure
     return EM_OK;
 }
 
+struct probs_lines {
+    em_mech *m;
+    int log;
+};
+
+/* one probability a line: the candidates', or the pieces' of a continuous law (em_probs_get's
+ * indices) */
+static int probs_lines(FILE *f, const void *arg, em_error *err)
+{
+    const struct probs_lines *a = arg;
+    int st = em_probs_prepare(a->m, err);
+    const em_scn_info si = em_scn_get(a->m->scn);
+    const size_t n = st == EM_OK ? si.size + si.pieces : 0;
+    for (size_t i = 0; i < n && st == EM_OK; i++) {
+        em_prob p;
+        st = em_probs_get(a->m, i, &p, err);
+        if (st == EM_OK) {
+            fputs(a->log ? p.logprob : p.prob, f);
+            fputc('\n', f);
+        }
+    }
+    return st;
+}
+
 static int probs_text_plain(em_mech *m, int log, char **out, size_t *len, em_error *err)
 {
     if (!m || !out)
         return em_err(err, EM_ERR_NULL, "em_probs_text: m or out is NULL");
-    *out = NULL;
-    char *buf = NULL;
-    size_t size = 0;
-    FILE *f = open_memstream(&buf, &size);
-    if (!f)
-        return em_err(err, EM_ERR_NOMEM, "out of memory");
-    int st = em_probs_prepare(m, err);
-    /* candidates, or pieces of a continuous law: em_probs_get's indices */
-    const em_scn_info si = em_scn_get(m->scn);
-    const size_t n = st == EM_OK ? si.size + si.pieces : 0;
-    for (size_t i = 0; i < n && st == EM_OK; i++) {
-        em_prob p;
-        st = em_probs_get(m, i, &p, err);
-        if (st == EM_OK) {
-            fputs(log ? p.logprob : p.prob, f);
-            fputc('\n', f);
-        }
-    }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        free(buf);
-        return st != EM_OK ? st : em_err(err, EM_ERR_NOMEM, "out of memory");
-    }
-    if (st != EM_OK) {
-        free(buf);
-        return st;
-    }
-    *out = buf;
-    if (len)
-        *len = size;
-    em_err_ok(err);
-    return EM_OK;
+    const struct probs_lines a = {m, log};
+    int st = em_write_text(probs_lines, &a, out, len, err);
+    if (st == EM_OK)
+        em_err_ok(err);
+    return st;
 }
 
 int em_probs_text(em_mech *m, int log, char **out, size_t *len, em_error *err)

@@ -395,13 +395,10 @@ static int compare_values(em_mech *m, const double *given, size_t n, const em_co
     return finish(m, gv, r, out, err);
 }
 
-static int compare_file(em_mech *m, const char *path, const em_compare_opts *o,
-                        em_compare_result **out, em_error *err)
+/* r judged against a file of probabilities (path) */
+static int probs_file(em_mech *m, const char *path, em_compare_result *r, em_error *err)
 {
-    em_compare_result *r = NULL;
-    int st = begin(m, "", 0, &o, out, &r, err);
-    if (st != EM_OK)
-        return st;
+    int st = EM_OK;
     const em_scn *sc = m->scn;
     const char *name;
     char *buf = NULL;
@@ -418,12 +415,10 @@ static int compare_file(em_mech *m, const char *path, const em_compare_opts *o,
             em_err(err, st, "%s", st == EM_ERR_NOMEM ? "out of memory" : e.msg);
     }
     free(buf);
-    if (st != EM_OK) {
-        pvalues_free(gv, sc->n);
-        em_obj_release(r);
-        return st;
-    }
-    return finish(m, gv, r, out, err);
+    if (st == EM_OK)
+        st = judge(m, gv, r, err);
+    pvalues_free(gv, sc->n);
+    return st;
 }
 
 /* ------------------------------------------------------------ CDF tables */
@@ -431,14 +426,29 @@ static int compare_file(em_mech *m, const char *path, const em_compare_opts *o,
 static int cdf_fill(em_compare_result *r, em_cont *C, const em_cdf_table *T,
                     const em_cdf_compare_result *c)
 {
+    /* the worst point of each error (absolute, relative, tail): the error, its point's
+     * index, line and x */
+    const struct {
+        double max;
+        size_t i;
+        double *error;
+        size_t *worst;
+        unsigned long *line;
+        char **x;
+    } worst[] = {{c->max_abs, c->i_abs, &r->max_abs_error, &r->worst, &r->line_abs, &r->x_abs},
+                 {c->max_rel, c->i_rel, &r->max_rel_error, &r->worst_rel, &r->line_rel,
+                  &r->x_rel},
+                 {c->max_tail, c->i_tail, &r->max_tail_error, &r->worst_tail, &r->line_tail,
+                  &r->x_tail}};
+    int ok = 1;
+    for (size_t k = 0; k < sizeof worst / sizeof worst[0]; k++) {
+        *worst[k].error = worst[k].max;
+        *worst[k].worst = worst[k].i;
+        *worst[k].line = T->line[worst[k].i];
+        ok &= (*worst[k].x = em_q_to_string(T->x[worst[k].i], 17)) != NULL;
+    }
     r->n = c->n;
-    r->max_abs_error = c->max_abs;
-    r->worst = c->i_abs;
-    r->max_rel_error = c->max_rel;
-    r->worst_rel = c->i_rel;
     r->rel_infinite = isinf(c->max_rel);
-    r->max_tail_error = c->max_tail;
-    r->worst_tail = c->i_tail;
     r->nfail = c->nfail;
     r->nnan = c->nnan;
     r->ninf = c->ninf;
@@ -446,13 +456,6 @@ static int cdf_fill(em_compare_result *r, em_cont *C, const em_cdf_table *T,
     r->nbig = c->nbig;
     r->ndecrease = c->ndecrease;
     r->passed = !c->reject;
-    r->line_abs = T->line[c->i_abs];
-    r->line_rel = T->line[c->i_rel];
-    r->line_tail = T->line[c->i_tail];
-    r->x_abs = em_q_to_string(T->x[c->i_abs], 17);
-    r->x_rel = em_q_to_string(T->x[c->i_rel], 17);
-    r->x_tail = em_q_to_string(T->x[c->i_tail], 17);
-    int ok = r->x_abs && r->x_rel && r->x_tail;
     for (size_t k = 0; k < c->nshow; k++) {
         size_t i = c->show[k];
         em_compare_row *w = &r->show[r->nshow++];
@@ -476,20 +479,16 @@ static int cdf_fill(em_compare_result *r, em_cont *C, const em_cdf_table *T,
     return ok ? EM_OK : EM_ERR_NOMEM;
 }
 
-static int compare_cdf_file(em_mech *m, const char *path, const em_compare_opts *o,
-                            em_compare_result **out, em_error *err)
+/* r judged against a CDF table (path) */
+static int cdf_file(em_mech *m, const char *path, em_compare_result *r, em_error *err)
 {
-    em_compare_result *r = NULL;
-    int st = begin(m, "", 1, &o, out, &r, err);
-    if (st != EM_OK)
-        return st;
     em_cont *C = NULL;
     em_cdf_table T;
     em_cdf_table_init(&T);
     char *buf = NULL;
     const char *name;
     size_t len;
-    st = em_judge_law(m, m->digits, &C, err);
+    int st = em_judge_law(m, m->digits, &C, err);
     if (st == EM_OK)
         st = em_judge_read(path, PROBS_MAX, &name, &buf, &len, err);
     if (st == EM_OK) {
@@ -511,6 +510,19 @@ static int compare_cdf_file(em_mech *m, const char *path, const em_compare_opts 
     em_cdf_table_free(&T);
     em_cont_free(C);
     free(buf);
+    return st;
+}
+
+/* A file of values: probabilities for a finite m, a CDF table for a continuous one. */
+static int compare_path(em_mech *m, const char *path, const em_compare_opts *o,
+                        em_compare_result **out, em_error *err)
+{
+    em_compare_result *r = NULL;
+    const int cdf = m && m->scn->continuous;
+    int st = begin(m, "", cdf, &o, out, &r, err);
+    if (st != EM_OK)
+        return st;
+    st = cdf ? cdf_file(m, path, r, err) : probs_file(m, path, r, err);
     return EM_HAND_OUT(st, r, em_free, out, err);
 }
 
@@ -522,11 +534,7 @@ static int compare_any(em_mech *m, const double *given, size_t n, const char *pa
             *out = NULL;
         return em_err(err, EM_ERR_DOMAIN, "em_compare: give either given or path, not both");
     }
-    if (!path)
-        return compare_values(m, given, n, o, out, err);
-    if (m && m->scn->continuous)
-        return compare_cdf_file(m, path, o, out, err);
-    return compare_file(m, path, o, out, err);
+    return path ? compare_path(m, path, o, out, err) : compare_values(m, given, n, o, out, err);
 }
 
 /* em_write of a comparison (em_obj.h) */

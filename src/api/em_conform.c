@@ -677,11 +677,9 @@ static int not_selected(const char *path, const em_conform_opts *op)
 int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
                    em_conform_result **out, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_conform_run: out is NULL");
-    *out = NULL;
-    if (!o || !fn)
-        return em_err(err, EM_ERR_NULL, "em_conform_run: options or sampler NULL");
+    int st = EM_OUT_OPEN("em_conform_run", out, o && fn, "options or sampler", err);
+    if (st != EM_OK)
+        return st;
     if (!o->cases)
         return em_err(err, EM_ERR_DOMAIN, "cases: no directory of case files given");
     em_conform_opts op = *o;
@@ -707,7 +705,7 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
     }
     char **files;
     size_t nf;
-    int st = list_cases(op.cases, &files, &nf, err);
+    st = list_cases(op.cases, &files, &nf, err);
     if (st != EM_OK)
         return st;
     em_case **cs = calloc(nf, sizeof *cs);

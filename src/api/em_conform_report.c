@@ -1,5 +1,7 @@
 /* em_conform_report.c: a suite's result as a table and as JSON (em_conform.h). */
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,31 +123,109 @@ static json_t *mistakes_of(unsigned long bits)
     return a;
 }
 
+/* The members of the report's objects (schema expmech-conformance-report-1), object by
+ * object in the order they are written: each its key, how its value is read (J_*), and
+ * where it lies in its object.  A cell of a finite check has O_CELL's members, a bin of a
+ * continuous one O_BIN's, then both O_ROW's. */
+enum { O_REPORT, O_CASE, O_CHECK, O_CELL, O_BIN, O_ROW, O_DIAGNOSIS, O_LAW };
+enum {
+    J_REAL, J_SIZE, J_U64, J_INT, J_BOOL, J_TEXT,
+    J_MISTAKE,   /* int: a mistake's name, null for -1 */
+    J_MISTAKES,  /* unsigned long: the names of its bits' mistakes */
+    J_KIND,      /* int: a kind's name, null for -1 */
+    J_EXPECT,    /* int: "error" or "law" */
+    J_VERDICT,   /* int: the verdict's name */
+    J_KS_P,      /* double of a check: null when no Kolmogorov-Smirnov test ran */
+    J_DIAGNOSIS, /* em_diagnosis *: an object, or null */
+    J_CHECK,     /* em_check_result *: an object, or null */
+};
+#define MEMBER(obj, T, key, type, field) {obj, key, type, offsetof(T, field)}
+static const struct member {
+    int obj;
+    const char *key;
+    int type;
+    size_t off;
+} members[] = {
+    MEMBER(O_REPORT, em_conform_result, "summary", J_TEXT, summary),
+    MEMBER(O_REPORT, em_conform_result, "diagnosis", J_TEXT, diagnosis),
+    MEMBER(O_REPORT, em_conform_result, "suspects", J_MISTAKES, suspects),
+    MEMBER(O_REPORT, em_conform_result, "exit_status", J_INT, exit_status),
+    MEMBER(O_REPORT, em_conform_result, "alpha", J_REAL, alpha),
+    MEMBER(O_REPORT, em_conform_result, "alpha_case", J_REAL, alpha_case),
+    MEMBER(O_REPORT, em_conform_result, "max_runs", J_INT, max_runs),
+    MEMBER(O_REPORT, em_conform_result, "quick", J_BOOL, quick),
+    MEMBER(O_REPORT, em_conform_result, "max_draws", J_U64, max_draws),
+    MEMBER(O_REPORT, em_conform_result, "seed", J_U64, seed),
+    MEMBER(O_REPORT, em_conform_result, "seconds", J_REAL, seconds),
+    MEMBER(O_REPORT, em_conform_result, "sampler_seconds", J_REAL, sampler_seconds),
+    MEMBER(O_CASE, em_conform_case, "id", J_TEXT, id),
+    MEMBER(O_CASE, em_conform_case, "title", J_TEXT, title),
+    MEMBER(O_CASE, em_conform_case, "file", J_TEXT, file),
+    MEMBER(O_CASE, em_conform_case, "kind", J_KIND, kind),
+    MEMBER(O_CASE, em_conform_case, "expect", J_EXPECT, expect_error),
+    MEMBER(O_CASE, em_conform_case, "verdict", J_VERDICT, verdict),
+    MEMBER(O_CASE, em_conform_case, "draws", J_U64, n),
+    MEMBER(O_CASE, em_conform_case, "runs", J_INT, runs),
+    MEMBER(O_CASE, em_conform_case, "seed", J_U64, seed),
+    MEMBER(O_CASE, em_conform_case, "p_value", J_REAL, p_value),
+    MEMBER(O_CASE, em_conform_case, "alpha", J_REAL, alpha),
+    MEMBER(O_CASE, em_conform_case, "power", J_REAL, power),
+    MEMBER(O_CASE, em_conform_case, "weakest", J_MISTAKE, weakest),
+    MEMBER(O_CASE, em_conform_case, "ruled_out", J_MISTAKES, ruled_out),
+    MEMBER(O_CASE, em_conform_case, "message", J_TEXT, message),
+    MEMBER(O_CASE, em_conform_case, "stderr", J_TEXT, stderr_tail),
+    MEMBER(O_CASE, em_conform_case, "diagnosis", J_DIAGNOSIS, diagnosis),
+    MEMBER(O_CASE, em_conform_case, "check", J_CHECK, check),
+    MEMBER(O_CASE, em_conform_case, "sampler_seconds", J_REAL, sampler_seconds),
+    MEMBER(O_CASE, em_conform_case, "harness_seconds", J_REAL, harness_seconds),
+    MEMBER(O_CASE, em_conform_case, "harness_cpu_seconds", J_REAL, harness_cpu_seconds),
+    MEMBER(O_CHECK, em_check_result, "statistic", J_REAL, statistic),
+    MEMBER(O_CHECK, em_check_result, "df", J_SIZE, df),
+    MEMBER(O_CHECK, em_check_result, "p_value", J_REAL, p_value),
+    MEMBER(O_CHECK, em_check_result, "tail_p", J_REAL, tail_p),
+    MEMBER(O_CHECK, em_check_result, "cell_p", J_REAL, cand_p),
+    MEMBER(O_CHECK, em_check_result, "ks_p", J_KS_P, ks_p),
+    MEMBER(O_CHECK, em_check_result, "outside", J_U64, support_count),
+    MEMBER(O_CELL, em_check_row, "first", J_SIZE, first),
+    MEMBER(O_CELL, em_check_row, "last", J_SIZE, last),
+    MEMBER(O_CELL, em_check_row, "candidates", J_SIZE, count),
+    MEMBER(O_BIN, em_check_row, "lo", J_REAL, lo),
+    MEMBER(O_BIN, em_check_row, "hi", J_REAL, hi),
+    MEMBER(O_ROW, em_check_row, "probability", J_REAL, probability),
+    MEMBER(O_ROW, em_check_row, "expected", J_REAL, expected),
+    MEMBER(O_ROW, em_check_row, "observed", J_U64, observed),
+    MEMBER(O_DIAGNOSIS, em_diagnosis, "sentence", J_TEXT, sentence),
+    MEMBER(O_DIAGNOSIS, em_diagnosis, "best", J_MISTAKE, best),
+    MEMBER(O_DIAGNOSIS, em_diagnosis, "best_p", J_REAL, best_p),
+    MEMBER(O_DIAGNOSIS, em_diagnosis, "same_law", J_MISTAKES, same),
+    MEMBER(O_LAW, em_diagnosis_row, "mistake", J_MISTAKE, mistake),
+    MEMBER(O_LAW, em_diagnosis_row, "p_value", J_REAL, p_value),
+    MEMBER(O_LAW, em_diagnosis_row, "statistic", J_REAL, statistic),
+    MEMBER(O_LAW, em_diagnosis_row, "df", J_SIZE, df),
+    MEMBER(O_LAW, em_diagnosis_row, "loglik", J_REAL, loglik),
+    MEMBER(O_LAW, em_diagnosis_row, "fits", J_BOOL, fits),
+    MEMBER(O_LAW, em_diagnosis_row, "same_law_as", J_MISTAKE, same_law_as),
+};
+
+static json_t *member_json(const struct member *mb, const void *obj);
+
+/* o with the members of object obj (O_*) set, read from `from` */
+static json_t *put_members(json_t *o, int obj, const void *from)
+{
+    for (size_t i = 0; o && i < sizeof members / sizeof members[0]; i++)
+        if (members[i].obj == obj)
+            json_object_set_new(o, members[i].key, member_json(&members[i], from));
+    return o;
+}
+
 static json_t *diagnosis_json(const em_diagnosis *d)
 {
     if (!d)
         return json_null();
-    json_t *o = json_object(), *rows = json_array();
-    json_object_set_new(o, "sentence", jstr(d->sentence));
-    json_object_set_new(o, "best", d->best >= 0 ? json_string(em_mistake_name(d->best))
-                                                : json_null());
-    json_object_set_new(o, "best_p", jnum(d->best_p));
-    json_object_set_new(o, "same_law", mistakes_of(d->same));
-    for (size_t i = 0; i < d->nrows; i++) {
-        const em_diagnosis_row *w = &d->rows[i];
-        json_t *x = json_object();
-        json_object_set_new(x, "mistake", json_string(em_mistake_name(w->mistake)));
-        json_object_set_new(x, "p_value", jnum(w->p_value));
-        json_object_set_new(x, "statistic", jnum(w->statistic));
-        json_object_set_new(x, "df", json_integer((json_int_t)w->df));
-        json_object_set_new(x, "loglik", jnum(w->loglik));
-        json_object_set_new(x, "fits", json_boolean(w->fits));
-        json_object_set_new(x, "same_law_as", w->same_law_as >= 0
-                                                  ? json_string(em_mistake_name(w->same_law_as))
-                                                  : json_null());
-        json_array_append_new(rows, x);
-    }
-    json_object_set_new(o, "laws", rows);
+    json_t *o = put_members(json_object(), O_DIAGNOSIS, d), *laws = json_array();
+    for (size_t i = 0; i < d->nrows; i++)
+        json_array_append_new(laws, put_members(json_object(), O_LAW, &d->rows[i]));
+    json_object_set_new(o, "laws", laws);
     return o;
 }
 
@@ -153,32 +233,39 @@ static json_t *check_json(const em_check_result *r)
 {
     if (!r)
         return json_null();
-    json_t *o = json_object(), *cells = json_array();
-    json_object_set_new(o, "statistic", jnum(r->statistic));
-    json_object_set_new(o, "df", json_integer((json_int_t)r->df));
-    json_object_set_new(o, "p_value", jnum(r->p_value));
-    json_object_set_new(o, "tail_p", jnum(r->tail_p));
-    json_object_set_new(o, "cell_p", jnum(r->cand_p));
-    json_object_set_new(o, "ks_p", r->ks_method ? jnum(r->ks_p) : json_null());
-    json_object_set_new(o, "outside", json_integer((json_int_t)r->support_count));
+    json_t *o = put_members(json_object(), O_CHECK, r), *cells = json_array();
     for (size_t k = 0; k < r->nrows; k++) {
         const em_check_row *w = &r->rows[k];
-        json_t *x = json_object();
-        if (isnan(w->lo)) {
-            json_object_set_new(x, "first", json_integer((json_int_t)w->first));
-            json_object_set_new(x, "last", json_integer((json_int_t)w->last));
-            json_object_set_new(x, "candidates", json_integer((json_int_t)w->count));
-        } else {
-            json_object_set_new(x, "lo", jnum(w->lo));
-            json_object_set_new(x, "hi", jnum(w->hi));
-        }
-        json_object_set_new(x, "probability", jnum(w->probability));
-        json_object_set_new(x, "expected", jnum(w->expected));
-        json_object_set_new(x, "observed", json_integer((json_int_t)w->observed));
-        json_array_append_new(cells, x);
+        json_t *x = put_members(json_object(), isnan(w->lo) ? O_CELL : O_BIN, w);
+        json_array_append_new(cells, put_members(x, O_ROW, w));
     }
     json_object_set_new(o, "cells", cells);
     return o;
+}
+
+static json_t *member_json(const struct member *mb, const void *obj)
+{
+    const void *p = (const char *)obj + mb->off;
+    switch (mb->type) {
+    case J_REAL: return jnum(*(const double *)p);
+    case J_SIZE: return json_integer((json_int_t)*(const size_t *)p);
+    case J_U64: return json_integer((json_int_t)*(const uint64_t *)p);
+    case J_INT: return json_integer(*(const int *)p);
+    case J_BOOL: return json_boolean(*(const int *)p);
+    case J_TEXT: return jstr(*(const char *const *)p);
+    case J_MISTAKE:
+        return *(const int *)p >= 0 ? json_string(em_mistake_name(*(const int *)p)) : json_null();
+    case J_MISTAKES: return mistakes_of(*(const unsigned long *)p);
+    case J_KIND:
+        return *(const int *)p >= 0 ? json_string(em_kind_name(*(const int *)p)) : json_null();
+    case J_EXPECT: return json_string(*(const int *)p ? "error" : "law");
+    case J_VERDICT: return json_string(em_conform_verdict_name(*(const int *)p));
+    case J_KS_P:
+        return ((const em_check_result *)obj)->ks_method ? jnum(*(const double *)p) : json_null();
+    case J_DIAGNOSIS: return diagnosis_json(*(const em_diagnosis *const *)p);
+    case J_CHECK: return check_json(*(const em_check_result *const *)p);
+    default: return json_null();
+    }
 }
 
 static int conform_report(const em_conform_result *r, FILE *f, em_error *err)
@@ -189,50 +276,13 @@ static int conform_report(const em_conform_result *r, FILE *f, em_error *err)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     json_object_set_new(root, "schema", json_string("expmech-conformance-report-1"));
-    json_object_set_new(root, "summary", jstr(r->summary));
-    json_object_set_new(root, "diagnosis", jstr(r->diagnosis));
-    json_object_set_new(root, "suspects", mistakes_of(r->suspects));
-    json_object_set_new(root, "exit_status", json_integer(r->exit_status));
-    json_object_set_new(root, "alpha", jnum(r->alpha));
-    json_object_set_new(root, "alpha_case", jnum(r->alpha_case));
-    json_object_set_new(root, "max_runs", json_integer(r->max_runs));
-    json_object_set_new(root, "quick", json_boolean(r->quick));
-    json_object_set_new(root, "max_draws", json_integer((json_int_t)r->max_draws));
-    json_object_set_new(root, "seed", json_integer((json_int_t)r->seed));
-    json_object_set_new(root, "seconds", jnum(r->seconds));
-    json_object_set_new(root, "sampler_seconds", jnum(r->sampler_seconds));
+    put_members(root, O_REPORT, r);
     for (int v = 0; v < EM_CONFORM_NVERDICTS; v++)
         json_object_set_new(counts, em_conform_verdict_name(v),
                             json_integer((json_int_t)r->count[v]));
     json_object_set_new(root, "counts", counts);
-    for (size_t i = 0; i < r->ncases; i++) {
-        const em_conform_case *c = &r->cases[i];
-        json_t *o = json_object();
-        json_object_set_new(o, "id", jstr(c->id));
-        json_object_set_new(o, "title", jstr(c->title));
-        json_object_set_new(o, "file", jstr(c->file));
-        json_object_set_new(o, "kind", c->kind >= 0 ? json_string(em_kind_name(c->kind))
-                                                    : json_null());
-        json_object_set_new(o, "expect", json_string(c->expect_error ? "error" : "law"));
-        json_object_set_new(o, "verdict", json_string(em_conform_verdict_name(c->verdict)));
-        json_object_set_new(o, "draws", json_integer((json_int_t)c->n));
-        json_object_set_new(o, "runs", json_integer(c->runs));
-        json_object_set_new(o, "seed", json_integer((json_int_t)c->seed));
-        json_object_set_new(o, "p_value", jnum(c->p_value));
-        json_object_set_new(o, "alpha", jnum(c->alpha));
-        json_object_set_new(o, "power", jnum(c->power));
-        json_object_set_new(o, "weakest", c->weakest >= 0 ? json_string(em_mistake_name(c->weakest))
-                                                          : json_null());
-        json_object_set_new(o, "ruled_out", mistakes_of(c->ruled_out));
-        json_object_set_new(o, "message", jstr(c->message));
-        json_object_set_new(o, "stderr", jstr(c->stderr_tail));
-        json_object_set_new(o, "diagnosis", diagnosis_json(c->diagnosis));
-        json_object_set_new(o, "check", check_json(c->check));
-        json_object_set_new(o, "sampler_seconds", jnum(c->sampler_seconds));
-        json_object_set_new(o, "harness_seconds", jnum(c->harness_seconds));
-        json_object_set_new(o, "harness_cpu_seconds", jnum(c->harness_cpu_seconds));
-        json_array_append_new(cases, o);
-    }
+    for (size_t i = 0; i < r->ncases; i++)
+        json_array_append_new(cases, put_members(json_object(), O_CASE, &r->cases[i]));
     json_object_set_new(root, "cases", cases);
     int st = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     st = st == 0 && fputc('\n', f) != EOF ? EM_OK : EM_ERR_DOMAIN;

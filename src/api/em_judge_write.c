@@ -9,6 +9,9 @@
 #include "api/em_obj.h"
 
 #define TEXT_ONLY EM_WRITE_ACCEPTS(EM_WRITE_TEXT)
+/* the writer every message of this file's writers names: the results reach them through
+ * em_write */
+static const char fn[] = "em_write";
 
 /* a candidate of s, or "-" for none */
 static void put_label(FILE *f, const em_scn *s, size_t i)
@@ -174,7 +177,6 @@ static void audit_width(FILE *f, const em_audit_result *r, int pf)
 int em_audit_result_write(FILE *f, const em_audit_result *r, const em_mech *x, const em_mech *y,
                           const em_write_opts *o, em_error *err)
 {
-    static const char fn[] = "em_write";
     em_write_opts w;
     int st = em_write_begin(fn, f, r, y ? x : NULL, o, TEXT_ONLY, &w, err);
     if (st != EM_OK)
@@ -371,7 +373,6 @@ static void check_csv(FILE *f, const em_check_result *r)
 int em_check_result_write(FILE *f, const em_check_result *r, const em_mech *m,
                           const em_write_opts *o, em_error *err)
 {
-    static const char fn[] = "em_write";
     em_write_opts w;
     const int csv = o && o->format == EM_WRITE_CSV; /* the table alone: m not needed */
     int st = em_write_begin(fn, f, r, csv ? (const void *)r : m, o,
@@ -448,7 +449,6 @@ static void compare_probs(FILE *f, const em_scn *s, const em_compare_result *r)
 int em_compare_result_write(FILE *f, const em_compare_result *r, const em_mech *m,
                             const em_write_opts *o, em_error *err)
 {
-    static const char fn[] = "em_write";
     em_write_opts w;
     int st = em_write_begin(fn, f, r, m, o, TEXT_ONLY, &w, err);
     if (st != EM_OK)

@@ -96,11 +96,9 @@ static em_obj_write_fn sampler_write; /* em_write of a sampler: below */
 
 int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_sampler_new: out is NULL");
-    *out = NULL;
-    if (!m || !o)
-        return em_err(err, EM_ERR_NULL, "em_sampler_new: m or options NULL");
+    int st = EM_OUT_OPEN("em_sampler_new", out, m && o, "m or options", err);
+    if (st != EM_OK)
+        return st;
     if (o->sampler != EM_SAMPLER_EXACT && o->sampler != EM_SAMPLER_FLOAT)
         return em_err(err, EM_ERR_DOMAIN, "unknown sampler %d", o->sampler);
     if (o->timing != EM_TIMING_VARIABLE && o->timing != EM_TIMING_FIXED)
@@ -118,7 +116,7 @@ int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out, em_err
         return EM_ERR_NOMEM;
     em_err_ok(err);
     em_cont *L;
-    int st, kind = S_EXACT;
+    int kind = S_EXACT;
     if (cont) {
         st = em_law_cont(m, &L, err);
         kind = fl ? S_LAW_FLOAT : S_LAW;

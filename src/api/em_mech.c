@@ -88,11 +88,9 @@ static int mech_problem(em_mech *m, em_error *err)
 
 int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_mech_new: out is NULL");
-    *out = NULL;
-    if (!s || !o)
-        return em_err(err, EM_ERR_NULL, "em_mech_new: scenario or options NULL");
+    int st = EM_OUT_OPEN("em_mech_new", out, s && o, "scenario or options", err);
+    if (st != EM_OK)
+        return st;
     if (!o->epsilon)
         return em_err(err, EM_ERR_EPSILON, "epsilon is required");
     if (o->variant != EM_VARIANT_AUTO && o->variant != EM_STANDARD &&
@@ -116,7 +114,7 @@ int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
     m->digits = digits;
     mpq_t opt_delta;
     mpq_init(opt_delta);
-    int st = parse_param("epsilon", o->epsilon, m->eps, EM_ERR_EPSILON, err);
+    st = parse_param("epsilon", o->epsilon, m->eps, EM_ERR_EPSILON, err);
     if (st == EM_OK && o->sensitivity)
         st = parse_param("sensitivity", o->sensitivity, opt_delta, EM_ERR_SENSITIVITY, err);
     char *ds = NULL, *hs = NULL;

@@ -61,6 +61,27 @@ static int grid_q(const char *lo, const char *hi, uint64_t n, uint64_t i, mpq_t 
     return st;
 }
 
+/* q as a grid shows it: its exact form when that is short, else correctly rounded by the
+ * law L (*shown NULL on an error). */
+static int shown_text(em_cont *L, const mpq_t q, char **shown, em_error *err)
+{
+    int st = EM_OK;
+    char *sh = em_q_to_string(q, 20);
+    if (sh && strchr(sh, '/')) {
+        free(sh);
+        sh = NULL;
+        em_cval v;
+        em_cval_init(&v);
+        if ((st = em_cont_round_q(L, q, &v)) != EM_OK)
+            em_law_fail(err, st, NULL);
+        else
+            sh = strdup(v.str);
+        em_cval_clear(&v);
+    }
+    *shown = sh;
+    return st == EM_OK && !sh ? em_err(err, EM_ERR_NOMEM, "out of memory") : st;
+}
+
 int em_num_grid_point_plain(em_mech *m, const char *lo, const char *hi, uint64_t n, uint64_t i,
                                 char **exact, char **shown, em_error *err)
 {
@@ -75,25 +96,13 @@ int em_num_grid_point_plain(em_mech *m, const char *lo, const char *hi, uint64_t
         return st;
     mpq_t q;
     mpq_init(q);
-    em_cval v;
-    em_cval_init(&v);
     if ((st = grid_q(lo, hi, n, i, q, err)) == EM_OK) {
         *exact = em_q_to_string(q, 60);
-        char *sh = shown ? em_q_to_string(q, 20) : NULL;
-        if (sh && strchr(sh, '/')) { /* no short exact form: correctly rounded */
-            free(sh);
-            sh = NULL;
-            if ((st = em_cont_round_q(L, q, &v)) != EM_OK)
-                em_law_fail(err, st, NULL);
-            else
-                sh = strdup(v.str);
-        }
-        if (st == EM_OK && (!*exact || (shown && !sh)))
-            st = em_err(err, EM_ERR_NOMEM, "out of memory");
         if (shown)
-            *shown = sh;
+            st = shown_text(L, q, shown, err);
+        if (st == EM_OK && !*exact)
+            st = em_err(err, EM_ERR_NOMEM, "out of memory");
     }
-    em_cval_clear(&v);
     mpq_clear(q);
     if (st != EM_OK) {
         free(*exact);

@@ -28,6 +28,14 @@ typedef int em_obj_write_fn(FILE *f, const void *obj, const void *const *ctx,
                             const em_write_opts *o, em_error *err);
 void em_obj_writer(void *p, em_obj_write_fn *write, const void *ctx0, const void *ctx1);
 
+/* The opening checks of a public function that hands out an object through out: EM_OK, or
+ * EM_ERR_NULL "fn: out is NULL" when out is NULL, "fn: INPUTS NULL" when inputs_ok is false.
+ * *out is cleared before the inputs are looked at, so that every failure leaves it NULL. */
+#define EM_OUT_OPEN(fn, out, inputs_ok, inputs, err)                                         \
+    (!(out) ? em_err(err, EM_ERR_NULL, "%s: out is NULL", fn)                                \
+            : (*(out) = NULL,                                                                \
+               (inputs_ok) ? EM_OK : em_err(err, EM_ERR_NULL, "%s: %s NULL", fn, inputs)))
+
 /* The block of em_obj_new or em_obj_strv freed, not what its members point to (NULL is
  * harmless). */
 void em_obj_release(void *p);

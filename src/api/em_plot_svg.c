@@ -14,6 +14,7 @@
 #include "api/em_plot_priv.h"
 #include "base/em_error.h"
 #include "io/em_spawn.h"
+#include "api/em_write_priv.h"
 
 /* Limits of a gnuplot run: a figure of EM_PLOT_MAX_CURVES curves is far below both. */
 #define SVG_MAX_BYTES (256u << 20)
@@ -141,16 +142,16 @@ static int to_file(const char *output, const char *svg, size_t len, em_error *er
     return st;
 }
 
+static int plot_script(FILE *f, const void *o, em_error *err)
+{
+    return em_plot_script(f, o, err);
+}
+
 static int plot_svg(const em_plot_opts *o, const char *output, em_error *err)
 {
     char *text = NULL;
     size_t len = 0;
-    FILE *g = open_memstream(&text, &len);
-    if (!g)
-        return em_err(err, EM_ERR_NOMEM, "out of memory");
-    int st = em_plot_script(g, o, err);
-    if (fclose(g) != 0 && st == EM_OK)
-        st = em_err(err, EM_ERR_NOMEM, "out of memory");
+    int st = em_write_text(plot_script, o, &text, &len, err);
     em_spawn_out r = {0};
     if (st == EM_OK)
         st = run_gnuplot(text, len, &r, err);

@@ -1,4 +1,5 @@
 /* em_write.c: the checks and the pieces every result writer shares (em_write_priv.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "em_mech.h"
@@ -77,5 +78,28 @@ int em_write_end(const char *fn, FILE *f, em_error *err)
     if (ferror(f))
         return em_err(err, EM_ERR_DOMAIN, "%s: writing the result failed", fn);
     em_err_ok(err);
+    return EM_OK;
+}
+
+int em_write_text(em_text_writer *write, const void *arg, char **text, size_t *len,
+                  em_error *err)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    *text = NULL;
+    FILE *f = open_memstream(&buf, &size);
+    if (!f)
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    int st = write(f, arg, err);
+    int bad = ferror(f);
+    if ((fclose(f) != 0 || bad) && st == EM_OK)
+        st = em_err(err, EM_ERR_NOMEM, "out of memory");
+    if (st != EM_OK) {
+        free(buf);
+        return st;
+    }
+    *text = buf;
+    if (len)
+        *len = size;
     return EM_OK;
 }

@@ -33,6 +33,13 @@ const char *em_write_variant(int variant);
 /* JSON string (with quotes) of UTF-8 text. */
 void em_write_json_string(FILE *f, const char *s);
 
+/* What write(f, arg, err) writes, as one malloc'd text: EM_OK with *text (and *len when len
+ * is not NULL) set, or write's error, or EM_ERR_NOMEM when the memory stream fails; *text
+ * is NULL on an error. */
+typedef int em_text_writer(FILE *f, const void *arg, em_error *err);
+int em_write_text(em_text_writer *write, const void *arg, char **text, size_t *len,
+                  em_error *err);
+
 /* The end of writer fn: EM_OK, or EM_ERR_DOMAIN when f is in error (ferror).  f is not
  * flushed: its buffering stays the caller's, as for any stdio output. */
 int em_write_end(const char *fn, FILE *f, em_error *err);

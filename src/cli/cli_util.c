@@ -1,154 +1,72 @@
 /* cli_util.c: the option parser of every command (em_cli_options), the options of the
- * oracle commands, and the helpers they share. */
+ * oracle commands, the library's messages as the command line words them, and the scenario
+ * and mechanism of a command through the public API. */
 #include "cli/cli_util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
-#include "expmech.h"
+void em_cli_free(em_cli *c) { em_free(c->eps_all); }
 
-void em_cli_init(em_cli *c, const char *cmd)
+/* Strict numbers, the why of a refusal or NULL: a typo is never read as a prefix. */
+static const char *u64_why(const char *s, uint64_t *out)
 {
-    memset(c, 0, sizeof *c);
-    c->cmd = cmd;
-    const em_check_opts check = EM_CHECK_OPTS_INIT;
-    c->variant = EM_STANDARD;
-    c->digits = 17;
-    c->format = EM_FMT_CSV;
-    c->n = 1;
-    c->alpha = check.alpha;
-    c->rtol = 1e-9;
-    c->atol = 0x1p-1074;
-    c->min_expected = check.min_expected;
-    c->samples_are = EM_SAMPLES_ARE_AUTO;
-}
-
-void em_cli_free(em_cli *c)
-{
-    em_free(c->eps_all);
-}
-
-/* Strict parsers: EM_OK or EM_ERR_PARSE with *msg. */
-static int parse_u64(const char *s, uint64_t *out, const char **msg)
-{
-    if (!s || !*s) {
-        *msg = "empty value";
-        return EM_ERR_PARSE;
-    }
-    int base = 10;
-    const char *p = s;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-        base = 16;
-        p += 2;
-    }
-    if (!*p) {
-        *msg = "missing digits";
-        return EM_ERR_PARSE;
-    }
-    uint64_t v = 0;
-    for (; *p; p++) {
-        int d;
-        if (*p >= '0' && *p <= '9') d = *p - '0';
-        else if (base == 16 && *p >= 'a' && *p <= 'f') d = *p - 'a' + 10;
-        else if (base == 16 && *p >= 'A' && *p <= 'F') d = *p - 'A' + 10;
-        else {
-            *msg = "not a non-negative integer";
-            return EM_ERR_PARSE;
-        }
-        if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base) {
-            *msg = "too large (the limit is 2^64 - 1)";
-            return EM_ERR_PARSE;
-        }
-        v = v * (uint64_t)base + (uint64_t)d;
-    }
-    *out = v;
-    return EM_OK;
-}
-
-static int parse_double(const char *s, double *out, const char **msg)
-{
-    if (!s || !*s) {
-        *msg = "empty value";
-        return EM_ERR_PARSE;
-    }
-    if (s[0] == ' ' || s[0] == '\t') {
-        *msg = "leading white space";
-        return EM_ERR_PARSE;
-    }
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *p = s + 2 * hex;
+    if (!*s || !*p)
+        return *s ? "missing digits" : "empty value";
+    if (p[strspn(p, hex ? "0123456789abcdefABCDEF" : "0123456789")])
+        return "not a non-negative integer";
     errno = 0;
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end) {
-        *msg = "not a number";
-        return EM_ERR_PARSE;
-    }
-    if (!isfinite(v)) {
-        *msg = "not a finite number";
-        return EM_ERR_PARSE;
-    }
-    *out = v;
-    return EM_OK;
+    *out = strtoull(p, NULL, hex ? 16 : 10);
+    return errno ? "too large (the limit is 2^64 - 1)" : NULL;
 }
 
-static int bad(const em_cli_opt *o, const char *cmd, const char *v, const char *why)
+static const char *double_why(const char *s, double *out)
 {
-    fprintf(stderr, o->bad ? o->bad : "%s: %s: bad value '%s': %s\n", cmd, o->name, v, why);
-    return EM_EXIT_USAGE;
+    char *end;
+    if (!*s || s[0] == ' ' || s[0] == '\t')
+        return *s ? "leading white space" : "empty value";
+    *out = strtod(s, &end);
+    return end == s || *end ? "not a number" : isfinite(*out) ? NULL : "not a finite number";
 }
 
 const char *em_cli_nearest(const char *w, size_t wn, const char *const *words, size_t n)
 {
     const char *best = NULL;
-    size_t bd = 3;
+    size_t bd = 3, d[41][41]; /* edit distances of the prefixes, d[i][j] */
     for (size_t k = 0; k < n && wn <= 40; k++) {
         size_t m = strlen(words[k]);
-        if (m > 40)
-            continue;
-        size_t d[41][41];
-        for (size_t i = 0; i <= wn; i++)
-            d[i][0] = i;
-        for (size_t j = 0; j <= m; j++)
-            d[0][j] = j;
-        for (size_t i = 1; i <= wn; i++)
-            for (size_t j = 1; j <= m; j++) {
-                size_t v = d[i - 1][j - 1] + (w[i - 1] != words[k][j - 1]);
-                if (d[i - 1][j] + 1 < v)
+        for (size_t i = 0; i <= wn && m <= 40; i++)
+            for (size_t j = 0; j <= m; j++) {
+                size_t v = i && j ? d[i - 1][j - 1] + (w[i - 1] != words[k][j - 1]) : i + j;
+                if (i && j && d[i - 1][j] + 1 < v)
                     v = d[i - 1][j] + 1;
-                if (d[i][j - 1] + 1 < v)
+                if (i && j && d[i][j - 1] + 1 < v)
                     v = d[i][j - 1] + 1;
                 d[i][j] = v;
             }
-        size_t dist = wn >= 3 && m > wn && !strncmp(words[k], w, wn) ? 1 : d[wn][m];
-        if (dist < bd) {
-            bd = dist;
-            best = words[k];
-        }
+        size_t dist = m > 40 ? 3 : wn >= 3 && m > wn && !strncmp(words[k], w, wn) ? 1 : d[wn][m];
+        if (dist < bd)
+            bd = dist, best = words[k];
     }
     return best;
 }
 
 int em_cli_unknown(const char *cmd, const char *what, const char *a, size_t len,
-                   const char *const *names, size_t n, int list, const char *see)
+                   const char *const *names, size_t n, int list)
 {
     const char *eq = a[0] == '-' ? strchr(a, '=') : NULL;
     const char *near = em_cli_nearest(a, eq ? (size_t)(eq - a) : strlen(a), names, n);
-    fprintf(stderr, "%s: unknown %s '%.*s'", cmd, what, (int)len, a);
+    fprintf(stderr, "%s: unknown %s '%.*s' (", cmd, what, (int)len, a);
     if (near)
-        fprintf(stderr, " (did you mean %s?%s%s)", near, see ? "  " : "", see ? see : "");
-    else if (list) {
-        fputs(" (one of ", stderr);
-        for (size_t k = 0; k < n; k++)
-            fprintf(stderr, "%s%s", names[k], k + 1 < n ? ", " : "; ");
-        fprintf(stderr, "%s)", see);
-    } else if (see)
-        fprintf(stderr, " (%s)", see);
-    fputc('\n', stderr);
+        fprintf(stderr, "did you mean %s?  ", near);
+    for (size_t k = 0; list && !near && k < n; k++)
+        fprintf(stderr, "%s%s", k ? ", " : "one of ", names[k]);
+    fputs(list && !near ? "; see --help)\n" : "see --help)\n", stderr);
     return EM_EXIT_USAGE;
 }
 
@@ -168,32 +86,23 @@ static int set_value(const em_cli_spec *sp, const em_cli_opt *o, void *dst, cons
 {
     void *field = (char *)dst + o->off;
     const char *why = NULL;
-    switch (o->kind) {
-    case EM_CLI_WORD: {
-        int w = 0;
+    int w = 0;
+    if (o->kind == EM_CLI_CALL)
+        return o->set(dst, sp->cmd, o->name, v);
+    if (o->kind == EM_CLI_FLAG)
+        *(int *)field = 1;
+    else if (o->kind == EM_CLI_WORD) {
         while (o->words[w] && strcmp(o->words[w], v))
             w++;
-        if (!o->words[w])
-            return bad(o, sp->cmd, v, "");
         *(int *)field = w;
-        break;
-    }
-    case EM_CLI_U64:
-        if (parse_u64(v, field, &why) != EM_OK)
-            return bad(o, sp->cmd, v, why);
-        break;
-    case EM_CLI_DOUBLE:
-        if (parse_double(v, field, &why) != EM_OK)
-            return bad(o, sp->cmd, v, why);
-        break;
-    case EM_CLI_STRING:
+        why = o->words[w] ? NULL : o->why;
+    } else if (o->kind == EM_CLI_STRING)
         *(const char **)field = v;
-        break;
-    default:
-        return o->set(dst, sp->cmd, o->name, v);
-    }
-    why = o->check ? o->check(field) : NULL;
-    return why ? bad(o, sp->cmd, v, why) : -1;
+    else
+        why = o->kind == EM_CLI_U64 ? u64_why(v, field) : double_why(v, field);
+    if (!why && o->check)
+        why = o->check(field);
+    return why ? em_cli_usage(sp->cmd, "%s: bad value '%s': %s", o->name, v, why) : -1;
 }
 
 int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, char **argv,
@@ -204,8 +113,6 @@ int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, cha
         const char *a = argv[i];
         if (!only_args && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
             fputs(sp->help, stdout);
-            if (sp->help2)
-                fputs(sp->help2, stdout);
             return EM_EXIT_OK;
         }
         if (!only_args && !strcmp(a, "--")) {
@@ -214,11 +121,13 @@ int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, cha
         }
         int rc = EM_EXIT_USAGE;
         if (only_args || a[0] != '-' || !a[1]) {
-            if (sp->arg && (rc = sp->arg(dst, sp->cmd, a)) < 0)
-                continue;
+            if (!sp->arg && sp->unknown) /* a command that tells why */
+                return sp->unknown(sp, mask, a);
             if (!sp->arg)
-                fprintf(stderr, "%s: unexpected argument '%s' (%s)\n", sp->cmd, a, sp->see);
-            return rc;
+                return em_cli_usage(sp->cmd, "unexpected argument '%s' (see --help)", a);
+            if ((rc = sp->arg(dst, sp->cmd, a)) >= 0)
+                return rc;
+            continue;
         }
         const char *eq = strchr(a, '=');
         size_t nl = eq ? (size_t)(eq - a) : strlen(a), k = 0;
@@ -229,28 +138,20 @@ int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, cha
         if (!o->name) {
             const char *names[64];
             return sp->unknown ? sp->unknown(sp, mask, a)
-                               : em_cli_unknown(sp->cmd, "option", a, sp->whole ? strlen(a) : nl,
-                                                names, em_cli_names(sp, mask, names, 64),
-                                                sp->list, sp->see);
+                               : em_cli_unknown(sp->cmd, "option", a, nl, names,
+                                                em_cli_names(sp, mask, names, 64), 0);
         }
         for (size_t j = 0; !sp->repeat && sp->opts[j].name; j++)
-            if ((*given >> j & 1) && sp->opts[j].off == o->off) {
-                fprintf(stderr, sp->twice ? sp->twice : "%s: %s given twice\n", sp->cmd, o->name);
-                return EM_EXIT_USAGE;
-            }
-        if (o->kind == EM_CLI_FLAG && eq)
+            if ((*given >> j & 1) && sp->opts[j].off == o->off)
+                return em_cli_usage(sp->cmd, "%s given twice", o->name);
+        const int flag = o->kind == EM_CLI_FLAG;
+        const char *v = flag ? "" : eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+        if (flag && eq)
             return em_cli_usage(sp->cmd, "%s takes no value", o->name);
-        if (o->kind == EM_CLI_FLAG) {
-            *(int *)(void *)((char *)dst + o->off) = 1;
-        } else {
-            const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-            if (!v || (sp->empty && !*v)) {
-                fprintf(stderr, sp->needs ? sp->needs : "%s: %s needs a value\n", sp->cmd, o->name);
-                return EM_EXIT_USAGE;
-            }
-            if ((rc = set_value(sp, o, dst, v)) >= 0)
-                return rc;
-        }
+        if (!v || (sp->empty && !flag && !*v))
+            return em_cli_usage(sp->cmd, "%s needs a value", o->name);
+        if ((rc = set_value(sp, o, dst, v)) >= 0)
+            return rc;
         *given |= 1ULL << k;
     }
     return -1;
@@ -258,19 +159,18 @@ int em_cli_options(const em_cli_spec *sp, unsigned long long mask, int argc, cha
 
 /* ---------------------------------------------------- the oracle commands' options */
 
-/* --epsilon SPEC or --epsilon-log LO:HI:N: every value (em_epsilon_sweep); c->eps and
- * c->eps_text the first; a sweep unless SPEC is one plain value. */
-static int set_epsilon(em_cli *c, int log, const char *cmd, const char *name, const char *v)
+/* --epsilon SPEC or --epsilon-log LO:HI:N: every value (em_epsilon_sweep), c->eps_text the
+ * first; a sweep unless SPEC is one plain value. */
+static int set_epsilon(void *dst, const char *cmd, const char *name, const char *v)
 {
+    em_cli *c = dst;
+    const int log = !strcmp(name, "--epsilon-log");
     if (c->seen & (EM_OPT(EO_EPSILON) | EM_OPT(EO_EPSILON_LOG)))
-        return em_cli_usage(cmd, "%s",
-                            c->both ? c->both : "--epsilon and --epsilon-log exclude each other");
+        return em_cli_usage(cmd, "--epsilon and --epsilon-log exclude each other");
     em_error e;
     int st = em_epsilon_sweep(v, log, &c->eps_all, &c->eps_count, &e);
-    if (st == EM_ERR_NOMEM) {
-        fprintf(stderr, "%s: %s\n", cmd, e.msg);
-        return EM_EXIT_INTERNAL;
-    }
+    if (st == EM_ERR_NOMEM)
+        return em_cli_fail(cmd, NULL, &e);
     if (st != EM_OK) {
         /* the whole value is the number named: said once */
         char said[EM_ERRLEN];
@@ -282,16 +182,6 @@ static int set_epsilon(em_cli *c, int log, const char *cmd, const char *name, co
     c->eps_text = c->eps_all[0];
     c->sweep_n = log || strpbrk(v, ",:") ? c->eps_count : 0;
     return -1;
-}
-
-static int set_eps(void *c, const char *cmd, const char *name, const char *v)
-{
-    return set_epsilon(c, 0, cmd, name, v);
-}
-
-static int set_eps_log(void *c, const char *cmd, const char *name, const char *v)
-{
-    return set_epsilon(c, 1, cmd, name, v);
 }
 
 static int set_sensitivity(void *dst, const char *cmd, const char *name, const char *v)
@@ -316,78 +206,48 @@ static const char *digits_ok(const void *v)
     uint64_t d = *(const uint64_t *)v;
     return d < 1 || d > EM_DIGITS_MAX ? "must be between 1 and 1000" : NULL;
 }
-
 static const char *alpha_ok(const void *v)
 {
-    double a = *(const double *)v;
-    return a > 0 && a < 1 ? NULL : "must be in (0, 1)";
+    return *(const double *)v > 0 && *(const double *)v < 1 ? NULL : "must be in (0, 1)";
 }
-
-static const char *nonneg(const void *v)
+static const char *nonneg(const void *x) { return *(const double *)x < 0 ? "must be >= 0" : NULL; }
+static const char *atleast1(const void *x)
 {
-    return *(const double *)v >= 0 ? NULL : "must be >= 0";
+    return *(const double *)x < 1 ? "must be >= 1" : NULL;
 }
-
-static const char *atleast1(const void *v)
-{
-    return *(const double *)v >= 1 ? NULL : "must be >= 1";
-}
-
 static const char *mc_ok(const void *v)
 {
     uint64_t n = *(const uint64_t *)v;
-    return n < 2 || n > EM_CLI_MC_MAX
+    return n < 2 || n > 1000000000
                ? "must be between 2 and 1000000000 (a standard error needs 2 draws)"
                : NULL;
 }
 
-static const char *const variants[] = {"standard", "monotone", "pf", NULL};
-static const char *const formats[] = {"csv", "json", NULL};
-static const char *const are[] = {"labels", "indices", NULL};
-static const char *const samplers[] = {"exact", "float", NULL};
-static const char *const timings[] = {"variable", "fixed", NULL};
-
-#define AT(f) offsetof(em_cli, f)
+#define S(name, f) EM_CLI_STR(name, em_cli, f)
+#define U(name, f, check) EM_CLI_NUM(name, EM_CLI_U64, em_cli, f, check)
+#define D(name, f, check) EM_CLI_NUM(name, EM_CLI_DOUBLE, em_cli, f, check)
 /* In the order of EO_* (cli_util.h): an option's bit is EM_OPT(its index). */
 static const em_cli_opt cli_opts[] = {
-    {"--epsilon", EM_CLI_CALL, AT(eps_text), NULL, NULL, NULL, set_eps},
-    {"--sensitivity", EM_CLI_CALL, AT(delta_text), NULL, NULL, NULL, set_sensitivity},
-    {"--variant", EM_CLI_WORD, AT(variant), variants, NULL,
-     "%s: %s: bad value '%s': expected 'standard' (eps/(2 delta)), 'monotone' (eps/delta) or "
-     "'pf' (permute-and-flip)\n", NULL},
-    {"--digits", EM_CLI_U64, AT(digits), NULL, digits_ok, NULL, NULL},
-    {"--format", EM_CLI_WORD, AT(format), formats, NULL,
-     "%s: %s: bad value '%s': expected 'csv' or 'json'\n", NULL},
-    {"--seed", EM_CLI_U64, AT(seed), NULL, NULL, NULL, NULL},
-    {"-n", EM_CLI_U64, AT(n), NULL, NULL, NULL, NULL},
-    {"--alpha", EM_CLI_DOUBLE, AT(alpha), NULL, alpha_ok, NULL, NULL},
-    EM_CLI_STR("--samples", em_cli, samples),
-    EM_CLI_STR("--probs", em_cli, probs),
-    {"--rtol", EM_CLI_DOUBLE, AT(rtol), NULL, nonneg, NULL, NULL},
-    {"--min-expected", EM_CLI_DOUBLE, AT(min_expected), NULL, atleast1, NULL, NULL},
-    {"--mc", EM_CLI_U64, AT(mc), NULL, mc_ok, NULL, NULL},
-    EM_CLI_STR("--cdf", em_cli, cdf),
-    {"--atol", EM_CLI_DOUBLE, AT(atol), NULL, nonneg, NULL, NULL},
-    EM_CLI_STR("--at", em_cli, at),
-    EM_CLI_STR("--grid", em_cli, grid),
-    EM_CLI_STR("--between", em_cli, between),
-    EM_CLI_STR("--loss-at", em_cli, at),
-    EM_CLI_FLAG_AT("--force", em_cli, force),
-    {"--samples-are", EM_CLI_WORD, AT(samples_are), are, NULL,
-     "%s: %s: bad value '%s': expected 'labels' or 'indices'\n", NULL},
-    {"--epsilon-log", EM_CLI_CALL, AT(eps_all), NULL, NULL, NULL, set_eps_log},
-    {"--sampler", EM_CLI_WORD, AT(sampler), samplers, NULL, "%s: %s takes 'exact' or 'float'\n",
-     NULL},
-    {"--timing", EM_CLI_WORD, AT(timing), timings, NULL, "%s: %s takes 'variable' or 'fixed'\n",
-     NULL},
-    EM_CLI_STR("--split", em_cli, split),
-    EM_CLI_STR("--data", em_cli, data),
-    EM_CLI_STR("--column", em_cli, column),
-    EM_CLI_STR("--group-by", em_cli, group_by),
-    EM_CLI_STR("--candidates", em_cli, candidates),
-    EM_CLI_FLAG_AT("--candidates-from-data", em_cli, from_data),
-    EM_CLI_STR("--function", em_cli, function),
-    EM_CLI_STR("--neighbours", em_cli, neighbours),
+    EM_CLI_CALL_AT("--epsilon", em_cli, eps_text, set_epsilon),
+    EM_CLI_CALL_AT("--sensitivity", em_cli, delta_text, set_sensitivity),
+    EM_CLI_WORDS("--variant", em_cli, variant, "expected 'standard' (eps/(2 delta)), "
+                 "'monotone' (eps/delta) or 'pf' (permute-and-flip)", "standard", "monotone", "pf"),
+    U("--digits", digits, digits_ok),
+    EM_CLI_WORDS("--format", em_cli, format, "expected 'csv' or 'json'", "csv", "json"),
+    U("--seed", seed, NULL), U("-n", n, NULL), D("--alpha", alpha, alpha_ok),
+    S("--samples", samples), S("--probs", probs), D("--rtol", rtol, nonneg),
+    D("--min-expected", min_expected, atleast1), U("--mc", mc, mc_ok), S("--cdf", cdf),
+    D("--atol", atol, nonneg), S("--at", at), S("--grid", grid), S("--between", between),
+    S("--loss-at", at), EM_CLI_FLAG_AT("--force", em_cli, force),
+    EM_CLI_WORDS("--samples-are", em_cli, samples_are, "expected 'labels' or 'indices'", "labels",
+                 "indices"),
+    EM_CLI_CALL_AT("--epsilon-log", em_cli, eps_all, set_epsilon),
+    EM_CLI_WORDS("--sampler", em_cli, sampler, "expected 'exact' or 'float'", "exact", "float"),
+    EM_CLI_WORDS("--timing", em_cli, timing, "expected 'variable' or 'fixed'", "variable",
+                 "fixed"),
+    S("--split", split), S("--data", data), S("--column", column), S("--group-by", group_by),
+    S("--candidates", candidates), EM_CLI_FLAG_AT("--candidates-from-data", em_cli, from_data),
+    S("--function", function), S("--neighbours", neighbours),
     EM_CLI_END,
 };
 
@@ -401,51 +261,35 @@ static int file_arg(void *dst, const char *cmd, const char *a)
     return -1;
 }
 
-static int parse(em_cli *c, int argc, char **argv, unsigned long long allowed,
-                 const char *help)
-{
-    if (allowed & EM_OPT(EO_VARIANT))
-        allowed |= EM_OPT(EO_FORCE);
-    if (allowed & EM_OPT(EO_SAMPLES))
-        allowed |= EM_OPT(EO_SAMPLES_ARE);
-    if (allowed & EM_OPT(EO_EPSILON))
-        allowed |= EM_OPT(EO_EPSILON_LOG);
-    if (allowed & EM_OPT(EO_AT))
-        allowed |= EM_OPT(EO_LOSS_AT);
-    const em_cli_spec sp = {.cmd = c->cmd, .opts = cli_opts, .help = help, .see = "see --help",
-                            .arg = (allowed & EM_OPT(EO_FILE)) ? file_arg : NULL};
-    int rc = em_cli_options(&sp, allowed, argc, argv, c, &c->seen);
-    if (c->seen & EM_OPT(EO_EPSILON_LOG)) /* it gives the epsilon a command requires */
-        c->seen |= EM_OPT(EO_EPSILON);
-    if (c->seen & EM_OPT(EO_LOSS_AT))
-        c->seen |= EM_OPT(EO_AT);
-    if (c->seen & EM_OPT(EO_SAMPLES_ARE)) /* the word's index into EM_SAMPLES_ARE_* */
-        c->samples_are = c->samples_are ? EM_SAMPLES_ARE_INDICES : EM_SAMPLES_ARE_LABELS;
-    return rc;
-}
+/* The options that come with another: --force with --variant, --samples-are with --samples,
+ * and --epsilon-log and --loss-at, which also give the --epsilon, --at a command requires. */
+static const int with[][2] = {{EO_VARIANT, EO_FORCE}, {EO_SAMPLES, EO_SAMPLES_ARE},
+                              {EO_EPSILON, EO_EPSILON_LOG}, {EO_AT, EO_LOSS_AT}};
 
-static int require(const em_cli *c, unsigned long long required)
-{
-    for (int k = 0; cli_opts[k].name; k++)
-        if ((required >> k & 1) && !(c->seen >> k & 1))
-            return em_cli_usage(c->cmd, "%s is required (see --help)", cli_opts[k].name);
-    return -1;
-}
-
-int em_cli_begin(em_cli *c, int argc, char **argv, unsigned long long allowed,
+int em_cli_begin(em_cli *c, const char *cmd, int argc, char **argv, unsigned long long allowed,
                  unsigned long long required, const char *help)
 {
-    int rc = parse(c, argc, argv, allowed, help);
-    if (rc < 0)
-        rc = require(c, required);
-    if (rc < 0) {
-        const char *in2 = (required & EM_OPT(EO_SAMPLES)) ? c->samples
-                          : (required & EM_OPT(EO_PROBS)) ? c->probs : NULL;
-        if (in2 && !strcmp(in2, "-") && (!c->file || !strcmp(c->file, "-")))
-            rc = em_cli_usage(c->cmd,
-                              "the scenario and the %s cannot both come from standard input",
-                              (required & EM_OPT(EO_SAMPLES)) ? "samples" : "probabilities");
-    }
+    const em_check_opts check = EM_CHECK_OPTS_INIT;
+    *c = (em_cli){.cmd = cmd, .variant = EM_STANDARD, .digits = 17, .n = 1, .alpha = check.alpha,
+                  .rtol = 1e-9, .atol = 0x1p-1074, .min_expected = check.min_expected,
+                  .samples_are = EM_SAMPLES_ARE_AUTO};
+    for (size_t k = 0; k < sizeof with / sizeof *with; k++)
+        allowed |= allowed >> with[k][0] & 1 ? EM_OPT(with[k][1]) : 0;
+    const em_cli_spec sp = {c->cmd, help, cli_opts,
+                            .arg = (allowed & EM_OPT(EO_FILE)) ? file_arg : NULL};
+    int rc = em_cli_options(&sp, allowed, argc, argv, c, &c->seen);
+    for (size_t k = 2; k < sizeof with / sizeof *with; k++)
+        c->seen |= c->seen >> with[k][1] & 1 ? EM_OPT(with[k][0]) : 0;
+    if (c->seen & EM_OPT(EO_SAMPLES_ARE)) /* the word's index into EM_SAMPLES_ARE_* */
+        c->samples_are = c->samples_are ? EM_SAMPLES_ARE_INDICES : EM_SAMPLES_ARE_LABELS;
+    for (int k = 0; rc < 0 && cli_opts[k].name; k++)
+        if ((required >> k & 1) && !(c->seen >> k & 1))
+            rc = em_cli_usage(c->cmd, "%s is required (see --help)", cli_opts[k].name);
+    const char *in2 = (required & EM_OPT(EO_SAMPLES)) ? c->samples
+                      : (required & EM_OPT(EO_PROBS)) ? c->probs : NULL;
+    if (rc < 0 && in2 && !strcmp(in2, "-") && (!c->file || !strcmp(c->file, "-")))
+        rc = em_cli_usage(c->cmd, "the scenario and the %s cannot both come from standard input",
+                          (required & EM_OPT(EO_SAMPLES)) ? "samples" : "probabilities");
     return rc;
 }
 
@@ -458,11 +302,10 @@ void em_cli_stdin_hint(const char *cmd, const char *path, const char *what)
 
 int em_cli_flush(const char *cmd, int on_stdout)
 {
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: write error%s\n", cmd, on_stdout ? " on standard output" : "");
-        return EM_EXIT_INTERNAL;
-    }
-    return EM_EXIT_OK;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return EM_EXIT_OK;
+    fprintf(stderr, "%s: write error%s\n", cmd, on_stdout ? " on standard output" : "");
+    return EM_EXIT_INTERNAL;
 }
 
 int em_cli_usage(const char *cmd, const char *fmt, ...)
@@ -476,26 +319,11 @@ int em_cli_usage(const char *cmd, const char *fmt, ...)
     return EM_EXIT_USAGE;
 }
 
-int em_cli_status_exit(int st)
+static int em_cli_status_exit(int st) /* 2: the caller's mistake, 3: the machine's */
 {
-    switch (st) {
-    case EM_OK:
-        return EM_EXIT_OK;
-    case EM_ERR_NOMEM:
-    case EM_ERR_RNG:
-    case EM_ERR_UNDECIDED:
-    case EM_ERR_PROGRAM:
-        return EM_EXIT_INTERNAL;
-    default:
-        return EM_EXIT_USAGE;
-    }
-}
-
-const char *em_cli_human(const char *label)
-{
-    /* one label per call (the CLI is single-threaded; a printf takes one at a time) */
-    static char buf[4096 * 6 + 16]; /* a label: one line of at most 4096 bytes, 6 a byte */
-    return em_scn_human_label(buf, sizeof buf, label, 0);
+    int machine = st == EM_ERR_NOMEM || st == EM_ERR_RNG || st == EM_ERR_UNDECIDED ||
+                  st == EM_ERR_PROGRAM;
+    return st == EM_OK ? EM_EXIT_OK : machine ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
 }
 
 int em_cli_written(const char *cmd, int st, const em_error *e)
@@ -507,11 +335,154 @@ int em_cli_written(const char *cmd, int st, const em_error *e)
 
 em_write_opts em_cli_write_opts(const em_cli *c)
 {
-    em_write_opts o = EM_WRITE_OPTS_INIT;
-    o.format = c->format == EM_FMT_JSON ? EM_WRITE_JSON : EM_WRITE_CSV;
-    o.sweep_i = c->sweep_i;
-    o.sweep_n = c->sweep_n;
-    o.epsilon = c->sweep_n ? c->eps_all[c->sweep_i] : NULL;
-    o.terminal = isatty(STDOUT_FILENO);
-    return o;
+    return (em_write_opts){.format = c->format ? EM_WRITE_JSON : EM_WRITE_CSV,
+                           .sweep_i = c->sweep_i, .sweep_n = c->sweep_n,
+                           .epsilon = c->sweep_n ? c->eps_all[c->sweep_i] : NULL,
+                           .terminal = isatty(STDOUT_FILENO)};
+}
+
+/* ------------------------------------ the library's messages, the scenario and mechanism */
+
+/* The library names its options' fields (o->p_max) and its parameters; the command line
+ * names its options.  o->NAME is --NAME with '_' as '-', and so is a parameter of params
+ * where a message starts with it (the library puts a parameter first); words are replaced
+ * where they stand as whole words, or (first) where the message starts with them. */
+static const char *const params[] = {"at:", "grid:", "between:", "loss_at:", "mc:", "output:",
+                                     "variant ", "sensitivity ", "epsilon ", "timing "};
+static const struct { const char *api, *flag; int first; } words[] = {
+    {"em_plot_write reads", "expmech plot reads", 0}, {"group_by", "--group-by", 0},
+    {"samples_are EM_SAMPLES_ARE_INDICES", "--samples-are indices", 0},
+    {"samples_are EM_SAMPLES_ARE_LABELS", "--samples-are labels", 0},
+    {"dx->samples_are", "--samples-are", 0}, {"dx, dy:", "--samples-x/--samples-y:", 1},
+    {"(force to run it anyway)", "(--force to run it anyway)", 0},
+    {"dir:", "--output-dir:", 1},
+};
+
+static int word_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+
+/* "--" and name[0..n) with '_' as '-' at buf[*o], within len */
+static void put_flag(char *buf, size_t len, size_t *o, const char *name, size_t n)
+{
+    for (size_t k = 0; k < n + 2 && *o + 1 < len; k++)
+        buf[(*o)++] = k < 2 || name[k - 2] == '_' ? '-' : name[k - 2];
+}
+
+static const char *em_cli_words(const char *msg, char *buf, size_t len)
+{
+    size_t o = 0, n, k, np = sizeof params / sizeof *params, nw = sizeof words / sizeof *words;
+    for (size_t i = 0; msg[i] && o + 1 < len;) {
+        int start = i == 0 || !word_char(msg[i - 1]);
+        if (start && !strncmp(msg + i, "o->", 3) && word_char(msg[i + 3])) {
+            for (i += 3, n = 0; word_char(msg[i + n]); n++)
+                ;
+            put_flag(buf, len, &o, msg + i, n);
+            i += n;
+            continue;
+        }
+        for (k = 0; i == 0 && k < np && strncmp(msg, params[k], strlen(params[k])); k++)
+            ;
+        if (i == 0 && k < np) {
+            put_flag(buf, len, &o, msg, i = strlen(params[k]) - 1);
+            continue;
+        }
+        for (k = 0; k < nw; k++) {
+            size_t w = strlen(words[k].api);
+            if ((words[k].first ? i == 0 : start) && !strncmp(msg + i, words[k].api, w) &&
+                !(word_char(words[k].api[w - 1]) && word_char(msg[i + w])))
+                break;
+        }
+        if (k == nw) {
+            buf[o++] = msg[i++];
+            continue;
+        }
+        int m = snprintf(buf + o, len - o, "%s", words[k].flag);
+        o = m < 0 || (size_t)m >= len - o ? len - 1 : o + (size_t)m;
+        i += strlen(words[k].api);
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+void em_cli_note(const char *cmd, const char *what, const char *msg)
+{
+    char said[4 * EM_ERRLEN];
+    fprintf(stderr, "%s: %s%s%s\n", cmd, what ? what : "", what ? ": " : "",
+            em_cli_words(msg, said, sizeof said));
+}
+
+int em_cli_fail(const char *cmd, const char *what, const em_error *e)
+{
+    em_cli_note(cmd, what, e->msg);
+    return em_cli_status_exit(e->status);
+}
+
+static int load(const em_cli *c, em_scn **s)
+{
+    em_error e;
+    em_cli_stdin_hint(c->cmd, c->file, "the scenario");
+    if (em_scn_new(&(em_scn_spec){.path = c->file ? c->file : "-"}, s, &e) == EM_OK)
+        return -1;
+    fprintf(stderr, "%s: %s\n", c->cmd, e.msg);
+    return e.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+}
+
+/* The mechanism of s at epsilon eps with the other options given; tell: the provenance
+ * line on stderr (once per command, not once per epsilon of a sweep). */
+static int mech(const em_cli *c, em_scn *s, const char *eps, int tell, em_mech **m)
+{
+    em_error e;
+    em_opts o = {eps, (c->seen & EM_OPT(EO_SENSITIVITY)) ? c->delta_text : NULL,
+                 !(c->seen & EM_OPT(EO_VARIANT))         ? EM_VARIANT_AUTO
+                                                   : c->variant,
+                 (c->seen & EM_OPT(EO_FORCE)) != 0, (int)c->digits};
+    if (em_mech_new(s, &o, m, &e) == EM_OK) {
+        if (tell)
+            fprintf(stderr, "%s: %s\n", c->cmd, em_mech_get(*m).provenance);
+        return -1;
+    }
+    if (e.status == EM_ERR_VARIANT && o.variant == EM_PF) {
+        /* pf refused for this scenario: after the line naming the parameters, as for a
+           computation that refuses it */
+        o.variant = EM_STANDARD;
+        if (em_mech_new(s, &o, m, NULL) == EM_OK)
+            fprintf(stderr, "%s: variant pf%s\n", c->cmd,
+                    em_mech_get(*m).provenance + strlen("variant standard"));
+        em_free(*m);
+        *m = NULL;
+    }
+    return em_cli_fail(c->cmd, NULL, &e);
+}
+
+int em_cli_run(em_cli *c, int rc, em_cli_run_fn *run, const void *ctx)
+{
+    em_scn *s = NULL;
+    rc = rc < 0 ? load(c, &s) : rc;
+    const size_t runs = c->sweep_n ? c->sweep_n : 1;
+    for (c->sweep_i = 0; rc < 0 && c->sweep_i < runs; c->sweep_i++) {
+        em_mech *m = NULL;
+        rc = mech(c, s, c->eps_all[c->sweep_i], c->sweep_i == 0, &m);
+        if (rc < 0)
+            rc = run(c, s, m, ctx);
+        em_free(m);
+        if (rc == EM_EXIT_OK && c->sweep_i + 1 < runs)
+            rc = -1;
+    }
+    em_free(s);
+    em_cli_free(c);
+    return rc;
+}
+
+int em_cli_judge(em_cli *c, int rc, em_cli_run_fn *run)
+{
+    if (rc < 0 && c->sweep_n)
+        rc = em_cli_usage(c->cmd, "%s", EM_CLI_SWEEP_REFUSED);
+    return em_cli_run(c, rc, run, NULL);
+}
+
+int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allowed,
+                const char *help, em_cli_run_fn *run, const void *ctx)
+{
+    em_cli c;
+    return em_cli_run(&c, em_cli_begin(&c, cmd, argc, argv, allowed, EM_OPT(EO_EPSILON), help),
+                      run, ctx);
 }

@@ -1,190 +1,98 @@
-/* cmd_conform.c: `expmech conform`: options, the library's suite (em_conform_command), and
- * its table, JSON report and figures. */
+/* cmd_conform.c: `expmech conform`: the library's suite (em_conform_command) over the
+ * sampler given, its table on standard output, its JSON report and figures on request. */
 #include <errno.h>
-#include <math.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli_util.h"
-#include "cli/commands.h"
-#include "expmech.h"
+#include "cli_help.h"
 
 #define CMD "expmech conform"
 
-static const char help[] =
-    "usage: expmech conform --sampler 'CMD ARGS...' [options]\n"
-    "Judges another sampler on every case of the conformance battery, run as\n"
-    "  CMD ARGS... CASE.json N SEED\n"
-    "  --sampler 'CMD ARGS'  the program and its first arguments (no shell; required)\n"
-    "  --kinds K,...      finite, weighted, pf, continuous, quantile, laplace (default all)\n"
-    "  --quick            one run of 10^4 draws per case\n"
-    "  --cases DIR        a directory of case files, or one (default conformance/cases)\n"
-    "  --max-draws N      the largest run (default 10^6)\n"
-    "  --timeout S        seconds a run may take (default 600)\n"
-    "  --seed S           the runs' seeds derive from it (default 1)\n"
-    "  --report FILE.json everything, as JSON\n"
-    "  --report-svg DIR   a figure of each failed case\n"
-    EM_CLI_HELP_END("0 passed, 1 failed, 2 bad invocation, 3 internal failure, 4 undecided");
-
 typedef struct opts {
-    const char *sampler, *kinds, *cases, *report, *svg;
+    const char *sampler, *kinds, *report, *svg;
     em_conform_opts o;
 } opts;
 
+/* --kinds K,...: the bits of em_conform_opts.kinds; -1 to go on, else the exit status */
 static int parse_kinds(const char *s, unsigned *mask)
 {
-    char *t = strdup(s);
-    if (!t)
-        return -1;
-    *mask = 0;
-    int ok = 1;
-    for (char *w = strtok(t, ","); w; w = strtok(NULL, ",")) {
-        int k = em_conform_value(EM_NAME_KIND, w);
-        if (k < 0) {
-            fprintf(stderr, CMD ": --kinds: unknown kind '%s' (finite, weighted, pf, continuous, "
-                            "quantile, laplace)\n", w);
-            ok = 0;
-            break;
-        }
+    char kind[32];
+    for (const char *w = s + strspn(s, ","); *w; w += strspn(w, ",")) {
+        size_t n = strcspn(w, ",");
+        snprintf(kind, sizeof kind, "%.*s", (int)n, w);
+        int k = em_conform_value(EM_NAME_KIND, kind);
+        if (k < 0)
+            return em_cli_usage(CMD, "--kinds: unknown kind '%.*s' (finite, weighted, pf, "
+                                     "continuous, quantile, laplace)", (int)n, w);
         *mask |= 1u << k;
+        w += n;
     }
-    free(t);
-    return ok && *mask ? 0 : -1;
+    return *mask ? -1 : em_cli_usage(CMD, "--kinds '%s': expected kinds (see --help)", s);
 }
 
 static const char *max_draws_ok(const void *v)
 {
     uint64_t u = *(const uint64_t *)v;
-    return u < 1 || u > ((uint64_t)1 << 32) ? "" : NULL;
+    return u < 1 || u > ((uint64_t)1 << 32) ? "expected an integer from 1 to 2^32" : NULL;
 }
 
 static const char *timeout_ok(const void *v)
 {
-    double d = *(const double *)v;
-    return d > 0 && !isinf(d) ? NULL : "";
+    return *(const double *)v > 0 ? NULL : "expected a number of seconds > 0";
 }
 
 #define S(name, f) EM_CLI_STR(name, opts, f)
 static const em_cli_opt options[] = {
-    S("--sampler", sampler), S("--kinds", kinds), S("--cases", cases), S("--report", report),
+    S("--sampler", sampler), S("--kinds", kinds), S("--cases", o.cases), S("--report", report),
     S("--report-svg", svg),
-    {"--max-draws", EM_CLI_U64, offsetof(opts, o.max_draws), NULL, max_draws_ok,
-     "%s: %s '%s': expected an integer from 1 to 2^32 (expmech conform --help)\n", NULL},
-    {"--timeout", EM_CLI_DOUBLE, offsetof(opts, o.timeout), NULL, timeout_ok,
-     "%s: %s '%s': expected a number of seconds > 0 (expmech conform --help)\n", NULL},
-    {"--seed", EM_CLI_U64, offsetof(opts, o.seed), NULL, NULL,
-     "%s: %s '%s': expected an integer from 0 to 2^64 - 1 (expmech conform --help)\n", NULL},
+    EM_CLI_NUM("--max-draws", EM_CLI_U64, opts, o.max_draws, max_draws_ok),
+    EM_CLI_NUM("--timeout", EM_CLI_DOUBLE, opts, o.timeout, timeout_ok),
+    EM_CLI_NUM("--seed", EM_CLI_U64, opts, o.seed, NULL),
     EM_CLI_FLAG_AT("--quick", opts, o.quick),
     EM_CLI_END,
 };
 
-static int parse(opts *p, int argc, char **argv)
-{
-    const em_cli_spec sp = {.cmd = CMD, .opts = options, .help = help,
-                            .see = "expmech conform --help", .repeat = 1,
-                            .needs = "%s: option %s needs a value (expmech conform --help)\n"};
-    em_conform_opts init = EM_CONFORM_OPTS_INIT;
-    p->o = init;
-    p->cases = "conformance/cases";
-    unsigned long long given = 0;
-    int rc = em_cli_options(&sp, ~0ULL, argc, argv, p, &given);
-    if (rc >= 0)
-        return rc;
-    if (!p->sampler)
-        return em_cli_usage(CMD, "--sampler 'CMD ARGS' is required (expmech conform --help)");
-    p->o.cases = p->cases;
-    if (p->kinds && parse_kinds(p->kinds, &p->o.kinds) != 0)
-        return p->kinds[0] ? EM_EXIT_USAGE
-                           : em_cli_usage(CMD, "--kinds '%s': expected kinds (expmech conform "
-                                               "--help)", p->kinds);
-    return -1;
-}
-
 static void progress(void *ctx, size_t i, size_t n, const em_conform_case *r)
 {
     (void)ctx;
-    fprintf(stderr, "\r" CMD ": %zu/%zu %s %s\033[K", i, n, r->id,
-            em_conform_name(EM_NAME_VERDICT, r->verdict));
-    if (i == n)
-        fputc('\n', stderr);
-}
-
-/* DIR/ID.svg: expected and observed counts per cell of a failed case, drawn as bars by
- * `expmech plot` (run in this process: the same code as the command) */
-static int figure(const char *dir, const em_conform_case *c)
-{
-    const em_check_result *r = c->check;
-    if (!r || !r->nrows)
-        return 0;
-    char csv[4096], svg[4096];
-    snprintf(csv, sizeof csv, "%s/%s.csv", dir, c->id);
-    snprintf(svg, sizeof svg, "%s/%s.svg", dir, c->id);
-    const em_write_opts o = {.format = EM_WRITE_CSV};
-    FILE *f = fopen(csv, "w");
-    if (!f)
-        return -1;
-    int st = em_write(r, f, &o, NULL);
-    if (fclose(f) != 0 || st != EM_OK)
-        return -1;
-    char title[512];
-    snprintf(title, sizeof title, "%s: %s", c->id, em_conform_name(EM_NAME_VERDICT, c->verdict));
-    char *argv[] = {"plot", "--x", "cell", "--y", "expected,observed", "--style", "bars",
-                    "--title", title, "--xlabel", "cell", "--ylabel", "draws", "--output", svg,
-                    csv, NULL};
-    int rc = cmd_plot(16, argv);
-    remove(csv);
-    return rc == EM_EXIT_OK ? 0 : -1;
+    fprintf(stderr, "\r" CMD ": %zu/%zu %s %s\033[K%s", i, n, r->id,
+            em_conform_name(EM_NAME_VERDICT, r->verdict), i == n ? "\n" : "");
 }
 
 int cmd_conform(int argc, char **argv)
 {
-    opts p;
-    memset(&p, 0, sizeof p);
-    int rc = parse(&p, argc, argv);
-    if (rc >= 0)
-        return rc;
+    const em_cli_spec sp = {CMD, EM_HELP_conform, options, .repeat = 1};
+    opts p = {NULL, NULL, NULL, NULL, EM_CONFORM_OPTS_INIT};
+    p.o.cases = "conformance/cases";
+    p.o.progress = isatty(2) ? progress : NULL;
+    unsigned long long given = 0;
+    int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);
+    if (rc < 0 && !p.sampler)
+        rc = em_cli_usage(CMD, "--sampler 'CMD ARGS' is required (see --help)");
+    if (rc < 0 && p.kinds)
+        rc = parse_kinds(p.kinds, &p.o.kinds);
     em_error e;
     char **words = NULL;
-    if (em_command_split(p.sampler, &words, &e) != EM_OK) {
-        fprintf(stderr, CMD ": --sampler: %s\n", e.msg);
-        return EM_EXIT_USAGE;
-    }
-    if (isatty(2)) {
-        p.o.progress = progress;
-        p.o.progress_ctx = NULL;
-    }
+    if (rc < 0 && em_command_split(p.sampler, &words, &e) != EM_OK)
+        rc = em_cli_fail(CMD, "--sampler", &e);
     em_conform_result *r = NULL;
-    if (em_conform_command(&p.o, (const char *const *)words, &r, &e) != EM_OK) {
-        em_free(words);
+    if (rc < 0 && em_conform_command(&p.o, (const char *const *)words, &r, &e) != EM_OK)
         rc = em_cli_fail(CMD, NULL, &e);
-        return rc;
-    }
     em_free(words);
+    if (rc >= 0)
+        return rc;
     em_write(r, stdout, NULL, &e);
     rc = r->exit_status;
-    if (p.report) {
-        FILE *f = fopen(p.report, "w");
-        em_write_opts json = {.format = EM_WRITE_JSON};
-        if (!f || em_write(r, f, &json, &e) != EM_OK || fclose(f) != 0) {
-            fprintf(stderr, CMD ": --report %s: cannot write%s%s\n", p.report, errno ? ": " : "",
-                    errno ? strerror(errno) : "");
-            rc = EM_EXIT_INTERNAL;
-        }
+    FILE *f = p.report ? fopen(p.report, "w") : NULL;
+    const em_write_opts json = {.format = EM_WRITE_JSON};
+    if (p.report && (!f || em_write(r, f, &json, &e) != EM_OK || fclose(f) != 0)) {
+        fprintf(stderr, CMD ": --report %s: cannot write%s%s\n", p.report, errno ? ": " : "",
+                errno ? strerror(errno) : "");
+        rc = EM_EXIT_INTERNAL;
     }
-    if (p.svg) {
-        mkdir(p.svg, 0777);
-        for (size_t i = 0; i < r->ncases; i++) {
-            const em_conform_case *c = &r->cases[i];
-            if ((c->verdict == EM_CONFORM_REJECT || c->verdict == EM_CONFORM_IMPOSSIBLE) &&
-                figure(p.svg, c) != 0) {
-                fprintf(stderr, CMD ": --report-svg %s: no figure for %s\n", p.svg, c->id);
-                rc = rc == EM_EXIT_OK ? EM_EXIT_INTERNAL : rc;
-            }
-        }
+    if (p.svg && em_conform_figures(r, p.svg, &e) != EM_OK) {
+        fprintf(stderr, CMD ": --report-svg %s: %s\n", p.svg, e.msg);
+        rc = rc == EM_EXIT_OK ? EM_EXIT_INTERNAL : rc;
     }
     em_free(r);
     return rc;

@@ -1,91 +1,42 @@
 /* cmd_cont.c: the commands over continuous laws (em_law.h): `expmech cdf`, `density`,
  * `quantile`, and `utility` (any scenario).  Parsing and formatting only; every number
  * comes from the library. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
-#include "expmech.h"
+#include "cli_help.h"
 
-/* --at X[,X...], --grid LO:HI:N or --between A:B[,...] into *P; -1 or an exit status */
-static int get_points(const em_cli *c, int kind, em_points **P)
-{
-    em_error e;
-    *P = NULL;
-    if (kind != EM_LAW_INTERVAL && !!(c->seen & EM_OPT(EO_AT)) == !!(c->seen & EM_OPT(EO_GRID)))
-        return em_cli_usage(c->cmd, "give exactly one of --at X[,X...] and --grid LO:HI:N");
-    const char *at = kind == EM_LAW_INTERVAL      ? c->between
-                     : (c->seen & EM_OPT(EO_AT)) ? c->at
-                                                 : NULL;
-    if (em_points_parse(kind, at, at ? NULL : c->grid, P, &e) == EM_OK)
-        return -1;
-    return em_cli_fail(c->cmd, NULL, &e);
-}
-
-/* ------------------------------------------------------------ cdf/density/quantile */
-
-#define EM_CLI_HELP_POINTS                                                                  \
-    "  --at X[,X...]      the points (quantile: p); --grid LO:HI:N: N from LO to HI\n"      \
-    EM_CLI_HELP_DIGITS EM_CLI_HELP_PARAMS EM_CLI_HELP_SWEEP                                 \
-    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure")
-
-static const char help_cdf[] =
-    "usage: expmech cdf (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                   [--variant V] [--digits K]\n"
-    "                   (--at X[,X...] | --grid LO:HI:N | --between A:B[,A:B...]) [FILE]\n"
-    "The exact CDF of a continuous scenario as 'x,cdf'; --between: P(A < X <= B).\n"
-    EM_CLI_HELP_POINTS;
-
-static const char help_density[] =
-    "usage: expmech density (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                       [--variant V] [--digits K] (--at X[,X...] | --grid LO:HI:N) [FILE]\n"
-    "The exact density of a continuous scenario as 'x,density,log_density'.\n"
-    EM_CLI_HELP_POINTS;
-
-static const char help_quantile[] =
-    "usage: expmech quantile (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                        [--variant V] [--digits K] (--at P[,P...] | --grid LO:HI:N) [FILE]\n"
-    "The exact quantile function of a continuous scenario as 'p,x'.\n"
-    EM_CLI_HELP_POINTS;
-
-/* cdf --between A:B[,A:B...] */
+/* The points of --at X[,X...], --grid LO:HI:N or cdf's --between A:B[,...] written at m. */
 static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
-    int kind = *(const int *)ctx;
-    if ((c->seen & EM_OPT(EO_BETWEEN)) && (c->seen & (EM_OPT(EO_AT) | EM_OPT(EO_GRID))))
+    const int between = (c->seen & EM_OPT(EO_BETWEEN)) != 0;
+    const int kind = between ? EM_LAW_INTERVAL : *(const int *)ctx;
+    if (between && (c->seen & (EM_OPT(EO_AT) | EM_OPT(EO_GRID))))
         return em_cli_usage(c->cmd, "--between goes without --at and --grid");
-    kind = c->seen & EM_OPT(EO_BETWEEN) ? EM_LAW_INTERVAL : kind;
     if (!em_scn_get(s).continuous)
         return em_cli_usage(c->cmd, "%s is a finite scenario; %s needs a continuous one%s",
-                            em_scn_get(s).name, kind == EM_LAW_INTERVAL ? "cdf" : c->cmd + 8,
-                            kind == EM_LAW_INTERVAL ? "" : " (header '# output: continuous')");
-    em_points *P;
-    int rc = get_points(c, kind, &P);
-    if (rc < 0) {
-        em_write_opts o = em_cli_write_opts(c);
-        o.points = P;
-        o.law = kind;
-        em_error e;
-        rc = em_cli_written(c->cmd, em_write(m, stdout, &o, &e), &e);
-    }
+                            em_scn_get(s).name, between ? "cdf" : c->cmd + 8,
+                            between ? "" : " (header '# output: continuous')");
+    if (!between && !(c->seen & EM_OPT(EO_AT)) == !(c->seen & EM_OPT(EO_GRID)))
+        return em_cli_usage(c->cmd, "give exactly one of --at X[,X...] and --grid LO:HI:N");
+    const char *at = between ? c->between : (c->seen & EM_OPT(EO_AT)) ? c->at : NULL;
+    em_write_opts o = em_cli_write_opts(c);
+    em_points *P = NULL;
+    em_error e;
+    o.law = kind;
+    int rc = em_points_parse(kind, at, at ? NULL : c->grid, &P, &e) != EM_OK
+                 ? em_cli_fail(c->cmd, NULL, &e)
+                 : (o.points = P, em_cli_written(c->cmd, em_write(m, stdout, &o, &e), &e));
     em_free(P);
     return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
 }
 
 static int run_pointwise(int argc, char **argv, int kind)
 {
-    const char *name = kind == EM_LAW_CDF       ? "expmech cdf"
-                       : kind == EM_LAW_DENSITY ? "expmech density"
-                                                : "expmech quantile";
-    const char *help = kind == EM_LAW_CDF       ? help_cdf
-                       : kind == EM_LAW_DENSITY ? help_density
-                                                : help_quantile;
-    return em_cli_main(name, argc, argv,
+    static const char *const name[] = {"expmech cdf", "expmech density", "expmech quantile"};
+    static const char *const help[] = {EM_HELP_cdf, EM_HELP_density, EM_HELP_quantile};
+    return em_cli_main(name[kind], argc, argv,
                        EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_AT) | EM_OPT(EO_GRID) |
                            EM_OPT(EO_FILE) | (kind == EM_LAW_CDF ? EM_OPT(EO_BETWEEN) : 0),
-                       help, run_points, &kind);
+                       help[kind], run_points, &kind);
 }
 
 int cmd_cdf(int argc, char **argv) { return run_pointwise(argc, argv, EM_LAW_CDF); }
@@ -93,17 +44,6 @@ int cmd_density(int argc, char **argv) { return run_pointwise(argc, argv, EM_LAW
 int cmd_quantile(int argc, char **argv) { return run_pointwise(argc, argv, EM_LAW_QUANTILE); }
 
 /* ----------------------------------------------------------------- utility */
-
-static const char help_utility[] =
-    "usage: expmech utility (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                       [--variant V] [--digits K] [--loss-at T[,T...]]\n"
-    "                       [--format csv|json] [--mc N [--seed S]] [FILE]\n"
-    "The exact expected utility and loss, P(best), P(loss > T), the accuracy bounds.\n"
-    "  --loss-at T[,...]  the loss thresholds T (each >= 0)\n"
-    "  --format F         csv (default) or json\n"
-    "  --mc N [--seed S]  N exact draws' mean loss and standard error (2 <= N <= 10^9)\n"
-    EM_CLI_HELP_DIGITS EM_CLI_HELP_PARAMS EM_CLI_HELP_SWEEP
-    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
 
 /* --loss-at's thresholds into T (none: *T NULL), each >= 0: -1 or an exit status */
 static int loss_points(const em_cli *c, em_points **T)
@@ -134,23 +74,20 @@ static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     (void)ctx, (void)s;
     em_points *T;
     int rc = loss_points(c, &T);
+    em_sample_opts mc = {c->seed, (c->seen & EM_OPT(EO_SEED)) != 0, EM_SAMPLER_EXACT,
+                         EM_TIMING_VARIABLE};
+    const em_write_opts o = em_cli_write_opts(c);
+    const em_utility_opts uo = {T ? T->n : 0, T ? T->at : NULL,
+                                (c->seen & EM_OPT(EO_MC)) ? c->mc : 0, &mc};
+    em_utility_result *r = NULL;
+    em_error e;
     if (rc < 0) {
-        em_sample_opts mc = EM_SAMPLE_OPTS_INIT;
-        mc.seed = c->seed;
-        mc.seeded = (c->seen & EM_OPT(EO_SEED)) != 0;
-        const em_write_opts o = em_cli_write_opts(c);
-        const em_utility_opts uo = {T ? T->n : 0, T ? T->at : NULL,
-                                    (c->seen & EM_OPT(EO_MC)) ? c->mc : 0, &mc};
-        em_utility_result *r = NULL;
-        em_error e;
         int st = em_utility(m, &uo, &r, &e);
         rc = em_cli_written(c->cmd, st != EM_OK ? st : em_write(r, stdout, &o, &e), &e);
-        em_free(r);
     }
-    if (rc < 0)
-        rc = em_cli_flush(c->cmd, 1);
+    em_free(r);
     em_free(T);
-    return rc;
+    return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
 }
 
 int cmd_utility(int argc, char **argv)
@@ -158,5 +95,5 @@ int cmd_utility(int argc, char **argv)
     return em_cli_main("expmech utility", argc, argv,
                        EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_AT) | EM_OPT(EO_FILE) |
                            EM_OPT(EO_FORMAT) | EM_OPT(EO_MC) | EM_OPT(EO_SEED),
-                       help_utility, report, NULL);
+                       EM_HELP_utility, report, NULL);
 }

@@ -1,22 +1,7 @@
-/* expmech demo: the marital-status example of seed 000 (Adult data), run
-   through the verified core: probabilities, log-probabilities and draws. */
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "expmech.h"
+/* cmd_demo.c: `expmech demo`: the library's demo (em_demo_write) with the draws and seed
+ * given. */
 #include "cli/cli_util.h"
-#include "cli/commands.h"
-
-#define NCAT 7 /* the marital-status categories of seed 000 */
-
-static const char help[] =
-    "usage: expmech demo [--draws N] [--seed S]\n"
-    "The marital-status example of seed 000 through the verified core's float path.\n"
-    "  --draws N          number of draws, 0 to 1000000 (default 10)\n"
-    "  --seed S           ChaCha20 keyed by S (default: the OS CSPRNG)\n"
-    "The exact values: expmech example marital | expmech probs --epsilon 1\n";
+#include "cli_help.h"
 
 typedef struct args {
     uint64_t draws, seed;
@@ -28,97 +13,20 @@ static const char *draws_ok(const void *v)
 }
 
 static const em_cli_opt opts[] = {
-    {"--draws", EM_CLI_U64, offsetof(args, draws), NULL, draws_ok, NULL, NULL},
-    {"--seed", EM_CLI_U64, offsetof(args, seed), NULL, NULL, NULL, NULL},
+    EM_CLI_NUM("--draws", EM_CLI_U64, args, draws, draws_ok),
+    EM_CLI_NUM("--seed", EM_CLI_U64, args, seed, NULL),
     EM_CLI_END,
 };
 
-/* Seed 000's marital status with its raw counts (the example marital-raw), through the
- * public API: -1 with *s and count[] set, or an exit status after a message. */
-static int marital(em_scn **s, long *count)
-{
-    char *text = NULL, *t = NULL;
-    em_error e;
-    int st = em_example("marital-raw", &text, &e);
-    if (st == EM_OK)
-        st = em_scn_new(&(em_scn_spec){.text = text, .len = strlen(text),
-                                       .name = "marital-raw"}, s, &e);
-    for (size_t i = 0; st == EM_OK && i < NCAT; i++, em_free(t), t = NULL)
-        if ((st = em_scn_utility(*s, i, &t, &e)) == EM_OK)
-            count[i] = strtol(t, NULL, 10);
-    em_free(text);
-    return st == EM_OK ? -1 : em_cli_fail("expmech demo", NULL, &e);
-}
-
-static int demo(const em_scn *sc, const long *count, uint64_t draws, uint64_t seed, int seeded)
-{
-    double u[NCAT], lw[NCAT], logp[NCAT], p[NCAT];
-    uint64_t W[NCAT], total, scale;
-    size_t argmax, hits[NCAT] = {0};
-    for (size_t i = 0; i < NCAT; i++)
-        u[i] = count[i] / 1000.0;
-    const double eps = 1.0, delta = 1.0;
-
-    int st = em_logweights(NCAT, u, eps, delta, EM_STANDARD, lw, &argmax);
-    if (st == EM_OK)
-        st = em_normalize(NCAT, lw, logp, p);
-    if (st == EM_OK)
-        st = em_weights_fixed(NCAT, lw, W, &total, &scale);
-    if (st != EM_OK) {
-        fprintf(stderr, "expmech demo: %s\n", em_strerror(st));
-        return EM_EXIT_INTERNAL;
-    }
-    printf("Exponential mechanism, seed 000 marital status: u = count/1000, "
-           "epsilon = 1, sensitivity = 1, standard variant\n"
-           "float path: the verified core in double precision (exact values: "
-           "expmech example marital | expmech probs --epsilon 1)\n\n");
-    printf("%-22s %7s %10s %24s %22s\n", "category", "count", "utility", "float probability",
-           "float log-prob.");
-    for (size_t i = 0; i < NCAT; i++)
-        printf("%-22s %7ld %10.3f %24.17g %22.17g\n", em_scn_label(sc, i), count[i], u[i], p[i], logp[i]);
-
-    em_rng rng;
-    st = em_rng_init(&rng, seeded ? EM_RNG_CHACHA : EM_RNG_OS, &seed, seeded ? 1 : 0);
-    if (st != EM_OK) {
-        fprintf(stderr, "expmech demo: %s\n", em_strerror(st));
-        return EM_EXIT_INTERNAL;
-    }
-    printf("\n%llu draws (%s), float sampler:\n", (unsigned long long)draws,
-           seeded ? "ChaCha20, explicit seed" : "operating-system CSPRNG");
-    for (uint64_t d = 0; d < draws; d++) {
-        size_t r;
-        st = em_sample_fixed(NCAT, W, total, &rng, &r);
-        if (st != EM_OK) {
-            fprintf(stderr, "expmech demo: %s\n", em_strerror(st));
-            return EM_EXIT_INTERNAL;
-        }
-        hits[r]++;
-        if (d < 20)
-            printf("  %s\n", em_scn_label(sc, r));
-    }
-    if (draws > 20) {
-        printf("  ...\ncounts over all %llu draws:\n", (unsigned long long)draws);
-        for (size_t i = 0; i < NCAT; i++)
-            printf("  %-22s %zu\n", em_scn_label(sc, i), hits[i]);
-    }
-    return EM_EXIT_OK;
-}
-
 int cmd_demo(int argc, char **argv)
 {
-    const em_cli_spec sp = {.cmd = "expmech demo", .opts = opts, .help = help,
-                            .see = "see expmech demo --help", .repeat = 1,
-                            .needs = "%s: unknown or incomplete option '%s'\n"};
+    const em_cli_spec sp = {"expmech demo", EM_HELP_demo, opts, .repeat = 1};
     args a = {10, 0};
-    long count[NCAT];
     unsigned long long given = 0;
     int rc = em_cli_options(&sp, ~0ULL, argc, argv, &a, &given);
-    if (rc >= 0)
-        return rc;
-    em_scn *s = NULL;
-    rc = marital(&s, count);
+    em_error e;
     if (rc < 0)
-        rc = demo(s, count, a.draws, a.seed, (given & 2) != 0);
-    em_free(s);
-    return rc;
+        rc = em_cli_written(sp.cmd, em_demo_write(stdout, a.draws, (given & 2) ? &a.seed : NULL,
+                                                  &e), &e);
+    return rc < 0 ? EM_EXIT_OK : rc;
 }

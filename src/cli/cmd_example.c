@@ -1,16 +1,8 @@
 /* cmd_example.c: `expmech example NAME`: the seed documents' scenarios (em_example.h). */
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
-#include "expmech.h"
+#include "cli_help.h"
 
-static const char help[] =
-    "usage: expmech example NAME | --list\n"
-    "A scenario of the seed documents: expmech example marital | expmech probs --epsilon 1\n";
+#define CMD "expmech example"
 
 typedef struct args {
     const char *name;
@@ -20,39 +12,30 @@ typedef struct args {
 static int name_arg(void *dst, const char *cmd, const char *a)
 {
     (void)cmd;
-    args *p = dst;
-    p->name = a;
-    p->n++;
+    ((args *)dst)->name = a;
+    ((args *)dst)->n++;
     return -1;
 }
 
-static const em_cli_opt opts[] = {
-    EM_CLI_FLAG_AT("--list", args, list),
-    EM_CLI_END,
-};
+static const em_cli_opt opts[] = {EM_CLI_FLAG_AT("--list", args, list), EM_CLI_END};
 
 int cmd_example(int argc, char **argv)
 {
-    const em_cli_spec sp = {.cmd = "expmech example", .opts = opts, .help = help,
-                            .see = "see expmech example --help", .arg = name_arg};
+    const em_cli_spec sp = {CMD, EM_HELP_example, opts, .arg = name_arg};
     args p = {NULL, 0, 0};
     unsigned long long given = 0;
     int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);
-    if (rc >= 0)
-        return rc;
-    char *list = NULL, *text = NULL;
+    char *list = NULL, *text = NULL; /* the list: "NAME\tWHAT\n" a line (em_example.h) */
     em_error e;
-    if (em_example(NULL, &list, &e) != EM_OK)
-        return em_cli_fail("expmech example", NULL, &e);
-    if (p.list && !p.n) {
-        for (char *l = list, *tab; (tab = strchr(l, '\t')); l = strchr(tab, '\n') + 1)
-            printf("%-13.*s %.*s\n", (int)(tab - l), l, (int)strcspn(tab + 1, "\n"), tab + 1);
+    if (rc < 0 && em_example(NULL, &list, &e) != EM_OK)
+        return em_cli_fail(CMD, NULL, &e);
+    for (char *l = list, *tab; rc < 0 && p.list && !p.n && (tab = strchr(l, '\t'));
+         l = strchr(tab, '\n') + 1)
+        printf("%-13.*s %.*s\n", (int)(tab - l), l, (int)strcspn(tab + 1, "\n"), tab + 1);
+    if (rc >= 0 || p.list || p.n != 1 || p.name[0] == '-') {
         em_free(list);
-        return EM_EXIT_OK;
-    }
-    if (p.list || p.n != 1 || p.name[0] == '-') {
-        em_free(list);
-        return em_cli_usage("expmech example", "expected one NAME (see --list)");
+        return rc >= 0 ? rc : p.list && !p.n ? EM_EXIT_OK
+                          : em_cli_usage(CMD, "expected one NAME (see --list)");
     }
     if (em_example(p.name, &text, &e) == EM_OK) {
         em_free(list);
@@ -62,9 +45,9 @@ int cmd_example(int argc, char **argv)
     }
     if (e.status != EM_ERR_DOMAIN) {
         em_free(list);
-        return em_cli_fail("expmech example", NULL, &e);
+        return em_cli_fail(CMD, NULL, &e);
     }
-    fprintf(stderr, "expmech example: unknown example '%s'; known:", p.name);
+    fprintf(stderr, CMD ": unknown example '%s'; known:", p.name);
     for (char *l = list, *tab; (tab = strchr(l, '\t')); l = strchr(tab, '\n') + 1)
         fprintf(stderr, " %.*s", (int)(tab - l), l);
     fputc('\n', stderr);

@@ -1,60 +1,35 @@
 /* cmd_groups.c: `expmech groups`: the group analysis of em_groups.h (seed 001) over an
  * epsilon sweep (em_sweep.h).  Parsing and formatting only; every number comes from the
  * library. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
-#include "expmech.h"
-
-static const char help[] =
-    "usage: expmech groups --epsilon E --split S --data FILE --column COL --group-by GROUP\n"
-    "                      --candidates C [options]\n"
-    "Per group: its epsilon, true mode(s), P(a true mode), expected loss, and the gap.\n"
-    "  --epsilon E        the total epsilon; a list or LO:HI:N (or --epsilon-log LO:HI:N)\n"
-    "  --split S          each group's share: proportional, equal, full, or w1,w2,...\n"
-    "  --data FILE --column COL --group-by GROUP   the CSV file and its columns\n"
-    "  --candidates C     a:b[:step] or a file, one per line\n"
-    "  --candidates-from-data  the distinct values of COL (NOT private: a warning)\n"
-    "  --function F       frequency (default), count or maxnorm\n"
-    "  --neighbours R     add-remove or substitution\n"
-    "  --format F         csv (default) or json\n"
-    EM_CLI_HELP_DIGITS EM_CLI_HELP_PARAMS
-    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
+#include "cli_help.h"
 
 /* Every report first (a failure prints nothing), then the table. */
-static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char **eps, size_t n)
+static int run(em_cli *c, em_groups *g, const em_groups_opts *base)
 {
+    const size_t n = c->eps_count;
     em_groups_report **r = calloc(n, sizeof *r);
     em_error e;
-    int rc = r ? EM_EXIT_OK : EM_EXIT_INTERNAL;
-    if (!r)
-        fprintf(stderr, "%s: out of memory\n", c->cmd);
+    int rc = r ? EM_EXIT_OK : (fprintf(stderr, "%s: out of memory\n", c->cmd), EM_EXIT_INTERNAL);
     for (size_t i = 0; i < n && rc == EM_EXIT_OK; i++) {
         em_groups_opts o = *base;
-        o.epsilon = eps[i];
-        if (em_groups_analyse(g, &o, &r[i], &e) == EM_OK)
-            continue;
+        o.epsilon = c->eps_all[i];
         char what[80];
-        snprintf(what, sizeof what, "--epsilon %.40s", eps[i]);
-        rc = em_cli_fail(c->cmd, n > 1 ? what : NULL, &e);
+        snprintf(what, sizeof what, "--epsilon %.40s", c->eps_all[i]);
+        if (em_groups_analyse(g, &o, &r[i], &e) != EM_OK)
+            rc = em_cli_fail(c->cmd, n > 1 ? what : NULL, &e);
     }
+    char name[4096 * 6 + 16]; /* a label: one line of at most 4096 bytes, 6 a byte */
     for (size_t j = 0; rc == EM_EXIT_OK && j < em_groups_get(g).count; j++)
-        fprintf(stderr, "%s: group %s: %s\n", c->cmd, em_cli_human(em_groups_get(g).name[j]),
+        fprintf(stderr, "%s: group %s: %s\n", c->cmd,
+                em_scn_human_label(name, sizeof name, em_groups_get(g).name[j], 0),
                 r[0]->group[j].provenance);
-    em_write_opts w = EM_WRITE_OPTS_INIT;
-    w.format = c->format == EM_FMT_CSV ? EM_WRITE_CSV : EM_WRITE_JSON;
-    w.sweep_n = n > 1 ? n : 0;
-    w.terminal = isatty(STDOUT_FILENO);
-    for (size_t i = 0; rc == EM_EXIT_OK && i < n; i++) {
-        w.sweep_i = i;
-        w.epsilon = eps[i];
-        int wr = em_cli_written(c->cmd, em_write(r[i], stdout, &w, &e), &e);
-        if (wr >= 0)
-            rc = wr;
+    c->sweep_n = n > 1 ? n : 0;
+    for (c->sweep_i = 0; rc == EM_EXIT_OK && c->sweep_i < n; c->sweep_i++) {
+        em_write_opts w = em_cli_write_opts(c);
+        w.epsilon = c->eps_all[c->sweep_i];
+        int wr = em_cli_written(c->cmd, em_write(r[c->sweep_i], stdout, &w, &e), &e);
+        rc = wr >= 0 ? wr : rc;
     }
     for (size_t i = 0; r && i < n; i++)
         em_free(r[i]);
@@ -65,33 +40,28 @@ static int run(const em_cli *c, em_groups *g, const em_groups_opts *base, char *
 int cmd_groups(int argc, char **argv)
 {
     em_cli c;
-    em_cli_init(&c, "expmech groups");
-    c.both = "give either --epsilon or --epsilon-log, not both";
-    int rc = em_cli_begin(&c, argc, argv,
-                          EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT_GROUPS,
-                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SPLIT) | EM_OPT(EO_GROUP_BY), help);
+    int rc = em_cli_begin(&c, "expmech groups", argc, argv,
+                          EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT(EO_SPLIT) |
+                              EM_OPT(EO_DATA) | EM_OPT(EO_COLUMN) | EM_OPT(EO_GROUP_BY) |
+                              EM_OPT(EO_CANDIDATES) | EM_OPT(EO_FROM_DATA) |
+                              EM_OPT(EO_FUNCTION) | EM_OPT(EO_NEIGHBOURS),
+                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SPLIT) | EM_OPT(EO_GROUP_BY),
+                          EM_HELP_groups);
     em_groups *g = NULL;
     em_error e;
     em_scoring_opts so = EM_SCORING_OPTS_INIT;
     so.function = c.function ? c.function : "frequency";
-    so.data = c.data;
-    so.column = c.column;
-    so.candidates = c.candidates;
-    so.candidates_from_data = c.from_data;
-    so.neighbours = c.neighbours;
-    char said[4 * EM_ERRLEN];
-    if (rc < 0 && em_groups_new(&so, c.group_by, &g, &e) != EM_OK) {
-        fprintf(stderr, "%s: %s\n", c.cmd, em_cli_words(e.msg, said, sizeof said));
-        rc = em_cli_status_exit(e.status);
-    }
+    so.data = c.data, so.column = c.column, so.candidates = c.candidates;
+    so.candidates_from_data = c.from_data, so.neighbours = c.neighbours;
+    if (rc < 0 && em_groups_new(&so, c.group_by, &g, &e) != EM_OK)
+        rc = em_cli_fail(c.cmd, NULL, &e);
     if (rc < 0 && em_groups_get(g).warning)
-        fprintf(stderr, "%s: warning: %s\n", c.cmd,
-                em_cli_words(em_groups_get(g).warning, said, sizeof said));
+        em_cli_note(c.cmd, "warning", em_groups_get(g).warning);
     em_groups_opts o = {NULL, c.split, (c.seen & EM_OPT(EO_SENSITIVITY)) ? c.delta_text : NULL,
                         !(c.seen & EM_OPT(EO_VARIANT)) ? EM_VARIANT_AUTO : c.variant, c.force,
                         (int)c.digits};
     if (rc < 0)
-        rc = run(&c, g, &o, c.eps_all, c.eps_count);
+        rc = run(&c, g, &o);
     em_free(g);
     em_cli_free(&c);
     return rc;

@@ -1,28 +1,8 @@
 /* cmd_plot.c: `expmech plot`: a CSV table that expmech wrote drawn as an SVG figure by
  * gnuplot (em_plot_write to a file), so that a terminal user gets a picture without writing
  * gnuplot. */
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
-#include "expmech.h"
-
-static const char help[] =
-    "usage: expmech plot --x COL --y COL[,COL...] --output FILE.svg [--series COL]\n"
-    "                    [--style S[,S...]] [--logx] [--logy] [--title T]\n"
-    "                    [--xlabel L] [--ylabel L] [--overlay F:X:Y:T]... [FILE]\n"
-    "Draws a CSV table that expmech wrote as an SVG figure, with gnuplot.\n"
-    "  --x COL, --y COL[,COL...]   the x column, the y column(s): one curve each\n"
-    "  --output FILE      the SVG file to write (required)\n"
-    "  --series COL       one curve per distinct value of COL\n"
-    "  --style S[,S...]   lines (default), points, steps or bars, one per --y column\n"
-    "  --logx, --logy     logarithmic axis\n"
-    "  --title T, --xlabel L, --ylabel L   texts (default: none, the column names)\n"
-    "  --overlay F:X:Y:T  column Y against X of table F, as points titled T (repeatable)\n"
-    EM_CLI_HELP_END("0 success, 2 bad input (gnuplot not found included), 3 gnuplot failed");
+#include "cli_help.h"
 
 #define CMD "expmech plot"
 
@@ -32,35 +12,12 @@ typedef struct plot {
     const char **ov; /* --overlay's values, o.noverlay of them */
 } plot;
 
-static int nomem(void)
-{
-    fputs(CMD ": out of memory\n", stderr);
-    return EM_EXIT_INTERNAL;
-}
-
-/* The figure (em_plot_write to o.output: the tables checked, gnuplot run, the SVG
- * written). */
-static int draw(plot *p)
-{
-    em_cli_stdin_hint(CMD, p->o.table, "a CSV table");
-    for (size_t i = 0; i < p->o.noverlay; i++)
-        if (!strncmp(p->ov[i], "-:", 2))
-            em_cli_stdin_hint(CMD, "-", "a CSV table");
-    em_error e;
-    p->o.output = p->output;
-    return em_plot_write(NULL, &p->o, &e) == EM_OK ? EM_EXIT_OK : em_cli_fail(CMD, NULL, &e);
-}
-
-/* --overlay FILE:XCOL:YCOL:TITLE (repeatable): one more overlay. */
+/* --overlay FILE:XCOL:YCOL:TITLE (repeatable): one more overlay, into ov (argc entries). */
 static int add_overlay(void *dst, const char *cmd, const char *name, const char *v)
 {
     (void)cmd, (void)name;
     plot *p = dst;
-    const char **ov = realloc(p->ov, (p->o.noverlay + 1) * sizeof *ov);
-    if (!ov)
-        return nomem();
-    p->o.overlay = p->ov = ov;
-    ov[p->o.noverlay++] = v;
+    p->ov[p->o.noverlay++] = v;
     return -1;
 }
 
@@ -81,22 +38,29 @@ static const em_cli_opt opts[] = {
     S("--output", output),
     EM_CLI_FLAG_AT("--logx", plot, o.logx),
     EM_CLI_FLAG_AT("--logy", plot, o.logy),
-    {"--overlay", EM_CLI_CALL, offsetof(plot, ov), NULL, NULL, NULL, add_overlay},
+    EM_CLI_CALL_AT("--overlay", plot, ov, add_overlay),
     EM_CLI_END,
 };
 
 int cmd_plot(int argc, char **argv)
 {
-    const em_cli_spec sp = {.cmd = CMD, .opts = opts, .help = help,
-                            .see = "see expmech plot --help", .whole = 1, .list = 1,
-                            .repeat = 1, .empty = 1, .arg = table_arg};
-    plot p = {EM_PLOT_OPTS_INIT, NULL, NULL};
+    const em_cli_spec sp = {CMD, EM_HELP_plot, opts, 1, 1, table_arg, NULL};
+    plot p = {EM_PLOT_OPTS_INIT, NULL, calloc((size_t)argc, sizeof *p.ov)};
+    p.o.overlay = p.ov;
     unsigned long long given = 0;
-    int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);
+    int rc = p.ov ? em_cli_options(&sp, ~0ULL, argc, argv, &p, &given)
+                  : (fputs(CMD ": out of memory\n", stderr), EM_EXIT_INTERNAL);
     if (rc < 0 && (!p.o.x || !p.o.y || !p.output))
-        rc = em_cli_usage(CMD, "--x, --y and --output are required (see expmech plot --help)");
+        rc = em_cli_usage(CMD, "--x, --y and --output are required (see --help)");
     if (rc < 0)
-        rc = draw(&p);
+        em_cli_stdin_hint(CMD, p.o.table, "a CSV table");
+    for (size_t i = 0; rc < 0 && i < p.o.noverlay; i++)
+        if (!strncmp(p.ov[i], "-:", 2))
+            em_cli_stdin_hint(CMD, "-", "a CSV table");
+    em_error e;
+    p.o.output = p.output; /* the figure: the tables checked, gnuplot run, the SVG written */
+    if (rc < 0)
+        rc = em_plot_write(NULL, &p.o, &e) == EM_OK ? EM_EXIT_OK : em_cli_fail(CMD, NULL, &e);
     free(p.ov);
     return rc;
 }

@@ -1,19 +1,6 @@
 /* cmd_probs.c: `expmech probs`: exact, correctly rounded probabilities. */
-#include <stdio.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
-#include "expmech.h"
-
-static const char help[] =
-    "usage: expmech probs (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                     [--variant V] [--force] [--digits K] [--format csv|json] [FILE]\n"
-    "Exact probabilities of the candidates of FILE ('-' or none: standard input).\n"
-    EM_CLI_HELP_PARAMS EM_CLI_HELP_DIGITS
-    "  --format F         csv (default: label,probability,log_probability) or json\n"
-    EM_CLI_HELP_SWEEP
-    "At most 2^25 candidates (EXPMECH_MAX_CANDIDATES=N, 1 to 2^30, sets another).\n"
-    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
+#include "cli_help.h"
 
 static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
@@ -26,18 +13,17 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     int rc = em_cli_written(c->cmd, em_write(m, stdout, &o, &e), &e);
     if (rc >= 0)
         return rc;
-    const size_t counts[3] = {k.near_one, k.from_log, k.undecided};
-    if (counts[0])
+    if (k.near_one)
         fprintf(stderr, "%s: note: %zu probability below 1 rounds to 1 at %d digits; printed as "
                         "0.99...9, the largest %d-digit decimal below 1 (see its log-probability)\n",
-                c->cmd, counts[0], (int)c->digits, (int)c->digits);
-    if (counts[1])
+                c->cmd, k.near_one, (int)c->digits, (int)c->digits);
+    if (k.from_log)
         fprintf(stderr, "%s: note: %zu value(s) lie below MPFR's exponent range; their decimals "
-                        "were computed exactly from logarithms\n", c->cmd, counts[1]);
-    if (counts[2])
+                        "were computed exactly from logarithms\n", c->cmd, k.from_log);
+    if (k.undecided)
         fprintf(stderr, "%s: note: %zu log-probability(ies) could not be decided within 2^20 bits "
                         "(or lie below MPFR's exponent range); printed as nan, not computed\n",
-                c->cmd, counts[2]);
+                c->cmd, k.undecided);
     return em_cli_flush(c->cmd, law);
 }
 
@@ -45,5 +31,5 @@ int cmd_probs(int argc, char **argv)
 {
     return em_cli_main("expmech probs", argc, argv,
                        EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT(EO_FILE),
-                       help, print_probs, NULL);
+                       EM_HELP_probs, print_probs, NULL);
 }

@@ -1,37 +1,18 @@
 /* cmd_sample.c: `expmech sample`: exact draws (src/oracle/em_exact_*.c, the default) or
  * draws from the verified core's float sampler (--sampler float). */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
-#include "expmech.h"
-
-static const char help[] =
-    "usage: expmech sample (--epsilon E | --epsilon-log LO:HI:N) [--sensitivity D]\n"
-    "                      [--variant V] [-n N] [--seed S] [--sampler exact|float] [FILE]\n"
-    "Draws from the exponential mechanism over FILE ('-' or none: standard input).\n"
-    "  -n N               number of draws (default 1)\n"
-    "  --seed S           reproducible draws, ChaCha20 keyed by S (default: the OS CSPRNG)\n"
-    "  --sampler S        exact (default) or float (the verified core's path on doubles)\n"
-    "  --timing T         variable (default) or fixed (the same work on every draw)\n"
-    EM_CLI_HELP_PARAMS EM_CLI_HELP_SWEEP
-    "WARNING: the float sampler can break pure epsilon-DP (expmech audit shows it).\n"
-    "At most 2^25 candidates (EXPMECH_MAX_CANDIDATES=N, 1 to 2^30, sets another).\n"
-    EM_CLI_HELP_END("0 success, 2 bad input, 3 random source, memory or write failure");
+#include "cli_help.h"
 
 static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
     (void)ctx;
-    const em_sample_opts so = {c->seed, (c->seen & EM_OPT(EO_SEED)) != 0,
-                               c->sampler ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT,
-                               c->timing ? EM_TIMING_FIXED : EM_TIMING_VARIABLE};
-    const em_sample_opts *o = &so;
+    const em_sample_opts o = {c->seed, (c->seen & EM_OPT(EO_SEED)) != 0,
+                              c->sampler ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT,
+                              c->timing ? EM_TIMING_FIXED : EM_TIMING_VARIABLE};
     const int law = em_scn_get(s).continuous || em_scn_get(s).has_measure;
     em_error e;
     em_sampler *sp;
-    if (em_sampler_new(m, o, &sp, &e) != EM_OK)
+    if (em_sampler_new(m, &o, &sp, &e) != EM_OK)
         return em_cli_fail(c->cmd, NULL, &e);
     if (c->seen & EM_OPT(EO_SEED))
         fprintf(stderr, "%s: --seed %llu: the draws are reproducible by anyone who knows the "
@@ -39,18 +20,16 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
                 c->cmd, (unsigned long long)c->seed);
     em_write_opts w = em_cli_write_opts(c);
     uint64_t done = 0;
+    char what[64] = "";
     w.draws = c->n;
     w.done = &done;
     int rc = em_write(sp, stdout, &w, &e) == EM_OK ? -1 : 0;
     if (!rc && ferror(stdout)) { /* the first failed write: drawing on would be wasted */
-        if (law)
-            fprintf(stderr, "%s: write error on standard output\n", c->cmd);
-        else
-            fprintf(stderr, "%s: write error on standard output after %llu draw(s); "
-                            "stopped\n", c->cmd, (unsigned long long)done);
+        if (!law)
+            snprintf(what, sizeof what, " after %llu draw(s); stopped", (unsigned long long)done);
+        fprintf(stderr, "%s: write error on standard output%s\n", c->cmd, what);
         rc = EM_EXIT_INTERNAL;
     } else if (!rc) {
-        char what[64];
         snprintf(what, sizeof what, "draw %llu", (unsigned long long)done + law);
         rc = em_cli_fail(c->cmd, what, &e);
     }
@@ -61,19 +40,14 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 int cmd_sample(int argc, char **argv)
 {
     em_cli c;
-    em_cli_init(&c, "expmech sample");
-    int rc = em_cli_begin(&c, argc, argv,
+    int rc = em_cli_begin(&c, "expmech sample", argc, argv,
                           EM_OPT_MECH | EM_OPT(EO_N) | EM_OPT(EO_SEED) | EM_OPT(EO_FILE) |
-                              EM_OPT_SAMPLER,
-                          EM_OPT(EO_EPSILON), help);
-    if (rc >= 0) {
-        em_cli_free(&c);
-        return rc;
-    }
-    if (c.sampler)
+                              EM_OPT(EO_SAMPLER) | EM_OPT(EO_TIMING),
+                          EM_OPT(EO_EPSILON), EM_HELP_sample);
+    if (rc < 0 && c.sampler)
         fprintf(stderr, "expmech sample: --sampler float: the float path can break pure "
                         "epsilon-DP (weights that round to 0 on one neighbour only: infinite "
                         "privacy loss, see `expmech audit`); the exact sampler (the default) "
                         "does not\n");
-    return em_cli_run(&c, draw_all, NULL);
+    return em_cli_run(&c, rc, draw_all, NULL);
 }

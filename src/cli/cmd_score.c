@@ -1,32 +1,8 @@
 /* cmd_score.c: `expmech score FUNCTION --data FILE [options]`: the options read into an
  * em_scoring_opts, the scenario computed by em_scoring_new (src/api/em_score_*.c) and written
  * by em_write. */
-#include <stddef.h>
-#include <stdio.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
-#include "cli/commands.h"
-#include "expmech.h"
-
-static const char help[] =
-    "usage: expmech score FUNCTION --data FILE [options]\n"
-    "A scenario from raw data, with a proven score and sensitivity.  FUNCTION: count,\n"
-    "frequency (Delta 1/n, 1 (add-remove)), maxnorm, median, quantile, revenue, rr, laplace.\n"
-    "  --data FILE        one value per line ('-': standard input)\n"
-    "  --column NAME      read the column NAME of a CSV file with a header line\n"
-    "  --aggregated       --data holds lines 'value,count'\n"
-    "  --candidates C     the outputs: a:b[:step] or a file, one per line\n"
-    "  --candidates-from-data  the distinct data values (NOT private: a warning)\n"
-    "  --range LO:HI      a continuous scenario (revenue, median, quantile, laplace)\n"
-    "  --convention C     rank-distance (default) or diffprivlib (median, quantile)\n"
-    "  --neighbours R     add-remove (default) or substitution (frequency's, rr's)\n"
-    "  --alpha A          quantile level, 0 < A < 1 (quantile)\n"
-    "  --p-max P          largest price (revenue)\n"
-    "  --beta B --gamma G --x BIT   rr: the scores (default -1/4, 1/4), the private bit\n"
-    "  --f F --delta-f D  laplace: the query value, its sensitivity (default 1)\n"
-    "  --group-by COLUMN --output-dir DIR   one scenario file per group, in DIR\n"
-    EM_CLI_HELP_END("0 success, 2 bad input, 3 internal failure");
+#include "cli_help.h"
 
 #define CMD "expmech score"
 
@@ -48,83 +24,39 @@ static const em_cli_opt opts[] = {
     S("--neighbors", o.neighbours),
     EM_CLI_END,
 };
-#define SEE "see expmech score --help"
 
-/* An unknown word: an option (in FUNCTION's place too: the function comes first) or a
-   scoring function, with the nearest valid one named.  --epsilon and --sensitivity are
-   named as options of the commands that read the scenario, which score does not take. */
+/* An unknown word: in FUNCTION's place a function, or an option (the function comes first);
+ * --epsilon and --sensitivity are named as options of the commands that read the scenario,
+ * which score writes. */
 static int score_unknown(const em_cli_spec *sp, unsigned long long mask, const char *a)
 {
-    static const char *const fns[] = {"count",   "frequency", "maxnorm", "median",
-                                      "quantile", "revenue",  "rr",      "laplace"};
+    static const char *const fns[] = {"count",    "frequency", "maxnorm", "median",
+                                      "quantile", "revenue",   "rr",      "laplace"};
     static const char *const theirs[] = {"--epsilon", "--sensitivity"};
     if (a[0] != '-')
-        return em_cli_unknown(sp->cmd, "scoring function", a, strlen(a), fns,
-                              sizeof fns / sizeof *fns, 1, SEE);
+        return em_cli_unknown(sp->cmd, "scoring function", a, strlen(a), fns, 8, 1);
     const char *eq = strchr(a, '='), *names[32];
     size_t nl = eq ? (size_t)(eq - a) : strlen(a), n = em_cli_names(sp, mask, names, 32);
     const char *near = em_cli_nearest(a, nl, names, n);
     if (near && strlen(near) == nl && !strncmp(a, near, nl))
         return em_cli_usage(CMD, "the scoring function comes first, before %s (expmech score "
-                                 "FUNCTION --data FILE [options]; see expmech score --help)",
-                            near);
+                                 "FUNCTION --data FILE [options]; see --help)", near);
     const char *other = near ? NULL : em_cli_nearest(a, nl, theirs, 2);
-    if (other) {
-        int exact = strlen(other) == nl && !strncmp(a, other, nl);
-        fprintf(stderr,
-                "expmech score: unknown option '%s' (%s%s%sscore takes no %s: it writes the "
-                "scenario that probs, sample, cdf, ... read with %s; see expmech score "
-                "--help)\n", a, exact ? "" : "did you mean ", exact ? "" : other,
-                exact ? "" : "?  ", other, other);
-        return EM_EXIT_USAGE;
-    }
-    return em_cli_unknown(sp->cmd, "option", a, strlen(a), names, n, 0, SEE);
+    if (!other)
+        return em_cli_unknown(sp->cmd, "option", a, nl, names, n, 0);
+    int exact = strlen(other) == nl && !strncmp(a, other, nl);
+    return em_cli_usage(CMD, "unknown option '%.*s' (%s%s%sscore takes no %s: it writes the "
+                             "scenario that probs, sample, cdf, ... read with %s; see --help)",
+                        (int)nl, a, exact ? "" : "did you mean ", exact ? "" : other,
+                        exact ? "" : "?  ", other, other);
 }
 
-static const em_cli_spec spec;
-
-static int score_arg(void *dst, const char *cmd, const char *a)
-{
-    (void)dst, (void)cmd;
-    return score_unknown(&spec, ~0ULL, a);
-}
-
-static const em_cli_spec spec = {.cmd = "expmech score", .opts = opts, .help = help,
-                                 .twice = "%s: option %s given twice\n",
-                                 .needs = "%s: option %s needs a value\n", .arg = score_arg,
-                                 .unknown = score_unknown};
-
-/* --group-by: one scenario file per group in --output-dir, their names on standard
-   output. */
-static int score_groups(const em_scoring_opts *o, const args *go)
-{
-    if (!go->group_by || !go->output_dir)
-        return em_cli_usage(CMD, "%s needs %s (one scenario file per group)",
-                            go->group_by ? "--group-by" : "--output-dir",
-                            go->group_by ? "--output-dir DIR" : "--group-by COLUMN");
-    em_groups *g = NULL;
-    em_error err;
-    char said[4 * EM_ERRLEN];
-    int rc = EM_EXIT_OK;
-    em_write_opts wo = EM_WRITE_OPTS_INIT;
-    wo.dir = go->output_dir;
-    if (em_groups_new(o, go->group_by, &g, &err) != EM_OK ||
-        em_write(g, stdout, &wo, &err) != EM_OK) {
-        fprintf(stderr, "expmech score: %s\n", em_cli_words(err.msg, said, sizeof said));
-        rc = err.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
-    }
-    if (rc == EM_EXIT_OK && em_groups_get(g).warning)
-        fprintf(stderr, "expmech score: warning: %s\n",
-                em_cli_words(em_groups_get(g).warning, said, sizeof said));
-    em_free(g);
-    return rc;
-}
+static const em_cli_spec spec = {CMD, EM_HELP_score, opts, .unknown = score_unknown};
 
 int cmd_score(int argc, char **argv)
 {
-    FILE *f = argc < 2 ? stderr : stdout;
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        fputs(help, f);
+        fputs(EM_HELP_score, argc < 2 ? stderr : stdout);
         return argc < 2 ? EM_EXIT_USAGE : EM_EXIT_OK;
     }
     if (!em_scoring_known(argv[1]))
@@ -133,27 +65,37 @@ int cmd_score(int argc, char **argv)
     unsigned long long given = 0;
     p.o.function = argv[1];
     int rc = em_cli_options(&spec, ~0ULL, argc - 1, argv + 1, &p, &given);
+    if (rc < 0 && p.o.data && p.o.candidates && !strcmp(p.o.data, "-") &&
+        !strcmp(p.o.candidates, "-"))
+        rc = em_cli_usage(CMD, "--data and --candidates cannot both be standard input ('-'): "
+                               "one of them must be a file");
+    if (rc < 0 && !p.group_by != !p.output_dir)
+        rc = em_cli_usage(CMD, "%s needs %s (one scenario file per group)",
+                          p.group_by ? "--group-by" : "--output-dir",
+                          p.group_by ? "--output-dir DIR" : "--group-by COLUMN");
     if (rc >= 0)
         return rc;
-    em_scoring_opts o = p.o;
-    if (o.data && o.candidates && !strcmp(o.data, "-") && !strcmp(o.candidates, "-"))
-        return em_cli_usage(CMD, "--data and --candidates cannot both be standard input ('-'): "
-                                 "one of them must be a file");
-    if (p.group_by || p.output_dir)
-        return score_groups(&o, &p);
-    em_scoring *r = NULL;
-    em_error err;
-    char said[4 * EM_ERRLEN];
-    if (em_scoring_new(&o, &r, &err) != EM_OK) {
-        fprintf(stderr, "expmech score: %s\n", em_cli_words(err.msg, said, sizeof said));
-        return err.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;
+    em_error e;
+    if (p.group_by) { /* one scenario file per group in --output-dir, their names on stdout */
+        em_groups *g = NULL;
+        em_write_opts wo = EM_WRITE_OPTS_INIT;
+        wo.dir = p.output_dir;
+        rc = em_groups_new(&p.o, p.group_by, &g, &e) != EM_OK || em_write(g, stdout, &wo, &e) != EM_OK
+                 ? em_cli_fail(CMD, NULL, &e)
+                 : EM_EXIT_OK;
+        if (rc == EM_EXIT_OK && em_groups_get(g).warning)
+            em_cli_note(CMD, "warning", em_groups_get(g).warning);
+        em_free(g);
+        return rc;
     }
+    em_scoring *r = NULL;
+    if (em_scoring_new(&p.o, &r, &e) != EM_OK)
+        return em_cli_fail(CMD, NULL, &e);
     if (em_scoring_get(r).warning)
-        fprintf(stderr, "expmech score: warning: %s\n",
-                em_cli_words(em_scoring_get(r).warning, said, sizeof said));
-    rc = em_write(r, stdout, NULL, &err) == EM_OK ? EM_EXIT_OK : EM_EXIT_INTERNAL;
+        em_cli_note(CMD, "warning", em_scoring_get(r).warning);
+    rc = em_write(r, stdout, NULL, &e) == EM_OK ? EM_EXIT_OK : EM_EXIT_INTERNAL;
     if (rc != EM_EXIT_OK)
-        fprintf(stderr, "expmech score: %s\n", err.status == EM_ERR_NOMEM ? err.msg : "write error");
+        fprintf(stderr, CMD ": %s\n", e.status == EM_ERR_NOMEM ? e.msg : "write error");
     em_free(r);
     return rc;
 }

@@ -1,36 +1,9 @@
 #include "em_base.h"
 #include "core/em_score_rank.h"
 #include "core/em_rank_of.h"
+#include "core/em_rank_counts.h"
 #include "core/em_rows.h"
 #include "proofs/lemmas/ScoreRank_lemmas.h"
-
-/* *lt = #{i < n : data[i] < c}, *gt = #{i < n : data[i] > c}. */
-/*@ requires valid_data: \valid_read(data + (0 .. n - 1));
-    requires valid_out: \valid(lt) && \valid(gt);
-    requires separated: \separated(lt, gt, data + (0 .. n - 1));
-    assigns *lt, *gt;
-    ensures lt: *lt == CountLt(data, n, c);
-    ensures gt: *gt == CountGt(data, n, c);
-    ensures bounded: *lt + *gt <= n;
- */
-static void rank_counts(size_t n, const int64_t *data, int64_t c, uint64_t *lt, uint64_t *gt)
-{
-    uint64_t l = 0, g = 0;
-    /*@ loop invariant range: 0 <= i <= n;
-        loop invariant lt: l == CountLt(data, i, c);
-        loop invariant gt: g == CountGt(data, i, c);
-        loop invariant bounded: l + g <= i;
-        loop assigns i, l, g;
-        loop variant n - i; */
-    for (size_t i = 0; i < n; i++) {
-        if (data[i] < c)
-            l++;
-        else if (data[i] > c)
-            g++;
-    }
-    *lt = l;
-    *gt = g;
-}
 
 /* Which score rank_scores computes (plain macros: ACSL reads them too). */
 #define RANK_MEDIAN 0
@@ -65,7 +38,7 @@ static void rank_scores(int kind, size_t n, const int64_t *data, size_t m, const
     for (size_t j = 0; j < m; j++) {
         int64_t c = cand[j];
         uint64_t lt, gt;
-        rank_counts(n, data, c, &lt, &gt);
+        em_rank_counts(n, data, c, &lt, &gt);
         //@ assert counts: lt == CountLt{Pre}(data, n, c) && gt == CountGt{Pre}(data, n, c);
         int64_t v = kind == RANK_MEDIAN ? em_median_of(lt, gt, n) : em_quantile_of(lt, gt, n, qa, qb);
         //@ assert median: kind == RANK_MEDIAN ==> v == MedianScore{Pre}(data, n, c);

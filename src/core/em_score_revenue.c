@@ -1,8 +1,10 @@
 #include "em_base.h"
 #include "core/em_score_revenue.h"
 #include "core/em_rows.h"
+#include "core/em_rank_counts.h"
+#include "proofs/lemmas/ScoreRevenue_lemmas.h"
 
-/* #{i < n : bids[i] >= p} */
+/* #{i < n : bids[i] >= p}: the bids not below p (Count_GeLt) */
 /*@ requires valid_bids: \valid_read(bids + (0 .. n - 1));
     assigns \nothing;
     ensures count: \result == CountGe(bids, n, p);
@@ -10,16 +12,10 @@
  */
 static size_t count_ge(size_t n, const int64_t *bids, int64_t p)
 {
-    size_t c = 0;
-    /*@ loop invariant range: 0 <= i <= n;
-        loop invariant count: c == CountGe(bids, i, p);
-        loop invariant bounded: c <= i;
-        loop assigns i, c;
-        loop variant n - i; */
-    for (size_t i = 0; i < n; i++)
-        if (bids[i] >= p)
-            c++;
-    return c;
+    uint64_t lt, gt;
+    em_rank_counts(n, bids, p, &lt, &gt);
+    //@ ghost Count_GeLt(bids, n, p);
+    return n - lt;
 }
 
 /* p * c without overflow. */

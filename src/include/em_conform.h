@@ -304,6 +304,12 @@ EM_API int em_conform_command(const em_conform_opts *o, const char *const *argv,
  * Errors: EM_ERR_NULL, EM_ERR_PARSE (an unclosed quote, no word), EM_ERR_NOMEM. */
 EM_API int em_command_split(const char *line, char ***argv, em_error *err);
 
+/* DIR/ID.svg for each case of r rejected or with an impossible draw: its expected and
+ * observed counts per cell as bars (em_plot_write: gnuplot); dir is made when missing.  Every
+ * figure is tried.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN ("no figure for ID": the first that
+ * could not be written or drawn). */
+EM_API int em_conform_figures(const em_conform_result *r, const char *dir, em_error *err);
+
 /* em_write (em_scn.h) writes r: EM_WRITE_TEXT as a table (case, kind, verdict, N, p,
  * diagnosis: one row a case, messages and the sampler's stderr below a failed row), then
  * the summary line; EM_WRITE_JSON everything in r (schema expmech-conformance-report-1). */
