@@ -381,7 +381,7 @@ def _check_result(ptr) -> CheckResult:
         r = ptr.contents
         rows = [CheckRow(int(r.rows[i].first), int(r.rows[i].last), int(r.rows[i].observed),
                          float(r.rows[i].expected)) for i in range(r.nrows)]
-        d = lib.em_check_diagnosis(ptr)
+        d = ctypes.cast(r.diagnosis, ctypes.POINTER(_lib.Diagnosis))
         diag = mistake = mp = None
         if d:
             d = d.contents

@@ -137,7 +137,22 @@ class CheckResult(ctypes.Structure):
     _fields_ = [("verdict", ctypes.c_int), ("statistic", ctypes.c_double),
                 ("p_value", ctypes.c_double), ("min_detectable", ctypes.c_double),
                 ("alpha", ctypes.c_double), ("df", ctypes.c_size_t), ("n", ctypes.c_uint64),
-                ("nrows", ctypes.c_size_t), ("rows", ctypes.POINTER(CheckRow))]
+                ("nrows", ctypes.c_size_t), ("rows", ctypes.POINTER(CheckRow)),
+                # the rest of em_check_result, to reach its diagnosis (NULL when it passed)
+                ("min_expected", ctypes.c_double), ("reasons", ctypes.c_uint),
+                ("ncells", ctypes.c_size_t), ("pearson_x2", ctypes.c_double),
+                ("max_std_resid", ctypes.c_double), ("tail_p", ctypes.c_double),
+                ("cand_p", ctypes.c_double), ("cand_index", ctypes.c_size_t),
+                ("cand_alpha", ctypes.c_double), ("ncand", ctypes.c_size_t),
+                ("nzero", ctypes.c_size_t), ("cell_of", ctypes.POINTER(ctypes.c_size_t)),
+                ("support_index", ctypes.c_size_t), ("support_count", ctypes.c_uint64),
+                ("nbreak", ctypes.c_size_t), ("nquantile", ctypes.c_size_t),
+                ("quantile_bins", ctypes.c_int), ("first_outside", ctypes.c_size_t),
+                ("outside_value", ctypes.c_double), ("outside_line", ctypes.c_ulong),
+                ("ks_d", ctypes.c_double), ("ks_x", ctypes.c_double), ("ks_side", ctypes.c_int),
+                ("ks_n", ctypes.c_uint64), ("ks_p", ctypes.c_double),
+                ("ks_p_upper", ctypes.c_double), ("ks_approximate", ctypes.c_int),
+                ("ks_method", ctypes.c_char_p), ("diagnosis", ctypes.c_void_p)]
 
 
 class CompareOpts(ctypes.Structure):
@@ -306,9 +321,7 @@ _PROTOS = {
                                 ctypes.c_double, ctypes.POINTER(ctypes.POINTER(AuditResult)), _E]),
     "em_utility": (ctypes.c_int, [_P, ctypes.POINTER(UtilityOpts),
                                   ctypes.POINTER(ctypes.POINTER(UtilityResult)), _E]),
-    "em_check_diagnosis": (ctypes.POINTER(Diagnosis), [ctypes.POINTER(CheckResult)]),
     "em_conform_name": (_S, [ctypes.c_int, ctypes.c_int]),
-    "em_conform_value": (ctypes.c_int, [ctypes.c_int, _S]),
     "em_conform_run": (ctypes.c_int, [ctypes.POINTER(ConformOpts), SamplerFn, _P,
                                       ctypes.POINTER(ctypes.POINTER(ConformResult)), _E]),
     "em_conform_command": (ctypes.c_int, [ctypes.POINTER(ConformOpts), _STRS,

@@ -86,10 +86,6 @@ typedef struct em_diagnosis {
                                 under that law)", or that none of the known mistakes fits */
 } em_diagnosis;
 
-
-/* r->diagnosis (NULL when r passed or none was computed): for bindings. */
-EM_API const em_diagnosis *em_check_diagnosis(const em_check_result *r);
-
 /* ------------------------------------------------------------------ cases */
 
 /* One case of the battery.  Returned by em_case_new (owned by the library: em_free); a
@@ -213,14 +209,13 @@ typedef int em_sampler_fn(void *ctx, const em_case *c, uint64_t n, uint64_t seed
  * "malformed output", "accepted invalid input", "skipped", "undecided", "bad case file". */
 
 /* The names of the suite's codes, in table EM_NAME_KIND (EM_KIND_*), EM_NAME_MISTAKE
- * (EM_MISTAKE_*) or EM_NAME_VERDICT (EM_CONFORM_*).  em_conform_name: the name of value (a
- * static string), NULL when the table or the value is unknown; em_conform_value: the value
- * of name, -1 when unknown. */
+ * (EM_MISTAKE_*) or EM_NAME_VERDICT (EM_CONFORM_*): the name of value (a static string),
+ * NULL when the table or the value is unknown.  A table's codes are 0, 1, ... up to the
+ * first NULL, so a name's code is the v whose name it is. */
 #define EM_NAME_KIND 0
 #define EM_NAME_MISTAKE 1
 #define EM_NAME_VERDICT 2
 EM_API const char *em_conform_name(int table, int value);
-EM_API int em_conform_value(int table, const char *name);
 
 struct em_conform_case;
 
