@@ -128,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     argv[argc] = NULL;
     for (const em_command *c = em_commands; c->name; c++)
         if (!strcmp(c->name, argv[0])) {
-            int rc = c->run(argc, argv);
+            int rc = em_command_run(c, argc, argv);
             if (rc < 0 || rc > 4)
                 abort(); /* an exit status outside the documented ones */
             break;

@@ -472,17 +472,13 @@ int em_cli_run(em_cli *c, int rc, em_cli_run_fn *run, const void *ctx)
     return rc;
 }
 
-int em_cli_judge(em_cli *c, int rc, em_cli_run_fn *run)
-{
-    if (rc < 0 && c->sweep_n)
-        rc = em_cli_usage(c->cmd, "%s", EM_CLI_SWEEP_REFUSED);
-    return em_cli_run(c, rc, run, NULL);
-}
-
-int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allowed,
-                const char *help, em_cli_run_fn *run, const void *ctx)
+int em_cli_oracle(const char *cmd, const char *help, const em_cli_cmd *d, int argc, char **argv)
 {
     em_cli c;
-    return em_cli_run(&c, em_cli_begin(&c, cmd, argc, argv, allowed, EM_OPT(EO_EPSILON), help),
-                      run, ctx);
+    int rc = em_cli_begin(&c, cmd, argc, argv, d->allowed, d->required | EM_OPT(EO_EPSILON), help);
+    if (rc < 0 && d->check)
+        rc = d->check(&c);
+    if (rc < 0 && d->one_epsilon && c.sweep_n)
+        rc = em_cli_usage(c.cmd, "%s", EM_CLI_SWEEP_REFUSED);
+    return em_cli_run(&c, rc, d->run, d->ctx);
 }

@@ -101,14 +101,22 @@ int em_cli_begin(em_cli *c, const char *cmd, int argc, char **argv, unsigned lon
                  unsigned long long required, const char *help);
 
 typedef int em_cli_run_fn(const em_cli *c, em_scn *s, em_mech *m, const void *ctx);
-/* em_cli_begin with --epsilon required, then em_cli_run. */
-int em_cli_main(const char *cmd, int argc, char **argv, unsigned long long allowed,
-                const char *help, em_cli_run_fn *run, const void *ctx);
 /* After em_cli_begin's rc: the scenario, then for each epsilon of the sweep its mechanism
  * and run() until one fails; the provenance line once; frees c.  The exit status. */
 int em_cli_run(em_cli *c, int rc, em_cli_run_fn *run, const void *ctx);
-/* em_cli_run for a command over one epsilon: a sweep refused. */
-int em_cli_judge(em_cli *c, int rc, em_cli_run_fn *run);
+
+/* A command over a scenario's mechanism: its options (--epsilon always required), what it
+ * checks before the scenario (NULL, or -1 to go on), what it runs for each epsilon, and
+ * whether it runs over one epsilon only (a sweep refused). */
+typedef struct em_cli_cmd {
+    unsigned long long allowed, required;
+    int (*check)(em_cli *c);
+    em_cli_run_fn *run;
+    const void *ctx;
+    int one_epsilon;
+} em_cli_cmd;
+/* argv[1..argc) as `cmd` by d (em_cli_begin, d->check, em_cli_run): the exit status. */
+int em_cli_oracle(const char *cmd, const char *help, const em_cli_cmd *d, int argc, char **argv);
 
 /* "CMD: [WHAT: ]MSG", the library's API names in msg (o->NAME, parameters) written as the
  * command line's options; em_cli_fail returns e->status's exit status (2: the caller's). */

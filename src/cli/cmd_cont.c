@@ -2,7 +2,6 @@
  * `quantile`, and `utility` (any scenario).  Parsing and formatting only; every number
  * comes from the library. */
 #include "cli/cli_util.h"
-#include "cli_help.h"
 
 /* The points of --at X[,X...], --grid LO:HI:N or cdf's --between A:B[,...] written at m. */
 static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
@@ -29,19 +28,11 @@ static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
 }
 
-static int run_pointwise(int argc, char **argv, int kind)
-{
-    static const char *const name[] = {"expmech cdf", "expmech density", "expmech quantile"};
-    static const char *const help[] = {EM_HELP_cdf, EM_HELP_density, EM_HELP_quantile};
-    return em_cli_main(name[kind], argc, argv,
-                       EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_AT) | EM_OPT(EO_GRID) |
-                           EM_OPT(EO_FILE) | (kind == EM_LAW_CDF ? EM_OPT(EO_BETWEEN) : 0),
-                       help[kind], run_points, &kind);
-}
-
-int cmd_cdf(int argc, char **argv) { return run_pointwise(argc, argv, EM_LAW_CDF); }
-int cmd_density(int argc, char **argv) { return run_pointwise(argc, argv, EM_LAW_DENSITY); }
-int cmd_quantile(int argc, char **argv) { return run_pointwise(argc, argv, EM_LAW_QUANTILE); }
+#define POINTS EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_AT) | EM_OPT(EO_GRID) | EM_OPT(EO_FILE)
+static const int kinds[] = {EM_LAW_CDF, EM_LAW_DENSITY, EM_LAW_QUANTILE};
+const em_cli_cmd cmd_cdf = {POINTS | EM_OPT(EO_BETWEEN), .run = run_points, .ctx = &kinds[0]};
+const em_cli_cmd cmd_density = {POINTS, .run = run_points, .ctx = &kinds[1]};
+const em_cli_cmd cmd_quantile = {POINTS, .run = run_points, .ctx = &kinds[2]};
 
 /* ----------------------------------------------------------------- utility */
 
@@ -90,10 +81,7 @@ static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
 }
 
-int cmd_utility(int argc, char **argv)
-{
-    return em_cli_main("expmech utility", argc, argv,
-                       EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_AT) | EM_OPT(EO_FILE) |
-                           EM_OPT(EO_FORMAT) | EM_OPT(EO_MC) | EM_OPT(EO_SEED),
-                       EM_HELP_utility, report, NULL);
-}
+const em_cli_cmd cmd_utility = {EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_AT) |
+                                     EM_OPT(EO_FILE) | EM_OPT(EO_FORMAT) | EM_OPT(EO_MC) |
+                                     EM_OPT(EO_SEED),
+                                 .run = report};

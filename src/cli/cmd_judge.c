@@ -2,7 +2,6 @@
  * probabilities judged against the exact law (em_draws_check, em_compare), the verdict as
  * the exit status. */
 #include "cli/cli_util.h"
-#include "cli_help.h"
 
 /* The draws judged against the law of m (em_draws_check), the table written, the verdict as
  * the exit status. */
@@ -34,15 +33,9 @@ static int check(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     return rc;
 }
 
-int cmd_check(int argc, char **argv)
-{
-    em_cli c;
-    int rc = em_cli_begin(&c, "expmech check", argc, argv,
-                          EM_OPT_MECH | EM_OPT(EO_SAMPLES) | EM_OPT(EO_ALPHA) |
-                              EM_OPT(EO_MIN_EXPECTED) | EM_OPT(EO_FILE),
-                          EM_OPT(EO_EPSILON) | EM_OPT(EO_SAMPLES), EM_HELP_check);
-    return em_cli_judge(&c, rc, check);
-}
+const em_cli_cmd cmd_check = {EM_OPT_MECH | EM_OPT(EO_SAMPLES) | EM_OPT(EO_ALPHA) |
+                                  EM_OPT(EO_MIN_EXPECTED) | EM_OPT(EO_FILE),
+                              EM_OPT(EO_SAMPLES), .run = check, .one_epsilon = 1};
 
 /* The probabilities or CDF table judged against the law of m (em_compare), the table
  * written, the verdict as the exit status. */
@@ -68,18 +61,17 @@ static int compare(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     return rc;
 }
 
-int cmd_compare(int argc, char **argv)
+static int one_input(em_cli *c)
 {
-    em_cli c;
-    int rc = em_cli_begin(&c, "expmech compare", argc, argv,
-                          EM_OPT_MECH | EM_OPT(EO_PROBS) | EM_OPT(EO_CDF) | EM_OPT(EO_RTOL) |
-                              EM_OPT(EO_ATOL) | EM_OPT(EO_FILE),
-                          EM_OPT(EO_EPSILON), EM_HELP_compare);
-    if (rc < 0 && !(c.seen & EM_OPT(EO_PROBS)) == !(c.seen & EM_OPT(EO_CDF)))
-        rc = em_cli_usage(c.cmd, "give exactly one of --probs PROBS and --cdf TABLE (see --help)");
-    const char *in2 = c.probs ? c.probs : c.cdf;
-    if (rc < 0 && !strcmp(in2, "-") && (!c.file || !strcmp(c.file, "-")))
-        rc = em_cli_usage(c.cmd, "the scenario and the %s cannot both come from standard input",
-                          c.probs ? "probabilities" : "CDF table");
-    return em_cli_judge(&c, rc, compare);
+    if (!(c->seen & EM_OPT(EO_PROBS)) == !(c->seen & EM_OPT(EO_CDF)))
+        return em_cli_usage(c->cmd, "give exactly one of --probs PROBS and --cdf TABLE (see --help)");
+    const char *in2 = c->probs ? c->probs : c->cdf;
+    if (!strcmp(in2, "-") && (!c->file || !strcmp(c->file, "-")))
+        return em_cli_usage(c->cmd, "the scenario and the %s cannot both come from standard input",
+                            c->probs ? "probabilities" : "CDF table");
+    return -1;
 }
+
+const em_cli_cmd cmd_compare = {EM_OPT_MECH | EM_OPT(EO_PROBS) | EM_OPT(EO_CDF) | EM_OPT(EO_RTOL) |
+                                    EM_OPT(EO_ATOL) | EM_OPT(EO_FILE),
+                                .check = one_input, .run = compare, .one_epsilon = 1};

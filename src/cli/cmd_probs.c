@@ -1,6 +1,5 @@
 /* cmd_probs.c: `expmech probs`: exact, correctly rounded probabilities. */
 #include "cli/cli_util.h"
-#include "cli_help.h"
 
 static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
@@ -27,9 +26,5 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     return em_cli_flush(c->cmd, law);
 }
 
-int cmd_probs(int argc, char **argv)
-{
-    return em_cli_main("expmech probs", argc, argv,
-                       EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT(EO_FILE),
-                       EM_HELP_probs, print_probs, NULL);
-}
+const em_cli_cmd cmd_probs = {
+    EM_OPT_MECH | EM_OPT(EO_DIGITS) | EM_OPT(EO_FORMAT) | EM_OPT(EO_FILE), .run = print_probs};

@@ -1,7 +1,6 @@
 /* cmd_sample.c: `expmech sample`: exact draws (src/oracle/em_exact_*.c, the default) or
  * draws from the verified core's float sampler (--sampler float). */
 #include "cli/cli_util.h"
-#include "cli_help.h"
 
 static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
@@ -37,17 +36,16 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     return rc < 0 ? em_cli_flush(c->cmd, 0) : rc;
 }
 
-int cmd_sample(int argc, char **argv)
+static int warn_float(em_cli *c)
 {
-    em_cli c;
-    int rc = em_cli_begin(&c, "expmech sample", argc, argv,
-                          EM_OPT_MECH | EM_OPT(EO_N) | EM_OPT(EO_SEED) | EM_OPT(EO_FILE) |
-                              EM_OPT(EO_SAMPLER) | EM_OPT(EO_TIMING),
-                          EM_OPT(EO_EPSILON), EM_HELP_sample);
-    if (rc < 0 && c.sampler)
+    if (c->sampler)
         fprintf(stderr, "expmech sample: --sampler float: the float path can break pure "
                         "epsilon-DP (weights that round to 0 on one neighbour only: infinite "
                         "privacy loss, see `expmech audit`); the exact sampler (the default) "
                         "does not\n");
-    return em_cli_run(&c, rc, draw_all, NULL);
+    return -1;
 }
+
+const em_cli_cmd cmd_sample = {EM_OPT_MECH | EM_OPT(EO_N) | EM_OPT(EO_SEED) | EM_OPT(EO_FILE) |
+                                   EM_OPT(EO_SAMPLER) | EM_OPT(EO_TIMING),
+                               .check = warn_float, .run = draw_all};

@@ -1,5 +1,5 @@
 /* commands.h: the subcommands of `expmech`, each `int cmd_NAME(int argc, char **argv)`
- * (argv[0] its name), returning the exit status (man/expmech.1, EXIT STATUS);
+ * (argv[0] its name) or, over a mechanism, an em_cli_cmd; the exit status (man/expmech.1, EXIT STATUS);
  * main (expmech.c) checks the final flush of standard output for every command. */
 #ifndef EM_CLI_COMMANDS_H
 #define EM_CLI_COMMANDS_H
@@ -10,17 +10,21 @@
 #define EM_EXIT_INTERNAL 3     /* internal or resource failure, a write error */
 #define EM_EXIT_INSUFFICIENT 4 /* too little data to test: neither pass nor reject */
 
-typedef struct em_command { const char *name; int (*run)(int argc, char **argv); } em_command;
+/* run(argc, argv), or the command over a mechanism `oracle` (cli_util.h) */
+typedef struct em_command {
+    const char *name, *help;
+    int (*run)(int argc, char **argv);
+    const struct em_cli_cmd *oracle;
+} em_command;
 
-int cmd_demo(int argc, char **argv), cmd_probs(int argc, char **argv),
-    cmd_sample(int argc, char **argv), cmd_check(int argc, char **argv),
-    cmd_compare(int argc, char **argv), cmd_example(int argc, char **argv),
+int cmd_demo(int argc, char **argv), cmd_example(int argc, char **argv),
     cmd_audit(int argc, char **argv), cmd_score(int argc, char **argv),
-    cmd_cdf(int argc, char **argv), cmd_density(int argc, char **argv),
-    cmd_quantile(int argc, char **argv), cmd_utility(int argc, char **argv),
     cmd_plot(int argc, char **argv), cmd_groups(int argc, char **argv),
     cmd_conform(int argc, char **argv);
+extern const struct em_cli_cmd cmd_probs, cmd_sample, cmd_check, cmd_compare, cmd_cdf,
+    cmd_density, cmd_quantile, cmd_utility;
 
 extern const em_command em_commands[]; /* expmech.c */
+int em_command_run(const em_command *c, int argc, char **argv); /* argv[0]: its name */
 
 #endif

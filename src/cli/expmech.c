@@ -6,13 +6,20 @@
 #include "cli/cli_util.h"
 #include "cli_help.h"
 
+#define O(name) {#name, EM_HELP_##name, NULL, &cmd_##name}
+#define R(name) {#name, NULL, cmd_##name, NULL}
 const em_command em_commands[] = {
-    {"demo", cmd_demo}, {"probs", cmd_probs}, {"sample", cmd_sample}, {"check", cmd_check},
-    {"conform", cmd_conform}, {"compare", cmd_compare}, {"audit", cmd_audit}, {"cdf", cmd_cdf},
-    {"density", cmd_density}, {"quantile", cmd_quantile}, {"utility", cmd_utility},
-    {"plot", cmd_plot}, {"groups", cmd_groups}, {"score", cmd_score}, {"example", cmd_example},
-    {NULL, NULL},
+    R(demo),    O(probs),   O(sample),   O(check), R(conform), O(compare), R(audit), O(cdf),
+    O(density), O(quantile), O(utility), R(plot),  R(groups),  R(score),   R(example),
+    {NULL, NULL, NULL, NULL},
 };
+
+int em_command_run(const em_command *c, int argc, char **argv)
+{
+    char cmd[32];
+    snprintf(cmd, sizeof cmd, "expmech %s", c->name);
+    return c->run ? c->run(argc, argv) : em_cli_oracle(cmd, c->help, c->oracle, argc, argv);
+}
 
 /* Every command's output passes through here: a verdict or a table that did not reach its
  * reader is a failure, whatever the command concluded.  A write error (disk full, closed
@@ -76,7 +83,7 @@ int main(int argc, char **argv)
     for (const em_command *c = em_commands; c->name; c++)
         if (!strcmp(argv[1], names[nn++] = c->name)) {
             errno = 0;
-            return finish(c->name, c->run(argc - 1, argv + 1));
+            return finish(c->name, em_command_run(c, argc - 1, argv + 1));
         }
     const char *near = em_cli_nearest(argv[1], strlen(argv[1]), names, nn);
     fprintf(stderr, "expmech: unknown command '%s'%s%s%s\n", argv[1], near ? " (did you mean " : "",
