@@ -70,7 +70,7 @@ static void label_round_trip(const char *lab)
     }
     em_scn *b = NULL;
     em_error e;
-    if (em_scn_parse(buf, len, "label", &b, &e) == EM_OK && strcmp(em_scn_label(b, 0), lab) != 0)
+    if (em_scn_new(&(em_scn_spec){.text = buf, .len = len, .name = "label"}, &b, &e) == EM_OK && strcmp(em_scn_label(b, 0), lab) != 0)
         abort();
     em_free(b);
     free(buf);
@@ -137,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (sel & 0x80)
         s = from_lines(text, len, &e);
     else {
-        st = em_scn_parse(text, len, "fuzz", &s, &e);
+        st = em_scn_new(&(em_scn_spec){.text = text, .len = len, .name = "fuzz"}, &s, &e);
         MUST_SAY(st, e);
     }
     if (!s)
@@ -155,36 +155,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             static const char *pts[] = {"0", "1/3", "-2.5", "7"};
             for (int k = 0; k < 4; k++) {
                 char *r = NULL;
-                st = em_cdf(m, pts[k], &r, &e);
+                st = em_law_at(m, EM_LAW_CDF, pts[k], NULL, &r, NULL, &e);
                 MUST_SAY(st, e);
                 em_free(r);
                 r = NULL;
-                st = em_density(m, pts[k], &r, NULL, &e);
+                st = em_law_at(m, EM_LAW_DENSITY, pts[k], NULL, &r, NULL, &e);
                 MUST_SAY(st, e);
                 em_free(r);
             }
             char *q = NULL;
-            st = em_quantile(m, "1/3", &q, &e);
+            st = em_law_at(m, EM_LAW_QUANTILE, "1/3", NULL, &q, NULL, &e);
             MUST_SAY(st, e);
             em_free(q);
             static const char *const at[] = {"0", "1/3", "-2.5"};
             const em_points where = {3, at, NULL, NULL};
             em_write_opts wo = EM_WRITE_OPTS_INIT;
             wo.format = EM_WRITE_CSV;
-            st = em_law_points_write(devnull(), m, (int)(sel % 3), &where, &wo, &e);
+            wo.points = &where;
+            wo.law = (int)(sel % 3);
+            st = em_write(m, devnull(), &wo, &e);
             MUST_SAY(st, e);
             em_points *iv = NULL;
             st = em_points_parse(EM_LAW_INTERVAL, "0:1/3,-2.5:7,7:7", NULL, &iv, &e);
             MUST_SAY(st, e);
             if (st == EM_OK) {
-                st = em_law_points_write(devnull(), m, EM_LAW_INTERVAL, iv, &wo, &e);
+                wo.points = iv;
+                wo.law = EM_LAW_INTERVAL;
+                st = em_write(m, devnull(), &wo, &e);
                 MUST_SAY(st, e);
             }
             em_free(iv);
             /* a bad interval the parser would refuse: the writer's own check */
             static const char *const ivs[] = {"0:1/3", "-2.5:7", "x:1"};
             const em_points hand = {3, ivs, NULL, NULL};
-            st = em_law_points_write(devnull(), m, EM_LAW_INTERVAL, &hand, &wo, &e);
+            wo.points = &hand;
+            wo.law = EM_LAW_INTERVAL;
+            st = em_write(m, devnull(), &wo, &e);
             MUST_SAY(st, e);
             /* the sample-based audit of continuous draws (its grid from the exact laws) */
             static const em_draw dv[] = {{0, 0.0}, {0, 1.0 / 3}, {0, -2.5}, {0, 7.0},
@@ -212,7 +218,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         em_draw dr[8];
         em_check_opts co = EM_CHECK_OPTS_INIT;
         em_check_result *cr = NULL;
-        st = em_sample(m, &so, 8, dr, &e);
+        em_sampler *sp = NULL;
+        st = em_sampler_new(m, &so, &sp, &e);
+        if (st == EM_OK)
+            st = em_sampler_draw(sp, 8, dr, &e);
+        em_free(sp);
         MUST_SAY(st, e);
         if (st == EM_OK) {
             em_draws d = EM_DRAWS_INIT;
@@ -225,40 +235,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         em_free(cr);
         /* the draws written as expmech sample writes them (labels of any bytes) */
-        em_sampler *sp = NULL;
+        sp = NULL;
         st = em_sampler_new(m, &so, &sp, &e);
         MUST_SAY(st, e);
         if (st == EM_OK) {
             em_write_opts wc = EM_WRITE_OPTS_INIT;
             wc.format = EM_WRITE_CSV;
             wc.terminal = sel & 1;
-            st = em_sample_write(devnull(), sp, 4, &wc, NULL, &e);
+            wc.draws = 4;
+            st = em_write(sp, devnull(), &wc, &e);
             MUST_SAY(st, e);
         }
         em_free(sp);
         em_write_opts wj = EM_WRITE_OPTS_INIT;
         wj.format = sel & 1 ? EM_WRITE_JSON : EM_WRITE_CSV;
-        st = em_probs_write(devnull(), m, &wj, NULL, &e);
+        st = em_write(m, devnull(), &wj, &e);
         MUST_SAY(st, e);
         em_utility_result *ur = NULL;
-        st = em_utility(m, &ur, &e);
-        MUST_SAY(st, e);
-        char *lb = NULL, *pb = NULL;
-        st = em_loss_bounds(m, "1", &lb, &pb, &e);
+        st = em_utility(m, NULL, &ur, &e);
         MUST_SAY(st, e);
         if (ur) {
-            const char *t[] = {"1"}, *tail[] = {"0"}, *bound[] = {pb};
-            const em_utility_report u = {ur, lb, 1, t, tail, bound, sel, 0.5, 0.25};
+            const char *t[] = {"1"}, *tail[] = {"0"}, *bound[] = {ur->expected_loss_bound};
+            const em_utility_report u = {ur, ur->expected_loss_bound, 1, t, tail, bound, sel,
+                                         0.5, 0.25};
             if (em_utility_report_write(devnull(), &u, m, &wj, &e) != EM_OK)
                 abort();
         }
         em_free(ur);
-        em_free(lb);
-        em_free(pb);
-        /* the report computed and written in one call (a bad threshold refused) */
+        /* the whole report computed (a bad threshold refused) and written */
         const char *ts[] = {"1/3", sel & 2 ? "x" : "0"};
-        st = em_utility_write(devnull(), m, 2, ts, (sel >> 2) & 3, &so, &wj, &e);
+        ur = NULL;
+        st = em_utility(m, &(em_utility_opts){2, ts, (sel >> 2) & 3, &so}, &ur, &e);
         MUST_SAY(st, e);
+        if (ur && em_write(ur, devnull(), &wj, &e) != EM_OK)
+            abort();
+        em_free(ur);
         em_audit_result *ar = NULL;
         st = em_audit(m, m, NULL, NULL, 0, &ar, &e);
         MUST_SAY(st, e);

@@ -1,5 +1,5 @@
 /* fuzz_draws: what the conformance harness reads from outside: a sampler's draws (labels
- * and numbers, io/em_draws.h), case files (em_case_parse), and --sampler command lines
+ * and numbers, io/em_draws.h), case files (em_case_new of a text), and --sampler command lines
  * (em_command_split).  The first byte picks the reader; byte 1 the number of draws asked.
  * Invariants beyond "no crash, leak, UB": accepted draws are exactly the n asked for (counts
  * summing to n); every rejection carries a message; a case read back and written again
@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
     } else if (mode == 2) {
         em_case *c = NULL, *d = NULL;
-        if (em_case_parse(text, len, "fuzz.json", &c, &e) != EM_OK) {
+        if (em_case_new(&(em_case_spec){.text = text, .len = len, .name = "fuzz.json"}, &c, &e) != EM_OK) {
             if (!e.msg[0])
                 abort();
             return 0;
@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t l1, l2;
         char *w1 = written(c, &l1);
         if (w1) {
-            if (em_case_parse(w1, l1, "again.json", &d, &e) != EM_OK)
+            if (em_case_new(&(em_case_spec){.text = w1, .len = l1, .name = "again.json"}, &d, &e) != EM_OK)
                 abort(); /* what the library writes, it reads */
             char *w2 = written(d, &l2);
             if (!w2 || l1 != l2 || memcmp(w1, w2, l1))

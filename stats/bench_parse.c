@@ -2,8 +2,8 @@
  * benchmark, never a test).  For each utility syntax of stats/bench_memory.sh (decimal
  * 'c123,142.857143', integer 'c123,123', long 'c123,123.000974037012881667': beyond an
  * int64 mantissa), the median of BENCH_PARSE_RUNS runs (default 5) of
- *   parse    em_scn_parse on the text in memory (compact utilities, as the CLI keeps them)
- *   load     em_scn_load of the same text from a file (what the CLI does)
+ *   parse    em_scn_new on the text in memory (compact utilities, as the CLI keeps them)
+ *   load     em_scn_new of the same text from a file (what the CLI does)
  *   doubles  em_scn_doubles after the load (the float sampler's utilities)
  *   get_u    the exact utility of every candidate read back (em_scn_utility's source)
  * BENCH_PARSE_N sets the number of lines (default 10^6), BENCH_PARSE_KINDS the syntaxes
@@ -84,14 +84,14 @@ int main(void)
         for (int r = 0; r < runs; r++) {
             em_scn *s;
             double t0 = now_s();
-            if (em_scn_parse(t, len, "bench", &s, &e) != EM_OK) {
+            if (em_scn_new(&(em_scn_spec){.text = t, .len = len, .name = "bench"}, &s, &e) != EM_OK) {
                 fprintf(stderr, "%s\n", e.msg);
                 return 1;
             }
             tp[r] = now_s() - t0;
             em_free(s);
             t0 = now_s();
-            if (em_scn_load(path, &s, &e) != EM_OK) {
+            if (em_scn_new(&(em_scn_spec){.path = path}, &s, &e) != EM_OK) {
                 fprintf(stderr, "%s\n", e.msg);
                 return 1;
             }

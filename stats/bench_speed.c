@@ -224,7 +224,7 @@ static int op_cli_parse(ctx *c)
     em_scn s;
     em_error err;
     em_scn_init(&s);
-    s.compact = 1; /* as em_scn_load sets it for every command */
+    s.compact = 1; /* as em_scn_new sets it for every command */
     int st = em_scn_read(&s, c->buf, c->len, "<bench>", &err);
     if (st != EM_OK) {
         fprintf(stderr, "bench_speed: cli_parse: %s\n", err.msg);

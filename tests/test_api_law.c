@@ -53,6 +53,17 @@ static void get(em_mech *m, size_t i, em_prob *p, const char *prob, const char *
         ck_assert_str_eq(p->logprob, logprob);
 }
 
+/* n draws of m with a fresh sampler of options o (em_sampler_new, em_sampler_draw) */
+static int draws(em_mech *m, const em_sample_opts *o, size_t n, em_draw *out, em_error *e)
+{
+    em_sampler *sp = NULL;
+    int st = em_sampler_new(m, o, &sp, e);
+    if (st == EM_OK)
+        st = em_sampler_draw(sp, n, out, e);
+    em_free(sp);
+    return st;
+}
+
 START_TEST(standard_two_candidates)
 {
     /* eps 2, sensitivity 1: c = 1, P(1) = e / (1 + e) */
@@ -155,33 +166,40 @@ START_TEST(continuous_functions)
     em_scn *s;
     em_mech *m = mk_pieces(0, &s); /* uniform on [0, 1] */
     char *v = NULL, *l = NULL;
-    ck_assert_int_eq(em_cdf(m, "0.25", &v, &err), EM_OK);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_CDF, "0.25", NULL, &v, NULL, &err), EM_OK);
     ck_assert(strtod(v, NULL) == 0.25);
     em_free(v);
-    ck_assert_int_eq(em_cdf(m, "-3", &v, &err), EM_OK);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_CDF, "-3", NULL, &v, NULL, &err), EM_OK);
     ck_assert_str_eq(v, "0");
     em_free(v);
-    ck_assert_int_eq(em_interval_prob(m, "1/4", "3/4", &v, &err), EM_OK);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_INTERVAL, "1/4", "3/4", &v, NULL, &err), EM_OK);
     ck_assert(strtod(v, NULL) == 0.5);
     em_free(v);
-    ck_assert_int_eq(em_density(m, "0.5", &v, &l, &err), EM_OK);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_DENSITY, "0.5", NULL, &v, &l, &err), EM_OK);
     ck_assert(strtod(v, NULL) == 1 && strtod(l, NULL) == 0);
     em_free(v);
     em_free(l);
-    ck_assert_int_eq(em_density(m, "2", &v, NULL, &err), EM_OK);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_DENSITY, "2", NULL, &v, NULL, &err), EM_OK);
     ck_assert_str_eq(v, "0");
     em_free(v);
-    ck_assert_int_eq(em_quantile(m, "0.5", &v, &err), EM_OK);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_QUANTILE, "0.5", NULL, &v, NULL, &err), EM_OK);
     ck_assert(strtod(v, NULL) == 0.5);
     em_free(v);
-    ck_assert_int_eq(em_quantile(m, "2", &v, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_QUANTILE, "2", NULL, &v, NULL, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_null(v);
-    ck_assert_int_eq(em_cdf(m, "x", &v, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_CDF, "x", NULL, &v, NULL, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, "bad number 'x'"));
     /* a control byte, a newline or a byte that is not UTF-8 is shown escaped, never raw */
-    ck_assert_int_eq(em_cdf(m, "0.5\x1b[2J\n\xff", &v, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_CDF, "0.5\x1b[2J\n\xff", NULL, &v, NULL, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, "bad number '0.5\\x1b[2J\\x0a\\xff': "));
-    ck_assert_int_eq(em_interval_prob(m, "1", "0", &v, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_INTERVAL, "1", "0", &v, NULL, &err), EM_ERR_DOMAIN);
+    /* one call, the arguments of its kind only */
+    ck_assert_int_eq(em_law_at(m, 4, "0", NULL, &v, NULL, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_null(v);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_CDF, "0", "1", &v, NULL, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_INTERVAL, "0", NULL, &v, NULL, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_law_at(m, EM_LAW_QUANTILE, "0.5", NULL, &v, &l, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(err.msg, "em_law_at: y is EM_LAW_INTERVAL's b"));
     /* the grid 0, 1/3, 2/3, 1: exact text, printed rounded to 5 digits */
     char *x, *shown;
     ck_assert_int_eq(em_num_grid_point(m, "0", "1", 4, 1, &x, &shown, &err), EM_OK);
@@ -215,7 +233,8 @@ START_TEST(utility_report)
     em_scn *s;
     em_mech *m = mk_finite(2, u, NULL, "2", EM_VARIANT_AUTO, 0, &s);
     em_utility_result *r = NULL;
-    ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
+    const char *half[] = {"0.5"}, *neg[] = {"-1"};
+    ck_assert_int_eq(em_utility(m, &(em_utility_opts){1, half, 0, NULL}, &r, &err), EM_OK);
     double p = exp(1) / (1 + exp(1));
     ck_assert_str_eq(r->opt, "1.0000000000000000");
     near(r->expected_utility_d, p);
@@ -223,17 +242,15 @@ START_TEST(utility_report)
     near(r->sd_loss_d, sqrt(p * (1 - p)));
     near(r->p_best_d, p);
     ck_assert(fabs(strtod(r->expected_utility, NULL) - p) < 1e-16);
+    near(strtod(r->p_loss_gt[0], NULL), 1 / (1 + exp(1)));
     em_free(r);
-    char *v;
-    ck_assert_int_eq(em_loss_tail(m, "0.5", &v, &err), EM_OK);
-    near(strtod(v, NULL), 1 / (1 + exp(1)));
-    em_free(v);
-    ck_assert_int_eq(em_loss_tail(m, "-1", &v, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(em_utility(m, &(em_utility_opts){1, neg, 0, NULL}, &r, &err),
+                     EM_ERR_DOMAIN);
     em_free(m);
     em_free(s);
     /* pf: the other is visited first and accepted with probability e^-1 */
     m = mk_finite(2, u, NULL, "2", EM_PF, 0, &s);
-    ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
+    ck_assert_int_eq(em_utility(m, NULL, &r, &err), EM_OK);
     near(r->p_best_d, 1 - exp(-1) / 2);
     em_free(r);
     em_free(m);
@@ -254,7 +271,7 @@ START_TEST(sampling_streams)
         o.sampler = kind == 1 ? EM_SAMPLER_FLOAT : EM_SAMPLER_EXACT;
         o.timing = kind == 2 ? EM_TIMING_FIXED : EM_TIMING_VARIABLE;
         em_draw a[200], b[200];
-        ck_assert_int_eq(em_sample(m, &o, 200, a, &err), EM_OK);
+        ck_assert_int_eq(draws(m, &o, 200, a, &err), EM_OK);
         em_sampler *sp;
         ck_assert_int_eq(em_sampler_new(m, &o, &sp, &err), EM_OK);
         ck_assert_int_eq(em_sampler_draw(sp, 77, b, &err), EM_OK);
@@ -271,7 +288,7 @@ START_TEST(sampling_streams)
     }
     em_sample_opts o = EM_SAMPLE_OPTS_INIT; /* the OS source */
     em_draw one;
-    ck_assert_int_eq(em_sample(m, &o, 1, &one, &err), EM_OK);
+    ck_assert_int_eq(draws(m, &o, 1, &one, &err), EM_OK);
     ck_assert_uint_lt(one.index, 3);
     em_free(m);
     em_free(s);
@@ -279,8 +296,8 @@ START_TEST(sampling_streams)
     em_draw xa[50], xb[50];
     o.seeded = 1;
     o.seed = 7;
-    ck_assert_int_eq(em_sample(m, &o, 50, xa, &err), EM_OK);
-    ck_assert_int_eq(em_sample(m, &o, 50, xb, &err), EM_OK);
+    ck_assert_int_eq(draws(m, &o, 50, xa, &err), EM_OK);
+    ck_assert_int_eq(draws(m, &o, 50, xb, &err), EM_OK);
     for (int k = 0; k < 50; k++) {
         ck_assert(xa[k].value == xb[k].value && xa[k].value >= 0 && xa[k].value <= 2);
         /* the piece drawn: [0, 1] or [1, 2] */
@@ -307,15 +324,14 @@ START_TEST(bad_input)
     ck_assert_int_eq(em_piece_ends(NULL, 0, &v, &w, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_sampler_new(NULL, &o, &sp, &err), EM_ERR_NULL);
     ck_assert_ptr_null(sp);
-    ck_assert_int_eq(em_sample(NULL, &o, 1, &idx, NULL), EM_ERR_NULL);
+    ck_assert_int_eq(draws(NULL, &o, 1, &idx, NULL), EM_ERR_NULL);
     ck_assert_int_eq(em_sampler_draw(NULL, 1, &idx, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_cdf(NULL, "0", &v, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_density(NULL, "0", &v, NULL, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_density(NULL, "0", &v, &w, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_quantile(NULL, "0", &v, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_interval_prob(NULL, "0", "1", &v, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_loss_tail(NULL, "0", &v, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_utility(NULL, &r, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_law_at(NULL, EM_LAW_CDF, "0", NULL, &v, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_law_at(NULL, EM_LAW_DENSITY, "0", NULL, &v, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_law_at(NULL, EM_LAW_DENSITY, "0", NULL, &v, &w, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_law_at(NULL, EM_LAW_QUANTILE, "0", NULL, &v, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_law_at(NULL, EM_LAW_INTERVAL, "0", "1", &v, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_utility(NULL, NULL, &r, &err), EM_ERR_NULL);
     ck_assert_ptr_null(r);
     ck_assert_int_eq(em_num_cmp(NULL, "1", &sign, &err), EM_ERR_NULL);
     ck_assert_int_eq(em_num_grid_point(NULL, "0", "1", 2, 0, NULL, NULL, &err), EM_ERR_NULL);
@@ -335,24 +351,24 @@ START_TEST(bad_input)
     em_opts eo = {"1", NULL, EM_VARIANT_AUTO, 0, 0};
     em_mech *m;
     ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
-    ck_assert_int_eq(em_cdf(m, "0", &v, &err), EM_ERR_DOMAIN); /* finite */
+    ck_assert_int_eq(em_law_at(m, EM_LAW_CDF, "0", NULL, &v, NULL, &err), EM_ERR_DOMAIN); /* finite */
     ck_assert_ptr_nonnull(strstr(err.msg, "finite"));
-    ck_assert_int_eq(em_sample(m, &o, 0, &idx, &err), EM_ERR_EMPTY);
-    ck_assert_int_eq(em_sample(m, &o, 1, NULL, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_sample(m, NULL, 1, &idx, &err), EM_ERR_NULL);
+    ck_assert_int_eq(draws(m, &o, 0, &idx, &err), EM_ERR_EMPTY);
+    ck_assert_int_eq(draws(m, &o, 1, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(draws(m, NULL, 1, &idx, &err), EM_ERR_NULL);
     o.sampler = 9;
-    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(draws(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
     o.sampler = EM_SAMPLER_FLOAT;
     o.timing = EM_TIMING_FIXED;
-    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(draws(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "timing fixed"));
     o.timing = 5;
-    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(draws(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
     em_free(m);
     eo.variant = EM_PF;
     ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
     o.timing = EM_TIMING_VARIABLE;
-    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_VARIANT);
+    ck_assert_int_eq(draws(m, &o, 1, &idx, &err), EM_ERR_VARIANT);
     ck_assert_ptr_nonnull(strstr(err.msg, "only the exact sampler"));
     em_free(m);
     em_free(s);
@@ -362,10 +378,10 @@ START_TEST(bad_input)
     ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 2, .utilities = big, .labels = lab}, &s, &err), EM_OK);
     eo.variant = EM_VARIANT_AUTO;
     ck_assert_int_eq(em_mech_new(s, &eo, &m, &err), EM_OK);
-    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(draws(m, &o, 1, &idx, &err), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "'huge' is beyond double's range"));
     o.sampler = EM_SAMPLER_EXACT;
-    ck_assert_int_eq(em_sample(m, &o, 1, &idx, &err), EM_OK);
+    ck_assert_int_eq(draws(m, &o, 1, &idx, &err), EM_OK);
     ck_assert_uint_eq(idx.index, 1); /* P(a) = exp(-5e399) */
     em_free(m);
     em_free(s);

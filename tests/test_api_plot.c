@@ -245,7 +245,15 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* em_plot_svg with a stand-in gnuplot (a shell script on PATH, in a fresh directory) that
+/* em_plot_write of the figure: o with output as its o->output */
+static int svg(const em_plot_opts *o, const char *output)
+{
+    em_plot_opts w = *o;
+    w.output = output;
+    return em_plot_write(NULL, &w, &err);
+}
+
+/* The figure with a stand-in gnuplot (a shell script on PATH, in a fresh directory) that
  * keeps its arguments and standard input and plays a run that succeeds or fails; the real
  * gnuplot's figures are compared in test_figures. */
 START_TEST(svg_through_gnuplot)
@@ -259,7 +267,7 @@ START_TEST(svg_through_gnuplot)
     em_plot_opts o = opts("x,y\n1,2\n3,4\n", "x", "y");
     /* no gnuplot on PATH: refused, nothing written */
     setenv("PATH", dir, 1);
-    ck_assert_int_eq(em_plot_svg(&o, out, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(svg(&o, out), EM_ERR_DOMAIN);
     ck_assert_str_eq(err.msg, "gnuplot not found; install it (Debian: apt-get install gnuplot-nox)");
     ck_assert_int_ne(access(out, F_OK), 0);
     /* a gnuplot that succeeds: called as `gnuplot -d`, the script on standard input, its
@@ -270,7 +278,7 @@ START_TEST(svg_through_gnuplot)
             dir, dir);
     fclose(g);
     ck_assert_int_eq(chmod(script, 0755), 0);
-    ck_assert_msg(em_plot_svg(&o, out, &err) == EM_OK, "%s", err.msg);
+    ck_assert_msg(svg(&o, out) == EM_OK, "%s", err.msg);
     ck_assert_str_eq(err.msg, "");
     char *got = slurp(out), *want = NULL;
     ck_assert_str_eq(got, "<svg>fig</svg>");
@@ -294,23 +302,28 @@ START_TEST(svg_through_gnuplot)
     ck_assert_ptr_nonnull(g);
     fputs("#!/bin/sh\necho 'line 0: warning' >&2\necho 'line 9: bad thing' >&2\nexit 3\n", g);
     fclose(g);
-    ck_assert_int_eq(em_plot_svg(&o, out, &err), EM_ERR_PROGRAM);
+    ck_assert_int_eq(svg(&o, out), EM_ERR_PROGRAM);
     ck_assert_str_eq(err.msg, "gnuplot failed (exit status 3): line 9: bad thing; no figure written");
     got = slurp(out);
     ck_assert_str_eq(got, "<svg>fig</svg>");
     free(got);
     /* a bad table (before gnuplot runs), NULL output, an output that cannot be written */
     o.x = "q";
-    ck_assert_int_eq(em_plot_svg(&o, out, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(svg(&o, out), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "o->x: no column 'q'"));
     o.x = "x";
-    ck_assert_int_eq(em_plot_svg(&o, NULL, &err), EM_ERR_NULL);
+    ck_assert_int_eq(svg(&o, NULL), EM_ERR_NULL);
+    /* the script and the figure at once */
+    o.output = out;
+    ck_assert_int_eq(em_plot_write(stdout, &o, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_nonnull(strstr(err.msg, "not both"));
+    o.output = NULL;
     snprintf(path, sizeof path, "%s/no/such/fig.svg", dir);
     g = fopen(script, "w");
     ck_assert_ptr_nonnull(g);
     fputs("#!/bin/sh\ncat >/dev/null\nprintf '<svg/>'\n", g);
     fclose(g);
-    ck_assert_int_eq(em_plot_svg(&o, path, &err), EM_ERR_DOMAIN);
+    ck_assert_int_eq(svg(&o, path), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(err.msg, "output: cannot write '"));
     setenv("PATH", saved, 1);
     free(saved);

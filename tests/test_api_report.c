@@ -189,7 +189,7 @@ END_TEST
 START_TEST(texts_make_mechanisms)
 {
     em_scn *s = NULL;
-    ck_assert_int_eq(em_scn_parse("a,1\nb,0\n", 8, NULL, &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.text = "a,1\nb,0\n", .len = 8, .name = NULL}, &s, &err), EM_OK);
     static const char *const specs[] = {"1:2:4", "1:10:4", "0.5,1/3,0x1p-2"};
     for (size_t j = 0; j < 3; j++) {
         char **v = NULL;

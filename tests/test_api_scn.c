@@ -99,11 +99,15 @@ START_TEST(bad_arrays_name_the_element)
     ck_assert_ptr_nonnull(strstr(err.msg, "utilities is NULL"));
     ck_assert_ptr_null(s);
     ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .utilities = (const char *const[]){"1"}}, NULL, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_scn_parse(NULL, 3, "x", &s, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_scn_parse("", 0, "x", &s, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.text = NULL, .len = 3, .name = "x"}, &s, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.text = "", .len = 0, .name = "x"}, &s, &err), EM_ERR_PARSE);
     ck_assert_ptr_null(s);
-    ck_assert_int_eq(em_scn_load("/nonexistent/file.csv", &s, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.path = "/nonexistent/file.csv"}, &s, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, "/nonexistent/file.csv"));
+    /* a file and its text at once: two forms */
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.path = "-", .text = "a,1\n", .len = 4}, &s,
+                                &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_null(s);
 }
 END_TEST
 
@@ -129,7 +133,7 @@ START_TEST(parameter_rule)
 {
     const char *text = "# sensitivity: 2\na,1\nb,2\n";
     em_scn *s = NULL;
-    ck_assert_int_eq(em_scn_parse(text, strlen(text), "h.csv", &s, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.text = text, .len = strlen(text), .name = "h.csv"}, &s, &err), EM_OK);
     em_opts o = EM_OPTS_INIT;
     em_mech *m = (em_mech *)1;
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_ERR_EPSILON);
@@ -200,6 +204,34 @@ START_TEST(all_excluded_and_pf_on_pieces)
 }
 END_TEST
 
+/* em_example's list names every example once, each a scenario em_scn_new reads by its name
+ * (the small ones: median-worst has 10^6 + 1 candidates) */
+START_TEST(examples_listed_and_read)
+{
+    char *list = NULL, *text = NULL;
+    ck_assert_int_eq(em_example(NULL, &list, &err), EM_OK);
+    ck_assert_int_eq(strncmp(list, "marital\t", 8), 0);
+    size_t n = 0;
+    for (char *l = list, *tab; (tab = strchr(l, '\t')); l = strchr(tab, '\n') + 1, n++) {
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(tab - l), l);
+        if (!strcmp(name, "median-worst"))
+            continue;
+        ck_assert_msg(em_example(name, &text, &err) == EM_OK, "%s: %s", name, err.msg);
+        em_scn *s = NULL;
+        ck_assert_msg(em_scn_new(&(em_scn_spec){.text = text, .len = strlen(text), .name = name},
+                                 &s, &err) == EM_OK, "%s: %s", name, err.msg);
+        em_free(s);
+        em_free(text);
+    }
+    ck_assert_uint_eq(n, 10);
+    em_free(list);
+    ck_assert_int_eq(em_example("nope", &text, &err), EM_ERR_DOMAIN);
+    ck_assert_ptr_null(text);
+    ck_assert_int_eq(em_example(NULL, NULL, &err), EM_ERR_NULL);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("api_scn");
@@ -210,6 +242,7 @@ static Suite *suite(void)
     tcase_add_test(tc, pieces);
     tcase_add_test(tc, parameter_rule);
     tcase_add_test(tc, all_excluded_and_pf_on_pieces);
+    tcase_add_test(tc, examples_listed_and_read);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,6 +1,6 @@
 /* test_api_score.c: scores from data through the high-level API (src/include/em_scoring.h):
  * the scenario as data (utilities, declared sensitivity and monotonicity, comment lines)
- * for row and aggregated data, em_scn_write's text read back to the same scenario, and
+ * for row and aggregated data, em_write's text read back to the same scenario, and
  * every bad entry an error status with a message, never a crash. */
 #include "em_check_main.h"
 #include <check.h>
@@ -34,13 +34,16 @@ static void utility_is(const em_scn *s, size_t i, const char *want)
     em_free(t);
 }
 
-/* The scenario text em_scn_write produces (a memory stream), malloc'd. */
+/* The scenario text em_write produces (a memory stream), malloc'd. */
 static char *written(const em_scn *s, const char *const *c, size_t nc)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    ck_assert_int_eq(em_scn_write(f, s, c, nc, &err), EM_OK);
+    em_write_opts o = EM_WRITE_OPTS_INIT;
+    o.comments = c;
+    o.n_comments = nc;
+    ck_assert_int_eq(em_write(s, f, &o, &err), EM_OK);
     fclose(f);
     return text;
 }
@@ -115,7 +118,7 @@ START_TEST(range_median_and_write_round_trip)
     ck_assert_ptr_nonnull(strstr(text, "\n0,1,-4,0\n1,5,-2,0\n5,10,-4,0\n"));
     /* read back and written again: the same text */
     em_scn *back = NULL;
-    ck_assert_int_eq(em_scn_parse(text, len, "back", &back, &err), EM_OK);
+    ck_assert_int_eq(em_scn_new(&(em_scn_spec){.text = text, .len = len, .name = "back"}, &back, &err), EM_OK);
     const char *c[16];
     size_t nc = em_scoring_get(r).n_comments;
     for (size_t i = 0; i < nc; i++)
@@ -129,7 +132,7 @@ START_TEST(range_median_and_write_round_trip)
 }
 END_TEST
 
-/* em_scn_write of scenarios the API built: labels quoted where needed, exact numbers,
+/* em_write of scenarios the API built: labels quoted where needed, exact numbers,
    -inf, a base measure, rays */
 START_TEST(write_arrays)
 {
@@ -201,11 +204,11 @@ START_TEST(bad_entries)
     const char *u[] = {"1"};
     em_scn *s = NULL;
     ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .utilities = u}, &s, &err), EM_OK);
-    ck_assert_int_eq(em_scn_write(NULL, s, NULL, 0, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_scn_write(stdout, NULL, NULL, 0, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_scn_write(stdout, s, NULL, 1, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_write(s, NULL, &(em_write_opts){.comments = NULL, .n_comments = 0}, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_write(NULL, stdout, &(em_write_opts){.comments = NULL, .n_comments = 0}, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_write(s, stdout, &(em_write_opts){.comments = NULL, .n_comments = 1}, &err), EM_ERR_NULL);
     const char *nl[] = {"two\nlines"};
-    ck_assert_int_eq(em_scn_write(stdout, s, nl, 1, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_write(s, stdout, &(em_write_opts){.comments = nl, .n_comments = 1}, &err), EM_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err.msg, "comments[0]"));
     em_free(s);
 }

@@ -642,7 +642,7 @@ START_TEST(groups_rows)
 }
 END_TEST
 
-/* `score --group-by` (em_groups_write): a bad grouping column, output directory or data
+/* `score --group-by` (em_write of the groups): a bad grouping column, output directory or data
    file is exit 2 with its message, nothing on standard output and no file in d; a
    group's value is data, never a path: it names a file inside d, escaped */
 START_TEST(group_by_rows)

@@ -300,15 +300,18 @@ START_TEST(api)
     ck_assert_int_eq(mkdir(gdir, 0777), 0);
     FILE *names = open_memstream(&list, &len);
     ck_assert_ptr_nonnull(names);
-    ck_assert_msg(em_groups_write(g, gdir, names, &e) == EM_OK, "%s", e.msg);
-    ck_assert_int_eq(em_groups_write(g, gdir, names, &e), EM_ERR_DOMAIN);
+    em_write_opts wo = EM_WRITE_OPTS_INIT;
+    wo.dir = gdir;
+    ck_assert_msg(em_write(g, names, &wo, &e) == EM_OK, "%s", e.msg);
+    ck_assert_int_eq(em_write(g, names, &wo, &e), EM_ERR_DOMAIN);
     ck_assert_ptr_nonnull(strstr(e.msg, "Blue.txt"));
-    ck_assert_int_eq(em_groups_write(g, gdir, NULL, &e), EM_ERR_DOMAIN);
     fclose(names);
     snprintf(listed, sizeof listed, "%s/Blue.txt\n%s/Red.txt\n", gdir, gdir);
     ck_assert_str_eq(list, listed);
     free(list);
-    ck_assert_int_eq(em_groups_write(NULL, gdir, NULL, &e), EM_ERR_NULL);
+    ck_assert_int_eq(em_write(NULL, stdout, &wo, &e), EM_ERR_NULL);
+    ck_assert_int_eq(em_write(g, stdout, NULL, &e), EM_ERR_NULL); /* no directory */
+    ck_assert_ptr_nonnull(strstr(e.msg, "o->dir"));
     em_free(g);
     o.function = "median";
     ck_assert_int_eq(em_groups_new(&o, "sock_color", &g, &e), EM_ERR_PARSE);

@@ -44,7 +44,7 @@ static void load(const char *id, loaded *o)
     char path[256];
     snprintf(path, sizeof path, "conformance/cases/%s.json", id);
     em_error err;
-    ck_assert_msg(em_case_load(path, &o->c, &err) == EM_OK, "%s: %s", path, err.msg);
+    ck_assert_msg(em_case_new(&(em_case_spec){.path = path}, &o->c, &err) == EM_OK, "%s: %s", path, err.msg);
     ck_assert_msg(em_case_mech(o->c, &o->s, &o->m, &err) == EM_OK, "%s: %s", id, err.msg);
     ck_assert_msg(em_law_cont(o->m, &o->L, &err) == EM_OK, "%s: %s", id, err.msg);
 }

@@ -53,12 +53,22 @@ static em_mech *mk(size_t n, const char *const *u, const char *const *measure, c
     return m;
 }
 
+/* m's report with the nt thresholds t and an estimate of mc_n draws with mc */
+static em_utility_result *report(em_mech *m, size_t nt, const char *const *t, uint64_t mc_n,
+                                 const em_sample_opts *mc)
+{
+    em_utility_result *r = NULL;
+    const em_utility_opts o = {nt, t, mc_n, mc};
+    ck_assert_msg(em_utility(m, &o, &r, &err) == EM_OK, "%s", err.msg);
+    return r;
+}
+
 static void tail_is(em_mech *m, const char *t, const char *want)
 {
-    char *v = NULL;
-    ck_assert_int_eq(em_loss_tail(m, t, &v, &err), EM_OK);
-    ck_assert_str_eq(v, want);
-    em_free(v);
+    em_utility_result *r = report(m, 1, &t, 0, NULL);
+    ck_assert_str_eq(r->t[0], t);
+    ck_assert_str_eq(r->p_loss_gt[0], want);
+    em_free(r);
 }
 
 /* E[u], the loss, its sd and P(best) are the first four lines Python printed */
@@ -78,7 +88,7 @@ START_TEST(pf_two_closed_form)
     em_scn *s;
     em_mech *m = mk(3, u, NULL, "1.5", NULL, EM_PF, 17, &s);
     em_utility_result *r;
-    ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
+    ck_assert_int_eq(em_utility(m, NULL, &r, &err), EM_OK);
     ck_assert_uint_eq(python(17, "q = (D(\"-2.25\")).exp() / 2\n"
                                  "print(f(-3 * q)); print(f(3 * q))\n"
                                  "print(f(3 * (q * (1 - q)).sqrt())); print(f(1 - q)); print(f(q))\n"
@@ -110,7 +120,7 @@ START_TEST(pf_three_closed_form)
         em_scn *s;
         em_mech *m = mk(3, u, NULL, "2", NULL, EM_PF, Ks[k], &s);
         em_utility_result *r;
-        ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
+        ck_assert_int_eq(em_utility(m, NULL, &r, &err), EM_OK);
         ck_assert_uint_eq(
             python(Ks[k], "p1 = D(-1).exp(); p2 = D(\"-2.5\").exp()\n"
                           "P0 = 1 - (p1 + p2) / 2 + p1 * p2 / 3\n"
@@ -143,7 +153,7 @@ START_TEST(p_best_near_one)
         em_scn *s;
         em_mech *m = mk(2, u, NULL, "20", NULL, variants[k], 5, &s);
         em_utility_result *r;
-        ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
+        ck_assert_int_eq(em_utility(m, NULL, &r, &err), EM_OK);
         ck_assert_str_eq(r->p_best, "0.99999");
         ck_assert(r->p_best_d == 1.0);
         em_free(r);
@@ -154,7 +164,7 @@ START_TEST(p_best_near_one)
     em_scn *s;
     em_mech *m = mk(2, u1, NULL, "20", NULL, EM_STANDARD, 5, &s);
     em_utility_result *r;
-    ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
+    ck_assert_int_eq(em_utility(m, NULL, &r, &err), EM_OK);
     ck_assert_str_eq(r->p_best, "1");
     em_free(r);
     em_free(m);
@@ -168,19 +178,18 @@ START_TEST(pf_ties_exact)
     em_scn *s;
     em_mech *m = mk(3, u, NULL, "1", "4", EM_PF, 5, &s);
     em_utility_result *r;
-    ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
+    ck_assert_int_eq(em_utility(m, NULL, &r, &err), EM_OK);
     ck_assert_str_eq(r->opt, "2.5000");
     ck_assert_str_eq(r->expected_utility, "2.5000");
     ck_assert_str_eq(r->expected_loss, "0");
     ck_assert_str_eq(r->sd_loss, "0");
     ck_assert_str_eq(r->p_best, "1");
     tail_is(m, "0", "0");
-    char *eb, *pb;
-    ck_assert_int_eq(em_loss_bounds(m, "0", &eb, &pb, &err), EM_OK);
-    ck_assert_str_eq(eb, "8.0000"); /* ratio 1: 1/c = 2 D / eps */
-    ck_assert_str_eq(pb, "1");
-    em_free(eb);
-    em_free(pb);
+    ck_assert_str_eq(r->expected_loss_bound, "8.0000"); /* ratio 1: 1/c = 2 D / eps */
+    em_free(r);
+    const char *zero = "0";
+    r = report(m, 1, &zero, 0, NULL);
+    ck_assert_str_eq(r->p_bound[0], "1");
     em_free(r);
     em_free(m);
     em_free(s);
@@ -189,12 +198,10 @@ END_TEST
 
 static void bounds_are(em_mech *m, const char *t, const char *eb_want, const char *pb_want)
 {
-    char *eb = NULL, *pb = NULL;
-    ck_assert_int_eq(em_loss_bounds(m, t, &eb, &pb, &err), EM_OK);
-    ck_assert_str_eq(eb, eb_want);
-    ck_assert_str_eq(pb, pb_want);
-    em_free(eb);
-    em_free(pb);
+    em_utility_result *r = report(m, 1, &t, 0, NULL);
+    ck_assert_str_eq(r->expected_loss_bound, eb_want);
+    ck_assert_str_eq(r->p_bound[0], pb_want);
+    em_free(r);
 }
 
 /* The theorem's numbers by hand: socks (u = 0.9, 0.1; ratio 2), a measure (ratio
@@ -223,14 +230,17 @@ START_TEST(bounds_closed_form)
     em_scn *s;
     em_mech *m = mk(3, um, mu, "1", NULL, EM_STANDARD, 17, &s);
     bounds_are(m, "3", lines[4], lines[5]);
-    char *eb = NULL;
-    ck_assert_int_eq(em_loss_bounds(m, NULL, &eb, NULL, &err), EM_OK);
-    ck_assert_str_eq(eb, lines[4]);
-    em_free(eb);
-    ck_assert_int_eq(em_loss_bounds(m, "-1", &eb, &eb, &err), EM_ERR_DOMAIN);
-    ck_assert_int_eq(em_loss_bounds(m, "x", &eb, &eb, &err), EM_ERR_PARSE);
-    ck_assert_int_eq(em_loss_bounds(NULL, NULL, &eb, NULL, &err), EM_ERR_NULL);
-    ck_assert_int_eq(em_loss_bounds(m, "1", &eb, NULL, &err), EM_ERR_NULL);
+    em_utility_result *r = report(m, 0, NULL, 0, NULL);
+    ck_assert_str_eq(r->expected_loss_bound, lines[4]);
+    ck_assert_uint_eq(r->nt, 0);
+    em_free(r);
+    const char *neg[] = {"-1"}, *bad[] = {"x"};
+    ck_assert_int_eq(em_utility(m, &(em_utility_opts){1, neg, 0, NULL}, &r, &err), EM_ERR_DOMAIN);
+    ck_assert_msg(!strncmp(err.msg, "loss_at: ", 9), "%s", err.msg);
+    ck_assert_ptr_null(r);
+    ck_assert_int_eq(em_utility(m, &(em_utility_opts){1, bad, 0, NULL}, &r, &err), EM_ERR_PARSE);
+    ck_assert_int_eq(em_utility(NULL, NULL, &r, &err), EM_ERR_NULL);
+    ck_assert_int_eq(em_utility(m, &(em_utility_opts){1, NULL, 0, NULL}, &r, &err), EM_ERR_NULL);
     em_free(m);
     em_free(s);
     /* no bound for a continuous scenario */
@@ -238,8 +248,12 @@ START_TEST(bounds_closed_form)
     ck_assert_int_eq(em_scn_new(&(em_scn_spec){.n = 1, .lo = lo, .hi = hi, .a = a, .b = b}, &s, &err), EM_OK);
     em_opts o = {"1", NULL, EM_STANDARD, 0, 17};
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_OK);
-    ck_assert_int_eq(em_loss_bounds(m, NULL, &eb, NULL, &err), EM_ERR_DOMAIN);
-    ck_assert_ptr_nonnull(strstr(err.msg, "continuous"));
+    const char *one = "1";
+    r = report(m, 1, &one, 0, NULL);
+    ck_assert_ptr_null(r->expected_loss_bound);
+    ck_assert_ptr_null(r->p_bound[0]);
+    ck_assert_ptr_nonnull(r->p_loss_gt[0]);
+    em_free(r);
     em_free(m);
     em_free(s);
 }
@@ -250,18 +264,13 @@ END_TEST
 static double within_bounds(em_mech *m, const char *what)
 {
     static const char *const ts[] = {"0", "0.1", "0.5", "1", "2", "4"};
-    em_utility_result *r;
-    ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
+    em_utility_result *r = report(m, 6, ts, 0, NULL);
+    const char *eb = r->expected_loss_bound;
     for (size_t j = 0; j < 6; j++) {
-        char *eb, *pb, *tail;
-        ck_assert_int_eq(em_loss_bounds(m, ts[j], &eb, &pb, &err), EM_OK);
-        ck_assert_int_eq(em_loss_tail(m, ts[j], &tail, &err), EM_OK);
+        const char *pb = r->p_bound[j], *tail = r->p_loss_gt[j];
         ck_assert_msg(r->expected_loss_d <= strtod(eb, NULL) && strtod(tail, NULL) <= strtod(pb, NULL),
                       "%s, t %s: loss %s > %s or tail %s > %s", what, ts[j], r->expected_loss, eb,
                       tail, pb);
-        em_free(eb);
-        em_free(pb);
-        em_free(tail);
     }
     double loss = r->expected_loss_d;
     em_free(r);
@@ -309,13 +318,12 @@ END_TEST
 
 static void mc_near(em_mech *m, uint64_t n)
 {
-    em_utility_result *r;
-    ck_assert_int_eq(em_utility(m, &r, &err), EM_OK);
     em_sample_opts o = EM_SAMPLE_OPTS_INIT;
     o.seeded = 1;
     o.seed = 3;
-    double mean, se;
-    ck_assert_int_eq(em_loss_mc(m, &o, n, &mean, &se, &err), EM_OK);
+    em_utility_result *r = report(m, 0, NULL, n, &o);
+    ck_assert_uint_eq(r->mc_n, n);
+    double mean = r->mc_mean, se = r->mc_se;
     ck_assert_msg(se > 0 && fabs(mean - r->expected_loss_d) < 5 * se, "mc %.17g (se %.3g), exact %s",
                   mean, se, r->expected_loss);
     em_free(r);
@@ -359,10 +367,11 @@ START_TEST(monte_carlo)
     em_opts o = {"1", "3.5", EM_STANDARD, 0, 17};
     ck_assert_int_eq(em_mech_new(s, &o, &m, &err), EM_OK);
     mc_near(m, 10000);
-    em_sample_opts so = EM_SAMPLE_OPTS_INIT;
-    double mean, se;
-    ck_assert_int_eq(em_loss_mc(m, &so, 1, &mean, &se, &err), EM_ERR_DOMAIN);
-    ck_assert_int_eq(em_loss_mc(m, NULL, 10, &mean, &se, &err), EM_ERR_NULL);
+    em_utility_result *r = NULL;
+    ck_assert_int_eq(em_utility(m, &(em_utility_opts){0, NULL, 1, NULL}, &r, &err),
+                     EM_ERR_DOMAIN);
+    ck_assert_msg(!strncmp(err.msg, "mc: ", 4), "%s", err.msg);
+    ck_assert_ptr_null(r);
     em_free(m);
     em_free(s);
 }

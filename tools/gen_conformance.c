@@ -1,6 +1,6 @@
 /* gen_conformance: writes the conformance battery, one JSON file per case
  * (conformance/cases/ID.json, schema expmech-conformance-1), from the definitions below and
- * the oracle (em_case_new: the law at 40 digits, the mistakes each case catches).
+ * the oracle (em_case_new of the inputs: the law at 40 digits, the mistakes each case catches).
  *
  *   gen_conformance DIR        (make conformance-cases; make check regenerates and compares)
  *
@@ -408,7 +408,8 @@ static int write_case(const def *d, const char *dir, double alpha)
     em_case *c = NULL;
     em_error e;
     int rc = 0;
-    if (em_case_new(&in, alpha, MAX_DRAWS, &c, &e) != EM_OK) {
+    if (em_case_new(&(em_case_spec){.def = &in, .alpha = alpha, .max_draws = MAX_DRAWS}, &c, &e) !=
+        EM_OK) {
         fprintf(stderr, "gen_conformance: %s\n", e.msg);
         rc = 1;
     } else {

@@ -1,6 +1,6 @@
 /* c_sampler: a correct sampler for every kind of the conformance battery in C, over
- * libexpmech's public API only: the case read by em_case_load, its law by em_case_mech,
- * exact draws by em_sample (ChaCha20 keyed by SEED).
+ * libexpmech's public API only: the case read by em_case_new, its law by em_case_mech,
+ * exact draws by em_sampler_draw (ChaCha20 keyed by SEED).
  *
  *   c_sampler CASE.json N SEED          (conformance/README.md: the protocol)
  *
@@ -26,7 +26,7 @@ int main(int argc, char **argv)
     em_scn *s = NULL;
     em_mech *m = NULL;
     em_error e;
-    if (em_case_load(argv[1], &c, &e) != EM_OK || em_case_mech(c, &s, &m, &e) != EM_OK) {
+    if (em_case_new(&(em_case_spec){.path = argv[1]}, &c, &e) != EM_OK || em_case_mech(c, &s, &m, &e) != EM_OK) {
         fprintf(stderr, "c_sampler: refused: %s\n", e.msg);
         em_free(c);
         return 1;
@@ -38,8 +38,10 @@ int main(int argc, char **argv)
     /* one draw type for finite and continuous mechanisms: a label or a value */
     const int cont = em_scn_get(s).continuous;
     em_draw *d = malloc((n ? n : 1) * sizeof *d);
-    if (!d || em_sample(m, &o, n, d, &e) != EM_OK)
+    em_sampler *sp = NULL;
+    if (!d || em_sampler_new(m, &o, &sp, &e) != EM_OK || em_sampler_draw(sp, n, d, &e) != EM_OK)
         rc = 3;
+    em_free(sp);
     for (unsigned long long i = 0; !rc && i < n; i++) {
         if (cont)
             printf("%.17g\n", d[i].value);

@@ -296,6 +296,17 @@ def _count(n, what="n") -> int:
     return int(n)
 
 
+def _draw(sc, o, k: int):
+    """k >= 1 draws of sc's mechanism with sampler options o (one sampler, freed here)."""
+    sp = _lib.new(lib.em_sampler_new, ctypes.c_void_p, sc.mech, ctypes.byref(o))
+    try:
+        out = (_lib.Draw * k)()
+        _lib.call(lib.em_sampler_draw, sp, ctypes.c_size_t(k), out)
+    finally:
+        lib.em_free(sp)
+    return out
+
+
 def sample(utilities: Sequence[Utility], epsilon: Exact, n: int, *, seed: Optional[int] = None,
            sensitivity: Exact = 1, variant: str = "standard", sampler: str = "exact",
            measure: Optional[Sequence[Exact]] = None, monotone: bool = False,
@@ -313,9 +324,7 @@ def sample(utilities: Sequence[Utility], epsilon: Exact, n: int, *, seed: Option
     o = _sample_opts(seed, sampler)
     if k == 0:
         return []  # as `expmech sample -n 0`: nothing asked, nothing drawn
-    out = (_lib.Draw * max(k, 1))()
-    _lib.call(lib.em_sample, sc.mech, ctypes.byref(o),
-              ctypes.c_size_t(k), out)
+    out = _draw(sc, o, k)
     return [d.index for d in out[:k]]
 
 
@@ -372,7 +381,7 @@ def _check_result(ptr) -> CheckResult:
         r = ptr.contents
         rows = [CheckRow(int(r.rows[i].first), int(r.rows[i].last), int(r.rows[i].observed),
                          float(r.rows[i].expected)) for i in range(r.nrows)]
-        d = lib.em_check_diagnosis(ptr)
+        d = ctypes.cast(r.diagnosis, ctypes.POINTER(_lib.Diagnosis))
         diag = mistake = mp = None
         if d:
             d = d.contents
@@ -490,14 +499,6 @@ def audit(utilities: Sequence[Utility], utilities_neighbour: Sequence[Utility], 
         lib.em_free(ptr)
 
 
-def _take_string(ptr) -> decimal.Decimal:
-    """A malloc'd decimal string from the library, as a Decimal; freed here."""
-    try:
-        return _dec(ctypes.cast(ptr, ctypes.c_char_p).value.decode(), "result")
-    finally:
-        lib.em_free(ptr)
-
-
 def utility(utilities: Sequence[Utility], epsilon: Exact, *, loss_at=(),
             sensitivity: Exact = 1, variant: str = "standard", digits: int = 17,
             measure: Optional[Sequence[Exact]] = None, monotone: bool = False,
@@ -510,25 +511,23 @@ def utility(utilities: Sequence[Utility], epsilon: Exact, *, loss_at=(),
     min(1, |R|/|R_OPT| e^(-cT)).  Variants: standard, monotone, pf."""
     sc = _Scenario.finite(utilities, measure,
                           **_opts(epsilon, sensitivity, variant, digits, monotone, force))
+    loss_at = list(loss_at)
+    ts = (ctypes.c_char_p * max(len(loss_at), 1))(*[_text(t, "loss_at").encode()
+                                                    for t in loss_at])
+    o = _lib.UtilityOpts(len(loss_at), ts, 0, None)
     ptr = ctypes.POINTER(_lib.UtilityResult)()
-    _lib.call(lib.em_utility, sc.mech, ctypes.byref(ptr))
+    _lib.call(lib.em_utility, sc.mech, ctypes.byref(o), ctypes.byref(ptr))
     try:
         r = ptr.contents
         out = {k: _dec(getattr(r, k).decode(), k)
-               for k in ("opt", "expected_utility", "expected_loss", "sd_loss", "p_best")}
+               for k in ("opt", "expected_utility", "expected_loss", "sd_loss", "p_best",
+                         "expected_loss_bound")}
+        out["p_loss_gt"] = {t: _dec(r.p_loss_gt[i].decode(), "p_loss_gt")
+                            for i, t in enumerate(loss_at)}
+        out["bound_p_loss_gt"] = {t: _dec(r.p_bound[i].decode(), "bound_p_loss_gt")
+                                  for i, t in enumerate(loss_at)}
     finally:
         lib.em_free(ptr)
-    eb = ctypes.c_void_p()
-    _lib.call(lib.em_loss_bounds, sc.mech, None, ctypes.byref(eb), None)
-    out["expected_loss_bound"] = _take_string(eb)
-    out["p_loss_gt"], out["bound_p_loss_gt"] = {}, {}
-    for t in loss_at:
-        ts = _text(t, "loss_at").encode()
-        v, b = ctypes.c_void_p(), ctypes.c_void_p()
-        _lib.call(lib.em_loss_tail, sc.mech, ts, ctypes.byref(v))
-        out["p_loss_gt"][t] = _take_string(v)
-        _lib.call(lib.em_loss_bounds, sc.mech, ts, None, ctypes.byref(b))
-        out["bound_p_loss_gt"][t] = _take_string(b)
     return out
 
 
@@ -540,14 +539,20 @@ def _scalar(x) -> bool:
     return getattr(x, "ndim", 1) == 0
 
 
-def _pointwise(fn, pieces, epsilon, at, sensitivity, digits, monotone, force, *more):
+# em_law_at's kinds (src/include/em_law.h)
+_LAW_CDF, _LAW_DENSITY, _LAW_QUANTILE = 0, 1, 2
+
+
+def _pointwise(what, pieces, epsilon, at, sensitivity, digits, monotone, force):
     sc = _Scenario.pieces(pieces, **_opts(epsilon, sensitivity, "standard", digits, monotone, force))
     single = _scalar(at)
     pts = [at] if single else list(at)
     out = []
     for k, x in enumerate(pts):
         ptr = ctypes.c_void_p()
-        _lib.call(fn, sc.mech, _text(x, f"at[{k}]").encode(), ctypes.byref(ptr), *more)
+        # no y (an interval's), no log density (NULL)
+        _lib.call(lib.em_law_at, sc.mech, what, _text(x, f"at[{k}]").encode(), None,
+                  ctypes.byref(ptr), None)
         try:
             out.append(_dec(ctypes.cast(ptr, ctypes.c_char_p).value.decode(), f"at[{k}]"))
         finally:
@@ -560,15 +565,13 @@ def cdf(pieces: Sequence[Piece], epsilon: Exact, at, *, sensitivity: Exact = 1, 
     """P(X <= at) for the mechanism over a continuous range, correctly rounded.  ``pieces``
     are (lo, hi, a, b) with utility a + b r on [lo, hi], tiling the range (lo of the first
     may be "-inf", hi of the last "inf").  ``at``: one point (-> Decimal) or a list."""
-    return _pointwise(lib.em_cdf, pieces, epsilon, at, sensitivity, digits, monotone, force)
+    return _pointwise(_LAW_CDF, pieces, epsilon, at, sensitivity, digits, monotone, force)
 
 
 def density(pieces: Sequence[Piece], epsilon: Exact, at, *, sensitivity: Exact = 1,
             digits: int = 17, monotone: bool = False, force: bool = False):
     """The density of the output at ``at`` (one point or a list), correctly rounded."""
-    # no log density (NULL)
-    return _pointwise(lib.em_density, pieces, epsilon, at, sensitivity, digits, monotone, force,
-                      None)
+    return _pointwise(_LAW_DENSITY, pieces, epsilon, at, sensitivity, digits, monotone, force)
 
 
 def quantile(pieces: Sequence[Piece], epsilon: Exact, p, *, sensitivity: Exact = 1,
@@ -581,7 +584,7 @@ def quantile(pieces: Sequence[Piece], epsilon: Exact, p, *, sensitivity: Exact =
             f = None  # a form only the library reads (hex): it says what is wrong
         if f is not None and not 0 <= f <= 1:
             raise ValueError(f"quantile(p={x!r}): p must be in [0, 1]")
-    return _pointwise(lib.em_quantile, pieces, epsilon, p, sensitivity, digits, monotone, force)
+    return _pointwise(_LAW_QUANTILE, pieces, epsilon, p, sensitivity, digits, monotone, force)
 
 
 def sample_continuous(pieces: Sequence[Piece], epsilon: Exact, n: int, *,
@@ -594,9 +597,7 @@ def sample_continuous(pieces: Sequence[Piece], epsilon: Exact, n: int, *,
     o = _sample_opts(seed, sampler)
     if k == 0:
         return []
-    out = (_lib.Draw * max(k, 1))()
-    _lib.call(lib.em_sample, sc.mech, ctypes.byref(o),
-              ctypes.c_size_t(k), out)
+    out = _draw(sc, o, k)
     return [d.value for d in out[:k]]
 
 

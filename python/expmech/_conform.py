@@ -292,6 +292,24 @@ def _run_command(argv: Sequence[str], o) -> ctypes.POINTER:
     return ptr
 
 
+def _set_output(o, which: str, data: bytes) -> bool:
+    """o.out or o.err (which) set to a copy of data that the library frees: malloc'd by the
+    C library it is linked with, NUL-terminated (em_run_output, src/include/em_conform.h);
+    False when out of memory."""
+    libc = ctypes.CDLL(None)
+    libc.malloc.restype = ctypes.c_void_p
+    libc.malloc.argtypes = [ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+    buf = libc.malloc(len(data) + 1)
+    if not buf:
+        return False
+    ctypes.memmove(buf, data + b"\0", len(data) + 1)
+    libc.free(getattr(o, which))  # a second setting replaces the first
+    setattr(o, which, buf)
+    setattr(o, which + "_len", len(data))
+    return True
+
+
 def _run_callable(sampler: Callable, o) -> ctypes.POINTER:
     made = {}
 
@@ -308,22 +326,22 @@ def _run_callable(sampler: Callable, o) -> ctypes.POINTER:
                 draws = sampler(case, int(n), int(seed))
                 text = _draws_text(case, draws)
                 o_.how, o_.code = _RUN_EXITED, 0
-                if lib.em_run_output_set(optr, 1, text, len(text)) != 0:
+                if not _set_output(o_, "out", text):
                     return _lib.EM_ERR_NOMEM
             except NotImplementedError as e:
                 o_.how, o_.code = _RUN_EXITED, 77
                 msg = f"not done here: {e}".encode("utf-8", "replace")
-                lib.em_run_output_set(optr, 2, msg, len(msg))
+                _set_output(o_, "err", msg)
             except ValueError as e:  # a refusal
                 o_.how, o_.code = _RUN_EXITED, 1
                 msg = f"refused: {e}".encode("utf-8", "replace")
-                lib.em_run_output_set(optr, 2, msg, len(msg))
+                _set_output(o_, "err", msg)
             except MemoryError:
                 return _lib.EM_ERR_NOMEM
             except Exception:  # noqa: BLE001 - any other failure is the sampler's crash
                 o_.how, o_.code = _RUN_EXCEPTION, 0
                 msg = traceback.format_exc().encode("utf-8", "replace")
-                lib.em_run_output_set(optr, 2, msg, len(msg))
+                _set_output(o_, "err", msg)
         except Exception:  # noqa: BLE001 - never let an exception cross into C
             return _lib.EM_ERR_NOMEM
         o_.seconds = time.perf_counter() - t0

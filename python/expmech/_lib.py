@@ -79,7 +79,11 @@ class ScnInfo(ctypes.Structure):
 
 class WriteOpts(ctypes.Structure):
     _fields_ = [("format", ctypes.c_int), ("sweep_i", ctypes.c_size_t), ("sweep_n", ctypes.c_size_t),
-                ("epsilon", ctypes.c_char_p), ("terminal", ctypes.c_int)]
+                ("epsilon", ctypes.c_char_p), ("terminal", ctypes.c_int),
+                ("comments", ctypes.POINTER(ctypes.c_char_p)), ("n_comments", ctypes.c_size_t),
+                ("notes", ctypes.c_void_p), ("draws", ctypes.c_uint64),
+                ("done", ctypes.POINTER(ctypes.c_uint64)), ("dir", ctypes.c_char_p),
+                ("points", ctypes.c_void_p), ("law", ctypes.c_int)]
 
 
 WRITE_JSON = 2
@@ -92,7 +96,9 @@ class ScnSpec(ctypes.Structure):
                 ("utilities_d", ctypes.POINTER(ctypes.c_double)),
                 ("measure_d", ctypes.POINTER(ctypes.c_double)),
                 ("lo", ctypes.POINTER(ctypes.c_char_p)), ("hi", ctypes.POINTER(ctypes.c_char_p)),
-                ("a", ctypes.POINTER(ctypes.c_char_p)), ("b", ctypes.POINTER(ctypes.c_char_p))]
+                ("a", ctypes.POINTER(ctypes.c_char_p)), ("b", ctypes.POINTER(ctypes.c_char_p)),
+                ("path", ctypes.c_char_p), ("text", ctypes.c_char_p), ("len", ctypes.c_size_t),
+                ("name", ctypes.c_char_p)]
 
 
 class Draw(ctypes.Structure):
@@ -131,7 +137,22 @@ class CheckResult(ctypes.Structure):
     _fields_ = [("verdict", ctypes.c_int), ("statistic", ctypes.c_double),
                 ("p_value", ctypes.c_double), ("min_detectable", ctypes.c_double),
                 ("alpha", ctypes.c_double), ("df", ctypes.c_size_t), ("n", ctypes.c_uint64),
-                ("nrows", ctypes.c_size_t), ("rows", ctypes.POINTER(CheckRow))]
+                ("nrows", ctypes.c_size_t), ("rows", ctypes.POINTER(CheckRow)),
+                # the rest of em_check_result, to reach its diagnosis (NULL when it passed)
+                ("min_expected", ctypes.c_double), ("reasons", ctypes.c_uint),
+                ("ncells", ctypes.c_size_t), ("pearson_x2", ctypes.c_double),
+                ("max_std_resid", ctypes.c_double), ("tail_p", ctypes.c_double),
+                ("cand_p", ctypes.c_double), ("cand_index", ctypes.c_size_t),
+                ("cand_alpha", ctypes.c_double), ("ncand", ctypes.c_size_t),
+                ("nzero", ctypes.c_size_t), ("cell_of", ctypes.POINTER(ctypes.c_size_t)),
+                ("support_index", ctypes.c_size_t), ("support_count", ctypes.c_uint64),
+                ("nbreak", ctypes.c_size_t), ("nquantile", ctypes.c_size_t),
+                ("quantile_bins", ctypes.c_int), ("first_outside", ctypes.c_size_t),
+                ("outside_value", ctypes.c_double), ("outside_line", ctypes.c_ulong),
+                ("ks_d", ctypes.c_double), ("ks_x", ctypes.c_double), ("ks_side", ctypes.c_int),
+                ("ks_n", ctypes.c_uint64), ("ks_p", ctypes.c_double),
+                ("ks_p_upper", ctypes.c_double), ("ks_approximate", ctypes.c_int),
+                ("ks_method", ctypes.c_char_p), ("diagnosis", ctypes.c_void_p)]
 
 
 class CompareOpts(ctypes.Structure):
@@ -181,7 +202,18 @@ class AuditResult(ctypes.Structure):  # em_audit_result: every field, in order
 class UtilityResult(ctypes.Structure):
     _fields_ = [("opt", ctypes.c_char_p), ("expected_utility", ctypes.c_char_p),
                 ("expected_loss", ctypes.c_char_p), ("sd_loss", ctypes.c_char_p),
-                ("p_best", ctypes.c_char_p)]
+                ("p_best", ctypes.c_char_p), ("opt_d", ctypes.c_double),
+                ("expected_utility_d", ctypes.c_double), ("expected_loss_d", ctypes.c_double),
+                ("sd_loss_d", ctypes.c_double), ("p_best_d", ctypes.c_double),
+                ("expected_loss_bound", ctypes.c_char_p), ("nt", ctypes.c_size_t),
+                ("t", ctypes.POINTER(ctypes.c_char_p)),
+                ("p_loss_gt", ctypes.POINTER(ctypes.c_char_p)),
+                ("p_bound", ctypes.POINTER(ctypes.c_char_p))]
+
+
+class UtilityOpts(ctypes.Structure):
+    _fields_ = [("nt", ctypes.c_size_t), ("t", ctypes.POINTER(ctypes.c_char_p)),
+                ("mc_n", ctypes.c_uint64), ("mc", ctypes.POINTER(SampleOpts))]
 
 
 class DiagnosisRow(ctypes.Structure):
@@ -276,10 +308,10 @@ _PROTOS = {
     "em_scn_get": (ScnInfo, [_P]),
     "em_mech_new": (ctypes.c_int, [_P, ctypes.POINTER(Opts), ctypes.POINTER(_P), _E]),
     "em_probs_get": (ctypes.c_int, [_P, _SZ, ctypes.POINTER(Prob), _E]),
-    "em_sample": (ctypes.c_int, [_P, ctypes.POINTER(SampleOpts), _SZ, ctypes.POINTER(Draw), _E]),
-    "em_cdf": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), _E]),
-    "em_density": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), ctypes.POINTER(_P), _E]),
-    "em_quantile": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), _E]),
+    "em_sampler_new": (ctypes.c_int, [_P, ctypes.POINTER(SampleOpts), ctypes.POINTER(_P), _E]),
+    "em_sampler_draw": (ctypes.c_int, [_P, _SZ, ctypes.POINTER(Draw), _E]),
+    "em_law_at": (ctypes.c_int, [_P, ctypes.c_int, _S, _S, ctypes.POINTER(_P),
+                                 ctypes.POINTER(_P), _E]),
     "em_draws_check": (ctypes.c_int, [_P, ctypes.POINTER(Draws), ctypes.POINTER(CheckOpts),
                                       ctypes.POINTER(ctypes.POINTER(CheckResult)), _E]),
     "em_compare": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.c_double), _SZ, _S,
@@ -287,13 +319,9 @@ _PROTOS = {
                                   ctypes.POINTER(ctypes.POINTER(CompareResult)), _E]),
     "em_audit": (ctypes.c_int, [_P, _P, ctypes.POINTER(Draws), ctypes.POINTER(Draws),
                                 ctypes.c_double, ctypes.POINTER(ctypes.POINTER(AuditResult)), _E]),
-    "em_utility": (ctypes.c_int, [_P, ctypes.POINTER(ctypes.POINTER(UtilityResult)), _E]),
-    "em_loss_tail": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), _E]),
-    "em_loss_bounds": (ctypes.c_int, [_P, _S, ctypes.POINTER(_P), ctypes.POINTER(_P), _E]),
-    "em_check_diagnosis": (ctypes.POINTER(Diagnosis), [ctypes.POINTER(CheckResult)]),
+    "em_utility": (ctypes.c_int, [_P, ctypes.POINTER(UtilityOpts),
+                                  ctypes.POINTER(ctypes.POINTER(UtilityResult)), _E]),
     "em_conform_name": (_S, [ctypes.c_int, ctypes.c_int]),
-    "em_conform_value": (ctypes.c_int, [ctypes.c_int, _S]),
-    "em_run_output_set": (ctypes.c_int, [ctypes.POINTER(RunOutput), ctypes.c_int, _S, _SZ]),
     "em_conform_run": (ctypes.c_int, [ctypes.POINTER(ConformOpts), SamplerFn, _P,
                                       ctypes.POINTER(ctypes.POINTER(ConformResult)), _E]),
     "em_conform_command": (ctypes.c_int, [ctypes.POINTER(ConformOpts), _STRS,

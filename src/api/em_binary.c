@@ -71,11 +71,9 @@ int em_scn_from_doubles(size_t n, const double *utilities, const double *measure
     }
     if (measure)
         return new_d_text(n, utilities, measure, out, err);
-    em_scn *s = em_obj_new(sizeof *s, em_scn_destroy);
+    em_scn *s = em_scn_obj();
     if (!s)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
-    em_scn_init(s);
-    s->compact = 1;
     int st = em_scn_read_doubles(s, n, utilities, "utilities", err);
     if (st != EM_OK) {
         em_free(s);

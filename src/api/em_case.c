@@ -386,16 +386,11 @@ static int find_catches(em_case *c, em_mech *m, double alpha, uint64_t max_draws
     return st;
 }
 
-/* ------------------------------------------------------------- em_case_new */
+/* ------------------------------------------------------- a case from its inputs */
 
-int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **out,
-                em_error *err)
+static int case_make(const em_case *def, double alpha, uint64_t max_draws, em_case **out,
+                     em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_case_new: out is NULL");
-    *out = NULL;
-    if (!def)
-        return em_err(err, EM_ERR_NULL, "em_case_new: def is NULL");
     if (!def->id || !def->title || !em_kind_name(def->kind))
         return em_err(err, EM_ERR_DOMAIN, "em_case_new: id, title and a kind are required");
     if (!(alpha > 0 && alpha < 1) || max_draws < 1)
@@ -739,10 +734,6 @@ static int read_pieces(rd *r, json_t *arr, em_case *c)
 /* the law as written (kept for callers; the runner recomputes it from the scenario) */
 static int read_law(rd *r, json_t *law, em_case *c)
 {
-    if (!law)
-        return EM_OK;
-    if (!json_is_object(law))
-        return bad_member(r, "law", "expected an object");
     json_t *d = json_object_get(law, "digits");
     c->digits = json_is_integer(d) ? (int)json_integer_value(d) : 0;
     if (is_finite_kind(c->kind)) {
@@ -793,10 +784,6 @@ static int read_law(rd *r, json_t *law, em_case *c)
 
 static int read_catches(rd *r, json_t *cat, em_case *c)
 {
-    if (!cat)
-        return EM_OK;
-    if (!json_is_array(cat))
-        return bad_member(r, "catches", "expected an array of {mistake, draws}");
     size_t k = json_array_size(cat);
     int *m = calloc(k ? k : 1, sizeof *m);
     uint64_t *d = calloc(k ? k : 1, sizeof *d);
@@ -819,6 +806,16 @@ static int read_catches(rd *r, json_t *cat, em_case *c)
         c->ncatches = i + 1;
     }
     return EM_OK;
+}
+
+/* Member key of o, optional: *st EM_OK and NULL when absent, the member when of type t;
+ * another type is a parse error (*st, with why). */
+static json_t *optional(rd *r, json_t *o, const char *key, json_type t, const char *why,
+                        int *st)
+{
+    json_t *v = json_object_get(o, key);
+    *st = v && json_typeof(v) != t ? bad_member(r, key, why) : EM_OK;
+    return *st == EM_OK ? v : NULL;
 }
 
 static int parse_root(rd *r, json_t *root, em_case *c)
@@ -911,7 +908,9 @@ static int parse_root(rd *r, json_t *root, em_case *c)
     } else if ((st = get_str(r, sc, "f", 1, &c->f)) != EM_OK) {
         return st;
     }
-    if ((st = read_catches(r, json_object_get(root, "catches"), c)) != EM_OK)
+    json_t *cat = optional(r, root, "catches", JSON_ARRAY,
+                           "expected an array of {mistake, draws}", &st);
+    if (st != EM_OK || (cat && (st = read_catches(r, cat, c)) != EM_OK))
         return st;
     em_error e;
     st = derive_pieces(c, &e);
@@ -919,16 +918,15 @@ static int parse_root(rd *r, json_t *root, em_case *c)
         return em_err(r->err, st, "out of memory");
     if (st != EM_OK && !c->expect_error)
         return em_err(r->err, EM_ERR_PARSE, "%s: scenario: %s", r->name, e.msg);
-    return read_law(r, json_object_get(root, "law"), c);
+    json_t *law = optional(r, root, "law", JSON_OBJECT, "expected an object", &st);
+    return st != EM_OK || !law ? st : read_law(r, law, c);
 }
 
-int em_case_parse(const char *text, size_t len, const char *name, em_case **out, em_error *err)
+static int case_parse(const char *text, size_t len, const char *name, em_case **out,
+                      em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_case_parse: out is NULL");
-    *out = NULL;
     if (!text && len)
-        return em_err(err, EM_ERR_NULL, "em_case_parse: text is NULL");
+        return em_err(err, EM_ERR_NULL, "em_case_new: text is NULL");
     if (!name)
         name = "<case>";
     json_error_t je;
@@ -954,13 +952,8 @@ int em_case_parse(const char *text, size_t len, const char *name, em_case **out,
     return EM_OK;
 }
 
-int em_case_load(const char *path, em_case **out, em_error *err)
+static int case_load(const char *path, em_case **out, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_case_load: out is NULL");
-    *out = NULL;
-    if (!path)
-        return em_err(err, EM_ERR_NULL, "em_case_load: path is NULL");
     FILE *f = fopen(path, "rb");
     if (!f)
         return em_err(err, EM_ERR_PARSE, "%s: cannot open: %s", path, strerror(errno));
@@ -972,7 +965,7 @@ int em_case_load(const char *path, em_case **out, em_error *err)
         return st == EM_ERR_NOMEM ? em_err(err, st, "out of memory")
                                   : em_err(err, st, "%s: cannot read (or larger than %zu MiB)",
                                            path, CASE_MAX_BYTES >> 20);
-    st = em_case_parse(buf, len, path, out, err);
+    st = case_parse(buf, len, path, out, err);
     free(buf);
     if (st == EM_OK && !((*out)->file = strdup(path))) {
         em_free(*out);
@@ -980,4 +973,24 @@ int em_case_load(const char *path, em_case **out, em_error *err)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
     }
     return st;
+}
+
+/* ------------------------------------------------------------- em_case_new */
+
+int em_case_new(const em_case_spec *spec, em_case **out, em_error *err)
+{
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_case_new: out is NULL");
+    *out = NULL;
+    if (!spec)
+        return em_err(err, EM_ERR_NULL, "em_case_new: spec is NULL");
+    int source = spec->text || spec->len || spec->name;
+    if ((spec->def != NULL) + (spec->path != NULL) + source != 1)
+        return em_err(err, EM_ERR_DOMAIN, "em_case_new: give one of def, path or text (and "
+                                          "the fields of that form only)");
+    if (spec->def)
+        return case_make(spec->def, spec->alpha, spec->max_draws, out, err);
+    if (spec->path)
+        return case_load(spec->path, out, err);
+    return case_parse(spec->text, spec->len, spec->name, out, err);
 }

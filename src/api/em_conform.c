@@ -58,23 +58,6 @@ static int is_failure(int v)
            v == EM_CONFORM_ACCEPTED_INVALID;
 }
 
-int em_run_output_set(em_run_output *o, int which, const char *data, size_t len)
-{
-    if (!o || (!data && len) || (which != 1 && which != 2))
-        return EM_ERR_NULL;
-    char *b = malloc(len + 1);
-    if (!b)
-        return EM_ERR_NOMEM;
-    if (len)
-        memcpy(b, data, len);
-    b[len] = 0;
-    char **dst = which == 1 ? &o->out : &o->err;
-    size_t *dn = which == 1 ? &o->out_len : &o->err_len;
-    free(*dst);
-    *dst = b;
-    *dn = len;
-    return EM_OK;
-}
 
 /* ------------------------------------------------------------- the case list */
 
@@ -740,7 +723,7 @@ int em_conform_run(const em_conform_opts *o, em_sampler_fn *fn, void *ctx,
         em_error e;
         if (not_selected(files[i], &op))
             continue;
-        if (em_case_load(files[i], &cs[i], &e) != EM_OK) {
+        if (em_case_new(&(em_case_spec){.path = files[i]}, &cs[i], &e) != EM_OK) {
             if (e.status == EM_ERR_NOMEM)
                 st = em_err(err, EM_ERR_NOMEM, "out of memory");
             else if (!(bad[i] = strdup(e.msg)))

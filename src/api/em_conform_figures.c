@@ -1,5 +1,5 @@
 /* em_conform_figures.c: a figure of each failed case of a conformance run (em_conform.h):
- * its check table drawn by em_plot_svg, so that every front end gets the same figures. */
+ * its check table drawn by em_plot_write, so that every front end gets the same figures. */
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -15,7 +15,7 @@ static int figure(const char *dir, const em_conform_case *c)
     snprintf(csv, sizeof csv, "%s/%s.csv", dir, c->id);
     snprintf(svg, sizeof svg, "%s/%s.svg", dir, c->id);
     snprintf(title, sizeof title, "%s: %s", c->id, em_conform_name(EM_NAME_VERDICT, c->verdict));
-    const em_write_opts o = {EM_WRITE_CSV, 0, 0, NULL, 0};
+    const em_write_opts o = {.format = EM_WRITE_CSV};
     FILE *f = fopen(csv, "w");
     if (!f)
         return -1;
@@ -31,7 +31,8 @@ static int figure(const char *dir, const em_conform_case *c)
     p.style = "bars";
     p.title = title;
     p.ylabel = "draws";
-    st = em_plot_svg(&p, svg, NULL);
+    p.output = svg;
+    st = em_plot_write(NULL, &p, NULL);
     remove(csv);
     return st == EM_OK ? 0 : -1;
 }

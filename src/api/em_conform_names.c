@@ -1,7 +1,5 @@
 /* em_conform_names.c: the names of the conformance suite's codes (em_conform.h:
- * em_conform_name, em_conform_value), one pair of functions over the three tables. */
-#include <string.h>
-
+ * em_conform_name), one function over the three tables. */
 #include "em_conform.h"
 #include "api/em_mistake_priv.h"
 
@@ -22,13 +20,4 @@ const char *em_conform_name(int table, int value)
     case EM_NAME_VERDICT: return em_conform_verdict_name(value);
     default: return NULL;
     }
-}
-
-int em_conform_value(int table, const char *name)
-{
-    const char *s;
-    for (int v = 0; name && (s = em_conform_name(table, v)); v++)
-        if (!strcmp(s, name))
-            return v;
-    return -1;
 }

@@ -1,4 +1,4 @@
-/* em_diagnose.c: the diagnosis of a reject (em_judge.h: em_diagnose, em_check_diagnosis):
+/* em_diagnose.c: the diagnosis of a reject (em_judge.h: em_diagnose, em_check_result.diagnosis):
  * the draws tested against the law of each known mistake (em_mistake.c), the one that fits
  * named in a sentence. */
 
@@ -20,11 +20,6 @@ static void diagnosis_destroy(void *obj)
     free(d->rows);
     free(d->sentence);
     em_obj_release(d);
-}
-
-const em_diagnosis *em_check_diagnosis(const em_check_result *r)
-{
-    return r ? r->diagnosis : NULL;
 }
 
 static char *sentence(const em_diagnosis *d)

@@ -106,7 +106,7 @@ static void laplace(FILE *f)
 static const struct {
     const char *name;
     void (*print)(FILE *f);
-    const char *what;  /* its line in em_example_name's list */
+    const char *what;  /* its line in em_example's list */
     const char *about, *more, *sensitivity;
 } examples[] = {
     {"marital", marital, "marital status, score count/1000 (seed 000): 7 candidates",
@@ -145,32 +145,27 @@ static const struct {
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
-const char *em_example_name(size_t i, const char **what)
-{
-    if (i >= sizeof examples / sizeof examples[0] - 1)
-        return NULL;
-    if (what)
-        *what = examples[i].what;
-    return examples[i].name;
-}
-
 static int example_plain(const char *name, char **text, em_error *err)
 {
-    if (!name || !text)
-        return em_err(err, EM_ERR_NULL, "em_example: NULL argument");
+    if (!text)
+        return em_err(err, EM_ERR_NULL, "em_example: text is NULL");
     *text = NULL;
     size_t i = 0;
-    while (examples[i].name && strcmp(examples[i].name, name))
+    while (name && examples[i].name && strcmp(examples[i].name, name))
         i++;
-    if (!examples[i].name)
+    if (name && !examples[i].name)
         return em_err(err, EM_ERR_DOMAIN, "unknown example '%.60s'", name);
     size_t len;
     FILE *f = open_memstream(text, &len);
     if (!f)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
-    fprintf(f, "# example: %s: %s\n# %s\n# sensitivity: %s\n", examples[i].name,
-            examples[i].about, examples[i].more, examples[i].sensitivity);
-    examples[i].print(f);
+    if (name) {
+        fprintf(f, "# example: %s: %s\n# %s\n# sensitivity: %s\n", examples[i].name,
+                examples[i].about, examples[i].more, examples[i].sensitivity);
+        examples[i].print(f);
+    }
+    for (size_t k = 0; !name && examples[k].name; k++)
+        fprintf(f, "%s\t%s\n", examples[k].name, examples[k].what);
     if (ferror(f) | (fclose(f) != 0)) {
         free(*text);
         *text = NULL;

@@ -154,6 +154,8 @@ static int groups_build(em_groups *g, const em_scoring_opts *o, const char *grou
     return st;
 }
 
+static em_obj_write_fn write_groups; /* em_write of the groups: below */
+
 int em_groups_new(const em_scoring_opts *o, const char *group_by, em_groups **out,
                   em_error *err)
 {
@@ -169,6 +171,8 @@ int em_groups_new(const em_scoring_opts *o, const char *group_by, em_groups **ou
         return em_data_fail(err, "group_by %s needs o->data FILE and o->column NAME (a CSV file "
                                  "with a header line)", group_by);
     em_groups *g = em_obj_new(sizeof *g, groups_destroy);
+    if (g)
+        em_obj_writer(g, write_groups, NULL, NULL);
     int st = g ? groups_build(g, o, group_by, err) : em_data_nomem(err);
     return EM_HAND_OUT(st, g, em_free, out, err);
 }
@@ -223,10 +227,15 @@ static int group_path(const em_groups *g, size_t i, const char *dir, char **path
     return st;
 }
 
-int em_groups_write(const em_groups *g, const char *dir, FILE *names, em_error *err)
+/* em_write of the groups: their scenarios to files in o->dir, the paths to names */
+static int write_groups(FILE *names, const void *obj, const void *const *ctx,
+                        const em_write_opts *o, em_error *err)
 {
-    if (!g || !dir)
-        return em_err(err, EM_ERR_NULL, "em_groups_write: %s is NULL", g ? "dir" : "g");
+    const em_groups *g = obj;
+    const char *dir = o ? o->dir : NULL;
+    (void)ctx;
+    if (!dir)
+        return em_err(err, EM_ERR_NULL, "em_write: o->dir is NULL");
     FILE **f = calloc(g->k, sizeof *f);
     char **path = calloc(g->k, sizeof *path);
     int st = f && path ? EM_OK : em_err(err, EM_ERR_NOMEM, "out of memory");
@@ -381,7 +390,7 @@ static int run_group(em_groups *g, size_t j, const em_groups_opts *o, const char
     em_opts mo = {eps, o->sensitivity, o->variant, o->force, digits};
     *u = NULL;
     int st = em_mech_new(em_scoring_get(g->score[j]).scn, &mo, m, err);
-    return st != EM_OK ? st : em_utility(*m, u, err);
+    return st != EM_OK ? st : em_utility(*m, NULL, u, err);
 }
 
 /* A probability as the library writes it ("0.25", "1.5e-78000") into q: 0 when q is its

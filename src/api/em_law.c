@@ -364,46 +364,38 @@ int em_law_pointwise(em_mech *m, int f, const char *fn, const char *x, const cha
 
 int em_cdf_plain(em_mech *m, const char *x, char **out, em_error *err)
 {
-    return em_law_pointwise(m, F_CDF, "em_cdf", x, NULL, out, NULL, err);
-}
-
-int em_cdf(em_mech *m, const char *x, char **out, em_error *err)
-{
-    return EM_OBJ_STRINGS(em_cdf_plain(m, x, out, err), err, out);
-}
-
-static int interval_prob_plain(em_mech *m, const char *a, const char *b, char **out, em_error *err)
-{
-    return em_law_pointwise(m, F_INTERVAL, "em_interval_prob", a, b, out, NULL, err);
-}
-
-int em_interval_prob(em_mech *m, const char *a, const char *b, char **out, em_error *err)
-{
-    return EM_OBJ_STRINGS(interval_prob_plain(m, a, b, out, err), err, out);
-}
-
-static int density_plain(em_mech *m, const char *x, char **density, char **log_density,
-                         em_error *err)
-{
-    char *logd = NULL;
-    int st = em_law_pointwise(m, F_DENSITY, "em_density", x, NULL, density,
-                              log_density ? log_density : &logd, err);
-    free(logd);
-    return st;
-}
-
-int em_density(em_mech *m, const char *x, char **density, char **log_density, em_error *err)
-{
-    return EM_OBJ_STRINGS(density_plain(m, x, density, log_density, err), err,
-                          density, log_density);
+    return em_law_pointwise(m, F_CDF, "em_law_at", x, NULL, out, NULL, err);
 }
 
 int em_quantile_plain(em_mech *m, const char *p, char **out, em_error *err)
 {
-    return em_law_pointwise(m, F_QUANTILE, "em_quantile", p, NULL, out, NULL, err);
+    return em_law_pointwise(m, F_QUANTILE, "em_law_at", p, NULL, out, NULL, err);
 }
 
-int em_quantile(em_mech *m, const char *p, char **out, em_error *err)
+static int law_at_plain(em_mech *m, int what, const char *x, const char *y, char **out,
+                        char **log, em_error *err)
 {
-    return EM_OBJ_STRINGS(em_quantile_plain(m, p, out, err), err, out);
+    static const int f[] = {[EM_LAW_CDF] = F_CDF, [EM_LAW_DENSITY] = F_DENSITY,
+                            [EM_LAW_QUANTILE] = F_QUANTILE, [EM_LAW_INTERVAL] = F_INTERVAL};
+    if (out)
+        *out = NULL;
+    if (log)
+        *log = NULL;
+    if (what < EM_LAW_CDF || what > EM_LAW_INTERVAL)
+        return em_err(err, EM_ERR_DOMAIN, "em_law_at: what = %d is not one of EM_LAW_*", what);
+    if ((y != NULL) != (what == EM_LAW_INTERVAL) || (log && what != EM_LAW_DENSITY))
+        return em_err(err, EM_ERR_DOMAIN, "em_law_at: y is EM_LAW_INTERVAL's b, log "
+                      "EM_LAW_DENSITY's (NULL otherwise)");
+    /* the log density is computed with the density: not wanted, it is dropped */
+    char *logd = NULL;
+    int st = em_law_pointwise(m, f[what], "em_law_at", x, y, out,
+                              what != EM_LAW_DENSITY ? NULL : log ? log : &logd, err);
+    free(logd);
+    return st;
+}
+
+int em_law_at(em_mech *m, int what, const char *x, const char *y, char **out, char **log,
+              em_error *err)
+{
+    return EM_OBJ_STRINGS(law_at_plain(m, what, x, y, out, log, err), err, out, log);
 }

@@ -92,6 +92,8 @@ static int finite_sampler(em_mech *m, struct em_law_cache *c, int pf, int timing
     return st;
 }
 
+static em_obj_write_fn sampler_write; /* em_write of a sampler: below */
+
 int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out, em_error *err)
 {
     int st = EM_OUT_OPEN("em_sampler_new", out, m && o, "m or options", err);
@@ -132,6 +134,7 @@ int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out, em_err
     em_sampler *s = em_obj_new(sizeof *s, NULL);
     if (!s)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
+    em_obj_writer(s, sampler_write, NULL, NULL);
     s->m = m;
     s->kind = kind;
     st = em_rng_init(&s->rng, o->seeded ? EM_RNG_CHACHA : EM_RNG_OS, &o->seed, o->seeded ? 1 : 0);
@@ -216,28 +219,19 @@ int em_sampler_draw(em_sampler *s, size_t n, em_draw *out, em_error *err)
     return EM_OK;
 }
 
-int em_sample(em_mech *m, const em_sample_opts *o, size_t n, em_draw *out, em_error *err)
-{
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_sample: out is NULL");
-    em_sampler *s;
-    int st = em_sampler_new(m, o, &s, err);
-    if (st == EM_OK)
-        st = em_sampler_draw(s, n, out, err);
-    em_free(s);
-    return st;
-}
 
-int em_sample_write(FILE *f, em_sampler *sp, uint64_t n, const em_write_opts *o,
-                    uint64_t *done, em_error *err)
+/* em_write of a sampler: w.draws of its draws */
+static int sampler_write(FILE *f, const void *obj, const void *const *ctx,
+                         const em_write_opts *o, em_error *err)
 {
-    static const char fn[] = "em_sample_write";
+    static const char fn[] = "em_write";
+    em_sampler *sp = (em_sampler *)obj; /* drawing advances its stream */
     em_write_opts w;
     uint64_t none;
-    if (!done)
-        done = &none;
-    *done = 0;
+    (void)ctx;
     int st = em_write_begin(fn, f, sp, sp, o, EM_WRITE_ACCEPTS(EM_WRITE_CSV), &w, err);
+    uint64_t *done = w.done ? w.done : &none, n = w.draws;
+    *done = 0;
     if (st != EM_OK)
         return st;
     const em_mech_info mi = em_mech_get(sp->m);

@@ -61,10 +61,8 @@ static int pf_report(em_mech *m, em_pf_utility **out, em_error *err)
 
 static int loss_tail_plain(em_mech *m, const char *t, char **out, em_error *err)
 {
-    if (!m || m->variant != EM_PF)
-        return em_law_pointwise(m, F_TAIL, "em_loss_tail", t, NULL, out, NULL, err);
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_loss_tail: out is NULL");
+    if (m->variant != EM_PF)
+        return em_law_pointwise(m, F_TAIL, "em_utility", t, NULL, out, NULL, err);
     *out = NULL;
     em_pf_utility *P;
     int st = pf_report(m, &P, err);
@@ -76,7 +74,7 @@ static int loss_tail_plain(em_mech *m, const char *t, char **out, em_error *err)
     em_cval_init(&v);
     st = em_law_parse_num(t, q, err);
     if (st == EM_OK && mpq_sgn(q) < 0)
-        st = em_err(err, EM_ERR_DOMAIN, "em_loss_tail: a loss threshold must be >= 0");
+        st = em_err(err, EM_ERR_DOMAIN, "em_utility: a loss threshold must be >= 0");
     else if (st == EM_OK && (st = em_pf_utility_loss_tail(P, q, &v)) != EM_OK)
         pf_report_fail(err, st);
     mpq_clear(q);
@@ -88,27 +86,23 @@ static int loss_tail_plain(em_mech *m, const char *t, char **out, em_error *err)
     return st;
 }
 
-int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err)
-{
-    return EM_OBJ_STRINGS(loss_tail_plain(m, t, out, err), err, out);
-}
-
 /* ------------------------------------------------------------ utility report */
 
 static void utility_result_destroy(void *obj)
 {
     em_utility_result *r = obj;
-    EM_FREE_ALL(r->opt, r->expected_utility, r->expected_loss, r->sd_loss, r->p_best);
+    EM_FREE_ALL(r->opt, r->expected_utility, r->expected_loss, r->sd_loss, r->p_best,
+                r->expected_loss_bound);
+    for (size_t i = 0; i < r->nt; i++)
+        EM_FREE_ALL(r->t ? r->t[i] : NULL, r->p_loss_gt ? r->p_loss_gt[i] : NULL,
+                    r->p_bound ? r->p_bound[i] : NULL);
+    EM_FREE_ALL(r->t, r->p_loss_gt, r->p_bound);
     em_obj_release(r);
 }
 
-int em_utility(em_mech *m, em_utility_result **out, em_error *err)
+/* em_utility's moments: a result of the five, the rest of it empty */
+static int utility_moments(em_mech *m, em_utility_result **out, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_utility: out is NULL");
-    *out = NULL;
-    if (!m)
-        return em_err(err, EM_ERR_NULL, "em_utility: m is NULL");
     em_cont *L = NULL;
     em_pf_utility *P = NULL;
     int st = m->variant == EM_PF ? pf_report(m, &P, err) : em_law_cont(m, &L, err);
@@ -177,18 +171,13 @@ static int loss_bounds_plain(em_mech *m, const char *t, char **expected_loss_bou
         *expected_loss_bound = NULL;
     if (p_bound)
         *p_bound = NULL;
-    if (!m || (!expected_loss_bound && !t) || (t && !p_bound))
-        return em_err(err, EM_ERR_NULL, "em_loss_bounds: m or an output is NULL");
     const em_scn *sc = m->scn;
-    if (sc->continuous)
-        return em_err(err, EM_ERR_DOMAIN, "em_loss_bounds: %s is a continuous scenario; the "
-                      "accuracy theorem bounds finite ones", sc->name);
     mpq_t tq, u, opt, tot, best, c, one;
     mpq_inits(tq, u, opt, tot, best, c, one, (mpq_ptr)0);
     mpq_set_ui(one, 1, 1);
     int st = t ? em_law_parse_num(t, tq, err) : EM_OK;
     if (st == EM_OK && mpq_sgn(tq) < 0)
-        st = em_err(err, EM_ERR_DOMAIN, "em_loss_bounds: a loss threshold must be >= 0");
+        st = em_err(err, EM_ERR_DOMAIN, "em_utility: a loss threshold must be >= 0");
     /* |R| and |R_OPT| over the outputs of positive probability, weighted by the measure */
     int have = 0;
     for (size_t i = 0; i < sc->n && st == EM_OK; i++) {
@@ -233,22 +222,13 @@ static int loss_bounds_plain(em_mech *m, const char *t, char **expected_loss_bou
     return st;
 }
 
-int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound, char **p_bound,
-                   em_error *err)
-{
-    return EM_OBJ_STRINGS(loss_bounds_plain(m, t, expected_loss_bound, p_bound, err), err,
-                          expected_loss_bound, p_bound);
-}
-
 /* ------------------------------------------------------------ Monte Carlo */
 
-int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, double *se,
-               em_error *err)
+static int loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, double *se,
+                   em_error *err)
 {
-    if (!m || !o || !mean || !se)
-        return em_err(err, EM_ERR_NULL, "em_loss_mc: m, o, mean or se is NULL");
     if (n < 2)
-        return em_err(err, EM_ERR_DOMAIN, "em_loss_mc: %llu draws: a standard error needs 2 "
+        return em_err(err, EM_ERR_DOMAIN, "em_utility: %llu draws: a standard error needs 2 "
                       "at least", (unsigned long long)n);
     em_sampler *s;
     int st = em_sampler_new(m, o, &s, err);
@@ -280,7 +260,7 @@ int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, do
             if (isinf(x) && mpq_sgn(b) != 0) {
                 /* an exact draw beyond the largest double, rounded to +-inf: its utility
                  * has no value to average */
-                st = em_err(err, EM_ERR_DOMAIN, "em_loss_mc: draw %llu lies beyond the "
+                st = em_err(err, EM_ERR_DOMAIN, "em_utility: draw %llu lies beyond the "
                             "largest double (rounded to %s) on a piece of nonzero slope: its "
                             "loss has no finite value; use the exact expected loss",
                             (unsigned long long)k + 1, x > 0 ? "inf" : "-inf");
@@ -303,6 +283,91 @@ int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean, do
         return st;
     *mean = (double)mu;
     *se = (double)sqrtl(m2 / (long double)(n - 1) / (long double)n);
+    em_err_ok(err);
+    return EM_OK;
+}
+
+/* ------------------------------------------------------------ the whole report */
+
+/* err's message prefixed with "what: " */
+static int prefixed(em_error *err, int st, const char *what)
+{
+    char msg[EM_ERRLEN];
+    snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+    return em_err(err, st, "%s: %s", what, msg);
+}
+
+/* em_write of a result: the report of expmech utility over the mechanism it was computed
+ * for (ctx[0]) */
+static int utility_write(FILE *f, const void *obj, const void *const *ctx,
+                         const em_write_opts *o, em_error *err)
+{
+    const em_utility_result *r = obj;
+    const em_utility_report u = {r, r->expected_loss_bound, r->nt, (const char *const *)r->t,
+                                 (const char *const *)r->p_loss_gt,
+                                 (const char *const *)r->p_bound, r->mc_n, r->mc_mean,
+                                 r->mc_se};
+    return em_utility_report_write(f, &u, ctx[0], o, err);
+}
+
+/* the thresholds' parts of r: each t copied, its tail and (finite) its bound */
+static int utility_tails(em_mech *m, const em_utility_opts *o, em_utility_result *r,
+                         em_error *err)
+{
+    if (!o->nt)
+        return EM_OK;
+    if (!o->t)
+        return em_err(err, EM_ERR_NULL, "em_utility: o->t is NULL");
+    r->t = calloc(o->nt, sizeof *r->t);
+    r->p_loss_gt = calloc(o->nt, sizeof *r->p_loss_gt);
+    r->p_bound = calloc(o->nt, sizeof *r->p_bound);
+    if (!r->t || !r->p_loss_gt || !r->p_bound)
+        return em_err(err, EM_ERR_NOMEM, "out of memory");
+    r->nt = o->nt;
+    int st = EM_OK;
+    for (size_t i = 0; st == EM_OK && i < o->nt; i++) {
+        if (!o->t[i])
+            st = em_err(err, EM_ERR_NULL, "t[%zu] is NULL", i);
+        else if (!(r->t[i] = strdup(o->t[i])))
+            return em_err(err, EM_ERR_NOMEM, "out of memory");
+        else if ((st = loss_tail_plain(m, o->t[i], &r->p_loss_gt[i], err)) == EM_OK &&
+                 !m->scn->continuous)
+            st = loss_bounds_plain(m, o->t[i], NULL, &r->p_bound[i], err);
+        if (st != EM_OK && st != EM_ERR_NOMEM)
+            st = prefixed(err, st, "loss_at");
+    }
+    return st;
+}
+
+int em_utility(em_mech *m, const em_utility_opts *o, em_utility_result **out, em_error *err)
+{
+    static const em_utility_opts none = {0, NULL, 0, NULL};
+    static const em_sample_opts fresh = EM_SAMPLE_OPTS_INIT;
+    if (!out)
+        return em_err(err, EM_ERR_NULL, "em_utility: out is NULL");
+    *out = NULL;
+    if (!m)
+        return em_err(err, EM_ERR_NULL, "em_utility: m is NULL");
+    if (!o)
+        o = &none;
+    em_utility_result *r = NULL;
+    int st = utility_moments(m, &r, err);
+    if (st != EM_OK)
+        return st;
+    em_obj_writer(r, utility_write, m, NULL);
+    if (!m->scn->continuous)
+        st = loss_bounds_plain(m, NULL, &r->expected_loss_bound, NULL, err);
+    if (st == EM_OK)
+        st = utility_tails(m, o, r, err);
+    if (st == EM_OK && o->mc_n &&
+        (st = loss_mc(m, o->mc ? o->mc : &fresh, o->mc_n, &r->mc_mean, &r->mc_se, err)) != EM_OK)
+        st = prefixed(err, st, "mc");
+    if (st != EM_OK) {
+        em_free(r);
+        return st;
+    }
+    r->mc_n = o->mc_n;
+    *out = r;
     em_err_ok(err);
     return EM_OK;
 }

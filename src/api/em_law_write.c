@@ -8,6 +8,7 @@
 #include "api/em_write_priv.h"
 #include "base/em_error.h"
 #include "api/em_obj.h"
+#include "api/em_scn_priv.h"
 
 #define CSV_JSON (EM_WRITE_ACCEPTS(EM_WRITE_CSV) | EM_WRITE_ACCEPTS(EM_WRITE_JSON))
 
@@ -18,7 +19,7 @@
 static int probs_row(FILE *f, em_mech *m, const em_write_opts *w, size_t i, size_t n,
                      em_probs_notes *notes, em_error *err)
 {
-    const em_scn *s = em_mech_get(m).scn;
+    const em_scn *s = em_mech_view(m).scn;
     const int cont = em_scn_get(s).continuous, law = cont || em_scn_get(s).has_measure;
     em_prob p;
     char *lo = NULL, *hi = NULL, *u = NULL;
@@ -35,7 +36,7 @@ static int probs_row(FILE *f, em_mech *m, const em_write_opts *w, size_t i, size
         return st;
     }
     if (w->format == EM_WRITE_CSV) {
-        em_write_sweep_row(f, w, em_mech_get(m).epsilon,
+        em_write_sweep_row(f, w, em_mech_view(m).epsilon,
                            cont ? "lo,hi,probability,log_probability"
                                 : "label,probability,log_probability", i);
         if (cont)
@@ -58,7 +59,7 @@ static int probs_row(FILE *f, em_mech *m, const em_write_opts *w, size_t i, size
         fprintf(f, ", \"probability\": \"%s\", \"log_probability\": \"%s\"", p.prob, p.logprob);
         if (!law && (p.flags & EM_PROB_NEAR_ONE))
             fprintf(f, ", \"note\": \"below 1 but rounds to 1: printed as the largest %d-digit "
-                       "decimal below 1\"", em_mech_get(m).digits);
+                       "decimal below 1\"", em_mech_view(m).digits);
         if (p.flags & EM_PROB_FROM_LOG)
             fputs(", \"note\": \"below MPFR's exponent range: decimal computed from the "
                   "log-probability\"", f);
@@ -79,19 +80,25 @@ static int probs_row(FILE *f, em_mech *m, const em_write_opts *w, size_t i, size
     return EM_OK;
 }
 
-int em_probs_write(FILE *f, em_mech *m, const em_write_opts *o, em_probs_notes *notes,
-                   em_error *err)
+static int points_write(FILE *f, em_mech *m, int what, const em_points *p,
+                        const em_write_opts *o, em_error *err);
+
+int em_mech_write(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                  em_error *err)
 {
-    static const char fn[] = "em_probs_write";
+    static const char fn[] = "em_write";
+    em_mech *m = (em_mech *)obj; /* the law it caches is computed here */
     em_write_opts w;
     em_probs_notes none;
+    (void)ctx;
+    if (o && o->points)
+        return points_write(f, m, o->law, o->points, o, err);
     int st = em_write_begin(fn, f, m, m, o, CSV_JSON, &w, err);
     if (st != EM_OK)
         return st;
-    if (!notes)
-        notes = &none;
+    em_probs_notes *notes = w.notes ? w.notes : &none;
     notes->near_one = notes->from_log = notes->undecided = 0;
-    const em_mech_info mi = em_mech_get(m);
+    const em_mech_info mi = em_mech_view(m);
     const int cont = em_scn_get(mi.scn).continuous;
     const int law = cont || em_scn_get(mi.scn).has_measure;
     const size_t n = cont ? em_scn_get(mi.scn).pieces : em_scn_get(mi.scn).size;
@@ -132,7 +139,7 @@ static void utility_csv(FILE *f, const em_utility_report *u, const em_mech *m,
             fprintf(f, ",p_loss_gt_%s,bound_p_loss_gt_%s", u->t[i], u->t[i]);
         fprintf(f, "%s\n", u->mc_n ? ",mc_n,mc_expected_loss,mc_se" : "");
     }
-    fprintf(f, "%s,%s,%s,%s,%s,%s,%s", em_mech_get(m).epsilon, r->opt, r->expected_utility,
+    fprintf(f, "%s,%s,%s,%s,%s,%s,%s", em_mech_view(m).epsilon, r->opt, r->expected_utility,
             r->expected_loss, r->sd_loss, r->p_best,
             u->expected_loss_bound ? u->expected_loss_bound : "");
     for (size_t i = 0; i < u->nt; i++)
@@ -156,7 +163,7 @@ static void utility_json(FILE *f, const em_utility_report *u, const em_mech *m,
                          const em_write_opts *w)
 {
     const em_utility_result *r = u->result;
-    const em_mech_info mi = em_mech_get(m);
+    const em_mech_info mi = em_mech_view(m);
     const char *keys[] = {"epsilon", "sensitivity", "opt", "expected_utility", "expected_loss",
                           "sd_loss", "p_best", "expected_loss_bound"};
     const char *vals[] = {mi.epsilon, mi.sensitivity, r->opt, r->expected_utility,
@@ -193,7 +200,7 @@ static void utility_json(FILE *f, const em_utility_report *u, const em_mech *m,
 int em_utility_report_write(FILE *f, const em_utility_report *u, const em_mech *m,
                             const em_write_opts *o, em_error *err)
 {
-    static const char fn[] = "em_utility_report_write";
+    static const char fn[] = "em_write";
     em_write_opts w;
     int st = em_write_begin(fn, f, u, m, o, CSV_JSON, &w, err);
     if (st != EM_OK)
@@ -206,56 +213,6 @@ int em_utility_report_write(FILE *f, const em_utility_report *u, const em_mech *
                           i, i);
     (w.format == EM_WRITE_JSON ? utility_json : utility_csv)(f, u, m, &w);
     return em_write_end(fn, f, err);
-}
-
-/* err's message prefixed with "what: " */
-static int prefixed(em_error *err, int st, const char *what)
-{
-    char msg[EM_ERRLEN];
-    snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
-    return em_err(err, st, "%s: %s", what, msg);
-}
-
-int em_utility_write(FILE *f, em_mech *m, size_t nt, const char *const *t, uint64_t mc_n,
-                     const em_sample_opts *mc, const em_write_opts *o, em_error *err)
-{
-    static const char fn[] = "em_utility_write";
-    static const em_sample_opts fresh = EM_SAMPLE_OPTS_INIT;
-    em_write_opts w;
-    int st = em_write_begin(fn, f, m, m, o, CSV_JSON, &w, err);
-    if (st != EM_OK)
-        return st;
-    if (nt && !t)
-        return em_err(err, EM_ERR_NULL, "%s: t is NULL", fn);
-    const int bounded = !em_scn_get(em_mech_get(m).scn).continuous;
-    em_utility_result *r = NULL;
-    char *bound = NULL, **tail = calloc(nt + 1, sizeof *tail);
-    char **tbound = calloc(nt + 1, sizeof *tbound);
-    double mean = 0, se = 0;
-    st = tail && tbound ? em_utility(m, &r, err) : em_err(err, EM_ERR_NOMEM, "out of memory");
-    if (st == EM_OK && bounded)
-        st = em_loss_bounds(m, NULL, &bound, NULL, err);
-    for (size_t i = 0; st == EM_OK && i < nt; i++)
-        if ((st = t[i] ? em_loss_tail(m, t[i], &tail[i], err)
-                       : em_err(err, EM_ERR_NULL, "t[%zu] is NULL", i)) != EM_OK ||
-            (bounded && (st = em_loss_bounds(m, t[i], NULL, &tbound[i], err)) != EM_OK))
-            st = prefixed(err, st, "loss_at");
-    if (st == EM_OK && mc_n && (st = em_loss_mc(m, mc ? mc : &fresh, mc_n, &mean, &se, err)))
-        st = prefixed(err, st, "mc");
-    if (st == EM_OK) {
-        const em_utility_report u = {r, bound, nt, t, (const char *const *)tail,
-                                     (const char *const *)tbound, mc_n, mean, se};
-        st = em_utility_report_write(f, &u, m, o, err);
-    }
-    em_free(r);
-    em_free(bound);
-    for (size_t i = 0; i < nt; i++) {
-        em_free(tail ? tail[i] : NULL);
-        em_free(tbound ? tbound[i] : NULL);
-    }
-    free(tail);
-    free(tbound);
-    return st;
 }
 
 /* ------------------------------------------------------- cdf, density, quantile */
@@ -297,11 +254,11 @@ static int interval_row(FILE *f, em_mech *m, const em_points *p, size_t i,
         em_err(err, st, "%s%s", st == EM_ERR_NOMEM ? "" : "between: ", msg);
     else if (sign > 0)
         st = em_err(err, EM_ERR_DOMAIN, "between: A > B in '%s'", t);
-    else if ((st = em_interval_prob(m, a, b, &v, err)) != EM_OK) {
+    else if ((st = em_law_at(m, EM_LAW_INTERVAL, a, b, &v, NULL, err)) != EM_OK) {
         snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
         em_err(err, st, "interval %zu: %s", i + 1, msg);
     } else {
-        em_write_sweep_row(f, w, em_mech_get(m).epsilon, "a,b,probability", i);
+        em_write_sweep_row(f, w, em_mech_view(m).epsilon, "a,b,probability", i);
         fprintf(f, "%s,%s,%s\n", a, b, v);
     }
     free(a);
@@ -310,17 +267,18 @@ static int interval_row(FILE *f, em_mech *m, const em_points *p, size_t i,
     return st;
 }
 
-int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
+/* em_write of a continuous mechanism at o->points: its law there (o->law) */
+static int points_write(FILE *f, em_mech *m, int what, const em_points *p,
                         const em_write_opts *o, em_error *err)
 {
-    static const char fn[] = "em_law_points_write";
+    static const char fn[] = "em_write";
     static const char *const columns[] = {"x,cdf", "x,density,log_density", "p,x"};
     em_write_opts w;
     int st = em_write_begin(fn, f, p, m, o, EM_WRITE_ACCEPTS(EM_WRITE_CSV), &w, err);
     if (st != EM_OK)
         return st;
     if (what < EM_LAW_CDF || what > EM_LAW_INTERVAL)
-        return em_err(err, EM_ERR_DOMAIN, "%s: what (%d) is not EM_LAW_CDF, EM_LAW_DENSITY, "
+        return em_err(err, EM_ERR_DOMAIN, "%s: o->law (%d) is not EM_LAW_CDF, EM_LAW_DENSITY, "
                       "EM_LAW_QUANTILE or EM_LAW_INTERVAL", fn, what);
     if (!p->at && what == EM_LAW_INTERVAL)
         return em_err(err, EM_ERR_DOMAIN, "%s: intervals are p->at (\"A:B\"), not a grid", fn);
@@ -335,11 +293,9 @@ int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
         char *x = NULL, *shown = NULL, *v1 = NULL, *v2 = NULL;
         st = point(m, p, i, &x, &shown, err);
         if (st == EM_OK)
-            st = what == EM_LAW_CDF       ? em_cdf(m, x, &v1, err)
-                 : what == EM_LAW_DENSITY ? em_density(m, x, &v1, &v2, err)
-                                          : em_quantile(m, x, &v1, err);
+            st = em_law_at(m, what, x, NULL, &v1, what == EM_LAW_DENSITY ? &v2 : NULL, err);
         if (st == EM_OK) {
-            em_write_sweep_row(f, &w, em_mech_get(m).epsilon, columns[what], i);
+            em_write_sweep_row(f, &w, em_mech_view(m).epsilon, columns[what], i);
             fprintf(f, "%s,%s%s%s\n", shown, v1, v2 ? "," : "", v2 ? v2 : "");
         }
         point_done(p, x, shown);

@@ -107,6 +107,7 @@ int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
     em_mech *m = em_obj_new(sizeof *m, mech_destroy);
     if (!m)
         return em_err(err, EM_ERR_NOMEM, "out of memory");
+    em_obj_writer(m, em_mech_write, NULL, NULL);
     mpq_inits(m->eps, m->delta, (mpq_ptr)0);
     em_problem_init(&m->prob);
     m->scn = s;
@@ -169,7 +170,5 @@ int em_mech_new(em_scn *s, const em_opts *o, em_mech **out, em_error *err)
 
 em_mech_info em_mech_get(const em_mech *m)
 {
-    em_mech_info i = {m->scn, m->variant, m->digits, m->forced, m->eps_s, m->delta_s,
-                      m->provenance};
-    return i;
+    return em_mech_view(m);
 }

@@ -107,8 +107,9 @@ int em_write(const void *obj, FILE *f, const em_write_opts *o, em_error *err)
         abort();
     if (!h->h.write)
         return em_err(err, EM_ERR_DOMAIN, "em_write: the object is not one em_write writes (a "
-                      "result of em_audit, em_draws_check, em_compare or em_groups_analyse, a "
-                      "score, a case)");
+                      "result of em_audit, em_draws_check, em_compare, em_utility or "
+                      "em_groups_analyse, a score, a case, a scenario, a mechanism, a "
+                      "sampler, groups)");
     return h->h.write(f, obj, h->h.ctx, o, err);
 }
 

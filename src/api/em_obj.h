@@ -52,8 +52,9 @@ int em_obj_strings(int st, em_error *err, size_t k, char **const *v);
     em_obj_strings(st, err, sizeof((char **const[]){__VA_ARGS__}) / sizeof(char **), \
                    (char **const[]){__VA_ARGS__})
 
-/* The public functions of the same names without EM_OBJ_STRINGS: malloc'd strings, for the
- * library's own code that keeps them among its own (free(3)). */
+/* em_law_at's CDF and quantile, and the public em_scn_utility and em_num_grid_point, without
+ * EM_OBJ_STRINGS: malloc'd strings, for the library's own code that keeps them among its own
+ * (free(3)). */
 int em_cdf_plain(em_mech *m, const char *x, char **out, em_error *err);
 int em_quantile_plain(em_mech *m, const char *p, char **out, em_error *err);
 int em_scn_utility_plain(const em_scn *s, size_t i, char **text, em_error *err);
@@ -74,23 +75,30 @@ int em_groups_report_write(FILE *f, const em_groups *g, const em_groups_report *
 int em_groups_report_write_info(FILE *f, const em_groups_info *g, const em_groups_report *r,
                                 const char *split, const em_write_opts *o, em_error *err);
 int em_scoring_write(FILE *f, const em_scoring *r, em_error *err);
+/* What em_probs_get needs, computed once (em_law.h: the law's errors), so that a failure
+ * of the whole computation is told apart from one candidate's. */
+int em_probs_prepare(em_mech *m, em_error *err);
+
+/* em_write of a mechanism: its law, as expmech probs writes it (em_mech.h) */
+int em_mech_write(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                  em_error *err);
 int em_case_write(const em_case *c, FILE *f, em_error *err);
 
-/* em_utility_write's report from its parts, for the tests of hand-made parts. */
-/* The utility report of expmech utility: em_utility's result with, where computed, the
- * bound em_loss_bounds gives (NULL: none, as for a continuous scenario), the loss tails
- * at nt thresholds, and a Monte Carlo estimate (mc_n 0: none).  The strings are the
- * caller's. */
+/* The utility report of expmech utility from its parts (em_write of an em_utility result
+ * makes one; the tests make them by hand): em_utility's moments with, where computed, the
+ * bound on the expected loss (NULL: none, as for a continuous scenario), the loss tails at
+ * nt thresholds with their bounds, and a Monte Carlo estimate (mc_n 0: none).  The strings
+ * are the caller's. */
 typedef struct em_utility_report {
     const em_utility_result *result;
     const char *expected_loss_bound;
     size_t nt;
     const char *const *t;          /* the thresholds as given */
-    const char *const *p_loss_gt;  /* em_loss_tail at each */
-    const char *const *p_bound;    /* em_loss_bounds' p_bound at each; NULL (or an entry
+    const char *const *p_loss_gt;  /* P(loss > t) at each */
+    const char *const *p_bound;    /* the theorem's bound on it at each; NULL (or an entry
                                       NULL): none */
     uint64_t mc_n;
-    double mc_mean, mc_se;         /* em_loss_mc */
+    double mc_mean, mc_se;         /* the Monte Carlo estimate */
 } em_utility_report;
 
 /* u written for m as expmech utility writes it: EM_WRITE_CSV (the header line at the first
@@ -107,7 +115,7 @@ int em_conform_result_write(FILE *f, const void *obj, const void *const *ctx,
                             const em_write_opts *o, em_error *err);
 
 /* Point i of the grid lo + i (hi - lo) / (n - 1), i < n (n = 1: lo, which must equal hi):
- * *exact is its exact text (for em_cdf and the others), *shown what to print (both for
+ * *exact is its exact text (for em_law_at), *shown what to print (both for
  * em_free): the exact decimal when it has at most 20 digits, else its correct rounding to
  * m's digits. m is a continuous mechanism; shown may be NULL, and then m too (no rounding).
  * Errors: EM_ERR_NULL, EM_ERR_PARSE, EM_ERR_DOMAIN (n = 0, i >= n, lo > hi, n = 1 with lo

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "em_plot.h"
+#include "api/em_plot_priv.h"
 #include "base/em_error.h"
 #include "io/em_text.h"
 
@@ -465,7 +466,7 @@ static int draw(FILE *f, plot *p, em_error *err)
     return st;
 }
 
-int em_plot_write(FILE *f, const em_plot_opts *o, em_error *err)
+int em_plot_script(FILE *f, const em_plot_opts *o, em_error *err)
 {
     if (!f || !o || !o->x || !o->y)
         return em_err(err, EM_ERR_NULL, "em_plot_write: f, o, o->x or o->y is NULL");

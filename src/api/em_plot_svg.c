@@ -1,4 +1,4 @@
-/* em_plot_svg.c: the figure itself (em_plot.h): em_plot_write's script run by gnuplot.
+/* em_plot_svg.c: the figure itself (em_plot.h): the script of em_plot.c run by gnuplot.
  * gnuplot is an optional run-time dependency, looked up on PATH only when a figure is
  * asked for.  It runs without a shell (io/em_spawn.h), the script on its standard input,
  * the SVG on its standard output: no file name reaches a shell or gnuplot. */
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "em_plot.h"
+#include "api/em_plot_priv.h"
 #include "base/em_error.h"
 #include "io/em_spawn.h"
 #include "api/em_write_priv.h"
@@ -143,13 +144,11 @@ static int to_file(const char *output, const char *svg, size_t len, em_error *er
 
 static int plot_script(FILE *f, const void *o, em_error *err)
 {
-    return em_plot_write(f, o, err);
+    return em_plot_script(f, o, err);
 }
 
-int em_plot_svg(const em_plot_opts *o, const char *output, em_error *err)
+static int plot_svg(const em_plot_opts *o, const char *output, em_error *err)
 {
-    if (!output)
-        return em_err(err, EM_ERR_NULL, "em_plot_svg: output is NULL");
     char *text = NULL;
     size_t len = 0;
     int st = em_write_text(plot_script, o, &text, &len, err);
@@ -164,4 +163,12 @@ int em_plot_svg(const em_plot_opts *o, const char *output, em_error *err)
     if (st == EM_OK)
         em_err_ok(err);
     return st;
+}
+
+int em_plot_write(FILE *f, const em_plot_opts *o, em_error *err)
+{
+    if (o && o->output && f)
+        return em_err(err, EM_ERR_DOMAIN, "em_plot_write: f and o->output: the script or the "
+                      "figure, not both");
+    return o && o->output ? plot_svg(o, o->output, err) : em_plot_script(f, o, err);
 }

@@ -1,4 +1,4 @@
-/* em_points.c: the points of em_law_points_write read from text (em_points_parse): a list
+/* em_points.c: the points of a law's em_write read from text (em_points_parse): a list
  * "X[,X...]" or a grid "LO:HI:N", each number checked before any law is computed; one
  * block, freed by em_free. */
 #include <stdio.h>
@@ -37,7 +37,7 @@ static int nomem(em_error *err)
 
 /* An interval "A:B" (t is ours: the colon is put back): two numbers, A <= B.  Checked here,
  * before any law is computed, so that a bad interval late in the list does not come after
- * rows already written (em_law_points_write checks them again, for points made by hand). */
+ * rows already written (em_write checks them again, for points made by hand). */
 static int interval(char *t, em_error *err)
 {
     char *colon = strchr(t, ':');

@@ -17,49 +17,35 @@
 
 /* ------------------------------------------------------------------ scenarios */
 
+em_scn *em_scn_obj(void)
+{
+    em_scn *s = em_obj_new(sizeof *s, em_scn_destroy);
+    if (!s)
+        return NULL;
+    em_scn_init(s);
+    s->compact = 1;
+    em_obj_writer(s, em_scn_obj_write, NULL, NULL);
+    return s;
+}
+
 static int scn_alloc(em_scn **out, em_error *err)
 {
-    *out = em_obj_new(sizeof **out, em_scn_destroy);
-    if (!*out)
-        return em_err(err, EM_ERR_NOMEM, "out of memory");
-    em_scn_init(*out);
-    (*out)->compact = 1; /* 10 bytes per utility instead of a rational's 100 */
-    return EM_OK;
+    *out = em_scn_obj();
+    return *out ? EM_OK : em_err(err, EM_ERR_NOMEM, "out of memory");
 }
 
-int em_scn_parse(const char *text, size_t len, const char *name, em_scn **out, em_error *err)
+int em_scn_from_source(const char *path, const char *text, size_t len, const char *name,
+                       em_scn **out, em_error *err)
 {
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_scn_parse: out is NULL");
-    *out = NULL;
-    if (!text && len)
-        return em_err(err, EM_ERR_NULL, "em_scn_parse: text is NULL");
+    if (!path && !text && len)
+        return em_err(err, EM_ERR_NULL, "em_scn_new: text is NULL");
     em_scn *s;
     int st = scn_alloc(&s, err);
     if (st != EM_OK)
         return st;
     em_error e = {EM_OK, ""};
-    st = em_scn_read(s, text ? text : "", len, name ? name : "<text>", &e);
-    if (st != EM_OK) {
-        em_free(s);
-        return em_err(err, st, "%s", e.msg[0] ? e.msg : em_strerror(st));
-    }
-    *out = s;
-    em_err_ok(err);
-    return EM_OK;
-}
-
-int em_scn_load(const char *path, em_scn **out, em_error *err)
-{
-    if (!out)
-        return em_err(err, EM_ERR_NULL, "em_scn_load: out is NULL");
-    *out = NULL;
-    em_scn *s;
-    int st = scn_alloc(&s, err);
-    if (st != EM_OK)
-        return st;
-    em_error e = {EM_OK, ""};
-    st = em_scn_read_file(s, path, &e);
+    st = path ? em_scn_read_file(s, path, &e)
+              : em_scn_read(s, text ? text : "", len, name ? name : "<text>", &e);
     if (st != EM_OK) {
         em_free(s);
         return em_err(err, st, "%s", e.msg[0] ? e.msg : em_strerror(st));

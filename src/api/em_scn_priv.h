@@ -29,10 +29,33 @@ struct em_mech {
     void (*law_free)(struct em_law_cache *law);
 };
 
+/* em_mech_get's view, for the units em_mech.c itself calls (the writer of a mechanism,
+ * em_law_write.c), which may not call back into it. */
+static inline em_mech_info em_mech_view(const em_mech *m)
+{
+    em_mech_info i = {m->scn, m->variant, m->digits, m->forced, m->eps_s, m->delta_s,
+                      m->provenance};
+    return i;
+}
+
+/* A new scenario, empty, compact (10 bytes per utility instead of a rational's 100), that
+ * em_free frees and em_write writes; NULL when out of memory. */
+em_scn *em_scn_obj(void);
+
+/* The scenario file format of s (em_write of a scenario, em_scn.h) with the n_comments
+ * comment lines first, and em_write's writer of a scenario (the comments of o). */
+int em_scn_text_write(FILE *f, const em_scn *s, const char *const *comments,
+                      size_t n_comments, em_error *err);
+int em_scn_obj_write(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                     em_error *err);
+
 /* "standard", "monotone", "pf" */
 const char *em_variant_text(int variant);
 
-/* em_scn_new's three forms (em_scn.h), for the library's own callers, which hold one. */
+/* em_scn_new's forms (em_scn.h), for the library's own callers, which hold one.  The file
+ * and the text form are one: path set (a file, "-" standard input), else text[0..len). */
+int em_scn_from_source(const char *path, const char *text, size_t len, const char *name,
+                       em_scn **out, em_error *err);
 int em_scn_from_text(size_t n, const char *const *utilities, const char *const *labels,
                      const char *const *measure, em_scn **out, em_error *err);
 int em_scn_from_doubles(size_t n, const double *utilities, const double *measure,

@@ -1,5 +1,5 @@
-/* em_scn_write.c: the scenario file format written from an em_scn (em_scn.h), the
- * inverse of em_scn_parse (io/em_scn_text.h). */
+/* em_scn_write.c: the scenario file format written from an em_scn (em_write, em_scn.h),
+ * the inverse of the parser (io/em_scn_text.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,15 +68,15 @@ static int candidates(FILE *f, const em_scn *sc)
     return bad;
 }
 
-int em_scn_write(FILE *f, const em_scn *s, const char *const *comments, size_t n_comments,
-                 em_error *err)
+int em_scn_text_write(FILE *f, const em_scn *s, const char *const *comments,
+                      size_t n_comments, em_error *err)
 {
     if (!f || !s || (n_comments && !comments))
-        return em_err(err, EM_ERR_NULL, "em_scn_write: f, s or comments is NULL");
+        return em_err(err, EM_ERR_NULL, "em_write: f, s or comments is NULL");
     for (size_t i = 0; i < n_comments; i++)
         if (!comments[i] || strpbrk(comments[i], "\r\n"))
             return em_err(err, comments[i] ? EM_ERR_PARSE : EM_ERR_NULL,
-                          "em_scn_write: comments[%zu] is NULL or holds a line break", i);
+                          "em_write: comments[%zu] is NULL or holds a line break", i);
     const em_scn *sc = s;
     for (size_t i = 0; i < n_comments; i++)
         fprintf(f, "# %s\n", comments[i]);
@@ -99,4 +99,11 @@ int em_scn_write(FILE *f, const em_scn *s, const char *const *comments, size_t n
         return em_err(err, EM_ERR_DOMAIN, "write error");
     em_err_ok(err);
     return EM_OK;
+}
+
+int em_scn_obj_write(FILE *f, const void *obj, const void *const *ctx, const em_write_opts *o,
+                     em_error *err)
+{
+    (void)ctx;
+    return em_scn_text_write(f, obj, o ? o->comments : NULL, o ? o->n_comments : 0, err);
 }

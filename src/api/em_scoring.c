@@ -171,11 +171,9 @@ static int is_header(const char *line)
 /* The scenario and the comment lines of the text the scorer wrote. */
 static int take_text(em_scoring *r, char *text, size_t len, em_error *err)
 {
-    r->scn = em_obj_new(sizeof *r->scn, em_scn_destroy);
+    r->scn = em_scn_obj();
     if (!r->scn)
         return em_data_nomem(err);
-    em_scn_init(r->scn);
-    r->scn->compact = 1;
     r->scn->max_n = EM_N_MAX; /* the candidates o->candidates accepts */
     em_error e = {EM_OK, ""};
     int st = em_scn_read(r->scn, text, len, "expmech score", &e);
@@ -281,5 +279,5 @@ int em_scoring_write(FILE *f, const em_scoring *r, em_error *err)
 {
     if (!r)
         return em_err(err, EM_ERR_NULL, "em_write: r is NULL");
-    return em_scn_write(f, r->scn, (const char *const *)r->comment, r->n_comments, err);
+    return em_scn_text_write(f, r->scn, (const char *const *)r->comment, r->n_comments, err);
 }

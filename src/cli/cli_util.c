@@ -420,7 +420,7 @@ static int load(const em_cli *c, em_scn **s)
 {
     em_error e;
     em_cli_stdin_hint(c->cmd, c->file, "the scenario");
-    if (em_scn_load(c->file, s, &e) == EM_OK)
+    if (em_scn_new(&(em_scn_spec){.path = c->file ? c->file : "-"}, s, &e) == EM_OK)
         return -1;
     fprintf(stderr, "%s: %s\n", c->cmd, e.msg);
     return e.status == EM_ERR_NOMEM ? EM_EXIT_INTERNAL : EM_EXIT_USAGE;

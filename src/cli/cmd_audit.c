@@ -82,8 +82,8 @@ int cmd_audit(int argc, char **argv)
     em_draws d[2] = {EM_DRAWS_INIT, EM_DRAWS_INIT};
     char *note = NULL;
     em_error e;
-    int st = em_scn_load(p.in[0], &s[0], &e);
-    st = st ? st : em_scn_load(p.in[1], &s[1], &e);
+    int st = em_scn_new(&(em_scn_spec){.path = p.in[0] ? p.in[0] : "-"}, &s[0], &e);
+    st = st ? st : em_scn_new(&(em_scn_spec){.path = p.in[1] ? p.in[1] : "-"}, &s[1], &e);
     st = st ? st : em_mech_new(s[0], &ox, &m[0], &e);
     if (!st) {
         fprintf(stderr, CMD ": %s\n", em_mech_get(m[0]).provenance);

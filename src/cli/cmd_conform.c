@@ -20,8 +20,10 @@ static int parse_kinds(const char *s, unsigned *mask)
     for (const char *w = s + strspn(s, ","); *w; w += strspn(w, ",")) {
         size_t n = strcspn(w, ",");
         snprintf(kind, sizeof kind, "%.*s", (int)n, w);
-        int k = em_conform_value(EM_NAME_KIND, kind);
-        if (k < 0)
+        int k = 0;
+        while (em_conform_name(EM_NAME_KIND, k) && strcmp(em_conform_name(EM_NAME_KIND, k), kind))
+            k++;
+        if (!em_conform_name(EM_NAME_KIND, k))
             return em_cli_usage(CMD, "--kinds: unknown kind '%.*s' (finite, weighted, pf, "
                                      "continuous, quantile, laplace)", (int)n, w);
         *mask |= 1u << k;

@@ -17,12 +17,13 @@ static int run_points(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     if (!between && !(c->seen & EM_OPT(EO_AT)) == !(c->seen & EM_OPT(EO_GRID)))
         return em_cli_usage(c->cmd, "give exactly one of --at X[,X...] and --grid LO:HI:N");
     const char *at = between ? c->between : (c->seen & EM_OPT(EO_AT)) ? c->at : NULL;
-    const em_write_opts o = em_cli_write_opts(c);
+    em_write_opts o = em_cli_write_opts(c);
     em_points *P = NULL;
     em_error e;
+    o.law = kind;
     int rc = em_points_parse(kind, at, at ? NULL : c->grid, &P, &e) != EM_OK
                  ? em_cli_fail(c->cmd, NULL, &e)
-                 : em_cli_written(c->cmd, em_law_points_write(stdout, m, kind, P, &o, &e), &e);
+                 : (o.points = P, em_cli_written(c->cmd, em_write(m, stdout, &o, &e), &e));
     em_free(P);
     return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
 }
@@ -67,11 +68,15 @@ static int report(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
     em_sample_opts mc = {c->seed, (c->seen & EM_OPT(EO_SEED)) != 0, EM_SAMPLER_EXACT,
                          EM_TIMING_VARIABLE};
     const em_write_opts o = em_cli_write_opts(c);
+    const em_utility_opts uo = {T ? T->n : 0, T ? T->at : NULL,
+                                (c->seen & EM_OPT(EO_MC)) ? c->mc : 0, &mc};
+    em_utility_result *r = NULL;
     em_error e;
-    if (rc < 0)
-        rc = em_cli_written(c->cmd, em_utility_write(stdout, m, T ? T->n : 0, T ? T->at : NULL,
-                                                     (c->seen & EM_OPT(EO_MC)) ? c->mc : 0, &mc,
-                                                     &o, &e), &e);
+    if (rc < 0) {
+        int st = em_utility(m, &uo, &r, &e);
+        rc = em_cli_written(c->cmd, st != EM_OK ? st : em_write(r, stdout, &o, &e), &e);
+    }
+    em_free(r);
     em_free(T);
     return rc < 0 ? em_cli_flush(c->cmd, 1) : rc;
 }

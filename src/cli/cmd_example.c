@@ -25,25 +25,32 @@ int cmd_example(int argc, char **argv)
     args p = {NULL, 0, 0};
     unsigned long long given = 0;
     int rc = em_cli_options(&sp, ~0ULL, argc, argv, &p, &given);
-    const char *name, *what;
-    for (size_t i = 0; rc < 0 && p.list && !p.n && (name = em_example_name(i, &what)); i++)
-        printf("%-13s %s\n", name, what);
-    if (rc >= 0 || (p.list && !p.n))
-        return rc >= 0 ? rc : EM_EXIT_OK;
-    if (p.list || p.n != 1 || p.name[0] == '-')
-        return em_cli_usage(CMD, "expected one NAME (see --list)");
-    char *text = NULL;
+    char *list = NULL, *text = NULL; /* the list: "NAME\tWHAT\n" a line (em_example.h) */
     em_error e;
+    if (rc < 0 && em_example(NULL, &list, &e) != EM_OK)
+        return em_cli_fail(CMD, NULL, &e);
+    for (char *l = list, *tab; rc < 0 && p.list && !p.n && (tab = strchr(l, '\t'));
+         l = strchr(tab, '\n') + 1)
+        printf("%-13.*s %.*s\n", (int)(tab - l), l, (int)strcspn(tab + 1, "\n"), tab + 1);
+    if (rc >= 0 || p.list || p.n != 1 || p.name[0] == '-') {
+        em_free(list);
+        return rc >= 0 ? rc : p.list && !p.n ? EM_EXIT_OK
+                          : em_cli_usage(CMD, "expected one NAME (see --list)");
+    }
     if (em_example(p.name, &text, &e) == EM_OK) {
+        em_free(list);
         fputs(text, stdout);
         em_free(text);
         return fflush(stdout) != 0 || ferror(stdout) ? EM_EXIT_INTERNAL : EM_EXIT_OK;
     }
-    if (e.status != EM_ERR_DOMAIN)
+    if (e.status != EM_ERR_DOMAIN) {
+        em_free(list);
         return em_cli_fail(CMD, NULL, &e);
+    }
     fprintf(stderr, CMD ": unknown example '%s'; known:", p.name);
-    for (size_t i = 0; (name = em_example_name(i, NULL)); i++)
-        fprintf(stderr, " %s", name);
+    for (char *l = list, *tab; (tab = strchr(l, '\t')); l = strchr(tab, '\n') + 1)
+        fprintf(stderr, " %.*s", (int)(tab - l), l);
     fputc('\n', stderr);
+    em_free(list);
     return EM_EXIT_USAGE;
 }

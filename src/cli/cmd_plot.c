@@ -1,5 +1,6 @@
 /* cmd_plot.c: `expmech plot`: a CSV table that expmech wrote drawn as an SVG figure by
- * gnuplot (em_plot_svg), so that a terminal user gets a picture without writing gnuplot. */
+ * gnuplot (em_plot_write to a file), so that a terminal user gets a picture without writing
+ * gnuplot. */
 #include "cli/cli_util.h"
 #include "cli_help.h"
 
@@ -57,8 +58,9 @@ int cmd_plot(int argc, char **argv)
         if (!strncmp(p.ov[i], "-:", 2))
             em_cli_stdin_hint(CMD, "-", "a CSV table");
     em_error e;
-    if (rc < 0) /* em_plot_svg: the tables checked, gnuplot run, the SVG written */
-        rc = em_plot_svg(&p.o, p.output, &e) == EM_OK ? EM_EXIT_OK : em_cli_fail(CMD, NULL, &e);
+    p.o.output = p.output; /* the figure: the tables checked, gnuplot run, the SVG written */
+    if (rc < 0)
+        rc = em_plot_write(NULL, &p.o, &e) == EM_OK ? EM_EXIT_OK : em_cli_fail(CMD, NULL, &e);
     free(p.ov);
     return rc;
 }

@@ -5,10 +5,11 @@ static int print_probs(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
 {
     (void)ctx;
     const int law = em_scn_get(s).continuous || em_scn_get(s).has_measure;
-    const em_write_opts o = em_cli_write_opts(c);
+    em_write_opts o = em_cli_write_opts(c);
     em_probs_notes k;
+    o.notes = &k;
     em_error e;
-    int rc = em_cli_written(c->cmd, em_probs_write(stdout, m, &o, &k, &e), &e);
+    int rc = em_cli_written(c->cmd, em_write(m, stdout, &o, &e), &e);
     if (rc >= 0)
         return rc;
     if (k.near_one)

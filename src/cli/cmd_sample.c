@@ -17,10 +17,12 @@ static int draw_all(const em_cli *c, em_scn *s, em_mech *m, const void *ctx)
         fprintf(stderr, "%s: --seed %llu: the draws are reproducible by anyone who knows the "
                         "seed (for tests); leave --seed out for private output\n",
                 c->cmd, (unsigned long long)c->seed);
-    const em_write_opts w = em_cli_write_opts(c);
+    em_write_opts w = em_cli_write_opts(c);
     uint64_t done = 0;
     char what[64] = "";
-    int rc = em_sample_write(stdout, sp, c->n, &w, &done, &e) == EM_OK ? -1 : 0;
+    w.draws = c->n;
+    w.done = &done;
+    int rc = em_write(sp, stdout, &w, &e) == EM_OK ? -1 : 0;
     if (!rc && ferror(stdout)) { /* the first failed write: drawing on would be wasted */
         if (!law)
             snprintf(what, sizeof what, " after %llu draw(s); stopped", (unsigned long long)done);

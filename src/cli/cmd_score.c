@@ -78,8 +78,9 @@ int cmd_score(int argc, char **argv)
     em_error e;
     if (p.group_by) { /* one scenario file per group in --output-dir, their names on stdout */
         em_groups *g = NULL;
-        rc = em_groups_new(&p.o, p.group_by, &g, &e) != EM_OK ||
-                     em_groups_write(g, p.output_dir, stdout, &e) != EM_OK
+        em_write_opts wo = EM_WRITE_OPTS_INIT;
+        wo.dir = p.output_dir;
+        rc = em_groups_new(&p.o, p.group_by, &g, &e) != EM_OK || em_write(g, stdout, &wo, &e) != EM_OK
                  ? em_cli_fail(CMD, NULL, &e)
                  : EM_EXIT_OK;
         if (rc == EM_EXIT_OK && em_groups_get(g).warning)

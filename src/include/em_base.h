@@ -34,7 +34,7 @@ typedef enum em_status {
  * guessed).  Beyond the statuses above, which the proven core owns (its em_strerror, in
  * core/em_params.h, gives every one of them a message). */
 #define EM_ERR_UNDECIDED 64
-/* A program the library runs for a caller failed (gnuplot drawing a figure: em_plot_svg);
+/* A program the library runs for a caller failed (gnuplot drawing a figure: em_plot_write);
  * the message says how. */
 #define EM_ERR_PROGRAM 65
 

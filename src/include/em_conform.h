@@ -86,14 +86,10 @@ typedef struct em_diagnosis {
                                 under that law)", or that none of the known mistakes fits */
 } em_diagnosis;
 
-
-/* r->diagnosis (NULL when r passed or none was computed): for bindings. */
-EM_API const em_diagnosis *em_check_diagnosis(const em_check_result *r);
-
 /* ------------------------------------------------------------------ cases */
 
-/* One case of the battery.  Returned by em_case_new / em_case_load (owned by the library:
- * em_free); the caller of em_case_new fills only the inputs (marked "in"). */
+/* One case of the battery.  Returned by em_case_new (owned by the library: em_free); a
+ * caller making one from its inputs fills only those (marked "in"). */
 typedef struct em_case {
     const char *file;                  /* the file read, or NULL */
     const char *id, *title;            /* in */
@@ -132,22 +128,32 @@ typedef struct em_case {
     int quick;                         /* in: one of the quick cases (em_conform_opts.quick) */
 } em_case;
 
-/* A case from its inputs (def: the fields marked "in"): the pieces of a quantile or laplace
- * case, the law at 40 digits, and the mistakes it catches with the draws each needs (power
- * 0.99 at level alpha per case, within max_draws); an expect_error case must be refused by
- * the library, whose message becomes c->error.  Errors: EM_ERR_NULL, EM_ERR_PARSE (a
- * number), EM_ERR_DOMAIN (an input that does not make the kind, an expect_error case the
- * library accepts, a law case it refuses: the message says which), the law's errors,
- * EM_ERR_NOMEM. */
-EM_API int em_case_new(const em_case *def, double alpha, uint64_t max_draws, em_case **out,
-                       em_error *err);
-/* A case file (schema expmech-conformance-1); messages "NAME: ..." name the file and the
- * member.  Errors: EM_ERR_NULL, EM_ERR_PARSE (not JSON, not the schema, a member missing
- * or of the wrong type, a label that is not a non-empty line of UTF-8), EM_ERR_NOMEM. */
-EM_API int em_case_load(const char *path, em_case **out, em_error *err);
-EM_API int em_case_parse(const char *text, size_t len, const char *name, em_case **out,
-                         em_error *err);
-/* em_write (em_scn.h) of a case: the case as JSON (what em_case_load reads back), the same
+/* A case, made or read: set one of def (with alpha, max_draws), path or text (with len,
+ * name); the fields of the other forms stay NULL (and 0).
+ *  - def: a case from its inputs (the fields marked "in"): the pieces of a quantile or
+ *    laplace case, the law at 40 digits, and the mistakes it catches with the draws each
+ *    needs (power 0.99 at level alpha per case, within max_draws); an expect_error case
+ *    must be refused by the library, whose message becomes c->error.  Errors: EM_ERR_PARSE
+ *    (a number), EM_ERR_DOMAIN (an input that does not make the kind, an expect_error case
+ *    the library accepts, a law case it refuses: the message says which), the law's errors.
+ *  - path: a case file (schema expmech-conformance-1), c->file its path; text: the same
+ *    from text[0..len) (text may be NULL when len is 0), name used in messages (NULL:
+ *    "<case>").  Messages "NAME: ..." name the file and the member.  Errors: EM_ERR_PARSE
+ *    (not JSON, not the schema, a member missing or of the wrong type, a label that is not
+ *    a non-empty line of UTF-8, a file that cannot be read).
+ * Besides: EM_ERR_NULL, EM_ERR_DOMAIN (no form, two forms), EM_ERR_NOMEM. */
+typedef struct em_case_spec {
+    const em_case *def;     /* a case from its inputs ... */
+    double alpha;
+    uint64_t max_draws;
+    const char *path;       /* ... or a case file ... */
+    const char *text;       /* ... or its text */
+    size_t len;
+    const char *name;
+} em_case_spec;
+
+EM_API int em_case_new(const em_case_spec *spec, em_case **out, em_error *err);
+/* em_write (em_scn.h) of a case: the case as JSON (what em_case_new reads back), the same
  * bytes for the same case (the options are not read). */
 /* The scenario and mechanism of the case's law (expect_error cases: the library's refusal
  * as the error).  Free both (mechanism first). */
@@ -165,20 +171,18 @@ EM_API int em_case_mech(const em_case *c, em_scn **s, em_mech **m, em_error *err
 
 #define EM_EXIT_SKIP 77      /* a sampler's exit status: "I do not do this kind" */
 
+/* out and err are malloc(3)'d, NUL-terminated after their len bytes, and freed by the
+ * library with free(3): an in-process sampler (a binding) hands its output over by
+ * malloc'ing them with the C library the library is linked with. */
 typedef struct em_run_output {
     int how;               /* EM_RUN_* */
     int code;
-    char *out;             /* standard output (up to the caps), malloc'd */
+    char *out;             /* standard output (up to the caps) */
     size_t out_len;
-    char *err;             /* the end of standard error, malloc'd */
+    char *err;             /* the end of standard error */
     size_t err_len;
     double seconds;        /* wall time of the run */
 } em_run_output;
-
-/* Copies len bytes into o->out (o->err): how an in-process sampler (a binding) hands its
- * output over.  Errors: EM_ERR_NULL, EM_ERR_NOMEM. */
-EM_API int em_run_output_set(em_run_output *o, int which /* 1 out, 2 err */, const char *data,
-                             size_t len);
 
 /* A sampler: n draws for case c (its file c->file) with seed, into *o (zeroed by the
  * caller; out and err freed by the library).  max_bytes: the most output the harness will
@@ -205,14 +209,13 @@ typedef int em_sampler_fn(void *ctx, const em_case *c, uint64_t n, uint64_t seed
  * "malformed output", "accepted invalid input", "skipped", "undecided", "bad case file". */
 
 /* The names of the suite's codes, in table EM_NAME_KIND (EM_KIND_*), EM_NAME_MISTAKE
- * (EM_MISTAKE_*) or EM_NAME_VERDICT (EM_CONFORM_*).  em_conform_name: the name of value (a
- * static string), NULL when the table or the value is unknown; em_conform_value: the value
- * of name, -1 when unknown. */
+ * (EM_MISTAKE_*) or EM_NAME_VERDICT (EM_CONFORM_*): the name of value (a static string),
+ * NULL when the table or the value is unknown.  A table's codes are 0, 1, ... up to the
+ * first NULL, so a name's code is the v whose name it is. */
 #define EM_NAME_KIND 0
 #define EM_NAME_MISTAKE 1
 #define EM_NAME_VERDICT 2
 EM_API const char *em_conform_name(int table, int value);
-EM_API int em_conform_value(int table, const char *name);
 
 struct em_conform_case;
 
@@ -297,7 +300,7 @@ EM_API int em_conform_command(const em_conform_opts *o, const char *const *argv,
 EM_API int em_command_split(const char *line, char ***argv, em_error *err);
 
 /* DIR/ID.svg for each case of r rejected or with an impossible draw: its expected and
- * observed counts per cell as bars (em_plot_svg: gnuplot); dir is made when missing.  Every
+ * observed counts per cell as bars (em_plot_write: gnuplot); dir is made when missing.  Every
  * figure is tried.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN ("no figure for ID": the first that
  * could not be written or drawn). */
 EM_API int em_conform_figures(const em_conform_result *r, const char *dir, em_error *err);

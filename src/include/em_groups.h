@@ -50,16 +50,16 @@ typedef struct em_groups_info {
 /* g not NULL. */
 EM_API em_groups_info em_groups_get(const em_groups *g);
 
-/* Write every group's scenario (as em_write writes its score) to DIR/NAME, creating the
- * files, NAME the group's name with every byte other than A-Z, a-z, 0-9, '_', '-' and a '.'
+/* em_write (em_scn.h) of the groups: every group's scenario (as em_write writes its score)
+ * written to DIR/NAME, DIR the field dir of em_write_opts, creating the files (whatever
+ * the format), NAME the group's name with every byte other than A-Z, a-z, 0-9, '_', '-' and a '.'
  * that does not start the name written %XX (two upper-case hex digits), then ".txt" ("Blue"
  * -> "Blue.txt", "a b/c" -> "a%20b%2Fc.txt", ".." -> "%2E..txt"): distinct names give
  * distinct files, none hidden, none a path.  The files: when one exists already (or cannot
  * be created) nothing is written (the files this call created are removed) and the message
- * names it.  Once all are written, their paths "DIR/NAME" to names, one a line (NULL: not
- * listed).  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (a file exists, cannot be created or
+ * names it.  Once all are written, their paths "DIR/NAME" to em_write's f, one a line.
+ * Errors: EM_ERR_NULL (o->dir), EM_ERR_DOMAIN (a file exists, cannot be created or
  * written), EM_ERR_NOMEM. */
-EM_API int em_groups_write(const em_groups *g, const char *dir, FILE *names, em_error *err);
 
 /* ------------------------------------------------------------------ analysis */
 

@@ -40,7 +40,7 @@ extern "C" {
 /* The draws a judge takes (em_draws_check, em_audit), in one of three forms: exactly one
  * of draw, counts and path is set. */
 typedef struct em_draws {
-    const em_draw *draw;      /* n draws as em_sample gives them: a finite mechanism's
+    const em_draw *draw;      /* n draws as em_sampler_draw gives them: a finite mechanism's
                                  index, a continuous one's value (NaN and inf are draws to
                                  judge) */
     size_t n;

@@ -51,19 +51,16 @@ typedef struct em_prob {
  * (spec/PermuteAndFlip.md). */
 #define EM_PF_PROBS_MAX_N ((size_t)10000000)
 
-/* Compute what em_probs_get needs, so that a failure of the whole computation is told
- * apart from one candidate's: the normaliser's first bounds (standard, monotone), every
- * probability at once (pf), the weighted or continuous law (a measure, pieces).  Calling
- * it is optional.  Errors: EM_ERR_NULL, EM_ERR_TOO_MANY (pf beyond EM_PF_PROBS_MAX_N),
- * EM_ERR_DOMAIN (pieces that overlap, a ray whose integral diverges, no mass: the message
- * names the file and line), EM_ERR_UNDECIDED (a weight below exp(-3.0e18); pf: a
- * probability not decided within 2^20 bits, which no known input reaches), EM_ERR_NOMEM. */
-EM_API int em_probs_prepare(em_mech *m, em_error *err);
-
 /* Candidate i's probability (finite scenarios: standard, monotone, pf, with or without a
- * measure), or piece i's mass P(lo_i <= X <= hi_i) (continuous scenarios).  Errors: those
- * of em_probs_prepare, EM_ERR_DOMAIN (i >= em_scn_get's size, or em_scn_get's pieces), and
- * EM_ERR_UNDECIDED. */
+ * measure), or piece i's mass P(lo_i <= X <= hi_i) (continuous scenarios).  The first call
+ * on m computes what every candidate needs (the normaliser's first bounds for standard and
+ * monotone, every probability at once for pf, the weighted or continuous law for a measure
+ * or pieces); its failure, returned by every call, is the law's error: EM_ERR_NULL,
+ * EM_ERR_TOO_MANY (pf beyond EM_PF_PROBS_MAX_N), EM_ERR_DOMAIN (pieces that overlap, a ray
+ * whose integral diverges, no mass: the message names the file and line), EM_ERR_UNDECIDED
+ * (a weight below exp(-3.0e18); pf: a probability not decided within 2^20 bits, which no
+ * known input reaches), EM_ERR_NOMEM.  Errors of one candidate: EM_ERR_DOMAIN (i >=
+ * em_scn_get's size, or em_scn_get's pieces), and EM_ERR_UNDECIDED. */
 EM_API int em_probs_get(em_mech *m, size_t i, em_prob *out, em_error *err);
 
 /* Every candidate's (or piece's) probability, or with log its log-probability, as
@@ -116,40 +113,37 @@ typedef struct em_sampler em_sampler;
  * measure; the float sampler with a utility beyond double's range, the message naming
  * the candidate), EM_ERR_VARIANT (pf with the float sampler), EM_ERR_EPSILON /
  * EM_ERR_SENSITIVITY (epsilon or the sensitivity rounds to a double the core refuses),
- * the law's errors (em_probs_prepare), EM_ERR_RNG (the OS random source failed; message
+ * the law's errors (em_probs_get), EM_ERR_RNG (the OS random source failed; message
  * "random source: ..."), EM_ERR_NOMEM. */
 EM_API int em_sampler_new(em_mech *m, const em_sample_opts *o, em_sampler **out,
                           em_error *err);
-/* n >= 1 draws into out[0..n).  Errors: EM_ERR_NULL, EM_ERR_EMPTY (n = 0), EM_ERR_RNG,
+/* n >= 1 draws into out[0..n).  A sampler made with the same seed repeats the draws: those
+ * of `expmech sample --seed S -n N`, which prints a finite draw's label and a continuous
+ * draw's value with "%.17g".  Errors: EM_ERR_NULL, EM_ERR_EMPTY (n = 0), EM_ERR_RNG,
  * EM_ERR_UNDECIDED, EM_ERR_NOMEM; after an error out[0..n) is unspecified. */
 EM_API int em_sampler_draw(em_sampler *s, size_t n, em_draw *out, em_error *err);
 
-/* n draws of m with a fresh sampler (two calls with the same seed repeat the draws).  Same
- * seed => the same draws as `expmech sample --seed S -n N`, which prints a finite draw's
- * label and a continuous draw's value with "%.17g".  Errors: those of em_sampler_new and
- * em_sampler_draw. */
-EM_API int em_sample(em_mech *m, const em_sample_opts *o, size_t n, em_draw *out,
-                     em_error *err);
 
 /* ----------------------------------------------------------- continuous laws */
-/* For a continuous mechanism; x, p, a, b are exact text (em_scn.h); results malloc'd
- * (em_free).  Errors: EM_ERR_NULL, EM_ERR_PARSE (not an exact number; the message
- * "bad number 'X': why"), EM_ERR_DOMAIN (a finite mechanism, p outside [0, 1], a > b),
- * the law's errors (em_probs_prepare), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
 
-/* P(X <= x): "0" left of the output range, "1" right of it. */
-EM_API int em_cdf(em_mech *m, const char *x, char **out, em_error *err);
-/* P(a < X <= b) = F(b) - F(a), a <= b, rounded once as one exact number. */
-EM_API int em_interval_prob(em_mech *m, const char *a, const char *b, char **out,
-                            em_error *err);
-/* The density at x, right-continuous (at a breakpoint, the piece that starts there; 0
- * outside the range, in gaps and at its right end), and its natural log ("-inf" where the
- * density is 0) when log_density is not NULL. */
-EM_API int em_density(em_mech *m, const char *x, char **density, char **log_density,
-                      em_error *err);
-/* The p-quantile inf { x : F(x) >= p }: Q(0) the left end of the range ("-inf"
- * possible), Q(1) the right end ("inf" possible). */
-EM_API int em_quantile(em_mech *m, const char *p, char **out, em_error *err);
+#define EM_LAW_CDF 0      /* P(X <= x): "0" left of the output range, "1" right of it */
+#define EM_LAW_DENSITY 1  /* the density at x, right-continuous (at a breakpoint, the piece
+                             that starts there; 0 outside the range, in gaps and at its right
+                             end), and its natural log ("-inf" where it is 0) in *log */
+#define EM_LAW_QUANTILE 2 /* the p-quantile inf { x : F(x) >= p }, x = p: Q(0) the left end
+                             of the range ("-inf" possible), Q(1) the right end ("inf") */
+#define EM_LAW_INTERVAL 3 /* P(x < X <= y) = F(y) - F(x), x <= y, rounded once as one exact
+                             number */
+
+/* The law of a continuous mechanism at a point, what one of EM_LAW_*: *out (and *log)
+ * malloc'd (em_free).  x (and y) are exact text (em_scn.h); y is EM_LAW_INTERVAL's only
+ * and log EM_LAW_DENSITY's only (may be NULL there: the log density not wanted), both
+ * NULL for the others.  Errors: EM_ERR_NULL, EM_ERR_PARSE (not an exact number; the
+ * message "bad number 'X': why"), EM_ERR_DOMAIN (another what, a y or log it does not
+ * take, a finite mechanism, p outside [0, 1], x > y), the law's errors
+ * (em_probs_get), EM_ERR_UNDECIDED, EM_ERR_NOMEM. */
+EM_API int em_law_at(em_mech *m, int what, const char *x, const char *y, char **out,
+                     char **log, em_error *err);
 
 /* ------------------------------------------------------------ utility report */
 
@@ -160,7 +154,19 @@ EM_API int em_quantile(em_mech *m, const char *p, char **out, em_error *err);
  * EM_PF_PROBS_MAX_N candidates (sums over its exact pmf's interval bounds at rising
  * precision: Ziv's strategy, as for its probabilities; a value that is exactly a
  * rounding boundary, which the rational cases of ties and of one candidate never are, is
- * EM_ERR_UNDECIDED rather than a guess). */
+ * EM_ERR_UNDECIDED rather than a guess).
+ *
+ * With them, for a finite scenario, the accuracy theorem of the exponential mechanism
+ * (McSherry & Talwar 2007; Dwork & Roth, Theorem 3.11): with c = eps/(2 D) (standard, pf)
+ * or eps/D (monotone) and ratio = |R| / |R_OPT| (the outputs of positive probability over
+ * those at opt; with a measure column, their total measures),
+ *   P(loss >= s) <= ratio exp(-c s)   (the theorem: (2D/eps)(ln ratio + t) at s, e^-t),
+ * so P(loss > t) <= min(1, ratio exp(-c t)), and, integrating the tail,
+ * E[loss] <= (ln ratio + 1) / c.  Permute-and-flip meets the same bounds: for r not at
+ * opt, P(r) = p_r integral_0^1 prod_{j != r} (1 - p_j x) dx <= p_r / (|R_OPT| + 1) (the
+ * |R_OPT| modes have p_j = 1), with p_r = exp(-c loss_r); and its expected loss never
+ * exceeds the standard mechanism's (McKenna & Sheldon 2020, Theorem 2).  Both correctly
+ * rounded to m's digits (1/c and "1" exactly when so). */
 typedef struct em_utility_result {
     char *opt;               /* max u over the outputs of positive probability
                                 (continuous: the largest u at a finite end of a piece) */
@@ -171,89 +177,68 @@ typedef struct em_utility_result {
                                 piece at opt); below 1 but rounding to 1: K nines "0.99...9",
                                 as EM_PROB_NEAR_ONE */
     double opt_d, expected_utility_d, expected_loss_d, sd_loss_d, p_best_d;
+    char *expected_loss_bound;  /* the theorem's bound on E[loss]; NULL when continuous */
+    size_t nt;               /* the thresholds asked for (em_utility_opts) */
+    char **t;                /* each as given */
+    char **p_loss_gt;        /* P(opt - u(X) > t), exactly rounded */
+    char **p_bound;          /* the theorem's bound on it; entries NULL when continuous */
+    uint64_t mc_n;           /* the Monte Carlo estimate's draws (0: none) */
+    double mc_mean, mc_se;   /* the mean loss of the draws and its standard error */
 } em_utility_result;
 
-/* Errors: EM_ERR_NULL, EM_ERR_VARIANT (pf over a measure or pieces), EM_ERR_TOO_MANY (pf
- * beyond EM_PF_PROBS_MAX_N), the law's errors (em_probs_prepare), EM_ERR_UNDECIDED,
+/* What em_utility computes beyond the moments and the bound on E[loss] (NULL: nothing).
+ * nt thresholds t[i] >= 0, exact text; mc_n >= 2: a Monte Carlo estimate of the expected
+ * loss beside the exact one, mc_n draws of m's sampler with options mc (NULL:
+ * EM_SAMPLE_OPTS_INIT, the OS CSPRNG), the loss of each (opt - u, opt exactly, then rounded
+ * to double; a continuous draw's u is its piece's a + b x at the double x drawn), their
+ * mean and its standard error (sample standard deviation / sqrt(n)). */
+typedef struct em_utility_opts {
+    size_t nt;
+    const char *const *t;
+    uint64_t mc_n;
+    const em_sample_opts *mc;
+} em_utility_opts;
+
+/* The utility report of m, as expmech utility computes it; em_write (em_scn.h) writes it
+ * as that command does: EM_WRITE_CSV (the header line at the first run, then one row) or
+ * EM_WRITE_JSON (one object; a sweep: a list of them), m still existing.  Errors:
+ * EM_ERR_NULL (m, out, o->t, a threshold: "loss_at: t[i] is NULL"), EM_ERR_VARIANT (pf
+ * over a measure or pieces), EM_ERR_TOO_MANY (pf beyond EM_PF_PROBS_MAX_N), EM_ERR_PARSE
+ * and EM_ERR_DOMAIN (a threshold below 0, "loss_at: ..."; mc_n 1, "mc: ..."), the law's
+ * errors (em_probs_get), the sampler's (em_sampler_new, "mc: ..."), EM_ERR_UNDECIDED,
  * EM_ERR_NOMEM.  *out freed with em_free. */
-EM_API int em_utility(em_mech *m, em_utility_result **out, em_error *err);
-
-/* P(opt - u(X) > t), exactly, t >= 0 exact text, for the mechanisms of em_utility; *out
- * malloc'd (em_free).  Errors: EM_ERR_NULL, EM_ERR_PARSE, EM_ERR_DOMAIN (t < 0), those of
- * em_utility. */
-EM_API int em_loss_tail(em_mech *m, const char *t, char **out, em_error *err);
-
-/* The accuracy theorem of the exponential mechanism (McSherry & Talwar 2007; Dwork & Roth,
- * Theorem 3.11) for a finite scenario: with c = eps/(2 D) (standard, pf) or eps/D
- * (monotone) and ratio = |R| / |R_OPT| (the outputs of positive probability over those at
- * opt; with a measure column, their total measures),
- *   P(loss >= s) <= ratio exp(-c s)   (the theorem: (2D/eps)(ln ratio + t) at s, e^-t),
- * so P(loss > t) <= *p_bound = min(1, ratio exp(-c t)), and, integrating the tail,
- * E[loss] <= *expected_loss_bound = (ln ratio + 1) / c.  Permute-and-flip meets the same
- * bounds: for r not at opt, P(r) = p_r integral_0^1 prod_{j != r} (1 - p_j x) dx <=
- * p_r / (|R_OPT| + 1) (the |R_OPT| modes have p_j = 1), with p_r = exp(-c loss_r); and
- * its expected loss never exceeds the standard mechanism's (McKenna & Sheldon 2020,
- * Theorem 2).  Both correctly rounded to m's digits (1/c and "1" exactly when so);
- * malloc'd (em_free).  expected_loss_bound may be NULL (not computed); t NULL computes no
- * p_bound (which may then be NULL).  Errors: EM_ERR_NULL, EM_ERR_PARSE, EM_ERR_DOMAIN (a
- * continuous scenario: the theorem needs a finite range; t < 0), EM_ERR_UNDECIDED,
- * EM_ERR_NOMEM. */
-EM_API int em_loss_bounds(em_mech *m, const char *t, char **expected_loss_bound,
-                          char **p_bound, em_error *err);
-
-/* A Monte Carlo estimate of the expected loss beside the exact one: n >= 2 draws of m's
- * sampler with options o (em_sampler_new: seeded, or the OS CSPRNG), the loss of each
- * (opt - u, opt as em_utility's, exactly, then rounded to double; a continuous draw's u is
- * its piece's a + b x at the double x drawn), *mean their mean and *se its standard error
- * (sample standard deviation / sqrt(n)).  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (n < 2),
- * em_sampler_new's and em_sampler_draw's. */
-EM_API int em_loss_mc(em_mech *m, const em_sample_opts *o, uint64_t n, double *mean,
-                      double *se, em_error *err);
+EM_API int em_utility(em_mech *m, const em_utility_opts *o, em_utility_result **out,
+                      em_error *err);
 
 /* ----------------------------------------------------------------- writers */
-/* The notes of em_probs_write: how many rows carry each (expmech probs says them on
- * standard error). */
+/* The notes of a mechanism's law written by em_write (em_write_opts.notes): how many rows
+ * carry each (expmech probs says them on standard error). */
 typedef struct em_probs_notes {
     size_t near_one;   /* EM_PROB_NEAR_ONE, finite unweighted only */
     size_t from_log;   /* EM_PROB_FROM_LOG or EM_PROB_LOG_FROM_LOG */
     size_t undecided;  /* EM_PROB_UNDECIDED */
 } em_probs_notes;
 
-/* The law of m written as expmech probs writes it: EM_WRITE_CSV (a header line in a sweep
- * only; rows label,probability,log_probability or lo,hi,probability,log_probability) or
- * EM_WRITE_JSON (one object; in a sweep, the runs' objects in one list), computed row by
- * row (em_probs_get): rows already written stay written when one fails.  notes (may be
- * NULL) counts the rows' notes.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (EM_WRITE_TEXT or an
- * unknown format, a sweep_i beyond sweep_n, writing to f failed), em_probs_prepare's,
- * em_probs_get's ("candidate N: ..." / "piece N: ..."), em_piece_ends's,
- * em_scn_utility's. */
-EM_API int em_probs_write(FILE *f, em_mech *m, const em_write_opts *o,
-                          em_probs_notes *notes, em_error *err);
+/* em_write (em_scn.h) of a mechanism m: its law written as expmech probs writes it:
+ * EM_WRITE_CSV (a header line in a sweep only; rows label,probability,log_probability or
+ * lo,hi,probability,log_probability) or EM_WRITE_JSON (one object; in a sweep, the runs'
+ * objects in one list), computed row by row (em_probs_get): rows already written stay
+ * written when one fails.  o->notes (may be NULL) counts the rows' notes.  Errors:
+ * EM_ERR_DOMAIN (EM_WRITE_TEXT or an unknown format, a sweep_i beyond sweep_n, writing to f
+ * failed), those of the law (em_probs_get: "candidate N: ..." / "piece N: ..."),
+ * em_piece_ends's, em_scn_utility's. */
 
-/* n draws of sp written as expmech sample writes them, one a line: a finite draw's label
- * (a CSV field: em_write_opts.terminal as em_probs_write), a continuous draw's value
- * ("%.17g"); EM_WRITE_CSV only (the header line "epsilon,value" and the epsilon first in a
- * sweep only).  Drawn one at a time: the first failed write (f in error) stops the drawing.
- * *done (may be NULL): the draws written (the one whose write failed included).  Errors:
- * EM_ERR_NULL, EM_ERR_DOMAIN (another format, a sweep_i beyond sweep_n, writing to f
- * failed), em_sampler_draw's (the draws before it stay written). */
-EM_API int em_sample_write(FILE *f, em_sampler *sp, uint64_t n, const em_write_opts *o,
-                           uint64_t *done, em_error *err);
+/* em_write (em_scn.h) of a sampler: o->draws draws written as expmech sample writes them,
+ * one a line: a finite draw's label (a CSV field: em_write_opts.terminal as for a
+ * mechanism), a continuous draw's value ("%.17g"); EM_WRITE_CSV only (the header line
+ * "epsilon,value" and the epsilon first in a sweep only).  Drawn one at a time: the first
+ * failed write (f in error) stops the drawing.  *o->done (may be NULL): the draws written
+ * (the one whose write failed included).  Errors: EM_ERR_DOMAIN (another format, a sweep_i
+ * beyond sweep_n, writing to f failed), em_sampler_draw's (the draws before it stay
+ * written). */
 
-/* The utility report of m computed and written as expmech utility writes it: EM_WRITE_CSV
- * (the header line at the first run, then one row) or EM_WRITE_JSON (one object; a sweep:
- * a list of them): em_utility, the bounds of em_loss_bounds (finite scenarios),
- * em_loss_tail at the nt thresholds t (as given) with their bounds, and, with mc_n,
- * em_loss_mc of mc_n draws of a sampler with options mc (NULL: EM_SAMPLE_OPTS_INIT);
- * nothing is written unless all are computed.
- * Errors: EM_ERR_NULL, EM_ERR_DOMAIN (EM_WRITE_TEXT or an unknown format, a sweep_i
- * beyond sweep_n, writing to f failed), those of the functions it calls (a threshold's
- * prefixed "loss_at: ", the Monte Carlo estimate's "mc: "). */
-EM_API int em_utility_write(FILE *f, em_mech *m, size_t nt, const char *const *t,
-                            uint64_t mc_n, const em_sample_opts *mc, const em_write_opts *o,
-                            em_error *err);
-
-/* The points of em_law_points_write: n texts as given (written as given), or, with at
+/* The points at which em_write (em_scn.h) writes a continuous mechanism's law
+ * (em_write_opts.points, .law): n texts as given (written as given), or, with at
  * NULL, the grid lo + i (hi - lo)/(n - 1) of em_num_grid_point (written exactly when short,
  * else rounded to the mechanism's digits; computed at the exact point). */
 typedef struct em_points {
@@ -262,20 +247,15 @@ typedef struct em_points {
     const char *lo, *hi;
 } em_points;
 
-#define EM_LAW_CDF 0      /* rows x,cdf (em_cdf) */
-#define EM_LAW_DENSITY 1  /* rows x,density,log_density (em_density) */
-#define EM_LAW_QUANTILE 2 /* rows p,x (em_quantile) */
-#define EM_LAW_INTERVAL 3 /* rows a,b,probability (em_interval_prob), p->at "A:B" each */
-
-/* The law of a continuous m at the points p, what one of EM_LAW_*, computed point by point
- * and written as expmech cdf, density and quantile write it: EM_WRITE_CSV only (no header
- * line but in a sweep).  Rows already written stay written when a point fails ("point
- * N: ..."; an interval: "between: ..." for a malformed one or A > B, "interval N: ..."); the
- * writing stops when f is in error.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (another format or
- * what, a sweep_i beyond sweep_n, writing to f failed), EM_ERR_PARSE (an interval), those
- * of em_probs_prepare, em_num_grid_point and the function of what. */
-EM_API int em_law_points_write(FILE *f, em_mech *m, int what, const em_points *p,
-                               const em_write_opts *o, em_error *err);
+/* em_write of a continuous mechanism m with o->points p: its law there, o->law one of
+ * EM_LAW_* (em_law_at), computed point by point and written as expmech cdf, density and
+ * quantile write it (rows x,cdf; x,density,log_density; p,x; a,b,probability with p->at
+ * "A:B" each): EM_WRITE_CSV only (no header line but in a sweep).  Rows already written
+ * stay written when a point fails ("point N: ..."; an interval: "between: ..." for a
+ * malformed one or A > B, "interval N: ..."); the writing stops when f is in error.
+ * Errors: EM_ERR_NULL, EM_ERR_DOMAIN (another format or law, a sweep_i beyond sweep_n,
+ * writing to f failed), EM_ERR_PARSE (an interval), those of the law (em_probs_get),
+ * em_num_grid_point and em_law_at. */
 
 /* The points of what (EM_LAW_*) from text, in *out (one block, freed by em_free): at
  * "X[,X...]" (at most EM_POINTS_MAX, each an exact number; EM_LAW_INTERVAL: "A:B[,A:B...]",

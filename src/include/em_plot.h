@@ -33,32 +33,32 @@ typedef struct em_plot_opts {
     int logx, logy;       /* logarithmic axes */
     size_t noverlay;      /* overlay[0..noverlay): "FILE:XCOL:YCOL:TITLE", the column YCOL */
     const char *const *overlay; /* against XCOL of another such table, drawn as points */
+    const char *output;   /* NULL: the script is written; else the SVG file drawn */
 } em_plot_opts;
-#define EM_PLOT_OPTS_INIT {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL}
+#define EM_PLOT_OPTS_INIT {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL, NULL}
 
 /* At most this many curves (series values times y columns) and bar groups. */
 #define EM_PLOT_MAX_CURVES 100
 #define EM_PLOT_MAX_GROUPS 1000
 
-/* The gnuplot script (for `gnuplot -d`, the script on its standard input) that draws the
- * table of o as an SVG on standard output, written to f.  Nothing is written unless the
- * tables and options are valid.  Errors: EM_ERR_NULL (f, o, o->x or o->y NULL),
+/* The figure of o's table: with o->output NULL, the gnuplot script (for `gnuplot -d`, the
+ * script on its standard input) that draws it as an SVG on standard output, written to f;
+ * else (f NULL) the figure itself: the script run by gnuplot (found on PATH; `gnuplot -d`,
+ * no shell, the script on its standard input), its SVG written to the file o->output
+ * through a temporary file beside it renamed over it, so that a failure leaves it as it
+ * was.  Nothing is written unless the tables and options are valid.  Errors: EM_ERR_NULL
+ * (f with no o->output, o, o->x or o->y NULL),
  * EM_ERR_PARSE (a table that cannot be opened or read, has no header line or no rows, a row
  * of another number of fields ("NAME:LINE: ..."), a plotted value that is not a finite
  * number), EM_ERR_DOMAIN (a column that is not in the table (the message lists them), a
  * bad style, logx with bars, an overlay not FILE:XCOL:YCOL:TITLE or with bars, more than
  * EM_PLOT_MAX_CURVES curves or EM_PLOT_MAX_GROUPS bar groups, writing to f failed),
- * EM_ERR_NOMEM.  The messages name the field of o at fault ("o->x: no column ..."). */
+ * EM_ERR_NOMEM.  The figure besides: EM_ERR_DOMAIN (f and o->output both set, gnuplot not
+ * on PATH or not runnable, output not writable: "output: cannot write ..."),
+ * EM_ERR_PROGRAM (gnuplot failed: its exit status or signal and the last line of its
+ * standard error, or no figure within 600 s, or more than 256 MiB of it).  The messages
+ * name the field of o at fault ("o->x: no column ..."). */
 EM_API int em_plot_write(FILE *f, const em_plot_opts *o, em_error *err);
-
-/* The figure itself: em_plot_write's script run by gnuplot (found on PATH; `gnuplot -d`, no
- * shell, the script on its standard input), its SVG written to the file output through a
- * temporary file beside it renamed over it, so that a failure leaves output as it was.
- * Errors: em_plot_write's; EM_ERR_NULL (output NULL); EM_ERR_DOMAIN (gnuplot not on PATH or
- * not runnable, output not writable: "output: cannot write ..."); EM_ERR_PROGRAM (gnuplot
- * failed: its exit status or signal and the last line of its standard error, or no figure
- * within 600 s, or more than 256 MiB of it); EM_ERR_NOMEM. */
-EM_API int em_plot_svg(const em_plot_opts *o, const char *output, em_error *err);
 
 #ifdef __cplusplus
 }

@@ -51,19 +51,9 @@ EM_API void em_free(void *p);
 
 typedef struct em_scn em_scn;
 
-/* Parse the scenario file format (io/em_scn_text.h, expmech(1) FILES) from text[0..len);
- * name is used in messages ("NAME:LINE: ..."; NULL: "<text>").  Errors: EM_ERR_NULL,
- * EM_ERR_PARSE (any malformed line, no candidates, a duplicate label), EM_ERR_TOO_MANY
- * (more than 2^25 candidates, or the limit set by EXPMECH_MAX_CANDIDATES), EM_ERR_NOMEM. */
-EM_API int em_scn_parse(const char *text, size_t len, const char *name, em_scn **out,
-                        em_error *err);
-
-/* Read and parse a file (NULL or "-": standard input).  Utilities are kept compactly
- * (about 10 bytes each), so that 10^7 candidates fit in memory. */
-EM_API int em_scn_load(const char *path, em_scn **out, em_error *err);
-
-/* A scenario from arrays, finite or continuous alike: set n and one of utilities,
- * utilities_d or lo (with hi, a, b); the fields of the other forms stay NULL.
+/* A scenario, finite or continuous alike, from arrays, a file or text: set n and one of
+ * utilities, utilities_d or lo (with hi, a, b), or path, or text (with len, name); the
+ * fields of the other forms stay NULL (n and len 0).
  *  - utilities: n >= 1 candidates, utilities[i] exact text (see the conventions above;
  *    NULL or "-inf": excluded); labels NULL for "0", "1", ..., "n-1", else n distinct
  *    non-empty labels without line breaks or NUL; measure NULL for none, else n exact
@@ -74,8 +64,16 @@ EM_API int em_scn_load(const char *path, em_scn **out, em_error *err);
  *  - lo: a continuous range of n >= 1 pieces [lo[j], hi[j]] tiling an interval, with
  *    utility a[j] + b[j] r on piece j (b NULL: all slopes 0).  lo[0] may be "-inf" and
  *    hi[n-1] "inf" (rays need slopes that make the density integrable).
+ *  - path: a file in the scenario file format (io/em_scn_text.h, expmech(1) FILES), "-"
+ *    for standard input.  Utilities are kept compactly (about 10 bytes each), so that
+ *    10^7 candidates fit in memory.
+ *  - text: the same format from text[0..len) (text may be NULL when len is 0); name is
+ *    used in messages ("NAME:LINE: ..."; NULL: "<text>").
  * Messages name the element ("utilities[3]: ...", "lo[2] is NULL"); no form, two forms
- * or a field of another form: EM_ERR_DOMAIN. */
+ * or a field of another form: EM_ERR_DOMAIN.  A file or text: EM_ERR_NULL (text NULL
+ * with len), EM_ERR_PARSE (any malformed line, no candidates, a duplicate label, a file
+ * that cannot be read), EM_ERR_TOO_MANY (more than 2^25 candidates, or the limit set by
+ * EXPMECH_MAX_CANDIDATES), EM_ERR_NOMEM. */
 typedef struct em_scn_spec {
     size_t n;                       /* candidates, or pieces */
     const char *const *utilities;   /* a finite range as exact text ... */
@@ -87,6 +85,10 @@ typedef struct em_scn_spec {
     const char *const *hi;
     const char *const *a;
     const char *const *b;
+    const char *path;               /* a scenario file ... */
+    const char *text;               /* ... or its text */
+    size_t len;
+    const char *name;
 } em_scn_spec;
 
 EM_API int em_scn_new(const em_scn_spec *spec, em_scn **out, em_error *err);
@@ -116,26 +118,15 @@ EM_API long em_scn_find(const em_scn *s, const char *label);
  * (i >= size), EM_ERR_NOMEM. */
 EM_API int em_scn_utility(const em_scn *s, size_t i, char **text, em_error *err);
 
-/* Write s in the scenario file format (expmech(1) FILES) to f: the comment lines ("# "
- * before each), then the headers ('# output: continuous', '# sensitivity: D',
- * '# monotone: yes|no', '# measure: yes' as declared), then one line per candidate
- * `label,utility[,measure]` or per piece `lo,hi,a,b`.  Numbers are exact: short decimals
- * where they exist, else num/den; labels are CSV-quoted where needed, so em_scn_parse reads
- * the text back to the same scenario.  comments may be NULL when n_comments is 0.
- * Errors: EM_ERR_NULL, EM_ERR_PARSE (a comment holds a line break), EM_ERR_NOMEM, and
- * EM_ERR_DOMAIN when writing to f fails. */
-EM_API int em_scn_write(FILE *f, const em_scn *s, const char *const *comments,
-                        size_t n_comments, em_error *err);
 
 /* A label for its reader (docs/cli.md, "Labels"; the library's writers put a label in a
- * CSV field as its exact bytes, quoted where needed, which em_scn_parse reads back): the
+ * CSV field as its exact bytes, quoted where needed, which em_scn_new reads back): the
  * form for a person (C0 controls, DEL and bytes that are not UTF-8 as \xHH, C1 controls as
  * \u00HH, a backslash doubled) into buf (cap bytes, NUL-terminated, truncated with "..."
  * past max_in bytes of s when max_in > 0); returns buf. */
 EM_API char *em_scn_human_label(char *buf, size_t cap, const char *s, size_t max_in);
 
-/* How a result writer (em_write, em_probs_write, ...) writes: the
- * one options struct of them all.  A writer documents the formats it accepts; another is
+/* How em_write writes: the one options struct of every object it writes.  A writer documents the formats it accepts; another is
  * EM_ERR_DOMAIN.  NULL options: EM_WRITE_OPTS_INIT. */
 #define EM_WRITE_TEXT 0      /* for a person: the report of expmech(1) */
 #define EM_WRITE_CSV 1       /* a header line, then rows */
@@ -148,16 +139,35 @@ typedef struct em_write_opts {
     const char *epsilon;     /* a sweep: this run's epsilon as given (NULL: the mechanism's) */
     int terminal;            /* CSV labels for a person (em_scn_human_label, quoted) when
                                 they hold control characters; 0: their exact bytes */
+    const char *const *comments; /* a scenario: its first lines, "# " before each (NULL when */
+    size_t n_comments;           /* n_comments is 0) */
+    struct em_probs_notes *notes; /* a mechanism: the counts of its rows' notes (em_law.h;
+                                     NULL: not wanted) */
+    uint64_t draws;          /* a sampler: the draws to write (em_law.h) ... */
+    uint64_t *done;          /* ... and those written (NULL: not wanted) */
+    const char *dir;         /* groups: the directory of their files (em_groups.h) */
+    const struct em_points *points; /* a continuous mechanism: its law at these points ... */
+    int law;                 /* ... EM_LAW_* (em_law.h); points NULL: its probabilities */
 } em_write_opts;
-#define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0}
+#define EM_WRITE_OPTS_INIT {EM_WRITE_TEXT, 0, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL, NULL, 0}
 
 /* Write obj, a result the library returned, as the command that computed it writes it: a
- * result of em_audit, em_draws_check or em_compare (em_judge.h), of em_groups_analyse
- * (em_groups.h), a score of em_scoring_new (em_scoring.h), a case (em_conform.h); what
- * each is written as, and in which formats, is said beside it.  What the result was
- * computed over (its mechanisms, its groups) must still exist.  o NULL: the defaults.
- * Errors: EM_ERR_NULL (obj or f), EM_ERR_DOMAIN (an object em_write does not write, a
- * format it is not written in, writing to f failed), the writer's. */
+ * result of em_audit, em_draws_check or em_compare (em_judge.h), of em_utility (em_law.h),
+ * of em_groups_analyse (em_groups.h), a score of em_scoring_new (em_scoring.h), a case
+ * (em_conform.h), a scenario, a mechanism or a sampler (em_law.h), groups (em_groups.h);
+ * what each is written as, and in which formats, is said beside it.  What the result was computed over (its mechanisms, its groups) must still
+ * exist.  o NULL: the defaults.  Errors: EM_ERR_NULL (obj or f), EM_ERR_DOMAIN (an object
+ * em_write does not write, a format it is not written in, writing to f failed), the
+ * writer's.
+ *
+ * A scenario (em_scn_new) is written in the scenario file format (expmech(1) FILES),
+ * whatever o->format: the comment lines o->comments ("# " before each), then the headers
+ * ('# output: continuous', '# sensitivity: D', '# monotone: yes|no', '# measure: yes' as
+ * declared), then one line per candidate `label,utility[,measure]` or per piece
+ * `lo,hi,a,b`.  Numbers are exact: short decimals where they exist, else num/den; labels
+ * are CSV-quoted where needed, so em_scn_new reads the text back to the same scenario.
+ * Errors: EM_ERR_NULL (a comment NULL), EM_ERR_PARSE (a comment holds a line break),
+ * EM_ERR_NOMEM. */
 EM_API int em_write(const void *obj, FILE *f, const em_write_opts *o, em_error *err);
 
 #ifdef __cplusplus

@@ -70,7 +70,7 @@ typedef struct em_scoring_info {
 /* r not NULL. */
 EM_API em_scoring_info em_scoring_get(const em_scoring *r);
 
-/* em_write (em_scn.h) of a score: em_scn_write of its scenario with its comment lines (the
+/* em_write (em_scn.h) of a score: em_write of its scenario with its comment lines (the
  * options are not read). */
 
 #ifdef __cplusplus

@@ -1,6 +1,6 @@
 /* em_accuracy.h: the utility report of permute-and-flip from its exact pmf, and the
- * exponential mechanism's accuracy theorem, correctly rounded (em_law.h's em_utility,
- * em_loss_tail and em_loss_bounds over them).
+ * exponential mechanism's accuracy theorem, correctly rounded (em_law.h's em_utility over
+ * them: its loss tails and bounds).
  *
  * Neither has an exact comparison to fall back on: PF's pmf is a polynomial in the
  * exp(t_j) with exponentially many terms, and the theorem's values are ln and exp of
