@@ -153,8 +153,12 @@ static int example_plain(const char *name, char **text, em_error *err)
     size_t i = 0;
     while (name && examples[i].name && strcmp(examples[i].name, name))
         i++;
-    if (name && !examples[i].name)
-        return em_err(err, EM_ERR_DOMAIN, "unknown example '%.60s'", name);
+    if (name && !examples[i].name) { /* the names known, for a caller who mistyped one */
+        char known[256] = "";
+        for (size_t k = 0, at = 0; examples[k].name && at < sizeof known; k++)
+            at += (size_t)snprintf(known + at, sizeof known - at, " %s", examples[k].name);
+        return em_err(err, EM_ERR_DOMAIN, "unknown example '%.60s'; known:%s", name, known);
+    }
     size_t len;
     FILE *f = open_memstream(text, &len);
     if (!f)

@@ -5,7 +5,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <unistd.h>
 
@@ -98,10 +97,11 @@ static int set_value(const em_cli_spec *sp, const em_cli_opt *o, void *dst, cons
         why = o->words[w] ? NULL : o->why;
     } else if (o->kind == EM_CLI_STRING)
         *(const char **)field = v;
-    else
+    else {
         why = o->kind == EM_CLI_U64 ? u64_why(v, field) : double_why(v, field);
-    if (!why && o->check)
-        why = o->check(field);
+        double x = o->kind == EM_CLI_U64 ? (double)*(uint64_t *)field : *(double *)field;
+        why = why ? why : x < o->lo || x > o->hi ? o->why : NULL;
+    }
     return why ? em_cli_usage(sp->cmd, "%s: bad value '%s': %s", o->name, v, why) : -1;
 }
 
@@ -201,43 +201,23 @@ static int set_sensitivity(void *dst, const char *cmd, const char *name, const c
     return em_cli_usage(cmd, "%s: bad value '%s': %s", name, v, why);
 }
 
-static const char *digits_ok(const void *v)
-{
-    uint64_t d = *(const uint64_t *)v;
-    return d < 1 || d > EM_DIGITS_MAX ? "must be between 1 and 1000" : NULL;
-}
-static const char *alpha_ok(const void *v)
-{
-    return *(const double *)v > 0 && *(const double *)v < 1 ? NULL : "must be in (0, 1)";
-}
-static const char *nonneg(const void *x) { return *(const double *)x < 0 ? "must be >= 0" : NULL; }
-static const char *atleast1(const void *x)
-{
-    return *(const double *)x < 1 ? "must be >= 1" : NULL;
-}
-static const char *mc_ok(const void *v)
-{
-    uint64_t n = *(const uint64_t *)v;
-    return n < 2 || n > 1000000000
-               ? "must be between 2 and 1000000000 (a standard error needs 2 draws)"
-               : NULL;
-}
-
 #define S(name, f) EM_CLI_STR(name, em_cli, f)
-#define U(name, f, check) EM_CLI_NUM(name, EM_CLI_U64, em_cli, f, check)
-#define D(name, f, check) EM_CLI_NUM(name, EM_CLI_DOUBLE, em_cli, f, check)
+#define U(name, f, lo, hi, why) EM_CLI_NUM(name, EM_CLI_U64, em_cli, f, lo, hi, why)
+#define D(name, f, lo, hi, why) EM_CLI_NUM(name, EM_CLI_DOUBLE, em_cli, f, lo, hi, why)
 /* In the order of EO_* (cli_util.h): an option's bit is EM_OPT(its index). */
 static const em_cli_opt cli_opts[] = {
     EM_CLI_CALL_AT("--epsilon", em_cli, eps_text, set_epsilon),
     EM_CLI_CALL_AT("--sensitivity", em_cli, delta_text, set_sensitivity),
     EM_CLI_WORDS("--variant", em_cli, variant, "expected 'standard' (eps/(2 delta)), "
                  "'monotone' (eps/delta) or 'pf' (permute-and-flip)", "standard", "monotone", "pf"),
-    U("--digits", digits, digits_ok),
+    U("--digits", digits, 1, EM_DIGITS_MAX, "must be between 1 and 1000"),
     EM_CLI_WORDS("--format", em_cli, format, "expected 'csv' or 'json'", "csv", "json"),
-    U("--seed", seed, NULL), U("-n", n, NULL), D("--alpha", alpha, alpha_ok),
-    S("--samples", samples), S("--probs", probs), D("--rtol", rtol, nonneg),
-    D("--min-expected", min_expected, atleast1), U("--mc", mc, mc_ok), S("--cdf", cdf),
-    D("--atol", atol, nonneg), S("--at", at), S("--grid", grid), S("--between", between),
+    U("--seed", seed, 0, HUGE_VAL, NULL), U("-n", n, 0, HUGE_VAL, NULL),
+    D("--alpha", alpha, EM_CLI_OPEN0, EM_CLI_BELOW1, "must be in (0, 1)"), S("--samples", samples),
+    S("--probs", probs), D("--rtol", rtol, 0, HUGE_VAL, "must be >= 0"),
+    D("--min-expected", min_expected, 1, HUGE_VAL, "must be >= 1"),
+    U("--mc", mc, 2, 1e9, "must be between 2 and 1000000000 (a standard error needs 2 draws)"),
+    S("--cdf", cdf), D("--atol", atol, 0, HUGE_VAL, "must be >= 0"), S("--at", at), S("--grid", grid), S("--between", between),
     S("--loss-at", at), EM_CLI_FLAG_AT("--force", em_cli, force),
     EM_CLI_WORDS("--samples-are", em_cli, samples_are, "expected 'labels' or 'indices'", "labels",
                  "indices"),

@@ -5,6 +5,7 @@
 #ifndef EM_CLI_UTIL_H
 #define EM_CLI_UTIL_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,19 +24,21 @@ typedef struct em_cli_opt {
     size_t off;               /* its field: int (FLAG 1, WORD the word's index), uint64_t,
                                  double or const char *; one field, one option */
     const char *const *words; /* WORD, NULL-terminated; why: the WHY of another word */
-    const char *(*check)(const void *value); /* NULL, or why the value stored is refused */
+    double lo, hi;            /* U64, DOUBLE: the range; why: the WHY of a number outside */
     const char *why;
     /* CALL: the option's own reading; -1 to go on, else an exit status after a message */
     int (*set)(void *dst, const char *cmd, const char *name, const char *v);
 } em_cli_opt;
 
-#define EM_CLI_STR(name, T, f) {name, EM_CLI_STRING, offsetof(T, f), NULL, NULL, NULL, NULL}
-#define EM_CLI_FLAG_AT(name, T, f) {name, EM_CLI_FLAG, offsetof(T, f), NULL, NULL, NULL, NULL}
-#define EM_CLI_NUM(name, kind, T, f, check) {name, kind, offsetof(T, f), NULL, check, NULL, NULL}
+#define EM_CLI_STR(name, T, f) {name, EM_CLI_STRING, offsetof(T, f), NULL, 0, 0, NULL, NULL}
+#define EM_CLI_FLAG_AT(name, T, f) {name, EM_CLI_FLAG, offsetof(T, f), NULL, 0, 0, NULL, NULL}
+#define EM_CLI_NUM(name, kind, T, f, lo, hi, why) {name, kind, offsetof(T, f), NULL, lo, hi, why, NULL}
 #define EM_CLI_WORDS(name, T, f, why, ...) \
-    {name, EM_CLI_WORD, offsetof(T, f), (const char *const[]){__VA_ARGS__, NULL}, NULL, why, NULL}
-#define EM_CLI_CALL_AT(name, T, f, set) {name, EM_CLI_CALL, offsetof(T, f), NULL, NULL, NULL, set}
-#define EM_CLI_END {NULL, 0, 0, NULL, NULL, NULL, NULL}
+    {name, EM_CLI_WORD, offsetof(T, f), (const char *const[]){__VA_ARGS__, NULL}, 0, 0, why, NULL}
+#define EM_CLI_CALL_AT(name, T, f, set) {name, EM_CLI_CALL, offsetof(T, f), NULL, 0, 0, NULL, set}
+#define EM_CLI_END {NULL, 0, 0, NULL, 0, 0, NULL, NULL}
+#define EM_CLI_OPEN0 0x1p-1074            /* the least double > 0: a range open at 0 */
+#define EM_CLI_BELOW1 0x1.fffffffffffffp-1 /* the greatest double < 1: open at 1 */
 
 typedef struct em_cli_spec {
     const char *cmd, *help;   /* "expmech probs", EM_HELP_probs (build/gen/cli_help.h) */

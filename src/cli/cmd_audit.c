@@ -19,11 +19,6 @@ static int no_sweep(void *dst, const char *cmd, const char *name, const char *v)
     return em_cli_usage(cmd, "%s", EM_CLI_SWEEP_REFUSED);
 }
 
-static const char *conf_ok(const void *v)
-{
-    return *(const double *)v > 0 && *(const double *)v < 1 ? NULL : "must be in (0, 1)";
-}
-
 static int file_arg(void *dst, const char *cmd, const char *a)
 {
     args *p = dst;
@@ -41,7 +36,8 @@ static const em_cli_opt opts[] = {
                  "(eps/delta) or 'pf' (permute-and-flip)", "standard", "monotone", "pf"),
     EM_CLI_STR("--samples-x", args, in[2]),
     EM_CLI_STR("--samples-y", args, in[3]),
-    EM_CLI_NUM("--confidence", EM_CLI_DOUBLE, args, conf, conf_ok),
+    EM_CLI_NUM("--confidence", EM_CLI_DOUBLE, args, conf, EM_CLI_OPEN0, EM_CLI_BELOW1,
+               "must be in (0, 1)"),
     EM_CLI_WORDS("--samples-are", args, are, "expected 'labels' or 'indices'", "labels",
                  "indices"),
     EM_CLI_FLAG_AT("--force", args, force),

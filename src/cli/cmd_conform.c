@@ -32,24 +32,15 @@ static int parse_kinds(const char *s, unsigned *mask)
     return *mask ? -1 : em_cli_usage(CMD, "--kinds '%s': expected kinds (see --help)", s);
 }
 
-static const char *max_draws_ok(const void *v)
-{
-    uint64_t u = *(const uint64_t *)v;
-    return u < 1 || u > ((uint64_t)1 << 32) ? "expected an integer from 1 to 2^32" : NULL;
-}
-
-static const char *timeout_ok(const void *v)
-{
-    return *(const double *)v > 0 ? NULL : "expected a number of seconds > 0";
-}
-
 #define S(name, f) EM_CLI_STR(name, opts, f)
 static const em_cli_opt options[] = {
     S("--sampler", sampler), S("--kinds", kinds), S("--cases", o.cases), S("--report", report),
     S("--report-svg", svg),
-    EM_CLI_NUM("--max-draws", EM_CLI_U64, opts, o.max_draws, max_draws_ok),
-    EM_CLI_NUM("--timeout", EM_CLI_DOUBLE, opts, o.timeout, timeout_ok),
-    EM_CLI_NUM("--seed", EM_CLI_U64, opts, o.seed, NULL),
+    EM_CLI_NUM("--max-draws", EM_CLI_U64, opts, o.max_draws, 1, 0x1p32,
+               "expected an integer from 1 to 2^32"),
+    EM_CLI_NUM("--timeout", EM_CLI_DOUBLE, opts, o.timeout, EM_CLI_OPEN0, HUGE_VAL,
+               "expected a number of seconds > 0"),
+    EM_CLI_NUM("--seed", EM_CLI_U64, opts, o.seed, 0, HUGE_VAL, NULL),
     EM_CLI_FLAG_AT("--quick", opts, o.quick),
     EM_CLI_END,
 };

@@ -7,14 +7,9 @@ typedef struct args {
     uint64_t draws, seed;
 } args;
 
-static const char *draws_ok(const void *v)
-{
-    return *(const uint64_t *)v > 1000000 ? "must be an integer in [0, 1000000]" : NULL;
-}
-
 static const em_cli_opt opts[] = {
-    EM_CLI_NUM("--draws", EM_CLI_U64, args, draws, draws_ok),
-    EM_CLI_NUM("--seed", EM_CLI_U64, args, seed, NULL),
+    EM_CLI_NUM("--draws", EM_CLI_U64, args, draws, 0, 1e6, "must be an integer in [0, 1000000]"),
+    EM_CLI_NUM("--seed", EM_CLI_U64, args, seed, 0, HUGE_VAL, NULL),
     EM_CLI_END,
 };
 

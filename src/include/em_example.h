@@ -16,7 +16,7 @@ extern "C" {
  * '# sensitivity:' header, lines 'label,utility' with exact utilities), into *text
  * (NUL-terminated, em_free); name NULL: the examples, one line each, its name ("marital",
  * ...), a tab and one line saying what it is.  Errors: EM_ERR_NULL, EM_ERR_DOMAIN (no such
- * example), EM_ERR_NOMEM. */
+ * example: the message names the known ones), EM_ERR_NOMEM. */
 EM_API int em_example(const char *name, char **text, em_error *err);
 
 /* `expmech demo` on out: seed 000's marital status (score count/1000, epsilon 1,
