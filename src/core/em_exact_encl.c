@@ -6,6 +6,76 @@ void em_encl_add(mpfr_ptr lo, mpfr_ptr hi, mpfr_srcptr wlo, mpfr_srcptr whi)
     em_mpfr_add_ru(hi, hi, whi);
 }
 
+int em_encl_suffix(size_t m, mpfr_ptr tlo, mpfr_ptr thi, mpfr_srcptr wlo, mpfr_srcptr whi,
+                   mpfr_srcptr cap)
+{
+    if (em_mpfr_greater(thi + m, cap))
+        return 1;
+    /*@ loop invariant range: 0 <= k <= m;
+        loop invariant frame: \forall mpfr_srcptr x; \separated(x, tlo + (0 .. m - 1)) &&
+          \separated(x, thi + (0 .. m - 1)) ==> EmVal(x) == EmVal{Pre}(x);
+        loop invariant done: \forall integer j; k <= j <= m ==>
+          0 <= EmVal(tlo + j) && 0 <= EmVal(thi + j) <= EmVal{Pre}(cap) &&
+          EmVal(tlo + j) <= EmVal{Pre}(tlo + m) + EnclSuffix{Pre}(wlo, j, m) &&
+          EmVal(thi + j) >= EmVal{Pre}(thi + m) + EnclSuffix{Pre}(whi, j, m);
+        loop assigns k, tlo[0 .. m - 1], thi[0 .. m - 1];
+        loop variant k; */
+    for (size_t k = m; k > 0; k--) {
+        em_mpfr_add_rd(tlo + (k - 1), tlo + k, wlo + (k - 1));
+        em_mpfr_add_ru(thi + (k - 1), thi + k, whi + (k - 1));
+        if (em_mpfr_greater(thi + (k - 1), cap))
+            return 1;
+    }
+    return 0;
+}
+
+int em_encl_upward(size_t m, mpfr_ptr rlo, mpfr_ptr rhi, mpfr_ptr d, mpfr_ptr clo,
+                   mpfr_ptr chi, mpfr_srcptr tlo, mpfr_srcptr thi, mpfr_srcptr wlo,
+                   mpfr_srcptr whi, mpfr_srcptr cap)
+{
+    /*@ loop invariant range: 0 <= k <= m;
+        loop invariant frame: \forall mpfr_srcptr x; \separated(x, rlo + (0 .. m - 1)) &&
+          \separated(x, rhi + (0 .. m - 1)) && \separated(x, d) && \separated(x, clo) &&
+          \separated(x, chi) ==> EmVal(x) == EmVal{Pre}(x);
+        loop invariant c: 0 <= EmVal(clo) <= EmVal(chi);
+        loop invariant clo: EmVal(clo) <= EmVal{Pre}(clo) + EnclPrefix{Pre}(wlo, k);
+        loop invariant chi: EmVal(chi) >= EmVal{Pre}(chi) + EnclPrefix{Pre}(whi, k);
+        loop invariant below: \forall integer j; 0 <= j < k ==>
+          RatioBelow(EmVal(rlo + j), EmVal{Pre}(clo) + EnclPrefix{Pre}(wlo, j),
+                     EmVal{Pre}(chi) + EnclPrefix{Pre}(whi, j), EmVal{Pre}(tlo + j),
+                     EmVal{Pre}(thi + j));
+        loop invariant above: \forall integer j; 0 <= j < k ==>
+          RatioAbove(EmVal(rhi + j), EmVal{Pre}(clo) + EnclPrefix{Pre}(wlo, j),
+                     EmVal{Pre}(chi) + EnclPrefix{Pre}(whi, j), EmVal{Pre}(tlo + j),
+                     EmVal{Pre}(thi + j));
+        loop invariant unit: \forall integer j; 0 <= j < k ==>
+          0 <= EmVal(rlo + j) <= 1 && 0 <= EmVal(rhi + j) <= 1;
+        loop assigns k, rlo[0 .. m - 1], rhi[0 .. m - 1], *d, *clo, *chi;
+        loop variant m - k; */
+    for (size_t k = 0; k < m; k++) {
+        if (em_mpfr_greater(chi, cap))
+            return 1;
+        //@ assert t_k: EmVal(tlo + k) == EmVal{Pre}(tlo + k) && EmVal(thi + k) == EmVal{Pre}(thi + k);
+        em_encl_ratio(rlo + k, rhi + k, d, clo, chi, tlo + k, thi + k);
+        /* index k's enclosure over the box of the exact sums, which [clo, chi] contains,
+           before the sums move on */
+        /*@ assert below_k: RatioBelow(EmVal(rlo + k), EmVal{Pre}(clo) + EnclPrefix{Pre}(wlo, k),
+              EmVal{Pre}(chi) + EnclPrefix{Pre}(whi, k), EmVal{Pre}(tlo + k), EmVal{Pre}(thi + k)); */
+        /*@ assert above_k: RatioAbove(EmVal(rhi + k), EmVal{Pre}(clo) + EnclPrefix{Pre}(wlo, k),
+              EmVal{Pre}(chi) + EnclPrefix{Pre}(whi, k), EmVal{Pre}(tlo + k), EmVal{Pre}(thi + k)); */
+        em_mpfr_add_rd(clo, clo, wlo + k);
+        em_mpfr_add_ru(chi, chi, whi + k);
+        /* the ends already made stay as they were (the sums' frames), apart from the
+           invariants (each at once took CVC4 2.3 s) */
+        /*@ assert kept: \forall integer j; 0 <= j < k ==>
+              EmVal(rlo + j) == \at(EmVal(rlo + j), LoopCurrent) &&
+              EmVal(rhi + j) == \at(EmVal(rhi + j), LoopCurrent); */
+        //@ assert new_lo: RatioBelow(EmVal(rlo + k), EmVal{Pre}(clo) + EnclPrefix{Pre}(wlo, k), EmVal{Pre}(chi) + EnclPrefix{Pre}(whi, k), EmVal{Pre}(tlo + k), EmVal{Pre}(thi + k));
+        //@ assert new_hi: RatioAbove(EmVal(rhi + k), EmVal{Pre}(clo) + EnclPrefix{Pre}(wlo, k), EmVal{Pre}(chi) + EnclPrefix{Pre}(whi, k), EmVal{Pre}(tlo + k), EmVal{Pre}(thi + k));
+    }
+    return 0;
+}
+
 void em_encl_words(uint64_t *lo, uint64_t *hi, mpfr_ptr t, mpfr_srcptr flo, mpfr_srcptr fhi)
 {
     uint64_t l = em_mpfr_word_rd(t, flo);
