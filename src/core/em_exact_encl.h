@@ -1,7 +1,9 @@
 /* em_exact_encl: the exact sampler's enclosure arithmetic, proven by WP from MPFR's
    directed-rounding contracts (src/trusted/em_mpfr_acsl.h, M1 of src/trusted/em_mpfr.h).
    Logic: spec/ExactEnclosure.acsl.  Used by src/oracle/em_exact_levels.c, which computes
-   the weights' enclosures and runs the sums in index order; tests: tests/test_exact*.c.
+   the weights' enclosures, runs the downward pass of T checkpoints and carries the sums
+   from block to block, and calls em_encl_suffix and em_encl_upward for the loops of each
+   block; tests: tests/test_exact*.c.
 
    The chain, index by index (F(i) = C(i) / (C(i) + T(i)), spec/ExactEnclosure.acsl):
    em_encl_add keeps [Clo, Chi] around C(i) and [Tlo, Thi] around T(i) as each weight's
