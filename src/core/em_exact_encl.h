@@ -46,6 +46,10 @@ void em_encl_add(mpfr_ptr lo, mpfr_ptr hi, mpfr_srcptr wlo, mpfr_srcptr whi);
     ensures above: RatioAbove(EmVal(fhi), EmVal{Pre}(clo), EmVal{Pre}(chi), EmVal{Pre}(tlo),
                               EmVal{Pre}(thi));
     ensures unit: 0 <= EmVal(flo) <= 1 && 0 <= EmVal(fhi) <= 1;
+    ensures below_from: \forall real a, b; 0 <= EmVal{Pre}(clo) <= a ==>
+      RatioBelow(EmVal(flo), a, b, EmVal{Pre}(tlo), EmVal{Pre}(thi));
+    ensures above_to: \forall real a, b; 0 <= a && b <= EmVal{Pre}(chi) ==>
+      RatioAbove(EmVal(fhi), a, b, EmVal{Pre}(tlo), EmVal{Pre}(thi));
     ensures frame: \forall mpfr_srcptr x; \separated(x, flo) && \separated(x, fhi) &&
                      \separated(x, d) ==> EmVal(x) == EmVal{Pre}(x);
  */
@@ -98,13 +102,15 @@ int em_encl_suffix(size_t m, mpfr_ptr tlo, mpfr_ptr thi, mpfr_srcptr wlo, mpfr_s
                   0 <= EmVal(wlo + j) <= EmVal(whi + j) <= 1.0e300;
     requires cap: EmVal(cap) <= 1.0e300;
     assigns rlo[0 .. m - 1], rhi[0 .. m - 1], *d, *clo, *chi;
-    ensures ratio: \result == 0 ==> \forall integer k; 0 <= k < m ==>
+    ensures below: \result == 0 ==> \forall integer k; 0 <= k < m ==>
       RatioBelow(EmVal(rlo + k), EmVal{Pre}(clo) + EnclPrefix{Pre}(wlo, k),
                  EmVal{Pre}(chi) + EnclPrefix{Pre}(whi, k), EmVal{Pre}(tlo + k),
-                 EmVal{Pre}(thi + k)) &&
+                 EmVal{Pre}(thi + k));
+    ensures above: \result == 0 ==> \forall integer k; 0 <= k < m ==>
       RatioAbove(EmVal(rhi + k), EmVal{Pre}(clo) + EnclPrefix{Pre}(wlo, k),
                  EmVal{Pre}(chi) + EnclPrefix{Pre}(whi, k), EmVal{Pre}(tlo + k),
-                 EmVal{Pre}(thi + k)) &&
+                 EmVal{Pre}(thi + k));
+    ensures unit: \result == 0 ==> \forall integer k; 0 <= k < m ==>
       0 <= EmVal(rlo + k) <= 1 && 0 <= EmVal(rhi + k) <= 1;
     ensures sums: \result == 0 ==> 0 <= EmVal(clo) <= EmVal(chi) &&
       EmVal(clo) <= EmVal{Pre}(clo) + EnclPrefix{Pre}(wlo, m) &&
