@@ -18,6 +18,8 @@
 
 #include "judge/em_gof.h"
 #include "core/em_exact_select.h"
+#include "core/em_exact_encl.h"
+#include "num/em_bounds.h"
 #include "em_problem_util.h"
 
 static int exact_fn(void *ctx, em_bits *b, size_t *out)
@@ -356,6 +358,70 @@ START_TEST(select_unit)
 }
 END_TEST
 
+/* A block's loops as proven (em_encl_suffix, em_encl_upward) against em_encl_add and
+ * em_encl_ratio one index at a time, as src/oracle/em_exact_levels.c ran them before: the
+ * same bounds bit for bit (mpfr_equal_p: also 0 against 0); and a cap below an upper sum
+ * stops each with 1. */
+START_TEST(block_loops)
+{
+    enum { M = 37 };
+    const mpfr_prec_t p = 128;
+    mpfr_t *wlo = em_mpfr_array_new(M, p), *whi = em_mpfr_array_new(M, p);
+    mpfr_t *tlo = em_mpfr_array_new(M + 1, p), *thi = em_mpfr_array_new(M + 1, p);
+    mpfr_t *rlo = em_mpfr_array_new(M, p), *rhi = em_mpfr_array_new(M, p);
+    mpfr_t clo, chi, Tlo, Thi, Clo, Chi, d, flo, fhi, cap;
+    mpfr_inits2(p, clo, chi, Tlo, Thi, Clo, Chi, d, flo, fhi, cap, (mpfr_ptr)0);
+    ck_assert_ptr_nonnull(wlo && whi && tlo && thi && rlo && rhi ? wlo : NULL);
+    mpfr_set_ui_2exp(cap, 1, 996, MPFR_RNDN);
+    for (int j = 0; j < M; j++) { /* weights exp(-j/3) rounded both ways, some excluded (0) */
+        if (j % 11 == 5) {
+            mpfr_set_ui(wlo[j], 0, MPFR_RNDN);
+            mpfr_set_ui(whi[j], 0, MPFR_RNDN);
+            continue;
+        }
+        mpfr_set_si(d, -j, MPFR_RNDN);
+        mpfr_div_ui(d, d, 3, MPFR_RNDN);
+        mpfr_exp(wlo[j], d, MPFR_RNDD);
+        mpfr_exp(whi[j], d, MPFR_RNDU);
+    }
+    /* T after the block and C before it: 1/3 rounded apart, and 2^-200 .. 1 + 2^-200 */
+    mpfr_set_ui(tlo[M], 1, MPFR_RNDN);
+    mpfr_div_ui(tlo[M], tlo[M], 3, MPFR_RNDD);
+    mpfr_set_ui(thi[M], 1, MPFR_RNDN);
+    mpfr_div_ui(thi[M], thi[M], 3, MPFR_RNDU);
+    mpfr_set_ui_2exp(clo, 1, -200, MPFR_RNDN);
+    mpfr_set_ui(chi, 1, MPFR_RNDN);
+    mpfr_add(chi, chi, clo, MPFR_RNDU);
+    mpfr_set(Clo, clo, MPFR_RNDN);
+    mpfr_set(Chi, chi, MPFR_RNDN);
+    mpfr_set(Tlo, tlo[M], MPFR_RNDN);
+    mpfr_set(Thi, thi[M], MPFR_RNDN);
+    ck_assert_int_eq(em_encl_suffix(M, tlo[0], thi[0], wlo[0], whi[0], cap), 0);
+    for (int k = M; k-- > 0;) {
+        em_encl_add(Tlo, Thi, wlo[k], whi[k]);
+        ck_assert(mpfr_equal_p(Tlo, tlo[k]) && mpfr_equal_p(Thi, thi[k]));
+    }
+    ck_assert_int_eq(em_encl_upward(M, rlo[0], rhi[0], d, clo, chi, tlo[0], thi[0], wlo[0],
+                                    whi[0], cap), 0);
+    for (int k = 0; k < M; k++) {
+        em_encl_ratio(flo, fhi, d, Clo, Chi, tlo[k], thi[k]);
+        ck_assert(mpfr_equal_p(flo, rlo[k]) && mpfr_equal_p(fhi, rhi[k]));
+        ck_assert(mpfr_lessequal_p(rlo[k], rhi[k]));
+        em_encl_add(Clo, Chi, wlo[k], whi[k]);
+    }
+    ck_assert(mpfr_equal_p(Clo, clo) && mpfr_equal_p(Chi, chi));
+    /* a cap below the upper sums: 1 from each (the suffix's T passes 1 on the way down,
+       the upward C starts above 1) */
+    mpfr_set_ui(cap, 1, MPFR_RNDN);
+    ck_assert_int_eq(em_encl_suffix(M, tlo[0], thi[0], wlo[0], whi[0], cap), 1);
+    ck_assert_int_eq(em_encl_upward(M, rlo[0], rhi[0], d, clo, chi, tlo[0], thi[0], wlo[0],
+                                    whi[0], cap), 1);
+    mpfr_clears(clo, chi, Tlo, Thi, Clo, Chi, d, flo, fhi, cap, (mpfr_ptr)0);
+    em_mpfr_arrays_free((mpfr_t *[]){wlo, whi, rlo, rhi}, 4, M);
+    em_mpfr_arrays_free((mpfr_t *[]){tlo, thi}, 2, M + 1);
+}
+END_TEST
+
 START_TEST(errors_and_rng)
 {
     mpq_t u[3], eps, delta;
@@ -459,6 +525,7 @@ static Suite *suite(void)
     tcase_set_timeout(tu, 60);
     tcase_add_test(tu, bits_source);
     tcase_add_test(tu, select_unit);
+    tcase_add_test(tu, block_loops);
     tcase_add_test(tu, errors_and_rng);
     tcase_add_test(tu, slow_path_deep);
     suite_add_tcase(s, tu);

@@ -198,12 +198,16 @@ gate_case round-always-decided p_always 1 "goals not proved|goal is not proved" 
 #     instead of its upper one; both make a false enclosure, which no prover can prove
 encl() { echo env EM_VERIFY_ONLY=exact-encl.$1 bash proofs/verify.sh; }
 encl3() { echo env EM_WP_TIMEOUT=3 EM_VERIFY_ONLY=exact-encl.$1 bash proofs/verify.sh; }
-gate_case encl-control true 3 "exact-encl': 156/156 goals proved" -- $(encl proofs) replay
-gate_case encl-control-smoke true 3 "exact-encl': 40/40 smoke tests passed" -- $(encl smoke) replay
+gate_case encl-control true 3 "exact-encl': 260/260 goals proved" -- $(encl proofs) replay
+gate_case encl-control-smoke true 3 "exact-encl': 72/72 smoke tests passed" -- $(encl smoke) replay
 p_sum_down() { plant src/core/em_exact_encl.c 's/em_mpfr_add_ru\(hi, hi, whi\);/em_mpfr_add_rd(hi, hi, whi);/'; }
 gate_case encl-sum-rounded-down p_sum_down 1 "goals not proved|goal is not proved" -- $(only FCT em_encl_add) $(encl3 proofs) update
 p_ratio_tlo() { plant src/core/em_exact_encl.c 's/ratio_lo\(flo, d, clo, thi\);/ratio_lo(flo, d, clo, tlo);/'; }
 gate_case encl-ratio-wrong-end p_ratio_tlo 1 "goals not proved|goal is not proved" -- $(only FCT em_encl_ratio) $(encl3 proofs) update
+#     and a block's lower C sum rounded up (RNDU for the lower end), which the loop's
+#     invariant that it stays below the exact sum of the lower weight ends must reject
+p_block_up() { plant src/core/em_exact_encl.c 's/em_mpfr_add_rd\(clo, clo, wlo \+ k\);/em_mpfr_add_ru(clo, clo, wlo + k);/'; }
+gate_case encl-block-sum-rounded-up p_block_up 1 "goals not proved|goal is not proved" -- $(only FCT em_encl_upward) $(encl3 proofs) update
 #     and an axiom slipped into the one block allowed to declare a logic symbol (static check)
 p_mpfr_axiom() { plant src/trusted/em_mpfr_acsl.h 's/(reads \*x;)\n/$1\n      axiom EmVal_nonneg: \\forall mpfr_srcptr x; EmVal(x) >= 0;\n/'; }
 gate_case encl-axiom p_mpfr_axiom 1 "its axiomatic block must hold the one declaration of EmVal" -- $(encl proofs) replay

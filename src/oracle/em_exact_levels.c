@@ -120,12 +120,13 @@ static void weight(struct xmp *s, size_t j, mpfr_t elo, mpfr_t ehi)
         mpfr_set_ui(ehi, 1, MPFR_RNDN);
 }
 
-/* The raw bounds of block b into s->rlo / s->rhi [0, len) (len returned):
+/* The raw bounds of block b into s->rlo / s->rhi [0, len) (len returned; 0 if a sum passed
+ * s->cap, which weights <= 1 never make it):
  *   F(i) = C / (C + T) is increasing in C and decreasing in T, so
  *   F_lo = RNDD(C_lo / RNDU(C_lo + T_hi)),  F_hi = RNDU(C_hi / RNDD(C_hi + T_lo)),
- * F(n) = 1 and F = 0 where C = 0, exactly.  The sums and quotients are em_exact_encl's
- * (src/core/em_exact_encl.h, proven from MPFR's directed rounding).  Clo_/Chi_ enter as C(start) and leave as
- * C(end). */
+ * F(n) = 1 and F = 0 where C = 0, exactly.  The block's sums and quotients are
+ * em_encl_suffix's and em_encl_upward's (src/core/em_exact_encl.h, proven from MPFR's
+ * directed rounding).  Clo_/Chi_ enter as C(start) and leave as C(end). */
 static size_t raw_block(struct xmp *s, struct xlevel *L, size_t b)
 {
     const size_t n = s->n, st = b * BLOCK;
@@ -133,32 +134,22 @@ static size_t raw_block(struct xmp *s, struct xlevel *L, size_t b)
     size_t nw = st + len <= n ? len : len - 1; /* weights w_st .. inside the block */
     for (size_t k = 0; k < nw; k++)
         weight(s, st + k, s->welo[k], s->wehi[k]);
-    /* T(i) for i in the block, downward from the block's end */
+    /* T after the block's weights: its checkpoint, or T(n) = 0 */
     if (st + len > n) {
-        mpfr_set_ui(s->Tlo_, 0, MPFR_RNDN);
-        mpfr_set_ui(s->Thi_, 0, MPFR_RNDN);
+        mpfr_set_ui(s->bTlo[nw], 0, MPFR_RNDN);
+        mpfr_set_ui(s->bThi[nw], 0, MPFR_RNDN);
     } else {
-        mpfr_set(s->Tlo_, L->Tlo[b], MPFR_RNDN);
-        mpfr_set(s->Thi_, L->Thi[b], MPFR_RNDN);
+        mpfr_set(s->bTlo[nw], L->Tlo[b], MPFR_RNDN);
+        mpfr_set(s->bThi[nw], L->Thi[b], MPFR_RNDN);
     }
-    for (size_t k = len; k-- > 0;) {
-        if (st + k < n) {
-            em_encl_add(s->Tlo_, s->Thi_, s->welo[k], s->wehi[k]);
-        }
-        mpfr_set(s->bTlo[k], s->Tlo_, MPFR_RNDN);
-        mpfr_set(s->bThi[k], s->Thi_, MPFR_RNDN);
-    }
-    for (size_t k = 0; k < len; k++) {
-        size_t i = st + k;
-        if (i == n) {
-            mpfr_set_ui(s->rlo[k], 1, MPFR_RNDN);
-            mpfr_set_ui(s->rhi[k], 1, MPFR_RNDN);
-        } else { /* proven: rlo <= C / (C + T) <= rhi for C, T in their enclosures */
-            em_encl_ratio(s->rlo[k], s->rhi[k], s->d, s->Clo_, s->Chi_, s->bTlo[k], s->bThi[k]);
-        }
-        if (i < n) {
-            em_encl_add(s->Clo_, s->Chi_, s->welo[k], s->wehi[k]);
-        }
+    /* the arrays are contiguous mpfr_t, so element k of each is its first plus k */
+    if (em_encl_suffix(nw, s->bTlo[0], s->bThi[0], s->welo[0], s->wehi[0], s->cap) != 0 ||
+        em_encl_upward(nw, s->rlo[0], s->rhi[0], s->d, s->Clo_, s->Chi_, s->bTlo[0],
+                       s->bThi[0], s->welo[0], s->wehi[0], s->cap) != 0)
+        return 0;
+    if (nw < len) { /* the last index is n */
+        mpfr_set_ui(s->rlo[nw], 1, MPFR_RNDN);
+        mpfr_set_ui(s->rhi[nw], 1, MPFR_RNDN);
     }
     return len;
 }
@@ -231,10 +222,15 @@ int em_exact_compute_level(struct xmp *s, int k, mpfr_prec_t p, int words)
     mpfr_init2(run, p);
     mpfr_t w;
     mpfr_init2(w, p + 64);
+    int st = EM_OK;
     for (size_t b = 0; b < L->nb; b++) {
         mpfr_set(L->Clo[b], s->Clo_, MPFR_RNDN);
         mpfr_set(L->Chi[b], s->Chi_, MPFR_RNDN);
         size_t len = raw_block(s, L, b);
+        if (len == 0) {
+            st = EM_ERR_UNDECIDED;
+            break;
+        }
         for (size_t q = 0; q < len; q++) {
             if (b == 0 && q == 0)
                 mpfr_set(run, s->rlo[0], MPFR_RNDN);
@@ -261,6 +257,10 @@ int em_exact_compute_level(struct xmp *s, int k, mpfr_prec_t p, int words)
     mpfr_clears(run, w, (mpfr_ptr)0);
     s->wcn = 0;
     EM_FREE_NULL_ALL(&s->wlimbs, &s->wexp, &s->wkind);
+    if (st != EM_OK) {
+        free_level(L);
+        return st;
+    }
     if (words)
         em_encl_monotone(n, s->lo64, s->hi64);
     s->st->levels++;
@@ -288,6 +288,8 @@ static int block_get(struct xmp *s, struct xlevel *L, size_t b, struct xblock **
     mpfr_set(s->Clo_, L->Clo[b], MPFR_RNDN);
     mpfr_set(s->Chi_, L->Chi[b], MPFR_RNDN);
     size_t len = raw_block(s, L, b);
+    if (len == 0)
+        return EM_ERR_UNDECIDED;
     for (size_t q = 0; q < len; q++) {
         mpfr_set(B->Flo[q], s->rlo[q], MPFR_RNDN);
         if (q > 0 && mpfr_cmp(B->Flo[q], B->Flo[q - 1]) < 0)
@@ -330,7 +332,7 @@ void em_exact_mp_free(struct xmp *m)
         em_tfast_clear(&m->tf);
     mpfr_t *scratch[] = {m->welo, m->wehi, m->bTlo, m->bThi, m->rlo, m->rhi};
     em_mpfr_arrays_free(scratch, sizeof scratch / sizeof scratch[0], m->scap);
-    mpfr_clears(m->tlo, m->thi, m->d, m->Clo_, m->Chi_, m->Tlo_, m->Thi_, (mpfr_ptr)0);
+    mpfr_clears(m->tlo, m->thi, m->d, m->Clo_, m->Chi_, m->Tlo_, m->Thi_, m->cap, (mpfr_ptr)0);
     mpz_clear(m->a);
     mpfr_clears(m->x, m->y, (mpfr_ptr)0);
     free(m);
@@ -369,7 +371,8 @@ int em_exact_mp_setup(em_exact *s, const em_problem *P, int words)
     mpz_init(m->a);
     mpfr_init2(m->x, 64);
     mpfr_init2(m->y, 64);
-    mpfr_inits2(64, m->tlo, m->thi, m->d, m->Clo_, m->Chi_, m->Tlo_, m->Thi_, (mpfr_ptr)0);
+    mpfr_inits2(64, m->tlo, m->thi, m->d, m->Clo_, m->Chi_, m->Tlo_, m->Thi_, m->cap, (mpfr_ptr)0);
+    mpfr_set_ui_2exp(m->cap, 1, 996, MPFR_RNDN);
     m->wprec = 64;
     m->scap = (n < BLOCK ? n : BLOCK) + 1;
     m->welo = em_mpfr_array_new(m->scap, 64);

@@ -80,6 +80,7 @@ struct xmp {
     size_t scap;
     mpfr_prec_t wprec;
     mpfr_t tlo, thi, d, Clo_, Chi_, Tlo_, Thi_;
+    mpfr_t cap; /* 2^996 (< 10^300): em_encl_suffix's and em_encl_upward's bound on an upper sum */
     /* while a level is computed: the weights of indices [0, wcn) from the downward pass,
      * for the upward one (packed limbs, exponents, kinds) */
     size_t wcn, wnl;
