@@ -3,7 +3,7 @@
    Logic: spec/ExactEnclosure.acsl.  Used by src/oracle/em_exact_levels.c, which computes
    the weights' enclosures, runs the downward pass of T checkpoints and carries the sums
    from block to block, and calls em_encl_suffix and em_encl_upward for the loops of each
-   block; tests: tests/test_exact*.c.
+   block.  Tests: tests/test_exact*.c.
 
    The chain, index by index (F(i) = C(i) / (C(i) + T(i)), spec/ExactEnclosure.acsl):
    em_encl_add keeps [Clo, Chi] around C(i) and [Tlo, Thi] around T(i) as each weight's
