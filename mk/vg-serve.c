@@ -308,7 +308,7 @@ static int warm_up(const char *file)
         /* the command itself, not the program's main, which closes standard output */
         for (const em_command *c = em_commands; ac > 0 && c->name; c++)
             if (!strcmp(av[0], c->name)) {
-                got = c->run(ac, av);
+                got = em_command_run(c, ac, av);
                 break;
             }
         fflush(NULL);
