@@ -369,6 +369,44 @@ START_TEST(option_rows)
 }
 END_TEST
 
+/* A number option's range (its row in the option table, lo..hi): a value just outside
+ * either end is refused, exit 2, nothing on standard output, the message naming the option,
+ * the value and the range; the open ends (alpha, confidence, timeout > 0) refuse the end
+ * itself. */
+START_TEST(range_rows)
+{
+    put("x.csv", "a,1\nb,0\n");
+    put("d.txt", "a\nb\n");
+    put("p.txt", "0.5\n0.5\n");
+    static const struct { const char *args, *msg; } r[] = {
+        {"probs --epsilon 1 --digits 0 x.csv", "--digits: bad value '0': must be between 1 and 1000"},
+        {"probs --epsilon 1 --digits 1001 x.csv", "--digits: bad value '1001': must be between 1 and 1000"},
+        {"check --epsilon 1 --samples d.txt --alpha 0 x.csv", "--alpha: bad value '0': must be in (0, 1)"},
+        {"check --epsilon 1 --samples d.txt --alpha 1 x.csv", "--alpha: bad value '1': must be in (0, 1)"},
+        {"check --epsilon 1 --samples d.txt --min-expected 0.99 x.csv",
+         "--min-expected: bad value '0.99': must be >= 1"},
+        {"compare --epsilon 1 --probs p.txt --rtol -1e-300 x.csv", "--rtol: bad value '-1e-300': must be >= 0"},
+        {"compare --epsilon 1 --probs p.txt --atol -1 x.csv", "--atol: bad value '-1': must be >= 0"},
+        {"utility --epsilon 1 --mc 1 x.csv", "--mc: bad value '1': must be between 2 and 1000000000"},
+        {"utility --epsilon 1 --mc 1000000001 x.csv",
+         "--mc: bad value '1000000001': must be between 2 and 1000000000"},
+        {"audit --epsilon 1 --confidence 0 x.csv x.csv", "--confidence: bad value '0': must be in (0, 1)"},
+        {"audit --epsilon 1 --confidence 1 x.csv x.csv", "--confidence: bad value '1': must be in (0, 1)"},
+        {"demo --draws 1000001", "--draws: bad value '1000001': must be an integer in [0, 1000000]"},
+        {"conform --sampler x --max-draws 0", "--max-draws: bad value '0': expected an integer from 1 to 2^32"},
+        {"conform --sampler x --max-draws 4294967297",
+         "--max-draws: bad value '4294967297': expected an integer from 1 to 2^32"},
+        {"conform --sampler x --timeout 0", "--timeout: bad value '0': expected a number of seconds > 0"},
+        {"conform --sampler x --timeout -0.5", "--timeout: bad value '-0.5': expected a number of seconds > 0"},
+    };
+    for (size_t j = 0; j < sizeof r / sizeof r[0]; j++) {
+        int st = run("$E %s", r[j].args);
+        ck_assert_msg(st == 2 && out[0] == 0, "%s: exit %d, out '%s'", r[j].args, st, out);
+        ck_assert_msg(strstr(errtxt, r[j].msg) != NULL, "%s: %s", r[j].args, errtxt);
+    }
+}
+END_TEST
+
 /* The points of cdf, density, quantile and utility (--at, --grid, --between, --loss-at:
  * em_points_parse): every refusal exit 2, its message naming the option, and nothing on
  * standard output, not even the rows of the intervals before a bad one (a sweep
@@ -767,6 +805,7 @@ static Suite *suite(void)
     tcase_add_test(tc, second_file_rows);
     tcase_add_test(tc, continuous_draws_rows);
     tcase_add_test(tc, option_rows);
+    tcase_add_test(tc, range_rows);
     tcase_add_test(tc, points_rows);
     tcase_add_test(tc, plot_rows);
     tcase_add_test(tc, groups_rows);
