@@ -214,6 +214,13 @@ START_TEST(case_parse)
         {"{\"schema\": \"expmech-conformance-1\", \"schema\": \"expmech-conformance-1\"}",
          "duplicate"},
         {"{\"schema\": \"expmech-conformance-1\", \"id\": \"\xff\"}", "bad.json:1:"},
+        /* an id is a file name of the figures (DIR/ID.svg): no path, no hidden file */
+        {"{\"schema\": \"expmech-conformance-1\", \"id\": \"../x\", \"title\": \"t\", "
+         "\"kind\": \"finite\"}", "bad.json: id: expected letters"},
+        {"{\"schema\": \"expmech-conformance-1\", \"id\": \"a/b\", \"title\": \"t\", "
+         "\"kind\": \"finite\"}", "bad.json: id: expected letters"},
+        {"{\"schema\": \"expmech-conformance-1\", \"id\": \"\", \"title\": \"t\", "
+         "\"kind\": \"finite\"}", "bad.json: id: expected letters"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         ck_assert_int_eq(em_case_new(&(em_case_spec){.text = bad[i].text, .len = strlen(bad[i].text), .name = "bad.json"}, &c, &e),

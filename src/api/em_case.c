@@ -631,6 +631,7 @@ typedef struct rd {
     em_error *err;
 } rd;
 
+#define EM_ID_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 static int bad_member(rd *r, const char *what, const char *why)
 {
     return em_err(r->err, EM_ERR_PARSE, "%s: %s: %s", r->name, what, why);
@@ -833,6 +834,8 @@ static int parse_root(rd *r, json_t *root, em_case *c)
         return st;
     c->kind = em_kind_from_name(kind);
     free((char *)kind);
+    if (!c->id[0] || c->id[0] == '.' || c->id[strspn(c->id, EM_ID_CHARS)]) /* DIR/ID.svg */
+        return bad_member(r, "id", "expected letters, digits, '_', '-' and '.', not first");
     if (c->kind < 0)
         return bad_member(r, "kind", "expected finite, weighted, pf, continuous, quantile or "
                                      "laplace");
